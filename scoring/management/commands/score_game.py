@@ -1,0 +1,51 @@
+"""`python manage.py score_game FILE` (or `-` for standard input): score a JSON game record.
+
+Prints the RECORD.md result object on standard output. A record the rules refuse gets one line on
+standard error naming the hand and field, nothing on standard output, and exit status 2.
+"""
+
+import json
+import sys
+from typing import Any, NoReturn
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from scoring.rules import RecordError, score_record
+
+
+class Command(BaseCommand):
+    help = "Score a JSON game record (RECORD.md) and print the result as JSON."
+    requires_system_checks: list[str] = []  # scoring needs no database; keep start-up lean
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="the game record, or - for standard input")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            result = score_record(self._read(options["file"]))
+        except RecordError as error:
+            self._refuse(str(error))
+        self.stdout.write(json.dumps(result, ensure_ascii=False))
+
+    def _read(self, path: str) -> object:
+        try:
+            if path == "-":
+                text = sys.stdin.buffer.read()
+            else:
+                with open(path, "rb") as handle:
+                    text = handle.read()
+        except OSError as error:
+            self._refuse(f"{path}: cannot read the file: {error.strerror}")
+        try:
+            return json.loads(text)
+        except UnicodeDecodeError:
+            self._refuse("record: the file is not UTF-8 text")
+        except json.JSONDecodeError as error:
+            self._refuse(f"record: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
+        except RecursionError:
+            self._refuse("record: the JSON is nested too deeply")
+
+    def _refuse(self, line: str) -> NoReturn:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+        raise SystemExit(2)

@@ -1,0 +1,234 @@
+"""Scoring a whole game: hand points, sets, chips, running totals and the end of the game.
+
+`score_record(data)` takes a game record as RECORD.md describes it (parsed JSON) and returns the
+result object of RECORD.md, or raises RecordError naming the hand and field.
+
+Worked example (RULES.md §8): N bids 27 in hearts at a Check Pinochle table; NS meld 21 and take
+15 trick points, EW meld 10 and take 10. NS make (36 ≥ 27) and score 36, EW score 20. Chips: NS
+win 2 (run) + 4 (contract of 27), EW win 2 (aces), so the hand's chips are NS +4, EW −4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.rules.errors import RecordError
+from scoring.rules.record import Hand, Settings, parse_hand, parse_settings
+from scoring.rules.tables import SLAM_CHIPS, contract_chips, game_chips
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    number: int
+    dealer: str
+    result: str  # made, set, conceded, passed or nobid
+    bidding_side: str | None
+    meld: Mapping[str, int]
+    tricks: Mapping[str, int]
+    points: Mapping[str, int]
+    chips: Mapping[str, int]
+    totals: Mapping[str, int]
+    chip_totals: Mapping[str, int]
+    chips_won: Mapping[str, dict[str, int]]  # per side: meld, contract, slam chips won (not net)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "result": self.result,
+            "meld": dict(self.meld),
+            "tricks": dict(self.tricks),
+            "points": dict(self.points),
+            "chips": dict(self.chips),
+            "totals": dict(self.totals),
+            "chip_totals": dict(self.chip_totals),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    settings: Settings
+    hands: Sequence[HandScore]
+    finished: bool
+    reached: str | None  # the side that won on points
+    winner: str | None  # the game's winner: a side, "draw" (Check Pinochle), or None while open
+    scores: Mapping[str, int]
+    game_chips: Mapping[str, int]
+    chips: Mapping[str, int]  # final chip totals, game chips included
+    ended_after: int | None  # the hand number that ended the game
+
+    @property
+    def next_dealer(self) -> str:
+        return self.settings.dealer(len(self.hands) + 1)
+
+    def as_json(self) -> dict[str, Any]:
+        s = self.settings
+        return {
+            "sides": list(s.sides),
+            "variant": s.variant,
+            "target": s.target,
+            "min_bid": s.min_bid,
+            "chips_in_play": s.chips_in_play,
+            "hands": [hand.as_json() for hand in self.hands],
+            "result": {
+                "finished": self.finished,
+                "reached": self.reached,
+                "winner": self.winner,
+                "scores": dict(self.scores),
+                "game_chips": dict(self.game_chips),
+                "chips": dict(self.chips),
+            },
+        }
+
+
+def score_hand(hand: Hand, settings: Settings) -> tuple[str, dict[str, int], dict[str, dict[str, int]]]:
+    """Points each side's score changes by, and the chips each side wins, for one hand.
+
+    Returns (result, points, chips won per side split into meld/contract/slam).
+    """
+    sides = settings.sides
+    won = {side: {"meld": hand.meld_chips[side], "contract": 0, "slam": 0} for side in sides}
+    if hand.kind == "passed":
+        return "passed", dict.fromkeys(sides, 0), won
+
+    meld = dict(hand.meld)
+    if settings.meld_needs_trick and hand.kind != "conceded":
+        for side in sides:
+            took_a_trick = hand.tricks_won[side] > 0 if hand.tricks_won else hand.tricks[side] > 0
+            if not took_a_trick:
+                meld[side] = 0
+    points = {side: meld[side] + hand.tricks[side] for side in sides}
+
+    if hand.kind == "nobid":
+        return "nobid", points, won
+    assert hand.bidder is not None and hand.bid is not None
+    bidders = settings.side_of(hand.bidder)
+    if hand.kind == "conceded":
+        result = "conceded"
+    else:
+        result = "made" if points[bidders] >= hand.bid else "set"
+    if result != "made":
+        points[bidders] = -hand.bid
+
+    if settings.chips_in_play:
+        contract = contract_chips(hand.bid)
+        if result == "made":
+            won[bidders]["contract"] = contract
+        else:
+            for side in sides:
+                if side != bidders:
+                    won[side]["contract"] = 2 * contract
+        if hand.tricks_won:
+            for side in sides:
+                if hand.tricks_won[side] == settings.tricks_per_hand:
+                    won[side]["slam"] = SLAM_CHIPS
+    return result, points, won
+
+
+def _net_chips(won: Mapping[str, Mapping[str, int]]) -> dict[str, int]:
+    """Zero-sum chips between two sides: what a side won less what the other side won."""
+    totals = {side: sum(parts.values()) for side, parts in won.items()}
+    if len(totals) != 2:
+        return dict.fromkeys(totals, 0)
+    a, b = totals
+    return {a: totals[a] - totals[b], b: totals[b] - totals[a]}
+
+
+def _reached(totals: Mapping[str, int], target: int, bidders: str | None) -> str | None:
+    """The side that won on points after a hand, or None while play goes on (RULES.md §7)."""
+    over = [side for side, total in totals.items() if total >= target]
+    if not over:
+        return None
+    if len(over) == 1:
+        return over[0]
+    if bidders in over:
+        return bidders
+    best = max(totals[side] for side in over)
+    leaders = [side for side in over if totals[side] == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def score_game(settings: Settings, hands: Sequence[Hand]) -> GameResult:
+    """Score checked hands in order; a hand after the end of the game is refused."""
+    sides = settings.sides
+    totals = dict.fromkeys(sides, 0)
+    chip_totals = dict.fromkeys(sides, 0)
+    scored: list[HandScore] = []
+    reached: str | None = None
+    ended_after: int | None = None
+    for hand in hands:
+        if ended_after is not None:
+            raise RecordError(
+                f"the game ended after hand {ended_after}; no hand may be recorded after the end",
+                field="hands",
+                hand=hand.number,
+            )
+        result, points, won = score_hand(hand, settings)
+        chips = _net_chips(won) if settings.chips_in_play else dict.fromkeys(sides, 0)
+        for side in sides:
+            totals[side] += points[side]
+            chip_totals[side] += chips[side]
+        bidders = settings.side_of(hand.bidder) if hand.bidder else None
+        scored.append(
+            HandScore(
+                hand.number,
+                settings.dealer(hand.number),
+                result,
+                bidders,
+                hand.meld,
+                hand.tricks,
+                points,
+                chips,
+                dict(totals),
+                dict(chip_totals),
+                won,
+            )
+        )
+        if result != "passed":
+            reached = _reached(totals, settings.target, bidders)
+            if reached is not None:
+                ended_after = hand.number
+
+    end_chips = dict.fromkeys(sides, 0)
+    winner: str | None = None
+    if reached is not None:
+        winner = reached
+        if settings.chips_in_play:
+            (other,) = (side for side in sides if side != reached)
+            award = game_chips(totals[reached] - totals[other])
+            end_chips = {reached: award, other: -award}
+            final = {side: chip_totals[side] + end_chips[side] for side in sides}
+            if final[reached] == final[other]:
+                winner = "draw"
+            else:
+                winner = reached if final[reached] > final[other] else other
+    final_chips = {side: chip_totals[side] + end_chips[side] for side in sides}
+    return GameResult(
+        settings,
+        scored,
+        reached is not None,
+        reached,
+        winner,
+        dict(totals),
+        end_chips,
+        final_chips,
+        ended_after,
+    )
+
+
+def parse_record(data: object) -> tuple[Settings, list[Hand]]:
+    """Read and check a whole record: settings and every hand."""
+    settings = parse_settings(data)
+    assert isinstance(data, dict)
+    raw_hands = data.get("hands")
+    if not isinstance(raw_hands, list):
+        raise RecordError("hands must be a list of hands", field="hands")
+    return settings, [parse_hand(raw, number, settings) for number, raw in enumerate(raw_hands, start=1)]
+
+
+def score_record(data: object) -> dict[str, Any]:
+    """The RECORD.md result object for a record, or RecordError naming the hand and field."""
+    settings, hands = parse_record(data)
+    return score_game(settings, hands).as_json()

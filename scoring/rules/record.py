@@ -1,0 +1,411 @@
+"""Reading a game record (RECORD.md) into checked, typed values.
+
+`parse_settings` reads the game's options; `parse_hand` reads one hand against them and checks
+everything that can be checked from the hand alone (bid, trump, melds, tricks). Game-level rules
+(running totals, the end of the game) are the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from scoring.rules.errors import RecordError
+from scoring.rules.melds import SeatMeld, check_deal, read_seat_meld
+from scoring.rules.tables import (
+    DECKS,
+    MAX_BID,
+    MAX_MELD_POINTS,
+    MAX_NAME_LENGTH,
+    MAX_TARGET,
+    SUITS,
+    TRICK_POINTS,
+    TRICKS_PER_HAND,
+    VARIANTS,
+    bid_step_error,
+    default_min_bid,
+    default_target,
+    seats_for,
+    side_of,
+    sides_for,
+)
+
+HandKind = Literal["played", "conceded", "passed", "nobid"]
+
+_GAME_KEYS = frozenset(
+    {"seats", "variant", "deck", "target", "min_bid", "first_dealer", "players", "options", "hands"}
+)
+_OPTION_KEYS = frozenset({"meld_needs_trick"})
+_HAND_KEYS = frozenset(
+    {"bidder", "bid", "trump", "melds", "meld_points", "tricks", "tricks_won", "passed", "conceded"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """A game's options after defaults and the Check-Pinochle-with-double-deck fall-back."""
+
+    seats: int
+    variant: str  # the variant actually played
+    requested_variant: str
+    deck: str
+    target: int
+    min_bid: int
+    first_dealer: str = "N"
+    meld_needs_trick: bool = False
+    players: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def chips_in_play(self) -> bool:
+        return self.variant == "check"
+
+    @property
+    def fell_back(self) -> bool:
+        """True when Check Pinochle was asked for with a double deck and is played without chips."""
+        return self.requested_variant != self.variant
+
+    @property
+    def seat_letters(self) -> str:
+        return seats_for(self.seats)
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return sides_for(self.seats)
+
+    @property
+    def trick_points(self) -> int:
+        return TRICK_POINTS[self.deck]
+
+    @property
+    def tricks_per_hand(self) -> int:
+        return TRICKS_PER_HAND[self.deck][self.seats]
+
+    @property
+    def needs_trump_marriage(self) -> bool:
+        """The bidder must hold a marriage in trump in Check Pinochle and with a double deck."""
+        return self.chips_in_play or self.deck == "double"
+
+    def dealer(self, number: int) -> str:
+        """The seat that deals hand `number` (1-based): clockwise from the first dealer."""
+        letters = self.seat_letters
+        return letters[(letters.index(self.first_dealer) + number - 1) % self.seats]
+
+    def side_of(self, seat: str) -> str:
+        return side_of(seat, self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One hand as the table reported it, checked against the settings.
+
+    `meld` is each side's shown meld points and `meld_chips` the chips those melds win (zero
+    unless chips are in play); `tricks` is empty for passed and conceded hands.
+    """
+
+    number: int
+    kind: HandKind
+    bidder: str | None
+    bid: int | None
+    trump: str | None
+    meld: Mapping[str, int]
+    meld_chips: Mapping[str, int]
+    tricks: Mapping[str, int]
+    tricks_won: Mapping[str, int] | None
+    seat_melds: Mapping[str, tuple[str, ...]] | None = None
+
+
+# --- small typed readers -------------------------------------------------------------------
+
+
+def _int(value: object, name: str, hand: int | None, *, low: int, high: int) -> int:
+    # bool is an int in Python; a JSON true is not a number a table meant.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{name} must be a whole number, not {_show(value)}", field=name, hand=hand)
+    if value < low:
+        what = "negative" if low == 0 else f"below {low}"
+        raise RecordError(f"{name} must not be {what}, got {value}", field=name, hand=hand)
+    if value > high:
+        raise RecordError(f"{name} must be at most {high}, got {value}", field=name, hand=hand)
+    return value
+
+
+def _choice(value: object, name: str, hand: int | None, choices: tuple[str, ...] | str) -> str:
+    options = tuple(choices)
+    if not isinstance(value, str) or value not in options:
+        listed = ", ".join(options)
+        raise RecordError(f"{name} must be one of {listed}, not {_show(value)}", field=name, hand=hand)
+    return value
+
+
+def _mapping(value: object, name: str, hand: int | None) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise RecordError(f"{name} must be an object, not {_show(value)}", field=name, hand=hand)
+    return value
+
+
+def _bool(value: object, name: str, hand: int | None) -> bool:
+    if not isinstance(value, bool):
+        raise RecordError(f"{name} must be true or false, not {_show(value)}", field=name, hand=hand)
+    return value
+
+
+def _show(value: object) -> str:
+    """A short JSON-like rendering of a bad value for an error message."""
+    if value is None:
+        text = "null"
+    elif isinstance(value, bool):
+        text = str(value).lower()
+    elif isinstance(value, dict):
+        text = "an object"
+    elif isinstance(value, list):
+        text = "a list"
+    else:
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _unknown_keys(data: Mapping[str, Any], allowed: frozenset[str], hand: int | None, where: str) -> None:
+    for key in data:
+        if key not in allowed:
+            name = f"{where}.{key}" if where else str(key)
+            raise RecordError(f"{name} is not a field of a game record", field=name, hand=hand)
+
+
+# --- settings ------------------------------------------------------------------------------
+
+
+def parse_settings(data: object) -> Settings:
+    """Read a record's options (everything but `hands`), applying RULES.md §1 defaults."""
+    record = _mapping(data, "record", None)
+    _unknown_keys(record, _GAME_KEYS, None, "")
+    seats = record.get("seats")
+    seats = 4 if seats is None else seats
+    if isinstance(seats, bool) or seats not in (2, 3, 4):
+        raise RecordError(f"seats must be 2, 3 or 4, not {_show(seats)}", field="seats")
+    requested = _choice(record.get("variant") or "standard", "variant", None, VARIANTS)
+    if requested == "check" and seats != 4:
+        raise RecordError(f"variant: Check Pinochle is played at 4 seats only, not {seats}", field="variant")
+    deck = _choice(record.get("deck") or "single", "deck", None, DECKS)
+    variant = "standard" if deck == "double" else requested
+    target = record.get("target")
+    target = default_target(deck, variant) if target is None else target
+    target = _int(target, "target", None, low=1, high=MAX_TARGET)
+    min_bid = record.get("min_bid")
+    min_bid = default_min_bid(deck) if min_bid is None else min_bid
+    min_bid = _int(min_bid, "min_bid", None, low=1, high=MAX_BID)
+    letters = seats_for(seats)
+    first = record.get("first_dealer")
+    first = _choice("N" if first is None else first, "first_dealer", None, letters)
+    options = record.get("options")
+    meld_needs_trick = False
+    if options is not None:
+        options = _mapping(options, "options", None)
+        _unknown_keys(options, _OPTION_KEYS, None, "options")
+        if "meld_needs_trick" in options:
+            meld_needs_trick = _bool(options["meld_needs_trick"], "options.meld_needs_trick", None)
+    players: dict[str, str] = {}
+    raw_players = record.get("players")
+    if raw_players is not None:
+        for seat, name in _mapping(raw_players, "players", None).items():
+            _choice(seat, "players", None, letters)
+            if not isinstance(name, str):
+                raise RecordError(
+                    f"players.{seat} must be a name, not {_show(name)}", field=f"players.{seat}"
+                )
+            if len(name) > MAX_NAME_LENGTH:
+                raise RecordError(
+                    f"players.{seat} is longer than {MAX_NAME_LENGTH} characters", field=f"players.{seat}"
+                )
+            players[seat] = name
+    return Settings(seats, variant, requested, deck, target, min_bid, first, meld_needs_trick, players)
+
+
+# --- hands ---------------------------------------------------------------------------------
+
+
+def parse_hand(data: object, number: int, settings: Settings) -> Hand:
+    """Read and check hand `number` against the settings; raises RecordError naming the field."""
+    raw = _mapping(data, "hand", number)
+    _unknown_keys(raw, _HAND_KEYS, number, "")
+    sides = settings.sides
+    zero = dict.fromkeys(sides, 0)
+
+    passed = raw.get("passed", False)
+    if passed is not False and _bool(passed, "passed", number):
+        if not settings.chips_in_play:
+            raise RecordError(
+                "passed: only in Check Pinochle may all four pass; in this game someone must bid",
+                field="passed",
+                hand=number,
+            )
+        for key in raw:
+            if key != "passed":
+                raise RecordError(f"{key}: a passed hand has no {key}", field=key, hand=number)
+        return Hand(number, "passed", None, None, None, zero, zero, zero, None)
+
+    conceded = raw.get("conceded", False)
+    conceded = conceded is not False and _bool(conceded, "conceded", number)
+
+    bidder, bid = raw.get("bidder"), raw.get("bid")
+    kind: HandKind
+    if bidder is None and bid is None:
+        if settings.seats != 2:
+            raise RecordError("bidder: every hand has a bidder in this game", field="bidder", hand=number)
+        if conceded:
+            raise RecordError(
+                "conceded: a hand with no bid cannot be conceded", field="conceded", hand=number
+            )
+        kind = "nobid"
+    else:
+        if bidder is None:
+            raise RecordError("bidder: a bid needs a bidder", field="bidder", hand=number)
+        if bid is None:
+            raise RecordError("bid: the bidder's bid is missing", field="bid", hand=number)
+        bidder = _choice(bidder, "bidder", number, settings.seat_letters)
+        bid = _int(bid, "bid", number, low=0, high=MAX_BID)
+        step = bid_step_error(bid, settings.min_bid, settings.deck)
+        if step:
+            raise RecordError(step, field="bid", hand=number)
+        kind = "conceded" if conceded else "played"
+
+    trump = raw.get("trump")
+    if trump is not None:
+        trump = _choice(trump, "trump", number, SUITS)
+    elif settings.chips_in_play:
+        raise RecordError("trump: the bidder must name trump in Check Pinochle", field="trump", hand=number)
+
+    meld, meld_chips, seat_melds = _read_meld(raw, number, settings, bidder, trump)
+
+    tricks: Mapping[str, int] = zero
+    tricks_won = None
+    if kind == "conceded":
+        for key in ("tricks", "tricks_won"):
+            if key in raw:
+                raise RecordError(
+                    f"{key}: a conceded hand is not played, so it has no {key}", field=key, hand=number
+                )
+    else:
+        if "tricks" not in raw:
+            raise RecordError(
+                "tricks: the trick points of each side are missing", field="tricks", hand=number
+            )
+        tricks = _per_side(raw["tricks"], "tricks", number, sides, high=settings.trick_points)
+        total = sum(tricks.values())
+        if total != settings.trick_points:
+            raise RecordError(
+                f"tricks add up to {total}, expected {settings.trick_points}", field="tricks", hand=number
+            )
+        if raw.get("tricks_won") is not None:
+            tricks_won = _read_tricks_won(raw["tricks_won"], number, settings, tricks)
+    return Hand(number, kind, bidder, bid, trump, meld, meld_chips, tricks, tricks_won, seat_melds)
+
+
+def _per_side(value: object, name: str, number: int, sides: tuple[str, ...], *, high: int) -> dict[str, int]:
+    data = _mapping(value, name, number)
+    for key in data:
+        if key not in sides:
+            raise RecordError(
+                f"{name}: {_show(key)} is not a side of this table ({', '.join(sides)})",
+                field=name,
+                hand=number,
+            )
+    out = {}
+    for side in sides:
+        if side not in data:
+            raise RecordError(f"{name}: side {side} is missing", field=name, hand=number)
+        out[side] = _int(data[side], f"{name}.{side}", number, low=0, high=high)
+    return out
+
+
+def _read_tricks_won(
+    value: object, number: int, settings: Settings, tricks: Mapping[str, int]
+) -> dict[str, int]:
+    per_hand = settings.tricks_per_hand
+    won = _per_side(value, "tricks_won", number, settings.sides, high=per_hand)
+    total = sum(won.values())
+    if total != per_hand:
+        raise RecordError(
+            f"tricks_won add up to {total}, expected the {per_hand} tricks of a hand",
+            field="tricks_won",
+            hand=number,
+        )
+    if settings.seats != 3:  # at 3 seats the widow's discards count for the bidder whatever was won
+        for side, count in won.items():
+            if count == per_hand and tricks[side] != settings.trick_points:
+                raise RecordError(
+                    f"tricks: side {side} won every trick, so it took all {settings.trick_points} points",
+                    field="tricks",
+                    hand=number,
+                )
+            if count == 0 and tricks[side] != 0:
+                raise RecordError(
+                    f"tricks: side {side} won no trick, so it cannot have {tricks[side]} trick points",
+                    field="tricks",
+                    hand=number,
+                )
+    return won
+
+
+def _read_meld(
+    raw: Mapping[str, Any], number: int, settings: Settings, bidder: str | None, trump: str | None
+) -> tuple[dict[str, int], dict[str, int], dict[str, tuple[str, ...]] | None]:
+    sides = settings.sides
+    meld = dict.fromkeys(sides, 0)
+    chips = dict.fromkeys(sides, 0)
+    if "melds" in raw and "meld_points" in raw:
+        raise RecordError(
+            "meld_points: give either melds or meld_points for a hand, not both",
+            field="meld_points",
+            hand=number,
+        )
+    if raw.get("meld_points") is not None:
+        if settings.chips_in_play:
+            raise RecordError(
+                "meld_points: plain meld points are refused in Check Pinochle, where chips depend on "
+                "which melds were shown; list the meld items",
+                field="meld_points",
+                hand=number,
+            )
+        data = _mapping(raw["meld_points"], "meld_points", number)
+        for key in data:
+            if key not in sides:
+                raise RecordError(
+                    f"meld_points: {_show(key)} is not a side of this table ({', '.join(sides)})",
+                    field="meld_points",
+                    hand=number,
+                )
+            meld[key] = _int(data[key], f"meld_points.{key}", number, low=0, high=MAX_MELD_POINTS)
+        return meld, chips, None
+
+    raw_melds = raw.get("melds")
+    seat_melds: dict[str, tuple[str, ...]] = {}
+    profiles: dict[str, SeatMeld] = {}
+    if raw_melds is not None:
+        letters = settings.seat_letters
+        for seat, items in _mapping(raw_melds, "melds", number).items():
+            if seat not in letters:
+                raise RecordError(
+                    f"melds: {_show(seat)} is not a seat of this table ({', '.join(letters)})",
+                    field="melds",
+                    hand=number,
+                )
+            profile = read_seat_meld(items, f"melds.{seat}", number, settings.deck)
+            profiles[seat] = profile
+            seat_melds[seat] = profile.items
+            side = settings.side_of(seat)
+            meld[side] += profile.points
+            if settings.chips_in_play:
+                chips[side] += profile.chips
+        check_deal(profiles, trump, settings.deck, number)
+    if bidder is not None and settings.needs_trump_marriage:
+        held = profiles.get(bidder)
+        if held is None or not held.has_trump_marriage:
+            game = "Check Pinochle" if settings.chips_in_play else "the double-deck game"
+            raise RecordError(
+                f"melds.{bidder}: in {game} the bidder must hold a marriage in trump "
+                "(trump_marriage, a run or a roundhouse)",
+                field=f"melds.{bidder}",
+                hand=number,
+            )
+    return meld, chips, seat_melds

@@ -1,0 +1,180 @@
+"""The numbers of RULES.md: tables, defaults, meld items and chip schedules.
+
+Everything here is data or a tiny pure function over it, so the engine, the forms and the
+help page all read the same figures.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Final
+
+SEAT_ORDER: Final = "NESW"
+SUITS: Final = ("spades", "hearts", "diamonds", "clubs")
+VARIANTS: Final = ("standard", "check")
+DECKS: Final = ("single", "double")
+
+#: Trick points of one played hand (RULES §4): counters plus the last trick.
+TRICK_POINTS: Final = {"single": 25, "double": 50}
+#: Tricks in one hand by deck and seat count (RULES §4).
+TRICKS_PER_HAND: Final = {
+    "single": {4: 12, 3: 15, 2: 24},
+    "double": {4: 20, 3: 25, 2: 40},
+}
+#: Copies of each card in the deck (RULES §3).
+COPIES: Final = {"single": 2, "double": 4}
+
+#: Sanity ceilings, so a mistyped or hostile number gets a message instead of a silly game.
+MAX_BID: Final = 9999
+MAX_TARGET: Final = 99999
+MAX_MELD_POINTS: Final = 9999
+MAX_NAME_LENGTH: Final = 100
+
+SLAM_CHIPS: Final = 5
+ROUNDHOUSE_CHIPS: Final = 5
+GAME_CHIPS_BASE: Final = 10
+
+
+def seats_for(count: int) -> str:
+    """Seat letters clockwise: 2 seats "NE", 3 seats "NES", 4 seats "NESW"."""
+    return SEAT_ORDER[:count]
+
+
+def sides_for(count: int) -> tuple[str, ...]:
+    """Partnerships NS and EW at a 4-seat table; every seat its own side otherwise."""
+    if count == 4:
+        return ("NS", "EW")
+    return tuple(seats_for(count))
+
+
+def side_of(seat: str, count: int) -> str:
+    if count == 4:
+        return "NS" if seat in "NS" else "EW"
+    return seat
+
+
+def default_target(deck: str, variant: str) -> int:
+    """150 single deck, 500 double deck, 100 for Check Pinochle (RULES §1)."""
+    if deck == "double":
+        return 500
+    return 100 if variant == "check" else 150
+
+
+def default_min_bid(deck: str) -> int:
+    return 50 if deck == "double" else 20
+
+
+def bid_step_error(bid: int, min_bid: int, deck: str) -> str | None:
+    """Why a bid is off its step, or None when it is a legal bid.
+
+    Single deck: any integer from the minimum. Double deck: by ones up to min_bid + 10,
+    then multiples of 5 (with the default minimum: 50, 51, ... 60, 65, 70, ...).
+    """
+    if bid < min_bid:
+        return f"bid {bid} is below the minimum bid of {min_bid}"
+    if deck == "double" and bid > min_bid + 10 and bid % 5:
+        return f"bid {bid} is off its step: above {min_bid + 10} a double-deck bid is a multiple of 5"
+    return None
+
+
+def next_bid(bid: int, min_bid: int, deck: str) -> int:
+    """The next legal bid above `bid` (the stepper's "+")."""
+    candidate = max(bid + 1, min_bid)
+    while bid_step_error(candidate, min_bid, deck):
+        candidate += 1
+    return candidate
+
+
+def previous_bid(bid: int, min_bid: int, deck: str) -> int:
+    """The legal bid below `bid`, never below the minimum (the stepper's "−")."""
+    candidate = bid - 1
+    while candidate > min_bid and bid_step_error(candidate, min_bid, deck):
+        candidate -= 1
+    return max(candidate, min_bid)
+
+
+def contract_chips(bid: int) -> int:
+    """Chips for a contract (RULES §6.2): 2 up to 24, 4 for 25-29, then 3 more per 5 points.
+
+    >>> [contract_chips(b) for b in (20, 24, 25, 29, 30, 35, 40)]
+    [2, 2, 4, 4, 7, 10, 13]
+    """
+    if bid <= 24:
+        return 2
+    return 4 + 3 * ((bid - 25) // 5)
+
+
+def game_chips(lead: int) -> int:
+    """Chips for winning on points (RULES §6.4): 10 + one per started ten of lead.
+
+    >>> [game_chips(x) for x in (-5, 0, 1, 10, 11, 36)]
+    [10, 10, 11, 11, 12, 14]
+    """
+    if lead <= 0:
+        return GAME_CHIPS_BASE
+    return GAME_CHIPS_BASE + math.ceil(lead / 10)
+
+
+# --- Meld items (RULES §3) -----------------------------------------------------------------
+
+#: Families whose levels a seat lists at most once ("run" and "double_run" never together).
+LEVELLED_FAMILIES: Final = ("run", "pinochle", "aces", "kings", "queens", "jacks")
+#: Items a seat may repeat.
+REPEATABLE: Final = ("trump_marriage", "marriage", "dix")
+LEVEL_PREFIXES: Final = ("", "double_", "triple_", "quadruple_")
+
+
+@dataclass(frozen=True, slots=True)
+class MeldItem:
+    """One row of the meld table.
+
+    `family` and `level` say what the item is made of: `double_kings` is family "kings",
+    level 2 (two kings of each suit). Repeatable items have level 1.
+    """
+
+    name: str
+    family: str
+    level: int
+    single: int | None  # points in a single deck; None when the item cannot exist there
+    double: int | None  # points in a double deck
+    chips: int  # Check Pinochle chips (single deck only)
+
+    def points(self, deck: str) -> int | None:
+        return self.single if deck == "single" else self.double
+
+
+def _levelled(family: str, base: int, double: int, chips1: int, chips2: int) -> list[MeldItem]:
+    """An around family: the single level, the double, and (double deck only) 1.5x and 2x the double."""
+    return [
+        MeldItem(family, family, 1, base, base, chips1),
+        MeldItem(f"double_{family}", family, 2, double, double, chips2),
+        MeldItem(f"triple_{family}", family, 3, None, double * 3 // 2, 0),
+        MeldItem(f"quadruple_{family}", family, 4, None, double * 2, 0),
+    ]
+
+
+_ITEMS: list[MeldItem] = [
+    MeldItem("run", "run", 1, 15, 15, 2),
+    MeldItem("double_run", "run", 2, 150, 150, 4),
+    MeldItem("triple_run", "run", 3, None, 225, 0),
+    MeldItem("quadruple_run", "run", 4, None, 300, 0),
+    MeldItem("trump_marriage", "trump_marriage", 1, 4, 4, 0),
+    MeldItem("marriage", "marriage", 1, 2, 2, 0),
+    MeldItem("dix", "dix", 1, 1, None, 0),
+    MeldItem("pinochle", "pinochle", 1, 4, 4, 0),
+    MeldItem("double_pinochle", "pinochle", 2, 30, 30, 1),
+    MeldItem("triple_pinochle", "pinochle", 3, None, 60, 0),
+    MeldItem("quadruple_pinochle", "pinochle", 4, None, 90, 0),
+    *_levelled("aces", 10, 100, 2, 4),
+    *_levelled("kings", 8, 80, 1, 2),
+    *_levelled("queens", 6, 60, 1, 2),
+    *_levelled("jacks", 4, 40, 1, 2),
+]
+
+MELD_ITEMS: Final[dict[str, MeldItem]] = {item.name: item for item in _ITEMS}
+
+
+def meld_items_for(deck: str) -> list[MeldItem]:
+    """The items a seat can show with this deck, in table order."""
+    return [item for item in _ITEMS if item.points(deck) is not None]

@@ -1,0 +1,43 @@
+import subprocess
+import sys
+
+import pytest
+
+
+def _start(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Import the settings in a fresh interpreter, as `manage.py` would at start-up."""
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env={"DJANGO_SETTINGS_MODULE": "pinochle_site.settings", "PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "variable"),
+    [
+        ({"DEBUG": "maybe"}, "DEBUG"),
+        ({"DEBUG": "false"}, "SECRET_KEY"),
+        ({"DATABASE_URL": "mysql://x@localhost/db"}, "DATABASE_URL"),
+        ({"DATABASE_URL": "nonsense"}, "DATABASE_URL"),
+        ({"CONN_MAX_AGE": "soon"}, "CONN_MAX_AGE"),
+        ({"ALLOWED_HOSTS": " , "}, "ALLOWED_HOSTS"),
+    ],
+)
+def test_it_refuses_a_bad_setting_naming_the_variable(env, variable):
+    started = _start(env)
+    assert started.returncode != 0
+    last_line = started.stderr.strip().splitlines()[-1]
+    assert "ImproperlyConfigured" in last_line
+    assert variable in last_line
+
+
+def test_it_starts_with_the_development_defaults():
+    assert _start({}).returncode == 0
+
+
+def test_it_starts_in_production_mode_with_a_secret_key():
+    started = _start({"DEBUG": "false", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "scores.example"})
+    assert started.returncode == 0, started.stderr
