@@ -1,0 +1,171 @@
+"""Writes and the reads that score: every change of hands goes through here.
+
+Each write checks the whole game with the rules engine before anything is saved, so a refused
+hand writes nothing, and it rewrites the game's cached summary in the same transaction.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from scoring.models import Game, GameSeat, Hand
+from scoring.rules import GameResult, RecordError, parse_hand, parse_settings, score_game
+
+
+class HandConflict(Exception):
+    """Another phone saved this hand number first; the caller should show what is there now."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"hand {number} was saved by someone else a moment ago")
+        self.number = number
+
+
+def players_of(game: Game) -> dict[str, str]:
+    """Names by seat, in seat order; a seat with no name is left out."""
+    return {row.seat: row.name for row in game.seat_rows.all() if row.name}
+
+
+def game_record(game: Game, hands: Sequence[Hand] | None = None) -> dict[str, Any]:
+    """The whole game as a RECORD.md game record (JSON-ready)."""
+    rows = list(game.hands.order_by("number")) if hands is None else hands
+    return {
+        **game.settings_record(),
+        "players": players_of(game),
+        "hands": [row.data for row in rows],
+    }
+
+
+def score(game: Game, hand_data: Sequence[Mapping[str, Any]] | None = None) -> GameResult:
+    """Score the game's stored hands (or the given hand objects) with the rules engine."""
+    settings = parse_settings(game.settings_record())
+    if hand_data is None:
+        hand_data = [row.data for row in game.hands.order_by("number")]
+    hands = [parse_hand(data, number, settings) for number, data in enumerate(hand_data, start=1)]
+    return score_game(settings, hands)
+
+
+@transaction.atomic
+def create_game(
+    *,
+    seats: int,
+    variant: str,
+    deck: str,
+    target: int | None,
+    min_bid: int | None,
+    first_dealer: str,
+    meld_needs_trick: bool,
+    players: Mapping[str, str],
+) -> Game:
+    """Start a game; its settings are checked by the engine first (RecordError names the field)."""
+    game = Game(
+        seats=seats,
+        variant=variant,
+        deck=deck,
+        target=target,
+        min_bid=min_bid,
+        first_dealer=first_dealer,
+        meld_needs_trick=meld_needs_trick,
+    )
+    settings = parse_settings({**game.settings_record(), "players": dict(players)})
+    game.save()
+    GameSeat.objects.bulk_create(
+        GameSeat(game=game, seat=seat, name=settings.players.get(seat, "").strip())
+        for seat in settings.seat_letters
+    )
+    _store_summary(game, score_game(settings, []))
+    return game
+
+
+def record_hand(
+    *, game: Game, number: int, data: Mapping[str, Any], submission_id: uuid.UUID | None = None
+) -> Hand:
+    """Save hand `number` of the game.
+
+    The same `submission_id` twice returns the hand already saved (a double tap is one hand).
+    If hand `number` exists already (another phone was quicker), HandConflict is raised and
+    nothing is written. A hand the rules refuse raises RecordError and nothing is written.
+    """
+    try:
+        with transaction.atomic():
+            locked = Game.objects.select_for_update().get(pk=game.pk)
+            if submission_id is not None:
+                same = locked.hands.filter(submission_id=submission_id).first()
+                if same is not None:
+                    return same
+            rows = list(locked.hands.order_by("number"))
+            if number != len(rows) + 1:
+                raise HandConflict(number)
+            result = score(locked, [row.data for row in rows] + [dict(data)])
+            hand = Hand.objects.create(
+                game=locked, number=number, data=dict(data), submission_id=submission_id
+            )
+            _store_summary(locked, result)
+    except IntegrityError:
+        # The unique constraints caught a concurrent save of the same number or submission.
+        if submission_id is not None:
+            same = Hand.objects.filter(game=game, submission_id=submission_id).first()
+            if same is not None:
+                return same
+        raise HandConflict(number) from None
+    game.refresh_from_db()
+    return hand
+
+
+@transaction.atomic
+def edit_hand(*, game: Game, number: int, data: Mapping[str, Any]) -> Hand:
+    """Replace hand `number` and rescore everything after it.
+
+    Refused (RecordError, nothing written) if the corrected game is invalid, including when the
+    correction would end the game before hands that are already recorded.
+    """
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    rows = list(locked.hands.order_by("number"))
+    target = next((row for row in rows if row.number == number), None)
+    if target is None:
+        raise Hand.DoesNotExist(f"hand {number} does not exist")
+    result = score(locked, [dict(data) if row.number == number else row.data for row in rows])
+    target.data = dict(data)
+    target.save(update_fields=["data", "updated_at"])
+    _store_summary(locked, result)
+    game.refresh_from_db()
+    return target
+
+
+@transaction.atomic
+def delete_last_hand(*, game: Game) -> int | None:
+    """Delete the game's last hand; returns its number, or None when there was none."""
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    rows = list(locked.hands.order_by("number"))
+    if not rows:
+        return None
+    last = rows.pop()
+    last.delete()
+    _store_summary(locked, score(locked, [row.data for row in rows]))
+    game.refresh_from_db()
+    return last.number
+
+
+def _store_summary(game: Game, result: GameResult) -> None:
+    game.hand_count = len(result.hands)
+    game.finished = result.finished
+    game.winner = result.winner or ""
+    game.scores = dict(result.scores)
+    game.chip_totals = dict(result.chips)
+    game.save(update_fields=["hand_count", "finished", "winner", "scores", "chip_totals", "updated_at"])
+
+
+__all__ = [
+    "HandConflict",
+    "RecordError",
+    "create_game",
+    "delete_last_hand",
+    "edit_hand",
+    "game_record",
+    "players_of",
+    "record_hand",
+    "score",
+]
