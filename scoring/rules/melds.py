@@ -25,6 +25,9 @@ class SeatMeld:
     """What one seat showed, reduced to what the rules need.
 
     The levels say how many of each kind the seat shows: `kings` 2 means double kings around.
+    `demand` holds, for trump in spades, in diamonds, and in another suit, how many copies of
+    each card the seat must hold (see `_CARDS`), packed into one integer so a deal's needs add
+    up with one addition per seat.
     """
 
     items: tuple[str, ...]
@@ -39,6 +42,7 @@ class SeatMeld:
     trump_marriage: int = 0
     marriage: int = 0
     dix: int = 0
+    demand: tuple[int, int, int] = (0, 0, 0)
 
     @property
     def roundhouse(self) -> bool:
@@ -52,43 +56,45 @@ class SeatMeld:
 
 def read_seat_meld(value: object, name: str, hand: int, deck: str) -> SeatMeld:
     """Check one seat's list of meld items and total its points and chips."""
-    if not isinstance(value, list):
+    if type(value) is not list:
         raise RecordError(f"{name} must be a list of meld items", field=name, hand=hand)
     if len(value) > _MAX_ITEMS:
         raise RecordError(
             f"{name} lists {len(value)} melds, more than a hand can hold", field=name, hand=hand
         )
-    for item in value:
-        if not isinstance(item, str) or item not in MELD_ITEMS:
-            shown = repr(item) if isinstance(item, str) else "a " + type(item).__name__
-            raise RecordError(f"{name}: {shown[:40]} is not a meld item", field=name, hand=hand)
     try:
-        return _seat_meld(tuple(value), deck)
-    except _MeldProblem as problem:
+        return seat_meld(tuple(value), deck)
+    except (MeldProblem, TypeError) as problem:
+        for item in value:
+            if not isinstance(item, str) or item not in MELD_ITEMS:
+                shown = repr(item) if isinstance(item, str) else "a " + type(item).__name__
+                raise RecordError(f"{name}: {shown[:40]} is not a meld item", field=name, hand=hand) from None
         raise RecordError(f"{name}: {problem}", field=name, hand=hand) from None
 
 
-class _MeldProblem(Exception):
+class MeldProblem(Exception):
     pass
 
 
 @lru_cache(maxsize=4096)
-def _seat_meld(items: tuple[str, ...], deck: str) -> SeatMeld:
+def seat_meld(items: tuple[str, ...], deck: str) -> SeatMeld:
     levels = dict.fromkeys(LEVELLED_FAMILIES, 0)
     counts = {"trump_marriage": 0, "marriage": 0, "dix": 0}
     points = chips = 0
     for name in items:
-        item = MELD_ITEMS[name]
+        item = MELD_ITEMS.get(name)
+        if item is None:
+            raise MeldProblem(f"{name!r} is not a meld item")
         value = item.points(deck)
         if value is None:
             reason = "(no nines)" if name == "dix" else "(only a double deck holds it)"
-            raise _MeldProblem(f"{name} is not a meld in a {deck} deck {reason}")
+            raise MeldProblem(f"{name} is not a meld in a {deck} deck {reason}")
         points += value
         chips += item.chips
         if item.family in counts:
             counts[item.family] += 1
         elif levels[item.family]:
-            raise _MeldProblem(
+            raise MeldProblem(
                 f"{name} and another {item.family} meld are listed together; list the {item.family} "
                 "level once (two runs are a double_run)"
             )
@@ -97,13 +103,84 @@ def _seat_meld(items: tuple[str, ...], deck: str) -> SeatMeld:
     roundhouse = levels["kings"] > 0 and levels["queens"] > 0
     if roundhouse:
         if counts["marriage"] < 3 or counts["trump_marriage"] + levels["run"] == 0:
-            raise _MeldProblem(
+            raise MeldProblem(
                 "kings and queens around make a roundhouse, a marriage in every suit: list three "
                 "marriages and a trump_marriage (or a run) with them"
             )
         if deck == "single":
             chips += ROUNDHOUSE_CHIPS
-    return SeatMeld(items, points, chips, **levels, **counts)
+    copies = COPIES[deck]
+    demand = tuple(_pack(_needs(levels, counts, trump), copies) for trump in _TRUMP_KINDS)
+    return SeatMeld(items, points, chips, **levels, **counts, demand=demand)  # type: ignore[arg-type]
+
+
+# What a deal needs of each card, per seat; the last two count the kings and queens of the three
+# side suits together, because a marriage outside trump may sit in any of them.
+_CARDS = (
+    "trump ace",
+    "trump ten",
+    "trump king",
+    "trump queen",
+    "trump jack",
+    "trump nine (dix)",
+    "ace of a side suit",
+    "jack of a side suit",
+    "king of a side suit",
+    "queen of a side suit",
+    "queen of spades",
+    "jack of diamonds",
+    "kings of the side suits together",
+    "queens of the side suits together",
+)
+_TRUMP_KINDS = ("spades", "diamonds", "hearts")  # hearts stands for either suit without a pinochle card
+_WIDTH = 8
+
+
+def _needs(levels: dict[str, int], counts: dict[str, int], trump: str) -> tuple[int, ...]:
+    r, a, k, q, j, pin = (levels[f] for f in ("run", "aces", "kings", "queens", "jacks", "pinochle"))
+    t, m, d = counts["trump_marriage"], counts["marriage"], counts["dix"]
+    spades, diamonds = trump == "spades", trump == "diamonds"
+    return (
+        max(r, a),
+        r,
+        max(r + t, k),
+        max(r + t, q, pin if spades else 0),
+        max(r, j, pin if diamonds else 0),
+        d,
+        a,
+        j,
+        k,
+        q,
+        0 if spades else max(q, pin),
+        0 if diamonds else max(j, pin),
+        max(3 * k, m),
+        max(3 * q + (0 if spades else max(0, pin - q)), m),
+    )
+
+
+def _capacity(index: int, copies: int) -> int:
+    return 3 * copies if index >= 12 else copies
+
+
+def _pack(needs: tuple[int, ...], copies: int) -> int:
+    # Clamped one above capacity so four seats' sum stays inside its 8-bit field.
+    packed = 0
+    for index, need in enumerate(needs):
+        packed |= min(need, _capacity(index, copies) + 1) << (_WIDTH * index)
+    return packed
+
+
+def _masks(copies: int) -> tuple[int, int]:
+    """(bias, high bits): a field of (sum + bias) has its top bit set exactly when sum > capacity."""
+    bias = high = 0
+    for index in range(len(_CARDS)):
+        bias |= (127 - _capacity(index, copies)) << (_WIDTH * index)
+        high |= 128 << (_WIDTH * index)
+    return bias, high
+
+
+_MASKS = {copies: _masks(copies) for copies in COPIES.values()}
+_TRUMP_INDEX = {"spades": 0, "diamonds": 1, "hearts": 2, "clubs": 2}
 
 
 def check_deal(seats: Mapping[str, SeatMeld], trump: str | None, deck: str, hand: int) -> None:
@@ -112,58 +189,32 @@ def check_deal(seats: Mapping[str, SeatMeld], trump: str | None, deck: str, hand
     With trump unknown (a standard game may leave it out) the melds stand if any trump suit
     would let the deck hold them.
     """
-    if not seats:
-        return
     copies = COPIES[deck]
-    profiles = tuple(seats[seat] for seat in sorted(seats))
-    if trump is None:
-        problems = [_deal_problem(profiles, suit, copies) for suit in ("spades", "diamonds", "hearts")]
-        problem = None if None in problems else problems[0]
-    else:
-        problem = _deal_problem(profiles, trump, copies)
-    if problem:
-        raise RecordError(f"melds: {problem}", field="melds", hand=hand)
-
-
-@lru_cache(maxsize=4096)
-def _deal_problem(profiles: tuple[SeatMeld, ...], trump: str, copies: int) -> str | None:
-    # Physical copies needed of each card across the deal: per seat the largest need of any class.
-    spades_trump, diamonds_trump = trump == "spades", trump == "diamonds"
-    need = {
-        "trump ace": sum(max(p.run, p.aces) for p in profiles),
-        "trump ten": sum(p.run for p in profiles),
-        "trump king": sum(max(p.run + p.trump_marriage, p.kings) for p in profiles),
-        "trump queen": sum(
-            max(p.run + p.trump_marriage, p.queens, p.pinochle if spades_trump else 0) for p in profiles
-        ),
-        "trump jack": sum(max(p.run, p.jacks, p.pinochle if diamonds_trump else 0) for p in profiles),
-        "trump nine (dix)": sum(p.dix for p in profiles),
-        "ace of a side suit": sum(p.aces for p in profiles),
-        "jack of a side suit": sum(p.jacks for p in profiles),
-        "king of a side suit": sum(p.kings for p in profiles),
-        "queen of a side suit": sum(p.queens for p in profiles),
-    }
-    if not spades_trump:
-        need["queen of spades"] = sum(max(p.queens, p.pinochle) for p in profiles)
-    if not diamonds_trump:
-        need["jack of diamonds"] = sum(max(p.jacks, p.pinochle) for p in profiles)
-    for card, count in need.items():
-        if count > copies:
-            return f"the melds need {count} of the {card}, but the deck has only {copies}"
-    # Marriages in the three side suits may sit in any of them: count their kings and queens
-    # over the three suits together, sharing cards with the arounds (and the pinochle's Q♠).
-    side_kings = sum(max(3 * p.kings, p.marriage) for p in profiles)
-    side_queens = sum(
-        max(3 * p.queens + (max(0, p.pinochle - p.queens) if not spades_trump else 0), p.marriage)
-        for p in profiles
-    )
-    for what, count in (("kings", side_kings), ("queens", side_queens)):
-        if count > 3 * copies:
-            return (
-                f"the marriages and arounds need {count} {what} of the side suits, "
-                f"but the deck has only {3 * copies}"
+    bias, high = _MASKS[copies]
+    kinds = (0, 1, 2) if trump is None else (_TRUMP_INDEX[trump],)
+    for kind in kinds:
+        total = 0
+        for profile in seats.values():
+            total += profile.demand[kind]
+        if not (total + bias) & high:
+            return
+    # Over capacity: name the first card short, with the unclamped count.
+    trump_kind = _TRUMP_KINDS[kinds[0]]
+    needs = [_needs(_levels(p), _counts(p), trump_kind) for p in seats.values()]
+    for index, card in enumerate(_CARDS):
+        need, capacity = sum(seat[index] for seat in needs), _capacity(index, copies)
+        if need > capacity:
+            raise RecordError(
+                f"melds: the melds need {need} of the {card}, but the deck has only {capacity}",
+                field="melds",
+                hand=hand,
             )
-    for p in profiles:
-        if p.marriage > 3 * copies:
-            return f"{p.marriage} marriages outside trump are more than a {copies}-copy deck holds"
-    return None
+    raise AssertionError("a deal over capacity names a card")  # pragma: no cover
+
+
+def _levels(p: SeatMeld) -> dict[str, int]:
+    return {family: getattr(p, family) for family in LEVELLED_FAMILIES}
+
+
+def _counts(p: SeatMeld) -> dict[str, int]:
+    return {"trump_marriage": p.trump_marriage, "marriage": p.marriage, "dix": p.dix}

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from scoring.rules.errors import RecordError
-from scoring.rules.melds import SeatMeld, check_deal, read_seat_meld
+from scoring.rules.melds import MeldProblem, SeatMeld, check_deal, read_seat_meld, seat_meld
 from scoring.rules.tables import (
     DECKS,
     MAX_BID,
@@ -56,30 +56,31 @@ class Settings:
     meld_needs_trick: bool = False
     players: Mapping[str, str] = field(default_factory=dict)
 
-    @property
-    def chips_in_play(self) -> bool:
-        return self.variant == "check"
+    # Derived once here rather than on every use: the engine reads them for every hand.
+    chips_in_play: bool = field(init=False)
+    seat_letters: str = field(init=False)
+    sides: tuple[str, ...] = field(init=False)
+    trick_points: int = field(init=False)
+    tricks_per_hand: int = field(init=False)
+    side_by_seat: Mapping[str, str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        letters = seats_for(self.seats)
+        derived = {
+            "chips_in_play": self.variant == "check",
+            "seat_letters": letters,
+            "sides": sides_for(self.seats),
+            "trick_points": TRICK_POINTS[self.deck],
+            "tricks_per_hand": TRICKS_PER_HAND[self.deck][self.seats],
+            "side_by_seat": {seat: side_of(seat, self.seats) for seat in letters},
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
     @property
     def fell_back(self) -> bool:
         """True when Check Pinochle was asked for with a double deck and is played without chips."""
         return self.requested_variant != self.variant
-
-    @property
-    def seat_letters(self) -> str:
-        return seats_for(self.seats)
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        return sides_for(self.seats)
-
-    @property
-    def trick_points(self) -> int:
-        return TRICK_POINTS[self.deck]
-
-    @property
-    def tricks_per_hand(self) -> int:
-        return TRICKS_PER_HAND[self.deck][self.seats]
 
     @property
     def needs_trump_marriage(self) -> bool:
@@ -92,7 +93,7 @@ class Settings:
         return letters[(letters.index(self.first_dealer) + number - 1) % self.seats]
 
     def side_of(self, seat: str) -> str:
-        return side_of(seat, self.seats)
+        return self.side_by_seat[seat]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +113,7 @@ class Hand:
     meld_chips: Mapping[str, int]
     tricks: Mapping[str, int]
     tricks_won: Mapping[str, int] | None
-    seat_melds: Mapping[str, tuple[str, ...]] | None = None
+    seat_melds: Mapping[str, SeatMeld] | None = None  # what each seat showed, when melds were listed
 
 
 # --- small typed readers -------------------------------------------------------------------
@@ -227,7 +228,8 @@ def parse_settings(data: object) -> Settings:
 def parse_hand(data: object, number: int, settings: Settings) -> Hand:
     """Read and check hand `number` against the settings; raises RecordError naming the field."""
     raw = _mapping(data, "hand", number)
-    _unknown_keys(raw, _HAND_KEYS, number, "")
+    if not raw.keys() <= _HAND_KEYS:
+        _unknown_keys(raw, _HAND_KEYS, number, "")
     sides = settings.sides
     zero = dict.fromkeys(sides, 0)
 
@@ -262,16 +264,20 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
             raise RecordError("bidder: a bid needs a bidder", field="bidder", hand=number)
         if bid is None:
             raise RecordError("bid: the bidder's bid is missing", field="bid", hand=number)
-        bidder = _choice(bidder, "bidder", number, settings.seat_letters)
-        bid = _int(bid, "bid", number, low=0, high=MAX_BID)
-        step = bid_step_error(bid, settings.min_bid, settings.deck)
-        if step:
-            raise RecordError(step, field="bid", hand=number)
+        if type(bidder) is not str or bidder not in settings.side_by_seat:
+            bidder = _choice(bidder, "bidder", number, settings.seat_letters)
+        if type(bid) is not int or not 0 <= bid <= MAX_BID:
+            bid = _int(bid, "bid", number, low=0, high=MAX_BID)
+        if bid < settings.min_bid or settings.deck == "double":
+            step = bid_step_error(bid, settings.min_bid, settings.deck)
+            if step:
+                raise RecordError(step, field="bid", hand=number)
         kind = "conceded" if conceded else "played"
 
     trump = raw.get("trump")
     if trump is not None:
-        trump = _choice(trump, "trump", number, SUITS)
+        if type(trump) is not str or trump not in SUITS:
+            trump = _choice(trump, "trump", number, SUITS)
     elif settings.chips_in_play:
         raise RecordError("trump: the bidder must name trump in Check Pinochle", field="trump", hand=number)
 
@@ -302,6 +308,17 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
 
 
 def _per_side(value: object, name: str, number: int, sides: tuple[str, ...], *, high: int) -> dict[str, int]:
+    if type(value) is dict and len(value) == len(sides):
+        try:
+            out = {side: value[side] for side in sides}
+        except KeyError:
+            pass
+        else:
+            for count in out.values():
+                if type(count) is not int or not 0 <= count <= high:
+                    break
+            else:
+                return out
     data = _mapping(value, name, number)
     for key in data:
         if key not in sides:
@@ -349,7 +366,7 @@ def _read_tricks_won(
 
 def _read_meld(
     raw: Mapping[str, Any], number: int, settings: Settings, bidder: str | None, trump: str | None
-) -> tuple[dict[str, int], dict[str, int], dict[str, tuple[str, ...]] | None]:
+) -> tuple[dict[str, int], dict[str, int], dict[str, SeatMeld] | None]:
     sides = settings.sides
     meld = dict.fromkeys(sides, 0)
     chips = dict.fromkeys(sides, 0)
@@ -379,25 +396,30 @@ def _read_meld(
         return meld, chips, None
 
     raw_melds = raw.get("melds")
-    seat_melds: dict[str, tuple[str, ...]] = {}
     profiles: dict[str, SeatMeld] = {}
     if raw_melds is not None:
-        letters = settings.seat_letters
+        side_by_seat, deck = settings.side_by_seat, settings.deck
         for seat, items in _mapping(raw_melds, "melds", number).items():
-            if seat not in letters:
+            side = side_by_seat.get(seat) if type(seat) is str else None
+            if side is None:
                 raise RecordError(
-                    f"melds: {_show(seat)} is not a seat of this table ({', '.join(letters)})",
+                    f"melds: {_show(seat)} is not a seat of this table ({', '.join(settings.seat_letters)})",
                     field="melds",
                     hand=number,
                 )
-            profile = read_seat_meld(items, f"melds.{seat}", number, settings.deck)
+            if type(items) is list and len(items) <= 16:
+                try:
+                    profile = seat_meld(tuple(items), deck)
+                except (MeldProblem, TypeError):
+                    profile = read_seat_meld(items, f"melds.{seat}", number, deck)
+            else:
+                profile = read_seat_meld(items, f"melds.{seat}", number, deck)
             profiles[seat] = profile
-            seat_melds[seat] = profile.items
-            side = settings.side_of(seat)
             meld[side] += profile.points
-            if settings.chips_in_play:
-                chips[side] += profile.chips
-        check_deal(profiles, trump, settings.deck, number)
+            chips[side] += profile.chips
+        if not settings.chips_in_play:
+            chips = dict.fromkeys(sides, 0)
+        check_deal(profiles, trump, deck, number)
     if bidder is not None and settings.needs_trump_marriage:
         held = profiles.get(bidder)
         if held is None or not held.has_trump_marriage:
@@ -408,4 +430,4 @@ def _read_meld(
                 field=f"melds.{bidder}",
                 hand=number,
             )
-    return meld, chips, seat_melds
+    return meld, chips, profiles

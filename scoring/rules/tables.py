@@ -27,7 +27,7 @@ COPIES: Final = {"single": 2, "double": 4}
 
 #: Sanity ceilings, so a mistyped or hostile number gets a message instead of a silly game.
 MAX_BID: Final = 9999
-MAX_TARGET: Final = 99999
+MAX_TARGET: Final = 1_000_000
 MAX_MELD_POINTS: Final = 9999
 MAX_NAME_LENGTH: Final = 100
 

@@ -1,0 +1,146 @@
+"""Engine throughput: score a seeded 10,000-hand Check Pinochle record in-process and via score_game.
+
+    .venv/bin/python bench/engine.py [--hands 10000] [--seed 7] [--repeat 5]
+
+Prints hands per second of `score_record` (parse + check + score + result object, best of
+--repeat runs, melds cache cleared before each run so repeated meld lists are not free), and
+the wall time of the whole `manage.py score_game FILE` process on the same file. Aim: at
+least 100,000 hands/s in-process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scoring.rules import RecordError, parse_settings  # noqa: E402
+from scoring.rules.engine import score_record  # noqa: E402
+from scoring.rules.melds import seat_meld  # noqa: E402
+from scoring.rules.record import parse_hand  # noqa: E402
+
+SUITS = ["spades", "hearts", "diamonds", "clubs"]
+# Meld lists a seat might show; random combinations the deck cannot hold are drawn again.
+SEAT_MELDS = [
+    [],
+    ["marriage"],
+    ["pinochle"],
+    ["marriage", "marriage"],
+    ["aces"],
+    ["jacks", "pinochle"],
+    ["queens", "marriage"],
+    ["kings", "marriage"],
+    ["dix", "marriage"],
+]
+BIDDER_MELDS = [
+    ["trump_marriage"],
+    ["trump_marriage", "marriage"],
+    ["run"],
+    ["run", "pinochle"],
+    ["run", "marriage", "aces"],
+    ["trump_marriage", "kings", "queens", "marriage", "marriage", "marriage"],
+    ["trump_marriage", "pinochle", "dix"],
+    ["double_pinochle", "trump_marriage"],
+]
+
+
+def random_hand(rng: random.Random) -> dict[str, object]:
+    roll = rng.random()
+    if roll < 0.05:
+        return {"passed": True}
+    bidder = rng.choice("NESW")
+    hand: dict[str, object] = {
+        "bidder": bidder,
+        "bid": rng.randint(20, 40),
+        "trump": rng.choice(SUITS),
+        "melds": {
+            seat: list(rng.choice(BIDDER_MELDS) if seat == bidder else rng.choice(SEAT_MELDS))
+            for seat in "NESW"
+        },
+    }
+    if roll < 0.10:
+        hand["conceded"] = True
+        return hand
+    ns = rng.randint(0, 25)
+    hand["tricks"] = {"NS": ns, "EW": 25 - ns}
+    if ns in (0, 25) and rng.random() < 0.8:
+        hand["tricks_won"] = {"NS": 12 if ns == 25 else 0, "EW": 0 if ns == 25 else 12}
+    elif rng.random() < 0.3 and 0 < ns < 25:
+        won = rng.randint(1, 11)
+        hand["tricks_won"] = {"NS": won, "EW": 12 - won}
+    return hand
+
+
+def make_record(hands: int, seed: int) -> dict[str, object]:
+    """A valid Check Pinochle record; the target is out of reach so the game never ends."""
+    rng = random.Random(seed)
+    record: dict[str, object] = {
+        "seats": 4,
+        "variant": "check",
+        "deck": "single",
+        "target": 1_000_000,
+        "players": {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"},
+        "hands": [],
+    }
+    settings = parse_settings(record)
+    out: list[dict[str, object]] = []
+    while len(out) < hands:
+        hand = random_hand(rng)
+        try:
+            parse_hand(hand, len(out) + 1, settings)
+        except RecordError:
+            continue
+        out.append(hand)
+    record["hands"] = out
+    return record
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+
+    record = make_record(args.hands, args.seed)
+    best = float("inf")
+    for _ in range(args.repeat):
+        seat_meld.cache_clear()
+        started = time.perf_counter()
+        result = score_record(record)
+        best = min(best, time.perf_counter() - started)
+    assert len(result["hands"]) == args.hands and not result["result"]["finished"]
+    print(
+        f"engine: {args.hands} hands in {best * 1000:.1f} ms = {args.hands / best:,.0f} hands/s (in-process)"
+    )
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(record, handle)
+    python = ROOT / ".venv" / "bin" / "python"
+    started = time.perf_counter()
+    done = subprocess.run(
+        [
+            str(python if python.exists() else sys.executable),
+            str(ROOT / "manage.py"),
+            "score_game",
+            handle.name,
+        ],
+        capture_output=True,
+        check=True,
+    )
+    elapsed = time.perf_counter() - started
+    Path(handle.name).unlink()
+    assert json.loads(done.stdout) == result
+    print(f"score_game: whole process on the {args.hands}-hand file in {elapsed:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
