@@ -25,9 +25,18 @@ run: migrate
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Production-like: gunicorn, DEBUG off, hashed and compressed static files served by whitenoise.
-serve: migrate
-	DEBUG=false $(BIN)/python manage.py collectstatic --noinput -v0
-	DEBUG=false $(BIN)/gunicorn pinochle_site.wsgi -w $${WORKERS:-2} -b $(HOST):$(PORT) --no-control-socket
+# Plain HTTP on this machine unless told otherwise; behind an HTTPS proxy set SECURE_SSL_REDIRECT
+# and SECURE_COOKIES to true (README, "Running for a club"). The secret key is made once and kept
+# in .secret_key unless SECRET_KEY is set.
+PROD_ENV = DEBUG=false SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key)}" \
+	SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-false}" SECURE_COOKIES="$${SECURE_COOKIES:-false}"
+
+.secret_key:
+	umask 077 && $(PYTHON) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+
+serve: migrate .secret_key
+	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
+	$(PROD_ENV) $(BIN)/gunicorn pinochle_site.wsgi -w $${WORKERS:-2} -b $(HOST):$(PORT) --no-control-socket
 
 # Chromium for the browser tests; installed here when missing so `make test` works on a fresh machine.
 system-deps:
