@@ -43,15 +43,13 @@ class SeatMeld:
     marriage: int = 0
     dix: int = 0
     demand: tuple[int, int, int] = (0, 0, 0)
+    # Derived once: the bidder's check reads it for every hand.
+    trump_marriage_held: bool = False
 
     @property
     def roundhouse(self) -> bool:
         """Kings and queens around mean a marriage in every suit."""
         return self.kings > 0 and self.queens > 0
-
-    @property
-    def has_trump_marriage(self) -> bool:
-        return self.trump_marriage > 0 or self.run > 0 or self.roundhouse
 
 
 def read_seat_meld(value: object, name: str, hand: int, deck: str) -> SeatMeld:
@@ -111,7 +109,8 @@ def seat_meld(items: tuple[str, ...], deck: str) -> SeatMeld:
             chips += ROUNDHOUSE_CHIPS
     copies = COPIES[deck]
     demand = tuple(_pack(_needs(levels, counts, trump), copies) for trump in _TRUMP_KINDS)
-    return SeatMeld(items, points, chips, **levels, **counts, demand=demand)  # type: ignore[arg-type]
+    held = counts["trump_marriage"] > 0 or levels["run"] > 0 or roundhouse
+    return SeatMeld(items, points, chips, **levels, **counts, demand=demand, trump_marriage_held=held)  # type: ignore[arg-type]
 
 
 # What a deal needs of each card, per seat; the last two count the kings and queens of the three

@@ -96,7 +96,9 @@ class Settings:
         return self.side_by_seat[seat]
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass's __init__ costs ten times as much, and the engine makes one
+# Hand per hand scored. Treat instances as read-only all the same.
+@dataclass(slots=True)
 class Hand:
     """One hand as the table reported it, checked against the settings.
 
@@ -231,7 +233,6 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
     if not raw.keys() <= _HAND_KEYS:
         _unknown_keys(raw, _HAND_KEYS, number, "")
     sides = settings.sides
-    zero = dict.fromkeys(sides, 0)
 
     passed = raw.get("passed", False)
     if passed is not False and _bool(passed, "passed", number):
@@ -244,6 +245,7 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
         for key in raw:
             if key != "passed":
                 raise RecordError(f"{key}: a passed hand has no {key}", field=key, hand=number)
+        zero = dict.fromkeys(sides, 0)
         return Hand(number, "passed", None, None, None, zero, zero, zero, None)
 
     conceded = raw.get("conceded", False)
@@ -283,7 +285,7 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
 
     meld, meld_chips, seat_melds = _read_meld(raw, number, settings, bidder, trump)
 
-    tricks: Mapping[str, int] = zero
+    tricks: Mapping[str, int]
     tricks_won = None
     if kind == "conceded":
         for key in ("tricks", "tricks_won"):
@@ -291,6 +293,7 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
                 raise RecordError(
                     f"{key}: a conceded hand is not played, so it has no {key}", field=key, hand=number
                 )
+        tricks = dict.fromkeys(sides, 0)
     else:
         if "tricks" not in raw:
             raise RecordError(
@@ -400,7 +403,7 @@ def _read_meld(
     if raw_melds is not None:
         side_by_seat, deck = settings.side_by_seat, settings.deck
         for seat, items in _mapping(raw_melds, "melds", number).items():
-            side = side_by_seat.get(seat) if type(seat) is str else None
+            side = side_by_seat.get(seat)
             if side is None:
                 raise RecordError(
                     f"melds: {_show(seat)} is not a seat of this table ({', '.join(settings.seat_letters)})",
@@ -422,7 +425,7 @@ def _read_meld(
         check_deal(profiles, trump, deck, number)
     if bidder is not None and settings.needs_trump_marriage:
         held = profiles.get(bidder)
-        if held is None or not held.has_trump_marriage:
+        if held is None or not held.trump_marriage_held:
             game = "Check Pinochle" if settings.chips_in_play else "the double-deck game"
             raise RecordError(
                 f"melds.{bidder}: in {game} the bidder must hold a marriage in trump "
