@@ -12,7 +12,7 @@ from django.utils.functional import Promise
 from django.views.decorators.http import require_GET
 
 from scoring.labels import MELD_LABELS
-from scoring.rules import tables
+from scoring.rules import parse_record, score_game, tables
 
 #: When the rule book behind this page last changed (shown in the reader's date format).
 RULES_DATE = datetime.date(2026, 11, 29)
@@ -72,6 +72,44 @@ def game_chip_rows() -> list[tuple[int, int, int]]:
     return rows
 
 
+#: RULES.md §8, the worked example. The page describes these melds in words; the engine scores them.
+EXAMPLE_RECORD: dict[str, Any] = {
+    "seats": 4,
+    "variant": "check",
+    "deck": "single",
+    "hands": [
+        {
+            "bidder": "N",
+            "bid": 27,
+            "trump": "hearts",
+            "melds": {"N": ["run", "marriage"], "E": ["aces"], "S": ["pinochle"], "W": []},
+            "tricks": {"NS": 15, "EW": 10},
+        }
+    ],
+}
+
+
+def worked_example() -> dict[str, Any]:
+    """The example hand as the engine scores it, per side, for the page's table."""
+    hand = score_game(*parse_record(EXAMPLE_RECORD)).hands[0]
+    bid = EXAMPLE_RECORD["hands"][0]["bid"]
+
+    def row(values: dict[str, int] | Any) -> list[int]:
+        return [values["NS"], values["EW"]]
+
+    return {
+        "bid": bid,
+        "result": hand.result,
+        "meld": row(hand.meld),
+        "tricks": row(hand.tricks),
+        "bidders_total": hand.meld["NS"] + hand.tricks["NS"],
+        "points": row(hand.points),
+        "meld_chips": row({side: won["meld"] for side, won in hand.chips_won.items()}),
+        "contract_chips": row({side: won["contract"] for side, won in hand.chips_won.items()}),
+        "chips": row(hand.chips),
+    }
+
+
 def rules_context() -> dict[str, Any]:
     items = tables.MELD_ITEMS
     single_counters = tables.COPIES["single"] * 4 * 3  # aces, tens and kings of four suits
@@ -122,6 +160,7 @@ def rules_context() -> dict[str, Any]:
         "slam_chips": tables.SLAM_CHIPS,
         "game_chips_base": tables.GAME_CHIPS_BASE,
         "game_chip_rows": game_chip_rows(),
+        "example": worked_example(),
     }
 
 

@@ -101,7 +101,7 @@ def test_it_shows_the_chip_table_with_the_defenders_doubled():
     [
         ("en", "Nov. 29, 2026", "worth 1.5 and 2 times", "1,000,000"),
         ("sv", "29 november 2026", "värda 1,5 respektive 2 gånger", "1\xa0000\xa0000"),
-        ("cs", "29. listopadu 2026", "čtveřice 1,5× a čtyřnásobná 2×", "1\xa0000\xa0000"),
+        ("cs", "29. listopadu 2026", "čtveřice 1,5násobek a čtyřnásobná 2násobek", "1\xa0000\xa0000"),
     ],
 )
 def test_it_formats_dates_and_numbers_for_the_language(lang, date, factor, million):
@@ -109,3 +109,20 @@ def test_it_formats_dates_and_numbers_for_the_language(lang, date, factor, milli
     assert date in html
     assert factor in html
     assert million in html
+
+
+def test_it_scores_the_worked_example_with_the_engine():
+    """RULES.md §8: NS made 27 with 21 + 15 = 36, EW score 20; chips NS 2 + 4, EW 2, so +4 / −4."""
+    segments = text_segments(rules_html("en"))
+    start = segments.index("The hand as the app scores it")
+    table = segments[start : start + 30]
+    for label, values in [
+        ("Meld points", ["21", "10"]),
+        ("Trick points", ["15", "10"]),
+        ("Points for the hand", ["+36", "+20"]),
+        ("Meld chips", ["2", "2"]),
+        ("Contract chips", ["4", "0"]),
+        ("Chips for the hand", ["+4", "-4"]),
+    ]:
+        index = table.index(label)
+        assert table[index + 1 : index + 3] == values, label
