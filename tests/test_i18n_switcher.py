@@ -35,7 +35,9 @@ def test_it_switches_remembers_and_redirects_back():
     response = client.post("/i18n/setlang/", {"language": "sv", "next": "/rules/"})
     assert response.status_code == 302
     assert response["Location"] == "/rules/"
-    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "sv"
+    cookie = response.cookies[settings.LANGUAGE_COOKIE_NAME]
+    assert cookie.value == "sv"
+    assert cookie["max-age"] == 365 * 24 * 60 * 60  # outlives the browser session
     # The cookie wins over the browser's own preference on every later page.
     page = client.get("/rules/", headers={"Accept-Language": "cs,en;q=0.5"})
     assert '<html lang="sv">' in page.content.decode()
