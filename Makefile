@@ -54,8 +54,8 @@ lint: deps
 # Needs gettext (xgettext, msgmerge, msgfmt); the compiled .mo files are committed, so `make run`
 # and `make test` never need it. Workflow: docs/i18n.md.
 messages: deps
-	$(BIN)/django-admin makemessages -l sv -l cs --ignore=.venv --ignore=staticfiles --ignore=test-output --settings=pinochle_site.settings --pythonpath=.
-	$(BIN)/django-admin compilemessages -l sv -l cs --ignore=.venv --settings=pinochle_site.settings --pythonpath=.
+	$(BIN)/python manage.py makemessages -l sv -l cs --ignore=.venv --ignore=staticfiles --ignore=test-output
+	$(BIN)/python manage.py compilemessages -l sv -l cs --ignore=.venv
 
 bench: deps
 	$(BIN)/python bench/engine.py

@@ -34,6 +34,7 @@ def test_it_switches_the_rules_page_to_czech_on_a_phone(live_server, page):
     assert page.get_by_role("heading", level=1).inner_text() == "Pravidla"
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "rules-cs-360-top.png"))
     page.screenshot(path=str(SCREENSHOTS / "rules-cs-360.png"), full_page=True)
     page.get_by_role("table", name="Tabulka hlášek: body a žetony").screenshot(
         path=str(SCREENSHOTS / "rules-cs-meld-table-360.png")
