@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test serve migrate deps lint system-deps clean bench
+.PHONY: run test serve migrate deps lint system-deps clean bench messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { echo "make: '$(PYTHON) -m venv' failed; on Debian install python3-venv first"; exit 1; }
@@ -49,6 +49,13 @@ lint: deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# Translations: refresh locale/*/LC_MESSAGES/django.po from the code, then compile the .mo files.
+# Needs gettext (xgettext, msgmerge, msgfmt); the compiled .mo files are committed, so `make run`
+# and `make test` never need it. Workflow: docs/i18n.md.
+messages: deps
+	$(BIN)/python manage.py makemessages -l sv -l cs --ignore=.venv --ignore=staticfiles --ignore=test-output
+	$(BIN)/python manage.py compilemessages -l sv -l cs --ignore=.venv
 
 bench: deps
 	$(BIN)/python bench/engine.py

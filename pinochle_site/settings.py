@@ -98,6 +98,9 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("sv", "Svenska"), ("cs", "Čeština")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Django's default language cookie ends with the browser session; a phone at the card table
+# should keep the language its players chose, so the switcher's choice lasts a year.
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 TIME_ZONE = envstr("TIME_ZONE", "Europe/Stockholm")
 USE_I18N = True
 USE_TZ = True
