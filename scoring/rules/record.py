@@ -181,7 +181,8 @@ def parse_settings(data: object) -> Settings:
     _unknown_keys(record, _GAME_KEYS, None, "")
     seats = record.get("seats")
     seats = 4 if seats is None else seats
-    if isinstance(seats, bool) or seats not in (2, 3, 4):
+    # 4.0 == 4 in Python, but a JSON 4.0 is not a seat count the table wrote.
+    if not isinstance(seats, int) or isinstance(seats, bool) or seats not in (2, 3, 4):
         raise RecordError(f"seats must be 2, 3 or 4, not {_show(seats)}", field="seats")
     requested = _choice(record.get("variant") or "standard", "variant", None, VARIANTS)
     if requested == "check" and seats != 4:
