@@ -184,10 +184,13 @@ def parse_settings(data: object) -> Settings:
     # 4.0 == 4 in Python, but a JSON 4.0 is not a seat count the table wrote.
     if not isinstance(seats, int) or isinstance(seats, bool) or seats not in (2, 3, 4):
         raise RecordError(f"seats must be 2, 3 or 4, not {_show(seats)}", field="seats")
-    requested = _choice(record.get("variant") or "standard", "variant", None, VARIANTS)
+    # Only a missing key or null means the default (RECORD.md); false, 0 or "" are wrong values.
+    variant = record.get("variant")
+    requested = _choice("standard" if variant is None else variant, "variant", None, VARIANTS)
     if requested == "check" and seats != 4:
         raise RecordError(f"variant: Check Pinochle is played at 4 seats only, not {seats}", field="variant")
-    deck = _choice(record.get("deck") or "single", "deck", None, DECKS)
+    deck = record.get("deck")
+    deck = _choice("single" if deck is None else deck, "deck", None, DECKS)
     variant = "standard" if deck == "double" else requested
     target = record.get("target")
     target = default_target(deck, variant) if target is None else target
