@@ -388,7 +388,7 @@ def _read_meld(
     if raw_melds is not None:
         letters = settings.seat_letters
         for seat, items in _mapping(raw_melds, "melds", number).items():
-            if seat not in letters:
+            if seat not in tuple(letters):  # "NE" or "" is a substring of "NESW", not a seat
                 raise RecordError(
                     f"melds: {_show(seat)} is not a seat of this table ({', '.join(letters)})",
                     field="melds",
