@@ -44,6 +44,8 @@ class Command(BaseCommand):
             self._refuse(f"record: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
         except RecursionError:
             self._refuse("record: the JSON is nested too deeply")
+        except ValueError:  # json raises it for a number past Python's 4300-digit int limit
+            self._refuse("record: a number in the JSON has too many digits")
 
     def _refuse(self, line: str) -> NoReturn:
         sys.stderr.write(line + "\n")
