@@ -37,7 +37,8 @@ class Command(BaseCommand):
         except OSError as error:
             self._refuse(f"{path}: cannot read the file: {error.strerror}")
         try:
-            return json.loads(text)
+            # JSON is UTF-8 (RFC 8259); json.loads on bytes would also guess UTF-16 and UTF-32.
+            return json.loads(text.decode("utf-8-sig"))
         except UnicodeDecodeError:
             self._refuse("record: the file is not UTF-8 text")
         except json.JSONDecodeError as error:
