@@ -169,7 +169,9 @@ def _unknown_keys(data: Mapping[str, Any], allowed: frozenset[str], hand: int | 
     for key in data:
         if key not in allowed:
             name = f"{where}.{key}" if where else str(key)
-            raise RecordError(f"{name} is not a field of a game record", field=name, hand=hand)
+            # The message is one line on standard error: show odd keys (newlines, very long) quoted.
+            shown = name if name.isprintable() and len(name) <= 40 else _show(name)
+            raise RecordError(f"{shown} is not a field of a game record", field=name, hand=hand)
 
 
 # --- settings ------------------------------------------------------------------------------
