@@ -169,8 +169,9 @@ def _unknown_keys(data: Mapping[str, Any], allowed: frozenset[str], hand: int | 
     for key in data:
         if key not in allowed:
             name = f"{where}.{key}" if where else str(key)
-            # The message is one line on standard error: show odd keys (newlines, very long) quoted.
-            shown = name if name.isprintable() and len(name) <= 40 else _show(name)
+            # The message is one line on standard error: show odd keys (empty, newlines, very long) quoted.
+            shown = key if key and key.isprintable() and len(key) <= 40 else _show(key)
+            shown = f"{where}.{shown}" if where else shown
             raise RecordError(f"{shown} is not a field of a game record", field=name, hand=hand)
 
 
