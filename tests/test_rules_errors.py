@@ -110,6 +110,8 @@ def test_it_refuses_bad_settings_naming_the_field(record, field, line):
             "options.nines is not a field of a game record",
         ),
         (hand_with(2, points=5), "hand 2: points is not a field of a game record"),
+        (record_with(**{"": 1}), "'' is not a field of a game record"),
+        (record_with(options={"": True}), "options.'' is not a field of a game record"),
     ],
 )
 def test_it_refuses_unknown_keys(record, line):

@@ -393,3 +393,55 @@ def test_a_hand_appended_after_the_end_is_refused(generated):
     assert str(caught.value) == (
         f"hand {ended + 1}: the game ended after hand {ended}; no hand may be recorded after the end"
     )
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats()
+    | st.text(max_size=5)
+    | st.sampled_from(["N", "E", "NE", "NS", "EW", "", "run", "aces", "hearts", "check", "double"]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.text(max_size=4) | st.sampled_from(["N", "NS", "bid", "tricks"]), inner, max_size=3
+        )
+    ),
+    max_leaves=6,
+)
+
+
+def places(value, path=()):
+    """Every path into a parsed JSON value, the value itself included."""
+    yield path
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from places(inner, (*path, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from places(inner, (*path, index))
+
+
+@PROPERTY_SETTINGS
+@given(games(), st.data())
+def test_it_refuses_a_spoiled_record_with_a_one_line_record_error_and_nothing_else(generated, data):
+    record = copy.deepcopy(generated[0])
+    path = data.draw(st.sampled_from(list(places(record))))
+    value = data.draw(JSON_VALUES)
+    if not path:
+        record = value
+    else:
+        parent = record
+        for key in path[:-1]:
+            parent = parent[key]
+        if isinstance(parent, dict) and data.draw(st.booleans()):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = value
+    try:
+        score_record(record)
+    except RecordError as error:
+        assert "\n" not in str(error)
+        assert error.message == error.message.strip()
+        assert error.message
