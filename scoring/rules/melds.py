@@ -60,12 +60,21 @@ def read_seat_meld(value: object, name: str, hand: int, deck: str) -> SeatMeld:
         )
     for item in value:
         if not isinstance(item, str) or item not in MELD_ITEMS:
-            shown = repr(item) if isinstance(item, str) else "a " + type(item).__name__
+            shown = _shown(item)
             raise RecordError(f"{name}: {shown[:40]} is not a meld item", field=name, hand=hand)
     try:
         return _seat_meld(tuple(value), deck)
     except _MeldProblem as problem:
         raise RecordError(f"{name}: {problem}", field=name, hand=hand) from None
+
+
+def _shown(value: object) -> str:
+    """A bad meld item as the player typed it, in JSON's words ("null", not "NoneType")."""
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else str(value).lower()
+    if isinstance(value, list | dict):
+        return "a list" if isinstance(value, list) else "an object"
+    return repr(value)[:40]
 
 
 class _MeldProblem(Exception):
