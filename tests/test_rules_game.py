@@ -188,6 +188,18 @@ def test_it_pays_no_slam_when_the_tricks_won_are_not_recorded():
     assert score_record(check_game(hand))["hands"][0]["chips"] == {"NS": -2, "EW": 2}
 
 
+def test_it_pays_no_slam_to_a_side_with_all_the_points_but_not_all_the_tricks():
+    hand = {
+        "bidder": "E",
+        "bid": 20,
+        "trump": "spades",
+        "melds": {"E": ["trump_marriage"]},
+        "tricks": {"NS": 0, "EW": 25},
+        "tricks_won": {"NS": 1, "EW": 11},
+    }
+    assert score_record(check_game(hand))["hands"][0]["chips"] == {"NS": -2, "EW": 2}
+
+
 def test_it_plays_no_chips_in_a_standard_game():
     hand = dict(WORKED_HAND, tricks_won={"NS": 12, "EW": 0}, tricks={"NS": 25, "EW": 0})
     result = score_record({"hands": [hand]})

@@ -287,15 +287,13 @@ def test_it_refuses_a_slam_side_without_all_the_trick_points():
 
 def test_it_refuses_trick_points_for_a_side_that_won_no_trick():
     error = refusal(
-        game(
-            {"bidder": "N", "bid": 20, "tricks": {"NS": 25, "EW": 0}, "tricks_won": {"NS": 11, "EW": 1}},
-            seats=2,
-        )
+        game({"bidder": "E", "bid": 20, "tricks": {"NS": 1, "EW": 24}, "tricks_won": {"NS": 0, "EW": 12}})
     )
     assert error.field == "tricks"
+    assert str(error) == "hand 1: tricks: side NS won no trick, so it cannot have 1 trick points"
 
 
-def test_it_refuses_points_for_a_two_seat_side_that_won_no_trick():
+def test_it_refuses_a_two_seat_slam_without_all_the_trick_points():
     error = refusal(
         game(
             {"bidder": "N", "bid": 20, "tricks": {"N": 24, "E": 1}, "tricks_won": {"N": 24, "E": 0}}, seats=2
