@@ -65,9 +65,19 @@ def read_seat_meld(value: object, name: str, hand: int, deck: str) -> SeatMeld:
     except (MeldProblem, TypeError) as problem:
         for item in value:
             if not isinstance(item, str) or item not in MELD_ITEMS:
-                shown = repr(item) if isinstance(item, str) else "a " + type(item).__name__
-                raise RecordError(f"{name}: {shown[:40]} is not a meld item", field=name, hand=hand) from None
+                raise RecordError(
+                    f"{name}: {_shown(item)} is not a meld item", field=name, hand=hand
+                ) from None
         raise RecordError(f"{name}: {problem}", field=name, hand=hand) from None
+
+
+def _shown(value: object) -> str:
+    """A bad meld item as the player typed it, in JSON's words ("null", not "NoneType")."""
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else str(value).lower()
+    if isinstance(value, list | dict):
+        return "a list" if isinstance(value, list) else "an object"
+    return repr(value)[:40]
 
 
 class MeldProblem(Exception):
@@ -128,9 +138,10 @@ _CARDS = (
     "queen of a side suit",
     "queen of spades",
     "jack of diamonds",
-    "kings of the side suits together",
-    "queens of the side suits together",
+    "kings of the side suits",
+    "queens of the side suits",
 )
+_SIDE_SUITS_TOGETHER = 12
 _TRUMP_KINDS = ("spades", "diamonds", "hearts")  # hearts stands for either suit without a pinochle card
 _WIDTH = 8
 
@@ -158,7 +169,7 @@ def _needs(levels: dict[str, int], counts: dict[str, int], trump: str) -> tuple[
 
 
 def _capacity(index: int, copies: int) -> int:
-    return 3 * copies if index >= 12 else copies
+    return 3 * copies if index >= _SIDE_SUITS_TOGETHER else copies
 
 
 def _pack(needs: tuple[int, ...], copies: int) -> int:
@@ -203,11 +214,12 @@ def check_deal(seats: Mapping[str, SeatMeld], trump: str | None, deck: str, hand
     for index, card in enumerate(_CARDS):
         need, capacity = sum(seat[index] for seat in needs), _capacity(index, copies)
         if need > capacity:
-            raise RecordError(
-                f"melds: the melds need {need} of the {card}, but the deck has only {capacity}",
-                field="melds",
-                hand=hand,
+            what = (
+                f"the marriages and arounds need {need} {card}"
+                if index >= _SIDE_SUITS_TOGETHER
+                else f"the melds need {need} of the {card}"
             )
+            raise RecordError(f"melds: {what}, but the deck has only {capacity}", field="melds", hand=hand)
     raise AssertionError("a deal over capacity names a card")  # pragma: no cover
 
 

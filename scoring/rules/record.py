@@ -172,7 +172,10 @@ def _unknown_keys(data: Mapping[str, Any], allowed: frozenset[str], hand: int | 
     for key in data:
         if key not in allowed:
             name = f"{where}.{key}" if where else str(key)
-            raise RecordError(f"{name} is not a field of a game record", field=name, hand=hand)
+            # The message is one line on standard error: show odd keys (empty, newlines, very long) quoted.
+            shown = key if key and key.isprintable() and len(key) <= 40 else _show(key)
+            shown = f"{where}.{shown}" if where else shown
+            raise RecordError(f"{shown} is not a field of a game record", field=name, hand=hand)
 
 
 # --- settings ------------------------------------------------------------------------------
@@ -184,12 +187,16 @@ def parse_settings(data: object) -> Settings:
     _unknown_keys(record, _GAME_KEYS, None, "")
     seats = record.get("seats")
     seats = 4 if seats is None else seats
+    # 4.0 == 4 in Python, but a JSON 4.0 is not a seat count the table wrote.
     if type(seats) is not int or seats not in (2, 3, 4):
         raise RecordError(f"seats must be 2, 3 or 4, not {_show(seats)}", field="seats")
-    requested = _choice(record.get("variant") or "standard", "variant", None, VARIANTS)
+    # Only a missing key or null means the default (RECORD.md); false, 0 or "" are wrong values.
+    variant = record.get("variant")
+    requested = _choice("standard" if variant is None else variant, "variant", None, VARIANTS)
     if requested == "check" and seats != 4:
         raise RecordError(f"variant: Check Pinochle is played at 4 seats only, not {seats}", field="variant")
-    deck = _choice(record.get("deck") or "single", "deck", None, DECKS)
+    deck = record.get("deck")
+    deck = _choice("single" if deck is None else deck, "deck", None, DECKS)
     variant = "standard" if deck == "double" else requested
     target = record.get("target")
     target = default_target(deck, variant) if target is None else target
@@ -403,7 +410,7 @@ def _read_meld(
     if raw_melds is not None:
         side_by_seat, deck = settings.side_by_seat, settings.deck
         for seat, items in _mapping(raw_melds, "melds", number).items():
-            side = side_by_seat.get(seat)
+            side = side_by_seat.get(seat)  # a dict lookup: "NE" is a substring of "NESW", not a seat
             if side is None:
                 raise RecordError(
                     f"melds: {_show(seat)} is not a seat of this table ({', '.join(settings.seat_letters)})",

@@ -37,13 +37,16 @@ class Command(BaseCommand):
         except OSError as error:
             self._refuse(f"{path}: cannot read the file: {error.strerror}")
         try:
-            return json.loads(text)
+            # JSON is UTF-8 (RFC 8259); json.loads on bytes would also guess UTF-16 and UTF-32.
+            return json.loads(text.decode("utf-8-sig"))
         except UnicodeDecodeError:
             self._refuse("record: the file is not UTF-8 text")
         except json.JSONDecodeError as error:
             self._refuse(f"record: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
         except RecursionError:
             self._refuse("record: the JSON is nested too deeply")
+        except ValueError:  # json raises it for a number past Python's 4300-digit int limit
+            self._refuse("record: a number in the JSON has too many digits")
 
     def _refuse(self, line: str) -> NoReturn:
         sys.stderr.write(line + "\n")
