@@ -119,17 +119,24 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
             return False  # a finished club game is a league record: organisers only
         if role == ClubRole.Role.SCORER:
             return True
+    return _runs_the_game(request, game)
+
+
+def _runs_the_game(request: HttpRequest, game: Game) -> bool:
+    """The browser holding the edit token, or the signed-in user who created the game."""
+    user = request.user
     if user.is_authenticated and game.created_by_id is not None and game.created_by_id == user.pk:
         return True
     return holds_edit_token(request, game)
 
 
 def can_view_game(request: HttpRequest, game: Game, *, share_code: str | None = None) -> bool:
-    """Whether this request may read the game: with its share code, an edit right, or a club role."""
+    """Whether this request may read the game: with its share code, as the device or user running
+    it (also once a finished club game is no longer theirs to edit), or with a club role."""
     # Compared as hashes: constant time, and any string a URL may carry is safe to compare.
     if share_code is not None and token_matches(share_code, token_hash(game.share_code)):
         return True
-    if can_edit_game(request, game):
+    if can_edit_game(request, game) or _runs_the_game(request, game):
         return True
     club_id = club_id_of(game)
     return club_id is not None and can_view_club(request.user, club_id)
