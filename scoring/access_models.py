@@ -68,3 +68,9 @@ class HandChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} #{self.hand_number} {self.action} by {self.actor_label or '?'}"
+
+    def actor_name(self) -> str:
+        """Who made the change, in words for the history page."""
+        if self.actor_label == "device":
+            return str(_("the scoring phone"))
+        return self.actor_label or str(_("someone unknown"))

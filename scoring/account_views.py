@@ -24,7 +24,7 @@ from scoring.ratelimit import clear_login_failures, client_address, login_blocke
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     email = forms.EmailField(
-        label=_("Email (optional)"),
+        label=_("Email"),
         required=False,
         help_text=_("Only used to send you a link if you forget your password."),
     )

@@ -60,9 +60,9 @@ def _flatten(hand: Mapping[str, Any] | None) -> dict[str, Any]:
     return flat
 
 
-def _sort_key(key: str) -> tuple[int, str]:
+def _top_order(key: str) -> int:
     top = key.split("\t", 1)[0]
-    return (_ORDER.index(top) if top in _ORDER else len(_ORDER), key)
+    return _ORDER.index(top) if top in _ORDER else len(_ORDER)
 
 
 def _label(key: str) -> str:
@@ -74,5 +74,6 @@ def _label(key: str) -> str:
 def change_rows(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> list[ChangeRow]:
     """Every field of either hand, in record order, with its value before and after."""
     before, after = _flatten(old), _flatten(new)
-    keys = sorted(set(before) | set(after), key=_sort_key)
+    # Record order for the fields; seats and sides in the order the table entered them.
+    keys = sorted(dict.fromkeys([*before, *after]), key=_top_order)
     return [ChangeRow(_label(key), _text(before.get(key)), _text(after.get(key))) for key in keys]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -33,7 +33,7 @@ from scoring.access_services import issue_edit_token, token_hash, token_matches
 from scoring.audit import Actor, club_id_of
 from scoring.models import Game
 
-AnyUser = AbstractBaseUser | AnonymousUser
+AnyUser: TypeAlias = AbstractBaseUser | AnonymousUser
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
 _EDIT_COOKIE_SALT = "scoring.permissions.edit-token"

@@ -84,7 +84,7 @@ def test_it_shows_the_history_side_by_side():
     services.delete_last_hand(game=game)
     page = client_with_token(game).get(f"/games/{game.code}/history/").content.decode()
     assert "Hand 1 corrected by alice" in page
-    assert "Hand 2 deleted by unknown" in page
+    assert "Hand 2 deleted by someone unknown" in page
     assert "<del>25</del>" in page
     assert "<ins>30</ins>" in page
     assert page.index("Hand 2 deleted") < page.index("Hand 1 corrected")
@@ -123,8 +123,15 @@ def test_it_lays_out_a_change_as_labelled_rows():
         ("Bidder", "N", "N", False),
         ("Bid", "25", "30", True),
         ("Melds N", "run, trump marriage", "run", True),
-        ("Trick points EW", "10", "10", False),
         ("Trick points NS", "15", "15", False),
+        ("Trick points EW", "10", "10", False),
         ("Conceded", "—", "yes", True),
     ]
     assert [row.after for row in change_rows({"passed": True}, None)] == ["—"]
+
+
+def test_it_names_the_scoring_phone_and_unknown_actors():
+    game = make_game(hands=2)
+    services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.device())
+    services.delete_last_hand(game=game)
+    assert [c.actor_name() for c in game_corrections(game)] == ["someone unknown", "the scoring phone"]
