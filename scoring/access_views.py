@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -11,10 +12,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.access_services import claim_handover, handover_is_open, start_handover
-from scoring.audit import game_corrections
+from scoring.audit import club_corrections, game_corrections
 from scoring.diff import change_rows
 from scoring.models import Game
-from scoring.permissions import require_game_edit, require_game_view, set_edit_cookie
+from scoring.permissions import can_manage_club, deny, require_game_edit, require_game_view, set_edit_cookie
 from scoring.qr import qr_svg
 
 
@@ -33,6 +34,17 @@ def game_history(request: HttpRequest, code: str) -> HttpResponse:
     changes = [(change, change_rows(change.old_data, change.new_data)) for change in game_corrections(game)]
     context = {"game": game, "changes": changes, "back": game_page_url(game)}
     return render(request, "scoring/game_history.html", context)
+
+
+@require_GET
+def club_corrections_page(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Every correction in the club's games, newest first: for its organisers."""
+    if not can_manage_club(request.user, club_id):
+        return deny(request)
+    page = Paginator(club_corrections(club_id), 50).get_page(request.GET.get("page"))
+    changes = [(change, change_rows(change.old_data, change.new_data)) for change in page]
+    context = {"club_id": club_id, "page": page, "changes": changes}
+    return render(request, "scoring/club_corrections.html", context)
 
 
 @require_POST

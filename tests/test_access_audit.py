@@ -11,6 +11,7 @@ from tests.access_helpers import (
     CLUB,
     HAND_1,
     HAND_2,
+    OTHER_CLUB,
     client_with_token,
     fast_password_hashing,  # noqa: F401 (autouse fixture)
     in_club,
@@ -135,3 +136,30 @@ def test_it_names_the_scoring_phone_and_unknown_actors():
     services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.device())
     services.delete_last_hand(game=game)
     assert [c.actor_name() for c in game_corrections(game)] == ["someone unknown", "the scoring phone"]
+
+
+def test_it_shows_an_organiser_every_correction_in_the_club():
+    people = make_personas()
+    game = in_club(make_game(hands=2), CLUB)
+    services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(people["bob"]))
+    alice = Client()
+    alice.force_login(people["alice"])
+    page = alice.get(f"/clubs/{CLUB}/corrections/").content.decode()
+    assert "Hand 1 corrected by bob" in page
+    assert f"/games/{game.code}/history/" in page
+    assert alice.get(f"/clubs/{OTHER_CLUB}/corrections/").status_code == 403
+
+
+def test_it_says_so_when_a_club_has_no_corrections():
+    alice = Client()
+    alice.force_login(make_personas()["alice"])
+    assert "No hand in this club" in alice.get(f"/clubs/{CLUB}/corrections/").content.decode()
+
+
+@pytest.mark.parametrize("persona", ["bob", "charlie", "dave"])
+def test_it_keeps_the_club_corrections_from_everyone_but_its_organisers(persona):
+    people = make_personas()
+    client = Client()
+    client.force_login(people[persona])
+    assert client.get(f"/clubs/{CLUB}/corrections/").status_code == 403
+    assert Client().get(f"/clubs/{CLUB}/corrections/").status_code == 302

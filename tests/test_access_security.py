@@ -96,3 +96,17 @@ INLINE = re.compile(r"<script(?![^>]*\ssrc=)|<style|\sstyle=|\son[a-z]+=", re.IG
 )
 def test_it_has_no_inline_script_or_style_in_templates(template):
     assert not INLINE.search(template.read_text()), template
+
+
+@pytest.mark.django_db
+def test_it_explains_a_refused_form_without_saving_anything():
+    from django.test import Client
+
+    from tests.access_helpers import make_game
+
+    game = make_game()
+    response = Client(enforce_csrf_checks=True).post(f"/games/{game.code}/hand-over/")
+    assert response.status_code == 403
+    assert "Nothing was saved" in response.content.decode()
+    game.refresh_from_db()
+    assert game.handover_token_hash == ""
