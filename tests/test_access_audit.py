@@ -163,3 +163,17 @@ def test_it_keeps_the_club_corrections_from_everyone_but_its_organisers(persona)
     client.force_login(people[persona])
     assert client.get(f"/clubs/{CLUB}/corrections/").status_code == 403
     assert Client().get(f"/clubs/{CLUB}/corrections/").status_code == 302
+
+
+def test_it_pages_a_long_list_of_club_corrections():
+    game = in_club(make_game(hands=1), CLUB)
+    HandChange.objects.bulk_create(
+        HandChange(game=game, club_id=CLUB, hand_number=1, action="edit", old_data=HAND_1, new_data=CORRECTED)
+        for _ in range(51)
+    )
+    alice = Client()
+    alice.force_login(make_personas()["alice"])
+    first = alice.get(f"/clubs/{CLUB}/corrections/").content.decode()
+    assert "Page 1 of 2" in first
+    assert first.count('class="change"') == 50
+    assert alice.get(f"/clubs/{CLUB}/corrections/?page=2").content.decode().count('class="change"') == 1
