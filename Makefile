@@ -20,6 +20,7 @@ deps: $(VENV)/.deps-stamp
 
 migrate: deps
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 
 run: migrate
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from scoring.models import Game, GameSeat, Hand
+from scoring.models import ClubRole, Game, GameSeat, Hand, HandChange
 
 
 class GameSeatInline(admin.TabularInline):
@@ -21,3 +21,28 @@ class GameAdmin(admin.ModelAdmin):
 class HandAdmin(admin.ModelAdmin):
     list_display = ["game", "number", "updated_at"]
     readonly_fields = ["submission_id"]
+
+
+@admin.register(ClubRole)
+class ClubRoleAdmin(admin.ModelAdmin):
+    list_display = ["user", "club_id", "role", "updated_at"]
+    list_filter = ["role"]
+    search_fields = ["user__username"]
+
+
+@admin.register(HandChange)
+class HandChangeAdmin(admin.ModelAdmin):
+    """The audit trail is read-only, here too."""
+
+    list_display = ["game", "hand_number", "action", "actor_label", "at"]
+    list_filter = ["action"]
+    readonly_fields = [field.name for field in HandChange._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -49,6 +50,22 @@ class Game(models.Model):
     winner = models.CharField(_("winner"), max_length=4, blank=True, editable=False)
     scores = models.JSONField(default=dict, editable=False)
     chip_totals = models.JSONField(default=dict, editable=False)
+
+    # Access (scoring/permissions.py). The edit right of a quick game is a secret the creating
+    # browser keeps in a cookie; only its SHA-256 is stored. The share code opens a read-only link.
+    share_code = models.CharField(max_length=16, unique=True, default=new_game_code, editable=False)
+    edit_token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    handover_token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    handover_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
 
     class Meta:
         ordering = ["-updated_at"]
@@ -111,3 +128,9 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game.code} #{self.number}"
+
+
+# Club roles and the audit trail live in their own module; imported here so Django finds them.
+from scoring.access_models import ClubRole, HandChange  # noqa: E402
+
+__all__ = ["SEAT_CHOICES", "ClubRole", "Game", "GameSeat", "Hand", "HandChange", "new_game_code"]

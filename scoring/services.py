@@ -12,7 +12,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from scoring.models import Game, GameSeat, Hand
+from scoring.audit import Actor, record_hand_change
+from scoring.models import Game, GameSeat, Hand, HandChange
 from scoring.rules import GameResult, RecordError, parse_hand, parse_settings, score_game
 
 
@@ -116,8 +117,8 @@ def record_hand(
 
 
 @transaction.atomic
-def edit_hand(*, game: Game, number: int, data: Mapping[str, Any]) -> Hand:
-    """Replace hand `number` and rescore everything after it.
+def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor | None = None) -> Hand:
+    """Replace hand `number` and rescore everything after it; the audit trail keeps the old hand.
 
     Refused (RecordError, nothing written) if the corrected game is invalid, including when the
     correction would end the game before hands that are already recorded.
@@ -128,6 +129,15 @@ def edit_hand(*, game: Game, number: int, data: Mapping[str, Any]) -> Hand:
     if target is None:
         raise Hand.DoesNotExist(f"hand {number} does not exist")
     result = score(locked, [dict(data) if row.number == number else row.data for row in rows])
+    if target.data != dict(data):
+        record_hand_change(
+            game=game,
+            hand_number=number,
+            action=HandChange.Action.EDIT,
+            old_data=target.data,
+            new_data=data,
+            actor=actor,
+        )
     target.data = dict(data)
     target.save(update_fields=["data", "updated_at"])
     _store_summary(locked, result)
@@ -136,13 +146,21 @@ def edit_hand(*, game: Game, number: int, data: Mapping[str, Any]) -> Hand:
 
 
 @transaction.atomic
-def delete_last_hand(*, game: Game) -> int | None:
-    """Delete the game's last hand; returns its number, or None when there was none."""
+def delete_last_hand(*, game: Game, actor: Actor | None = None) -> int | None:
+    """Delete the game's last hand (kept in the audit trail); returns its number, or None."""
     locked = Game.objects.select_for_update().get(pk=game.pk)
     rows = list(locked.hands.order_by("number"))
     if not rows:
         return None
     last = rows.pop()
+    record_hand_change(
+        game=game,
+        hand_number=last.number,
+        action=HandChange.Action.DELETE,
+        old_data=last.data,
+        new_data=None,
+        actor=actor,
+    )
     last.delete()
     _store_summary(locked, score(locked, [row.data for row in rows]))
     game.refresh_from_db()

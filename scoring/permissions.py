@@ -1,0 +1,195 @@
+"""Who may see and change a game or a club: the checks every view calls.
+
+Rules (issue 5):
+- A quick game (no club) is edited by the browser that created it (an edit token in a signed,
+  HttpOnly cookie), by the signed-in user who created it, and by whoever that browser handed the
+  edit right to. Everyone else reads it through its share link.
+- In a club game, organisers may always correct it; scorers may enter and correct hands while it
+  is in progress; once it is finished it is a league record and only organisers change it.
+  Every role may read the club's games.
+- A superuser counts as an organiser of every club.
+
+Views use `require_game_edit` / `require_game_view` (URL keyword `code`), or call
+`can_edit_game` and `deny` themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeAlias, TypeVar
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404
+from django_htmx.http import HttpResponseClientRedirect
+
+from scoring.access_models import ClubRole
+from scoring.access_services import issue_edit_token, token_hash, token_matches
+from scoring.audit import Actor, club_id_of
+from scoring.models import Game
+
+AnyUser: TypeAlias = AbstractBaseUser | AnonymousUser
+View = TypeVar("View", bound=Callable[..., HttpResponseBase])
+
+_EDIT_COOKIE_SALT = "scoring.permissions.edit-token"
+
+
+# --- club roles -------------------------------------------------------------------------------
+
+
+def role_in_club(user: AnyUser, club_id: int) -> str | None:
+    """The user's role in the club ("organiser", "scorer", "member"), or None."""
+    if not user.is_authenticated:
+        return None
+    if getattr(user, "is_superuser", False):
+        return ClubRole.Role.ORGANISER
+    return ClubRole.objects.filter(user=user, club_id=club_id).values_list("role", flat=True).first()
+
+
+def can_view_club(user: AnyUser, club_id: int) -> bool:
+    """Any role: read the club's games, corrections list excepted."""
+    return role_in_club(user, club_id) is not None
+
+
+def can_score_for_club(user: AnyUser, club_id: int) -> bool:
+    """Organisers and scorers: create club games and enter hands in them."""
+    return role_in_club(user, club_id) in (ClubRole.Role.ORGANISER, ClubRole.Role.SCORER)
+
+
+def can_correct_club_game(user: AnyUser, club_id: int) -> bool:
+    """Organisers: correct any game of the club, finished ones included."""
+    return role_in_club(user, club_id) == ClubRole.Role.ORGANISER
+
+
+def can_manage_club(user: AnyUser, club_id: int) -> bool:
+    """Organisers: roster, seasons, roles, and the club's list of corrections."""
+    return role_in_club(user, club_id) == ClubRole.Role.ORGANISER
+
+
+# --- the device edit token --------------------------------------------------------------------
+
+
+def edit_cookie_name(game: Game) -> str:
+    return f"edit_{game.code}"
+
+
+def holds_edit_token(request: HttpRequest, game: Game) -> bool:
+    """Whether this browser presents the game's current edit token."""
+    token = request.get_signed_cookie(edit_cookie_name(game), default=None, salt=_EDIT_COOKIE_SALT)
+    return token is not None and token_matches(token, game.edit_token_hash)
+
+
+def set_edit_cookie(response: HttpResponseBase, game: Game, token: str) -> None:
+    response.set_signed_cookie(
+        edit_cookie_name(game),
+        token,
+        salt=_EDIT_COOKIE_SALT,
+        max_age=settings.EDIT_TOKEN_MAX_AGE_DAYS * 24 * 3600,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def grant_edit_token(response: HttpResponseBase, game: Game, *, user: AnyUser | None = None) -> None:
+    """Give the browser receiving `response` the edit right to the game (call it on the response
+    of the view that created the game). A signed-in `user` is also recorded as the creator."""
+    set_edit_cookie(response, game, issue_edit_token(game=game, user=user))
+
+
+# --- games ------------------------------------------------------------------------------------
+
+
+def can_edit_game(request: HttpRequest, game: Game) -> bool:
+    """Whether this request may enter, correct or delete hands of the game."""
+    user = request.user
+    if user.is_authenticated and getattr(user, "is_superuser", False):
+        return True
+    club_id = club_id_of(game)
+    if club_id is not None:
+        role = role_in_club(user, club_id)
+        if role == ClubRole.Role.ORGANISER:
+            return True
+        if game.finished:
+            return False  # a finished club game is a league record: organisers only
+        if role == ClubRole.Role.SCORER:
+            return True
+    return _runs_the_game(request, game)
+
+
+def _runs_the_game(request: HttpRequest, game: Game) -> bool:
+    """The browser holding the edit token, or the signed-in user who created the game."""
+    user = request.user
+    if user.is_authenticated and game.created_by_id is not None and game.created_by_id == user.pk:
+        return True
+    return holds_edit_token(request, game)
+
+
+def can_view_game(request: HttpRequest, game: Game, *, share_code: str | None = None) -> bool:
+    """Whether this request may read the game: with its share code, as the device or user running
+    it (also once a finished club game is no longer theirs to edit), or with a club role."""
+    # Compared as hashes: constant time, and any string a URL may carry is safe to compare.
+    if share_code is not None and token_matches(share_code, token_hash(game.share_code)):
+        return True
+    if can_edit_game(request, game) or _runs_the_game(request, game):
+        return True
+    club_id = club_id_of(game)
+    return club_id is not None and can_view_club(request.user, club_id)
+
+
+def get_shared_game_or_404(share_code: str) -> Game:
+    """The game a read-only share link points to (the view renders it without edit controls)."""
+    return get_object_or_404(Game, share_code=share_code)
+
+
+def actor_for(request: HttpRequest) -> Actor:
+    """Who the audit trail names for a change made by this request."""
+    user = request.user
+    if isinstance(user, AbstractBaseUser) and user.is_authenticated:
+        return Actor.of_user(user)
+    return Actor.device()
+
+
+# --- responses and decorators -----------------------------------------------------------------
+
+
+def deny(request: HttpRequest) -> HttpResponse:
+    """The answer to a request without the right: the login page for an anonymous visitor (an
+    htmx request is sent there as a whole page), 403 for a signed-in user."""
+    if request.user.is_authenticated:
+        raise PermissionDenied
+    htmx = getattr(request, "htmx", None)
+    if htmx:
+        back = htmx.current_url_abs_path or request.get_full_path()
+        return HttpResponseClientRedirect(redirect_to_login(back).url)
+    return redirect_to_login(request.get_full_path())
+
+
+def _guarded(view: View, check: Callable[[HttpRequest, Game], bool]) -> View:
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        code = kwargs.get("code")
+        if code is None:
+            raise Http404("no game code in the URL")
+        if not check(request, get_object_or_404(Game, code=code)):
+            return deny(request)
+        return view(request, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def require_game_edit(view: View) -> View:
+    """For a view whose URL has `code`: the login page or 403 unless the request may change the
+    game; otherwise the view runs unchanged. Stack it under @require_POST."""
+    return _guarded(view, can_edit_game)
+
+
+def require_game_view(view: View) -> View:
+    """For a view whose URL has `code`: the login page or 403 unless the request may read the game
+    (an edit right or a club role; share links have their own URL and `can_view_game(share_code=)`)."""
+    return _guarded(view, can_view_game)
