@@ -21,3 +21,6 @@ class GameAdmin(admin.ModelAdmin):
 class HandAdmin(admin.ModelAdmin):
     list_display = ["game", "number", "updated_at"]
     readonly_fields = ["submission_id"]
+
+
+from scoring import league_admin  # noqa: E402, F401  (league records admin)

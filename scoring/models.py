@@ -111,3 +111,6 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game.code} #{self.number}"
+
+
+from scoring.league_models import *  # noqa: E402, F403  (league records; see league_models.py)

@@ -1,0 +1,157 @@
+"""League pages: clubs, season standings, players, CSV export and import. Reads only, except the
+two POST views, which call services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring import league_csv, league_services, standings
+from scoring.league_forms import ExportForm, ImportForm, MergeForm
+from scoring.league_models import Club, Player, Season
+from scoring.stats import BAND_RULE
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    clubs = Club.objects.prefetch_related("seasons")
+    return render(request, "league/index.html", {"clubs": clubs, "export_form": ExportForm()})
+
+
+@require_GET
+def club(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = get_object_or_404(Club, pk=club_id)
+    roster = Player.objects.filter(memberships__club=club).order_by("name")
+    return render(
+        request,
+        "league/club.html",
+        {"club": club, "seasons": club.seasons.all(), "roster": roster, "export_form": ExportForm()},
+    )
+
+
+@require_GET
+def season(request: HttpRequest, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
+    sort = request.GET.get("sort", "rank")
+    if sort not in standings.COLUMNS:
+        sort = "rank"
+    descending = request.GET.get("dir", "desc") != "asc"
+    if sort in ("name", "losses", "points_against", "sets") and "dir" not in request.GET:
+        descending = False  # the natural order for these: A first, fewest first
+    tables = standings.season_standings(season, sort, descending)
+    return render(
+        request,
+        "league/season.html",
+        {
+            "season": season,
+            "player_rows": [_row(line) for line in tables["players"]],
+            "pair_rows": [_row(line) for line in tables["partnerships"]],
+            "headers": _headers(sort, descending),
+            "descending": descending,
+            "ranking_rule": standings.RANKING_RULE,
+        },
+    )
+
+
+def _headers(sort: str, descending: bool) -> list[dict[str, object]]:
+    """Column headings as plain sort links: a second tap on the sorted column flips the order."""
+    headers = []
+    for key, (label, _value) in standings.COLUMNS.items():
+        current = key == sort
+        flip = "asc" if descending else "desc"
+        headers.append(
+            {
+                "key": key,
+                "label": label,
+                "current": current,
+                "query": f"?sort={key}" + (f"&dir={flip}" if current else ""),
+                "aria": ("descending" if descending else "ascending") if current else None,
+            }
+        )
+    return headers
+
+
+def _row(line: standings.Line) -> dict[str, object]:
+    return {
+        "line": line,
+        "people": list(zip(line.player_ids, line.names, strict=True)),
+        "cells": [standings.cell(key, line) for key in list(standings.COLUMNS)[2:]],
+    }
+
+
+@require_GET
+def player(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player.objects.prefetch_related("clubs"), pk=player_id)
+    figures = standings.player_figures(player)
+    return render(
+        request,
+        "league/player.html",
+        {"player": player, "f": figures, "band_rule": BAND_RULE, "merge_form": MergeForm(keep=player)},
+    )
+
+
+@require_POST
+def merge_player(request: HttpRequest, player_id: int) -> HttpResponse:
+    keep = get_object_or_404(Player, pk=player_id)
+    form = MergeForm(request.POST, keep=keep)
+    if form.is_valid():
+        duplicate = form.cleaned_data["duplicate"]
+        name = duplicate.name
+        try:
+            league_services.merge_players(keep=keep, duplicate=duplicate)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("%(name)s was merged into this player.") % {"name": name})
+    else:
+        messages.error(request, _("Choose the player who was entered twice."))
+    return redirect("league:player", player_id=keep.pk)
+
+
+@require_GET
+def export_csv(request: HttpRequest, which: str) -> HttpResponse:
+    form = ExportForm(request.GET)
+    if not form.is_valid():
+        return render(request, "league/export_error.html", {"form": form}, status=400)
+    games = form.games()
+    if which == "games":
+        lines = league_csv.csv_lines(league_csv.GAMES_COLUMNS, league_csv.games_rows(games))
+    else:
+        lines = league_csv.csv_lines(league_csv.HANDS_COLUMNS, league_csv.hands_rows(games))
+    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{which}.csv"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def import_games(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        return render(request, "league/import.html", {"form": ImportForm()})
+    form = ImportForm(request.POST, request.FILES)
+    problems: list[league_csv.Problem] = []
+    if form.is_valid():
+        data = form.cleaned_data
+        season = data["season"]
+        club = data["club"] or (season.club if season else None)
+        try:
+            report = league_csv.import_bytes(
+                data["file"].read(),
+                name=data["file"].name,
+                club=club.name if club else "",
+                season=season.name if season else "",
+                played_on=data["played_on"],
+            )
+        except league_csv.ImportRefused as refused:
+            problems = refused.problems
+        else:
+            messages.success(
+                request,
+                _("Imported %(games)d games with %(hands)d hands.")
+                % {"games": report.games, "hands": report.hands},
+            )
+            return redirect("league:import")
+    return render(request, "league/import.html", {"form": form, "problems": problems}, status=400)
