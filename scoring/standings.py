@@ -7,6 +7,7 @@ a fixed number of queries, however many games there are. Only finished games cou
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,12 +70,18 @@ class Line:
     def name(self) -> str:
         return " & ".join(self.names)
 
+    @property
+    def sort_name(self) -> str:
+        """Name for ordering: accents aside, so Čeněk sorts among the C's."""
+        decomposed = unicodedata.normalize("NFKD", self.name.casefold())
+        return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
 
 # Column key -> (heading, sort value). The default ranking rule comes first.
 RANKING_RULE = _("Ranking: most wins, then most net chips, then best point difference.")
 COLUMNS: dict[str, Any] = {
     "rank": (_("Rank"), None),
-    "name": (_("Name"), lambda line: line.name.casefold()),
+    "name": (_("Name"), lambda line: line.sort_name),
     "games": (_("Games"), lambda line: line.games),
     "wins": (_("Wins"), lambda line: line.wins),
     "losses": (_("Losses"), lambda line: line.losses),
@@ -113,7 +120,7 @@ def _rank_key(line: Line) -> tuple[int, int, int]:
 
 def rank(lines: list[Line], sort: str = "rank", descending: bool = True) -> list[Line]:
     """Rank by the ranking rule (equal keys share a rank), then order by the asked column."""
-    ordered = sorted(lines, key=lambda line: line.name.casefold())
+    ordered = sorted(lines, key=lambda line: line.sort_name)
     ordered.sort(key=_rank_key, reverse=True)
     previous = None
     for position, line in enumerate(ordered, start=1):
@@ -265,7 +272,7 @@ def player_figures(player: Player, recent: int = 10) -> PlayerFigures:
     partners = [
         _line(row, (row["partner_row__player"],), (row["partner_row__player__name"],)) for row in partner_rows
     ]
-    partners.sort(key=lambda line: (-(line.win_pct or 0), -line.games, line.name.casefold()))
+    partners.sort(key=lambda line: (-(line.win_pct or 0), -line.games, line.sort_name))
 
     recent_seats = list(
         GameSeat.objects.filter(player=player)
