@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
+from django.db import connection
 from django.db.models import QuerySet
 
 from scoring.league_models import HandStat
@@ -68,23 +69,28 @@ _TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "'")
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
-def neutralise(value: object) -> str:
+def neutralise(value: object) -> object:
     """A cell a spreadsheet shows as text, never runs as a formula (OWASP CSV injection).
 
-    A cell starting with = + - @ tab or CR gets a leading apostrophe; so does one starting with an
-    apostrophe, so `unneutralise` can undo exactly what was added. Plain numbers (-22) stay numbers.
+    A text cell starting with = + - @ tab or CR gets a leading apostrophe; so does one starting
+    with an apostrophe, so `unneutralise` can undo exactly what was added. Numbers stay numbers,
+    and so does text that is a plain number (-22).
 
-    >>> [neutralise(v) for v in ("=HYPERLINK(1)", "+cmd", "@SUM(A1)", -22, "-22", "Åsa", "'x")]
-    ["'=HYPERLINK(1)", "'+cmd", "'@SUM(A1)", '-22', '-22', 'Åsa', "''x"]
+    >>> [neutralise(v) for v in ("=HYPERLINK(1)", "+cmd", "@SUM(A1)", -22, "-22", "Åsa", "'x", True)]
+    ["'=HYPERLINK(1)", "'+cmd", "'@SUM(A1)", -22, '-22', 'Åsa', "''x", '1']
     """
+    if value.__class__ is str:
+        text: str = value  # type: ignore[assignment]
+        if text and text[0] in _TRIGGERS and not _NUMBER.fullmatch(text):
+            return "'" + text
+        return text
     if value is None:
         return ""
     if isinstance(value, bool):
         return "1" if value else "0"
-    text = str(value)
-    if text and text[0] in _TRIGGERS and not _NUMBER.fullmatch(text):
-        return "'" + text
-    return text
+    if isinstance(value, int):
+        return value
+    return neutralise(str(value))
 
 
 def unneutralise(text: str) -> str:
@@ -101,12 +107,16 @@ class _Line:
 
 
 def csv_lines(header: Sequence[str], rows: Iterable[Sequence[object]]) -> Iterator[str]:
-    """BOM + header + rows as CSV text, yielded in chunks of about CHUNK rows."""
+    """BOM + header + rows as CSV text, yielded in chunks of about CHUNK rows.
+
+    The rows come neutralised already (`neutralise`): their generators know which cells are text,
+    and a game's cells, repeated on each of its hands, are neutralised once per game.
+    """
     writer = csv.writer(_Line())
     yield BOM + writer.writerow(header)
     batch: list[str] = []
     for row in rows:
-        batch.append(writer.writerow([neutralise(cell) for cell in row]))
+        batch.append(writer.writerow(row))
         if len(batch) >= CHUNK:
             yield "".join(batch)
             batch = []
@@ -124,6 +134,10 @@ _GAME_FIELDS = (
 
 
 def _settings_cells(game: dict[str, Any], names: dict[str, str]) -> list[object]:
+    return [neutralise(cell) for cell in _raw_settings_cells(game, names)]
+
+
+def _raw_settings_cells(game: dict[str, Any], names: dict[str, str]) -> list[object]:
     return [
         game["code"], game["played_on"].isoformat() if game["played_on"] else "", game["club__name"] or "",
         game["season__name"] or "", game["place"], game["note"], game["variant"], game["deck"], game["seats"],
@@ -162,81 +176,102 @@ def games_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
             game["finished"],
             *(scores.get(side, "") for side in SIDES),
             *(chips.get(side, "") if game["variant"] == "check" else "" for side in CHIP_SIDES),
-            game["winner"],
+            neutralise(game["winner"]),
         ]
 
 
-_STAT_FIELDS = ("game_id", "number", "seat", "side", "dealer", "result", "seat_meld", "meld", "tricks")
-_STAT_FIELDS += ("points", "chips", "total", "chip_total")
+# Per seat, the HandStat columns a hands.csv row needs; a hand and its four seats are one row of
+# one query (index lookups on the (game, number, seat) constraint), read through a chunked cursor.
+_SEAT_STAT = ("side", "seat_meld", "tricks", "points", "chips", "total", "chip_total")
+
+
+def _hands_query(games: QuerySet[Game]) -> tuple[str, tuple[Any, ...]]:
+    ids_sql, params = games.values("id").query.sql_with_params()
+    hand, stat = Hand._meta.db_table, HandStat._meta.db_table
+    columns = ["h.game_id", "h.number", "h.data", "n.dealer", "n.result"]
+    joins = []
+    for seat in SEATS:
+        alias = seat.lower()
+        columns += [f"{alias}.{name}" for name in _SEAT_STAT]
+        joins.append(
+            f"LEFT JOIN {stat} {alias} ON {alias}.game_id = h.game_id AND {alias}.number = h.number "
+            f"AND {alias}.seat = '{seat}'"
+        )
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {hand} h {' '.join(joins)} "
+        f"WHERE h.game_id IN ({ids_sql}) ORDER BY h.game_id, h.number"
+    )
+    return sql, params
+
+
+def _hand_records(games: QuerySet[Game]) -> Iterator[tuple[Any, ...]]:
+    sql, params = _hands_query(games)
+    # chunked_cursor: a server-side cursor on PostgreSQL, so memory stays flat there too.
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(CHUNK):
+            yield from rows
 
 
 def hands_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
-    ids = games.values("id")
-    hands = (
-        Hand.objects.filter(game_id__in=ids)
-        .order_by("game_id", "number")
-        .values_list("game_id", "number", "data")
-        .iterator(CHUNK)
-    )
-    stats = (
-        HandStat.objects.filter(game_id__in=ids)
-        .order_by("game_id", "number", "seat")
-        .values_list(*_STAT_FIELDS)
-        .iterator(CHUNK)
-    )
-    stats_by_hand = groupby(stats, key=lambda row: (row[0], row[1]))
-    hands_by_game = groupby(hands, key=lambda row: row[0])
-    pending = next(hands_by_game, None)
-    pending_stats = next(stats_by_hand, None)
+    hands = groupby(_hand_records(games), key=lambda row: row[0])
+    pending = next(hands, None)
     for game, names in _games_and_names(games):
         while pending is not None and pending[0] < game["id"]:
-            pending = next(hands_by_game, None)
+            pending = next(hands, None)
         if pending is None or pending[0] != game["id"]:
             continue  # a game with no hands has no rows here
         settings_cells = _settings_cells(game, names)
         chips_in_play = game["variant"] == "check" and game["deck"] == "single"
-        for _gid, number, data in pending[1]:
-            while pending_stats is not None and pending_stats[0] < (game["id"], number):
-                pending_stats = next(stats_by_hand, None)
-            seat_figures: dict[str, dict[str, Any]] = {}
-            if pending_stats is not None and pending_stats[0] == (game["id"], number):
-                seat_figures = {row[2]: dict(zip(_STAT_FIELDS, row, strict=True)) for row in pending_stats[1]}
-                pending_stats = next(stats_by_hand, None)
-            yield settings_cells + _hand_cells(number, data, seat_figures, chips_in_play)
-        pending = next(hands_by_game, None)
+        seats = game["seats"]
+        for row in pending[1]:
+            yield settings_cells + _hand_cells(row, seats, chips_in_play)
+        pending = next(hands, None)
 
 
-def _hand_cells(
-    number: int, data: dict[str, Any], seats: dict[str, dict[str, Any]], chips_in_play: bool
-) -> list[object]:
-    sides = {row["side"]: row for row in seats.values()}
-    any_row = next(iter(seats.values()), {})
+_WIDTH = len(_SEAT_STAT)
+_BLANK5 = ("", "", "", "", "")
+
+
+def _hand_cells(row: tuple[Any, ...], seats: int, chips_in_play: bool) -> list[object]:
+    number, data, dealer, result = row[1], row[2], row[3], row[4]
+    if isinstance(data, str):
+        data = json.loads(data)
+    per_seat = [row[5 + i * _WIDTH : 5 + (i + 1) * _WIDTH] for i in range(4)]
+    n, e, s, _w = per_seat
     melds = data.get("melds") or {}
     meld_points = data.get("meld_points") or {}
     tricks_won = data.get("tricks_won") or {}
+    played = result not in ("passed", "conceded")
 
-    def side_cells(key: str) -> list[object]:
-        return [sides[side][key] if side in sides else "" for side in SIDES]
+    # Columns per side in SIDES order (NS, EW, N, E, S): partnerships at 4 seats, else seats.
+    def side_cells(index: int) -> tuple[object, ...]:
+        if seats == 4:
+            return (n[index], e[index], "", "", "")
+        if seats == 3:
+            return ("", "", n[index], e[index], s[index])
+        return ("", "", n[index], e[index], "")
 
-    played = any_row.get("result") not in ("passed", "conceded")
+    # Stored hand data was checked by the engine (seat letters, suits, meld names, integers); the
+    # text cells are neutralised all the same, in case a row was edited by hand in the admin.
     return [
         number,
-        any_row.get("dealer", ""),
-        data.get("bidder", ""),
-        data.get("bid", ""),
-        data.get("trump", ""),
+        dealer,
+        neutralise(data.get("bidder")),
+        neutralise(data.get("bid")),
+        neutralise(data.get("trump")),
         "1" if data.get("passed") else "",
         "1" if data.get("conceded") else "",
-        any_row.get("result", ""),
-        *(" ".join(melds[seat]) if seat in melds else "" for seat in SEATS),
-        *(seats[seat]["seat_meld"] if seat in seats else "" for seat in SEATS),
-        *(meld_points.get(side, "") for side in SIDES),
-        *(side_cells("tricks") if played else [""] * len(SIDES)),
-        *(tricks_won.get(side, "") for side in SIDES),
-        *side_cells("points"),
-        *side_cells("total"),
-        *(sides[side]["chips"] if chips_in_play and side in sides else "" for side in CHIP_SIDES),
-        *(sides[side]["chip_total"] if chips_in_play and side in sides else "" for side in CHIP_SIDES),
+        result,
+        *(neutralise(" ".join(melds[seat])) if seat in melds else "" for seat in SEATS),
+        *("" if seat[1] is None else seat[1] for seat in per_seat),
+        *([neutralise(meld_points.get(side)) for side in SIDES] if meld_points else _BLANK5),
+        *(side_cells(2) if played else _BLANK5),
+        *([neutralise(tricks_won.get(side)) for side in SIDES] if tricks_won else _BLANK5),
+        *side_cells(3),
+        *side_cells(5),
+        *((n[4], e[4]) if chips_in_play else ("", "")),
+        *((n[6], e[6]) if chips_in_play else ("", "")),
     ]
 
 

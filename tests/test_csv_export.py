@@ -89,7 +89,7 @@ def test_it_keeps_accented_names_intact(client):
 
 
 def test_it_neutralises_only_what_needs_it():
-    assert neutralise(-22) == "-22"
+    assert neutralise(-22) == -22
     assert neutralise("-22") == "-22"
     assert neutralise("3.5") == "3.5"
     assert neutralise("Anna") == "Anna"
