@@ -339,6 +339,7 @@ def _check_places(games: Sequence[NewGame]) -> None:
     problems = []
     codes = [g.code for g in games if g.code]
     taken = set(Game.objects.filter(code__in=codes).values_list("code", flat=True))
+    seasons: dict[tuple[str, str], Season | None] = {}
     for game in games:
         if game.code in taken:
             problems.append(
@@ -347,7 +348,10 @@ def _check_places(games: Sequence[NewGame]) -> None:
         if game.season and not game.club:
             problems.append(Problem(game.line, "season: a season needs its club"))
         if game.season and game.club and game.played_on:
-            season = Season.objects.filter(club__name=game.club, name=game.season).first()
+            key = (game.club, game.season)
+            if key not in seasons:
+                seasons[key] = Season.objects.filter(club__name=game.club, name=game.season).first()
+            season = seasons[key]
             if season and not season.starts_on <= game.played_on <= season.ends_on:
                 problems.append(
                     Problem(

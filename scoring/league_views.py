@@ -131,6 +131,12 @@ def export_csv(request: HttpRequest, which: str) -> HttpResponse:
 def import_games(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return render(request, "league/import.html", {"form": ImportForm()})
+    if _too_big(request):
+        # Refused before the body is read: the form would only see the file after receiving it all.
+        problem = league_csv.Problem(None, _("The upload is larger than the 10 MB limit."))
+        return render(
+            request, "league/import.html", {"form": ImportForm(), "problems": [problem]}, status=413
+        )
     form = ImportForm(request.POST, request.FILES)
     problems: list[league_csv.Problem] = []
     if form.is_valid():
@@ -155,3 +161,11 @@ def import_games(request: HttpRequest) -> HttpResponse:
             )
             return redirect("league:import")
     return render(request, "league/import.html", {"form": form, "problems": problems}, status=400)
+
+
+def _too_big(request: HttpRequest) -> bool:
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return False
+    return length > league_csv.MAX_IMPORT_BYTES + 64 * 1024  # room for the form's other fields

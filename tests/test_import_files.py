@@ -162,3 +162,12 @@ def test_the_command_prints_no_traceback(tmp_path):
     )
     assert done.returncode in (1, 2)
     assert "Traceback" not in done.stderr
+
+
+def test_it_refuses_a_huge_upload_before_reading_it(client):
+    response = client.generic(
+        "POST", "/league/import/", b"x" * 100, content_type="multipart/form-data; boundary=x",
+        CONTENT_LENGTH=str(50 * 1024 * 1024),
+    )  # fmt: skip
+    assert response.status_code == 413
+    assert "larger than the 10 MB limit" in response.content.decode()
