@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, F, Q, QuerySet, Sum
-from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from scoring.league_models import GameStat, HandStat, Player, Season
@@ -110,7 +109,7 @@ def cell(key: str, line: Line) -> str:
     if key in _PERCENT:
         return f"{value:.0f} %"
     if isinstance(value, float):
-        return number_format(value, 1)
+        return f"{value:.1f}"
     return str(value)
 
 

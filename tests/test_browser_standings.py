@@ -59,3 +59,24 @@ def test_it_fits_a_360_px_phone(live_server, page):
         page.goto(live_server.url + url)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, url
         page.screenshot(path=str(SHOTS / shot), full_page=True)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_it_reports_a_refused_import_line_by_line_on_a_phone(live_server, page):
+    from scoring.models import Game
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    header = "game_id,seats,variant,deck,hand,bidder,bid,trump,tricks_NS,tricks_EW,melds_N\n"
+    body = "g1,4,standard,single,1,N,21,hearts,15,11,run\ng1,4,standard,single,2,E,19,spades,10,15,\n"
+    page.goto(f"{live_server.url}/league/import/")
+    page.get_by_label("File").set_input_files(
+        files=[{"name": "hands.csv", "mimeType": "text/csv", "buffer": (header + body).encode()}]
+    )
+    page.get_by_role("button", name="Import").click()
+    alert = page.get_by_role("alert")
+    assert "2 problems" in alert.inner_text()
+    assert "Line 2: hand 1: tricks add up to 26, expected 25" in alert.inner_text()
+    assert "Line 3: hand 2: bid 19 is below the minimum bid of 20" in alert.inner_text()
+    assert not Game.objects.exists()
+    page.screenshot(path=str(SHOTS / "import-refused-phone.png"), full_page=True)
