@@ -109,25 +109,27 @@ def timed(client, url: str, repeat: int = 3) -> tuple[float, float, int, int]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    times = []
+    times, cpu = [], []
     for _ in range(repeat):
         connection.queries_log.clear()  # the build's queries filled DEBUG's log; count afresh
         with CaptureQueriesContext(connection) as queries:
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.process_time()
             response = client.get(url)
             times.append(time.perf_counter() - began)
+            cpu.append(time.process_time() - began_cpu)
         assert response.status_code == 200, response.status_code
-    return times[0], min(times), len(queries), len(response.content)
+    return times[0], min(times), len(queries), len(response.content), min(cpu)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=5000)
     parser.add_argument("--keep", action="store_true", help="keep the database file")
+    parser.add_argument("--db", help="time an existing benchmark database instead of building one")
     args = parser.parse_args()
 
     workdir = tempfile.mkdtemp(prefix="league-bench-")
-    db = Path(workdir) / "bench.sqlite3"
+    db = Path(args.db) if args.db else Path(workdir) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pinochle_site.settings")
@@ -148,11 +150,12 @@ def main() -> None:
     client = Client()
 
     began = time.perf_counter()
-    store_games(games=build_games(10, rng, "Small", datetime.date(2025, 9, 1), "Bench club", roster))
+    if not args.db:
+        store_games(games=build_games(10, rng, "Small", datetime.date(2025, 9, 1), "Bench club", roster))
     small = Season.objects.get(name="Small")
-    _first, _best, small_queries, _size = timed(client, f"/league/seasons/{small.pk}/", 1)
+    small_queries = timed(client, f"/league/seasons/{small.pk}/", 1)[2]
 
-    built = 0
+    built = args.games if args.db else 0
     engine_s = 0.0
     while built < args.games:
         batch = min(500, args.games - built)
@@ -166,26 +169,36 @@ def main() -> None:
     print(f"built {args.games} games, {hands} hands ({HandStat.objects.count()} HandStat rows) "
           f"in {time.perf_counter() - began:.1f} s (engine + generator {engine_s:.1f} s)")  # fmt: skip
 
-    first, best, big_queries, size = timed(client, f"/league/seasons/{big.pk}/")
-    print(f"standings page: first {first * 1000:.0f} ms, best {best * 1000:.0f} ms, {size // 1024} KB")
+    first, best, big_queries, size, cpu = timed(client, f"/league/seasons/{big.pk}/")
+    print(
+        f"standings page: first {first * 1000:.0f} ms, best {best * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms), ",
+        end="",
+    )
+    print(f"{size // 1024} KB")
     print(f"standings queries: small season (10 games) {small_queries}, ", end="")
     print(f"full season ({args.games} games) {big_queries}")
     player = Player.objects.order_by("pk").first()
-    first, best, queries, _size = timed(client, f"/league/players/{player.pk}/")
-    print(f"player page: first {first * 1000:.0f} ms, best {best * 1000:.0f} ms, {queries} queries")
+    first, best, queries, _size, cpu = timed(client, f"/league/players/{player.pk}/")
+    print(
+        f"player page: first {first * 1000:.0f} ms, best {best * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms), ",
+        end="",
+    )
+    print(f"{queries} queries")
 
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    began = time.perf_counter()
+    began, began_cpu = time.perf_counter(), time.process_time()
     response = client.get("/league/export/hands.csv")
     lines = size = 0
     for chunk in response.streaming_content:
         lines += chunk.count(b"\n")
         size += len(chunk)
     elapsed = time.perf_counter() - began
+    cpu = time.process_time() - began_cpu
     rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     rows = lines - 1
     print(f"hands.csv export: {rows} rows, {size / 1024 / 1024:.1f} MB in {elapsed:.2f} s", end="")
-    print(f" = {rows / elapsed:,.0f} rows/s; max RSS grew {max(0, rss_after - rss_before) / 1024:.1f} MB")
+    print(f" = {rows / elapsed:,.0f} rows/s (CPU {cpu:.2f} s = {rows / cpu:,.0f} rows/s); ", end="")
+    print(f"max RSS grew {max(0, rss_after - rss_before) / 1024:.1f} MB")
 
     tracemalloc.start()
     response = client.get("/league/export/hands.csv")
@@ -194,7 +207,7 @@ def main() -> None:
     _current, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"hands.csv export peak Python memory (tracemalloc): {peak / 1024 / 1024:.1f} MB")
-    if args.keep:
+    if args.keep or args.db:
         print(f"database kept at {db}")
     else:
         for path in Path(workdir).iterdir():

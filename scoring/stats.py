@@ -54,7 +54,7 @@ _ROLLUP = ("hands", "bids", "bids_made", "sets", "meld_sum", "meld_hands")
 _ROLLUP += ("side_bids", "side_made", "side_sets", "side_meld_sum")
 
 
-def _seat_meld(items: Iterable[str], deck: str) -> int:
+def seat_meld_points(items: Iterable[str], deck: str) -> int:
     # A roundhouse has no points of its own (RULES.md §3), so a seat's meld is the sum of its items.
     return sum(MELD_ITEMS[item].points(deck) or 0 for item in items)
 
@@ -81,7 +81,7 @@ def stat_rows(
         for seat in settings.seat_letters:
             side = settings.side_of(seat)
             if melds is not None:
-                seat_meld: int | None = _seat_meld(melds.get(seat, ()), deck)
+                seat_meld: int | None = seat_meld_points(melds.get(seat, ()), deck)
             elif data.get("meld_points") is not None and settings.seats == 4:
                 seat_meld = None  # a partnership's plain meld number cannot be split between partners
             else:
