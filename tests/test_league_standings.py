@@ -147,3 +147,22 @@ def test_it_places_double_deck_bids_in_scaled_bands():
 
     assert [bid_band(b, "double") for b in (50, 60, 65, 70, 75, 85, 90, 150)] == [0, 0, 1, 1, 2, 2, 3, 3]
     assert [bid_band(b, "single") for b in (20, 24, 25, 29, 30, 34, 35)] == [0, 0, 1, 1, 2, 2, 3]
+
+
+def test_it_rebuilds_the_statistics_with_a_command():
+    from django.core.management import call_command
+
+    data = small_season()
+    before = [
+        (line.name, line.games, line.meld_sum)
+        for line in standings.season_standings(data["season"])["players"]
+    ]
+    HandStat.objects.all().delete()
+    GameStat.objects.all().delete()
+    assert standings.season_standings(data["season"])["players"] == []
+    call_command("refresh_stats")
+    after = [
+        (line.name, line.games, line.meld_sum)
+        for line in standings.season_standings(data["season"])["players"]
+    ]
+    assert after == before
