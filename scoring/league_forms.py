@@ -94,3 +94,54 @@ class MergeForm(forms.Form):
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = Player.objects.exclude(pk=keep.pk).prefetch_related("clubs")
         field.label_from_instance = lambda p: f"{p.name} ({', '.join(c.name for c in p.clubs.all()) or '—'})"
+
+
+class GameDetailsForm(forms.Form):
+    """A game's place in the league, and which player sat in each seat."""
+
+    club = forms.ModelChoiceField(Club.objects.all(), required=False, label=_("Club"))
+    season = forms.ModelChoiceField(Season.objects.select_related("club"), required=False, label=_("Season"))
+    played_on = forms.DateField(
+        required=False, label=_("Date played"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    place = forms.CharField(required=False, max_length=100, label=_("Place / table"))
+    note = forms.CharField(required=False, label=_("Note"), widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        players = Player.objects.prefetch_related("clubs").order_by("name", "pk")
+        for seat in game.seat_rows.all():
+            field = forms.ModelChoiceField(
+                players,
+                required=False,
+                label=_("Seat %(seat)s (typed: %(name)s)") % {"seat": seat.seat, "name": seat.name or "—"},
+                empty_label=_("— not linked —"),
+            )
+            field.label_from_instance = lambda p: (
+                f"{p.name} ({', '.join(c.name for c in p.clubs.all()) or '—'})"
+            )
+            self.fields[f"seat_{seat.seat}"] = field
+
+    def seat_fields(self) -> list[Any]:
+        return [self[name] for name in self.fields if name.startswith("seat_")]
+
+    def detail_fields(self) -> list[Any]:
+        return [self[name] for name in self.fields if not name.startswith("seat_")]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        club, season, played_on = data.get("club"), data.get("season"), data.get("played_on")
+        if season is not None:
+            if club is not None and season.club_id != club.pk:
+                self.add_error("season", _("This season belongs to another club."))
+            elif played_on is not None and not season.starts_on <= played_on <= season.ends_on:
+                self.add_error("played_on", _("The date is outside the season."))
+        return data
+
+    def players(self) -> dict[str, Player | None]:
+        return {
+            name.removeprefix("seat_"): self.cleaned_data.get(name)
+            for name in self.fields
+            if name.startswith("seat_")
+        }

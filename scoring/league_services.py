@@ -60,6 +60,25 @@ def set_game_details(
 
 
 @transaction.atomic
+def file_game(
+    *,
+    game: Game,
+    club: Club | None,
+    season: Season | None,
+    played_on: datetime.date | None,
+    place: str,
+    note: str,
+    players: Mapping[str, Player | None],
+) -> Game:
+    """File a game in the league and bind its seats to players, all or nothing."""
+    set_game_details(game=game, club=club, season=season, played_on=played_on, place=place, note=note)
+    for seat in game.seat_rows.all():
+        if seat.seat in players:
+            link_seat(seat=seat, player=players[seat.seat])
+    return game
+
+
+@transaction.atomic
 def link_seat(*, seat: GameSeat, player: Player | None) -> GameSeat:
     """Bind a seat (a typed name) to a player, or unbind it; its statistics follow at once."""
     seat.player = player

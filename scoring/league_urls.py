@@ -12,4 +12,5 @@ urlpatterns = [
     path("export/games.csv", league_views.export_csv, {"which": "games"}, name="export_games"),
     path("export/hands.csv", league_views.export_csv, {"which": "hands"}, name="export_hands"),
     path("import/", league_views.import_games, name="import"),
+    path("games/<str:code>/", league_views.game, name="game"),
 ]

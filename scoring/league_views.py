@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,25 +15,36 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import league_csv, league_services, standings
-from scoring.league_forms import ExportForm, ImportForm, MergeForm
+from scoring.league_forms import ExportForm, GameDetailsForm, ImportForm, MergeForm
 from scoring.league_models import Club, Player, Season
+from scoring.models import Game
 from scoring.stats import BAND_RULE
 
 
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.prefetch_related("seasons")
-    return render(request, "league/index.html", {"clubs": clubs, "export_form": ExportForm()})
+    casual = Game.objects.filter(club=None).prefetch_related("seat_rows").order_by("-created_at")[:20]
+    return render(
+        request, "league/index.html", {"clubs": clubs, "casual": casual, "export_form": ExportForm()}
+    )
 
 
 @require_GET
 def club(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
     roster = Player.objects.filter(memberships__club=club).order_by("name")
+    games = (
+        club.games.select_related("season")
+        .prefetch_related("seat_rows")
+        .order_by(  # type: ignore[attr-defined]
+            F("played_on").desc(nulls_last=True), "-created_at"
+        )[:20]
+    )
     return render(
         request,
         "league/club.html",
-        {"club": club, "seasons": club.seasons.all(), "roster": roster, "export_form": ExportForm()},
+        {"club": club, "seasons": club.seasons.all(), "roster": roster, "games": games},
     )
 
 
@@ -186,3 +198,39 @@ def _too_big(request: HttpRequest) -> bool:
     except ValueError:
         return False
     return length > league_csv.MAX_IMPORT_BYTES + 64 * 1024  # room for the form's other fields
+
+
+@require_http_methods(["GET", "POST"])
+def game(request: HttpRequest, code: str) -> HttpResponse:
+    """File a game under a club and season, and link its seats to players."""
+    game = get_object_or_404(Game.objects.select_related("club", "season"), code=code)
+    if request.method == "GET":
+        initial = {
+            "club": game.club,
+            "season": game.season,
+            "played_on": game.played_on,
+            "place": game.place,
+            "note": game.note,
+            **{f"seat_{row.seat}": row.player for row in game.seat_rows.all()},
+        }
+        form = GameDetailsForm(initial=initial, game=game)
+        return render(request, "league/game.html", {"game": game, "form": form})
+    form = GameDetailsForm(request.POST, game=game)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            league_services.file_game(
+                game=game,
+                club=data["club"],
+                season=data["season"],
+                played_on=data["played_on"],
+                place=data["place"],
+                note=data["note"],
+                players=form.players(),
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("The game's league details were saved."))
+            return redirect("league:game", code=game.code)
+    return render(request, "league/game.html", {"game": game, "form": form}, status=400)

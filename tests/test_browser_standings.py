@@ -55,6 +55,8 @@ def test_it_fits_a_360_px_phone(live_server, page):
         (f"/league/seasons/{data['season'].pk}/", "standings-360.png"),
         (f"/league/players/{data['people']['Åsa'].pk}/", "player-360.png"),
         ("/league/import/", "import-360.png"),
+        (f"/league/games/{data['games'][2].code}/", "game-360.png"),
+        (f"/league/clubs/{data['club'].pk}/", "club-360.png"),
     ):
         page.goto(live_server.url + url)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, url
