@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.db.models import QuerySet
 
-from scoring.league_models import HandStat
+from scoring.league_models import HandStat, Season
 from scoring.league_services import NewGame, store_games
 from scoring.models import Game, GameSeat, Hand
 from scoring.rules import RecordError, parse_hand, parse_settings, score_game
@@ -353,15 +353,20 @@ def import_bytes(
         games = parse_json(text, club=club, season=season, played_on=played_on)
     else:
         games = parse_hands_csv(text)
-    _check_places(games)
-    store_games(games=games)
+    try:
+        with transaction.atomic():
+            _check_places(games)
+            store_games(games=games)
+    except IntegrityError:
+        # Another import wrote a game with one of these codes between the check and the write.
+        raise ImportRefused(
+            [Problem(None, "another import wrote some of these games just now; try again")]
+        ) from None
     return ImportReport(games=len(games), hands=sum(len(g.hands) for g in games))
 
 
 def _check_places(games: Sequence[NewGame]) -> None:
     """League checks against the database: unknown codes, seasons' date ranges."""
-    from scoring.league_models import Season
-
     problems = []
     codes = [g.code for g in games if g.code]
     taken = set(Game.objects.filter(code__in=codes).values_list("code", flat=True))
