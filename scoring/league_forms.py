@@ -111,7 +111,7 @@ class GameDetailsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.game = game
         players = Player.objects.prefetch_related("clubs").order_by("name", "pk")
-        for seat in game.seat_rows.all():
+        for seat in sorted(game.seat_rows.all(), key=lambda row: "NESW".index(row.seat)):  # clockwise
             field = forms.ModelChoiceField(
                 players,
                 required=False,

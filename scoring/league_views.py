@@ -1,11 +1,14 @@
-"""League pages: clubs, season standings, players, CSV export and import. Reads only, except the
-two POST views, which call services."""
+"""League pages: clubs, season standings, players, games, CSV export and import.
+
+The POST views (merge players, import, a game's league details) validate with a form and write
+through league_services; everything else only reads.
+"""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db.models import F
+from django.db.models import Case, F, Prefetch, When
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,14 +20,21 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring import league_csv, league_services, standings
 from scoring.league_forms import ExportForm, GameDetailsForm, ImportForm, MergeForm
 from scoring.league_models import Club, Player, Season
-from scoring.models import Game
+from scoring.models import Game, GameSeat
 from scoring.stats import BAND_RULE
+
+_CLOCKWISE_SEATS = Prefetch(
+    "seat_rows",
+    queryset=GameSeat.objects.order_by(
+        Case(When(seat="N", then=0), When(seat="E", then=1), When(seat="S", then=2), default=3)
+    ),
+)
 
 
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.prefetch_related("seasons")
-    casual = Game.objects.filter(club=None).prefetch_related("seat_rows").order_by("-created_at")[:20]
+    casual = Game.objects.filter(club=None).prefetch_related(_CLOCKWISE_SEATS).order_by("-created_at")[:20]
     return render(
         request, "league/index.html", {"clubs": clubs, "casual": casual, "export_form": ExportForm()}
     )

@@ -22,6 +22,12 @@ from scoring.stats import BAND_LABELS
 FINISHED = Q(game__finished=True)
 
 
+def name_key(name: str) -> str:
+    """Name for ordering: accents aside, so Čeněk sorts among the C's and Åsa among the A's."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
 @dataclass
 class Line:
     """One row of a standings table: a player, or a partnership of two."""
@@ -71,9 +77,7 @@ class Line:
 
     @property
     def sort_name(self) -> str:
-        """Name for ordering: accents aside, so Čeněk sorts among the C's."""
-        decomposed = unicodedata.normalize("NFKD", self.name.casefold())
-        return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+        return name_key(self.name)
 
 
 # Column key -> (heading, sort value). The default ranking rule comes first.
