@@ -166,3 +166,42 @@ def test_it_rebuilds_the_statistics_with_a_command():
         for line in standings.season_standings(data["season"])["players"]
     ]
     assert after == before
+
+
+def test_it_counts_a_draw_as_half_a_win():
+    import dataclasses
+
+    from scoring import stats
+
+    data = small_season()
+    g3 = data["games"][2]
+    stats.refresh_game(g3, dataclasses.replace(services.score(g3), winner="draw"))
+    lines = _by_name(standings.season_standings(data["season"])["players"])
+    assert (lines["Čeněk"].wins, lines["Čeněk"].draws) == (2, 1)
+    assert lines["Čeněk"].win_pct == pytest.approx(100 * 2.5 / 3)
+
+
+def test_it_takes_the_best_opponent_as_points_against_at_three_seats():
+    game = services.create_game(
+        seats=3, variant="standard", deck="single", target=30, min_bid=None, first_dealer="N",
+        meld_needs_trick=False, players={"N": "Nils", "E": "Eva", "S": "Sven"},
+    )  # fmt: skip
+    # N 14 meld + 12 tricks = 26 made; E 8; S 5.
+    services.record_hand(
+        game=game, number=1,
+        data={"bidder": "N", "bid": 20, "trump": "spades", "melds": {"N": ["trump_marriage", "aces"]},
+              "tricks": {"N": 12, "E": 8, "S": 5}},
+    )  # fmt: skip
+    # E 15 + 15 = 30 made → 38; N 31; S 10. Both N and E reach 30; the bidder E wins.
+    services.record_hand(
+        game=game, number=2,
+        data={"bidder": "E", "bid": 21, "trump": "hearts", "melds": {"E": ["run"]},
+              "tricks": {"N": 5, "E": 15, "S": 5}},
+    )  # fmt: skip
+    got = {s.seat: (s.outcome, s.points_for, s.points_against, s.bids, s.bids_made, s.meld_sum) for s in
+           GameStat.objects.filter(game=game)}  # fmt: skip
+    assert got == {
+        "N": ("loss", 31, 38, 1, 1, 14),
+        "E": ("win", 38, 31, 1, 1, 15),
+        "S": ("loss", 10, 38, 0, 0, 0),
+    }
