@@ -233,72 +233,96 @@ def hands_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
 
 
 _WIDTH = len(_SIDE_STAT)
-_MELD_CACHE: dict[tuple[str, str], int] = {}  # meld items of a seat -> points; a few hundred combinations
+_BLANK2 = ("", "")
+_BLANK3 = ("", "", "")
 _BLANK5 = ("", "", "", "", "")
 _SIDE_ROW_OF_SEAT = {4: (0, 1, 0, 1), 3: (0, 1, 2, None), 2: (0, 1, None, None)}
+# A seat's meld items (as the cell text) -> points, per deck; a few hundred combinations occur.
+_MELD_CACHE: dict[str, dict[str, int]] = {"single": {}, "double": {}}
+
+
+def _meld_cell(items: list[str] | None, deck: str) -> tuple[str, int]:
+    """A seat's meld items as cell text, and their points (hot path: one call per seat and hand)."""
+    if not items:
+        return "", 0
+    text = " ".join(items)
+    cache = _MELD_CACHE[deck]
+    points = cache.get(text)
+    if points is None:
+        if len(cache) > 10_000:  # only hand-edited data could get here; stay bounded
+            cache.clear()
+        points = cache[text] = seat_meld_points(items, deck)
+    if text[0] in _TRIGGERS:  # engine-checked meld names never do; a hand-edited row might
+        text = str(neutralise(text))
+    return text, points
 
 
 def _hand_cells(row: tuple[Any, ...], seats: int, deck: str, chips_in_play: bool) -> list[object]:
-    number, data, dealer, result = row[1], row[2], row[3], row[4]
-    if isinstance(data, str):
+    """The hand's columns of hands.csv. The export's inner loop: kept flat on purpose."""
+    data = row[2]
+    if data.__class__ is str:
         data = json.loads(data)
-    n, e, s = (row[5 + i * _WIDTH : 5 + (i + 1) * _WIDTH] for i in range(3))
-    side_rows = (n, e, s)
-    melds = data.get("melds")
-    meld_points = data.get("meld_points")
-    tricks_won = data.get("tricks_won")
-    played = result not in ("passed", "conceded")
-
-    # Columns per side in SIDES order (NS, EW, N, E, S): partnerships at 4 seats, else seats.
-    def side_cells(index: int) -> tuple[object, ...]:
-        if seats == 4:
-            return (n[index], e[index], "", "", "")
-        if seats == 3:
-            return ("", "", n[index], e[index], s[index])
-        return ("", "", n[index], e[index], "")
-
-    meld_texts: list[object] = []
-    seat_meld: list[object] = []
-    for seat, side_row in zip(SEATS, _SIDE_ROW_OF_SEAT[seats], strict=True):
-        items = melds.get(seat) if melds else None
-        text = " ".join(items) if items else ""
-        meld_texts.append(neutralise(text) if text and text[0] in _TRIGGERS else text)
-        if side_row is None:
-            seat_meld.append("")
-        elif melds is not None:
-            key = (text, deck)
-            points = _MELD_CACHE.get(key)
-            if points is None:
-                if len(_MELD_CACHE) > 10_000:  # only hand-edited data could get here; stay bounded
-                    _MELD_CACHE.clear()
-                points = _MELD_CACHE[key] = seat_meld_points(text.split(), deck)
-            seat_meld.append(points)
-        elif meld_points is not None and seats == 4:
-            seat_meld.append("")  # a partnership's plain meld number is not split between partners
-        else:
-            seat_meld.append(side_rows[side_row][_MELD])
-
+    get = data.get
+    result = row[4]
+    n, e = row[5 : 5 + _WIDTH], row[5 + _WIDTH : 5 + 2 * _WIDTH]
+    melds = get("melds")
+    meld_points = get("meld_points")
+    tricks_won = get("tricks_won")
     # Stored hand data was checked by the engine (seat letters, suits, meld names, integers); the
     # text cells are neutralised all the same, in case a row was edited by hand in the admin.
-    return [
-        number,
-        dealer,
-        neutralise(data.get("bidder")),
-        neutralise(data.get("bid")),
-        neutralise(data.get("trump")),
-        "1" if data.get("passed") else "",
-        "1" if data.get("conceded") else "",
+    cells: list[object] = [
+        row[1],
+        row[3],
+        neutralise(get("bidder")),
+        neutralise(get("bid")),
+        neutralise(get("trump")),
+        "1" if get("passed") else "",
+        "1" if get("conceded") else "",
         result,
-        *meld_texts,
-        *seat_meld,
-        *([neutralise(meld_points.get(side)) for side in SIDES] if meld_points else _BLANK5),
-        *(side_cells(_TRICKS) if played else _BLANK5),
-        *([neutralise(tricks_won.get(side)) for side in SIDES] if tricks_won else _BLANK5),
-        *side_cells(_POINTS),
-        *side_cells(_TOTAL),
-        *((n[_CHIPS], e[_CHIPS]) if chips_in_play else ("", "")),
-        *((n[_CHIP_TOTAL], e[_CHIP_TOTAL]) if chips_in_play else ("", "")),
     ]
+    if seats == 4:
+        if melds is not None:
+            mn, pn = _meld_cell(melds.get("N"), deck)
+            me, pe = _meld_cell(melds.get("E"), deck)
+            ms, ps = _meld_cell(melds.get("S"), deck)
+            mw, pw = _meld_cell(melds.get("W"), deck)
+            cells += (mn, me, ms, mw, pn, pe, ps, pw)
+        elif meld_points is not None:
+            cells += ("", "", "", "", "", "", "", "")  # a side's plain meld number is not split
+        else:
+            cells += ("", "", "", "", n[_MELD], e[_MELD], n[_MELD], e[_MELD])
+    else:
+        side_rows = (n, e, row[5 + 2 * _WIDTH : 5 + 3 * _WIDTH])
+        texts: list[object] = []
+        points: list[object] = []
+        for seat, side_row in zip(SEATS, _SIDE_ROW_OF_SEAT[seats], strict=True):
+            text, meld = _meld_cell(melds.get(seat) if melds else None, deck)
+            texts.append(text)
+            if side_row is None:
+                points.append("")
+            else:
+                points.append(meld if melds is not None else side_rows[side_row][_MELD])
+        cells += texts
+        cells += points
+    cells += [neutralise(meld_points.get(side)) for side in SIDES] if meld_points else _BLANK5
+    played = result != "passed" and result != "conceded"
+    if seats == 4:
+        cells += (n[_TRICKS], e[_TRICKS], "", "", "") if played else _BLANK5
+        cells += [neutralise(tricks_won.get(side)) for side in SIDES] if tricks_won else _BLANK5
+        cells += (n[_POINTS], e[_POINTS], "", "", "", n[_TOTAL], e[_TOTAL], "", "", "")
+        if chips_in_play:
+            cells += (n[_CHIPS], e[_CHIPS], n[_CHIP_TOTAL], e[_CHIP_TOTAL])
+        else:
+            cells += ("", "", "", "")
+        return cells
+    s = row[5 + 2 * _WIDTH : 5 + 3 * _WIDTH]
+    third = seats == 3
+    cells += ("", "", n[_TRICKS], e[_TRICKS], s[_TRICKS] if third else "") if played else _BLANK5
+    cells += [neutralise(tricks_won.get(side)) for side in SIDES] if tricks_won else _BLANK5
+    cells += ("", "", n[_POINTS], e[_POINTS], s[_POINTS] if third else "")
+    cells += ("", "", n[_TOTAL], e[_TOTAL], s[_TOTAL] if third else "")
+    cells += ("", "", "", "")  # no chips away from a 4-seat Check Pinochle table
+    return cells
 
 
 # --- import --------------------------------------------------------------------------------------
