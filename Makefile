@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test serve migrate deps lint system-deps clean bench messages
+.PHONY: run test serve migrate deps lint system-deps clean bench messages bench-league
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { echo "make: '$(PYTHON) -m venv' failed; on Debian install python3-venv first"; exit 1; }
@@ -60,6 +60,10 @@ messages: deps
 
 bench: deps
 	$(BIN)/python bench/engine.py
+
+# A 5,000-game season in a throwaway SQLite database: standings, player page, hands.csv export.
+bench-league: deps
+	$(BIN)/python bench/league.py
 
 clean:
 	rm -rf $(VENV) staticfiles test-output

@@ -46,3 +46,6 @@ class HandChangeAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+from scoring import league_admin  # noqa: E402, F401  (league records admin)

@@ -134,3 +134,4 @@ class Hand(models.Model):
 from scoring.access_models import ClubRole, HandChange  # noqa: E402
 
 __all__ = ["SEAT_CHOICES", "ClubRole", "Game", "GameSeat", "Hand", "HandChange", "new_game_code"]
+from scoring.league_models import *  # noqa: E402, F403  (league records; see league_models.py)

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from scoring import stats
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, Hand, HandChange
 from scoring.rules import GameResult, RecordError, parse_hand, parse_settings, score_game
@@ -174,6 +175,7 @@ def _store_summary(game: Game, result: GameResult) -> None:
     game.scores = dict(result.scores)
     game.chip_totals = dict(result.chips)
     game.save(update_fields=["hand_count", "finished", "winner", "scores", "chip_totals", "updated_at"])
+    stats.refresh_game(game, result)
 
 
 __all__ = [

@@ -1,7 +1,8 @@
-from django.urls import path
+from django.urls import include, path
 
 from scoring import views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("league/", include("scoring.league_urls")),
 ]

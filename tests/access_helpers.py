@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
 
 from scoring import services
-from scoring.models import ClubRole, Game
+from scoring.models import Club, ClubRole, Game
 from scoring.permissions import edit_cookie_name, grant_edit_token
 
 CLUB = 7
@@ -69,9 +69,11 @@ def make_game(*, hands: int = 0, club_id: int | None = None) -> Game:
 
 
 def in_club(game: Game, club_id: int | None) -> Game:
-    """Stand-in for the league branch's link from a game to its club (scoring.audit.club_id_of)."""
+    """File the game in club `club_id` (made if it does not exist yet)."""
     if club_id is not None:
+        Club.objects.get_or_create(pk=club_id, defaults={"name": f"Club {club_id}"})
         game.club_id = club_id  # type: ignore[attr-defined]
+        game.save(update_fields=["club"])
     return game
 
 

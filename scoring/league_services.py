@@ -1,0 +1,216 @@
+"""League writes: rosters, game details, linking seats, merging players, storing imported games.
+
+Keyword-only, typed, one transaction each (STYLE.md). Statistics follow a seat's player through
+GameSeat, so linking and merging rewrite no derived rows.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring import stats
+from scoring.league_models import Club, GameStat, HandStat, Membership, Player, Season
+from scoring.models import Game, GameSeat, Hand
+from scoring.rules import GameResult
+
+
+@transaction.atomic
+def add_player(*, club: Club, name: str) -> Player:
+    """A new player on the club's roster."""
+    name = name.strip()
+    if not name:
+        raise ValidationError(_("A player needs a name."))
+    player = Player.objects.create(name=name)
+    Membership.objects.create(club=club, player=player)
+    return player
+
+
+@transaction.atomic
+def set_game_details(
+    *,
+    game: Game,
+    club: Club | None,
+    season: Season | None,
+    played_on: datetime.date | None,
+    place: str = "",
+    note: str = "",
+) -> Game:
+    """File a game under a club and season, with its date, place/table and note."""
+    if season is not None:
+        if club is None:
+            club = season.club
+        if season.club_id != club.pk:
+            raise ValidationError(_("The season belongs to another club."))
+        if played_on is not None and not season.starts_on <= played_on <= season.ends_on:
+            raise ValidationError(_("The date is outside the season."))
+    game.club = club
+    game.season = season
+    game.played_on = played_on
+    game.place = place.strip()
+    game.note = note.strip()
+    game.save(update_fields=["club", "season", "played_on", "place", "note", "updated_at"])
+    return game
+
+
+@transaction.atomic
+def file_game(
+    *,
+    game: Game,
+    club: Club | None,
+    season: Season | None,
+    played_on: datetime.date | None,
+    place: str,
+    note: str,
+    players: Mapping[str, Player | None],
+) -> Game:
+    """File a game in the league and bind its seats to players, all or nothing."""
+    set_game_details(game=game, club=club, season=season, played_on=played_on, place=place, note=note)
+    for seat in game.seat_rows.all():
+        if seat.seat in players:
+            link_seat(seat=seat, player=players[seat.seat])
+    return game
+
+
+@transaction.atomic
+def link_seat(*, seat: GameSeat, player: Player | None) -> GameSeat:
+    """Bind a seat (a typed name) to a player, or unbind it; its statistics follow at once."""
+    seat.player = player
+    seat.save(update_fields=["player"])
+    return seat
+
+
+@transaction.atomic
+def merge_players(*, keep: Player, duplicate: Player) -> Player:
+    """Fold `duplicate` into `keep`: seats, rosters and so every statistic move; the duplicate goes.
+
+    Refused when both sat in the same game: they are then two people, not one entered twice.
+    """
+    if keep.pk == duplicate.pk:
+        raise ValidationError(_("A player cannot be merged with themselves."))
+    shared = GameSeat.objects.filter(player=keep, game__seat_rows__player=duplicate).values("game__code")[:1]
+    if shared:
+        raise ValidationError(
+            _("%(a)s and %(b)s played in the same game (%(code)s), so they are two people.")
+            % {"a": keep.name, "b": duplicate.name, "code": shared[0]["game__code"]}
+        )
+    GameSeat.objects.filter(player=duplicate).update(player=keep)
+    have = set(Membership.objects.filter(player=keep).values_list("club_id", flat=True))
+    Membership.objects.filter(player=duplicate).exclude(club_id__in=have).update(player=keep)
+    duplicate.delete()  # its remaining memberships (clubs both were in) cascade
+    return keep
+
+
+# --- bulk storing of checked games (imports, the benchmark) ------------------------------------
+
+
+@dataclass
+class NewGame:
+    """A game the engine has already checked, with where it belongs in the league."""
+
+    settings: Mapping[str, Any]  # RECORD.md settings: seats, variant, deck, target, min_bid, ...
+    players: Mapping[str, str]  # names by seat
+    hands: Sequence[Mapping[str, Any]]
+    result: GameResult
+    code: str | None = None
+    club: str = ""
+    season: str = ""
+    played_on: datetime.date | None = None
+    place: str = ""
+    note: str = ""
+    line: int | None = None  # where it came from, for messages
+    player_ids: dict[str, int] = field(default_factory=dict)
+
+
+@transaction.atomic
+def store_games(*, games: Sequence[NewGame]) -> list[Game]:
+    """Write checked games in bulk: clubs, seasons and roster players are found by name or created.
+
+    In a club game every named seat is bound to a roster player of that name (created when the
+    roster has none). Games without a club keep their free-text names.
+    """
+    clubs: dict[str, Club] = {}
+    seasons: dict[tuple[str, str], Season] = {}
+    for new in games:
+        if new.club and new.club not in clubs:
+            clubs[new.club], _created = Club.objects.get_or_create(name=new.club)
+    for key in {(new.club, new.season) for new in games if new.club and new.season}:
+        dates = [g.played_on for g in games if (g.club, g.season) == key and g.played_on]
+        today = datetime.date.today()
+        seasons[key], _created = Season.objects.get_or_create(
+            club=clubs[key[0]],
+            name=key[1],
+            defaults={"starts_on": min(dates, default=today), "ends_on": max(dates, default=today)},
+        )
+    roster: dict[tuple[int, str], Player] = {}
+    for club in clubs.values():
+        for membership in Membership.objects.filter(club=club).select_related("player"):
+            roster.setdefault((club.pk, membership.player.name.casefold()), membership.player)
+
+    game_rows = []
+    for new in games:
+        row = Game(
+            seats=new.settings["seats"],
+            variant=new.settings["variant"],
+            deck=new.settings["deck"],
+            target=new.settings.get("target"),
+            min_bid=new.settings.get("min_bid"),
+            first_dealer=new.settings.get("first_dealer") or "N",
+            meld_needs_trick=bool(new.settings.get("options", {}).get("meld_needs_trick")),
+            club=clubs.get(new.club),
+            season=seasons.get((new.club, new.season)),
+            played_on=new.played_on,
+            place=new.place,
+            note=new.note,
+            **summary_fields(new.result),
+        )
+        if new.code:
+            row.code = new.code
+        game_rows.append(row)
+    Game.objects.bulk_create(game_rows, batch_size=500)
+
+    seat_rows: list[GameSeat] = []
+    for new, game in zip(games, game_rows, strict=True):
+        for seat in new.result.settings.seat_letters:
+            name = (new.players.get(seat) or "").strip()
+            player = None
+            if name and game.club is not None:
+                key = (game.club.pk, name.casefold())
+                if key not in roster:
+                    roster[key] = add_player(club=game.club, name=name)
+                player = roster[key]
+            seat_rows.append(GameSeat(game=game, seat=seat, name=name, player=player))
+    GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
+
+    by_game: dict[int, list[GameSeat]] = {}
+    for seat_row in seat_rows:
+        by_game.setdefault(seat_row.game_id, []).append(seat_row)
+    hand_rows, hand_stats, game_stats = [], [], []
+    for new, game in zip(games, game_rows, strict=True):
+        hand_rows.extend(
+            Hand(game=game, number=number, data=dict(data)) for number, data in enumerate(new.hands, start=1)
+        )
+        more_hands, more_games = stats.stat_rows(game, by_game[game.pk], new.hands, new.result)
+        hand_stats.extend(more_hands)
+        game_stats.extend(more_games)
+    Hand.objects.bulk_create(hand_rows, batch_size=1000)
+    HandStat.objects.bulk_create(hand_stats, batch_size=1000)
+    GameStat.objects.bulk_create(game_stats, batch_size=1000)
+    return game_rows
+
+
+def summary_fields(result: GameResult) -> dict[str, Any]:
+    """Game's cached summary, as services._store_summary writes it (kept in step with it)."""
+    return {
+        "hand_count": len(result.hands),
+        "finished": result.finished,
+        "winner": result.winner or "",
+        "scores": dict(result.scores),
+        "chip_totals": dict(result.chips),
+    }

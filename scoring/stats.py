@@ -1,0 +1,168 @@
+"""Derived statistics: rewritten from the engine's GameResult, read back with SQL aggregation.
+
+`refresh_game(game, result)` is called by services._store_summary, inside the transaction of
+every change of a game's hands, so the HandStat/GameStat rows of a game can never disagree with
+its hands. `stat_rows(...)` builds the same rows unsaved, for bulk imports and the benchmark.
+
+Bid bands (RULES.md has no bands; these are the club's): single deck 20–24, 25–29, 30–34, 35+.
+Double-deck bids are about 2.5 times single-deck ones (minimum 50 against 20), so the band
+limits are ×2.5 and land on the double-deck bid steps: 50–60, 65–70, 75–85, 90+.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from scoring.league_models import GameStat, HandStat
+from scoring.models import Game, GameSeat
+from scoring.rules import GameResult
+from scoring.rules.tables import MELD_ITEMS
+
+BAND_LABELS = {
+    "single": ["20–24", "25–29", "30–34", "35+"],
+    "double": ["50–60", "65–70", "75–85", "90+"],
+}
+BAND_RULE = _(
+    "Bid bands: single deck 20–24, 25–29, 30–34, 35+. Double-deck bands are the single-deck limits "
+    "×2.5, rounded to the double-deck bid steps: 50–60, 65–70, 75–85, 90+."
+)
+
+
+def bid_band(bid: int | None, deck: str) -> int | None:
+    """The band index of a bid: 0..3.
+
+    >>> [bid_band(b, "single") for b in (20, 24, 25, 34, 35, 60)]
+    [0, 0, 1, 2, 3, 3]
+    >>> [bid_band(b, "double") for b in (50, 60, 65, 70, 75, 85, 90)]
+    [0, 0, 1, 1, 2, 2, 3]
+    """
+    if bid is None:
+        return None
+    # Work in tenths of a point so the ×2.5 limits (62.5, 75, 87.5) stay integers.
+    scale = 25 if deck == "double" else 10
+    tenths = bid * 10
+    for band, limit in enumerate((25, 30, 35)):
+        if tenths < limit * scale:
+            return band
+    return 3
+
+
+_ROLLUP = ("hands", "bids", "bids_made", "sets", "meld_sum", "meld_hands")
+_ROLLUP += ("side_bids", "side_made", "side_sets", "side_meld_sum")
+
+
+def seat_meld_points(items: Iterable[str], deck: str) -> int:
+    # A roundhouse has no points of its own (RULES.md §3), so a seat's meld is the sum of its items.
+    return sum(MELD_ITEMS[item].points(deck) or 0 for item in items)
+
+
+def stat_rows(
+    game: Game, seat_rows: Sequence[GameSeat], hand_data: Sequence[Mapping[str, Any]], result: GameResult
+) -> tuple[list[HandStat], list[GameStat]]:
+    """Unsaved HandStat and GameStat rows of one game, from its stored hands and the engine's result.
+
+    `hand_data` are the RECORD.md hand objects the engine scored (already checked by it), read here
+    only for what GameResult does not carry: bidder seat, bid, trump and each seat's meld items.
+    """
+    settings = result.settings
+    deck = settings.deck
+    by_seat = {row.seat: row for row in seat_rows}
+    partner = {"N": "S", "S": "N", "E": "W", "W": "E"} if settings.seats == 4 else {}
+    hand_stats: list[HandStat] = []
+    rollup = {seat: dict.fromkeys(_ROLLUP, 0) for seat in settings.seat_letters}
+    for scored, data in zip(result.hands, hand_data, strict=True):
+        bidder = data.get("bidder")
+        bid = data.get("bid")
+        melds = data.get("melds")
+        played = scored.result != "passed"
+        for seat in settings.seat_letters:
+            side = settings.side_of(seat)
+            if melds is not None:
+                seat_meld: int | None = seat_meld_points(melds.get(seat, ()), deck)
+            elif data.get("meld_points") is not None and settings.seats == 4:
+                seat_meld = None  # a partnership's plain meld number cannot be split between partners
+            else:
+                seat_meld = scored.meld[side]
+            is_bidder = bidder == seat
+            side_bid = scored.bidding_side == side
+            made = scored.result == "made"
+            row = by_seat[seat]
+            mate = by_seat.get(partner.get(seat, ""))
+            hand_stats.append(
+                HandStat(
+                    game=game,
+                    seat_row=row,
+                    partner_row=mate,
+                    number=scored.number,
+                    seat=seat,
+                    side=side,
+                    dealer=scored.dealer,
+                    result=scored.result,
+                    is_bidder=is_bidder,
+                    side_bid=side_bid,
+                    bid=bid,
+                    bid_band=bid_band(bid, deck),
+                    trump=data.get("trump") or "",
+                    seat_meld=seat_meld,
+                    meld=scored.meld[side],
+                    tricks=scored.tricks[side],
+                    points=scored.points[side],
+                    chips=scored.chips[side],
+                    total=scored.totals[side],
+                    chip_total=scored.chip_totals[side],
+                )
+            )
+            if not played:
+                continue
+            up = rollup[seat]
+            up["hands"] += 1
+            up["bids"] += is_bidder
+            up["bids_made"] += is_bidder and made
+            up["sets"] += is_bidder and not made
+            if seat_meld is not None:
+                up["meld_sum"] += seat_meld
+                up["meld_hands"] += 1
+            up["side_bids"] += side_bid
+            up["side_made"] += side_bid and made
+            up["side_sets"] += side_bid and not made
+            up["side_meld_sum"] += scored.meld[side]
+
+    game_stats = []
+    for seat in settings.seat_letters:
+        side = settings.side_of(seat)
+        others = [score for other, score in result.scores.items() if other != side]
+        if result.winner is None:
+            outcome = GameStat.Outcome.OPEN
+        elif result.winner == "draw":
+            outcome = GameStat.Outcome.DRAW
+        else:
+            outcome = GameStat.Outcome.WIN if result.winner == side else GameStat.Outcome.LOSS
+        game_stats.append(
+            GameStat(
+                game=game,
+                seat_row=by_seat[seat],
+                partner_row=by_seat.get(partner.get(seat, "")),
+                seat=seat,
+                side=side,
+                outcome=outcome,
+                points_for=result.scores[side],
+                points_against=max(others) if others else 0,
+                chips=result.chips[side],
+                **rollup[seat],
+            )
+        )
+    return hand_stats, game_stats
+
+
+def refresh_game(game: Game, result: GameResult) -> None:
+    """Rewrite the game's derived rows; the caller holds the transaction that changed its hands."""
+    seat_rows = list(GameSeat.objects.filter(game=game))
+    hand_data = list(game.hands.order_by("number").values_list("data", flat=True))
+    hand_stats, game_stats = stat_rows(game, seat_rows, hand_data, result)
+    HandStat.objects.filter(game=game).delete()
+    GameStat.objects.filter(game=game).delete()
+    HandStat.objects.bulk_create(hand_stats, batch_size=500)
+    GameStat.objects.bulk_create(game_stats)

@@ -1,0 +1,54 @@
+"""The admin club organisers use: clubs, seasons, players with their roster, search, merging."""
+
+import pytest
+from django.contrib.auth.models import User
+
+from scoring.league_models import Player
+from tests.league_data import small_season
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser(client):
+    user = User.objects.create_superuser("alice", "alice@example.com", "secret-pass-123")
+    client.force_login(user)
+    return client
+
+
+def test_it_lists_and_searches_players_with_their_clubs(organiser):
+    small_season()
+    page = organiser.get("/admin/scoring/player/?q=Čen").content.decode()
+    assert "Čeněk" in page and "Klubbén" in page
+    assert "Örjan" not in page
+
+
+@pytest.mark.parametrize(
+    "url", ["/admin/scoring/club/", "/admin/scoring/season/", "/admin/scoring/club/1/change/"]
+)
+def test_it_shows_clubs_and_seasons(organiser, url):
+    small_season()
+    assert organiser.get(url).status_code == 200
+
+
+def test_it_merges_two_selected_players(organiser):
+    data = small_season()
+    twin = Player.objects.create(name="Asa")
+    response = organiser.post(
+        "/admin/scoring/player/",
+        {"action": "merge_selected", "_selected_action": [data["people"]["Åsa"].pk, twin.pk]},
+    )
+    assert response.status_code == 302
+    assert not Player.objects.filter(pk=twin.pk).exists()
+
+
+def test_it_refuses_to_merge_people_from_the_same_table(organiser):
+    data = small_season()
+    organiser.post(
+        "/admin/scoring/player/",
+        {
+            "action": "merge_selected",
+            "_selected_action": [data["people"]["Åsa"].pk, data["people"]["Örjan"].pk],
+        },
+    )
+    assert Player.objects.count() == 4
