@@ -12,6 +12,7 @@ import secrets
 from typing import Any
 
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 SEAT_CHOICES = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
@@ -57,6 +58,9 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_variant_display()} {self.code}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", kwargs={"code": self.code})
 
     def settings_record(self) -> dict[str, Any]:
         """The RECORD.md settings of this game (everything but players and hands)."""

@@ -48,6 +48,22 @@ def score(game: Game, hand_data: Sequence[Mapping[str, Any]] | None = None) -> G
     return score_game(settings, hands)
 
 
+def preview_hand(
+    *, game: Game, data: Mapping[str, Any], stored: Sequence[Mapping[str, Any]], replace: int | None = None
+) -> GameResult:
+    """Score the stored hands with a candidate hand, writing nothing.
+
+    The candidate is the next hand, or replaces hand `replace` (a correction). RecordError when
+    the rules refuse it, as record_hand and edit_hand would.
+    """
+    hands = [dict(hand) for hand in stored]
+    if replace is not None and 1 <= replace <= len(hands):
+        hands[replace - 1] = dict(data)
+    else:
+        hands.append(dict(data))
+    return score(game, hands)
+
+
 @transaction.atomic
 def create_game(
     *,
@@ -166,6 +182,7 @@ __all__ = [
     "edit_hand",
     "game_record",
     "players_of",
+    "preview_hand",
     "record_hand",
     "score",
 ]
