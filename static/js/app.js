@@ -86,7 +86,7 @@
   document.addEventListener("input", function (event) {
     const el = event.target;
     if (el.matches("input.count")) seatSums(el.closest("details"));
-    if (el.matches("input.trick-points") && event.isTrusted) fillTricks(el);
+    if (el.matches("input.trick-points")) fillTricks(el);
   });
   document.addEventListener("change", function (event) {
     const el = event.target;
