@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
@@ -158,7 +157,7 @@ class HandForm(forms.Form):
         self.settings = settings
         self.players = players
         self.hand: dict[str, Any] = {}
-        self.group_errors: dict[str, list[str]] = defaultdict(list)
+        self.group_errors: dict[str, list[str]] = {}
         s = settings
         if s.chips_in_play:
             self.fields["passed"] = forms.BooleanField(label=_("All four passed"), required=False)
@@ -283,8 +282,8 @@ class HandForm(forms.Form):
         if len(blanks) == 1:
             rest = total - sum(value or 0 for value in values.values())
             if rest < 0:
-                self.group_errors["tricks"].append(
-                    _g("The trick points add up to more than %(total)d.") % {"total": total}
+                self.add_group_error(
+                    "tricks", _g("The trick points add up to more than %(total)d.") % {"total": total}
                 )
                 return
             values[blanks[0]] = rest
@@ -296,9 +295,12 @@ class HandForm(forms.Form):
                     "Enter the trick points of all players but one; the last is worked out from %(total)d."
                 )
             )
-            self.group_errors["tricks"].append(message % {"total": total})
+            self.add_group_error("tricks", message % {"total": total})
             return
         hand["tricks"] = values
+
+    def add_group_error(self, group: str, message: str) -> None:
+        self.group_errors.setdefault(group, []).append(message)
 
     def is_valid(self) -> bool:
         return super().is_valid() and not self.group_errors
@@ -309,23 +311,24 @@ class HandForm(forms.Form):
         message = humanize(error)
         head = field.split(".")[0]
         if field == "hands":
-            self.group_errors["form"].append(
+            self.add_group_error(
+                "form",
                 _g(
                     "This change would end the game after hand %(hand)d, but later hands are recorded. "
                     "Correct or delete the later hands first."
                 )
-                % {"hand": (error.hand or 2) - 1}
+                % {"hand": (error.hand or 2) - 1},
             )
         elif head in ("bid", "bidder", "trump", "conceded", "passed") and head in self.fields:
             self.add_error(head, message)
         elif head == "tricks_won":
             self.add_error("slam", message)
         elif head == "melds" and "." in field:
-            self.group_errors[f"melds_{field.split('.')[1]}"].append(message)
+            self.add_group_error(f"melds_{field.split('.')[1]}", message)
         elif head in ("tricks", "melds", "meld_points"):
-            self.group_errors[head].append(message)
+            self.add_group_error(head, message)
         else:
-            self.group_errors["form"].append(message)
+            self.add_group_error("form", message)
 
     # --- what the template draws -----------------------------------------------------------
 
