@@ -153,7 +153,9 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
     save_hand(page, 6, preview="N–S are set on 20: -20")
     expect(page.get_by_test_id("total-NS")).to_have_text("79")
     assert_fits_the_phone(page)
-    shoot(page, "check-04-scoreboard", full_page=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, "check-04-scoreboard")
+    shoot(page, "check-04b-history", element=page.locator("#history"))
 
     # A correction that would have ended the game at hand 5 (N–S 101) is refused...
     page.get_by_role("link", name="Edit hand 3", exact=True).click()
@@ -203,4 +205,4 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
     assert award_row(page, "Final chips") == [expected["chips"]["NS"], expected["chips"]["EW"]]
     assert award_row(page, "Final chips") == [33, -33]  # by hand: 16 in play + 17 game chips
     assert_fits_the_phone(page)
-    shoot(page, "check-05-end-of-game-awards", element=page.get_by_role("heading", name="Game over"))
+    shoot(page, "check-05-end-of-game-awards", element=page.locator("#game-over"))
