@@ -193,24 +193,10 @@ class HandForm(forms.Form):
                 self.fields[f"meld_points_{side}"] = forms.IntegerField(
                     label=side_label(side, players), required=False, min_value=0, max_value=MAX_MELD_POINTS
                 )
+        # The meld picker has one count per seat and item (up to 76 of them). They are read by
+        # hand in `_clean_melds` rather than as Django fields: a form of 100 fields is slow to
+        # build, check and draw, and every count needs the same small check.
         self.items = meld_items_for(s.deck)
-        for seat in s.seat_letters:
-            for item in self.items:
-                attrs = {
-                    "class": "count",
-                    "inputmode": "numeric",
-                    "placeholder": "0",
-                    "data-points": str(item.points(s.deck)),
-                    "data-chips": str(item.chips if s.chips_in_play else 0),
-                    "data-family": item.family,
-                }
-                self.fields[f"meld_{seat}_{item.name}"] = forms.IntegerField(
-                    label=MELD_NAMES[item.name],
-                    required=False,
-                    min_value=0,
-                    max_value=MAX_REPEAT if item.name in REPEATABLE else 1,
-                    widget=forms.NumberInput(attrs=attrs),
-                )
         for side in s.sides:
             self.fields[f"tricks_{side}"] = forms.IntegerField(
                 label=side_label(side, players),
@@ -250,13 +236,7 @@ class HandForm(forms.Form):
             if any(points.values()):
                 hand["meld_points"] = points
         else:
-            melds = {}
-            for seat in self.settings.seat_letters:
-                items = []
-                for item in self.items:
-                    items += [item.name] * (data.get(f"meld_{seat}_{item.name}") or 0)
-                if items:
-                    melds[seat] = items
+            melds = self._clean_melds()
             if melds:
                 hand["melds"] = melds
         if data.get("conceded"):
@@ -265,6 +245,40 @@ class HandForm(forms.Form):
             self._clean_tricks(data, hand)
         self.hand = hand
         return data
+
+    def _clean_melds(self) -> dict[str, list[str]]:
+        """The meld items per seat from the picker's counts ("meld_N_run" = "1")."""
+        melds = {}
+        for seat in self.settings.seat_letters:
+            items = []
+            for item in self.items:
+                raw = self.meld_value(seat, item.name)
+                if raw in ("", None):
+                    continue
+                top = MAX_REPEAT if item.name in REPEATABLE else 1
+                try:
+                    count = int(str(raw).strip())
+                except ValueError:
+                    count = -1
+                    problem = _g("%(item)s: enter a whole number, 0 to %(top)d.")
+                else:
+                    problem = _g("%(item)s: at most %(top)d per seat.") if count > top else ""
+                    if count < 0:
+                        problem = _g("%(item)s: enter a whole number, 0 to %(top)d.")
+                if problem:
+                    self.add_group_error(
+                        f"melds_{seat}", problem % {"item": MELD_NAMES[item.name], "top": top}
+                    )
+                    continue
+                items += [item.name] * count
+            if items:
+                melds[seat] = items
+        return melds
+
+    def meld_value(self, seat: str, item: str) -> Any:
+        """What the picker shows for a count: the posted text, or the initial count."""
+        key = f"meld_{seat}_{item}"
+        return self.data.get(key, "") if self.is_bound else self.initial.get(key, "")
 
     def _clean_tricks(self, data: Mapping[str, Any], hand: dict[str, Any]) -> None:
         sides, total = self.settings.sides, self.settings.trick_points
@@ -333,22 +347,27 @@ class HandForm(forms.Form):
     # --- what the template draws -----------------------------------------------------------
 
     def meld_seats(self) -> list[dict[str, Any]]:
-        """Per seat: its label, its item steppers and the errors about its melds."""
+        """Per seat: its label, its item counts and the errors about its melds."""
         chips = self.settings.chips_in_play
+        deck = self.settings.deck
         seats = []
         for seat in self.settings.seat_letters:
             rows = []
             for item in self.items:
+                value = self.meld_value(seat, item.name)
                 rows.append(
                     {
-                        "field": self[f"meld_{seat}_{item.name}"],
-                        "points": item.points(self.settings.deck),
+                        "name": f"meld_{seat}_{item.name}",
+                        "label": MELD_NAMES[item.name],
+                        "value": "" if value is None else value,
+                        "max": MAX_REPEAT if item.name in REPEATABLE else 1,
+                        "points": item.points(deck),
                         "chips": item.chips if chips else 0,
                         "family": item.family,
                     }
                 )
             errors = self.group_errors.get(f"melds_{seat}", [])
-            shown = any(_count(row["field"].value()) for row in rows)
+            shown = any(_count(row["value"]) for row in rows)
             seats.append(
                 {
                     "seat": seat,

@@ -10,9 +10,9 @@ pytestmark = pytest.mark.django_db
 
 
 def errors_near(html: str, anchor: str) -> str:
-    """The text of the form from `anchor` (an element id) to the end of its block."""
+    """The text of the form from `anchor` (an element id) to the end of its fieldset."""
     start = html.index(anchor)
-    return re.sub(r"<[^>]+>", " ", html[start : start + 4000])
+    return re.sub(r"<[^>]+>", " ", html[start : html.index("</fieldset>", start)])
 
 
 def test_a_plain_post_saves_the_hand_and_redirects(client):
@@ -84,8 +84,10 @@ def test_a_stale_hand_number_gets_a_conflict_and_keeps_the_input(client):
         ({"tricks_NS": "", "tricks_EW": ""}, 'id="tricks"', "Enter the trick points of one side"),
         ({"tricks_NS": "15", "tricks_EW": "11"}, 'id="tricks"', "Tricks add up to 26, expected 25"),
         ({"meld_N_run": "0"}, 'id="melds"', "the bidder must hold a marriage in trump"),
-        ({"meld_N_run": "5"}, 'id="melds"', "less than or equal to 1"),
-        ({"meld_N_marriage": "-1"}, 'id="melds"', "greater than or equal to 0"),
+        ({"meld_N_run": "5"}, 'id="melds"', "Run (A 10 K Q J of trump): at most 1 per seat."),
+        ({"meld_N_marriage": "-1"}, 'id="melds"', "Marriage (K Q, other suit): enter a whole number, 0 to 12."),
+        ({"meld_S_pinochle": "x"}, 'id="melds"', "Pinochle (Q♠ J♦): enter a whole number, 0 to 1."),
+        ({"meld_S_pinochle": "99999999999999999999"}, 'id="melds"', "at most 1 per seat"),
         ({"meld_W_double_pinochle": "1", "meld_E_double_pinochle": "1"}, 'id="melds"', "the deck has only 2"),
         ({"slam": "NS"}, 'id="tricks"', "Side NS won every trick, so it took all 25 points"),
         ({"number": "abc"}, 'id="hand-form"', "Hand number: Enter a whole number."),
