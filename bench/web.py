@@ -210,7 +210,8 @@ def main() -> None:
         ):
             print(f"{name:<28} {rate:>11.1f} {rate / trivial:>10.1%}")
         print(f"saves answered 302: {saved}, other answers: {other}; hands written: {written}")
-        if written != saved or other:
+        # wrk stops counting at the deadline; up to one request per connection may still land.
+        if other or not saved <= written <= saved + 16:
             raise SystemExit("the save benchmark did not write one hand per request")
 
 

@@ -10,10 +10,14 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, QueryDict
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
@@ -56,8 +60,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def game_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    board = selectors.scoreboard(_game(code))
-    return _render_game(request, board, _new_hand_form(board))
+    return HttpResponse(_game_html(request, _game(code), page=not request.htmx))
 
 
 @require_POST
@@ -75,12 +78,10 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
         except HandConflict as conflict:
             return _conflict(request, game, conflict)
         else:
-            notice = _("Hand %(number)d saved.") % {"number": hand.number}
+            messages.success(request, _("Hand %(number)d saved.") % {"number": hand.number})
             if not request.htmx:
-                messages.success(request, notice)
                 return redirect("game", code=code)
-            board = selectors.scoreboard(game)
-            return _render_game(request, board, _new_hand_form(board), notice=notice)
+            return HttpResponse(_game_html(request, game, page=False))
     return _render_game(request, selectors.scoreboard(game), form)
 
 
@@ -181,9 +182,54 @@ def _form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
     }
 
 
-def _new_hand_form(board: selectors.Scoreboard) -> HandForm:
-    initial = {"number": board.next_number, "submission_id": uuid.uuid4()}
-    return HandForm(initial=initial, settings=board.settings, players=board.players)
+# The scoreboard with a fresh entry form is the page a table reloads most. It is drawn once per
+# state of the game (its code and `updated_at`, which every write of hands changes) and language,
+# then kept in the cache with holes for what belongs to one request: the CSRF token, the form's
+# submission id and the flash messages.
+_CSRF_HOLE = "csrf-hole-4f1c9e"
+_SUBMISSION_HOLE = "submission-hole-4f1c9e"
+_MESSAGES_HOLE = "<!--messages-hole-4f1c9e-->"
+
+
+def _game_html(request: HttpRequest, game: Game, *, page: bool) -> str:
+    """The game page (or its #game fragment) with a fresh entry form, from the cache when it can."""
+    version = f"{game.code}:{game.updated_at.timestamp()}:{game.hand_count}:{get_language()}"
+    fragment = cache.get(f"game-fragment:{version}")
+    if fragment is None:
+        fragment = _render_fragment(game)
+        cache.set(f"game-fragment:{version}", fragment, 60 * 60)
+    html = fragment
+    if page:
+        html = cache.get(f"game-page:{version}")
+        if html is None:
+            context = {"game": game, "game_html": fragment, "csrf_token": _CSRF_HOLE}
+            html = render_to_string("scoring/game.html", context)
+            cache.set(f"game-page:{version}", html, 60 * 60)
+    return (
+        html.replace(_CSRF_HOLE, get_token(request))
+        .replace(_SUBMISSION_HOLE, str(uuid.uuid4()))
+        .replace(_MESSAGES_HOLE, _messages_html(request))
+    )
+
+
+def _messages_html(request: HttpRequest) -> str:
+    shown = list(messages.get_messages(request))  # reading them marks them as shown
+    return render_to_string("_messages.html", {"messages": shown}) if shown else ""
+
+
+def _render_fragment(game: Game) -> str:
+    board = selectors.scoreboard(game)
+    initial = {"number": board.next_number, "submission_id": _SUBMISSION_HOLE}
+    form = HandForm(initial=initial, settings=board.settings, players=board.players)
+    context = {
+        "board": board,
+        "game": game,
+        "form": form,
+        **_form_urls(game, None),
+        "csrf_token": _CSRF_HOLE,
+        "messages_hole": mark_safe(_MESSAGES_HOLE),
+    }
+    return render_to_string("scoring/game.html#game", context)
 
 
 def _render_game(
