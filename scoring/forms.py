@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _g
 from django.utils.translation import gettext_lazy as _
 
@@ -36,6 +37,10 @@ from scoring.rules.tables import (
 )
 
 ALL_SEATS = "NESW"
+# Labels that name players are only worked out when drawn, so a save that redirects never
+# needs the players' names (one query fewer on the busiest write).
+lazy_seat_label = lazy(seat_label, str)
+lazy_side_label = lazy(side_label, str)
 #: A seat can show a repeatable item (marriage, dix) at most this often; levelled items once.
 MAX_REPEAT = 12
 
@@ -161,7 +166,7 @@ class HandForm(forms.Form):
         s = settings
         if s.chips_in_play:
             self.fields["passed"] = forms.BooleanField(label=_("All four passed"), required=False)
-        bidders = [(seat, seat_label(seat, players)) for seat in s.seat_letters]
+        bidders = [(seat, lazy_seat_label(seat, players)) for seat in s.seat_letters]
         if s.seats == 2:
             bidders.append(("", _("No bidding")))
         self.fields["bidder"] = forms.ChoiceField(
@@ -191,7 +196,10 @@ class HandForm(forms.Form):
             )
             for side in s.sides:
                 self.fields[f"meld_points_{side}"] = forms.IntegerField(
-                    label=side_label(side, players), required=False, min_value=0, max_value=MAX_MELD_POINTS
+                    label=lazy_side_label(side, players),
+                    required=False,
+                    min_value=0,
+                    max_value=MAX_MELD_POINTS,
                 )
         # The meld picker has one count per seat and item (up to 76 of them). They are read by
         # hand in `_clean_melds` rather than as Django fields: a form of 100 fields is slow to
@@ -199,7 +207,7 @@ class HandForm(forms.Form):
         self.items = meld_items_for(s.deck)
         for side in s.sides:
             self.fields[f"tricks_{side}"] = forms.IntegerField(
-                label=side_label(side, players),
+                label=lazy_side_label(side, players),
                 required=False,
                 min_value=0,
                 max_value=s.trick_points,
@@ -207,7 +215,7 @@ class HandForm(forms.Form):
             )
         self.fields["slam"] = forms.ChoiceField(
             label=_("Took every trick"),
-            choices=[("", _("Nobody")), *((side, side_label(side, players)) for side in s.sides)],
+            choices=[("", _("Nobody")), *((side, lazy_side_label(side, players)) for side in s.sides)],
             required=False,
             widget=forms.RadioSelect,
         )

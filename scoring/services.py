@@ -108,11 +108,10 @@ def record_hand(
     try:
         with transaction.atomic():
             locked = Game.objects.select_for_update().get(pk=game.pk)
-            if submission_id is not None:
-                same = locked.hands.filter(submission_id=submission_id).first()
-                if same is not None:
-                    return same
             rows = list(locked.hands.order_by("number"))
+            same = next((row for row in rows if submission_id and row.submission_id == submission_id), None)
+            if same is not None:
+                return same
             if number != len(rows) + 1:
                 raise HandConflict(number)
             result = score(locked, [row.data for row in rows] + [dict(data)])
@@ -127,7 +126,7 @@ def record_hand(
             if same is not None:
                 return same
         raise HandConflict(number) from None
-    game.refresh_from_db()
+    _copy_summary(locked, game)
     return hand
 
 
@@ -147,7 +146,7 @@ def edit_hand(*, game: Game, number: int, data: Mapping[str, Any]) -> Hand:
     target.data = dict(data)
     target.save(update_fields=["data", "updated_at"])
     _store_summary(locked, result)
-    game.refresh_from_db()
+    _copy_summary(locked, game)
     return target
 
 
@@ -161,7 +160,7 @@ def delete_last_hand(*, game: Game) -> int | None:
     last = rows.pop()
     last.delete()
     _store_summary(locked, score(locked, [row.data for row in rows]))
-    game.refresh_from_db()
+    _copy_summary(locked, game)
     return last.number
 
 
@@ -172,6 +171,15 @@ def _store_summary(game: Game, result: GameResult) -> None:
     game.scores = dict(result.scores)
     game.chip_totals = dict(result.chips)
     game.save(update_fields=["hand_count", "finished", "winner", "scores", "chip_totals", "updated_at"])
+
+
+_SUMMARY_FIELDS = ("hand_count", "finished", "winner", "scores", "chip_totals", "updated_at")
+
+
+def _copy_summary(source: Game, target: Game) -> None:
+    """Bring the caller's Game up to date without another query (was refresh_from_db)."""
+    for name in _SUMMARY_FIELDS:
+        setattr(target, name, getattr(source, name))
 
 
 __all__ = [

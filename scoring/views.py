@@ -16,6 +16,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -164,7 +165,8 @@ def _game(code: str) -> Game:
 
 
 def _hand_form(game: Game, data: QueryDict | None, **kwargs: Any) -> HandForm:
-    return HandForm(data, settings=selectors.settings_of(game), players=services.players_of(game), **kwargs)
+    players = SimpleLazyObject(lambda: services.players_of(game))
+    return HandForm(data, settings=selectors.settings_of(game), players=players, **kwargs)
 
 
 def _form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
