@@ -1,7 +1,9 @@
+import re
+
 import pytest
 
 from scoring import services
-from tests.helpers import check_game, quick_hand, standard_game, text
+from tests.helpers import WORKED_EXAMPLE, check_game, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +100,37 @@ def test_the_scoreboard_costs_the_same_queries_whatever_the_number_of_hands(
     with django_assert_num_queries(3):
         response = client.get(f"/g/{game.code}/")
     assert f"#{hands} dealer" in text(response)
+
+
+def test_the_cached_page_follows_every_change_of_hands(client):
+    game = check_game()
+    url = f"/g/{game.code}/"
+    assert "N–S (Anna & Cecilia) 0" in text(client.get(url))
+    services.record_hand(game=game, number=1, data={"passed": True})
+    assert "Hand 2: East (Bo) deals" in text(client.get(url))
+    client.post(f"/g/{game.code}/hands/1/", {"number": "1", **WORKED_EXAMPLE})
+    assert "N–S (Anna & Cecilia) 36 4 chips" in text(client.get(url))
+    client.post(f"/g/{game.code}/hands/last/delete", {"number": "1"})
+    page = text(client.get(url))
+    assert "N–S (Anna & Cecilia) 0 0 chips" in page and "No hand yet." in page
+
+
+def test_each_page_gets_its_own_submission_id_and_a_real_csrf_token(client):
+    game = check_game()
+    first = client.get(f"/g/{game.code}/").content.decode()
+    second = client.get(f"/g/{game.code}/", headers={"HX-Request": "true"}).content.decode()
+    ids = [
+        re.search(r'name="submission_id" value="([0-9a-f-]{36})"', html).group(1) for html in (first, second)
+    ]
+    assert ids[0] != ids[1]
+    for html in (first, second):
+        assert "hole" not in html
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        assert len(token) == 64
+
+
+def test_a_second_look_at_the_scoreboard_costs_one_query(client, django_assert_num_queries):
+    game = check_game()
+    client.get(f"/g/{game.code}/")
+    with django_assert_num_queries(1):
+        client.get(f"/g/{game.code}/")

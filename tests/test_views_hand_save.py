@@ -194,3 +194,12 @@ def test_it_needs_the_csrf_token():
     game = check_game()
     assert Client(enforce_csrf_checks=True).post(save_url(game), hand_post(1)).status_code == 403
     assert not Hand.objects.exists()
+
+
+def test_a_two_player_hand_may_have_no_bidding(client):
+    game = standard_game(seats=2)
+    response = client.post(save_url(game), hand_post(1, {"bidder": "", "tricks_N": "15"}))
+    assert response.status_code == 302
+    assert Hand.objects.get().data == {"tricks": {"N": 15, "E": 10}}
+    page = text(client.get(f"/g/{game.code}/"))
+    assert "#1 dealer North (Anna) Meld Tricks Pts Total N 0 15 +15 15 E 0 10 +10 10" in page
