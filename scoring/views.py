@@ -43,7 +43,10 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
-    games = Game.objects.prefetch_related("seat_rows")[:100]
+    games = list(Game.objects.prefetch_related("seat_rows")[:100])
+    for game in games:
+        names = {row.seat: row.name for row in game.seat_rows.all() if row.name}
+        game.names = ", ".join(names[seat] for seat in "NESW" if seat in names)  # type: ignore[attr-defined]
     playing = [game for game in games if not game.finished]
     done = [game for game in games if game.finished]
     return render(request, "scoring/game_list.html", {"playing": playing, "done": done})

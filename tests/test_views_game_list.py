@@ -16,7 +16,7 @@ def test_it_lists_games_in_progress_and_finished(client):
     assert page.index("In progress") < page.index("Finished")
     html = response.content.decode()
     assert html.index(f"/g/{playing.code}/") < html.index("Finished") < html.index(f"/g/{done.code}/")
-    assert "winner NS" in page
+    assert "Anna, Bo, Cecilia, David N–S 25 · E–W 10 · 1 hand · winner N–S" in page
 
 
 def test_it_offers_a_new_game(client):
