@@ -206,3 +206,8 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
     assert award_row(page, "Final chips") == [33, -33]  # by hand: 16 in play + 17 game chips
     assert_fits_the_phone(page)
     shoot(page, "check-05-end-of-game-awards", element=page.locator("#game-over"))
+
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Games").click()
+    expect(page.get_by_role("link", name="Check Pinochle · 4 players")).to_contain_text("winner N–S")
+    assert_fits_the_phone(page)
+    shoot(page, "check-06-games-list")
