@@ -27,7 +27,7 @@ from scoring import selectors, services
 from scoring.forms import GameForm, HandForm, hand_initial
 from scoring.models import Game, Hand
 from scoring.rules import RecordError, Settings
-from scoring.rules.tables import MAX_BID, next_bid, previous_bid
+from scoring.rules.tables import MAX_BID, next_bid, previous_bid, sides_for
 from scoring.services import HandConflict
 
 
@@ -47,6 +47,8 @@ def game_list(request: HttpRequest) -> HttpResponse:
     for game in games:
         names = {row.seat: row.name for row in game.seat_rows.all() if row.name}
         game.names = ", ".join(names[seat] for seat in "NESW" if seat in names)  # type: ignore[attr-defined]
+        # In table order: PostgreSQL's jsonb does not keep the keys' order.
+        game.score_line = [(side, game.scores.get(side, 0)) for side in sides_for(game.seats)]  # type: ignore[attr-defined]
     playing = [game for game in games if not game.finished]
     done = [game for game in games if game.finished]
     return render(request, "scoring/game_list.html", {"playing": playing, "done": done})
