@@ -6,6 +6,7 @@ fragment instead ("page.html#fragment", the fragment's id is its hx-target).
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -196,27 +197,27 @@ def _form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
 _CSRF_HOLE = "csrf-hole-4f1c9e"
 _SUBMISSION_HOLE = "submission-hole-4f1c9e"
 _MESSAGES_HOLE = "<!--messages-hole-4f1c9e-->"
+_HOLES = re.compile(f"({_CSRF_HOLE}|{_SUBMISSION_HOLE}|{_MESSAGES_HOLE})")
 
 
 def _game_html(request: HttpRequest, game: Game, *, page: bool) -> str:
     """The game page (or its #game fragment) with a fresh entry form, from the cache when it can."""
     version = f"{game.code}:{game.updated_at.timestamp()}:{game.hand_count}:{get_language()}"
-    fragment = cache.get(f"game-fragment:{version}")
-    if fragment is None:
-        fragment = _render_fragment(game)
-        cache.set(f"game-fragment:{version}", fragment, 60 * 60)
-    html = fragment
-    if page:
-        html = cache.get(f"game-page:{version}")
-        if html is None:
-            context = {"game": game, "game_html": fragment, "csrf_token": _CSRF_HOLE}
+    key = f"game-{'page' if page else 'fragment'}:{version}"
+    parts = cache.get(key)
+    if parts is None:
+        html = _render_fragment(game)
+        if page:
+            context = {"game": game, "game_html": html, "csrf_token": _CSRF_HOLE}
             html = render_to_string("scoring/game.html", context)
-            cache.set(f"game-page:{version}", html, 60 * 60)
-    return (
-        html.replace(_CSRF_HOLE, get_token(request))
-        .replace(_SUBMISSION_HOLE, str(uuid.uuid4()))
-        .replace(_MESSAGES_HOLE, _messages_html(request))
-    )
+        parts = _HOLES.split(html)  # the holes become every other part
+        cache.set(key, parts, 60 * 60)
+    values = {
+        _CSRF_HOLE: get_token(request),
+        _SUBMISSION_HOLE: str(uuid.uuid4()),
+        _MESSAGES_HOLE: _messages_html(request),
+    }
+    return "".join(values[part] if index % 2 else part for index, part in enumerate(parts))
 
 
 def _messages_html(request: HttpRequest) -> str:
