@@ -77,7 +77,6 @@ except ValueError as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL this app understands: {exc}") from None
 if _db["ENGINE"] == "django.db.backends.sqlite3":
     # WAL + IMMEDIATE transactions keep concurrent writers from "database is locked" (RECIPES.md).
-    _db["CONN_MAX_AGE"] = 0
     _db["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
@@ -92,10 +91,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The login rate limit must be shared by every gunicorn worker, so the cache lives in the database
 # (`make migrate` runs `createcachetable`; the test runner creates it by itself).
 CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "pinochle_cache",
-    }
+    # Per process: drawn pages (scoring/views.py). Each key names the game's state, so a worker
+    # that has not seen a change simply draws the page afresh; nothing stale is ever served.
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
+    # Shared by every gunicorn worker: login attempt counts (scoring/ratelimit.py).
+    "shared": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pinochle_cache"},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

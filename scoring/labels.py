@@ -1,38 +1,65 @@
-"""Names of the rule book's items in the players' language.
+"""Words and symbols the pages show for seats, sides, suits and meld items (all translatable)."""
 
-The engine (`scoring.rules`) speaks in stable English keys (`double_pinochle`); pages show these
-translated labels instead. Kept outside the engine so it stays free of Django.
-"""
+from __future__ import annotations
 
-from django.utils.functional import Promise
+from collections.abc import Mapping
+
 from django.utils.translation import gettext_lazy as _
 
-MELD_LABELS: dict[str, Promise] = {
-    "run": _("Run (A-10-K-Q-J of trump)"),
+SEAT_NAMES = {"N": _("North"), "E": _("East"), "S": _("South"), "W": _("West")}
+
+SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
+SUIT_NAMES = {"spades": _("Spades"), "hearts": _("Hearts"), "diamonds": _("Diamonds"), "clubs": _("Clubs")}
+
+MELD_NAMES = {
+    "run": _("Run (A 10 K Q J of trump)"),
     "double_run": _("Double run"),
     "triple_run": _("Triple run"),
     "quadruple_run": _("Quadruple run"),
-    "trump_marriage": _("Marriage in trump (K-Q outside a run)"),
-    "marriage": _("Marriage in another suit (K-Q)"),
+    "trump_marriage": _("Trump marriage (K Q of trump)"),
+    "marriage": _("Marriage (K Q, other suit)"),
     "dix": _("Dix (9 of trump)"),
-    "pinochle": _("Pinochle (Q♠ and J♦)"),
+    "pinochle": _("Pinochle (Q♠ J♦)"),
     "double_pinochle": _("Double pinochle"),
     "triple_pinochle": _("Triple pinochle"),
     "quadruple_pinochle": _("Quadruple pinochle"),
-    "aces": _("Aces around (an ace of each suit)"),
-    "double_aces": _("Double aces around"),
-    "triple_aces": _("Triple aces around"),
-    "quadruple_aces": _("Quadruple aces around"),
+    "aces": _("Aces around"),
+    "double_aces": _("Double aces"),
+    "triple_aces": _("Triple aces"),
+    "quadruple_aces": _("Quadruple aces"),
     "kings": _("Kings around"),
-    "double_kings": _("Double kings around"),
-    "triple_kings": _("Triple kings around"),
-    "quadruple_kings": _("Quadruple kings around"),
+    "double_kings": _("Double kings"),
+    "triple_kings": _("Triple kings"),
+    "quadruple_kings": _("Quadruple kings"),
     "queens": _("Queens around"),
-    "double_queens": _("Double queens around"),
-    "triple_queens": _("Triple queens around"),
-    "quadruple_queens": _("Quadruple queens around"),
+    "double_queens": _("Double queens"),
+    "triple_queens": _("Triple queens"),
+    "quadruple_queens": _("Quadruple queens"),
     "jacks": _("Jacks around"),
-    "double_jacks": _("Double jacks around"),
-    "triple_jacks": _("Triple jacks around"),
-    "quadruple_jacks": _("Quadruple jacks around"),
+    "double_jacks": _("Double jacks"),
+    "triple_jacks": _("Triple jacks"),
+    "quadruple_jacks": _("Quadruple jacks"),
 }
+
+
+def seat_label(seat: str, players: Mapping[str, str]) -> str:
+    """ "North (Anna)", or "North" when the seat has no name."""
+    name = players.get(seat, "")
+    return f"{SEAT_NAMES[seat]} ({name})" if name else str(SEAT_NAMES[seat])
+
+
+def side_short(side: str) -> str:
+    """ "N–S" for a partnership, the seat letter otherwise."""
+    return f"{side[0]}–{side[1]}" if len(side) == 2 else side
+
+
+def side_label(side: str, players: Mapping[str, str]) -> str:
+    """ "N–S (Anna & Cecilia)" for a partnership, "North (Anna)" for a lone seat."""
+    if len(side) == 1:
+        return seat_label(side, players)
+    names = [players[seat] for seat in side if players.get(seat)]
+    return f"{side_short(side)} ({' & '.join(names)})" if names else side_short(side)
+
+
+# The Rules page reads the same names.
+MELD_LABELS = MELD_NAMES

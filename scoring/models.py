@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 SEAT_CHOICES = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
@@ -74,6 +75,9 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_variant_display()} {self.code}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", kwargs={"code": self.code})
 
     def settings_record(self) -> dict[str, Any]:
         """The RECORD.md settings of this game (everything but players and hands)."""

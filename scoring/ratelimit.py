@@ -10,7 +10,7 @@ import hashlib
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.http import HttpRequest
 
 
@@ -46,7 +46,7 @@ def _keys(username: str, address: str) -> list[tuple[str, int]]:
 
 def _recent(key: str, at: float) -> list[float]:
     window = settings.LOGIN_FAILURE_WINDOW_SECONDS
-    return [t for t in cache.get(key, []) if t > at - window]
+    return [t for t in caches["shared"].get(key, []) if t > at - window]
 
 
 def login_blocked(*, username: str, address: str) -> bool:
@@ -60,10 +60,10 @@ def record_login_failure(*, username: str, address: str) -> None:
     for key, limit in _keys(username, address):
         # Only the last `limit` times matter; the list stays small whatever an attacker sends.
         recent = [*_recent(key, at), at][-limit:]
-        cache.set(key, recent, timeout=settings.LOGIN_FAILURE_WINDOW_SECONDS)
+        caches["shared"].set(key, recent, timeout=settings.LOGIN_FAILURE_WINDOW_SECONDS)
 
 
 def clear_login_failures(*, username: str) -> None:
     """After a successful login the username starts afresh (the address keeps its count)."""
     name_key, _limit = _keys(username, "")[0]
-    cache.delete(name_key)
+    caches["shared"].delete(name_key)

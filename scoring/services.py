@@ -50,6 +50,22 @@ def score(game: Game, hand_data: Sequence[Mapping[str, Any]] | None = None) -> G
     return score_game(settings, hands)
 
 
+def preview_hand(
+    *, game: Game, data: Mapping[str, Any], stored: Sequence[Mapping[str, Any]], replace: int | None = None
+) -> GameResult:
+    """Score the stored hands with a candidate hand, writing nothing.
+
+    The candidate is the next hand, or replaces hand `replace` (a correction). RecordError when
+    the rules refuse it, as record_hand and edit_hand would.
+    """
+    hands = [dict(hand) for hand in stored]
+    if replace is not None and 1 <= replace <= len(hands):
+        hands[replace - 1] = dict(data)
+    else:
+        hands.append(dict(data))
+    return score(game, hands)
+
+
 @transaction.atomic
 def create_game(
     *,
@@ -94,11 +110,10 @@ def record_hand(
     try:
         with transaction.atomic():
             locked = Game.objects.select_for_update().get(pk=game.pk)
-            if submission_id is not None:
-                same = locked.hands.filter(submission_id=submission_id).first()
-                if same is not None:
-                    return same
             rows = list(locked.hands.order_by("number"))
+            same = next((row for row in rows if submission_id and row.submission_id == submission_id), None)
+            if same is not None:
+                return same
             if number != len(rows) + 1:
                 raise HandConflict(number)
             result = score(locked, [row.data for row in rows] + [dict(data)])
@@ -113,7 +128,7 @@ def record_hand(
             if same is not None:
                 return same
         raise HandConflict(number) from None
-    game.refresh_from_db()
+    _copy_summary(locked, game)
     return hand
 
 
@@ -142,7 +157,7 @@ def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor 
     target.data = dict(data)
     target.save(update_fields=["data", "updated_at"])
     _store_summary(locked, result)
-    game.refresh_from_db()
+    _copy_summary(locked, game)
     return target
 
 
@@ -164,7 +179,7 @@ def delete_last_hand(*, game: Game, actor: Actor | None = None) -> int | None:
     )
     last.delete()
     _store_summary(locked, score(locked, [row.data for row in rows]))
-    game.refresh_from_db()
+    _copy_summary(locked, game)
     return last.number
 
 
@@ -178,6 +193,15 @@ def _store_summary(game: Game, result: GameResult) -> None:
     stats.refresh_game(game, result)
 
 
+_SUMMARY_FIELDS = ("hand_count", "finished", "winner", "scores", "chip_totals", "updated_at")
+
+
+def _copy_summary(source: Game, target: Game) -> None:
+    """Bring the caller's Game up to date without another query (was refresh_from_db)."""
+    for name in _SUMMARY_FIELDS:
+        setattr(target, name, getattr(source, name))
+
+
 __all__ = [
     "HandConflict",
     "RecordError",
@@ -186,6 +210,7 @@ __all__ = [
     "edit_hand",
     "game_record",
     "players_of",
+    "preview_hand",
     "record_hand",
     "score",
 ]

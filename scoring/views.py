@@ -1,8 +1,282 @@
-from django.http import HttpRequest, HttpResponse
-from django.views.decorators.http import require_GET
+"""Pages of the scorekeeper: small function views over forms, selectors and services.
+
+Every form works as a plain POST (redirect after a write); an htmx request gets the page's
+fragment instead ("page.html#fragment", the fragment's id is its hx-target).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from scoring import selectors, services
+from scoring.forms import GameForm, HandForm, hand_initial
+from scoring.models import Game, Hand
+from scoring.rules import RecordError, Settings
+from scoring.rules.tables import MAX_BID, next_bid, previous_bid, sides_for
+from scoring.services import HandConflict
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
 
 
 @require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
     """Liveness check for load balancers, and the trivial view the web benchmark compares against."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def game_list(request: HttpRequest) -> HttpResponse:
+    games = list(Game.objects.prefetch_related("seat_rows")[:100])
+    for game in games:
+        names = {row.seat: row.name for row in game.seat_rows.all() if row.name}
+        game.names = ", ".join(names[seat] for seat in "NESW" if seat in names)  # type: ignore[attr-defined]
+        # In table order: PostgreSQL's jsonb does not keep the keys' order.
+        game.score_line = [(side, game.scores.get(side, 0)) for side in sides_for(game.seats)]  # type: ignore[attr-defined]
+    playing = [game for game in games if not game.finished]
+    done = [game for game in games if game.finished]
+    return render(request, "scoring/game_list.html", {"playing": playing, "done": done})
+
+
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest) -> HttpResponse:
+    form = GameForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        game = form.save()
+        if game is not None:
+            return redirect("game", code=game.code)
+    return render(request, "scoring/game_new.html", {"form": form})
+
+
+@require_GET
+def game_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    return HttpResponse(_game_html(request, _game(code), page=not request.htmx))
+
+
+@require_POST
+def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    game = _game(code)
+    form = _hand_form(game, request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            hand = services.record_hand(
+                game=game, number=data["number"], data=form.hand, submission_id=data["submission_id"]
+            )
+        except RecordError as error:
+            form.add_record_error(error)
+        except HandConflict as conflict:
+            return _conflict(request, game, conflict)
+        else:
+            messages.success(request, _("Hand %(number)d saved.") % {"number": hand.number})
+            if not request.htmx:
+                return redirect("game", code=code)
+            return HttpResponse(_game_html(request, game, page=False))
+    return _render_game(request, selectors.scoreboard(game), form)
+
+
+@require_POST
+def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None) -> HttpResponse:
+    """What the hand on the form would do, without saving it (also the bid stepper's "−"/"+")."""
+    game = _game(code)
+    stored = list(game.hands.order_by("number"))
+    if number is not None and not 1 <= number <= len(stored):
+        return redirect("game", code=code)
+    post, stepped = _step_bid(request.POST, selectors.settings_of(game))
+    form = _hand_form(game, post)
+    preview = None
+    if form.is_valid():
+        try:
+            result = services.preview_hand(
+                game=game, data=form.hand, stored=[row.data for row in stored], replace=number
+            )
+        except RecordError as error:
+            form.add_record_error(error)
+        else:
+            preview = selectors.describe(result, number or len(stored) + 1, form.hand)
+    context = {"form": form, "preview": preview, "previewed": True, "game": game, **_form_urls(game, number)}
+    if request.htmx:
+        html = render_to_string("scoring/_hand_form.html#preview", context, request)
+        if stepped:
+            html += render_to_string("scoring/_hand_form.html#bid-field", {**context, "oob": True}, request)
+        return HttpResponse(html)
+    if number is not None:
+        return render(request, "scoring/hand_edit.html", {**context, "number": number})
+    return _render_game(request, selectors.scoreboard(game), form, preview=preview)
+
+
+@require_http_methods(["GET", "POST"])
+def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
+    game = _game(code)
+    hand = get_object_or_404(Hand, game=game, number=number)
+    if request.method == "POST":
+        form = _hand_form(game, request.POST)
+        if form.is_valid():
+            try:
+                services.edit_hand(game=game, number=number, data=form.hand)
+            except RecordError as error:
+                form.add_record_error(error)
+            else:
+                messages.success(request, _("Hand %(number)d corrected.") % {"number": number})
+                return redirect("game", code=code)
+    else:
+        settings = selectors.settings_of(game)
+        form = _hand_form(game, None, initial=hand_initial(hand.data, settings, number))
+    context = {"form": form, "game": game, "number": number, **_form_urls(game, number)}
+    return render(request, "scoring/hand_edit.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
+    game = _game(code)
+    if game.hand_count == 0:
+        messages.info(request, _("There is no hand to delete."))
+        return redirect("game", code=code)
+    if request.method == "GET":
+        return render(request, "scoring/hand_delete.html", {"game": game, "number": game.hand_count})
+    if request.POST.get("number") != str(game.hand_count):
+        messages.error(
+            request,
+            _("Nothing deleted: the last hand is now hand %(number)d. Look at it before deleting.")
+            % {"number": game.hand_count},
+        )
+        return redirect("game", code=code)
+    deleted = services.delete_last_hand(game=game)
+    messages.success(request, _("Hand %(number)d deleted.") % {"number": deleted})
+    return redirect("game", code=code)
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def _game(code: str) -> Game:
+    return get_object_or_404(Game, code=code)
+
+
+def _hand_form(game: Game, data: QueryDict | None, **kwargs: Any) -> HandForm:
+    players = SimpleLazyObject(lambda: services.players_of(game))
+    return HandForm(data, settings=selectors.settings_of(game), players=players, **kwargs)
+
+
+def _form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
+    """Where the hand form posts: a new hand, or the correction of hand `edit_number`."""
+    if edit_number is None:
+        return {
+            "edit_number": None,
+            "action": reverse("hand_save", args=[game.code]),
+            "preview_url": reverse("hand_preview", args=[game.code]),
+        }
+    return {
+        "edit_number": edit_number,
+        "action": reverse("hand_edit", args=[game.code, edit_number]),
+        "preview_url": reverse("hand_edit_preview", args=[game.code, edit_number]),
+    }
+
+
+# The scoreboard with a fresh entry form is the page a table reloads most. It is drawn once per
+# state of the game (its code and `updated_at`, which every write of hands changes) and language,
+# then kept in the cache with holes for what belongs to one request: the CSRF token, the form's
+# submission id and the flash messages.
+_CSRF_HOLE = "csrf-hole-4f1c9e"
+_SUBMISSION_HOLE = "submission-hole-4f1c9e"
+_MESSAGES_HOLE = "<!--messages-hole-4f1c9e-->"
+_HOLES = re.compile(f"({_CSRF_HOLE}|{_SUBMISSION_HOLE}|{_MESSAGES_HOLE})")
+
+
+def _game_html(request: HttpRequest, game: Game, *, page: bool) -> str:
+    """The game page (or its #game fragment) with a fresh entry form, from the cache when it can."""
+    version = f"{game.code}:{game.updated_at.timestamp()}:{game.hand_count}:{get_language()}"
+    key = f"game-{'page' if page else 'fragment'}:{version}"
+    parts = cache.get(key)
+    if parts is None:
+        html = _render_fragment(game)
+        if page:
+            context = {"game": game, "game_html": html, "csrf_token": _CSRF_HOLE}
+            html = render_to_string("scoring/game.html", context)
+        parts = _HOLES.split(html)  # the holes become every other part
+        cache.set(key, parts, 60 * 60)
+    values = {
+        _CSRF_HOLE: get_token(request),
+        _SUBMISSION_HOLE: str(uuid.uuid4()),
+        _MESSAGES_HOLE: _messages_html(request),
+    }
+    return "".join(values[part] if index % 2 else part for index, part in enumerate(parts))
+
+
+def _messages_html(request: HttpRequest) -> str:
+    shown = list(messages.get_messages(request))  # reading them marks them as shown
+    return render_to_string("_messages.html", {"messages": shown}) if shown else ""
+
+
+def _render_fragment(game: Game) -> str:
+    board = selectors.scoreboard(game)
+    initial = {"number": board.next_number, "submission_id": _SUBMISSION_HOLE}
+    form = HandForm(initial=initial, settings=board.settings, players=board.players)
+    context = {
+        "board": board,
+        "game": game,
+        "form": form,
+        **_form_urls(game, None),
+        "csrf_token": _CSRF_HOLE,
+        "messages_hole": mark_safe(_MESSAGES_HOLE),
+    }
+    return render_to_string("scoring/game.html#game", context)
+
+
+def _render_game(
+    request: HtmxHttpRequest, board: selectors.Scoreboard, form: HandForm, **extra: Any
+) -> HttpResponse:
+    template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
+    context = {"board": board, "game": board.game, "form": form, **_form_urls(board.game, None), **extra}
+    return render(request, template, context)
+
+
+def _conflict(request: HtmxHttpRequest, game: Game, conflict: HandConflict) -> HttpResponse:
+    """Another phone saved this hand number first: show the new scoreboard and keep this input."""
+    board = selectors.scoreboard(game)
+    data = request.POST.copy()
+    data["number"] = str(board.next_number)
+    form = HandForm(data, settings=board.settings, players=board.players)
+    message = _(
+        "Hand %(number)d was just saved on another phone; yours was not saved. Check the history: "
+        "if yours is a different hand, your entry is still below, save it again as hand %(next)d."
+    ) % {"number": conflict.number, "next": board.next_number}
+    return _render_game(request, board, form, conflict=message)
+
+
+def _step_bid(post: QueryDict, settings: Settings) -> tuple[QueryDict, bool]:
+    """Apply the bid stepper ("step" = "bid_up" / "bid_down") with the rule book's bid steps."""
+    step = post.get("step")
+    if step not in ("bid_up", "bid_down"):
+        return post, False
+    data = post.copy()
+    try:
+        bid = int(data.get("bid", ""))
+    except ValueError:
+        bid = 0
+    bid = min(max(bid, 0), MAX_BID)
+    if bid < settings.min_bid:
+        bid = settings.min_bid
+    elif step == "bid_up":
+        bid = min(next_bid(bid, settings.min_bid, settings.deck), MAX_BID)
+    else:
+        bid = previous_bid(bid, settings.min_bid, settings.deck)
+    data["bid"] = str(bid)
+    return data, True

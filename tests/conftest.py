@@ -34,3 +34,15 @@ def browser_context_args(browser_context_args):
         "is_mobile": True,
         "has_touch": True,
     }
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """Test on an SQLite file, not in memory: the live server's threads then share it through WAL
+    (as in production) instead of an in-memory shared cache that fails with "table is locked" when
+    a live preview reads while a save writes."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")

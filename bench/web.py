@@ -1,0 +1,219 @@
+"""Web benchmark: gunicorn (2 workers) on 127.0.0.1 and wrk for 10 s on three views.
+
+(a) the scoreboard of a 40-hand Check Pinochle game, (b) saving a hand (every request saves a new
+valid hand: each goes to its own game, which already holds 5 hands), (c) the trivial /healthz.
+Prints requests/s and the ratio to (c), and checks afterwards that the saves were written.
+
+Run: .venv/bin/python bench/web.py   (or bench/web.sh). Everything lives in a temporary folder;
+the server is stopped by its PID. Only 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PORT = int(os.environ.get("BENCH_PORT", "8301"))
+BASE = f"http://127.0.0.1:{PORT}"
+DURATION = os.environ.get("BENCH_DURATION", "10s")
+SAVE_GAMES = int(os.environ.get("BENCH_SAVE_GAMES", "15000"))
+
+WORKED_EXAMPLE = {
+    "bidder": "N",
+    "bid": 27,
+    "trump": "hearts",
+    "melds": {"N": ["run", "marriage"], "E": ["aces"], "S": ["pinochle"]},
+    "tricks": {"NS": 15, "EW": 10},
+}
+SAVE_BODY = (
+    "number=6&bidder=N&bid=27&trump=hearts&meld_N_run=1&meld_N_marriage=1&meld_S_pinochle=1"
+    "&meld_E_aces=1&tricks_NS=15"
+)
+
+SAVE_LUA = r"""
+local codes = {}
+for line in io.lines("%(codes)s") do codes[#codes + 1] = line end
+local threads = {}
+local next_id = 0
+function setup(thread)
+  thread:set("id", next_id)
+  next_id = next_id + 1
+  table.insert(threads, thread)
+end
+counter, saved, other = 0, 0, 0
+function init(args)
+  math.randomseed(id * 7919 + os.time())
+end
+local function uuid4()
+  local r = math.random
+  return string.format("%%08x-%%04x-4%%03x-a%%03x-%%04x%%08x",
+    r(0, 0x7fffffff), r(0, 0xffff), r(0, 0xfff), r(0, 0xfff), r(0, 0xffff), r(0, 0x7fffffff))
+end
+function request()
+  local index = counter * %(threads)d + id + 1
+  counter = counter + 1
+  local code = codes[((index - 1) %% #codes) + 1]
+  local body = "csrfmiddlewaretoken=%(token)s&submission_id=" .. uuid4() .. "&%(body)s"
+  return wrk.format("POST", "/g/" .. code .. "/hands", {
+    ["Content-Type"] = "application/x-www-form-urlencoded",
+    ["Cookie"] = "csrftoken=%(token)s",
+  }, body)
+end
+function response(status, headers, body)
+  if status == 302 then saved = saved + 1 else other = other + 1 end
+end
+function done(summary, latency, requests)
+  local s, o = 0, 0
+  for _, thread in ipairs(threads) do
+    s = s + thread:get("saved")
+    o = o + thread:get("other")
+  end
+  io.write(string.format("SAVED %%d OTHER %%d\n", s, o))
+end
+"""
+
+
+def environment(db: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "pinochle_site.settings",
+        "DATABASE_URL": f"sqlite:///{db}",
+        "DEBUG": "false",
+        "SECRET_KEY": "bench-" + secrets.token_hex(16),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "false",
+        "SECURE_COOKIES": "false",
+        "SECURE_HSTS_SECONDS": "0",
+        "LOG_LEVEL": "ERROR",
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+def seed(workdir: Path) -> tuple[str, Path]:
+    """A 40-hand game for the scoreboard, and SAVE_GAMES games of 5 hands for the saves."""
+    import django
+
+    django.setup()
+    from scoring import services
+    from scoring.models import Game, GameSeat, Hand
+
+    players = {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"}
+    board = services.create_game(
+        seats=4, variant="check", deck="single", target=9999, min_bid=None, first_dealer="N",
+        meld_needs_trick=False, players=players,
+    )  # fmt: skip
+    for number in range(1, 41):
+        data = {"passed": True} if number % 5 == 0 else WORKED_EXAMPLE
+        services.record_hand(game=board, number=number, data=data)
+
+    result = services.score(board, [WORKED_EXAMPLE] * 5)
+    games = [
+        Game(
+            variant="check",
+            target=9999,
+            hand_count=5,
+            scores=dict(result.scores),
+            chip_totals=dict(result.chips),
+        )
+        for _ in range(SAVE_GAMES)
+    ]
+    Game.objects.bulk_create(games, batch_size=1000)
+    GameSeat.objects.bulk_create(
+        (GameSeat(game=game, seat=seat, name=name) for game in games for seat, name in players.items()),
+        batch_size=2000,
+    )
+    Hand.objects.bulk_create(
+        (Hand(game=game, number=n, data=WORKED_EXAMPLE) for game in games for n in range(1, 6)),
+        batch_size=2000,
+    )
+    codes = workdir / "codes.txt"
+    codes.write_text("\n".join(game.code for game in games) + "\n")
+    return board.code, codes
+
+
+def wait_until_up(deadline: float) -> None:
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{BASE}/healthz", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("gunicorn did not answer on /healthz")
+
+
+def wrk(url: str, script: Path | None = None) -> tuple[float, str]:
+    command = ["wrk", "-t2", "-c16", f"-d{DURATION}", "--latency"]
+    if script:
+        command += ["-s", str(script)]
+    output = subprocess.run([*command, url], capture_output=True, text=True, timeout=120, check=True).stdout
+    match = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    if not match:
+        raise SystemExit(f"no Requests/sec in wrk output:\n{output}")
+    return float(match.group(1)), output
+
+
+def main() -> None:
+    sys.path.insert(0, str(ROOT))
+    with tempfile.TemporaryDirectory(prefix="pinochle-bench-") as tmp:
+        workdir = Path(tmp)
+        db = workdir / "bench.sqlite3"
+        env = environment(db)
+        os.environ.update(env)
+        python = sys.executable
+        subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+        subprocess.run(
+            [python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+        )
+        board_code, codes = seed(workdir)
+        from django.db import connections
+
+        connections.close_all()
+        token = secrets.token_hex(16)  # 32 characters: a CSRF secret, valid as cookie and as form token
+        save_lua = workdir / "save.lua"
+        save_lua.write_text(SAVE_LUA % {"codes": codes, "threads": 2, "token": token, "body": SAVE_BODY})
+
+        gunicorn = Path(python).with_name("gunicorn")
+        server = subprocess.Popen(
+            [str(gunicorn), "pinochle_site.wsgi", "-w", "2", "-b", f"127.0.0.1:{PORT}", "--no-control-socket",
+             "--log-level", "error"],
+            cwd=ROOT, env=env, start_new_session=True,
+        )  # fmt: skip
+        try:
+            wait_until_up(time.monotonic() + 30)
+            trivial, _ = wrk(f"{BASE}/healthz")
+            scoreboard, _ = wrk(f"{BASE}/g/{board_code}/")
+            save, save_output = wrk(BASE, save_lua)
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=20)
+
+        from scoring.models import Hand
+
+        written = Hand.objects.filter(number=6).count()
+        counted = re.search(r"SAVED (\d+) OTHER (\d+)", save_output)
+        saved, other = (int(counted.group(1)), int(counted.group(2))) if counted else (-1, -1)
+        print(f"{'view':<28} {'requests/s':>11} {'of trivial':>11}")
+        for name, rate in (
+            ("(a) scoreboard, 40 hands", scoreboard),
+            ("(b) save a hand", save),
+            ("(c) trivial /healthz", trivial),
+        ):
+            print(f"{name:<28} {rate:>11.1f} {rate / trivial:>10.1%}")
+        print(f"saves answered 302: {saved}, other answers: {other}; hands written: {written}")
+        # wrk stops counting at the deadline; up to one request per connection may still land.
+        if other or not saved <= written <= saved + 16:
+            raise SystemExit("the save benchmark did not write one hand per request")
+
+
+if __name__ == "__main__":
+    main()

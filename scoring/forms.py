@@ -1,0 +1,441 @@
+"""Forms: what a phone posted, turned into a game's settings or a RECORD.md hand object.
+
+The forms check what a form can see (numbers, seats, suits, a blank trick field), build the
+hand object, and put the engine's RecordError next to the input it is about
+(`add_record_error`). The engine stays the one authority on the rules: the views hand the
+built object to services, which score it before anything is written.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _g
+from django.utils.translation import gettext_lazy as _
+
+from scoring import services
+from scoring.labels import MELD_NAMES, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label
+from scoring.models import Game
+from scoring.rules import RecordError, Settings
+from scoring.rules.tables import (
+    MAX_BID,
+    MAX_MELD_POINTS,
+    MAX_NAME_LENGTH,
+    MAX_TARGET,
+    MELD_ITEMS,
+    REPEATABLE,
+    SUITS,
+    default_min_bid,
+    default_target,
+    meld_items_for,
+    seats_for,
+)
+
+ALL_SEATS = "NESW"
+# Labels that name players are only worked out when drawn, so a save that redirects never
+# needs the players' names (one query fewer on the busiest write).
+lazy_seat_label = lazy(seat_label, str)
+lazy_side_label = lazy(side_label, str)
+#: A seat can show a repeatable item (marriage, dix) at most this often; levelled items once.
+MAX_REPEAT = 12
+
+
+class GameForm(forms.Form):
+    """Setting up a game at the table."""
+
+    seats = forms.TypedChoiceField(
+        label=_("Seats at the table"),
+        choices=[(4, _("4 (two partnerships)")), (3, _("3")), (2, _("2"))],
+        coerce=int,
+        initial=4,
+        widget=forms.RadioSelect,
+    )
+    variant = forms.ChoiceField(
+        label=_("Game"), choices=Game.Variant.choices, initial="standard", widget=forms.RadioSelect
+    )
+    deck = forms.ChoiceField(
+        label=_("Deck"), choices=Game.Deck.choices, initial="single", widget=forms.RadioSelect
+    )
+    target = forms.IntegerField(
+        label=_("Play to"),
+        required=False,
+        min_value=1,
+        max_value=MAX_TARGET,
+        help_text=_("Leave empty for the rule book: 150, 500 with a double deck, 100 in Check Pinochle."),
+    )
+    min_bid = forms.IntegerField(
+        label=_("Minimum bid"),
+        required=False,
+        min_value=1,
+        max_value=MAX_BID,
+        help_text=_("Leave empty for the rule book: 20, 50 with a double deck."),
+    )
+    name_N = forms.CharField(label=_("North"), required=False, max_length=MAX_NAME_LENGTH)
+    name_E = forms.CharField(label=_("East"), required=False, max_length=MAX_NAME_LENGTH)
+    name_S = forms.CharField(label=_("South"), required=False, max_length=MAX_NAME_LENGTH)
+    name_W = forms.CharField(label=_("West"), required=False, max_length=MAX_NAME_LENGTH)
+    first_dealer = forms.ChoiceField(
+        label=_("First dealer"), choices=list(SEAT_NAMES.items()), initial="N", widget=forms.RadioSelect
+    )
+    meld_needs_trick = forms.BooleanField(
+        label=_("House rule: meld needs a trick"),
+        required=False,
+        help_text=_("A side that takes no trick scores no meld."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        seats, variant, deck = data.get("seats"), data.get("variant"), data.get("deck")
+        if variant == "check" and seats is not None and seats != 4:
+            self.add_error(
+                "variant",
+                _("Check Pinochle is played by four players in two partnerships: choose 4 players."),
+            )
+        if variant == "check" and deck == "double":
+            self.add_error(
+                "deck",
+                _("Check Pinochle is played with a single deck; a double-deck game has no chips."),
+            )
+        dealer = data.get("first_dealer")
+        if seats and dealer and dealer not in seats_for(seats):
+            message = (
+                _("With 3 players nobody sits West; choose another first dealer.")
+                if seats == 3
+                else _("With 2 players only North and East play; choose one of them to deal first.")
+            )
+            self.add_error("first_dealer", message)
+        return data
+
+    def name_fields(self) -> list[forms.BoundField]:
+        return [self[f"name_{seat}"] for seat in ALL_SEATS]
+
+    def defaults(self) -> dict[str, int]:
+        """The rule-book defaults for the placeholders (the page's script updates them)."""
+        return {
+            "single": default_target("single", "standard"),
+            "double": default_target("double", "standard"),
+            "check": default_target("single", "check"),
+            "bid_single": default_min_bid("single"),
+            "bid_double": default_min_bid("double"),
+        }
+
+    def save(self) -> Game | None:
+        """Create the game, or put the engine's objection next to its field and return None."""
+        data = self.cleaned_data
+        seats = data["seats"]
+        players = {seat: data.get(f"name_{seat}", "") for seat in seats_for(seats)}
+        try:
+            return services.create_game(
+                seats=seats,
+                variant=data["variant"],
+                deck=data["deck"],
+                target=data["target"],
+                min_bid=data["min_bid"],
+                first_dealer=data["first_dealer"],
+                meld_needs_trick=data["meld_needs_trick"],
+                players={seat: name for seat, name in players.items() if name},
+            )
+        except RecordError as error:
+            field = error.field.replace("players.", "name_")
+            self.add_error(field if field in self.fields else None, humanize(error))
+            return None
+
+
+class HandForm(forms.Form):
+    """One hand: bidder, bid, trump, melds (item by item or plain points), tricks.
+
+    `self.hand` is the RECORD.md hand object once the form is valid. Errors that belong to a
+    group of inputs (the tricks, a seat's melds) are kept in `group_errors`, keyed
+    "tricks", "melds", "melds_N", "meld_points" and "form".
+    """
+
+    submission_id = forms.UUIDField(widget=forms.HiddenInput, required=False)
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=100_000)
+
+    def __init__(self, *args: Any, settings: Settings, players: Mapping[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.settings = settings
+        self.players = players
+        self.hand: dict[str, Any] = {}
+        self.group_errors: dict[str, list[str]] = {}
+        s = settings
+        if s.chips_in_play:
+            self.fields["passed"] = forms.BooleanField(label=_("All four passed"), required=False)
+        bidders = [(seat, lazy_seat_label(seat, players)) for seat in s.seat_letters]
+        if s.seats == 2:
+            bidders.append(("", _("No bidding")))
+        self.fields["bidder"] = forms.ChoiceField(
+            label=_("Bidder"), choices=bidders, required=False, widget=forms.RadioSelect
+        )
+        self.fields["bid"] = forms.IntegerField(
+            label=_("Bid"),
+            required=False,
+            min_value=1,
+            max_value=MAX_BID,
+            widget=forms.NumberInput(attrs={"inputmode": "numeric", "placeholder": str(s.min_bid)}),
+        )
+        self.fields["trump"] = forms.ChoiceField(
+            label=_("Trump"),
+            choices=[(suit, f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}") for suit in SUITS],
+            required=False,
+            widget=forms.RadioSelect,
+        )
+        self.fields["conceded"] = forms.BooleanField(label=_("Bidders concede (no play)"), required=False)
+        if not s.chips_in_play:
+            self.fields["meld_mode"] = forms.ChoiceField(
+                label=_("Meld entry"),
+                choices=[("items", _("Pick melds")), ("points", _("Quick: points per side"))],
+                initial="items",
+                required=False,
+                widget=forms.RadioSelect,
+            )
+            for side in s.sides:
+                self.fields[f"meld_points_{side}"] = forms.IntegerField(
+                    label=lazy_side_label(side, players),
+                    required=False,
+                    min_value=0,
+                    max_value=MAX_MELD_POINTS,
+                )
+        # The meld picker has one count per seat and item (up to 76 of them). They are read by
+        # hand in `_clean_melds` rather than as Django fields: a form of 100 fields is slow to
+        # build, check and draw, and every count needs the same small check.
+        self.items = meld_items_for(s.deck)
+        for side in s.sides:
+            self.fields[f"tricks_{side}"] = forms.IntegerField(
+                label=lazy_side_label(side, players),
+                required=False,
+                min_value=0,
+                max_value=s.trick_points,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "trick-points"}),
+            )
+        self.fields["slam"] = forms.ChoiceField(
+            label=_("Took every trick"),
+            choices=[("", _("Nobody")), *((side, lazy_side_label(side, players)) for side in s.sides)],
+            required=False,
+            widget=forms.RadioSelect,
+        )
+
+    # --- building the hand object ------------------------------------------------------------
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("passed"):
+            self.hand = {"passed": True}
+            return data
+        hand: dict[str, Any] = {}
+        bidder, bid = data.get("bidder") or None, data.get("bid")
+        if bidder and bid is None and "bid" not in self.errors:
+            self.add_error("bid", _("Enter the bid."))
+        if bid is not None and not bidder and "bidder" not in self.errors:
+            self.add_error("bidder", _("Tap the seat that won the bid."))
+        if not bidder and bid is None and self.settings.seats != 2:
+            self.add_error("bidder", _("Tap the seat that won the bid."))
+        if bidder and bid is not None:
+            hand["bidder"], hand["bid"] = bidder, bid
+        if data.get("trump"):
+            hand["trump"] = data["trump"]
+        if data.get("meld_mode") == "points":
+            points = {side: data.get(f"meld_points_{side}") or 0 for side in self.settings.sides}
+            if any(points.values()):
+                hand["meld_points"] = points
+        else:
+            melds = self._clean_melds()
+            if melds:
+                hand["melds"] = melds
+        if data.get("conceded"):
+            hand["conceded"] = True
+        else:
+            self._clean_tricks(data, hand)
+        self.hand = hand
+        return data
+
+    def _clean_melds(self) -> dict[str, list[str]]:
+        """The meld items per seat from the picker's counts ("meld_N_run" = "1")."""
+        melds = {}
+        for seat in self.settings.seat_letters:
+            items = []
+            for item in self.items:
+                raw = self.meld_value(seat, item.name)
+                if raw in ("", None):
+                    continue
+                top = MAX_REPEAT if item.name in REPEATABLE else 1
+                try:
+                    count = int(str(raw).strip())
+                except ValueError:
+                    count = -1
+                    problem = _g("%(item)s: enter a whole number, 0 to %(top)d.")
+                else:
+                    problem = _g("%(item)s: at most %(top)d per seat.") if count > top else ""
+                    if count < 0:
+                        problem = _g("%(item)s: enter a whole number, 0 to %(top)d.")
+                if problem:
+                    self.add_group_error(
+                        f"melds_{seat}", problem % {"item": MELD_NAMES[item.name], "top": top}
+                    )
+                    continue
+                items += [item.name] * count
+            if items:
+                melds[seat] = items
+        return melds
+
+    def meld_value(self, seat: str, item: str) -> Any:
+        """What the picker shows for a count: the posted text, or the initial count."""
+        key = f"meld_{seat}_{item}"
+        return self.data.get(key, "") if self.is_bound else self.initial.get(key, "")
+
+    def _clean_tricks(self, data: Mapping[str, Any], hand: dict[str, Any]) -> None:
+        sides, total = self.settings.sides, self.settings.trick_points
+        if any(f"tricks_{side}" in self.errors for side in sides):
+            return
+        values = {side: data.get(f"tricks_{side}") for side in sides}
+        slam = data.get("slam") or None
+        if slam:
+            hand["tricks_won"] = {
+                side: self.settings.tricks_per_hand if side == slam else 0 for side in sides
+            }
+            if all(value is None for value in values.values()):
+                values = {side: total if side == slam else 0 for side in sides}
+        blanks = [side for side, value in values.items() if value is None]
+        if len(blanks) == 1:
+            rest = total - sum(value or 0 for value in values.values())
+            if rest < 0:
+                self.add_group_error(
+                    "tricks", _g("The trick points add up to more than %(total)d.") % {"total": total}
+                )
+                return
+            values[blanks[0]] = rest
+        elif blanks:
+            message = (
+                _g("Enter the trick points of one side; the other side's are worked out from %(total)d.")
+                if len(sides) == 2
+                else _g(
+                    "Enter the trick points of all players but one; the last is worked out from %(total)d."
+                )
+            )
+            self.add_group_error("tricks", message % {"total": total})
+            return
+        hand["tricks"] = values
+
+    def add_group_error(self, group: str, message: str) -> None:
+        self.group_errors.setdefault(group, []).append(message)
+
+    def is_valid(self) -> bool:
+        return super().is_valid() and not self.group_errors
+
+    def add_record_error(self, error: RecordError) -> None:
+        """Put the engine's message next to the input it is about."""
+        field = error.field
+        message = humanize(error)
+        head = field.split(".")[0]
+        if field == "hands":
+            self.add_group_error(
+                "form",
+                _g(
+                    "This change would end the game after hand %(hand)d, but later hands are recorded. "
+                    "Correct or delete the later hands first."
+                )
+                % {"hand": (error.hand or 2) - 1},
+            )
+        elif head in ("bid", "bidder", "trump", "conceded", "passed") and head in self.fields:
+            self.add_error(head, message)
+        elif head == "tricks_won":
+            self.add_error("slam", message)
+        elif head == "melds" and "." in field:
+            self.add_group_error(f"melds_{field.split('.')[1]}", message)
+        elif head in ("tricks", "melds", "meld_points"):
+            self.add_group_error(head, message)
+        else:
+            self.add_group_error("form", message)
+
+    # --- what the template draws -----------------------------------------------------------
+
+    def meld_seats(self) -> list[dict[str, Any]]:
+        """Per seat: its label, its item counts and the errors about its melds."""
+        chips = self.settings.chips_in_play
+        deck = self.settings.deck
+        seats = []
+        for seat in self.settings.seat_letters:
+            rows = []
+            for item in self.items:
+                value = self.meld_value(seat, item.name)
+                rows.append(
+                    {
+                        "name": f"meld_{seat}_{item.name}",
+                        "label": MELD_NAMES[item.name],
+                        "value": "" if value is None else value,
+                        "max": MAX_REPEAT if item.name in REPEATABLE else 1,
+                        "points": item.points(deck),
+                        "chips": item.chips if chips else 0,
+                        "family": item.family,
+                    }
+                )
+            errors = self.group_errors.get(f"melds_{seat}", [])
+            shown = any(_count(row["value"]) for row in rows)
+            seats.append(
+                {
+                    "seat": seat,
+                    "label": seat_label(seat, self.players),
+                    "rows": rows,
+                    "errors": errors,
+                    "open": bool(errors or shown),
+                }
+            )
+        return seats
+
+    def trick_fields(self) -> list[forms.BoundField]:
+        return [self[f"tricks_{side}"] for side in self.settings.sides]
+
+    def meld_point_fields(self) -> list[forms.BoundField]:
+        if self.settings.chips_in_play:
+            return []
+        return [self[f"meld_points_{side}"] for side in self.settings.sides]
+
+
+def _count(value: object) -> int:
+    try:
+        return int(str(value or 0))
+    except ValueError:
+        return 0
+
+
+def hand_initial(data: Mapping[str, Any], settings: Settings, number: int) -> dict[str, Any]:
+    """The form's initial values for a stored hand object (to correct it)."""
+    initial: dict[str, Any] = {"number": number, "submission_id": uuid.uuid4()}
+    if data.get("passed"):
+        initial["passed"] = True
+        return initial
+    for key in ("bidder", "bid", "trump", "conceded"):
+        if key in data:
+            initial[key] = data[key]
+    if "meld_points" in data:
+        initial["meld_mode"] = "points"
+        for side, points in data["meld_points"].items():
+            initial[f"meld_points_{side}"] = points
+    for seat, items in (data.get("melds") or {}).items():
+        for item in items:
+            key = f"meld_{seat}_{item}"
+            initial[key] = initial.get(key, 0) + 1
+    for side, points in (data.get("tricks") or {}).items():
+        initial[f"tricks_{side}"] = points
+    for side, won in (data.get("tricks_won") or {}).items():
+        if won == settings.tricks_per_hand:
+            initial["slam"] = side
+    return initial
+
+
+_ITEM_WORDS = re.compile(r"\b(" + "|".join(sorted(MELD_ITEMS, key=len, reverse=True)) + r")\b")
+
+
+def humanize(error: RecordError) -> str:
+    """The engine's message as a player reads it: no field prefix, meld items in words."""
+    message = error.message
+    prefix = error.field + ":"
+    if message.startswith(prefix):
+        message = message[len(prefix) :].strip()
+    message = _ITEM_WORDS.sub(lambda match: match.group(1).replace("_", " "), message)
+    return message[:1].upper() + message[1:]

@@ -1,0 +1,160 @@
+"""Reads for the pages: a game's scoreboard, history and awards, all scored by the engine.
+
+A scoreboard costs three queries whatever the number of hands (game, seats, hands); the
+engine does the arithmetic in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from scoring import services
+from scoring.labels import SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label, side_short
+from scoring.models import Game
+from scoring.rules import GameResult, HandScore, Settings, parse_settings
+
+
+@dataclass
+class Scoreboard:
+    game: Game
+    settings: Settings
+    players: dict[str, str]
+    stored: list[dict[str, Any]]
+    result: GameResult
+    sides: list[dict[str, Any]] = field(default_factory=list)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    awards: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def next_number(self) -> int:
+        return len(self.stored) + 1
+
+    @property
+    def next_dealer(self) -> str:
+        return seat_label(self.result.next_dealer, self.players)
+
+    @property
+    def winner_label(self) -> str:
+        winner = self.result.winner
+        if winner is None:
+            return ""
+        if winner == "draw":
+            return _("It is a draw on chips")
+        return side_label(winner, self.players)
+
+
+def settings_of(game: Game) -> Settings:
+    return parse_settings(game.settings_record())
+
+
+def scoreboard(game: Game) -> Scoreboard:
+    rows = list(game.hands.order_by("number"))
+    players = services.players_of(game)
+    stored = [row.data for row in rows]
+    result = services.score(game, stored)
+    board = Scoreboard(game, result.settings, players, stored, result)
+    chips = result.settings.chips_in_play
+    board.sides = [
+        {
+            "side": side,
+            "label": side_label(side, players),
+            "short": side_short(side),
+            "total": result.scores[side],
+            "chips": result.chips[side] if chips else None,
+        }
+        for side in result.settings.sides
+    ]
+    board.history = [
+        history_entry(data, score, players, result.settings.tricks_per_hand)
+        for data, score in zip(stored, result.hands, strict=True)
+    ]
+    board.history.reverse()
+    if result.finished and chips:
+        board.awards = awards(result)
+    return board
+
+
+def history_entry(
+    data: Mapping[str, Any], score: HandScore, players: Mapping[str, str], per_hand: int
+) -> dict[str, Any]:
+    trump = data.get("trump")
+    return {
+        "number": score.number,
+        "dealer": seat_label(score.dealer, players),
+        "result": score.result,
+        "bidder": seat_label(data["bidder"], players) if data.get("bidder") else "",
+        "bid": data.get("bid"),
+        "trump": f"{SUIT_SYMBOLS[trump]} {SUIT_NAMES[trump]}" if trump else "",
+        "red": trump in ("hearts", "diamonds"),
+        "quick": "meld_points" in data,
+        "slam": next(
+            (side_short(side) for side, won in (data.get("tricks_won") or {}).items() if won == per_hand), ""
+        ),
+        "sides": [
+            {
+                "short": side_short(side),
+                "meld": score.meld[side],
+                "tricks": score.tricks[side],
+                "points": score.points[side],
+                "chips": score.chips[side],
+                "total": score.totals[side],
+                "chip_total": score.chip_totals[side],
+                "bidding": side == score.bidding_side,
+            }
+            for side in score.points
+        ],
+    }
+
+
+def awards(result: GameResult) -> list[dict[str, Any]]:
+    """Check Pinochle's end-of-game chip table: rows of chips per side."""
+    sides = result.settings.sides
+
+    def won(kind: str) -> list[int]:
+        return [sum(hand.chips_won[side][kind] for hand in result.hands) for side in sides]
+
+    return [
+        {"label": _("Meld chips won"), "values": won("meld")},
+        {"label": _("Contract chips won"), "values": won("contract")},
+        {"label": _("Slam chips won"), "values": won("slam")},
+        {"label": _("Game chips"), "values": [result.game_chips[side] for side in sides]},
+        {"label": _("Final chips"), "values": [result.chips[side] for side in sides], "total": True},
+    ]
+
+
+def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[str]:
+    """What hand `number` does, in a few short lines: "N–S make 27: +36 · E–W +20"."""
+    hand = result.hands[number - 1]
+    sides = result.settings.sides
+    lines = []
+    others = " · ".join(
+        f"{side_short(side)} {hand.points[side]:+d}" for side in sides if side != hand.bidding_side
+    )
+    bidders, bid = hand.bidding_side, data.get("bid")
+    if hand.result == "passed":
+        lines.append(_("All passed: no score, no chips."))
+    elif hand.result == "nobid" or bidders is None:
+        lines.append(" · ".join(f"{side_short(side)} {hand.points[side]:+d}" for side in sides))
+    else:
+        params = {"side": side_short(bidders), "bid": bid, "points": f"{hand.points[bidders]:+d}"}
+        if hand.result == "made":
+            headline = _("%(side)s make %(bid)s: %(points)s") % params
+        elif hand.result == "set":
+            headline = _("%(side)s are set on %(bid)s: %(points)s") % params
+        else:
+            headline = _("%(side)s concede %(bid)s: %(points)s") % params
+        lines.append(f"{headline} · {others}" if others else headline)
+    if result.settings.chips_in_play and hand.result != "passed":
+        chips = ", ".join(f"{side_short(side)} {hand.chips[side]:+d}" for side in sides)
+        lines.append(_("Chips: %(chips)s") % {"chips": chips})
+    totals = " · ".join(f"{side_short(side)} {hand.totals[side]}" for side in sides)
+    lines.append(_("Totals after: %(totals)s") % {"totals": totals})
+    if result.ended_after == number and result.reached:
+        lines.append(
+            _("This hand ends the game: %(side)s reach the target.") % {"side": side_short(result.reached)}
+        )
+    return lines

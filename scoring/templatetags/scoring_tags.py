@@ -1,0 +1,14 @@
+from django import template
+from django.utils.translation import gettext as _
+
+from scoring.labels import side_short
+
+register = template.Library()
+
+
+@register.filter
+def side(value: str) -> str:
+    """ "NS" → "N–S"; "draw" in words; a lone seat stays its letter."""
+    if value == "draw":
+        return _("draw")
+    return side_short(value) if value else ""

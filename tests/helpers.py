@@ -1,0 +1,69 @@
+"""Shared test helpers: games at the table and what their phones post."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from scoring import services
+from scoring.models import Game
+
+PLAYERS = {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"}
+
+#: RULES.md §8: N bids 27 in hearts; NS make 36, EW score 20; chips NS +4.
+WORKED_EXAMPLE = {
+    "bidder": "N",
+    "bid": "27",
+    "trump": "hearts",
+    "meld_N_run": "1",
+    "meld_N_marriage": "1",
+    "meld_S_pinochle": "1",
+    "meld_E_aces": "1",
+    "tricks_NS": "15",
+}
+
+
+def check_game(**overrides: Any) -> Game:
+    options = {
+        "seats": 4,
+        "variant": "check",
+        "deck": "single",
+        "target": None,
+        "min_bid": None,
+        "first_dealer": "N",
+        "meld_needs_trick": False,
+        "players": PLAYERS,
+    }
+    return services.create_game(**{**options, **overrides})
+
+
+def standard_game(seats: int = 4, **overrides: Any) -> Game:
+    players = {seat: name for seat, name in PLAYERS.items() if seat in "NESW"[:seats]}
+    return check_game(seats=seats, variant="standard", players=players, **overrides)
+
+
+def hand_post(number: int, fields: dict[str, str] | None = None, **more: str) -> dict[str, str]:
+    """What the entry form posts for hand `number` (a fresh submission id, like a new form)."""
+    return {"submission_id": str(uuid.uuid4()), "number": str(number), **(fields or WORKED_EXAMPLE), **more}
+
+
+def quick_hand(bidder: str = "N", bid: int = 20, ns_meld: int = 10, ns_tricks: int = 15) -> dict[str, Any]:
+    """A standard 4-seat hand object with plain meld points (quick mode)."""
+    return {
+        "bidder": bidder,
+        "bid": bid,
+        "meld_points": {"NS": ns_meld, "EW": 0},
+        "tricks": {"NS": ns_tricks, "EW": 25 - ns_tricks},
+    }
+
+
+def text(response: Any) -> str:
+    """The response's HTML with tags removed and white space squeezed, as a person reads it."""
+    html = response.content.decode()
+    html = re.sub(r"<script.*?</script>", " ", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&amp;", "&").strip()
+
+
+def save_url(game: Game) -> str:
+    return f"/g/{game.code}/hands"
