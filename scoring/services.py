@@ -94,7 +94,7 @@ def create_game(
         GameSeat(game=game, seat=seat, name=settings.players.get(seat, "").strip())
         for seat in settings.seat_letters
     )
-    _store_summary(game, score_game(settings, []))
+    _store_summary(game, score_game(settings, []), hand_data=[], first_changed=1)
     return game
 
 
@@ -116,11 +116,12 @@ def record_hand(
                 return same
             if number != len(rows) + 1:
                 raise HandConflict(number)
-            result = score(locked, [row.data for row in rows] + [dict(data)])
+            hand_data = [row.data for row in rows] + [dict(data)]
+            result = score(locked, hand_data)
             hand = Hand.objects.create(
                 game=locked, number=number, data=dict(data), submission_id=submission_id
             )
-            _store_summary(locked, result)
+            _store_summary(locked, result, hand_data=hand_data, first_changed=number)
     except IntegrityError:
         # The unique constraints caught a concurrent save of the same number or submission.
         if submission_id is not None:
@@ -144,7 +145,8 @@ def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor 
     target = next((row for row in rows if row.number == number), None)
     if target is None:
         raise Hand.DoesNotExist(f"hand {number} does not exist")
-    result = score(locked, [dict(data) if row.number == number else row.data for row in rows])
+    hand_data = [dict(data) if row.number == number else row.data for row in rows]
+    result = score(locked, hand_data)
     if target.data != dict(data):
         record_hand_change(
             game=game,
@@ -156,7 +158,7 @@ def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor 
         )
     target.data = dict(data)
     target.save(update_fields=["data", "updated_at"])
-    _store_summary(locked, result)
+    _store_summary(locked, result, hand_data=hand_data, first_changed=number)
     _copy_summary(locked, game)
     return target
 
@@ -178,19 +180,22 @@ def delete_last_hand(*, game: Game, actor: Actor | None = None) -> int | None:
         actor=actor,
     )
     last.delete()
-    _store_summary(locked, score(locked, [row.data for row in rows]))
+    hand_data = [row.data for row in rows]
+    _store_summary(locked, score(locked, hand_data), hand_data=hand_data, first_changed=last.number)
     _copy_summary(locked, game)
     return last.number
 
 
-def _store_summary(game: Game, result: GameResult) -> None:
+def _store_summary(
+    game: Game, result: GameResult, *, hand_data: Sequence[Mapping[str, Any]], first_changed: int
+) -> None:
     game.hand_count = len(result.hands)
     game.finished = result.finished
     game.winner = result.winner or ""
     game.scores = dict(result.scores)
     game.chip_totals = dict(result.chips)
     game.save(update_fields=["hand_count", "finished", "winner", "scores", "chip_totals", "updated_at"])
-    stats.refresh_game(game, result)
+    stats.refresh_game(game, result, hand_data=hand_data, first_changed=first_changed)
 
 
 _SUMMARY_FIELDS = ("hand_count", "finished", "winner", "scores", "chip_totals", "updated_at")

@@ -60,9 +60,16 @@ def seat_meld_points(items: Iterable[str], deck: str) -> int:
 
 
 def stat_rows(
-    game: Game, seat_rows: Sequence[GameSeat], hand_data: Sequence[Mapping[str, Any]], result: GameResult
+    game: Game,
+    seat_rows: Sequence[GameSeat],
+    hand_data: Sequence[Mapping[str, Any]],
+    result: GameResult,
+    *,
+    first_number: int = 1,
 ) -> tuple[list[HandStat], list[GameStat]]:
     """Unsaved HandStat and GameStat rows of one game, from its stored hands and the engine's result.
+
+    HandStat rows are made for hands from `first_number` on; the GameStat roll-up covers them all.
 
     `hand_data` are the RECORD.md hand objects the engine scored (already checked by it), read here
     only for what GameResult does not carry: bidder seat, bid, trump and each seat's meld items.
@@ -91,30 +98,31 @@ def stat_rows(
             made = scored.result == "made"
             row = by_seat[seat]
             mate = by_seat.get(partner.get(seat, ""))
-            hand_stats.append(
-                HandStat(
-                    game=game,
-                    seat_row=row,
-                    partner_row=mate,
-                    number=scored.number,
-                    seat=seat,
-                    side=side,
-                    dealer=scored.dealer,
-                    result=scored.result,
-                    is_bidder=is_bidder,
-                    side_bid=side_bid,
-                    bid=bid,
-                    bid_band=bid_band(bid, deck),
-                    trump=data.get("trump") or "",
-                    seat_meld=seat_meld,
-                    meld=scored.meld[side],
-                    tricks=scored.tricks[side],
-                    points=scored.points[side],
-                    chips=scored.chips[side],
-                    total=scored.totals[side],
-                    chip_total=scored.chip_totals[side],
+            if scored.number >= first_number:
+                hand_stats.append(
+                    HandStat(
+                        game=game,
+                        seat_row=row,
+                        partner_row=mate,
+                        number=scored.number,
+                        seat=seat,
+                        side=side,
+                        dealer=scored.dealer,
+                        result=scored.result,
+                        is_bidder=is_bidder,
+                        side_bid=side_bid,
+                        bid=bid,
+                        bid_band=bid_band(bid, deck),
+                        trump=data.get("trump") or "",
+                        seat_meld=seat_meld,
+                        meld=scored.meld[side],
+                        tricks=scored.tricks[side],
+                        points=scored.points[side],
+                        chips=scored.chips[side],
+                        total=scored.totals[side],
+                        chip_total=scored.chip_totals[side],
+                    )
                 )
-            )
             if not played:
                 continue
             up = rollup[seat]
@@ -157,12 +165,24 @@ def stat_rows(
     return hand_stats, game_stats
 
 
-def refresh_game(game: Game, result: GameResult) -> None:
-    """Rewrite the game's derived rows; the caller holds the transaction that changed its hands."""
+def refresh_game(
+    game: Game,
+    result: GameResult,
+    *,
+    hand_data: Sequence[Mapping[str, Any]] | None = None,
+    first_changed: int = 1,
+) -> None:
+    """Rewrite the game's derived rows; the caller holds the transaction that changed its hands.
+
+    A hand's row depends only on that hand and the ones before it (running totals), so rows
+    before `first_changed` stay as they are: saving hand 41 of a game writes one hand's rows, not
+    forty-one. `hand_data` are the hand objects just scored, when the caller has them at hand.
+    """
     seat_rows = list(GameSeat.objects.filter(game=game))
-    hand_data = list(game.hands.order_by("number").values_list("data", flat=True))
-    hand_stats, game_stats = stat_rows(game, seat_rows, hand_data, result)
-    HandStat.objects.filter(game=game).delete()
+    if hand_data is None:
+        hand_data = list(game.hands.order_by("number").values_list("data", flat=True))
+    hand_stats, game_stats = stat_rows(game, seat_rows, hand_data, result, first_number=first_changed)
+    HandStat.objects.filter(game=game, number__gte=first_changed).delete()
     GameStat.objects.filter(game=game).delete()
     HandStat.objects.bulk_create(hand_stats, batch_size=500)
     GameStat.objects.bulk_create(game_stats)
