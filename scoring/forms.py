@@ -96,11 +96,6 @@ class GameForm(forms.Form):
                 "variant",
                 _("Check Pinochle is played by four players in two partnerships: choose 4 players."),
             )
-        if variant == "check" and deck == "double":
-            self.add_error(
-                "deck",
-                _("Check Pinochle is played with a single deck; a double-deck game has no chips."),
-            )
         dealer = data.get("first_dealer")
         if seats and dealer and dealer not in seats_for(seats):
             message = (

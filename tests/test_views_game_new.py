@@ -59,10 +59,15 @@ def test_it_refuses_check_pinochle_with_three_seats_next_to_the_variant(client):
     assert "played by four players" in variant[: variant.index("</fieldset>")]
 
 
-def test_it_refuses_check_pinochle_with_a_double_deck(client):
-    response = client.post("/games/new", {**SETUP, "deck": "double"})
-    assert not Game.objects.exists()
-    assert "single deck" in text(response)
+def test_it_plays_check_pinochle_with_a_double_deck_as_a_standard_game_and_says_so(client):
+    # RULES §1: chips cannot be combined with a double deck; the variant falls back to standard.
+    response = client.post("/games/new", {**SETUP, "deck": "double"}, follow=True)
+    game = Game.objects.get()
+    assert (game.variant, game.deck) == ("check", "double")
+    page = text(response)
+    assert "Standard (double deck) · to 500 · min bid 50" in page
+    assert "ordinary double-deck game without chips" in page
+    assert "chips" not in page.split("ordinary double-deck game without chips")[1].split("Enter hand")[0]
 
 
 def test_it_refuses_a_first_dealer_who_is_not_at_the_table(client):
