@@ -90,7 +90,7 @@ class GameForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        seats, variant, deck = data.get("seats"), data.get("variant"), data.get("deck")
+        seats, variant = data.get("seats"), data.get("variant")
         if variant == "check" and seats is not None and seats != 4:
             self.add_error(
                 "variant",
