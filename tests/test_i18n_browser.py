@@ -134,3 +134,35 @@ def test_a_czech_table_enters_a_check_pinochle_hand_on_a_phone(live_server, page
     shoot(page, "i18n-sv-01a-game-top")
     page.locator("#history").scroll_into_view_if_needed()
     shoot(page, "i18n-sv-01b-history")
+
+
+@pytest.mark.parametrize("lang", ["cs", "sv"])
+def test_the_longer_swedish_and_czech_words_fit_a_360_px_phone(live_server, page, lang):
+    """Every main page in Swedish and Czech: nothing sticks out sideways, every tap target stays 44 px."""
+    from tests.browser import assert_fits_the_phone, shoot
+    from tests.league_data import small_season
+
+    league = small_season()
+    finished = league["games"][2]
+    paths = {
+        "games": "/",
+        "setup": "/games/new",
+        "awards": f"/g/{finished.code}/",
+        "league": "/league/",
+        "standings": f"/league/seasons/{league['season'].pk}/",
+        "player": f"/league/players/{league['people']['Åsa'].pk}/",
+        "import": "/league/import/",
+        "login": "/accounts/login/",
+        "signup": "/accounts/signup/",
+    }
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    for name, path in paths.items():
+        page.goto(live_server.url + path)
+        assert page.locator("html").get_attribute("lang") == lang
+        if name in ("standings", "player"):
+            # Wide tables scroll inside their own box (the page says so); the page itself may not.
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
+        else:
+            assert_fits_the_phone(page)
+        shoot(page, f"i18n-{lang}-page-{name}")
