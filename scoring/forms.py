@@ -8,17 +8,17 @@ built object to services, which score it before anything is written.
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Mapping
 from typing import Any
 
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import gettext as _g
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import services
+from scoring.engine_messages import engine_message
 from scoring.labels import MELD_NAMES, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label
 from scoring.models import Game
 from scoring.rules import RecordError, Settings
@@ -27,7 +27,6 @@ from scoring.rules.tables import (
     MAX_MELD_POINTS,
     MAX_NAME_LENGTH,
     MAX_TARGET,
-    MELD_ITEMS,
     REPEATABLE,
     SUITS,
     default_min_bid,
@@ -137,7 +136,7 @@ class GameForm(forms.Form):
             )
         except RecordError as error:
             field = error.field.replace("players.", "name_")
-            self.add_error(field if field in self.fields else None, humanize(error))
+            self.add_error(field if field in self.fields else None, engine_message(error))
             return None
 
 
@@ -263,11 +262,11 @@ class HandForm(forms.Form):
                     count = int(str(raw).strip())
                 except ValueError:
                     count = -1
-                    problem = _g("%(item)s: enter a whole number, 0 to %(top)d.")
+                    problem = gettext("%(item)s: enter a whole number, 0 to %(top)d.")
                 else:
-                    problem = _g("%(item)s: at most %(top)d per seat.") if count > top else ""
+                    problem = gettext("%(item)s: at most %(top)d per seat.") if count > top else ""
                     if count < 0:
-                        problem = _g("%(item)s: enter a whole number, 0 to %(top)d.")
+                        problem = gettext("%(item)s: enter a whole number, 0 to %(top)d.")
                 if problem:
                     self.add_group_error(
                         f"melds_{seat}", problem % {"item": MELD_NAMES[item.name], "top": top}
@@ -300,15 +299,15 @@ class HandForm(forms.Form):
             rest = total - sum(value or 0 for value in values.values())
             if rest < 0:
                 self.add_group_error(
-                    "tricks", _g("The trick points add up to more than %(total)d.") % {"total": total}
+                    "tricks", gettext("The trick points add up to more than %(total)d.") % {"total": total}
                 )
                 return
             values[blanks[0]] = rest
         elif blanks:
             message = (
-                _g("Enter the trick points of one side; the other side's are worked out from %(total)d.")
+                gettext("Enter the trick points of one side; the other side's are worked out from %(total)d.")
                 if len(sides) == 2
-                else _g(
+                else gettext(
                     "Enter the trick points of all players but one; the last is worked out from %(total)d."
                 )
             )
@@ -325,12 +324,12 @@ class HandForm(forms.Form):
     def add_record_error(self, error: RecordError) -> None:
         """Put the engine's message next to the input it is about."""
         field = error.field
-        message = humanize(error)
+        message = engine_message(error)
         head = field.split(".")[0]
         if field == "hands":
             self.add_group_error(
                 "form",
-                _g(
+                gettext(
                     "This change would end the game after hand %(hand)d, but later hands are recorded. "
                     "Correct or delete the later hands first."
                 )
@@ -421,16 +420,3 @@ def hand_initial(data: Mapping[str, Any], settings: Settings, number: int) -> di
         if won == settings.tricks_per_hand:
             initial["slam"] = side
     return initial
-
-
-_ITEM_WORDS = re.compile(r"\b(" + "|".join(sorted(MELD_ITEMS, key=len, reverse=True)) + r")\b")
-
-
-def humanize(error: RecordError) -> str:
-    """The engine's message as a player reads it: no field prefix, meld items in words."""
-    message = error.message
-    prefix = error.field + ":"
-    if message.startswith(prefix):
-        message = message[len(prefix) :].strip()
-    message = _ITEM_WORDS.sub(lambda match: match.group(1).replace("_", " "), message)
-    return message[:1].upper() + message[1:]

@@ -23,7 +23,11 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
+from scoring.engine_messages import engine_line
+from scoring.labels import SEAT_NAMES, side_short
 from scoring.league_models import HandStat, Season
 from scoring.league_services import NewGame, store_games
 from scoring.models import Game, GameSeat, Hand
@@ -63,6 +67,67 @@ HANDS_COLUMNS = [
     *(f"chips_{side}" for side in CHIP_SIDES),
     *(f"chip_total_{side}" for side in CHIP_SIDES),
 ]  # fmt: skip
+
+# Localized column names for a person reading the export in a spreadsheet (`?headers=local`).
+# The stable English names above stay the default: the import reads only those.
+_COLUMN_WORDS = {
+    "game_id": pgettext_lazy("CSV column", "Game"),
+    "date": pgettext_lazy("CSV column", "Date"),
+    "club": pgettext_lazy("CSV column", "Club"),
+    "season": pgettext_lazy("CSV column", "Season"),
+    "place": pgettext_lazy("CSV column", "Place"),
+    "note": pgettext_lazy("CSV column", "Note"),
+    "variant": pgettext_lazy("CSV column", "Variant"),
+    "deck": pgettext_lazy("CSV column", "Deck"),
+    "seats": pgettext_lazy("CSV column", "Seats"),
+    "target": pgettext_lazy("CSV column", "Target"),
+    "min_bid": pgettext_lazy("CSV column", "Minimum bid"),
+    "first_dealer": pgettext_lazy("CSV column", "First dealer"),
+    "meld_needs_trick": pgettext_lazy("CSV column", "Meld needs a trick"),
+    "hands": pgettext_lazy("CSV column", "Hands"),
+    "finished": pgettext_lazy("CSV column", "Finished"),
+    "winner": pgettext_lazy("CSV column", "Winner"),
+    "hand": pgettext_lazy("CSV column", "Hand"),
+    "dealer": pgettext_lazy("CSV column", "Dealer"),
+    "bidder": pgettext_lazy("CSV column", "Bidder"),
+    "bid": pgettext_lazy("CSV column", "Bid"),
+    "trump": pgettext_lazy("CSV column", "Trump"),
+    "passed": pgettext_lazy("CSV column", "All passed"),
+    "conceded": pgettext_lazy("CSV column", "Conceded"),
+    "result": pgettext_lazy("CSV column", "Result"),
+}
+# Longest prefix first: "meld_points_NS" is not "meld_" + "points_NS".
+_COLUMN_PREFIXES = {
+    "meld_points_": pgettext_lazy("CSV column", "Meld points"),
+    "tricks_won_": pgettext_lazy("CSV column", "Tricks won"),
+    "chip_total_": pgettext_lazy("CSV column", "Chip total"),
+    "player_": pgettext_lazy("CSV column", "Player"),
+    "melds_": pgettext_lazy("CSV column", "Melds shown"),
+    "meld_": pgettext_lazy("CSV column", "Meld"),
+    "tricks_": pgettext_lazy("CSV column", "Trick points"),
+    "points_": pgettext_lazy("CSV column", "Points"),
+    "total_": pgettext_lazy("CSV column", "Total"),
+    "chips_": pgettext_lazy("CSV column", "Chips"),
+}
+
+
+def local_header(columns: Sequence[str]) -> list[str]:
+    """The column names in the active language: "Body N–S", "Hráč Sever" ("points_NS", "player_N")."""
+    out = []
+    for column in columns:
+        if column in _COLUMN_WORDS:
+            out.append(str(_COLUMN_WORDS[column]))
+            continue
+        for prefix, word in _COLUMN_PREFIXES.items():
+            if column.startswith(prefix):
+                where = column[len(prefix) :]
+                place = str(SEAT_NAMES[where]) if where in SEAT_NAMES else side_short(where)
+                out.append(f"{word} {place}")
+                break
+        else:  # pragma: no cover - every column is named above (tested)
+            out.append(column)
+    return out
+
 
 # --- neutralising cells -------------------------------------------------------------------------
 
@@ -334,7 +399,9 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.message}" if self.line is not None else self.message
+        if self.line is None:
+            return self.message
+        return _("line %(line)s: %(message)s") % {"line": self.line, "message": self.message}
 
 
 class ImportRefused(Exception):
@@ -353,13 +420,26 @@ class ImportReport:
 
 def decode(raw: bytes, name: str = "file") -> str:
     if len(raw) > MAX_IMPORT_BYTES:
-        raise ImportRefused([Problem(None, f"{name} is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB")])
+        raise ImportRefused(
+            [
+                Problem(
+                    None,
+                    _("%(name)s is larger than %(size)s MB")
+                    % {"name": name, "size": MAX_IMPORT_BYTES // (1024 * 1024)},
+                )
+            ]
+        )
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
         raise ImportRefused(
-            [Problem(line, f"{name} is not UTF-8 text; save it as “CSV UTF-8” and try again")]
+            [
+                Problem(
+                    line,
+                    _("%(name)s is not UTF-8 text; save it as “CSV UTF-8” and try again") % {"name": name},
+                )
+            ]
         ) from None
 
 
@@ -384,7 +464,7 @@ def import_bytes(
     except IntegrityError:
         # Another import wrote a game with one of these codes between the check and the write.
         raise ImportRefused(
-            [Problem(None, "another import wrote some of these games just now; try again")]
+            [Problem(None, _("another import wrote some of these games just now; try again"))]
         ) from None
     return ImportReport(games=len(games), hands=sum(len(g.hands) for g in games))
 
@@ -398,10 +478,13 @@ def _check_places(games: Sequence[NewGame]) -> None:
     for game in games:
         if game.code in taken:
             problems.append(
-                Problem(game.line, f"game {game.code} is already here; was this file imported before?")
+                Problem(
+                    game.line,
+                    _("game %(code)s is already here; was this file imported before?") % {"code": game.code},
+                )
             )
         if game.season and not game.club:
-            problems.append(Problem(game.line, "season: a season needs its club"))
+            problems.append(Problem(game.line, _("season: a season needs its club")))
         if game.season and game.club and game.played_on:
             key = (game.club, game.season)
             if key not in seasons:
@@ -411,8 +494,13 @@ def _check_places(games: Sequence[NewGame]) -> None:
                 problems.append(
                     Problem(
                         game.line,
-                        f"date: {game.played_on} is outside season {game.season} "
-                        f"({season.starts_on} – {season.ends_on})",
+                        _("date: %(date)s is outside season %(season)s (%(start)s – %(end)s)")
+                        % {
+                            "date": game.played_on,
+                            "season": game.season,
+                            "start": season.starts_on,
+                            "end": season.ends_on,
+                        },
                     )
                 )
     if problems:
@@ -424,21 +512,21 @@ def _score(record: dict[str, Any], lines: Sequence[int | None], problems: list[P
     try:
         settings = parse_settings(record)
     except RecordError as error:
-        problems.append(Problem(lines[0] if lines else None, str(error)))
+        problems.append(Problem(lines[0] if lines else None, engine_line(error)))
         return None
     hands = []
     for number, data in enumerate(record["hands"], start=1):
         try:
             hands.append(parse_hand(data, number, settings))
         except RecordError as error:
-            problems.append(Problem(lines[number - 1] if lines else None, str(error)))
+            problems.append(Problem(lines[number - 1] if lines else None, engine_line(error)))
     if len(hands) != len(record["hands"]):
         return None
     try:
         return score_game(settings, hands)
     except RecordError as error:
         line = lines[error.hand - 1] if error.hand and lines else None
-        problems.append(Problem(line, str(error)))
+        problems.append(Problem(line, engine_line(error)))
         return None
 
 
@@ -452,17 +540,23 @@ def parse_json(
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ImportRefused(
-            [Problem(error.lineno, f"not valid JSON: {error.msg} (column {error.colno})")]
+            [
+                Problem(
+                    error.lineno,
+                    _("not valid JSON: %(error)s (column %(column)s)")
+                    % {"error": error.msg, "column": error.colno},
+                )
+            ]
         ) from None
     except RecursionError:
-        raise ImportRefused([Problem(None, "the JSON is nested too deeply")]) from None
+        raise ImportRefused([Problem(None, _("the JSON is nested too deeply"))]) from None
     records = data if isinstance(data, list) else [data]
     problems: list[Problem] = []
     games = []
     for index, record in enumerate(records, start=1):
         where: list[Problem] = []
         if not isinstance(record, dict) or not isinstance(record.get("hands"), list):
-            where.append(Problem(None, "not a game record: an object with a list of hands is expected"))
+            where.append(Problem(None, _("not a game record: an object with a list of hands is expected")))
         else:
             result = _score(record, [], where)
             if result is not None:
@@ -485,14 +579,14 @@ def parse_json(
                         played_on=played_on,
                     )
                 )
-        prefix = f"record {index}: " if len(records) > 1 else ""
+        prefix = _("record %(index)s: ") % {"index": index} if len(records) > 1 else ""
         problems.extend(
             Problem(None, prefix + p.message if p.line is None else prefix + str(p)) for p in where
         )
     if problems:
         raise ImportRefused(problems)
     if not games:
-        raise ImportRefused([Problem(None, "the file holds no game records")])
+        raise ImportRefused([Problem(None, _("the file holds no game records"))])
     return games
 
 
@@ -512,7 +606,9 @@ def _int(row: dict[str, str], key: str) -> int | None:
     try:
         return int(value)
     except ValueError:
-        raise _RowError(f"{key}: {value[:20]!r} is not a whole number") from None
+        raise _RowError(
+            _("%(key)s: %(value)s is not a whole number") % {"key": key, "value": repr(value[:20])}
+        ) from None
 
 
 def _flag(row: dict[str, str], key: str) -> bool:
@@ -521,7 +617,7 @@ def _flag(row: dict[str, str], key: str) -> bool:
         return False
     if value in ("1", "true", "yes"):
         return True
-    raise _RowError(f"{key}: {value[:20]!r} is not 1 or 0")
+    raise _RowError(_("%(key)s: %(value)s is not 1 or 0") % {"key": key, "value": repr(value[:20])})
 
 
 def _settings_of(row: dict[str, str]) -> dict[str, Any]:
@@ -541,15 +637,20 @@ def _league_of(row: dict[str, str]) -> tuple[dict[str, str], datetime.date | Non
     try:
         played_on = datetime.date.fromisoformat(date_text) if date_text else None
     except ValueError:
-        raise _RowError(f"date: {date_text[:20]!r} is not a date like 2026-03-14") from None
+        raise _RowError(
+            _("date: %(value)s is not a date like 2026-03-14") % {"value": repr(date_text[:20])}
+        ) from None
     texts = {key: row.get(key, "").strip() for key in ("club", "season", "place", "note")}
     for key in ("club", "season", "place"):
         if len(texts[key]) > 100:
-            raise _RowError(f"{key} is longer than 100 characters")
+            raise _RowError(_("%(key)s is longer than 100 characters") % {"key": key})
     players = {seat: row.get(f"player_{seat}", "").strip() for seat in SEATS}
     for seat, name in players.items():
         if len(name) > MAX_NAME_LENGTH:
-            raise _RowError(f"player_{seat} is longer than {MAX_NAME_LENGTH} characters")
+            raise _RowError(
+                _("player_%(seat)s is longer than %(max)s characters")
+                % {"seat": seat, "max": MAX_NAME_LENGTH}
+            )
     return texts, played_on, {seat: name for seat, name in players.items() if name}
 
 
@@ -589,11 +690,19 @@ def parse_hands_csv(text: str) -> list[NewGame]:
         reader = csv.reader(io.StringIO(text, newline=""), strict=True)
         header = [cell.strip() for cell in next(reader, [])]
     except csv.Error as error:
-        raise ImportRefused([Problem(1, f"not a readable CSV file: {error}")]) from None
+        raise ImportRefused(
+            [Problem(1, _("not a readable CSV file: %(error)s") % {"error": error})]
+        ) from None
     missing = [column for column in _REQUIRED if column not in header]
     if missing:
         raise ImportRefused(
-            [Problem(1, f"not a hands.csv: the header lacks {', '.join(missing)} (see docs/csv.md)")]
+            [
+                Problem(
+                    1,
+                    _("not a hands.csv: the header lacks %(columns)s (see docs/csv.md)")
+                    % {"columns": ", ".join(missing)},
+                )
+            ]
         )
     problems: list[Problem] = []
     by_game: dict[str, list[tuple[int, dict[str, str]]]] = {}
@@ -604,19 +713,23 @@ def parse_hands_csv(text: str) -> list[NewGame]:
                 continue
             if len(cells) > len(header):
                 problems.append(
-                    Problem(line, f"{len(cells)} cells, but the header has {len(header)} columns")
+                    Problem(
+                        line,
+                        _("%(cells)s cells, but the header has %(columns)s columns")
+                        % {"cells": len(cells), "columns": len(header)},
+                    )
                 )
                 continue
             row = {key: unneutralise(value) for key, value in zip(header, cells, strict=False)}
             game_id = row.get("game_id", "").strip()
             if not game_id:
-                problems.append(Problem(line, "game_id is empty"))
+                problems.append(Problem(line, _("game_id is empty")))
                 continue
             by_game.setdefault(game_id, []).append((line, row))
     except csv.Error as error:
-        problems.append(Problem(reader.line_num, f"broken CSV: {error}"))
+        problems.append(Problem(reader.line_num, _("broken CSV: %(error)s") % {"error": error}))
     if len(by_game) == 0 and not problems:
-        problems.append(Problem(None, "the file holds no hands"))
+        problems.append(Problem(None, _("the file holds no hands")))
 
     games = []
     for game_id, rows in by_game.items():
@@ -640,7 +753,7 @@ def _read_game(
         problems.append(Problem(first_line, str(error)))
         return None
     if len(game_id) > 16:
-        problems.append(Problem(first_line, "game_id is longer than 16 characters"))
+        problems.append(Problem(first_line, _("game_id is longer than 16 characters")))
         return None
     hands: dict[int, tuple[int, dict[str, Any]]] = {}
     bad = False
@@ -648,13 +761,17 @@ def _read_game(
         try:
             if (_settings_of(row), _league_of(row)) != (settings, (league, played_on, players)):
                 raise _RowError(
-                    f"game {game_id}: its settings, date or players differ from line {first_line}"
+                    _("game %(game)s: its settings, date or players differ from line %(line)s")
+                    % {"game": game_id, "line": first_line}
                 )
             number = _int(row, "hand")
             if number is None or number < 1:
-                raise _RowError("hand: the hand number is missing")
+                raise _RowError(_("hand: the hand number is missing"))
             if number in hands:
-                raise _RowError(f"hand {number} of game {game_id} is also on line {hands[number][0]}")
+                raise _RowError(
+                    _("hand %(hand)s of game %(game)s is also on line %(line)s")
+                    % {"hand": number, "game": game_id, "line": hands[number][0]}
+                )
             hands[number] = (line, _hand_of(row))
         except _RowError as error:
             problems.append(Problem(line, str(error)))
@@ -664,7 +781,9 @@ def _read_game(
     numbers = sorted(hands)
     if numbers != list(range(1, len(numbers) + 1)):
         gap = next(n for n in range(1, len(numbers) + 2) if n not in hands)
-        problems.append(Problem(first_line, f"game {game_id}: hand {gap} is missing"))
+        problems.append(
+            Problem(first_line, _("game %(game)s: hand %(hand)s is missing") % {"game": game_id, "hand": gap})
+        )
         return None
     lines = [hands[n][0] for n in numbers]
     hand_data = [hands[n][1] for n in numbers]

@@ -22,6 +22,12 @@ class ExportForm(forms.Form):
     )
     date_to = forms.DateField(required=False, label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
     game = forms.CharField(required=False, max_length=16, label=_("Game code"))
+    headers = forms.BooleanField(
+        required=False,
+        label=_("Column names in this page's language"),
+        help_text=_("For reading in a spreadsheet; an import needs the English column names."),
+        widget=forms.CheckboxInput(attrs={"value": "local"}),
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

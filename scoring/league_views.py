@@ -157,10 +157,13 @@ def export_csv(request: HttpRequest, which: str) -> HttpResponse:
     if not form.is_valid():
         return render(request, "league/export_error.html", {"form": form}, status=400)
     games = form.games()
+    columns = league_csv.GAMES_COLUMNS if which == "games" else league_csv.HANDS_COLUMNS
+    # English column names unless asked (?headers=local): the import reads only the English ones.
+    header = league_csv.local_header(columns) if form.cleaned_data.get("headers") else columns
     if which == "games":
-        lines = league_csv.csv_lines(league_csv.GAMES_COLUMNS, league_csv.games_rows(games))
+        lines = league_csv.csv_lines(header, league_csv.games_rows(games))
     else:
-        lines = league_csv.csv_lines(league_csv.HANDS_COLUMNS, league_csv.hands_rows(games))
+        lines = league_csv.csv_lines(header, league_csv.hands_rows(games))
     response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{which}.csv"'
     return response

@@ -180,6 +180,8 @@ def score_game(settings: Settings, hands: Sequence[Hand]) -> GameResult:
                 f"the game ended after hand {ended_after}; no hand may be recorded after the end",
                 field="hands",
                 hand=hand.number,
+                code="game_over",
+                params={"hand": ended_after},
             )
         result, points, won = score_hand(hand, settings)
         chips = _net_chips(won) if won else dict.fromkeys(sides, 0)
@@ -240,7 +242,7 @@ def parse_record(data: object) -> tuple[Settings, list[Hand]]:
     assert isinstance(data, dict)
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list):
-        raise RecordError("hands must be a list of hands", field="hands")
+        raise RecordError("hands must be a list of hands", field="hands", code="hands_not_list")
     return settings, [parse_hand(raw, number, settings) for number, raw in enumerate(raw_hands, start=1)]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from scoring.rules.errors import RecordError
 from scoring.rules.tables import COPIES, LEVELLED_FAMILIES, MELD_ITEMS, ROUNDHOUSE_CHIPS
@@ -55,10 +56,20 @@ class SeatMeld:
 def read_seat_meld(value: object, name: str, hand: int, deck: str) -> SeatMeld:
     """Check one seat's list of meld items and total its points and chips."""
     if type(value) is not list:
-        raise RecordError(f"{name} must be a list of meld items", field=name, hand=hand)
+        raise RecordError(
+            f"{name} must be a list of meld items",
+            field=name,
+            hand=hand,
+            code="meld_not_list",
+            params={"name": name},
+        )
     if len(value) > _MAX_ITEMS:
         raise RecordError(
-            f"{name} lists {len(value)} melds, more than a hand can hold", field=name, hand=hand
+            f"{name} lists {len(value)} melds, more than a hand can hold",
+            field=name,
+            hand=hand,
+            code="too_many_melds",
+            params={"name": name, "count": len(value)},
         )
     try:
         return seat_meld(tuple(value), deck)
@@ -66,9 +77,19 @@ def read_seat_meld(value: object, name: str, hand: int, deck: str) -> SeatMeld:
         for item in value:
             if not isinstance(item, str) or item not in MELD_ITEMS:
                 raise RecordError(
-                    f"{name}: {_shown(item)} is not a meld item", field=name, hand=hand
+                    f"{name}: {_shown(item)} is not a meld item",
+                    field=name,
+                    hand=hand,
+                    code="not_meld_item",
+                    params={"name": name, "item": _shown(item)},
                 ) from None
-        raise RecordError(f"{name}: {problem}", field=name, hand=hand) from None
+        raise RecordError(
+            f"{name}: {problem}",
+            field=name,
+            hand=hand,
+            code=getattr(problem, "code", "invalid"),
+            params={**getattr(problem, "params", {}), "name": name},
+        ) from None
 
 
 def _shown(value: object) -> str:
@@ -81,7 +102,12 @@ def _shown(value: object) -> str:
 
 
 class MeldProblem(Exception):
-    pass
+    """A seat's meld list the rules refuse; `code` and `params` as in RecordError."""
+
+    def __init__(self, message: str, code: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 @lru_cache(maxsize=4096)
@@ -92,11 +118,15 @@ def seat_meld(items: tuple[str, ...], deck: str) -> SeatMeld:
     for name in items:
         item = MELD_ITEMS.get(name)
         if item is None:
-            raise MeldProblem(f"{name!r} is not a meld item")
+            raise MeldProblem(f"{name!r} is not a meld item", "not_meld_item", item=repr(name)[:40])
         value = item.points(deck)
         if value is None:
             reason = "(no nines)" if name == "dix" else "(only a double deck holds it)"
-            raise MeldProblem(f"{name} is not a meld in a {deck} deck {reason}")
+            raise MeldProblem(
+                f"{name} is not a meld in a {deck} deck {reason}",
+                "meld_not_in_single_deck" if deck == "single" else "meld_not_in_double_deck",
+                item=name,
+            )
         points += value
         chips += item.chips
         if item.family in counts:
@@ -104,7 +134,10 @@ def seat_meld(items: tuple[str, ...], deck: str) -> SeatMeld:
         elif levels[item.family]:
             raise MeldProblem(
                 f"{name} and another {item.family} meld are listed together; list the {item.family} "
-                "level once (two runs are a double_run)"
+                "level once (two runs are a double_run)",
+                "meld_level_twice",
+                item=name,
+                family=item.family,
             )
         else:
             levels[item.family] = item.level
@@ -113,7 +146,8 @@ def seat_meld(items: tuple[str, ...], deck: str) -> SeatMeld:
         if counts["marriage"] < 3 or counts["trump_marriage"] + levels["run"] == 0:
             raise MeldProblem(
                 "kings and queens around make a roundhouse, a marriage in every suit: list three "
-                "marriages and a trump_marriage (or a run) with them"
+                "marriages and a trump_marriage (or a run) with them",
+                "roundhouse_incomplete",
             )
         if deck == "single":
             chips += ROUNDHOUSE_CHIPS
@@ -219,7 +253,13 @@ def check_deal(seats: Mapping[str, SeatMeld], trump: str | None, deck: str, hand
                 if index >= _SIDE_SUITS_TOGETHER
                 else f"the melds need {need} of the {card}"
             )
-            raise RecordError(f"melds: {what}, but the deck has only {capacity}", field="melds", hand=hand)
+            raise RecordError(
+                f"melds: {what}, but the deck has only {capacity}",
+                field="melds",
+                hand=hand,
+                code="deck_short_side_suits" if index >= _SIDE_SUITS_TOGETHER else "deck_short",
+                params={"need": need, "card": card, "capacity": capacity},
+            )
     raise AssertionError("a deal over capacity names a card")  # pragma: no cover
 
 

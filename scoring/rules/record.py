@@ -124,12 +124,30 @@ class Hand:
 def _int(value: object, name: str, hand: int | None, *, low: int, high: int) -> int:
     # bool is an int in Python; a JSON true is not a number a table meant.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{name} must be a whole number, not {_show(value)}", field=name, hand=hand)
+        raise RecordError(
+            f"{name} must be a whole number, not {_show(value)}",
+            field=name,
+            hand=hand,
+            code="not_whole_number",
+            params={"name": name, "value": _show(value)},
+        )
     if value < low:
         what = "negative" if low == 0 else f"below {low}"
-        raise RecordError(f"{name} must not be {what}, got {value}", field=name, hand=hand)
+        raise RecordError(
+            f"{name} must not be {what}, got {value}",
+            field=name,
+            hand=hand,
+            code="negative" if low == 0 else "too_low",
+            params={"name": name, "low": low, "value": value},
+        )
     if value > high:
-        raise RecordError(f"{name} must be at most {high}, got {value}", field=name, hand=hand)
+        raise RecordError(
+            f"{name} must be at most {high}, got {value}",
+            field=name,
+            hand=hand,
+            code="too_high",
+            params={"name": name, "high": high, "value": value},
+        )
     return value
 
 
@@ -137,19 +155,37 @@ def _choice(value: object, name: str, hand: int | None, choices: tuple[str, ...]
     options = tuple(choices)
     if not isinstance(value, str) or value not in options:
         listed = ", ".join(options)
-        raise RecordError(f"{name} must be one of {listed}, not {_show(value)}", field=name, hand=hand)
+        raise RecordError(
+            f"{name} must be one of {listed}, not {_show(value)}",
+            field=name,
+            hand=hand,
+            code="not_one_of",
+            params={"name": name, "choices": listed, "value": _show(value)},
+        )
     return value
 
 
 def _mapping(value: object, name: str, hand: int | None) -> Mapping[str, Any]:
     if not isinstance(value, dict):
-        raise RecordError(f"{name} must be an object, not {_show(value)}", field=name, hand=hand)
+        raise RecordError(
+            f"{name} must be an object, not {_show(value)}",
+            field=name,
+            hand=hand,
+            code="not_object",
+            params={"name": name, "value": _show(value)},
+        )
     return value
 
 
 def _bool(value: object, name: str, hand: int | None) -> bool:
     if not isinstance(value, bool):
-        raise RecordError(f"{name} must be true or false, not {_show(value)}", field=name, hand=hand)
+        raise RecordError(
+            f"{name} must be true or false, not {_show(value)}",
+            field=name,
+            hand=hand,
+            code="not_boolean",
+            params={"name": name, "value": _show(value)},
+        )
     return value
 
 
@@ -175,7 +211,13 @@ def _unknown_keys(data: Mapping[str, Any], allowed: frozenset[str], hand: int | 
             # The message is one line on standard error: show odd keys (empty, newlines, very long) quoted.
             shown = key if key and key.isprintable() and len(key) <= 40 else _show(key)
             shown = f"{where}.{shown}" if where else shown
-            raise RecordError(f"{shown} is not a field of a game record", field=name, hand=hand)
+            raise RecordError(
+                f"{shown} is not a field of a game record",
+                field=name,
+                hand=hand,
+                code="unknown_field",
+                params={"name": shown},
+            )
 
 
 # --- settings ------------------------------------------------------------------------------
@@ -189,12 +231,22 @@ def parse_settings(data: object) -> Settings:
     seats = 4 if seats is None else seats
     # 4.0 == 4 in Python, but a JSON 4.0 is not a seat count the table wrote.
     if type(seats) is not int or seats not in (2, 3, 4):
-        raise RecordError(f"seats must be 2, 3 or 4, not {_show(seats)}", field="seats")
+        raise RecordError(
+            f"seats must be 2, 3 or 4, not {_show(seats)}",
+            field="seats",
+            code="bad_seats",
+            params={"value": _show(seats)},
+        )
     # Only a missing key or null means the default (RECORD.md); false, 0 or "" are wrong values.
     variant = record.get("variant")
     requested = _choice("standard" if variant is None else variant, "variant", None, VARIANTS)
     if requested == "check" and seats != 4:
-        raise RecordError(f"variant: Check Pinochle is played at 4 seats only, not {seats}", field="variant")
+        raise RecordError(
+            f"variant: Check Pinochle is played at 4 seats only, not {seats}",
+            field="variant",
+            code="check_needs_four",
+            params={"seats": seats},
+        )
     deck = record.get("deck")
     deck = _choice("single" if deck is None else deck, "deck", None, DECKS)
     variant = "standard" if deck == "double" else requested
@@ -221,11 +273,17 @@ def parse_settings(data: object) -> Settings:
             _choice(seat, "players", None, letters)
             if not isinstance(name, str):
                 raise RecordError(
-                    f"players.{seat} must be a name, not {_show(name)}", field=f"players.{seat}"
+                    f"players.{seat} must be a name, not {_show(name)}",
+                    field=f"players.{seat}",
+                    code="player_name_not_text",
+                    params={"seat": seat, "value": _show(name)},
                 )
             if len(name) > MAX_NAME_LENGTH:
                 raise RecordError(
-                    f"players.{seat} is longer than {MAX_NAME_LENGTH} characters", field=f"players.{seat}"
+                    f"players.{seat} is longer than {MAX_NAME_LENGTH} characters",
+                    field=f"players.{seat}",
+                    code="player_name_too_long",
+                    params={"seat": seat, "max": MAX_NAME_LENGTH},
                 )
             players[seat] = name
     return Settings(seats, variant, requested, deck, target, min_bid, first, meld_needs_trick, players)
@@ -248,10 +306,17 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
                 "passed: only in Check Pinochle may all four pass; in this game someone must bid",
                 field="passed",
                 hand=number,
+                code="pass_not_allowed",
             )
         for key in raw:
             if key != "passed":
-                raise RecordError(f"{key}: a passed hand has no {key}", field=key, hand=number)
+                raise RecordError(
+                    f"{key}: a passed hand has no {key}",
+                    field=key,
+                    hand=number,
+                    code="passed_has_field",
+                    params={"key": key},
+                )
         zero = dict.fromkeys(sides, 0)
         return Hand(number, "passed", None, None, None, zero, zero, zero, None)
 
@@ -262,17 +327,29 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
     kind: HandKind
     if bidder is None and bid is None:
         if settings.seats != 2:
-            raise RecordError("bidder: every hand has a bidder in this game", field="bidder", hand=number)
+            raise RecordError(
+                "bidder: every hand has a bidder in this game",
+                field="bidder",
+                hand=number,
+                code="bidder_required",
+            )
         if conceded:
             raise RecordError(
-                "conceded: a hand with no bid cannot be conceded", field="conceded", hand=number
+                "conceded: a hand with no bid cannot be conceded",
+                field="conceded",
+                hand=number,
+                code="nobid_conceded",
             )
         kind = "nobid"
     else:
         if bidder is None:
-            raise RecordError("bidder: a bid needs a bidder", field="bidder", hand=number)
+            raise RecordError(
+                "bidder: a bid needs a bidder", field="bidder", hand=number, code="bid_without_bidder"
+            )
         if bid is None:
-            raise RecordError("bid: the bidder's bid is missing", field="bid", hand=number)
+            raise RecordError(
+                "bid: the bidder's bid is missing", field="bid", hand=number, code="bid_missing"
+            )
         if type(bidder) is not str or bidder not in settings.side_by_seat:
             bidder = _choice(bidder, "bidder", number, settings.seat_letters)
         if type(bid) is not int or not 0 <= bid <= MAX_BID:
@@ -280,7 +357,13 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
         if bid < settings.min_bid or settings.deck == "double":
             step = bid_step_error(bid, settings.min_bid, settings.deck)
             if step:
-                raise RecordError(step, field="bid", hand=number)
+                raise RecordError(
+                    step,
+                    field="bid",
+                    hand=number,
+                    code="bid_below_minimum" if bid < settings.min_bid else "bid_off_step",
+                    params={"bid": bid, "min_bid": settings.min_bid, "top": settings.min_bid + 10},
+                )
         kind = "conceded" if conceded else "played"
 
     trump = raw.get("trump")
@@ -288,7 +371,12 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
         if type(trump) is not str or trump not in SUITS:
             trump = _choice(trump, "trump", number, SUITS)
     elif settings.chips_in_play:
-        raise RecordError("trump: the bidder must name trump in Check Pinochle", field="trump", hand=number)
+        raise RecordError(
+            "trump: the bidder must name trump in Check Pinochle",
+            field="trump",
+            hand=number,
+            code="trump_required",
+        )
 
     meld, meld_chips, seat_melds = _read_meld(raw, number, settings, bidder, trump)
 
@@ -298,19 +386,30 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
         for key in ("tricks", "tricks_won"):
             if key in raw:
                 raise RecordError(
-                    f"{key}: a conceded hand is not played, so it has no {key}", field=key, hand=number
+                    f"{key}: a conceded hand is not played, so it has no {key}",
+                    field=key,
+                    hand=number,
+                    code="conceded_has_field",
+                    params={"key": key},
                 )
         tricks = dict.fromkeys(sides, 0)
     else:
         if "tricks" not in raw:
             raise RecordError(
-                "tricks: the trick points of each side are missing", field="tricks", hand=number
+                "tricks: the trick points of each side are missing",
+                field="tricks",
+                hand=number,
+                code="tricks_missing",
             )
         tricks = _per_side(raw["tricks"], "tricks", number, sides, high=settings.trick_points)
         total = sum(tricks.values())
         if total != settings.trick_points:
             raise RecordError(
-                f"tricks add up to {total}, expected {settings.trick_points}", field="tricks", hand=number
+                f"tricks add up to {total}, expected {settings.trick_points}",
+                field="tricks",
+                hand=number,
+                code="tricks_total",
+                params={"total": total, "expected": settings.trick_points},
             )
         if raw.get("tricks_won") is not None:
             tricks_won = _read_tricks_won(raw["tricks_won"], number, settings, tricks)
@@ -336,11 +435,19 @@ def _per_side(value: object, name: str, number: int, sides: tuple[str, ...], *, 
                 f"{name}: {_show(key)} is not a side of this table ({', '.join(sides)})",
                 field=name,
                 hand=number,
+                code="not_a_side",
+                params={"name": name, "key": _show(key), "sides": ", ".join(sides)},
             )
     out = {}
     for side in sides:
         if side not in data:
-            raise RecordError(f"{name}: side {side} is missing", field=name, hand=number)
+            raise RecordError(
+                f"{name}: side {side} is missing",
+                field=name,
+                hand=number,
+                code="side_missing",
+                params={"name": name, "side": side},
+            )
         out[side] = _int(data[side], f"{name}.{side}", number, low=0, high=high)
     return out
 
@@ -356,6 +463,8 @@ def _read_tricks_won(
             f"tricks_won add up to {total}, expected the {per_hand} tricks of a hand",
             field="tricks_won",
             hand=number,
+            code="tricks_won_total",
+            params={"total": total, "expected": per_hand},
         )
     if settings.seats != 3:  # at 3 seats the widow's discards count for the bidder whatever was won
         for side, count in won.items():
@@ -364,12 +473,16 @@ def _read_tricks_won(
                     f"tricks: side {side} won every trick, so it took all {settings.trick_points} points",
                     field="tricks",
                     hand=number,
+                    code="slam_points",
+                    params={"side": side, "points": settings.trick_points},
                 )
             if count == 0 and tricks[side] != 0:
                 raise RecordError(
                     f"tricks: side {side} won no trick, so it cannot have {tricks[side]} trick points",
                     field="tricks",
                     hand=number,
+                    code="no_trick_points",
+                    params={"side": side, "points": tricks[side]},
                 )
     return won
 
@@ -385,6 +498,7 @@ def _read_meld(
             "meld_points: give either melds or meld_points for a hand, not both",
             field="meld_points",
             hand=number,
+            code="meld_both",
         )
     if raw.get("meld_points") is not None:
         if settings.chips_in_play:
@@ -393,6 +507,7 @@ def _read_meld(
                 "which melds were shown; list the meld items",
                 field="meld_points",
                 hand=number,
+                code="meld_points_in_check",
             )
         data = _mapping(raw["meld_points"], "meld_points", number)
         for key in data:
@@ -401,6 +516,8 @@ def _read_meld(
                     f"meld_points: {_show(key)} is not a side of this table ({', '.join(sides)})",
                     field="meld_points",
                     hand=number,
+                    code="not_a_side",
+                    params={"name": "meld_points", "key": _show(key), "sides": ", ".join(sides)},
                 )
             meld[key] = _int(data[key], f"meld_points.{key}", number, low=0, high=MAX_MELD_POINTS)
         return meld, chips, None
@@ -416,6 +533,8 @@ def _read_meld(
                     f"melds: {_show(seat)} is not a seat of this table ({', '.join(settings.seat_letters)})",
                     field="melds",
                     hand=number,
+                    code="not_a_seat",
+                    params={"seat": _show(seat), "seats": ", ".join(settings.seat_letters)},
                 )
             if type(items) is list and len(items) <= 16:
                 try:
@@ -439,5 +558,7 @@ def _read_meld(
                 "(trump_marriage, a run or a roundhouse)",
                 field=f"melds.{bidder}",
                 hand=number,
+                code="trump_marriage_check" if settings.chips_in_play else "trump_marriage_double",
+                params={"seat": bidder},
             )
     return meld, chips, profiles

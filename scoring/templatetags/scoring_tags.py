@@ -1,7 +1,8 @@
 from django import template
+from django.conf import settings
 from django.utils.translation import gettext as _
 
-from scoring.labels import side_short
+from scoring.labels import SUIT_NAMES, side_short
 
 register = template.Library()
 
@@ -12,3 +13,20 @@ def side(value: str) -> str:
     if value == "draw":
         return _("draw")
     return side_short(value) if value else ""
+
+
+@register.filter
+def suit_name(value: str) -> str:
+    """ "hearts" → "Hearts" in the page's language ("Hjärter", "Srdce")."""
+    return str(SUIT_NAMES[value]) if value in SUIT_NAMES else value
+
+
+@register.simple_tag
+def language_choices() -> list[tuple[str, str]]:
+    """settings.LANGUAGES as written there, each language named in itself and never translated.
+
+    Unlike `{% get_available_languages %}` (which runs the names through Django's own catalogues:
+    "English" becomes "anglicky") and unlike the LANGUAGES context variable (missing where a page
+    is drawn without a request, as the cached game page is).
+    """
+    return list(settings.LANGUAGES)
