@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.forms import Form, ModelChoiceField
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Case, F, Prefetch, Q, When
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -58,8 +59,29 @@ def index(request: HttpRequest) -> HttpResponse:
         .prefetch_related(_CLOCKWISE_SEATS)
         .order_by("-created_at")[:20]
     )
+    export_form = _only_clubs(ExportForm(), viewable)
     return render(
-        request, "league/index.html", {"clubs": clubs, "casual": casual, "export_form": ExportForm()}
+        request, "league/index.html", {"clubs": clubs, "casual": casual, "export_form": export_form}
+    )
+
+
+def _only_clubs(form: Form, club_ids: set[int] | None) -> Form:
+    """Offer only these clubs (None: all) and their seasons in the form's choices."""
+    if club_ids is not None:
+        for name, lookup in (("club", "pk__in"), ("season", "club__in")):
+            field = form.fields[name]
+            assert isinstance(field, ModelChoiceField)
+            field.queryset = field.queryset.filter(**{lookup: club_ids})  # type: ignore[union-attr]
+    return form
+
+
+def _scoring_club_ids(user: AnyUser) -> set[int] | None:
+    if getattr(user, "is_superuser", False):
+        return None
+    return set(
+        ClubRole.objects.filter(
+            user=user, role__in=[ClubRole.Role.ORGANISER, ClubRole.Role.SCORER]
+        ).values_list("club_id", flat=True)
     )
 
 
@@ -255,14 +277,17 @@ def export_csv(request: HttpRequest, which: str) -> HttpResponse:
 def import_games(request: HttpRequest) -> HttpResponse:
     if not _may_import_somewhere(request.user):
         return deny(request)
+    clubs = _scoring_club_ids(request.user)
     if request.method == "GET":
-        return render(request, "league/import.html", {"form": ImportForm()})
+        return render(request, "league/import.html", {"form": _only_clubs(ImportForm(), clubs)})
     if _too_big(request):
         # Refused before the body is read: the form would only see the file after receiving it all.
         problem = league_csv.Problem(None, _("The upload is larger than the 10 MB limit."))
         return render(
             request, "league/import.html", {"form": ImportForm(), "problems": [problem]}, status=413
         )
+    # Any club validates: the rights check below refuses a club the user may not import into with
+    # 403 and a message per game; the page drawn again offers only the user's own clubs.
     form = ImportForm(request.POST, request.FILES)
     problems: list[league_csv.Problem] = []
     refused_rights: list[league_csv.Problem] = []
@@ -294,7 +319,8 @@ def import_games(request: HttpRequest) -> HttpResponse:
             )
             return redirect("league:import")
     status = 403 if refused_rights else 400  # refused for want of a right, or for what the file says
-    return render(request, "league/import.html", {"form": form, "problems": problems}, status=status)
+    context = {"form": _only_clubs(form, clubs), "problems": problems}
+    return render(request, "league/import.html", context, status=status)
 
 
 def _may_import_somewhere(user: AnyUser) -> bool:
