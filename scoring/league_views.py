@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.forms import Form, ModelChoiceField
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Case, F, Prefetch, Q, When
+from django.forms import Form, ModelChoiceField
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
