@@ -84,21 +84,19 @@ def game_new(request: HttpRequest) -> HttpResponse:
 @require_game_view
 def game_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     game = _game(request, code)
-    html = _game_html(request, game, mode="edit" if can_edit_game(request, game) else "view")
+    mode = "edit" if can_edit_game(request, game) else "view"
     if request.htmx:
-        return HttpResponse(html)
-    # The page shell (header with the account menu) is drawn per request: it names the viewer.
-    return render(request, "scoring/game.html", {"game": game, "game_html": mark_safe(html)})
+        return HttpResponse(_game_html(request, game, mode=mode))
+    return HttpResponse(_game_page(request, game, mode=mode))
 
 
 @require_GET
 def shared_game(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
     """The read-only share link: scoreboard, history and awards, no controls."""
     game = get_shared_game_or_404(share_code)
-    html = _game_html(request, game, mode="share")
     if request.htmx:
-        return HttpResponse(html)
-    return render(request, "scoring/game.html", {"game": game, "game_html": mark_safe(html), "shared": True})
+        return HttpResponse(_game_html(request, game, mode="share"))
+    return HttpResponse(_game_page(request, game, mode="share"))
 
 
 @require_GET
@@ -276,15 +274,45 @@ def _version(game: Game) -> str:
     return f"{game.hand_count}-{game.updated_at.timestamp():.6f}"
 
 
+def _game_page(request: HttpRequest, game: Game, *, mode: str) -> str:
+    """The whole game page. The site header names a signed-in viewer, so for them the shell is
+    drawn per request around the cached fragment; every anonymous viewer of one URL sees the same
+    header ("Log in"), so theirs is cached whole (not with a query string: it would be a new key)."""
+    if request.user.is_authenticated or request.GET:
+        fragment = _game_html(request, game, mode=mode)
+        return render_to_string(
+            "scoring/game.html", {"game": game, "game_html": mark_safe(fragment)}, request
+        )
+    key = f"game-page:anonymous:{mode}:{request.path}:{_state_key(request, game)}"
+    parts = cache.get(key)
+    if parts is None:
+        context = {
+            "game": game,
+            "game_html": mark_safe(_render_fragment(request, game, mode)),
+            "csrf_token": _CSRF_HOLE,
+        }
+        parts = _HOLES.split(render_to_string("scoring/game.html", context, request))
+        cache.set(key, parts, 60 * 60)
+    return _fill_holes(request, parts)
+
+
+def _state_key(request: HttpRequest, game: Game) -> str:
+    return f"{game.code}:{_version(game)}:{get_language()}:{request.get_host()}"
+
+
 def _game_html(request: HttpRequest, game: Game, *, mode: str) -> str:
     """The #game fragment with a fresh entry form (for editors), from the cache when it can."""
     assert mode in _MODES
-    key = f"game-fragment:{mode}:{game.code}:{_version(game)}:{get_language()}:{request.get_host()}"
+    key = f"game-fragment:{mode}:{_state_key(request, game)}"
     parts = cache.get(key)
     if parts is None:
         html = _render_fragment(request, game, mode)
         parts = _HOLES.split(html)  # the holes become every other part
         cache.set(key, parts, 60 * 60)
+    return _fill_holes(request, parts)
+
+
+def _fill_holes(request: HttpRequest, parts: list[str]) -> str:
     values = {
         _CSRF_HOLE: get_token(request),
         _SUBMISSION_HOLE: str(uuid.uuid4()),

@@ -65,6 +65,8 @@ def test_the_editor_sees_the_share_link_and_the_handover_button():
 def test_the_cached_page_never_shows_one_viewers_controls_or_name_to_another():
     make_personas()
     game = make_game(hands=1, club_id=CLUB)
+    device = client_with_token(game).get(f"/g/{game.code}/").content.decode()  # cached whole: anonymous
+    assert 'id="hand-form"' in device and "Log in" in device
     organiser = signed_in("alice").get(f"/g/{game.code}/").content.decode()
     member = signed_in("charlie").get(f"/g/{game.code}/").content.decode()
     shared = Client().get(f"/s/{game.share_code}/").content.decode()
@@ -72,6 +74,7 @@ def test_the_cached_page_never_shows_one_viewers_controls_or_name_to_another():
     assert 'id="hand-form"' not in member and "Edit hand 1" not in member
     assert "alice" not in member and "charlie" in member
     assert "alice" not in shared and "charlie" not in shared and "Edit hand" not in shared
+    assert "Log in" in shared and "Log out" not in shared
     # and in the other order, from the same cache entries
     assert 'id="hand-form"' in signed_in("bob").get(f"/g/{game.code}/").content.decode()
 
