@@ -21,7 +21,9 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
 from scoring import selectors, services
@@ -81,6 +83,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@cache_control(private=True)  # what it shows depends on who asks (edit cookie, session)
+@vary_on_cookie
 @require_game_view
 def game_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     game = _game(request, code)
@@ -100,6 +104,8 @@ def shared_game(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
 
 
 @require_GET
+@cache_control(private=True)
+@vary_on_cookie
 @require_game_view
 def game_live(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """What a phone polls every few seconds: 204 while nothing changed, else the new scoreboard."""

@@ -57,7 +57,9 @@ def test_the_share_page_shows_scores_history_and_awards_without_controls():
 
 def test_the_editor_sees_the_share_link_and_the_handover_button():
     game = make_game()
-    page = client_with_token(game).get(f"/g/{game.code}/").content.decode()
+    response = client_with_token(game).get(f"/g/{game.code}/")
+    assert "private" in response["Cache-Control"] and "Cookie" in response["Vary"]  # never in a shared cache
+    page = response.content.decode()
     assert f"http://testserver/s/{game.share_code}/" in page
     assert f'action="/games/{game.code}/hand-over/"' in page
 
