@@ -2,6 +2,7 @@
 
 (a) the scoreboard of a 40-hand Check Pinochle game, (b) saving a hand (every request saves a new
 valid hand: each goes to its own game, which already holds 5 hands), (c) the trivial /healthz.
+Requests (a) and (b) carry the game's edit-token cookie, as the scoring phone does (issue 5).
 Prints requests/s and the ratio to (c), and checks afterwards that the saves were written.
 
 Run: .venv/bin/python bench/web.py   (or bench/web.sh). Everything lives in a temporary folder;
@@ -41,7 +42,12 @@ SAVE_BODY = (
 
 SAVE_LUA = r"""
 local codes = {}
-for line in io.lines("%(codes)s") do codes[#codes + 1] = line end
+local cookies = {}
+for line in io.lines("%(codes)s") do
+  local code, cookie = line:match("^(%%S+) (%%S+)$")
+  codes[#codes + 1] = code
+  cookies[#cookies + 1] = cookie
+end
 local threads = {}
 local next_id = 0
 function setup(thread)
@@ -61,11 +67,12 @@ end
 function request()
   local index = counter * %(threads)d + id + 1
   counter = counter + 1
-  local code = codes[((index - 1) %% #codes) + 1]
+  local slot = ((index - 1) %% #codes) + 1
+  local code = codes[slot]
   local body = "csrfmiddlewaretoken=%(token)s&submission_id=" .. uuid4() .. "&%(body)s"
   return wrk.format("POST", "/g/" .. code .. "/hands", {
     ["Content-Type"] = "application/x-www-form-urlencoded",
-    ["Cookie"] = "csrftoken=%(token)s",
+    ["Cookie"] = "csrftoken=%(token)s; edit_" .. code .. "=" .. cookies[slot],
   }, body)
 end
 function response(status, headers, body)
@@ -98,13 +105,26 @@ def environment(db: Path) -> dict[str, str]:
     }
 
 
-def seed(workdir: Path) -> tuple[str, Path]:
-    """A 40-hand game for the scoreboard, and SAVE_GAMES games of 5 hands for the saves."""
+def edit_cookie(code: str, token: str) -> str:
+    """The signed edit-token cookie value the game's creating browser holds (permissions.py)."""
+    from django.core.signing import get_cookie_signer
+
+    from scoring.permissions import _EDIT_COOKIE_SALT
+
+    return get_cookie_signer(salt=f"edit_{code}" + _EDIT_COOKIE_SALT).sign(token)
+
+
+def seed(workdir: Path) -> tuple[str, str, Path]:
+    """A 40-hand game for the scoreboard, and SAVE_GAMES games of 5 hands for the saves, all with
+    the same edit token (the cookie differs per game: it is signed with the game's cookie name)."""
     import django
 
     django.setup()
     from scoring import services
+    from scoring.access_services import token_hash
     from scoring.models import Game, GameSeat, Hand
+
+    token = secrets.token_urlsafe(32)
 
     players = {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"}
     board = services.create_game(
@@ -114,6 +134,7 @@ def seed(workdir: Path) -> tuple[str, Path]:
     for number in range(1, 41):
         data = {"passed": True} if number % 5 == 0 else WORKED_EXAMPLE
         services.record_hand(game=board, number=number, data=data)
+    Game.objects.filter(pk=board.pk).update(edit_token_hash=token_hash(token))
 
     result = services.score(board, [WORKED_EXAMPLE] * 5)
     games = [
@@ -123,6 +144,7 @@ def seed(workdir: Path) -> tuple[str, Path]:
             hand_count=5,
             scores=dict(result.scores),
             chip_totals=dict(result.chips),
+            edit_token_hash=token_hash(token),
         )
         for _ in range(SAVE_GAMES)
     ]
@@ -136,8 +158,8 @@ def seed(workdir: Path) -> tuple[str, Path]:
         batch_size=2000,
     )
     codes = workdir / "codes.txt"
-    codes.write_text("\n".join(game.code for game in games) + "\n")
-    return board.code, codes
+    codes.write_text("".join(f"{game.code} {edit_cookie(game.code, token)}\n" for game in games))
+    return board.code, edit_cookie(board.code, token), codes
 
 
 def wait_until_up(deadline: float) -> None:
@@ -151,8 +173,10 @@ def wait_until_up(deadline: float) -> None:
     raise SystemExit("gunicorn did not answer on /healthz")
 
 
-def wrk(url: str, script: Path | None = None) -> tuple[float, str]:
+def wrk(url: str, script: Path | None = None, cookie: str | None = None) -> tuple[float, str]:
     command = ["wrk", "-t2", "-c16", f"-d{DURATION}", "--latency"]
+    if cookie:
+        command += ["-H", f"Cookie: {cookie}"]
     if script:
         command += ["-s", str(script)]
     output = subprocess.run([*command, url], capture_output=True, text=True, timeout=120, check=True).stdout
@@ -174,7 +198,7 @@ def main() -> None:
         subprocess.run(
             [python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
         )
-        board_code, codes = seed(workdir)
+        board_code, board_cookie, codes = seed(workdir)
         from django.db import connections
 
         connections.close_all()
@@ -190,8 +214,14 @@ def main() -> None:
         )  # fmt: skip
         try:
             wait_until_up(time.monotonic() + 30)
+            # The scoreboard request must reach the page, not the login page.
+            check = urllib.request.Request(f"{BASE}/g/{board_code}/")
+            check.add_header("Cookie", f"edit_{board_code}={board_cookie}")
+            with urllib.request.urlopen(check, timeout=5) as answer:
+                if answer.status != 200 or b'id="hand-form"' not in answer.read():
+                    raise SystemExit("the scoreboard request did not get the scoring phone's page")
             trivial, _ = wrk(f"{BASE}/healthz")
-            scoreboard, _ = wrk(f"{BASE}/g/{board_code}/")
+            scoreboard, _ = wrk(f"{BASE}/g/{board_code}/", cookie=f"edit_{board_code}={board_cookie}")
             save, save_output = wrk(BASE, save_lua)
         finally:
             os.killpg(server.pid, signal.SIGTERM)

@@ -1,7 +1,8 @@
 """Who may do what in a club, and what was changed after the fact.
 
-`ClubRole.club_id` is a plain number for now: the Club model is being built on another branch and
-this field becomes a ForeignKey to it when the branches meet (same column, same values).
+`ClubRole.club` is a ForeignKey to the league's Club on the column `club_id` (a plain number
+before the league branch met this one; migration 0004 kept the column and its values).
+`HandChange.club_id` stays a plain number: the audit trail outlives a deleted club.
 """
 
 from __future__ import annotations
@@ -21,12 +22,18 @@ class ClubRole(models.Model):
         MEMBER = "member", _("Member")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_roles")
-    club_id = models.PositiveBigIntegerField(_("club"), db_index=True)
+    club = models.ForeignKey(
+        "scoring.Club",
+        on_delete=models.CASCADE,
+        related_name="roles",
+        db_column="club_id",
+        verbose_name=_("club"),
+    )
     role = models.CharField(_("role"), max_length=10, choices=Role.choices)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "club_id"], name="one_role_per_user_and_club")]
+        constraints = [models.UniqueConstraint(fields=["user", "club"], name="one_role_per_user_and_club")]
         verbose_name = _("club role")
         verbose_name_plural = _("club roles")
 

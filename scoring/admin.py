@@ -25,8 +25,8 @@ class HandAdmin(admin.ModelAdmin):
 
 @admin.register(ClubRole)
 class ClubRoleAdmin(admin.ModelAdmin):
-    list_display = ["user", "club_id", "role", "updated_at"]
-    list_filter = ["role"]
+    list_display = ["user", "club", "role", "updated_at"]
+    list_filter = ["role", "club"]
     search_fields = ["user__username"]
 
 

@@ -36,12 +36,11 @@ class Actor:
 
 
 def club_id_of(game: Game) -> int | None:
-    """The club a game belongs to, or None for a quick game.
+    """The club a game belongs to (the league's `Game.club`), or None for a quick game.
 
-    The league branch links games to clubs; until the branches meet no Game has a club. This is
-    the one place to change at the merge (for example `game.season.club_id`).
+    The one place that knows how a game belongs to a club: permissions and the audit trail ask here.
     """
-    club_id = getattr(game, "club_id", None)
+    club_id = game.club_id  # type: ignore[attr-defined]  (attached in league_models.py)
     return int(club_id) if club_id is not None else None
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
@@ -10,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from scoring import league_services
+from scoring.access_services import grant_founding_organiser
 from scoring.league_models import Club, Membership, Player, Season
 
 
@@ -38,6 +41,11 @@ class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "created_at"]
     search_fields = ["name"]
     inlines = [SeasonInline, MembershipInline]
+
+    def save_model(self, request: HttpRequest, obj: Club, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if not change:  # whoever creates a club in the admin becomes its first organiser
+            grant_founding_organiser(user=request.user, club_id=obj.pk)  # type: ignore[arg-type]
 
 
 @admin.register(Season)

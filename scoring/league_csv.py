@@ -16,11 +16,12 @@ import datetime
 import io
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connection, transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -274,7 +275,10 @@ def _hands_query(games: QuerySet[Game]) -> tuple[str, tuple[Any, ...]]:
 
 
 def _hand_records(games: QuerySet[Game]) -> Iterator[tuple[Any, ...]]:
-    sql, params = _hands_query(games)
+    try:
+        sql, params = _hands_query(games)
+    except EmptyResultSet:  # the filter can match no game (a visitor who may read none): no rows
+        return
     # chunked_cursor: a server-side cursor on PostgreSQL, so memory stays flat there too.
     with connection.chunked_cursor() as cursor:
         cursor.execute(sql, params)
@@ -450,13 +454,19 @@ def import_bytes(
     club: str = "",
     season: str = "",
     played_on: datetime.date | None = None,
+    check: Callable[[list[NewGame]], list[Problem]] | None = None,
 ) -> ImportReport:
-    """Import one file (hands.csv, or JSON game records), all or nothing."""
+    """Import one file (hands.csv, or JSON game records), all or nothing.
+
+    `check` (the importing user's rights) sees the parsed games before anything is written; any
+    problem it returns refuses the whole file."""
     text = decode(raw, name)
     if text.lstrip()[:1] in ("{", "["):
         games = parse_json(text, club=club, season=season, played_on=played_on)
     else:
         games = parse_hands_csv(text)
+    if check is not None and (problems := check(list(games))):
+        raise ImportRefused(problems)
     try:
         with transaction.atomic():
             _check_places(games)

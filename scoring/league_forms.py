@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from scoring.access_models import ClubRole
 from scoring.league_csv import MAX_IMPORT_BYTES
 from scoring.league_models import Club, Player, Season
 from scoring.models import Game
@@ -151,3 +153,20 @@ class GameDetailsForm(forms.Form):
             for name in self.fields
             if name.startswith("seat_")
         }
+
+
+class RoleForm(forms.Form):
+    """An organiser gives an account a role in the club, or takes it away."""
+
+    username = forms.CharField(label=_("Account name"), max_length=150)
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[*ClubRole.Role.choices, ("", _("No role (remove from the club)"))],
+        required=False,
+    )
+
+    def clean_username(self) -> str:
+        name = self.cleaned_data["username"].strip()
+        if not get_user_model().objects.filter(username=name).exists():
+            raise forms.ValidationError(_("There is no account with this name; they sign up first."))
+        return name

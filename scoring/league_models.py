@@ -76,6 +76,10 @@ class Season(models.Model):
     name = models.CharField(_("name"), max_length=100)
     starts_on = models.DateField(_("starts on"))
     ends_on = models.DateField(_("ends on"))
+    # Set while the season's results page is published: /results/<code>/ for anyone with the link.
+    publish_code = models.CharField(
+        _("published results code"), max_length=32, unique=True, null=True, blank=True, editable=False
+    )
 
     class Meta:
         ordering = ["club", "-starts_on"]

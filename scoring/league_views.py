@@ -1,14 +1,18 @@
 """League pages: clubs, season standings, players, games, CSV export and import.
 
-The POST views (merge players, import, a game's league details) validate with a form and write
-through league_services; everything else only reads.
+The POST views (merge players, import, a game's league details, roles, publishing a season)
+validate with a form and write through league_services / access_services; everything else only
+reads. Who may do what (docs/security.md): a club's records are read by its roles; organisers
+merge players, change roles and publish seasons; scorers and organisers file and import games.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
-from django.db.models import Case, F, Prefetch, When
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Case, F, Prefetch, Q, When
+from django.forms import Form, ModelChoiceField
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,10 +21,22 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import league_csv, league_services, standings
-from scoring.league_forms import ExportForm, GameDetailsForm, ImportForm, MergeForm
+from scoring import access_services, league_csv, league_services, standings
+from scoring.access_models import ClubRole
+from scoring.league_forms import ExportForm, GameDetailsForm, ImportForm, MergeForm, RoleForm
 from scoring.league_models import Club, Player, Season
-from scoring.models import Game, GameSeat
+from scoring.models import GameSeat, new_game_code
+from scoring.permissions import (
+    AnyUser,
+    can_manage_club,
+    can_score_for_club,
+    can_view_club,
+    deny,
+    game_of,
+    readable_games,
+    require_game_edit,
+    viewable_club_ids,
+)
 from scoring.stats import BAND_RULE
 
 _CLOCKWISE_SEATS = Prefetch(
@@ -34,15 +50,46 @@ _CLOCKWISE_SEATS = Prefetch(
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.prefetch_related("seasons")
-    casual = Game.objects.filter(club=None).prefetch_related(_CLOCKWISE_SEATS).order_by("-created_at")[:20]
+    viewable = viewable_club_ids(request.user)
+    if viewable is not None:
+        clubs = clubs.filter(pk__in=viewable)
+    casual = (
+        readable_games(request)
+        .filter(club=None)
+        .prefetch_related(_CLOCKWISE_SEATS)
+        .order_by("-created_at")[:20]
+    )
+    export_form = _only_clubs(ExportForm(), viewable)
     return render(
-        request, "league/index.html", {"clubs": clubs, "casual": casual, "export_form": ExportForm()}
+        request, "league/index.html", {"clubs": clubs, "casual": casual, "export_form": export_form}
+    )
+
+
+def _only_clubs(form: Form, club_ids: set[int] | None) -> Form:
+    """Offer only these clubs (None: all) and their seasons in the form's choices."""
+    if club_ids is not None:
+        for name, lookup in (("club", "pk__in"), ("season", "club__in")):
+            field = form.fields[name]
+            assert isinstance(field, ModelChoiceField)
+            field.queryset = field.queryset.filter(**{lookup: club_ids})  # type: ignore[union-attr]
+    return form
+
+
+def _scoring_club_ids(user: AnyUser) -> set[int] | None:
+    if getattr(user, "is_superuser", False):
+        return None
+    return set(
+        ClubRole.objects.filter(
+            user=user, role__in=[ClubRole.Role.ORGANISER, ClubRole.Role.SCORER]
+        ).values_list("club_id", flat=True)
     )
 
 
 @require_GET
 def club(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
+    if not can_view_club(request.user, club.pk):
+        return deny(request)
     roster = Player.objects.filter(memberships__club=club).order_by("name")
     games = (
         club.games.select_related("season")
@@ -54,13 +101,59 @@ def club(request: HttpRequest, club_id: int) -> HttpResponse:
     return render(
         request,
         "league/club.html",
-        {"club": club, "seasons": club.seasons.all(), "roster": roster, "games": games},
+        {
+            "club": club,
+            "seasons": club.seasons.all(),
+            "roster": roster,
+            "games": games,
+            "organiser": can_manage_club(request.user, club.pk),
+        },
     )
 
 
 @require_GET
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
+    if not can_view_club(request.user, season.club_id):
+        return deny(request)
+    context = {
+        **_season_tables(request, season, link_players=True),
+        "organiser": can_manage_club(request.user, season.club_id),
+    }
+    if season.publish_code:
+        context["published_url"] = request.build_absolute_uri(
+            reverse("league:results", args=[season.publish_code])
+        )
+    return render(request, "league/season.html", context)
+
+
+@require_GET
+def season_results(request: HttpRequest, publish_code: str) -> HttpResponse:
+    """A season's published results: anyone with the link reads the standings, nothing more."""
+    season = get_object_or_404(Season.objects.select_related("club"), publish_code=publish_code)
+    context = {**_season_tables(request, season, link_players=False), "published": True}
+    return render(request, "league/season.html", context)
+
+
+@require_POST
+def publish_season(request: HttpRequest, season_id: int) -> HttpResponse:
+    """Organisers turn the published results page on (a new unguessable link) or off."""
+    season = get_object_or_404(Season, pk=season_id)
+    if not can_manage_club(request.user, season.club_id):
+        return deny(request)
+    if request.POST.get("publish") == "on":
+        season.publish_code = new_game_code() + new_game_code()
+        messages.success(
+            request, _("The season's results are published: anyone with the link can read them.")
+        )
+    else:
+        season.publish_code = None
+        messages.success(request, _("The season's results are no longer published; the old link is dead."))
+    season.save(update_fields=["publish_code"])
+    return redirect("league:season", season_id=season.pk)
+
+
+def _season_tables(request: HttpRequest, season: Season, *, link_players: bool) -> dict[str, object]:
     sort = request.GET.get("sort", "rank")
     if sort not in standings.COLUMNS:
         sort = "rank"
@@ -68,18 +161,14 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     if sort in ("name", "losses", "points_against", "sets") and "dir" not in request.GET:
         descending = False  # the natural order for these: A first, fewest first
     tables = standings.season_standings(season, sort, descending)
-    return render(
-        request,
-        "league/season.html",
-        {
-            "season": season,
-            "player_rows": _rows(tables["players"]),
-            "pair_rows": _rows(tables["partnerships"]),
-            "headers": _headers(sort, descending),
-            "descending": descending,
-            "ranking_rule": standings.RANKING_RULE,
-        },
-    )
+    return {
+        "season": season,
+        "player_rows": _rows(tables["players"], link_players=link_players),
+        "pair_rows": _rows(tables["partnerships"], link_players=link_players),
+        "headers": _headers(sort, descending),
+        "descending": descending,
+        "ranking_rule": standings.RANKING_RULE,
+    }
 
 
 def _headers(sort: str, descending: bool) -> list[dict[str, object]]:
@@ -100,20 +189,20 @@ def _headers(sort: str, descending: bool) -> list[dict[str, object]]:
     return headers
 
 
-def _rows(lines: list[standings.Line]) -> list[dict[str, object]]:
+def _rows(lines: list[standings.Line], *, link_players: bool = True) -> list[dict[str, object]]:
     """Table rows with their figures as ready HTML cells.
 
     A season can hold hundreds of partnerships; rendering ~15 figures each through template
     nodes (with number localisation per value) cost 10x the SQL, so the cells are built here.
     """
     keys = list(standings.COLUMNS)[2:]
-    urls: dict[int, str] = {}
+    urls: dict[int, str | None] = {}
     rows = []
     for line in lines:
         people = []
         for pid, name in zip(line.player_ids, line.names, strict=True):
             if pid not in urls:
-                urls[pid] = reverse("league:player", args=[pid])
+                urls[pid] = reverse("league:player", args=[pid]) if link_players else None
             people.append((urls[pid], name))
         cells = "".join(f'<td class="num">{escape(standings.cell(key, line))}</td>' for key in keys)
         rows.append(
@@ -125,20 +214,35 @@ def _rows(lines: list[standings.Line]) -> list[dict[str, object]]:
 @require_GET
 def player(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.prefetch_related("clubs"), pk=player_id)
+    club_ids = {club.pk for club in player.clubs.all()}
+    viewable = viewable_club_ids(request.user)
+    if viewable is not None and not club_ids & viewable:
+        return deny(request)
     figures = standings.player_figures(player)
-    return render(
-        request,
-        "league/player.html",
-        {"player": player, "f": figures, "band_rule": BAND_RULE, "merge_form": MergeForm(keep=player)},
-    )
+    context = {"player": player, "f": figures, "band_rule": BAND_RULE}
+    if _may_merge(request.user, player):
+        context["merge_form"] = MergeForm(keep=player)
+    return render(request, "league/player.html", context)
+
+
+def _may_merge(user: AnyUser, *players: Player) -> bool:
+    """Organisers of every club the players are on (a player in no club: superusers only)."""
+    if user.is_authenticated and getattr(user, "is_superuser", False):
+        return True
+    club_ids = {club.pk for player in players for club in player.clubs.all()}
+    return bool(club_ids) and all(can_manage_club(user, club_id) for club_id in club_ids)
 
 
 @require_POST
 def merge_player(request: HttpRequest, player_id: int) -> HttpResponse:
     keep = get_object_or_404(Player, pk=player_id)
+    if not _may_merge(request.user, keep):
+        return deny(request)
     form = MergeForm(request.POST, keep=keep)
     if form.is_valid():
         duplicate = form.cleaned_data["duplicate"]
+        if not _may_merge(request.user, duplicate):
+            return deny(request)
         name = duplicate.name
         try:
             league_services.merge_players(keep=keep, duplicate=duplicate)
@@ -157,6 +261,9 @@ def export_csv(request: HttpRequest, which: str) -> HttpResponse:
     if not form.is_valid():
         return render(request, "league/export_error.html", {"form": form}, status=400)
     games = form.games()
+    viewable = viewable_club_ids(request.user)
+    if viewable is not None:  # a club's records for its roles; a quick game for whoever may read it
+        games = games.filter(Q(club__in=viewable) | Q(pk__in=readable_games(request).filter(club=None)))
     columns = league_csv.GAMES_COLUMNS if which == "games" else league_csv.HANDS_COLUMNS
     # English column names unless asked (?headers=local): the import reads only the English ones.
     header = league_csv.local_header(columns) if form.cleaned_data.get("headers") else columns
@@ -171,16 +278,27 @@ def export_csv(request: HttpRequest, which: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def import_games(request: HttpRequest) -> HttpResponse:
+    if not _may_import_somewhere(request.user):
+        return deny(request)
+    clubs = _scoring_club_ids(request.user)
     if request.method == "GET":
-        return render(request, "league/import.html", {"form": ImportForm()})
+        return render(request, "league/import.html", {"form": _only_clubs(ImportForm(), clubs)})
     if _too_big(request):
         # Refused before the body is read: the form would only see the file after receiving it all.
         problem = league_csv.Problem(None, _("The upload is larger than the 10 MB limit."))
         return render(
             request, "league/import.html", {"form": ImportForm(), "problems": [problem]}, status=413
         )
+    # Any club validates: the rights check below refuses a club the user may not import into with
+    # 403 and a message per game; the page drawn again offers only the user's own clubs.
     form = ImportForm(request.POST, request.FILES)
     problems: list[league_csv.Problem] = []
+    refused_rights: list[league_csv.Problem] = []
+
+    def check_rights(games: list[league_services.NewGame]) -> list[league_csv.Problem]:
+        refused_rights.extend(_import_rights(request.user, games))
+        return refused_rights
+
     if form.is_valid():
         data = form.cleaned_data
         season = data["season"]
@@ -192,6 +310,7 @@ def import_games(request: HttpRequest) -> HttpResponse:
                 club=club.name if club else "",
                 season=season.name if season else "",
                 played_on=data["played_on"],
+                check=check_rights,
             )
         except league_csv.ImportRefused as refused:
             problems = refused.problems
@@ -202,7 +321,49 @@ def import_games(request: HttpRequest) -> HttpResponse:
                 % {"games": report.games, "hands": report.hands},
             )
             return redirect("league:import")
-    return render(request, "league/import.html", {"form": form, "problems": problems}, status=400)
+    status = 403 if refused_rights else 400  # refused for want of a right, or for what the file says
+    context = {"form": _only_clubs(form, clubs), "problems": problems}
+    return render(request, "league/import.html", context, status=status)
+
+
+def _may_import_somewhere(user: AnyUser) -> bool:
+    if not user.is_authenticated:
+        return False
+    return (
+        getattr(user, "is_superuser", False)
+        or ClubRole.objects.filter(
+            user=user, role__in=[ClubRole.Role.ORGANISER, ClubRole.Role.SCORER]
+        ).exists()
+    )
+
+
+def _import_rights(user: AnyUser, games: list[league_services.NewGame]) -> list[league_csv.Problem]:
+    """What the user may not import: games into a club they do not score for, a new club or season
+    (organisers, in the admin or the club's pages), games outside a club (nobody could see them)."""
+    if getattr(user, "is_superuser", False):
+        return []
+    problems = []
+    clubs = {club.name: club.pk for club in Club.objects.filter(name__in={g.club for g in games if g.club})}
+    seasons = set(Season.objects.filter(club__name__in=clubs).values_list("club__name", "name"))
+    for new in games:
+        if not new.club:
+            problem = _("only an administrator imports games outside a club")
+        elif new.club not in clubs:
+            problem = _("club %(club)s does not exist; an administrator creates clubs") % {"club": new.club}
+        elif not can_score_for_club(user, clubs[new.club]):
+            problem = _("you are not a scorer or organiser of %(club)s") % {"club": new.club}
+        elif (
+            new.season
+            and (new.club, new.season) not in seasons
+            and not can_manage_club(user, clubs[new.club])
+        ):
+            problem = _("season %(season)s does not exist; an organiser of the club creates it") % {
+                "season": new.season
+            }
+        else:
+            continue
+        problems.append(league_csv.Problem(new.line, problem))
+    return problems
 
 
 def _too_big(request: HttpRequest) -> bool:
@@ -214,9 +375,11 @@ def _too_big(request: HttpRequest) -> bool:
 
 
 @require_http_methods(["GET", "POST"])
+@require_game_edit
 def game(request: HttpRequest, code: str) -> HttpResponse:
-    """File a game under a club and season, and link its seats to players."""
-    game = get_object_or_404(Game.objects.select_related("club", "season"), code=code)
+    """File a game under a club and season, and link its seats to players (whoever may edit the
+    game; moving it into or out of a club also takes a scorer or organiser of that club)."""
+    game = game_of(request, code)
     if request.method == "GET":
         initial = {
             "club": game.club,
@@ -231,6 +394,13 @@ def game(request: HttpRequest, code: str) -> HttpResponse:
     form = GameDetailsForm(request.POST, game=game)
     if form.is_valid():
         data = form.cleaned_data
+        new_club = data["club"].pk if data["club"] else None
+        if new_club != game.club_id and not all(  # type: ignore[attr-defined]
+            can_score_for_club(request.user, club_id)
+            for club_id in (new_club, game.club_id)  # type: ignore[attr-defined]
+            if club_id is not None
+        ):
+            raise PermissionDenied(_("Only a scorer or organiser of the club files games in it."))
         try:
             league_services.file_game(
                 game=game,
@@ -247,3 +417,25 @@ def game(request: HttpRequest, code: str) -> HttpResponse:
             messages.success(request, _("The game's league details were saved."))
             return redirect("league:game", code=game.code)
     return render(request, "league/game.html", {"game": game, "form": form}, status=400)
+
+
+@require_http_methods(["GET", "POST"])
+def club_roles(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Organisers give accounts a role in the club, change it, or take it away."""
+    club = get_object_or_404(Club, pk=club_id)
+    if not can_manage_club(request.user, club.pk):
+        return deny(request)
+    form = RoleForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        user = get_user_model().objects.get(username=form.cleaned_data["username"])
+        role = form.cleaned_data["role"] or None
+        try:
+            access_services.set_club_role(actor=request.user, user=user, club_id=club.pk, role=role)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Roles saved."))
+            return redirect("league:roles", club_id=club.pk)
+    roles = ClubRole.objects.filter(club=club).select_related("user").order_by("role", "user__username")
+    status = 400 if form.is_bound else 200
+    return render(request, "league/roles.html", {"club": club, "roles": roles, "form": form}, status=status)

@@ -24,6 +24,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django_htmx.http import HttpResponseClientRedirect
@@ -142,6 +143,37 @@ def can_view_game(request: HttpRequest, game: Game, *, share_code: str | None = 
     return club_id is not None and can_view_club(request.user, club_id)
 
 
+def readable_games(request: HttpRequest) -> QuerySet[Game]:
+    """The games this browser or user may read: the ones it created or holds the edit right to,
+    and those of its clubs (every game for a superuser). Lists show strangers nothing else."""
+    user = request.user
+    if user.is_authenticated and getattr(user, "is_superuser", False):
+        return Game.objects.all()
+    codes = [name.removeprefix("edit_") for name in request.COOKIES if name.startswith("edit_")][:200]
+    clubs = viewable_club_ids(user) or set()
+    mine = Q(code__in=codes) | Q(club__in=clubs)
+    if user.is_authenticated:
+        mine |= Q(created_by=user)
+    # A cookie's name proves nothing: a token-only game is listed if this browser holds its token.
+    allowed = [
+        game.pk
+        for game in Game.objects.filter(mine).only("pk", "code", "edit_token_hash", "created_by", "club")
+        if game.club_id in clubs  # type: ignore[attr-defined]
+        or (user.is_authenticated and game.created_by_id == user.pk)
+        or holds_edit_token(request, game)
+    ]
+    return Game.objects.filter(pk__in=allowed)
+
+
+def viewable_club_ids(user: AnyUser) -> set[int] | None:
+    """The clubs whose records the user may read, or None for all of them (a superuser)."""
+    if not user.is_authenticated:
+        return set()
+    if getattr(user, "is_superuser", False):
+        return None
+    return set(ClubRole.objects.filter(user=user).values_list("club_id", flat=True))
+
+
 def get_shared_game_or_404(share_code: str) -> Game:
     """The game a read-only share link points to (the view renders it without edit controls)."""
     return get_object_or_404(Game, share_code=share_code)
@@ -176,11 +208,22 @@ def _guarded(view: View, check: Callable[[HttpRequest, Game], bool]) -> View:
         code = kwargs.get("code")
         if code is None:
             raise Http404("no game code in the URL")
-        if not check(request, get_object_or_404(Game, code=code)):
+        game = get_object_or_404(Game, code=code)
+        if not check(request, game):
             return deny(request)
+        request._checked_game = game  # type: ignore[attr-defined]  (see game_of)
         return view(request, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
+
+
+def game_of(request: HttpRequest, code: str) -> Game:
+    """The game a guarded view's URL names: the one the decorator already read (one query fewer
+    on every scoreboard), or a fresh read."""
+    game = getattr(request, "_checked_game", None)
+    if isinstance(game, Game) and game.code == code:
+        return game
+    return get_object_or_404(Game, code=code)
 
 
 def require_game_edit(view: View) -> View:

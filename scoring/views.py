@@ -21,12 +21,26 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
 from scoring import selectors, services
+from scoring.access_models import HandChange
+from scoring.audit import game_corrections
 from scoring.forms import GameForm, HandForm, hand_initial
 from scoring.models import Game, Hand
+from scoring.permissions import (
+    actor_for,
+    can_edit_game,
+    game_of,
+    get_shared_game_or_404,
+    grant_edit_token,
+    readable_games,
+    require_game_edit,
+    require_game_view,
+)
 from scoring.rules import RecordError, Settings
 from scoring.rules.tables import MAX_BID, next_bid, previous_bid, sides_for
 from scoring.services import HandConflict
@@ -44,7 +58,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
-    games = list(Game.objects.prefetch_related("seat_rows")[:100])
+    games = list(readable_games(request).prefetch_related("seat_rows")[:100])
     for game in games:
         names = {row.seat: row.name for row in game.seat_rows.all() if row.name}
         game.names = ", ".join(names[seat] for seat in "NESW" if seat in names)  # type: ignore[attr-defined]
@@ -61,18 +75,71 @@ def game_new(request: HttpRequest) -> HttpResponse:
     if form.is_bound and form.is_valid():
         game = form.save()
         if game is not None:
-            return redirect("game", code=game.code)
+            response = redirect("game", code=game.code)
+            # The creating browser may enter hands at once, with or without an account.
+            grant_edit_token(response, game, user=request.user)
+            return response
     return render(request, "scoring/game_new.html", {"form": form})
 
 
 @require_GET
+@cache_control(private=True)  # what it shows depends on who asks (edit cookie, session)
+@vary_on_cookie
+@require_game_view
 def game_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    return HttpResponse(_game_html(request, _game(code), page=not request.htmx))
+    game = _game(request, code)
+    mode = "edit" if can_edit_game(request, game) else "view"
+    if request.htmx:
+        return HttpResponse(_game_html(request, game, mode=mode))
+    return HttpResponse(_game_page(request, game, mode=mode))
+
+
+@require_GET
+def shared_game(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
+    """The read-only share link: scoreboard, history and awards, no controls."""
+    game = get_shared_game_or_404(share_code)
+    if request.htmx:
+        return HttpResponse(_game_html(request, game, mode="share"))
+    return HttpResponse(_game_page(request, game, mode="share"))
+
+
+@require_GET
+@cache_control(private=True)
+@vary_on_cookie
+@require_game_view
+def game_live(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """What a phone polls every few seconds: 204 while nothing changed, else the new scoreboard."""
+    game = _game(request, code)
+    return _live(request, game, mode="edit" if can_edit_game(request, game) else "view")
+
+
+@require_GET
+def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
+    return _live(request, get_shared_game_or_404(share_code), mode="share")
+
+
+def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
+    if request.GET.get("v") == _version(game):
+        return HttpResponse(status=204)  # htmx swaps nothing on 204
+    if mode == "edit" and game.finished:
+        # The entry form gives way to the end of the game: a whole new page.
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
+    board = selectors.scoreboard(game)
+    context = _board_context(request, game, board, mode=mode)
+    html = render_to_string("scoring/game.html#scoreboard", context, request)
+    html += render_to_string("scoring/game.html#history", {**context, "oob": True}, request)
+    if mode != "edit":
+        html += render_to_string("scoring/game.html#game-end", {**context, "oob": True}, request)
+    # 286 tells htmx to stop polling: a finished game changes no more by itself.
+    return HttpResponse(html, status=286 if game.finished else 200)
 
 
 @require_POST
+@require_game_edit
 def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    game = _game(code)
+    game = _game(request, code)
     form = _hand_form(game, request.POST)
     if form.is_valid():
         data = form.cleaned_data
@@ -88,14 +155,16 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
             messages.success(request, _("Hand %(number)d saved.") % {"number": hand.number})
             if not request.htmx:
                 return redirect("game", code=code)
-            return HttpResponse(_game_html(request, game, page=False))
+            mode = "edit" if can_edit_game(request, game) else "view"  # a finished club game: organisers
+            return HttpResponse(_game_html(request, game, mode=mode))
     return _render_game(request, selectors.scoreboard(game), form)
 
 
 @require_POST
+@require_game_edit  # part of entering a hand: it writes nothing, but only editors enter hands
 def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None) -> HttpResponse:
     """What the hand on the form would do, without saving it (also the bid stepper's "−"/"+")."""
-    game = _game(code)
+    game = _game(request, code)
     stored = list(game.hands.order_by("number"))
     if number is not None and not 1 <= number <= len(stored):
         return redirect("game", code=code)
@@ -123,14 +192,15 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
 
 
 @require_http_methods(["GET", "POST"])
+@require_game_edit
 def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
-    game = _game(code)
+    game = _game(request, code)
     hand = get_object_or_404(Hand, game=game, number=number)
     if request.method == "POST":
         form = _hand_form(game, request.POST)
         if form.is_valid():
             try:
-                services.edit_hand(game=game, number=number, data=form.hand)
+                services.edit_hand(game=game, number=number, data=form.hand, actor=actor_for(request))
             except RecordError as error:
                 form.add_record_error(error)
             else:
@@ -144,8 +214,9 @@ def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@require_game_edit
 def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
-    game = _game(code)
+    game = _game(request, code)
     if game.hand_count == 0:
         messages.info(request, _("There is no hand to delete."))
         return redirect("game", code=code)
@@ -158,7 +229,7 @@ def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
             % {"number": game.hand_count},
         )
         return redirect("game", code=code)
-    deleted = services.delete_last_hand(game=game)
+    deleted = services.delete_last_hand(game=game, actor=actor_for(request))
     messages.success(request, _("Hand %(number)d deleted.") % {"number": deleted})
     return redirect("game", code=code)
 
@@ -166,8 +237,8 @@ def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
 # --- helpers -------------------------------------------------------------------------------
 
 
-def _game(code: str) -> Game:
-    return get_object_or_404(Game, code=code)
+def _game(request: HttpRequest, code: str) -> Game:
+    return game_of(request, code)  # read once by the permission decorator
 
 
 def _hand_form(game: Game, data: QueryDict | None, **kwargs: Any) -> HandForm:
@@ -190,28 +261,64 @@ def _form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
     }
 
 
-# The scoreboard with a fresh entry form is the page a table reloads most. It is drawn once per
-# state of the game (its code and `updated_at`, which every write of hands changes) and language,
-# then kept in the cache with holes for what belongs to one request: the CSRF token, the form's
-# submission id and the flash messages.
+# The scoreboard with a fresh entry form is the page a table reloads most. Its #game fragment is
+# drawn once per state of the game (code and `updated_at`, which every write of hands changes),
+# language, host and MODE, then kept in the cache with holes for what belongs to one request: the
+# CSRF token, the form's submission id and the flash messages. The mode is what differs between
+# viewers of one state: "edit" (entry form, edit links, share link, handover), "view" (a club
+# member or the old scoring phone: no controls) or "share" (the share link's page). Nothing in
+# the fragment names the viewer; the page shell around it (account menu) is drawn per request.
 _CSRF_HOLE = "csrf-hole-4f1c9e"
 _SUBMISSION_HOLE = "submission-hole-4f1c9e"
 _MESSAGES_HOLE = "<!--messages-hole-4f1c9e-->"
 _HOLES = re.compile(f"({_CSRF_HOLE}|{_SUBMISSION_HOLE}|{_MESSAGES_HOLE})")
+_MODES = ("edit", "view", "share")
 
 
-def _game_html(request: HttpRequest, game: Game, *, page: bool) -> str:
-    """The game page (or its #game fragment) with a fresh entry form, from the cache when it can."""
-    version = f"{game.code}:{game.updated_at.timestamp()}:{game.hand_count}:{get_language()}"
-    key = f"game-{'page' if page else 'fragment'}:{version}"
+def _version(game: Game) -> str:
+    """Changes with every write of the game's hands: the cache key and the live poll's check."""
+    return f"{game.hand_count}-{game.updated_at.timestamp():.6f}"
+
+
+def _game_page(request: HttpRequest, game: Game, *, mode: str) -> str:
+    """The whole game page. The site header names a signed-in viewer, so for them the shell is
+    drawn per request around the cached fragment; every anonymous viewer of one URL sees the same
+    header ("Log in"), so theirs is cached whole (not with a query string: it would be a new key)."""
+    if request.user.is_authenticated or request.GET:
+        fragment = _game_html(request, game, mode=mode)
+        return render_to_string(
+            "scoring/game.html", {"game": game, "game_html": mark_safe(fragment)}, request
+        )
+    key = f"game-page:anonymous:{mode}:{request.path}:{_state_key(request, game)}"
     parts = cache.get(key)
     if parts is None:
-        html = _render_fragment(game)
-        if page:
-            context = {"game": game, "game_html": html, "csrf_token": _CSRF_HOLE}
-            html = render_to_string("scoring/game.html", context)
+        context = {
+            "game": game,
+            "game_html": mark_safe(_render_fragment(request, game, mode)),
+            "csrf_token": _CSRF_HOLE,
+        }
+        parts = _HOLES.split(render_to_string("scoring/game.html", context, request))
+        cache.set(key, parts, 60 * 60)
+    return _fill_holes(request, parts)
+
+
+def _state_key(request: HttpRequest, game: Game) -> str:
+    return f"{game.code}:{_version(game)}:{get_language()}:{request.get_host()}"
+
+
+def _game_html(request: HttpRequest, game: Game, *, mode: str) -> str:
+    """The #game fragment with a fresh entry form (for editors), from the cache when it can."""
+    assert mode in _MODES
+    key = f"game-fragment:{mode}:{_state_key(request, game)}"
+    parts = cache.get(key)
+    if parts is None:
+        html = _render_fragment(request, game, mode)
         parts = _HOLES.split(html)  # the holes become every other part
         cache.set(key, parts, 60 * 60)
+    return _fill_holes(request, parts)
+
+
+def _fill_holes(request: HttpRequest, parts: list[str]) -> str:
     values = {
         _CSRF_HOLE: get_token(request),
         _SUBMISSION_HOLE: str(uuid.uuid4()),
@@ -225,26 +332,57 @@ def _messages_html(request: HttpRequest) -> str:
     return render_to_string("_messages.html", {"messages": shown}) if shown else ""
 
 
-def _render_fragment(game: Game) -> str:
+def _render_fragment(request: HttpRequest, game: Game, mode: str) -> str:
     board = selectors.scoreboard(game)
-    initial = {"number": board.next_number, "submission_id": _SUBMISSION_HOLE}
-    form = HandForm(initial=initial, settings=board.settings, players=board.players)
-    context = {
+    context = _board_context(request, game, board, mode=mode)
+    if mode == "edit":
+        initial = {"number": board.next_number, "submission_id": _SUBMISSION_HOLE}
+        context["form"] = HandForm(initial=initial, settings=board.settings, players=board.players)
+    context.update({"csrf_token": _CSRF_HOLE, "messages_hole": mark_safe(_MESSAGES_HOLE)})
+    return render_to_string("scoring/game.html#game", context)
+
+
+def _board_context(
+    request: HttpRequest, game: Game, board: selectors.Scoreboard, *, mode: str
+) -> dict[str, Any]:
+    """What the game fragment shows besides the form: only what everyone in `mode` may see."""
+    edited, deleted = _corrections(game)
+    if mode == "share":
+        live_url = reverse("game_shared_live", args=[game.share_code])
+    else:
+        live_url = reverse("game_live", args=[game.code])
+    context: dict[str, Any] = {
         "board": board,
         "game": game,
-        "form": form,
+        "editable": mode == "edit",
+        "shared": mode == "share",
+        "live_url": f"{live_url}?v={_version(game)}",
+        "edited": edited,
+        "deleted": deleted,
         **_form_urls(game, None),
-        "csrf_token": _CSRF_HOLE,
-        "messages_hole": mark_safe(_MESSAGES_HOLE),
     }
-    return render_to_string("scoring/game.html#game", context)
+    if mode == "edit":
+        context["share_url"] = request.build_absolute_uri(reverse("game_shared", args=[game.share_code]))
+    return context
+
+
+def _corrections(game: Game) -> tuple[dict[int, HandChange], list[HandChange]]:
+    """The latest correction of each hand still in the game, and the deletions, newest first."""
+    edited: dict[int, HandChange] = {}
+    deleted: list[HandChange] = []
+    for change in game_corrections(game)[:100]:
+        if change.action == HandChange.Action.DELETE:
+            deleted.append(change)
+        elif change.hand_number <= game.hand_count:
+            edited.setdefault(change.hand_number, change)
+    return edited, deleted
 
 
 def _render_game(
     request: HtmxHttpRequest, board: selectors.Scoreboard, form: HandForm, **extra: Any
 ) -> HttpResponse:
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
-    context = {"board": board, "game": board.game, "form": form, **_form_urls(board.game, None), **extra}
+    context = {**_board_context(request, board.game, board, mode="edit"), "form": form, **extra}
     return render(request, template, context)
 
 

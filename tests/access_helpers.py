@@ -45,6 +45,8 @@ def fast_password_hashing(settings):
 def make_personas() -> dict[str, User]:
     people = {name: User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in
               ("alice", "bob", "charlie", "dave")}  # fmt: skip
+    for club_id in (CLUB, OTHER_CLUB):
+        Club.objects.get_or_create(pk=club_id, defaults={"name": f"Club {club_id}"})
     ClubRole.objects.create(user=people["alice"], club_id=CLUB, role=ClubRole.Role.ORGANISER)
     ClubRole.objects.create(user=people["bob"], club_id=CLUB, role=ClubRole.Role.SCORER)
     ClubRole.objects.create(user=people["charlie"], club_id=CLUB, role=ClubRole.Role.MEMBER)

@@ -46,3 +46,41 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     database = settings.DATABASES["default"]
     if database["ENGINE"] == "django.db.backends.sqlite3":
         database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
+
+
+@pytest.fixture
+def table_client(db):
+    """The test client signed in as the account that created the games of tests/helpers.py: it may
+    enter, correct and delete their hands (an edit right, as the scoring phone has)."""
+    from django.test import Client
+
+    from tests.helpers import table_user
+
+    client = Client()
+    client.force_login(table_user())
+    return client
+
+
+@pytest.fixture
+def league_client(db):
+    """A club organiser's client for the league pages. The clubs are made inside the tests, so the
+    organiser is a superuser, who counts as an organiser of every club (docs/security.md)."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    client = Client()
+    client.force_login(User.objects.create_superuser("organiser", "organiser@example.org", None))
+    return client
+
+
+def sign_in_browser(page, live_server_url: str, user) -> None:
+    """Give a Playwright page the session of `user`, as if they had logged in on that phone."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server_url}]
+    )

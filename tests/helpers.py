@@ -24,6 +24,17 @@ WORKED_EXAMPLE = {
 }
 
 
+#: The account the table's phone is signed in with in the web tests: it creates their games, so it
+#: may enter and correct hands (docs/security.md). Fixture `table_client` (conftest.py) logs it in.
+TABLE_USER = "table"
+
+
+def table_user() -> Any:
+    from django.contrib.auth.models import User
+
+    return User.objects.get_or_create(username=TABLE_USER)[0]
+
+
 def check_game(**overrides: Any) -> Game:
     options = {
         "seats": 4,
@@ -35,7 +46,10 @@ def check_game(**overrides: Any) -> Game:
         "meld_needs_trick": False,
         "players": PLAYERS,
     }
-    return services.create_game(**{**options, **overrides})
+    game = services.create_game(**{**options, **overrides})
+    game.created_by = table_user()
+    game.save(update_fields=["created_by"])
+    return game
 
 
 def standard_game(seats: int = 4, **overrides: Any) -> Game:

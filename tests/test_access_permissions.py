@@ -10,7 +10,7 @@ from django.test import Client
 
 from scoring import permissions
 from scoring.access_services import grant_founding_organiser, set_club_role
-from scoring.models import ClubRole, Game
+from scoring.models import Club, ClubRole, Game
 from scoring.permissions import (
     can_correct_club_game,
     can_edit_game,
@@ -190,6 +190,7 @@ def test_it_refuses_an_unknown_role(people):
 
 
 def test_it_makes_the_founder_of_a_new_club_its_organiser_once(people):
+    Club.objects.create(pk=99, name="Club 99")
     grant_founding_organiser(user=people["charlie"], club_id=99)
     assert can_manage_club(people["charlie"], 99)
     with pytest.raises(PermissionDenied):

@@ -4,7 +4,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import sign_in_browser
 from tests.league_data import small_season
+
+
+def _organiser():
+    from django.contrib.auth.models import User
+
+    # A superuser counts as an organiser of every club; the league pages are the club's records.
+    return User.objects.create_superuser("organiser", "organiser@example.org", None)
+
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
 
@@ -13,6 +22,7 @@ SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
 @pytest.mark.django_db(transaction=True)
 def test_it_shows_standings_on_a_phone_without_page_scrolling_sideways(live_server, page):
     data = small_season()
+    sign_in_browser(page, live_server.url, _organiser())
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.goto(f"{live_server.url}/league/seasons/{data['season'].pk}/")
 
@@ -49,6 +59,7 @@ def test_it_shows_standings_on_a_phone_without_page_scrolling_sideways(live_serv
 @pytest.mark.django_db(transaction=True)
 def test_it_fits_a_360_px_phone(live_server, page):
     data = small_season()
+    sign_in_browser(page, live_server.url, _organiser())
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": 360, "height": 740})
     for url, shot in (
@@ -71,6 +82,7 @@ def test_it_reports_a_refused_import_line_by_line_on_a_phone(live_server, page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     header = "game_id,seats,variant,deck,hand,bidder,bid,trump,tricks_NS,tricks_EW,melds_N\n"
     body = "g1,4,standard,single,1,N,21,hearts,15,11,run\ng1,4,standard,single,2,E,19,spades,10,15,\n"
+    sign_in_browser(page, live_server.url, _organiser())
     page.goto(f"{live_server.url}/league/import/")
     page.get_by_label("File").set_input_files(
         files=[{"name": "hands.csv", "mimeType": "text/csv", "buffer": (header + body).encode()}]

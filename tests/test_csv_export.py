@@ -12,6 +12,12 @@ from tests.league_data import small_season
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def client(league_client):
+    """A club organiser: the league pages are the club's records (docs/security.md)."""
+    return league_client
+
+
 def _download(client, url):
     response = client.get(url)
     assert response.status_code == 200

@@ -13,6 +13,12 @@ from tests.league_data import small_season
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def client(league_client):
+    """A club organiser: the league pages are the club's records (docs/security.md)."""
+    return league_client
+
+
 FIGURES = ("games", "wins", "losses", "draws", "points_for", "points_against", "chips")
 FIGURES += ("bids", "made", "sets", "meld_sum", "meld_hands")
 

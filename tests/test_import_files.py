@@ -14,6 +14,14 @@ from scoring.models import Game, Hand
 from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(league_client):
+    """A club organiser: the league pages are the club's records (docs/security.md)."""
+    return league_client
+
+
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "record-example.json"
 
 

@@ -9,6 +9,12 @@ from tests.league_data import H1, small_season
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def client(league_client):
+    """A club organiser: the league pages are the club's records (docs/security.md)."""
+    return league_client
+
+
 def _casual_game():
     game = services.create_game(
         seats=4, variant="standard", deck="single", target=30, min_bid=None, first_dealer="N",

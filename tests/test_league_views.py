@@ -11,6 +11,12 @@ from tests.league_data import small_season
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def client(league_client):
+    """A club organiser: the league pages are the club's records (docs/security.md)."""
+    return league_client
+
+
 def test_it_shows_the_standings_with_the_ranking_rule(client):
     data = small_season()
     page = client.get(f"/league/seasons/{data['season'].pk}/").content.decode()

@@ -10,6 +10,13 @@ from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, standard_game
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture
+def client(table_client):
+    """The scoring phone: signed in as the account that created the game, so it may enter hands."""
+    return table_client
+
+
 NASTY = [
     "",
     " ",

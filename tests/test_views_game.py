@@ -3,9 +3,16 @@ import re
 import pytest
 
 from scoring import services
+from tests.access_helpers import client_with_token
 from tests.helpers import WORKED_EXAMPLE, check_game, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(table_client):
+    """The scoring phone: signed in as the account that created the game, so it may enter hands."""
+    return table_client
 
 
 def test_it_shows_totals_dealer_and_an_empty_history(client):
@@ -90,14 +97,13 @@ def test_a_finished_game_shows_the_winner_and_hides_the_entry_form(client):
 
 
 @pytest.mark.parametrize("hands", [5, 40])
-def test_the_scoreboard_costs_the_same_queries_whatever_the_number_of_hands(
-    client, django_assert_num_queries, hands
-):
+def test_the_scoreboard_costs_the_same_queries_whatever_the_number_of_hands(django_assert_num_queries, hands):
     game = standard_game(target=99999)
     for number in range(1, hands + 1):
         services.record_hand(game=game, number=number, data=quick_hand(bidder="NESW"[number % 4]))
-    # session-less page: game, seats, hands
-    with django_assert_num_queries(3):
+    client = client_with_token(game)  # the scoring phone without an account: no session to read
+    # session-less page: game (read once, by the permission check), seats, hands, corrections
+    with django_assert_num_queries(4):
         response = client.get(f"/g/{game.code}/")
     assert f"#{hands} dealer" in text(response)
 
@@ -129,8 +135,9 @@ def test_each_page_gets_its_own_submission_id_and_a_real_csrf_token(client):
         assert len(token) == 64
 
 
-def test_a_second_look_at_the_scoreboard_costs_one_query(client, django_assert_num_queries):
+def test_a_second_look_at_the_scoreboard_costs_one_query(django_assert_num_queries):
     game = check_game()
+    client = client_with_token(game)
     client.get(f"/g/{game.code}/")
     with django_assert_num_queries(1):
         client.get(f"/g/{game.code}/")

@@ -6,6 +6,12 @@ from tests.helpers import check_game, quick_hand, standard_game, text
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def client(table_client):
+    """The scoring phone: signed in as the account that created the game, so it may enter hands."""
+    return table_client
+
+
 def test_it_lists_games_in_progress_and_finished(client):
     playing = check_game()
     done = standard_game(target=20)

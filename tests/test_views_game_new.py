@@ -5,6 +5,13 @@ from tests.helpers import text
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture
+def client(table_client):
+    """The scoring phone: signed in as the account that created the game, so it may enter hands."""
+    return table_client
+
+
 SETUP = {"seats": "4", "variant": "check", "deck": "single", "first_dealer": "N"}
 
 

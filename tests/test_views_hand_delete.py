@@ -8,6 +8,12 @@ from tests.helpers import check_game, quick_hand, standard_game, text
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def client(table_client):
+    """The scoring phone: signed in as the account that created the game, so it may enter hands."""
+    return table_client
+
+
 def delete_url(game):
     return f"/g/{game.code}/hands/last/delete"
 

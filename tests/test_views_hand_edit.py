@@ -8,6 +8,12 @@ from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, quick_hand, sta
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def client(table_client):
+    """The scoring phone: signed in as the account that created the game, so it may enter hands."""
+    return table_client
+
+
 def edit_url(game, number):
     return f"/g/{game.code}/hands/{number}/"
 

@@ -7,6 +7,12 @@ from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, standard_game, 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def client(table_client):
+    """The scoring phone: signed in as the account that created the game, so it may enter hands."""
+    return table_client
+
+
 def preview_url(game, number=None):
     return f"/g/{game.code}/hands/{number}/preview" if number else f"/g/{game.code}/preview"
 

@@ -9,6 +9,12 @@ from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, stand
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def client(table_client):
+    """The scoring phone: signed in as the account that created the game, so it may enter hands."""
+    return table_client
+
+
 def errors_near(html: str, anchor: str) -> str:
     """The text of the form from `anchor` (an element id) to the end of its fieldset."""
     start = html.index(anchor)

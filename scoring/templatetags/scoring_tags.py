@@ -1,3 +1,6 @@
+from collections.abc import Mapping
+from typing import Any
+
 from django import template
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -30,3 +33,9 @@ def language_choices() -> list[tuple[str, str]]:
     is drawn without a request, as the cached game page is).
     """
     return list(settings.LANGUAGES)
+
+
+@register.filter
+def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
+    """`mapping[key]`, or None: a dictionary looked up by a loop variable."""
+    return mapping.get(key) if mapping else None
