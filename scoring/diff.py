@@ -1,16 +1,20 @@
 """Before and after of a corrected hand, as rows a phone can show side by side.
 
 A hand is a RECORD.md hand object; nested objects (melds by seat, tricks by side) become one row
-per seat or side, e.g. {"tricks": {"NS": 15}} -> ("Trick points NS", "15").
+per seat or side, e.g. {"tricks": {"NS": 15}} -> ("Trick points N–S", "15"). Seats, sides, suits and
+meld items read in the page's language ("Body ze zdvihů S–J", "Srdce"), as on the game page.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
+
+from scoring.labels import MELD_NAMES, SEAT_NAMES, SUIT_NAMES, side_short
 
 _LABELS = {
     "bidder": gettext_lazy("Bidder"),
@@ -37,7 +41,15 @@ class ChangeRow:
         return self.before != self.after
 
 
-def _text(value: Any) -> str:
+def _word(value: Any, names: Mapping[str, Any]) -> str:
+    """The value's name in the page's language, without the card reminder in brackets ("Run", not
+    "Run (A 10 K Q J of trump)"): the before-and-after columns stay narrow on a phone."""
+    if isinstance(value, str) and value in names:
+        return re.sub(r" \(.*\)$", "", str(names[value]))
+    return str(value).replace("_", " ")
+
+
+def _text(value: Any, top: str = "") -> str:
     if value is None:
         return "—"
     if value is True:
@@ -45,8 +57,17 @@ def _text(value: Any) -> str:
     if value is False:
         return gettext("no")
     if isinstance(value, list):
-        return ", ".join(str(item).replace("_", " ") for item in value) or "—"
+        return ", ".join(_word(item, MELD_NAMES) for item in value) or "—"
+    if top == "bidder":
+        return _word(value, SEAT_NAMES)
+    if top == "trump":
+        return _word(value, SUIT_NAMES)
     return str(value)
+
+
+def _place(sub: str) -> str:
+    """A seat in words ("North"), a side by its letters ("N–S"), in the page's language."""
+    return str(SEAT_NAMES[sub]) if sub in SEAT_NAMES else side_short(sub)
 
 
 def _flatten(hand: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -68,7 +89,7 @@ def _top_order(key: str) -> int:
 def _label(key: str) -> str:
     top, _tab, sub = key.partition("\t")
     name = str(_LABELS.get(top, top.replace("_", " ")))
-    return f"{name} {sub}" if sub else name
+    return f"{name} {_place(sub)}" if sub else name
 
 
 def change_rows(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> list[ChangeRow]:
@@ -76,4 +97,4 @@ def change_rows(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) ->
     before, after = _flatten(old), _flatten(new)
     # Record order for the fields; seats and sides in the order the table entered them.
     keys = sorted(dict.fromkeys([*before, *after]), key=_top_order)
-    return [ChangeRow(_label(key), _text(before.get(key)), _text(after.get(key))) for key in keys]
+    return [ChangeRow(_label(key), _text(before.get(key), key), _text(after.get(key), key)) for key in keys]

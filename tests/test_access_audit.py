@@ -121,11 +121,11 @@ def test_it_lays_out_a_change_as_labelled_rows():
     }
     rows = [(row.field, row.before, row.after, row.changed) for row in change_rows(old, new)]
     assert rows == [
-        ("Bidder", "N", "N", False),
+        ("Bidder", "North", "North", False),
         ("Bid", "25", "30", True),
-        ("Melds N", "run, trump marriage", "run", True),
-        ("Trick points NS", "15", "15", False),
-        ("Trick points EW", "10", "10", False),
+        ("Melds North", "Run, Trump marriage", "Run", True),
+        ("Trick points N–S", "15", "15", False),
+        ("Trick points E–W", "10", "10", False),
         ("Conceded", "—", "yes", True),
     ]
     assert [row.after for row in change_rows({"passed": True}, None)] == ["—"]
