@@ -5,8 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 SEAT_NAMES = {"N": _("North"), "E": _("East"), "S": _("South"), "W": _("West")}
+# The compass letters of the page's language: Swedish N Ö S V, Czech S V J Z (Sever, Východ, Jih,
+# Západ). The engine, the stored hands and the CSV files keep the English letters.
+SEAT_LETTERS = {
+    "N": pgettext_lazy("seat letter", "N"),
+    "E": pgettext_lazy("seat letter", "E"),
+    "S": pgettext_lazy("seat letter", "S"),
+    "W": pgettext_lazy("seat letter", "W"),
+}
 
 SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 SUIT_NAMES = {"spades": _("Spades"), "hearts": _("Hearts"), "diamonds": _("Diamonds"), "clubs": _("Clubs")}
@@ -48,9 +57,16 @@ def seat_label(seat: str, players: Mapping[str, str]) -> str:
     return f"{SEAT_NAMES[seat]} ({name})" if name else str(SEAT_NAMES[seat])
 
 
+def seat_letter(seat: str) -> str:
+    """A seat's letter in the page's language ("Ö" in Swedish, "V" in Czech for "E")."""
+    return str(SEAT_LETTERS[seat]) if seat in SEAT_LETTERS else seat
+
+
 def side_short(side: str) -> str:
-    """ "N–S" for a partnership, the seat letter otherwise."""
-    return f"{side[0]}–{side[1]}" if len(side) == 2 else side
+    """ "N–S" for a partnership ("S–J" in Czech, "Ö–V" in Swedish for "EW"), the seat letter otherwise."""
+    if len(side) == 2 and all(seat in SEAT_LETTERS for seat in side):
+        return f"{seat_letter(side[0])}–{seat_letter(side[1])}"
+    return seat_letter(side)
 
 
 def side_label(side: str, players: Mapping[str, str]) -> str:

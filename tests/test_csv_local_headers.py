@@ -35,7 +35,7 @@ def test_headers_local_names_the_columns_in_the_pages_language(league_client):
     czech = header_of(client, "/league/export/hands.csv?headers=local")
     assert len(czech) == len(HANDS_COLUMNS)
     assert czech[:3] == ["Hra", "Datum", "Klub"]
-    assert "Hráč Sever" in czech and "Body N–S" in czech and "Body ze zdvihů E–W" in czech
+    assert "Hráč Sever" in czech and "Body S–J" in czech and "Body ze zdvihů V–Z" in czech
     swedish = header_of(client, "/league/export/games.csv?headers=local", "sv")
     assert swedish[0] == "Parti" and "Vinnare" in swedish
 

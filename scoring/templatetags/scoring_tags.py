@@ -12,7 +12,7 @@ register = template.Library()
 
 @register.filter
 def side(value: str) -> str:
-    """ "NS" → "N–S"; "draw" in words; a lone seat stays its letter."""
+    """ "NS" → "N–S" ("S–J" in Czech); "draw" in words; a lone seat as its letter in the page's language."""
     if value == "draw":
         return _("draw")
     return side_short(value) if value else ""
