@@ -92,10 +92,11 @@ def test_a_czech_table_enters_a_check_pinochle_hand_on_a_phone(live_server, page
         form.locator("details.seat-melds").filter(has_text="Sever (Anna)").locator("summary")
     ).to_contain_text("17 b. · 2 žetony")
     tricks = form.get_by_role("group", name=re.compile(r"^Body ze zdvihů"))
-    tricks.get_by_role("spinbutton", name="N–S (Anna & Cecilie)", exact=True).fill("15")
-    expect(tricks.get_by_role("spinbutton", name="E–W (Bo & David)", exact=True)).to_have_value("10")
-    expect(page.locator("#preview")).to_contain_text("N–S splní 27: +36 · E–W +20")
-    expect(page.locator("#preview")).to_contain_text("Žetony: N–S +4, E–W -4")
+    # Czech compass letters: S–J is Sever–Jih (North–South), V–Z is Východ–Západ (East–West).
+    tricks.get_by_role("spinbutton", name="S–J (Anna & Cecilie)", exact=True).fill("15")
+    expect(tricks.get_by_role("spinbutton", name="V–Z (Bo & David)", exact=True)).to_have_value("10")
+    expect(page.locator("#preview")).to_contain_text("S–J splní 27: +36 · V–Z +20")
+    expect(page.locator("#preview")).to_contain_text("Žetony: S–J +4, V–Z -4")
     assert_fits_the_phone(page)
     shoot(page, "i18n-cs-03-hand-entry", full_page=True)
     for name, part in (
@@ -128,6 +129,9 @@ def test_a_czech_table_enters_a_check_pinochle_hand_on_a_phone(live_server, page
     page.get_by_role("button", name="Svenska").click()
     expect(page.locator("html")).to_have_attribute("lang", "sv")
     expect(page.get_by_role("heading", name="För in giv 2")).to_be_visible()
+    # Swedish compass letters: N–S (Nord–Syd), Ö–V (Öst–Väst).
+    expect(page.get_by_role("spinbutton", name="Ö–V (Bo & David)", exact=True)).to_be_visible()
+    expect(page.locator("#history")).to_contain_text("Ö–V")
     assert_fits_the_phone(page)
     shoot(page, "i18n-sv-01-game-page", full_page=True)
     page.evaluate("window.scrollTo(0, 0)")
@@ -139,17 +143,43 @@ def test_a_czech_table_enters_a_check_pinochle_hand_on_a_phone(live_server, page
 @pytest.mark.parametrize("lang", ["cs", "sv"])
 def test_the_longer_swedish_and_czech_words_fit_a_360_px_phone(live_server, page, lang):
     """Every main page in Swedish and Czech: nothing sticks out sideways, every tap target stays 44 px."""
+    from django.contrib.auth.models import User
+
+    from scoring import services
+    from scoring.audit import Actor
+    from tests.access_helpers import edit_token_cookie
     from tests.browser import assert_fits_the_phone, shoot
+    from tests.conftest import sign_in_browser
+    from tests.helpers import check_game
     from tests.league_data import small_season
+    from tests.test_i18n_pages import CHECK_HANDS
 
     league = small_season()
     finished = league["games"][2]
+    season = league["season"]
+    season.publish_code = "published-results-code"
+    season.save(update_fields=["publish_code"])
+    game = check_game()
+    for number, data in enumerate(CHECK_HANDS, start=1):
+        services.record_hand(game=game, number=number, data=data)
+    # A corrected hand: the corrections page shows its before-and-after table.
+    services.edit_hand(game=game, number=1, data={**CHECK_HANDS[0], "bid": 26}, actor=Actor.device())
+    # A club organiser (a superuser organises every club) whose phone also created the quick game:
+    # the league pages, the game page with its entry form, share link and handover button.
+    sign_in_browser(page, live_server.url, User.objects.create_superuser("organiser", None, None))
+    name, value = edit_token_cookie(game)
+    page.context.add_cookies([{"name": name, "value": value, "url": live_server.url}])
     paths = {
         "games": "/",
         "setup": "/games/new",
+        "game": f"/g/{game.code}/",
         "awards": f"/g/{finished.code}/",
+        "share": f"/s/{game.share_code}/",
+        "corrections": f"/games/{game.code}/history/",
         "league": "/league/",
-        "standings": f"/league/seasons/{league['season'].pk}/",
+        "standings": f"/league/seasons/{season.pk}/",
+        "results": f"/league/results/{season.publish_code}/",
+        "roles": f"/league/clubs/{league['club'].pk}/roles/",
         "player": f"/league/players/{league['people']['Åsa'].pk}/",
         "import": "/league/import/",
         "login": "/accounts/login/",
@@ -158,11 +188,14 @@ def test_the_longer_swedish_and_czech_words_fit_a_360_px_phone(live_server, page
     page.set_viewport_size({"width": 360, "height": 780})
     page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
     for name, path in paths.items():
-        page.goto(live_server.url + path)
+        response = page.goto(live_server.url + path)
+        assert response is not None and response.status == 200, (name, response and response.status)
         assert page.locator("html").get_attribute("lang") == lang
-        if name in ("standings", "player"):
+        if name in ("standings", "results", "player"):
             # Wide tables scroll inside their own box (the page says so); the page itself may not.
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
         else:
             assert_fits_the_phone(page)
         shoot(page, f"i18n-{lang}-page-{name}")
+        if name == "game":
+            shoot(page, f"i18n-{lang}-page-game-full", full_page=True)
