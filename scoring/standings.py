@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, F, Q, QuerySet, Sum
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext_lazy as _
 
 from scoring.league_models import GameStat, HandStat, Player, Season
@@ -110,10 +111,12 @@ def cell(key: str, line: Line) -> str:
     value = COLUMNS[key][1](line)
     if value is None:
         return "–"
+    # floatformat rounds half up (7.25 -> 7.3, as the player page shows it) and writes the
+    # decimal separator of the page's language (7,3 in Swedish and Czech).
     if key in _PERCENT:
-        return f"{value:.0f} %"
+        return f"{floatformat(value, 0)} %"
     if isinstance(value, float):
-        return f"{value:.1f}"
+        return floatformat(value, 1)
     return str(value)
 
 
@@ -125,11 +128,12 @@ def rank(lines: list[Line], sort: str = "rank", descending: bool = True) -> list
     """Rank by the ranking rule (equal keys share a rank), then order by the asked column."""
     ordered = sorted(lines, key=lambda line: line.sort_name)
     ordered.sort(key=_rank_key, reverse=True)
-    previous = None
+    previous_key, previous_rank = None, 0
     for position, line in enumerate(ordered, start=1):
         key = _rank_key(line)
-        line.rank = line.rank if key == previous else position
-        previous = key
+        # Equal keys share the rank of the first of them: 1, 2, 2, 4 ("standard competition").
+        line.rank = previous_rank if key == previous_key else position
+        previous_key, previous_rank = key, line.rank
     if sort == "rank" or sort not in COLUMNS:
         return ordered if descending else ordered[::-1]
     value = COLUMNS[sort][1]

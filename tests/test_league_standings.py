@@ -205,3 +205,30 @@ def test_it_takes_the_best_opponent_as_points_against_at_three_seats():
         "E": ("win", 38, 31, 1, 1, 15),
         "S": ("loss", 10, 38, 0, 0, 0),
     }
+
+
+def test_it_gives_tied_lines_the_same_rank_and_skips_the_next():
+    def line(name, wins, chips, points_for):
+        return standings.Line(key=(hash(name),), names=(name,), wins=wins, chips=chips, points_for=points_for)
+
+    ranked = standings.rank(
+        [
+            line("Ada", 3, 5, 100),
+            line("Bo", 2, 1, 90),
+            line("Cy", 2, 1, 90),
+            line("Di", 2, 1, 90),
+            line("Ed", 1, 0, 0),
+        ]
+    )
+    assert [(item.rank, item.names[0]) for item in ranked] == [
+        (1, "Ada"),
+        (2, "Bo"),
+        (2, "Cy"),
+        (2, "Di"),
+        (5, "Ed"),
+    ]
+
+
+def test_it_rounds_an_average_meld_half_up_as_the_player_page_does():
+    line = standings.Line(key=(1,), names=("Åsa",), meld_sum=29, meld_hands=4)  # 7.25
+    assert standings.cell("avg_meld", line) == "7.3"
