@@ -206,6 +206,10 @@ class HandForm(forms.Form):
                 min_value=0,
                 max_value=s.trick_points,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "trick-points"}),
+                error_messages={
+                    "max_value": _("A side takes at most %(limit_value)s trick points."),
+                    "min_value": _("Trick points cannot be negative."),
+                },
             )
         self.fields["slam"] = forms.ChoiceField(
             label=_("Took every trick"),

@@ -82,7 +82,7 @@ def test_bad_input_in_a_correction_is_explained_and_nothing_changes(client):
     game = check_game()
     services.record_hand(game=game, number=1, data={"passed": True})
     response = client.post(edit_url(game, 1), hand_post(1, {**WORKED_EXAMPLE, "tricks_NS": "30"}))
-    assert "less than or equal to 25" in text(response)
+    assert "A side takes at most 25 trick points." in text(response)
     assert Hand.objects.get().data == {"passed": True}
 
 

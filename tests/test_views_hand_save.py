@@ -86,7 +86,7 @@ def test_a_stale_hand_number_gets_a_conflict_and_keeps_the_input(client):
         ({"bidder": ""}, 'id="bidder"', "Tap the seat that won the bid."),
         ({"trump": ""}, 'id="trump"', "The bidder must name trump in Check Pinochle"),
         ({"trump": "stars"}, 'id="trump"', "Select a valid choice"),
-        ({"tricks_NS": "26"}, 'id="tricks"', "less than or equal to 25"),
+        ({"tricks_NS": "26"}, 'id="tricks"', "A side takes at most 25 trick points."),
         ({"tricks_NS": "", "tricks_EW": ""}, 'id="tricks"', "Enter the trick points of one side"),
         ({"tricks_NS": "15", "tricks_EW": "11"}, 'id="tricks"', "Tricks add up to 26, expected 25"),
         ({"meld_N_run": "0"}, 'id="melds"', "the bidder must hold a marriage in trump"),
