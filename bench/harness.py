@@ -79,8 +79,8 @@ def free_port(preferred: int) -> int:
 class Server:
     """gunicorn with N sync workers on 127.0.0.1:port, in its own process group."""
 
-    def __init__(self, env: Mapping[str, str], port: int, workers: int = 2) -> None:
-        self.env, self.port, self.workers = dict(env), port, workers
+    def __init__(self, env: Mapping[str, str], port: int, workers: int = 2, log: Path | None = None) -> None:
+        self.env, self.port, self.workers, self.log = dict(env), port, workers, log
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 60) -> None:
@@ -100,7 +100,12 @@ class Server:
             "--graceful-timeout",
             "10",
         ]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, start_new_session=True)
+        stderr = open(self.log, "ab") if self.log else None  # noqa: SIM115  (the child keeps it)
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, start_new_session=True, stderr=stderr
+        )
+        if stderr is not None:
+            stderr.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
