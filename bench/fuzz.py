@@ -410,6 +410,10 @@ class Fuzzer:
                 f"/g/{self.code()}/",
                 f"/g/{self.code()}/hands/last/delete",
                 "/rules/",
+                "/accounts/logout/",
+                "/accounts/password/change/done/",
+                "/accounts/password/reset/sent/",
+                "/accounts/password/reset/done/",
                 "/league/",
                 "/",
                 "/healthz",
@@ -698,6 +702,18 @@ def refused(request: Request, response: Response) -> bool:
     return request.method == "POST"  # a POST answered 200 showed its form again (or a preview)
 
 
+def route_of(path: str) -> str | None:
+    """The URL pattern a request path resolves to (None: no pattern, a 404 by routing)."""
+    from urllib.parse import urlsplit
+
+    from django.urls import Resolver404, resolve
+
+    try:
+        return resolve(urlsplit(path).path).route
+    except (Resolver404, ValueError):
+        return None
+
+
 def url_patterns() -> list[str]:
     from django.urls import URLPattern, URLResolver, get_resolver
 
@@ -743,6 +759,7 @@ def main() -> int:
         failures: list[str] = []
         wrote: list[str] = []
         sent = 0
+        reached: set[str | None] = set()
         try:
             anon, alice = Browser(server.port), Browser(server.port)
             anon.get("/games/new")
@@ -769,6 +786,7 @@ def main() -> int:
                 finally:
                     sent += 1
                 by_target[request.target] += 1
+                reached.add(route_of(request.path))
                 statuses[str(response.status)] += 1
                 after = row_counts()
                 if response.status >= 500:
@@ -793,10 +811,11 @@ def main() -> int:
 
     for line in failures[:25] + wrote[:25] + tracebacks[:40]:
         print("  problem:", line)
+    missed = sorted(set(routes) - reached)
     print(
-        f"  URL patterns (admin aside): {len(routes)}; requests per form: "
-        + ", ".join(f"{name} {count}" for name, count in by_target.most_common())
+        f"  URL patterns (admin aside): {len(routes)}, {len(routes) - len(missed)} reached; missed: {missed}"
     )
+    print("  requests per form: " + ", ".join(f"{name} {count}" for name, count in by_target.most_common()))
     print("  answers: " + ", ".join(f"{status}: {count}" for status, count in sorted(statuses.items())))
     server_errors = sum(1 for line in failures)
     print(

@@ -300,6 +300,28 @@ class Browser:
         }
         return self.request("POST", path, body, headers)
 
+    def post_and_hang_up(self, path: str, fields: Mapping[str, str]) -> None:
+        """Send a form and close the connection without reading the answer: the answer is lost
+        on the way back (a phone leaving the Wi-Fi), while the server still does the work."""
+        cookies = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+        try:
+            connection.request(
+                "POST",
+                path,
+                body=urllib.parse.urlencode(list(fields.items())).encode(),
+                headers={
+                    "Host": f"127.0.0.1:{self.port}",
+                    "Cookie": cookies,
+                    "Content-Type": "application/x-www-form-urlencoded",
+                    "Referer": f"http://127.0.0.1:{self.port}/",
+                },
+            )
+        except OSError:
+            pass
+        finally:
+            connection.close()
+
     def close(self) -> None:
         if self.connection is not None:
             self.connection.close()

@@ -12,7 +12,8 @@ numbers run 1..n, and that each game's cached totals equal a fresh scoring by th
 
     .venv/bin/python bench/load.py                 # SQLite file in a temporary folder
     .venv/bin/python bench/load.py --postgres      # a throwaway PostgreSQL 15 cluster
-    .venv/bin/python bench/load.py --faults        # SIGKILL a worker twice, restart the server once
+    .venv/bin/python bench/load.py --faults        # SIGKILL a worker twice, restart the server once,
+                                                   # and hang up on 3 % of the hand forms before the answer
 
 gunicorn: 2 workers on 127.0.0.1 (--port, default 8701), stopped by its PID.
 """
@@ -92,6 +93,11 @@ class Table:
     latencies: list[float] = field(default_factory=list)
     requests: int = 0
     retries: int = 0
+    # Hands whose form had to be resent: (submission id, wall-clock start of the answered attempt).
+    resent: list[tuple[str, float]] = field(default_factory=list)
+    hung_up: int = 0  # hand forms sent and hung up on before the answer (faults mode)
+    attempts: int = 0  # of the last request sent
+    answered_at: float = 0.0  # time.time() when its answered attempt began
 
 
 class Run:
@@ -99,6 +105,7 @@ class Run:
         self.port, self.seconds = port, seconds
         self.tables = [Table(i) for i in range(tables)]
         self.start = self.deadline = 0.0
+        self.hang_ups = 0.0  # share of hand forms whose first answer the phone never reads
         self.give_up_after = 90.0  # a request is retried this long (a server restart takes a few s)
 
     # One request, retried with the same body on connection errors and 5xx answers.
@@ -107,8 +114,11 @@ class Run:
     ) -> Response:
         first = time.monotonic()
         pause = 0.05
+        table.attempts = 0
         while True:
             began = time.monotonic()
+            table.answered_at = time.time()
+            table.attempts += 1
             table.requests += 1
             try:
                 response = browser.get(path) if method == "GET" else browser.post(path, fields or {})
@@ -163,9 +173,16 @@ class Run:
                     "submission_id": submission.group(1),
                     **rng.choice(HANDS),
                 }
+                hung_up = rng.random() < self.hang_ups
+                if hung_up:
+                    browser.post_and_hang_up(f"/g/{table.code}/hands", form)
+                    table.hung_up += 1
+                    time.sleep(rng.choice([0.0, 0.3, 2.0]))  # resend at once, or after a moment
                 answer = self.send(table, browser, "POST", f"/g/{table.code}/hands", form)
                 if answer.status == 302 and answer.location() == f"/g/{table.code}/":
                     table.acked.append((int(form["number"]), form["submission_id"]))
+                    if table.attempts > 1 or hung_up:
+                        table.resent.append((form["submission_id"], table.answered_at))
                 else:
                     table.errors.append(f"hand {form['number']}: answered {answer.status}")
                 page = self.send(table, browser, "GET", f"/g/{table.code}/", None)
@@ -188,7 +205,10 @@ class Run:
 
 
 class Faults:
-    """SIGKILL a gunicorn worker at 25 % and 50 % of the run; restart the whole server at 70 %."""
+    """SIGKILL a gunicorn worker at 25 % and 50 % of the run; restart the whole server at 70 %.
+
+    Besides, 3 % of the hand forms are sent and hung up on before the answer (a phone losing
+    the Wi-Fi), then resent: the server saved the hand, and the resend must be told so."""
 
     def __init__(self, server: Server) -> None:
         self.server = server
@@ -215,6 +235,7 @@ class Check:
     lost: int = 0
     duplicated: int = 0
     wrong_totals: int = 0
+    answered_from_store: int = 0  # resends answered with the hand an earlier attempt had stored
     problems: list[str] = field(default_factory=list)
 
 
@@ -228,7 +249,10 @@ def verify(tables: list[Table]) -> Check:
         if not table.code:
             continue
         game = Game.objects.get(code=table.code)
-        rows = [(row.number, str(row.submission_id)) for row in game.hands.order_by("number")]
+        hands = list(game.hands.order_by("number"))
+        rows = [(row.number, str(row.submission_id)) for row in hands]
+        saved_at = {str(row.submission_id): row.created_at.timestamp() for row in hands}
+        check.answered_from_store += sum(1 for sid, at in table.resent if saved_at.get(sid, at) < at)
         check.hands += len(rows)
         stored = dict((sid, number) for number, sid in rows)
         lost = [(n, sid) for n, sid in table.acked if stored.get(sid) != n]
@@ -275,6 +299,8 @@ def main() -> int:
         server.start()
         faults = Faults(server) if args.faults else None
         run = Run(server.port, args.seconds, args.tables)
+        if args.faults:
+            run.hang_ups = 0.03
         print(f"{kind}: {args.tables} tables for {args.seconds:.0f} s on 127.0.0.1:{server.port}", flush=True)
         try:
             elapsed = run.run(faults)
@@ -295,7 +321,9 @@ def main() -> int:
     print(
         f"  {requests} requests ({sum(t.retries for t in tables)} retried), "
         f"{sum(len(t.acked) for t in tables)} hands acknowledged, "
-        f"{check.wrong_totals} games with wrong cached totals"
+        f"{check.wrong_totals} games with wrong cached totals; {sum(len(t.resent) for t in tables)} hand "
+        f"forms resent ({sum(t.hung_up for t in tables)} after hanging up on purpose), "
+        f"{check.answered_from_store} of them answered with the hand an earlier attempt stored"
     )
     rate = requests / elapsed if elapsed else 0.0
     p50, p99 = percentile(latencies, 0.5) * 1000, percentile(latencies, 0.99) * 1000
