@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test serve migrate deps lint system-deps clean bench messages bench-league
+.PHONY: run test serve migrate deps lint system-deps clean bench messages bench-league bench-load bench-faults \
+	bench-fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { echo "make: '$(PYTHON) -m venv' failed; on Debian install python3-venv first"; exit 1; }
@@ -64,6 +65,21 @@ bench: deps
 # A 5,000-game season in a throwaway SQLite database: standings, player page, hands.csv export.
 bench-league: deps
 	$(BIN)/python bench/league.py
+
+# Reliability figures (README, "Running for a club"): gunicorn with 2 workers on 127.0.0.1, first on
+# an SQLite file, then on a throwaway PostgreSQL 15 cluster the script starts and stops itself.
+# BENCH_ARGS="--seconds 20" shortens a load run, BENCH_ARGS="--requests 1000" a fuzz run.
+bench-load: deps
+	$(BIN)/python bench/load.py $(BENCH_ARGS)
+	$(BIN)/python bench/load.py --postgres $(BENCH_ARGS)
+
+bench-faults: deps
+	$(BIN)/python bench/load.py --faults $(BENCH_ARGS)
+	$(BIN)/python bench/load.py --faults --postgres $(BENCH_ARGS)
+
+bench-fuzz: deps
+	$(BIN)/python bench/fuzz.py $(BENCH_ARGS)
+	$(BIN)/python bench/fuzz.py --postgres $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles test-output
