@@ -166,10 +166,16 @@ def main() -> None:
     from scoring.models import Hand
 
     call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
     rng = random.Random(4)
     roster = [f"{first} {last}" for first in ("Åsa", "Örjan", "Čeněk", "Řehoř", "Anna", "Bo")
               for last in ("Berg", "Dvořák", "Ström", "Nowak")]  # fmt: skip
+    # League pages are for a club's roles: read them as an organiser (a superuser counts as one).
+    from django.contrib.auth.models import User
+
     client = Client()
+    organiser = User.objects.filter(username="bench-organiser").first()
+    client.force_login(organiser or User.objects.create_superuser("bench-organiser", None, None))
 
     began = time.perf_counter()
     if not args.db:
