@@ -20,18 +20,20 @@ def test_it_returns_the_stored_hand_for_a_known_submission():
     assert Hand.objects.filter(game=game).count() == 1
 
 
-def test_a_resent_form_is_answered_as_saved_not_as_a_conflict(client):
+def test_a_resent_form_is_answered_as_saved_not_as_a_conflict(table_client):
+    client = table_client
     game = check_game()
     post = hand_post(1)
     assert client.post(save_url(game), post).status_code == 302
     response = client.post(save_url(game), post, follow=True)
     page = text(response)
     assert "Hand 1 saved." in page
-    assert "another phone" not in page
+    assert "was just saved on another phone" not in page
     assert Hand.objects.filter(game=game).count() == 1
 
 
-def test_a_late_resend_after_the_next_hand_is_still_the_same_hand(client):
+def test_a_late_resend_after_the_next_hand_is_still_the_same_hand(table_client):
+    client = table_client
     """The answer to hand 1 was lost, the phone reloaded and saved hand 2, then the browser
     resent hand 1's form: it is the hand already stored, not a conflict and not a third hand."""
     game = check_game()
@@ -43,7 +45,8 @@ def test_a_late_resend_after_the_next_hand_is_still_the_same_hand(client):
     assert list(Hand.objects.filter(game=game).values_list("number", flat=True)) == [1, 2]
 
 
-def test_a_resent_last_hand_of_a_finished_game_is_saved_not_refused(client):
+def test_a_resent_last_hand_of_a_finished_game_is_saved_not_refused(table_client):
+    client = table_client
     game = standard_game(target=30)
     post = hand_post(1, {**WORKED_EXAMPLE, "meld_mode": "points", "meld_points_NS": "25"})
     assert client.post(save_url(game), post).status_code == 302
@@ -53,7 +56,8 @@ def test_a_resent_last_hand_of_a_finished_game_is_saved_not_refused(client):
     assert Hand.objects.filter(game=game).count() == 1
 
 
-def test_the_same_submission_for_another_game_is_a_new_hand(client):
+def test_the_same_submission_for_another_game_is_a_new_hand(table_client):
+    client = table_client
     one, two = check_game(), check_game()
     post = hand_post(1)
     client.post(save_url(one), post)
