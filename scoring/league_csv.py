@@ -3,7 +3,7 @@
 Export streams: three ordered queries (games, seats, hands, plus the hands' HandStat rows) are
 read side by side with `.iterator(chunk_size=...)`, so memory stays flat whatever the size.
 Cells are neutralised against CSV injection; the file starts with a UTF-8 BOM so spreadsheet
-programs read å, ö, č, ř right. docs/csv.md lists every column.
+programs read å, ö, č, ř right. The README ("CSV files") lists every column.
 
 Import validates everything with the rules engine before writing anything, and reports every bad
 row (line and reason); `league_services.store_games` then writes the lot in one transaction.
