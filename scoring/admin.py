@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from scoring.league_admin import OrganisedClubsOnly
 from scoring.models import ClubRole, Game, GameSeat, Hand, HandChange
 
 
@@ -9,31 +10,46 @@ class GameSeatInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     list_display = ["code", "variant", "deck", "seats", "hand_count", "finished", "winner", "updated_at"]
     list_filter = ["variant", "deck", "seats", "finished"]
     search_fields = ["code", "seat_rows__name"]
-    readonly_fields = ["code", "hand_count", "finished", "winner", "scores", "chip_totals"]
+    # The rules of a game and its hands change only through the game page (services rescore the
+    # game and keep the audit trail); the admin files games and fixes names and links.
+    readonly_fields = [
+        "code", "seats", "variant", "deck", "target", "min_bid", "first_dealer", "meld_needs_trick",
+        "hand_count", "finished", "winner", "scores", "chip_totals",
+    ]  # fmt: skip
     inlines = [GameSeatInline]
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(OrganisedClubsOnly, admin.ModelAdmin):
+    """Read-only: a hand is corrected on the game page, which rescores and audits the change."""
+
+    club_path = "game__club"
     list_display = ["game", "number", "updated_at"]
-    readonly_fields = ["submission_id"]
+    readonly_fields = ["game", "number", "data", "submission_id"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(ClubRole)
-class ClubRoleAdmin(admin.ModelAdmin):
+class ClubRoleAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     list_display = ["user", "club", "role", "updated_at"]
     list_filter = ["role", "club"]
     search_fields = ["user__username"]
 
 
 @admin.register(HandChange)
-class HandChangeAdmin(admin.ModelAdmin):
+class HandChangeAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     """The audit trail is read-only, here too."""
 
+    club_path = "club_id"
     list_display = ["game", "hand_number", "action", "actor_label", "at"]
     list_filter = ["action"]
     readonly_fields = [field.name for field in HandChange._meta.fields]
@@ -46,6 +62,3 @@ class HandChangeAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-from scoring import league_admin  # noqa: E402, F401  (league records admin)

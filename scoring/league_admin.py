@@ -14,15 +14,39 @@ from django.utils.translation import ngettext
 from scoring import league_services
 from scoring.access_services import grant_founding_organiser
 from scoring.league_models import Club, Membership, Player, Season
+from scoring.permissions import organised_club_ids
 
 
-class MembershipInline(admin.TabularInline):
+class OrganisedClubsOnly:
+    """Admin pages show and change only the records of clubs the staff user organises.
+
+    `club_path` is the lookup from the admin's model to its club; a superuser sees every club.
+    Other clubs' records are not listed, and opening one by its address answers "not found".
+    """
+
+    club_path = "club"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset = super().get_queryset(request)  # type: ignore[misc]
+        clubs = organised_club_ids(request.user)
+        if clubs is None:
+            return queryset
+        return queryset.filter(**{f"{self.club_path}__in": clubs}).distinct()
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        clubs = organised_club_ids(request.user)
+        if db_field.name == "club" and clubs is not None:
+            kwargs["queryset"] = Club.objects.filter(pk__in=clubs)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+
+
+class MembershipInline(OrganisedClubsOnly, admin.TabularInline):
     model = Membership
     extra = 1
     autocomplete_fields = ["player"]
 
 
-class PlayerMembershipInline(admin.TabularInline):
+class PlayerMembershipInline(OrganisedClubsOnly, admin.TabularInline):
     model = Membership
     extra = 1
     autocomplete_fields = ["club"]
@@ -30,14 +54,15 @@ class PlayerMembershipInline(admin.TabularInline):
     verbose_name_plural = _("clubs")
 
 
-class SeasonInline(admin.TabularInline):
+class SeasonInline(OrganisedClubsOnly, admin.TabularInline):
     model = Season
     extra = 0
     show_change_link = True
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(OrganisedClubsOnly, admin.ModelAdmin):
+    club_path = "pk"
     list_display = ["name", "created_at"]
     search_fields = ["name"]
     inlines = [SeasonInline, MembershipInline]
@@ -49,7 +74,7 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     list_display = ["name", "club", "starts_on", "ends_on"]
     list_filter = ["club"]
     search_fields = ["name", "club__name"]
@@ -57,7 +82,8 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(OrganisedClubsOnly, admin.ModelAdmin):
+    club_path = "memberships__club"
     list_display = ["name", "club_names", "created_at"]
     list_filter = ["memberships__club"]
     search_fields = ["name", "memberships__club__name"]

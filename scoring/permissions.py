@@ -174,6 +174,16 @@ def viewable_club_ids(user: AnyUser) -> set[int] | None:
     return set(ClubRole.objects.filter(user=user).values_list("club_id", flat=True))
 
 
+def organised_club_ids(user: AnyUser) -> set[int] | None:
+    """The clubs the user organises, or None for all of them (a superuser)."""
+    if not user.is_authenticated:
+        return set()
+    if getattr(user, "is_superuser", False):
+        return None
+    roles = ClubRole.objects.filter(user=user, role=ClubRole.Role.ORGANISER)
+    return set(roles.values_list("club_id", flat=True))
+
+
 def get_shared_game_or_404(share_code: str) -> Game:
     """The game a read-only share link points to (the view renders it without edit controls)."""
     return get_object_or_404(Game, share_code=share_code)

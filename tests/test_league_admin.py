@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth.models import User
 
-from scoring.league_models import Player
+from scoring.league_models import Club, Player, Season
 from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
@@ -53,3 +53,43 @@ def test_it_refuses_to_merge_people_from_the_same_table(organiser):
         },
     )
     assert Player.objects.count() == 4
+
+
+@pytest.fixture
+def staff_organiser(client):
+    """A staff account with every model permission that organises only the small season's club."""
+    from django.contrib.auth.models import Permission
+
+    from scoring.models import ClubRole
+
+    data = small_season()
+    other = Club.objects.create(name="Andra klubben")
+    Season.objects.create(club=other, name="Other season", starts_on="2025-01-01", ends_on="2025-12-31")
+    user = User.objects.create_user("olof", "olof@example.com", "secret-pass-123", is_staff=True)
+    user.user_permissions.set(Permission.objects.filter(content_type__app_label="scoring"))
+    ClubRole.objects.create(user=user, club=data["club"], role=ClubRole.Role.ORGANISER)
+    client.force_login(user)
+    return client, data["club"], other
+
+
+def test_a_staff_organiser_sees_and_changes_only_the_clubs_they_organise(staff_organiser):
+    client, mine, other = staff_organiser
+    clubs = client.get("/admin/scoring/club/").content.decode()
+    assert mine.name in clubs and other.name not in clubs
+    assert client.get(f"/admin/scoring/club/{mine.pk}/change/").status_code == 200
+    assert client.get(f"/admin/scoring/club/{other.pk}/change/").status_code == 302  # "doesn't exist"
+    seasons = client.get("/admin/scoring/season/").content.decode()
+    assert "Other season" not in seasons
+    # A new season can only be put in a club they organise.
+    form = client.get("/admin/scoring/season/add/").content.decode()
+    assert mine.name in form and other.name not in form
+
+
+def test_hands_cannot_be_changed_in_the_admin(organiser):
+    from scoring.models import Hand
+
+    small_season()
+    hand = Hand.objects.first()
+    page = organiser.get(f"/admin/scoring/hand/{hand.pk}/change/").content.decode()
+    assert 'name="data"' not in page  # read-only: corrections go through the game page
+    assert organiser.post(f"/admin/scoring/hand/{hand.pk}/change/", {"data": "{}"}).status_code == 403
