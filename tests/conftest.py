@@ -8,6 +8,15 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 
+def pytest_configure(config):
+    # Playwright's `expect` waits 5 s by default. On a 2-core CI machine that also runs the live
+    # server, the database and Chromium, a page can take longer than that to answer: wait 15 s
+    # before calling a missing message missing.
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {
