@@ -22,6 +22,9 @@ class GameAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     ]  # fmt: skip
     inlines = [GameSeatInline]
 
+    def has_add_permission(self, request):
+        return False  # a game starts on the setup page or by import, which check it with the engine
+
 
 @admin.register(Hand)
 class HandAdmin(OrganisedClubsOnly, admin.ModelAdmin):

@@ -21,7 +21,14 @@ def test_it_names_the_models_in_the_language(admin_client, lang, names):
 
 
 def test_it_labels_the_game_fields_in_czech(admin_client):
-    html = admin_client.get("/admin/scoring/game/add/", headers={"Accept-Language": "cs"}).content.decode()
+    from scoring import services
+
+    game = services.create_game(
+        seats=4, variant="check", deck="double", target=None, min_bid=None,
+        first_dealer="N", meld_needs_trick=False, players={},
+    )  # fmt: skip
+    url = f"/admin/scoring/game/{game.pk}/change/"
+    html = admin_client.get(url, headers={"Accept-Language": "cs"}).content.decode()
     for label in ("Místa", "Varianta", "Balíček", "Cíl", "Nejnižší nabídka", "První rozdávající"):
         assert label in html, label
     assert "Pinochle se žetony" in html and "Dvojitý balíček (80 karet)" in html
