@@ -85,6 +85,9 @@ def fill_hand(
     passed: bool = False,
     conceded: bool = False,
 ) -> None:
+    # A person reads the page before typing; a test must not type before the page's script runs
+    # (it fills in the other side's trick points), or a just-opened form gets half its help.
+    page.wait_for_load_state("load")
     form = entry(page)
     if passed:
         form.get_by_text("All four passed").click()
