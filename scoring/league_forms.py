@@ -115,10 +115,21 @@ class GameDetailsForm(forms.Form):
     place = forms.CharField(required=False, max_length=100, label=_("Place / table"))
     note = forms.CharField(required=False, label=_("Note"), widget=forms.Textarea(attrs={"rows": 3}))
 
-    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: Game, clubs: set[int] | None, **kwargs: Any) -> None:
+        """`clubs`: the clubs this user may file games in (None: all). Only their clubs, seasons
+        and rostered players are offered, and the game's own club so the form can show it."""
         super().__init__(*args, **kwargs)
         self.game = game
+        if clubs is not None:
+            offered = clubs | ({game.club_id} if game.club_id else set())  # type: ignore[attr-defined]
+            club_field, season_field = self.fields["club"], self.fields["season"]
+            assert isinstance(club_field, forms.ModelChoiceField)
+            assert isinstance(season_field, forms.ModelChoiceField)
+            club_field.queryset = Club.objects.filter(pk__in=offered)
+            season_field.queryset = Season.objects.select_related("club").filter(club__in=offered)
         players = Player.objects.prefetch_related("clubs").order_by("name", "pk")
+        if clubs is not None:
+            players = players.filter(memberships__club__in=offered).distinct()
         for seat in sorted(game.seat_rows.all(), key=lambda row: "NESW".index(row.seat)):  # clockwise
             field = forms.ModelChoiceField(
                 players,
@@ -145,7 +156,23 @@ class GameDetailsForm(forms.Form):
                 self.add_error("season", _("This season belongs to another club."))
             elif played_on is not None and not season.starts_on <= played_on <= season.ends_on:
                 self.add_error("played_on", _("The date is outside the season."))
+        # A season files the game in its club even with the club left empty.
+        club = club or (season.club if season is not None else None)
+        data["filed_club"] = club
+        roster = set(club.memberships.values_list("player_id", flat=True)) if club else set()
+        for name, player in self.players_in(data).items():
+            if player is None:
+                continue
+            if club is None:
+                self.add_error(name, _("File the game in a club to link its seats to players."))
+            elif player.pk not in roster:
+                self.add_error(
+                    name, _("%(name)s is not on the roster of %(club)s.") % {"name": player, "club": club}
+                )
         return data
+
+    def players_in(self, data: dict[str, Any]) -> dict[str, Player | None]:
+        return {name: data.get(name) for name in self.fields if name.startswith("seat_")}
 
     def players(self) -> dict[str, Player | None]:
         return {

@@ -35,6 +35,7 @@ from scoring.permissions import (
     game_of,
     readable_games,
     require_game_edit,
+    scoring_club_ids,
     viewable_club_ids,
 )
 from scoring.stats import BAND_RULE
@@ -389,12 +390,12 @@ def game(request: HttpRequest, code: str) -> HttpResponse:
             "note": game.note,
             **{f"seat_{row.seat}": row.player for row in game.seat_rows.all()},
         }
-        form = GameDetailsForm(initial=initial, game=game)
+        form = GameDetailsForm(initial=initial, game=game, clubs=scoring_club_ids(request.user))
         return render(request, "league/game.html", {"game": game, "form": form})
-    form = GameDetailsForm(request.POST, game=game)
+    form = GameDetailsForm(request.POST, game=game, clubs=scoring_club_ids(request.user))
     if form.is_valid():
         data = form.cleaned_data
-        new_club = data["club"].pk if data["club"] else None
+        new_club = data["filed_club"].pk if data["filed_club"] else None
         if new_club != game.club_id and not all(  # type: ignore[attr-defined]
             can_score_for_club(request.user, club_id)
             for club_id in (new_club, game.club_id)  # type: ignore[attr-defined]

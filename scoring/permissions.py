@@ -184,6 +184,16 @@ def organised_club_ids(user: AnyUser) -> set[int] | None:
     return set(roles.values_list("club_id", flat=True))
 
 
+def scoring_club_ids(user: AnyUser) -> set[int] | None:
+    """The clubs the user may file games in (organiser or scorer), or None for all (a superuser)."""
+    if not user.is_authenticated:
+        return set()
+    if getattr(user, "is_superuser", False):
+        return None
+    roles = ClubRole.objects.filter(user=user, role__in=[ClubRole.Role.ORGANISER, ClubRole.Role.SCORER])
+    return set(roles.values_list("club_id", flat=True))
+
+
 def get_shared_game_or_404(share_code: str) -> Game:
     """The game a read-only share link points to (the view renders it without edit controls)."""
     return get_object_or_404(Game, share_code=share_code)

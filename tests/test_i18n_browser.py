@@ -90,7 +90,7 @@ def test_a_czech_table_enters_a_check_pinochle_hand_on_a_phone(live_server, page
             details.get_by_role("button", name=f"O jednu více: {item}", exact=True).click()
     expect(
         form.locator("details.seat-melds").filter(has_text="Sever (Anna)").locator("summary")
-    ).to_contain_text("17 b. · 2 žetony")
+    ).to_contain_text("17 b. · Žetony: 2")
     tricks = form.get_by_role("group", name=re.compile(r"^Body ze zdvihů"))
     # Czech compass letters: S–J is Sever–Jih (North–South), V–Z is Východ–Západ (East–West).
     tricks.get_by_role("spinbutton", name="S–J (Anna & Cecilie)", exact=True).fill("15")

@@ -107,7 +107,9 @@ def test_the_scoring_phone_cannot_file_its_quick_game_in_a_club_it_has_no_role_i
     phone = client_with_token(game)
     assert phone.get(f"/league/games/{game.code}/").status_code == 200
     response = phone.post(f"/league/games/{game.code}/", {"club": str(CLUB), "place": "Table 1"})
-    assert response.status_code == 403
+    # The club is not among its choices: refused next to the field, nothing saved.
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
     game.refresh_from_db()
     assert game.club_id is None and game.place == ""
     # A scorer of the club who runs the game files it.
@@ -133,3 +135,37 @@ def test_creating_a_club_in_the_admin_makes_its_creator_the_organiser(admin_clie
     assert response.status_code == 302, response.content.decode()[:2000]
     club = Club.objects.get(name="Nová")
     assert ClubRole.objects.get(club=club).user == admin_user
+
+
+def test_a_season_alone_does_not_file_a_game_in_a_club_without_a_role_there(people):
+    from scoring.league_models import Season
+
+    season = Season.objects.create(club_id=CLUB, name="Spring", starts_on="2026-01-01", ends_on="2026-12-31")
+    game = make_game(hands=1)
+    phone = client_with_token(game)
+    response = phone.post(f"/league/games/{game.code}/", {"club": "", "season": str(season.pk)})
+    assert response.status_code == 400
+    game.refresh_from_db()
+    assert game.club_id is None and game.season_id is None
+
+
+def test_a_seat_links_only_to_a_player_on_the_roster_of_the_games_club(people):
+    from scoring.league_models import Membership, Player
+
+    stranger = Player.objects.create(name="Outsider")  # on no roster of this club
+    member = Player.objects.create(name="Member")
+    Membership.objects.create(club_id=CLUB, player=member)
+    game = make_game(hands=1)
+    game.created_by = people["bob"]  # bob scores for the club
+    game.save(update_fields=["created_by"])
+    bob = signed_in("bob")
+    page = bob.get(f"/league/games/{game.code}/").content.decode()
+    assert "Member" in page and "Outsider" not in page  # players of other clubs are not listed
+    response = bob.post(f"/league/games/{game.code}/", {"club": str(CLUB), "seat_N": str(stranger.pk)})
+    assert response.status_code == 400
+    game.refresh_from_db()
+    assert game.club_id is None
+    assert not game.seat_rows.filter(player__isnull=False).exists()
+    response = bob.post(f"/league/games/{game.code}/", {"club": str(CLUB), "seat_N": str(member.pk)})
+    assert response.status_code == 302
+    assert game.seat_rows.get(seat="N").player == member
