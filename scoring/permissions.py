@@ -26,7 +26,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.access_models import ClubRole
@@ -83,6 +84,20 @@ def holds_edit_token(request: HttpRequest, game: Game) -> bool:
     """Whether this browser presents the game's current edit token."""
     token = request.get_signed_cookie(edit_cookie_name(game), default=None, salt=_EDIT_COOKIE_SALT)
     return token is not None and token_matches(token, game.edit_token_hash)
+
+
+def held_edit_token_once(request: HttpRequest, game: Game) -> bool:
+    """Whether this browser holds a genuine (signed) edit token of the game that is no longer the
+    game's: the phone that handed the scoring over. It keeps watching, read-only."""
+    token = request.get_signed_cookie(edit_cookie_name(game), default=None, salt=_EDIT_COOKIE_SALT)
+    return token is not None and not token_matches(token, game.edit_token_hash)
+
+
+def _to_share_page(request: HttpRequest, game: Game) -> HttpResponse:
+    url = reverse("game_shared", args=[game.share_code])
+    if getattr(request, "htmx", None):
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
 
 
 def set_edit_cookie(response: HttpResponseBase, game: Game, token: str) -> None:
@@ -230,6 +245,8 @@ def _guarded(view: View, check: Callable[[HttpRequest, Game], bool]) -> View:
             raise Http404("no game code in the URL")
         game = get_object_or_404(Game, code=code)
         if not check(request, game):
+            if request.method == "GET" and held_edit_token_once(request, game):
+                return _to_share_page(request, game)
             return deny(request)
         request._checked_game = game  # type: ignore[attr-defined]  (see game_of)
         return view(request, *args, **kwargs)

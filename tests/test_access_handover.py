@@ -88,3 +88,18 @@ def test_it_draws_a_qr_code_without_inline_styles():
     assert svg.startswith('<svg role="img" aria-label="a &quot;quoted&quot; &lt;title&gt;"')
     assert "style" not in svg
     assert "<path" in svg
+
+
+def test_the_phone_that_handed_over_keeps_watching_read_only():
+    game = make_game(hands=1)
+    first = client_with_token(game)
+    link, _page = _handover_link(first, game)
+    Client().post(link)
+    game.refresh_from_db()
+    response = first.get(f"/g/{game.code}/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/s/{game.share_code}/"  # the read-only scoreboard, not the login
+    assert first.post(f"/g/{game.code}/hands", {"number": "2"}).status_code == 302  # a write: to log in
+    assert Game.objects.get(pk=game.pk).hand_count == 1
+    # A browser that never held the edit right still gets the login page.
+    assert "/accounts/login/" in Client().get(f"/g/{game.code}/")["Location"]
