@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from openskill.models import PlackettLuce, PlackettLuceRating
+from openskill.models import PlackettLuce
 
 from ratings.compute import (
     NEW,
