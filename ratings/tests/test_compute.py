@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
@@ -59,6 +63,23 @@ def test_it_gives_a_first_head_to_head_win_the_numbers_worked_out_in_the_module(
     assert loser.mu == pytest.approx(22.3646, abs=1e-4)
     assert winner.display == 1069
     assert loser.display < 1000
+
+
+def test_a_first_head_to_head_win_follows_the_plackett_luce_update_worked_by_hand() -> None:
+    # Weng & Lin (2011), algorithm 4, two newcomers: τ widens σ first; each side's chance of being
+    # ranked first is ½; the winner gains σ²/c × ½, the loser loses as much; both shrink alike.
+    sigma2 = (25 / 3) ** 2 + (25 / 300) ** 2
+    c = math.sqrt(2 * (sigma2 + (25 / 6) ** 2))
+    gain = sigma2 / c * 0.5
+    shrink = 0.25 * sigma2 / c**2 * (math.sqrt(sigma2) / c)
+    sigma = math.sqrt(sigma2) * math.sqrt(1 - shrink)
+
+    ratings = compute_ratings([FinishedGame(id=1, order=(1,), sides=((7,), (8,)), ranks=(0, 1))])
+
+    assert ratings.players[7].mu == pytest.approx(25 + gain, rel=1e-12)
+    assert ratings.players[8].mu == pytest.approx(25 - gain, rel=1e-12)
+    assert ratings.players[7].sigma == pytest.approx(sigma, rel=1e-12)
+    assert ratings.players[8].sigma == pytest.approx(sigma, rel=1e-12)
 
 
 def test_it_rates_the_small_club_exactly_as_openskill_does_game_by_game() -> None:
@@ -183,3 +204,9 @@ def test_it_refuses_a_game_it_cannot_rate_and_says_why(
 ) -> None:
     with pytest.raises(ValueError, match=message):
         FinishedGame(id=1, order=(1,), sides=sides, ranks=ranks)
+
+
+def test_the_ratings_modules_run_without_django() -> None:
+    code = "import sys, ratings.compute, ratings.insight, ratings.svg; sys.exit('django' in sys.modules)"
+    root = Path(__file__).resolve().parents[2]
+    assert subprocess.run([sys.executable, "-c", code], cwd=root, check=False).returncode == 0
