@@ -25,7 +25,7 @@ WORKED_RECORD = {
     ],
 }
 
-# The output example of RECORD.md, key order included.
+# The output example of docs/record-format.md, key order included.
 WORKED_RESULT = {
     "sides": ["NS", "EW"],
     "variant": "check",
