@@ -129,6 +129,17 @@ def test_it_points_comments_and_docs_at_sections_the_rule_book_and_record_format
     assert missing == []
 
 
+def test_it_points_code_comments_only_at_docs_that_exist():
+    missing = []
+    for path in project_text_files():
+        for doc in set(
+            re.findall(r"\bdocs/[\w./-]+\.(?:md|json)", path.read_text(encoding="utf-8", errors="replace"))
+        ):
+            if not (ROOT / doc).exists():
+                missing.append(f"{path.relative_to(ROOT)}: {doc}")
+    assert missing == []
+
+
 # --- the numbers of docs/rules.md are the engine's ------------------------------------------
 
 
