@@ -1,11 +1,11 @@
 """Scoring a whole game: hand points, sets, chips, running totals and the end of the game.
 
-`score_record(data)` takes a game record as RECORD.md describes it (parsed JSON) and returns the
-result object of RECORD.md, or raises RecordError naming the hand and field.
+`score_record(data)` takes a game record as docs/record-format.md describes it (parsed JSON) and
+returns the result object described there, or raises RecordError naming the hand and field.
 
-Worked example (RULES.md §8): N bids 27 in hearts at a Check Pinochle table; NS meld 21 and take
-15 trick points, EW meld 10 and take 10. NS make (36 ≥ 27) and score 36, EW score 20. Chips: NS
-win 2 (run) + 4 (contract of 27), EW win 2 (aces), so the hand's chips are NS +4, EW −4.
+Worked example (docs/rules.md, "Worked example", hand 1): N bids 27 in hearts at Check Pinochle;
+NS meld 21 and take 15 trick points, EW meld 10 and take 10. NS make (36 ≥ 27) and score 36, EW
+score 20. Chips: NS win 2 (run) + 4 (contract of 27), EW win 2 (aces), so the hand's chips are NS +4, EW −4.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def _net_chips(won: Mapping[str, Mapping[str, int]]) -> dict[str, int]:
 
 
 def _reached(totals: Mapping[str, int], target: int, bidders: str | None) -> str | None:
-    """The side that won on points after a hand, or None while play goes on (RULES.md §7)."""
+    """The side that won on points after a hand, or None while play goes on (docs/rules.md)."""
     over = [side for side, total in totals.items() if total >= target]
     if not over:
         return None
@@ -264,7 +264,7 @@ def _collector_paused() -> Iterator[None]:
 
 
 def score_record(data: object) -> dict[str, Any]:
-    """The RECORD.md result object for a record, or RecordError naming the hand and field."""
+    """The result object (docs/record-format.md) for a record, or RecordError naming the hand and field."""
     with _collector_paused():
         settings, hands = parse_record(data)
         return score_game(settings, hands).as_json()

@@ -1,4 +1,4 @@
-"""Meld lists: their points and chips, and whether the deck can hold them (RULES.md §3).
+"""Meld lists: their points and chips, and whether the deck can hold them (docs/rules.md, "Meld").
 
 A card may serve once in each class of meld: class A = runs, marriages, dix; class B = arounds;
 class C = pinochles. So what a seat must physically hold of one card is the largest number any

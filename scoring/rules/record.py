@@ -1,4 +1,4 @@
-"""Reading a game record (RECORD.md) into checked, typed values.
+"""Reading a game record (docs/record-format.md) into checked, typed values.
 
 `parse_settings` reads the game's options; `parse_hand` reads one hand against them and checks
 everything that can be checked from the hand alone (bid, trump, melds, tricks). Game-level rules
@@ -224,7 +224,7 @@ def _unknown_keys(data: Mapping[str, Any], allowed: frozenset[str], hand: int | 
 
 
 def parse_settings(data: object) -> Settings:
-    """Read a record's options (everything but `hands`), applying RULES.md §1 defaults."""
+    """Read a record's options (everything but `hands`), applying the defaults of docs/rules.md."""
     record = _mapping(data, "record", None)
     _unknown_keys(record, _GAME_KEYS, None, "")
     seats = record.get("seats")
@@ -237,7 +237,7 @@ def parse_settings(data: object) -> Settings:
             code="bad_seats",
             params={"value": _show(seats)},
         )
-    # Only a missing key or null means the default (RECORD.md); false, 0 or "" are wrong values.
+    # Only a missing key or null means the default (docs/record-format.md); false, 0 or "" are wrong values.
     variant = record.get("variant")
     requested = _choice("standard" if variant is None else variant, "variant", None, VARIANTS)
     if requested == "check" and seats != 4:
