@@ -250,7 +250,8 @@ def games_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
 
 
 def _chips_in_play(variant: str, deck: str) -> bool:
-    """Check Pinochle with a single deck (RULES.md §1: with a double deck it falls back to standard)."""
+    """Check Pinochle with a single deck: with a double deck it falls back to standard
+    (docs/rules.md, "Check Pinochle with a double deck")."""
     return variant == "check" and deck == "single"
 
 

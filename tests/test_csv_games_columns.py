@@ -1,6 +1,6 @@
 """games.csv and hands.csv read as a spreadsheet reads them: booleans 1/0, chips only where in play.
 
-A small season, each game worked out by hand (RULES.md), target 30 unless said otherwise:
+A small season, each game worked out by hand (docs/rules.md), target 30 unless said otherwise:
 
 check    Check, single deck, meld needs a trick. h1 all pass. h2 E bids 27 ♦, melds E run+marriage 17,
          W pinochle 4, N aces 10; tricks NS 10 EW 15: EW 36 made, NS 20. Chips EW +4; game chips
@@ -10,10 +10,10 @@ standard 4 seats. h1 E bids 20 and concedes, N dix 1: EW −20, NS 1. h2 N bids 
 three    3 seats. h1 N bids 20, melds 14 + tricks 12 = 26; E 8; S 5. h2 E bids 21, run 15 + 15 = 30
          → E 38, N 31, S 10: E (the bidder) wins.
 two      2 seats, no bidding. h1 N aces 10 + 15 = 25, E 10. h2 tricks N 10 E 15: N 35, E 25. N wins.
-double   Check asked with a double deck: played as standard, no chips (RULES.md §1). Target 60;
+double   Check asked with a double deck: played as standard, no chips (docs/rules.md). Target 60;
          N bids 50 ♥, melds run + aces 25, tricks NS 40 EW 10: NS 65, EW 10. NS win.
 draw     Check, target 100. NS set at 45 (EW +32 chips), then NS make 185 with double run and aces:
-         NS 140, EW 5; chips level after game chips: a draw (RULES.md §6).
+         NS 140, EW 5; chips level after game chips: a draw (docs/rules.md, "End of the game").
 open     Check, target 100, h2 of `check` only: EW 36, NS 20, chips EW +4, still going.
 empty    Standard, no hand yet.
 """
