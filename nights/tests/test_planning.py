@@ -191,3 +191,17 @@ def test_it_refuses_a_player_checked_in_twice_and_a_table_of_five():
     with pytest.raises(PlanError) as refused:
         plan_night(players=[1, 2, 3, 4, 5], table_sizes=(5,), rounds=1, seed=1)
     assert refused.value.field == "table_sizes"
+
+
+@settings(max_examples=30, deadline=None)
+@given(count=st.integers(9, 40), variant=VARIANTS, seed=st.integers(0, 2**32))
+def test_whatever_the_seed_six_rounds_repeat_no_partnership(count, variant, seed):
+    plan = plan_night(players=players(count), table_sizes=variant, rounds=6, seed=seed)
+    assert plan_stats(plan).partner_repeats == 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(variant=VARIANTS, seed=st.integers(0, 2**32))
+def test_whatever_the_seed_eight_players_partner_everyone_once_in_seven_rounds(variant, seed):
+    stats = plan_stats(plan_night(players=players(8), table_sizes=variant, rounds=7, seed=seed))
+    assert (stats.partner_repeats, stats.pairs_never_partners) == (0, 0)
