@@ -364,7 +364,8 @@ def _draw_round(
     position = {player: pos for pos, player in enumerate(order)}
     by_bye = sorted(order, key=lambda p: (history.byes[p], -history.seated[p], position[p]))
     byes = sorted(by_bye[:bye_count], key=position.__getitem__)
-    seated = [p for p in order if p not in set(byes)]
+    off = set(byes)
+    seated = [p for p in order if p not in off]
 
     robin = _round_robin(len(order), round_index)
     reference = [-1] * history.size
@@ -379,7 +380,6 @@ def _draw_round(
 
     # Partnerships: the round robin's pairs first, then the rest by fewest previous partnerships.
     pairs: list[tuple[int, int]] = []
-    left: list[int] = []
     taken: set[int] = set()
     members = set(at_fours)
     for p in at_fours:
