@@ -175,15 +175,13 @@ class Request:
 def seed() -> State:
     from django.contrib.auth.models import User
 
-    from scoring import league_services, services
-    from scoring.access_models import ClubRole
-    from scoring.league_models import Club, Season
+    from clubs.models import Club, ClubRole, Season
+    from clubs.services import add_player
+    from scoring import filing, services
 
     club = Club.objects.create(name="Fuzz club")
     season = Season.objects.create(club=club, name="Autumn", starts_on="2026-01-01", ends_on="2026-12-31")
-    players = [
-        league_services.add_player(club=club, name=name) for name in ("Anna", "Bo", "Cecilia", "David")
-    ]
+    players = [add_player(club=club, name=name) for name in ("Anna", "Bo", "Cecilia", "David")]
     alice = User.objects.create_user("alice", "alice@example.org", PASSWORD)
     ClubRole.objects.create(user=alice, club_id=club.pk, role=ClubRole.Role.ORGANISER)
     codes = []
@@ -209,7 +207,7 @@ def seed() -> State:
         if seats == 4:
             for number in (1, 2, 3):
                 services.record_hand(game=game, number=number, data=hand)
-            league_services.file_game(
+            filing.file_game(
                 game=game,
                 club=club,
                 season=season,

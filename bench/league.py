@@ -3,7 +3,7 @@
     .venv/bin/python bench/league.py [--games 5000] [--keep]
 
 Builds the games in bulk (every hand checked and scored by the rules engine; derived rows from
-`scoring.stats.stat_rows`, written by `league_services.store_games`, the import path), then times
+`scoring.stats.stat_rows`, written by `league.services.store_games`, the import path), then times
 through the Django test client: the season standings page, a player page and the full hands.csv
 export, with the export's rows/s and peak memory, and the standings query count for a small
 season and the full one. Aims (issue #4): pages < 0.5 s; export >= 50,000 rows/s, < 150 MB.
@@ -62,7 +62,7 @@ def random_hand(rng: random.Random, check: bool) -> dict:
 def build_games(
     count: int, rng: random.Random, season_name: str, start: datetime.date, club: str, roster: list[str]
 ):
-    from scoring.league_services import NewGame
+    from league.services import NewGame
     from scoring.rules import RecordError, parse_hand, parse_settings, score_game
 
     games = []
@@ -161,9 +161,9 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    from scoring.league_models import HandStat, Player, Season
-    from scoring.league_services import store_games
-    from scoring.models import Hand
+    from clubs.models import Player, Season
+    from league.services import store_games
+    from scoring.models import Hand, HandStat
 
     call_command("migrate", verbosity=0)
     call_command("createcachetable", verbosity=0)

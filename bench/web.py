@@ -121,7 +121,7 @@ def seed(workdir: Path) -> tuple[str, str, Path]:
 
     django.setup()
     from scoring import services
-    from scoring.access_services import token_hash
+    from scoring.handover import token_hash
     from scoring.models import Game, GameSeat, Hand
 
     token = secrets.token_urlsafe(32)

@@ -32,13 +32,17 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    # Import direction (docs/architecture.md): accounts, clubs <- scoring <- league.
+    "accounts",
+    "clubs",
     "scoring",
+    "league",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "scoring.middleware.RejectNulInPathMiddleware",
+    "pinochle_site.middleware.RejectNulInPathMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -47,7 +51,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "scoring.middleware.ContentSecurityPolicyMiddleware",
+    "pinochle_site.middleware.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "pinochle_site.urls"
@@ -95,7 +99,7 @@ CACHES = {
     # Per process: drawn pages (scoring/views.py). Each key names the game's state, so a worker
     # that has not seen a change simply draws the page afresh; nothing stale is ever served.
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
-    # Shared by every gunicorn worker: login attempt counts (scoring/ratelimit.py).
+    # Shared by every gunicorn worker: login attempt counts (accounts/ratelimit.py).
     "shared": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pinochle_cache"},
 }
 
@@ -158,7 +162,7 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
-# Only the app's own files: no inline scripts, styles or style= attributes (scoring/middleware.py).
+# Only the app's own files: no inline scripts, styles or style= attributes (pinochle_site/middleware.py).
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"

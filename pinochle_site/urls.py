@@ -1,11 +1,29 @@
+"""The site's URL tree: one prefix per app.
+
+/admin/      Django's admin (clubs, seasons, players, games for organisers)
+/accounts/   accounts: sign-up, log-in, log-out, passwords
+/league/     league: club pages, standings, players, published results, export and import
+/            scoring: the games list, /games/new, /g/<code>/… (one game), /s/<share_code>/…
+             (read-only share links), /rules/, /clubs/<id>/corrections/
+/healthz     liveness check
+"""
+
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+from django.views.generic import RedirectView
+
+from pinochle_site import views
 
 urlpatterns = [
+    # The club models' admin pages moved with the models (scoring -> clubs).
+    re_path(
+        r"^admin/scoring/(?P<page>(club|player|membership|season|clubrole)/.*)$",
+        RedirectView.as_view(url="/admin/clubs/%(page)s", permanent=True, query_string=True),
+    ),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("accounts/", include("scoring.account_urls")),
-    path("", include("scoring.access_urls")),
+    path("healthz", views.healthz, name="healthz"),
+    path("accounts/", include("accounts.urls")),
+    path("league/", include("league.urls")),
     path("", include("scoring.urls")),
-    path("", include("scoring.help_urls")),
 ]

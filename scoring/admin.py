@@ -1,7 +1,7 @@
 from django.contrib import admin
 
-from scoring.league_admin import OrganisedClubsOnly
-from scoring.models import ClubRole, Game, GameSeat, Hand, HandChange
+from clubs.admin import OrganisedClubsOnly
+from scoring.models import Game, GameSeat, Hand, HandChange
 
 
 class GameSeatInline(admin.TabularInline):
@@ -39,13 +39,6 @@ class HandAdmin(OrganisedClubsOnly, admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
-
-
-@admin.register(ClubRole)
-class ClubRoleAdmin(OrganisedClubsOnly, admin.ModelAdmin):
-    list_display = ["user", "club", "role", "updated_at"]
-    list_filter = ["role", "club"]
-    search_fields = ["user__username"]
 
 
 @admin.register(HandChange)

@@ -13,8 +13,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import QuerySet
 
-from scoring.access_models import HandChange
-from scoring.models import Game
+from scoring.models import Game, HandChange
 
 DEVICE_LABEL = "device"
 
@@ -40,7 +39,7 @@ def club_id_of(game: Game) -> int | None:
 
     The one place that knows how a game belongs to a club: permissions and the audit trail ask here.
     """
-    club_id = game.club_id  # type: ignore[attr-defined]  (attached in league_models.py)
+    club_id = game.club_id  # type: ignore[attr-defined]
     return int(club_id) if club_id is not None else None
 
 

@@ -17,6 +17,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club, Player, Season
 from scoring import services
 from scoring.engine_messages import engine_message
 from scoring.labels import MELD_NAMES, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label
@@ -424,3 +425,81 @@ def hand_initial(data: Mapping[str, Any], settings: Settings, number: int) -> di
         if won == settings.tricks_per_hand:
             initial["slam"] = side
     return initial
+
+
+class GameDetailsForm(forms.Form):
+    """A game's place in the league, and which player sat in each seat."""
+
+    club = forms.ModelChoiceField(Club.objects.all(), required=False, label=_("Club"))
+    season = forms.ModelChoiceField(Season.objects.select_related("club"), required=False, label=_("Season"))
+    played_on = forms.DateField(
+        required=False, label=_("Date played"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    place = forms.CharField(required=False, max_length=100, label=_("Place / table"))
+    note = forms.CharField(required=False, label=_("Note"), widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args: Any, game: Game, clubs: set[int] | None, **kwargs: Any) -> None:
+        """`clubs`: the clubs this user may file games in (None: all). Only their clubs, seasons
+        and rostered players are offered, and the game's own club so the form can show it."""
+        super().__init__(*args, **kwargs)
+        self.game = game
+        if clubs is not None:
+            offered = clubs | ({game.club_id} if game.club_id else set())  # type: ignore[attr-defined]
+            club_field, season_field = self.fields["club"], self.fields["season"]
+            assert isinstance(club_field, forms.ModelChoiceField)
+            assert isinstance(season_field, forms.ModelChoiceField)
+            club_field.queryset = Club.objects.filter(pk__in=offered)
+            season_field.queryset = Season.objects.select_related("club").filter(club__in=offered)
+        players = Player.objects.prefetch_related("clubs").order_by("name", "pk")
+        if clubs is not None:
+            players = players.filter(memberships__club__in=offered).distinct()
+        for seat in sorted(game.seat_rows.all(), key=lambda row: "NESW".index(row.seat)):  # clockwise
+            field = forms.ModelChoiceField(
+                players,
+                required=False,
+                label=_("Seat %(seat)s (typed: %(name)s)") % {"seat": seat.seat, "name": seat.name or "—"},
+                empty_label=_("— not linked —"),
+            )
+            field.label_from_instance = lambda p: (
+                f"{p.name} ({', '.join(c.name for c in p.clubs.all()) or '—'})"
+            )
+            self.fields[f"seat_{seat.seat}"] = field
+
+    def seat_fields(self) -> list[Any]:
+        return [self[name] for name in self.fields if name.startswith("seat_")]
+
+    def detail_fields(self) -> list[Any]:
+        return [self[name] for name in self.fields if not name.startswith("seat_")]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        club, season, played_on = data.get("club"), data.get("season"), data.get("played_on")
+        if season is not None:
+            if club is not None and season.club_id != club.pk:
+                self.add_error("season", _("This season belongs to another club."))
+            elif played_on is not None and not season.starts_on <= played_on <= season.ends_on:
+                self.add_error("played_on", _("The date is outside the season."))
+        # A season files the game in its club even with the club left empty.
+        club = club or (season.club if season is not None else None)
+        data["filed_club"] = club
+        roster = set(club.memberships.values_list("player_id", flat=True)) if club else set()
+        for name, player in self.players_in(data).items():
+            if player is None:
+                continue
+            if club is None:
+                self.add_error(name, _("File the game in a club to link its seats to players."))
+            elif player.pk not in roster:
+                self.add_error(
+                    name, _("%(name)s is not on the roster of %(club)s.") % {"name": player, "club": club}
+                )
+        return data
+
+    def players_in(self, data: dict[str, Any]) -> dict[str, Player | None]:
+        return {name: data.get(name) for name in self.fields if name.startswith("seat_")}
+
+    def players(self) -> dict[str, Player | None]:
+        return {
+            name.removeprefix("seat_"): self.cleaned_data.get(name)
+            for name in self.fields
+            if name.startswith("seat_")
+        }

@@ -52,8 +52,9 @@ class Game(models.Model):
     scores = models.JSONField(default=dict, editable=False)
     chip_totals = models.JSONField(default=dict, editable=False)
 
-    # Access (scoring/permissions.py). The edit right of a quick game is a secret the creating
-    # browser keeps in a cookie; only its SHA-256 is stored. The share code opens a read-only link.
+    # Access (scoring/permissions.py, scoring/handover.py). The edit right of a quick game is a
+    # secret the creating browser keeps in a cookie; only its SHA-256 is stored. The share code
+    # opens a read-only link.
     share_code = models.CharField(max_length=16, unique=True, default=new_game_code, editable=False)
     edit_token_hash = models.CharField(max_length=64, blank=True, editable=False)
     handover_token_hash = models.CharField(max_length=64, blank=True, editable=False)
@@ -68,6 +69,27 @@ class Game(models.Model):
         verbose_name=_("created by"),
     )
 
+    # Filed in a club's league (scoring/filing.py): club, season, when and where it was played.
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games",
+        verbose_name=_("club"),
+    )
+    season = models.ForeignKey(
+        "clubs.Season",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games",
+        verbose_name=_("season"),
+    )
+    played_on = models.DateField(_("played on"), null=True, blank=True, db_index=True)
+    place = models.CharField(_("place / table"), max_length=100, blank=True)
+    note = models.TextField(_("note"), blank=True)
+
     class Meta:
         ordering = ["-updated_at"]
         verbose_name = _("game")
@@ -77,7 +99,7 @@ class Game(models.Model):
         return f"{self.get_variant_display()} {self.code}"
 
     def get_absolute_url(self) -> str:
-        return reverse("game", kwargs={"code": self.code})
+        return reverse("scoring:game", kwargs={"code": self.code})
 
     def settings_record(self) -> dict[str, Any]:
         """The record settings (docs/record-format.md) of this game (everything but players and hands)."""
@@ -98,6 +120,16 @@ class GameSeat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_rows")
     seat = models.CharField(_("seat"), max_length=1, choices=SEAT_CHOICES)
     name = models.CharField(_("name"), max_length=100, blank=True)
+    # The person behind the typed name, once linked. PROTECT: deleting a player who has games
+    # would silently drop their statistics; merge instead.
+    player = models.ForeignKey(
+        "clubs.Player",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+        verbose_name=_("player"),
+    )
 
     class Meta:
         ordering = ["game", "seat"]
@@ -134,8 +166,124 @@ class Hand(models.Model):
         return f"{self.game.code} #{self.number}"
 
 
-# Club roles and the audit trail live in their own module; imported here so Django finds them.
-from scoring.access_models import ClubRole, HandChange  # noqa: E402
+class HandChange(models.Model):
+    """One correction of a saved hand: what it was, what it became, who did it and when."""
 
-__all__ = ["SEAT_CHOICES", "ClubRole", "Game", "GameSeat", "Hand", "HandChange", "new_game_code"]
-from scoring.league_models import *  # noqa: E402, F403  (league records; see league_models.py)
+    class Action(models.TextChoices):
+        EDIT = "edit", _("corrected")
+        DELETE = "delete", _("deleted")
+
+    game = models.ForeignKey("scoring.Game", on_delete=models.CASCADE, related_name="hand_changes")
+    # The game's club when the change was made, so an organiser's list needs no join.
+    club_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
+    hand_number = models.PositiveIntegerField(_("hand number"))
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    old_data = models.JSONField(_("before"))
+    new_data = models.JSONField(_("after"), null=True, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    # Who it was when there is no account ("device": the browser holding the edit right), and
+    # the username at the time otherwise, kept if the account is deleted later.
+    actor_label = models.CharField(max_length=150, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("hand change")
+        verbose_name_plural = _("hand changes")
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.hand_number} {self.action} by {self.actor_label or '?'}"
+
+    def actor_name(self) -> str:
+        """Who made the change, in words for the history page."""
+        if self.actor_label == "device":
+            return str(_("the scoring phone"))
+        return self.actor_label or str(_("someone unknown"))
+
+
+# --- derived statistics ---------------------------------------------------------------------
+# HandStat and GameStat are DERIVED: `scoring.stats.refresh_game` rewrites a game's rows from the
+# engine's GameResult in the same transaction as every change of its hands. They refer to seats
+# (GameSeat), never to players, so linking a seat to a player or merging two players needs no
+# rewrite: the statistics follow the seat's `player`.
+
+
+class HandStat(models.Model):
+    """One hand seen from one seat, as the engine scored it. Side figures repeat for partners."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hand_stats")
+    seat_row = models.ForeignKey(GameSeat, on_delete=models.CASCADE, related_name="hand_stats")
+    # The partner's seat at a 4-seat table (NS, EW), so partnerships aggregate without a self-join.
+    partner_row = models.ForeignKey(GameSeat, on_delete=models.CASCADE, null=True, related_name="+")
+    number = models.PositiveIntegerField()
+    seat = models.CharField(max_length=1)
+    side = models.CharField(max_length=2)
+    dealer = models.CharField(max_length=1)
+    result = models.CharField(max_length=10)  # made, set, conceded, passed, nobid
+    is_bidder = models.BooleanField(default=False)
+    side_bid = models.BooleanField(default=False)
+    bid = models.PositiveIntegerField(null=True)
+    # 0..3 for the bands 20–24, 25–29, 30–34, 35+ (double deck ×2.5: 50–60, 65–70, 75–85, 90+).
+    bid_band = models.PositiveSmallIntegerField(null=True)
+    trump = models.CharField(max_length=10, blank=True)
+    seat_meld = models.IntegerField(null=True)  # None when the side's meld was entered as a number
+    meld = models.IntegerField(default=0)
+    tricks = models.IntegerField(default=0)
+    points = models.IntegerField(default=0)
+    chips = models.IntegerField(default=0)
+    total = models.IntegerField(default=0)
+    chip_total = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "number", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number", "seat"], name="one_stat_per_hand_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.number} {self.seat}"
+
+
+class GameStat(models.Model):
+    """One game seen from one seat: its outcome and the roll-up of its HandStat rows."""
+
+    class Outcome(models.TextChoices):
+        OPEN = "", _("in progress")
+        WIN = "win", _("win")
+        LOSS = "loss", _("loss")
+        DRAW = "draw", _("draw")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="game_stats")
+    seat_row = models.OneToOneField(GameSeat, on_delete=models.CASCADE, related_name="stat")
+    partner_row = models.ForeignKey(GameSeat, on_delete=models.CASCADE, null=True, related_name="+")
+    seat = models.CharField(max_length=1)
+    side = models.CharField(max_length=2)
+    outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True)
+    points_for = models.IntegerField(default=0)
+    # The best opposing side's score: the only opponent at 2 sides, the leader of the others at 3.
+    points_against = models.IntegerField(default=0)
+    chips = models.IntegerField(default=0)  # final, game chips included
+    hands = models.PositiveIntegerField(default=0)  # hands played (passed-out hands not counted)
+    bids = models.PositiveIntegerField(default=0)  # contracts this seat took
+    bids_made = models.PositiveIntegerField(default=0)
+    sets = models.PositiveIntegerField(default=0)  # set or conceded
+    meld_sum = models.IntegerField(default=0)  # this seat's meld, over meld_hands
+    meld_hands = models.PositiveIntegerField(default=0)
+    side_bids = models.PositiveIntegerField(default=0)  # the partnership's figures
+    side_made = models.PositiveIntegerField(default=0)
+    side_sets = models.PositiveIntegerField(default=0)
+    side_meld_sum = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        indexes = [models.Index(fields=["outcome"], name="gamestat_outcome")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.seat}: {self.outcome}"

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
@@ -30,47 +29,15 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring.access_models import ClubRole
-from scoring.access_services import issue_edit_token, token_hash, token_matches
+from clubs.models import ClubRole
+from clubs.permissions import AnyUser, can_view_club, role_in_club, viewable_club_ids
 from scoring.audit import Actor, club_id_of
+from scoring.handover import issue_edit_token, token_hash, token_matches
 from scoring.models import Game
 
-AnyUser: TypeAlias = AbstractBaseUser | AnonymousUser
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
 _EDIT_COOKIE_SALT = "scoring.permissions.edit-token"
-
-
-# --- club roles -------------------------------------------------------------------------------
-
-
-def role_in_club(user: AnyUser, club_id: int) -> str | None:
-    """The user's role in the club ("organiser", "scorer", "member"), or None."""
-    if not user.is_authenticated:
-        return None
-    if getattr(user, "is_superuser", False):
-        return ClubRole.Role.ORGANISER
-    return ClubRole.objects.filter(user=user, club_id=club_id).values_list("role", flat=True).first()
-
-
-def can_view_club(user: AnyUser, club_id: int) -> bool:
-    """Any role: read the club's games, corrections list excepted."""
-    return role_in_club(user, club_id) is not None
-
-
-def can_score_for_club(user: AnyUser, club_id: int) -> bool:
-    """Organisers and scorers: create club games and enter hands in them."""
-    return role_in_club(user, club_id) in (ClubRole.Role.ORGANISER, ClubRole.Role.SCORER)
-
-
-def can_correct_club_game(user: AnyUser, club_id: int) -> bool:
-    """Organisers: correct any game of the club, finished ones included."""
-    return role_in_club(user, club_id) == ClubRole.Role.ORGANISER
-
-
-def can_manage_club(user: AnyUser, club_id: int) -> bool:
-    """Organisers: roster, seasons, roles, and the club's list of corrections."""
-    return role_in_club(user, club_id) == ClubRole.Role.ORGANISER
 
 
 # --- the device edit token --------------------------------------------------------------------
@@ -94,7 +61,7 @@ def held_edit_token_once(request: HttpRequest, game: Game) -> bool:
 
 
 def _to_share_page(request: HttpRequest, game: Game) -> HttpResponse:
-    url = reverse("game_shared", args=[game.share_code])
+    url = reverse("scoring:game_shared", args=[game.share_code])
     if getattr(request, "htmx", None):
         return HttpResponseClientRedirect(url)
     return redirect(url)
@@ -178,35 +145,6 @@ def readable_games(request: HttpRequest) -> QuerySet[Game]:
         or holds_edit_token(request, game)
     ]
     return Game.objects.filter(pk__in=allowed)
-
-
-def viewable_club_ids(user: AnyUser) -> set[int] | None:
-    """The clubs whose records the user may read, or None for all of them (a superuser)."""
-    if not user.is_authenticated:
-        return set()
-    if getattr(user, "is_superuser", False):
-        return None
-    return set(ClubRole.objects.filter(user=user).values_list("club_id", flat=True))
-
-
-def organised_club_ids(user: AnyUser) -> set[int] | None:
-    """The clubs the user organises, or None for all of them (a superuser)."""
-    if not user.is_authenticated:
-        return set()
-    if getattr(user, "is_superuser", False):
-        return None
-    roles = ClubRole.objects.filter(user=user, role=ClubRole.Role.ORGANISER)
-    return set(roles.values_list("club_id", flat=True))
-
-
-def scoring_club_ids(user: AnyUser) -> set[int] | None:
-    """The clubs the user may file games in (organiser or scorer), or None for all (a superuser)."""
-    if not user.is_authenticated:
-        return set()
-    if getattr(user, "is_superuser", False):
-        return None
-    roles = ClubRole.objects.filter(user=user, role__in=[ClubRole.Role.ORGANISER, ClubRole.Role.SCORER])
-    return set(roles.values_list("club_id", flat=True))
 
 
 def get_shared_game_or_404(share_code: str) -> Game:

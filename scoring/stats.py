@@ -16,8 +16,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from scoring.league_models import GameStat, HandStat
-from scoring.models import Game, GameSeat
+from scoring.models import Game, GameSeat, GameStat, HandStat
 from scoring.rules import GameResult
 from scoring.rules.tables import MELD_ITEMS
 

@@ -1,19 +1,42 @@
-from django.urls import include, path
+"""The table's pages. Mounted at the site root: the games list is the home page, and a game's
+pages all live under /g/<code>/ (its read-only share link under /s/<share_code>/)."""
 
-from scoring import views
+from django.urls import path
+from django.views.generic import RedirectView
+
+from scoring import rules_page, views
+
+app_name = "scoring"
+
+
+def moved(pattern_name: str) -> RedirectView:
+    """A permanent redirect from where a page used to be, so printed and shared links still work."""
+    return RedirectView.as_view(pattern_name=pattern_name, permanent=True, query_string=True)
+
 
 urlpatterns = [
     path("", views.game_list, name="game_list"),
-    path("healthz", views.healthz, name="healthz"),
     path("games/new", views.game_new, name="game_new"),
+    path("rules/", rules_page.rules_help, name="rules_help"),
+    # One game: the scoreboard and entry form, hands, corrections, filing, handing over.
     path("g/<str:code>/", views.game_page, name="game"),
     path("g/<str:code>/live", views.game_live, name="game_live"),
-    path("s/<str:share_code>/", views.shared_game, name="game_shared"),
-    path("s/<str:share_code>/live", views.shared_live, name="game_shared_live"),
     path("g/<str:code>/hands", views.hand_save, name="hand_save"),
     path("g/<str:code>/preview", views.hand_preview, name="hand_preview"),
     path("g/<str:code>/hands/<int:number>/", views.hand_edit, name="hand_edit"),
     path("g/<str:code>/hands/<int:number>/preview", views.hand_preview, name="hand_edit_preview"),
     path("g/<str:code>/hands/last/delete", views.hand_delete_last, name="hand_delete_last"),
-    path("league/", include("scoring.league_urls")),
+    path("g/<str:code>/history/", views.game_history, name="game_history"),
+    path("g/<str:code>/details/", views.game_details, name="game_details"),
+    path("g/<str:code>/hand-over/", views.hand_over, name="game_hand_over"),
+    path("g/<str:code>/take-over/<str:token>/", views.take_over, name="game_take_over"),
+    # Read-only share links (already handed out: these paths stay).
+    path("s/<str:share_code>/", views.shared_game, name="game_shared"),
+    path("s/<str:share_code>/live", views.shared_live, name="game_shared_live"),
+    # A club's corrections trail (organisers).
+    path("clubs/<int:club_id>/corrections/", views.club_corrections_page, name="club_corrections"),
+    # Where a game's pages used to be.
+    path("games/<str:code>/history/", moved("scoring:game_history")),
+    path("games/<str:code>/hand-over/", moved("scoring:game_hand_over")),
+    path("games/<str:code>/take-over/<str:token>/", moved("scoring:game_take_over")),
 ]

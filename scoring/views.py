@@ -10,37 +10,45 @@ import re
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import cache_control
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
-from scoring import selectors, services
-from scoring.access_models import HandChange
-from scoring.audit import game_corrections
-from scoring.forms import GameForm, HandForm, hand_initial
-from scoring.models import Game, Hand
+from clubs.permissions import can_manage_club, can_score_for_club, scoring_club_ids
+from scoring import filing, selectors, services
+from scoring.audit import club_corrections, game_corrections
+from scoring.diff import change_rows
+from scoring.forms import GameDetailsForm, GameForm, HandForm, hand_initial
+from scoring.handover import claim_handover, handover_is_open, start_handover
+from scoring.models import Game, Hand, HandChange
 from scoring.permissions import (
     actor_for,
     can_edit_game,
+    deny,
     game_of,
     get_shared_game_or_404,
     grant_edit_token,
     readable_games,
     require_game_edit,
     require_game_view,
+    set_edit_cookie,
 )
+from scoring.qr import qr_svg
 from scoring.rules import RecordError, Settings
 from scoring.rules.tables import MAX_BID, next_bid, previous_bid, sides_for
 from scoring.services import HandConflict
@@ -48,12 +56,6 @@ from scoring.services import HandConflict
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
-
-
-@require_GET
-def healthz(request: HttpRequest) -> HttpResponse:
-    """Liveness check for load balancers, and the trivial view the web benchmark compares against."""
-    return HttpResponse("ok", content_type="text/plain")
 
 
 @require_GET
@@ -75,7 +77,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
     if form.is_bound and form.is_valid():
         game = form.save()
         if game is not None:
-            response = redirect("game", code=game.code)
+            response = redirect("scoring:game", code=game.code)
             # The creating browser may enter hands at once, with or without an account.
             grant_edit_token(response, game, user=request.user)
             return response
@@ -154,7 +156,7 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
         else:
             messages.success(request, _("Hand %(number)d saved.") % {"number": hand.number})
             if not request.htmx:
-                return redirect("game", code=code)
+                return redirect("scoring:game", code=code)
             mode = "edit" if can_edit_game(request, game) else "view"  # a finished club game: organisers
             return HttpResponse(_game_html(request, game, mode=mode))
     return _render_game(request, selectors.scoreboard(game), form)
@@ -167,7 +169,7 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
     game = _game(request, code)
     stored = list(game.hands.order_by("number"))
     if number is not None and not 1 <= number <= len(stored):
-        return redirect("game", code=code)
+        return redirect("scoring:game", code=code)
     post, stepped = _step_bid(request.POST, selectors.settings_of(game))
     form = _hand_form(game, post)
     preview = None
@@ -205,7 +207,7 @@ def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
                 form.add_record_error(error)
             else:
                 messages.success(request, _("Hand %(number)d corrected.") % {"number": number})
-                return redirect("game", code=code)
+                return redirect("scoring:game", code=code)
     else:
         settings = selectors.settings_of(game)
         form = _hand_form(game, None, initial=hand_initial(hand.data, settings, number))
@@ -219,7 +221,7 @@ def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
     game = _game(request, code)
     if game.hand_count == 0:
         messages.info(request, _("There is no hand to delete."))
-        return redirect("game", code=code)
+        return redirect("scoring:game", code=code)
     if request.method == "GET":
         return render(request, "scoring/hand_delete.html", {"game": game, "number": game.hand_count})
     if request.POST.get("number") != str(game.hand_count):
@@ -228,10 +230,10 @@ def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
             _("Nothing deleted: the last hand is now hand %(number)d. Look at it before deleting.")
             % {"number": game.hand_count},
         )
-        return redirect("game", code=code)
+        return redirect("scoring:game", code=code)
     deleted = services.delete_last_hand(game=game, actor=actor_for(request))
     messages.success(request, _("Hand %(number)d deleted.") % {"number": deleted})
-    return redirect("game", code=code)
+    return redirect("scoring:game", code=code)
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -251,13 +253,13 @@ def _form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
     if edit_number is None:
         return {
             "edit_number": None,
-            "action": reverse("hand_save", args=[game.code]),
-            "preview_url": reverse("hand_preview", args=[game.code]),
+            "action": reverse("scoring:hand_save", args=[game.code]),
+            "preview_url": reverse("scoring:hand_preview", args=[game.code]),
         }
     return {
         "edit_number": edit_number,
-        "action": reverse("hand_edit", args=[game.code, edit_number]),
-        "preview_url": reverse("hand_edit_preview", args=[game.code, edit_number]),
+        "action": reverse("scoring:hand_edit", args=[game.code, edit_number]),
+        "preview_url": reverse("scoring:hand_edit_preview", args=[game.code, edit_number]),
     }
 
 
@@ -348,9 +350,9 @@ def _board_context(
     """What the game fragment shows besides the form: only what everyone in `mode` may see."""
     edited, deleted = _corrections(game)
     if mode == "share":
-        live_url = reverse("game_shared_live", args=[game.share_code])
+        live_url = reverse("scoring:game_shared_live", args=[game.share_code])
     else:
-        live_url = reverse("game_live", args=[game.code])
+        live_url = reverse("scoring:game_live", args=[game.code])
     context: dict[str, Any] = {
         "board": board,
         "game": game,
@@ -362,7 +364,9 @@ def _board_context(
         **_form_urls(game, None),
     }
     if mode == "edit":
-        context["share_url"] = request.build_absolute_uri(reverse("game_shared", args=[game.share_code]))
+        context["share_url"] = request.build_absolute_uri(
+            reverse("scoring:game_shared", args=[game.share_code])
+        )
     return context
 
 
@@ -418,3 +422,119 @@ def _step_bid(post: QueryDict, settings: Settings) -> tuple[QueryDict, bool]:
         bid = previous_bid(bid, settings.min_bid, settings.deck)
     data["bid"] = str(bid)
     return data, True
+
+
+# --- filing the game in a club's league -------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@require_game_edit
+def game_details(request: HttpRequest, code: str) -> HttpResponse:
+    """File a game under a club and season, and link its seats to players (whoever may edit the
+    game; moving it into or out of a club also takes a scorer or organiser of that club)."""
+    game = game_of(request, code)
+    if request.method == "GET":
+        initial = {
+            "club": game.club,
+            "season": game.season,
+            "played_on": game.played_on,
+            "place": game.place,
+            "note": game.note,
+            **{f"seat_{row.seat}": row.player for row in game.seat_rows.all()},
+        }
+        form = GameDetailsForm(initial=initial, game=game, clubs=scoring_club_ids(request.user))
+        return render(request, "scoring/game_details.html", {"game": game, "form": form})
+    form = GameDetailsForm(request.POST, game=game, clubs=scoring_club_ids(request.user))
+    if form.is_valid():
+        data = form.cleaned_data
+        new_club = data["filed_club"].pk if data["filed_club"] else None
+        if new_club != game.club_id and not all(  # type: ignore[attr-defined]
+            can_score_for_club(request.user, club_id)
+            for club_id in (new_club, game.club_id)  # type: ignore[attr-defined]
+            if club_id is not None
+        ):
+            raise PermissionDenied(_("Only a scorer or organiser of the club files games in it."))
+        try:
+            filing.file_game(
+                game=game,
+                club=data["club"],
+                season=data["season"],
+                played_on=data["played_on"],
+                place=data["place"],
+                note=data["note"],
+                players=form.players(),
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("The game's league details were saved."))
+            return redirect("scoring:game_details", code=game.code)
+    return render(request, "scoring/game_details.html", {"game": game, "form": form}, status=400)
+
+
+# --- corrections trail and handing the scoring over ------------------------------------------
+
+
+def game_page_url(game: Game) -> str | None:
+    """The game's own page (URL name "game", from the game screens), or None while there is none."""
+    try:
+        return reverse("scoring:game", kwargs={"code": game.code})
+    except NoReverseMatch:
+        return None
+
+
+@require_GET
+@require_game_view
+def game_history(request: HttpRequest, code: str) -> HttpResponse:
+    game = get_object_or_404(Game, code=code)
+    changes = [(change, change_rows(change.old_data, change.new_data)) for change in game_corrections(game)]
+    context = {"game": game, "changes": changes, "back": game_page_url(game)}
+    return render(request, "scoring/game_history.html", context)
+
+
+@require_GET
+def club_corrections_page(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Every correction in the club's games, newest first: for its organisers."""
+    if not can_manage_club(request.user, club_id):
+        return deny(request)
+    page = Paginator(club_corrections(club_id), 50).get_page(request.GET.get("page"))
+    changes = [(change, change_rows(change.old_data, change.new_data)) for change in page]
+    context = {"club_id": club_id, "page": page, "changes": changes}
+    return render(request, "scoring/club_corrections.html", context)
+
+
+@require_POST
+@require_game_edit
+@never_cache
+def hand_over(request: HttpRequest, code: str) -> HttpResponse:
+    """A fresh one-time link (and its QR code) that moves the edit right to the phone opening it.
+    Shown once, not redirected to: the secret is not stored anywhere it could be shown again."""
+    game = get_object_or_404(Game, code=code)
+    token = start_handover(game=game)
+    url = request.build_absolute_uri(
+        reverse("scoring:game_take_over", kwargs={"code": game.code, "token": token})
+    )
+    context = {
+        "game": game,
+        "url": url,
+        "qr": qr_svg(url, title=gettext("QR code of the handover link")),
+        "minutes": settings.HANDOVER_LINK_MINUTES,
+        "back": game_page_url(game) or reverse("scoring:game_history", kwargs={"code": game.code}),
+    }
+    return render(request, "scoring/hand_over.html", context)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def take_over(request: HttpRequest, code: str, token: str) -> HttpResponse:
+    """Opening the link asks first (link previews must not use the secret); the POST claims it."""
+    game = get_object_or_404(Game, code=code)
+    if request.method == "GET":
+        status = 200 if handover_is_open(game=game, token=token) else 410
+        return render(request, "scoring/take_over.html", {"game": game, "open": status == 200}, status=status)
+    new_token = claim_handover(game=game, token=token)
+    if new_token is None:
+        return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
+    response = redirect(game_page_url(game) or reverse("scoring:game_history", kwargs={"code": game.code}))
+    set_edit_cookie(response, game, new_token)
+    return response

@@ -1,0 +1,123 @@
+"""Who and which club: clubs, the people who play, their rosters, seasons and the club roles of
+user accounts. Tables keep their names from when these models lived in the scoring app
+(`db_table`), so moving them changed no data.
+
+This app knows nothing of games: the table (scoring) points at clubs, seasons and players, never
+the other way round.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        db_table = "scoring_club"  # the table it had in the scoring app
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person. Names need not be unique: two clubs may each have an Anna."""
+
+    name = models.CharField(_("name"), max_length=100)
+    clubs = models.ManyToManyField(
+        Club, through="Membership", related_name="players", verbose_name=_("clubs")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        db_table = "scoring_player"  # the table it had in the scoring app
+        ordering = ["name", "id"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A player on a club's roster."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("player")
+    )
+    joined_on = models.DateField(_("joined on"), null=True, blank=True)
+
+    class Meta:
+        db_table = "scoring_membership"  # the table it had in the scoring app
+        ordering = ["club", "player__name"]
+        constraints = [models.UniqueConstraint(fields=["club", "player"], name="one_membership_per_club")]
+        verbose_name = _("membership")
+        verbose_name_plural = _("roster")
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.club}"
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=100)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+    # Set while the season's results page is published: /results/<code>/ for anyone with the link.
+    publish_code = models.CharField(
+        _("published results code"), max_length=32, unique=True, null=True, blank=True, editable=False
+    )
+
+    class Meta:
+        db_table = "scoring_season"  # the table it had in the scoring app
+        ordering = ["club", "-starts_on"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
+            models.CheckConstraint(condition=Q(ends_on__gte=F("starts_on")), name="season_ends_after_start"),
+        ]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+
+    def __str__(self) -> str:
+        return f"{self.club} · {self.name}"
+
+
+class ClubRole(models.Model):
+    class Role(models.TextChoices):
+        # Manages roster and seasons, changes roles, corrects any club game, finished ones too.
+        ORGANISER = "organiser", _("Organiser")
+        # Creates club games and enters and corrects hands while a game is in progress.
+        SCORER = "scorer", _("Scorer")
+        # Reads the club's games and records.
+        MEMBER = "member", _("Member")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_roles")
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.CASCADE,
+        related_name="roles",
+        db_column="club_id",
+        verbose_name=_("club"),
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "scoring_clubrole"  # the table it had in the scoring app
+        constraints = [models.UniqueConstraint(fields=["user", "club"], name="one_role_per_user_and_club")]
+        verbose_name = _("club role")
+        verbose_name_plural = _("club roles")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.club_id} · {self.role}"

@@ -1,0 +1,82 @@
+import os
+
+import pytest
+
+# pytest-playwright runs an asyncio loop in the test thread; Django's ORM calls from the
+# live-server tests are still synchronous and safe there.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+
+def pytest_configure(config):
+    # Playwright's `expect` waits 5 s by default. On a 2-core CI machine that also runs the live
+    # server, the database and Chromium, a page can take longer than that to answer: wait 15 s
+    # before calling a missing message missing.
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-dev-shm-usage",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    # A phone held in one hand: 390 x 844 CSS pixels, touch.
+    return {
+        **browser_context_args,
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 3,
+        "is_mobile": True,
+        "has_touch": True,
+    }
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """Test on an SQLite file, not in memory: the live server's threads then share it through WAL
+    (as in production) instead of an in-memory shared cache that fails with "table is locked" when
+    a live preview reads while a save writes."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
+
+
+@pytest.fixture
+def table_client(db):
+    """The test client signed in as the account that created the games of testing/helpers.py: it may
+    enter, correct and delete their hands (an edit right, as the scoring phone has)."""
+    from django.test import Client
+
+    from testing.helpers import table_user
+
+    client = Client()
+    client.force_login(table_user())
+    return client
+
+
+@pytest.fixture
+def league_client(db):
+    """A club organiser's client for the league pages. The clubs are made inside the tests, so the
+    organiser is a superuser, who counts as an organiser of every club (docs/security.md)."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    client = Client()
+    client.force_login(User.objects.create_superuser("organiser", "organiser@example.org", None))
+    return client

@@ -1,0 +1,120 @@
+"""Forms of the league pages: they own the validation of what a user sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, ClubRole, Player, Season
+from league.csv_io import MAX_IMPORT_BYTES
+from scoring.models import Game
+
+
+class ExportForm(forms.Form):
+    """Which games to export: a season, a club, a date range or one game (any combination)."""
+
+    season = forms.ModelChoiceField(Season.objects.select_related("club"), required=False, label=_("Season"))
+    club = forms.ModelChoiceField(Club.objects.all(), required=False, label=_("Club"))
+    date_from = forms.DateField(
+        required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(required=False, label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
+    game = forms.CharField(required=False, max_length=16, label=_("Game code"))
+    headers = forms.BooleanField(
+        required=False,
+        label=_("Column names in this page's language"),
+        help_text=_("For reading in a spreadsheet; an import needs the English column names."),
+        widget=forms.CheckboxInput(attrs={"value": "local"}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and end < start:
+            self.add_error("date_to", _("The end of the range is before its start."))
+        return data
+
+    def games(self) -> Any:
+        data = self.cleaned_data
+        games = Game.objects.all()
+        if data.get("season"):
+            games = games.filter(season=data["season"])
+        if data.get("club"):
+            games = games.filter(club=data["club"])
+        if data.get("date_from"):
+            games = games.filter(played_on__gte=data["date_from"])
+        if data.get("date_to"):
+            games = games.filter(played_on__lte=data["date_to"])
+        if data.get("game"):
+            games = games.filter(code=data["game"])
+        return games
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("File"), help_text=_("A hands.csv exported by this app, or JSON game records; at most 10 MB.")
+    )
+    club = forms.ModelChoiceField(
+        Club.objects.all(),
+        required=False,
+        label=_("Club (JSON records only)"),
+        help_text=_("A hands.csv names its own club and season."),
+    )
+    season = forms.ModelChoiceField(
+        Season.objects.select_related("club"), required=False, label=_("Season (JSON records only)")
+    )
+    played_on = forms.DateField(
+        required=False,
+        label=_("Date played (JSON records only)"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(
+                _("The file is %(size).1f MB; the limit is %(limit)d MB.")
+                % {"size": upload.size / 1024 / 1024, "limit": MAX_IMPORT_BYTES // 1024 // 1024}
+            )
+        return upload
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        club, season = data.get("club"), data.get("season")
+        if season and club and season.club_id != club.pk:
+            self.add_error("season", _("This season belongs to another club."))
+        return data
+
+
+class MergeForm(forms.Form):
+    duplicate = forms.ModelChoiceField(
+        Player.objects.none(), label=_("Player entered twice"), empty_label=_("— choose —")
+    )
+
+    def __init__(self, *args: Any, keep: Player, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.keep = keep
+        field = self.fields["duplicate"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = Player.objects.exclude(pk=keep.pk).prefetch_related("clubs")
+        field.label_from_instance = lambda p: f"{p.name} ({', '.join(c.name for c in p.clubs.all()) or '—'})"
+
+
+class RoleForm(forms.Form):
+    """An organiser gives an account a role in the club, or takes it away."""
+
+    username = forms.CharField(label=_("Account name"), max_length=150)
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[*ClubRole.Role.choices, ("", _("No role (remove from the club)"))],
+        required=False,
+    )
+
+    def clean_username(self) -> str:
+        name = self.cleaned_data["username"].strip()
+        if not get_user_model().objects.filter(username=name).exists():
+            raise forms.ValidationError(_("There is no account with this name; they sign up first."))
+        return name

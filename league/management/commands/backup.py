@@ -1,0 +1,43 @@
+"""`python manage.py backup FILE` (or `-` for standard output): everything as one JSON file.
+
+Games as game records (docs/record-format.md) with their league details, plus clubs, players,
+rosters, seasons, accounts and club roles (league/backup.py). It holds password hashes: keep it private.
+A file is written next to its final name and renamed into place, so a failed run never leaves a
+half-written backup where the last good one was.
+"""
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from league.backup import dump
+
+
+class Command(BaseCommand):
+    help = "Write every game, club, player, season and account to a JSON file (or - for stdout)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="where to write the backup; - for standard output")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        data = dump()
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+        if options["file"] == "-":
+            self.stdout.write(text, ending="")
+            return
+        target = Path(options["file"])
+        handle, temporary = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        self.stderr.write(f"backed up {len(data['games'])} games and {len(data['clubs'])} clubs to {target}")

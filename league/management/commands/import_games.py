@@ -1,0 +1,63 @@
+"""`python manage.py import_games FILE...`: import hands.csv files or JSON game records.
+
+All files are checked first and imported in one transaction: any bad row in any file refuses the
+lot, with one line per problem (file, line, reason) on standard error and exit status 2.
+"""
+
+import datetime
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from league.csv_io import MAX_IMPORT_BYTES, ImportRefused, import_bytes
+
+
+class Command(BaseCommand):
+    help = "Import hands.csv files exported by this app, or JSON game records (docs/record-format.md)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("files", nargs="+", help="hands.csv or .json files")
+        parser.add_argument("--club", default="", help="club of JSON records (created if new)")
+        parser.add_argument("--season", default="", help="season of JSON records, within --club")
+        parser.add_argument("--date", default="", help="date the JSON records were played, YYYY-MM-DD")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            played_on = datetime.date.fromisoformat(options["date"]) if options["date"] else None
+        except ValueError:
+            raise CommandError(f"--date: {options['date']!r} is not a date like 2026-03-14") from None
+        if options["season"] and not options["club"]:
+            raise CommandError("--season needs --club")
+        failed = False
+        games = hands = 0
+        with transaction.atomic():
+            for path in options["files"]:
+                try:
+                    with open(path, "rb") as handle:
+                        raw = handle.read(MAX_IMPORT_BYTES + 1)
+                    with transaction.atomic():
+                        report = import_bytes(
+                            raw,
+                            name=path,
+                            club=options["club"],
+                            season=options["season"],
+                            played_on=played_on,
+                        )
+                except OSError as error:
+                    sys.stderr.write(f"{path}: cannot read the file: {error.strerror}\n")
+                    failed = True
+                except ImportRefused as refused:
+                    for problem in refused.problems:
+                        sys.stderr.write(f"{path}: {problem}\n")
+                    failed = True
+                else:
+                    games += report.games
+                    hands += report.hands
+            if failed:
+                transaction.set_rollback(True)
+        if failed:
+            sys.stderr.write("nothing was imported\n")
+            raise SystemExit(2)
+        self.stdout.write(f"imported {games} games with {hands} hands")

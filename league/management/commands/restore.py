@@ -1,0 +1,50 @@
+"""`python manage.py restore FILE` (or `-` for standard input): load a backup into an EMPTY database.
+
+Every game is rescored by the rules engine, and its totals and league statistics are written
+afresh, all in one transaction: a refused file (broken JSON, a game the rules refuse, a reference
+to a club or player that is not in the file) or a database that already holds data writes nothing
+and exits with status 2, naming what is wrong.
+"""
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from league.backup import BackupRefused, database_is_empty, load
+
+
+class Command(BaseCommand):
+    help = "Restore a backup written by `manage.py backup` into an empty database."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="the backup file; - for standard input")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        name = options["file"]
+        if not database_is_empty():
+            raise CommandError(
+                "the database is not empty: restore only into a fresh one (migrate a new database first)",
+                returncode=2,
+            )
+        try:
+            if name == "-":
+                text = sys.stdin.read()
+            else:
+                with open(name, encoding="utf-8") as handle:
+                    text = handle.read()
+        except (OSError, UnicodeDecodeError) as error:
+            raise CommandError(f"{name}: cannot read the file: {error}", returncode=2) from None
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as error:
+            raise CommandError(f"{name}: not valid JSON: {error}", returncode=2) from None
+        try:
+            counts = load(data)
+        except BackupRefused as refused:
+            raise CommandError(f"{name}: nothing restored: {refused}", returncode=2) from None
+        self.stdout.write(
+            "restored {games} games with {hands} hands, {clubs} clubs, {players} players, {seasons} seasons, "
+            "{users} accounts and {club_roles} club roles".format(**counts)
+        )

@@ -1,0 +1,158 @@
+"""`manage.py backup` then `manage.py restore` into an empty database gives the club back:
+every game, every standing and every chip total; a bad file or a full database is refused."""
+
+import io
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+
+from clubs.models import Club, ClubRole, Membership, Player, Season
+from scoring import filing, services
+from scoring.models import Game, GameStat, HandStat
+from testing.helpers import quick_hand, standard_game, text
+from testing.league_data import small_season
+
+pytestmark = pytest.mark.django_db
+
+
+def club_night() -> dict[str, object]:
+    season = small_season()
+    club = season["club"]
+    # A club game with a typed name nobody linked, and a second "Åsa" (two people, one name).
+    other = Player.objects.create(name="Åsa")
+    Membership.objects.create(club=club, player=other)
+    game = standard_game(seats=3)
+    filing.set_game_details(game=game, club=club, season=None, played_on=None, place="Bar", note="x")
+    filing.link_seat(seat=game.seat_rows.get(seat="N"), player=other)
+    for number in (1, 2):
+        services.record_hand(
+            game=game,
+            number=number,
+            data={
+                "bidder": "N",
+                "bid": 20,
+                "meld_points": {"N": 10, "E": 0, "S": 0},
+                "tricks": {"N": 25, "E": 0, "S": 0},
+            },
+        )
+    casual = standard_game()
+    services.record_hand(game=casual, number=1, data=quick_hand())
+    organiser = User.objects.create_user("olga", "olga@example.org", "a quiet club night 2026")
+    ClubRole.objects.create(user=organiser, club_id=club.pk, role=ClubRole.Role.ORGANISER)
+    return season
+
+
+def wipe() -> None:
+    Game.objects.all().delete()
+    Season.objects.all().delete()
+    Membership.objects.all().delete()
+    Player.objects.all().delete()
+    Club.objects.all().delete()
+    ClubRole.objects.all().delete()
+    User.objects.all().delete()
+
+
+def everything(client) -> dict[str, object]:
+    """What a club would check: each game (record, league details, totals, chips), the standings
+    pages as people read them, the player pages, rosters and roles."""
+    games = {}
+    for game in Game.objects.select_related("club", "season").prefetch_related("seat_rows__player"):
+        games[game.code] = {
+            "record": services.game_record(game),
+            "summary": (game.hand_count, game.finished, game.winner, game.scores, game.chip_totals),
+            "league": (
+                game.club.name if game.club else None,
+                game.season.name if game.season else None,
+                game.played_on,
+                game.place,
+                game.note,
+            ),
+            "seats": sorted(
+                (row.seat, row.player.name if row.player else None) for row in game.seat_rows.all()
+            ),
+            "share_code": game.share_code,
+            "page": text(client.get(f"/g/{game.code}/")),
+        }
+    return {
+        "games": games,
+        "standings": {s.name: text(client.get(f"/league/seasons/{s.pk}/")) for s in Season.objects.all()},
+        "players": sorted(
+            (p.name, text(client.get(f"/league/players/{p.pk}/")).split("Merge")[0])
+            for p in Player.objects.all()
+        ),
+        "rosters": sorted(Membership.objects.values_list("club__name", "player__name")),
+        "roles": sorted(ClubRole.objects.values_list("user__username", "role")),
+        "stats": (HandStat.objects.count(), GameStat.objects.count()),
+    }
+
+
+def test_backup_then_restore_into_an_empty_database_gives_everything_back(client, tmp_path):
+    club_night()
+    before = everything(client)
+    path = tmp_path / "backup.json"
+    call_command("backup", str(path), stderr=io.StringIO())
+    wipe()
+    assert not Game.objects.exists()
+
+    out = io.StringIO()
+    call_command("restore", str(path), stdout=out)
+    assert "restored 5 games with 7 hands" in out.getvalue()
+    assert everything(client) == before
+    assert User.objects.get(username="olga").check_password("a quiet club night 2026")
+
+
+def test_backup_to_standard_output_is_the_same_json(tmp_path):
+    club_night()
+    out = io.StringIO()
+    call_command("backup", "-", stdout=out)
+    data = json.loads(out.getvalue())
+    assert data["format"] == "pinochle-scorekeeper-backup"
+    assert {game["record"]["variant"] for game in data["games"]} == {"standard", "check"}
+    assert {"club": "Klubbén", "username": "olga", "role": "organiser"} in data["club_roles"]
+
+
+def restore_fails(path) -> str:
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", str(path), stdout=io.StringIO())
+    assert refused.value.returncode == 2
+    return str(refused.value)
+
+
+def test_it_refuses_a_database_that_holds_data(tmp_path):
+    club_night()
+    path = tmp_path / "backup.json"
+    call_command("backup", str(path), stderr=io.StringIO())
+    games = Game.objects.count()
+    assert "the database is not empty" in restore_fails(path)
+    assert Game.objects.count() == games
+
+
+def test_it_refuses_a_broken_file_naming_the_problem_and_writes_nothing(tmp_path):
+    club_night()
+    path = tmp_path / "backup.json"
+    call_command("backup", str(path), stderr=io.StringIO())
+    data = json.loads(path.read_text())
+    wipe()
+
+    broken = tmp_path / "broken.json"
+    broken.write_text(path.read_text()[:-200])
+    assert "not valid JSON" in restore_fails(broken)
+
+    last = data["games"][-1]
+    last["record"]["hands"][0]["tricks"] = {"NS": 20, "EW": 20}
+    broken.write_text(json.dumps(data))
+    message = restore_fails(broken)
+    assert f"games[5] (game {last['code']}): hand 1:" in message
+    assert "nothing restored" in message
+
+    data["games"][-1]["record"]["hands"][0]["tricks"] = {"NS": 15, "EW": 10}
+    data["games"][0]["club"] = "Nowhere"
+    broken.write_text(json.dumps(data))
+    assert "club 'Nowhere' is not among the clubs" in restore_fails(broken)
+
+    broken.write_text(json.dumps({"games": []}))
+    assert "not a backup of this app" in restore_fails(broken)
+    # All or nothing: the clubs, players and games before the bad part were not kept either.
+    assert not (Club.objects.exists() or Player.objects.exists() or Game.objects.exists())

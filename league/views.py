@@ -1,0 +1,394 @@
+"""League pages: clubs, season standings, players, published results, CSV export and import.
+
+The POST views (merge players, import, roles, publishing a season)
+validate with a form and write through clubs.services or league.services; everything else only
+reads. Who may do what (docs/security.md): a club's records are read by its roles; organisers
+merge players, change roles and publish seasons; scorers and organisers file and import games.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db.models import Case, F, Prefetch, Q, When
+from django.forms import Form, ModelChoiceField
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from clubs import services as club_services
+from clubs.models import Club, ClubRole, Player, Season
+from clubs.permissions import (
+    AnyUser,
+    can_manage_club,
+    can_score_for_club,
+    can_view_club,
+    viewable_club_ids,
+)
+from league import csv_io, standings
+from league.forms import ExportForm, ImportForm, MergeForm, RoleForm
+from league.services import NewGame
+from scoring.models import GameSeat, new_game_code
+from scoring.permissions import deny, readable_games
+from scoring.stats import BAND_RULE
+
+_CLOCKWISE_SEATS = Prefetch(
+    "seat_rows",
+    queryset=GameSeat.objects.order_by(
+        Case(When(seat="N", then=0), When(seat="E", then=1), When(seat="S", then=2), default=3)
+    ),
+)
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    clubs = Club.objects.prefetch_related("seasons")
+    viewable = viewable_club_ids(request.user)
+    if viewable is not None:
+        clubs = clubs.filter(pk__in=viewable)
+    casual = (
+        readable_games(request)
+        .filter(club=None)
+        .prefetch_related(_CLOCKWISE_SEATS)
+        .order_by("-created_at")[:20]
+    )
+    export_form = _only_clubs(ExportForm(), viewable)
+    return render(
+        request, "league/index.html", {"clubs": clubs, "casual": casual, "export_form": export_form}
+    )
+
+
+def _only_clubs(form: Form, club_ids: set[int] | None) -> Form:
+    """Offer only these clubs (None: all) and their seasons in the form's choices."""
+    if club_ids is not None:
+        for name, lookup in (("club", "pk__in"), ("season", "club__in")):
+            field = form.fields[name]
+            assert isinstance(field, ModelChoiceField)
+            field.queryset = field.queryset.filter(**{lookup: club_ids})  # type: ignore[union-attr]
+    return form
+
+
+def _scoring_club_ids(user: AnyUser) -> set[int] | None:
+    if getattr(user, "is_superuser", False):
+        return None
+    return set(
+        ClubRole.objects.filter(
+            user=user, role__in=[ClubRole.Role.ORGANISER, ClubRole.Role.SCORER]
+        ).values_list("club_id", flat=True)
+    )
+
+
+@require_GET
+def club(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = get_object_or_404(Club, pk=club_id)
+    if not can_view_club(request.user, club.pk):
+        return deny(request)
+    roster = Player.objects.filter(memberships__club=club).order_by("name")
+    games = (
+        club.games.select_related("season")
+        .prefetch_related("seat_rows")
+        .order_by(  # type: ignore[attr-defined]
+            F("played_on").desc(nulls_last=True), "-created_at"
+        )[:20]
+    )
+    return render(
+        request,
+        "league/club.html",
+        {
+            "club": club,
+            "seasons": club.seasons.all(),
+            "roster": roster,
+            "games": games,
+            "organiser": can_manage_club(request.user, club.pk),
+        },
+    )
+
+
+@require_GET
+def season(request: HttpRequest, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
+    if not can_view_club(request.user, season.club_id):
+        return deny(request)
+    context = {
+        **_season_tables(request, season, link_players=True),
+        "organiser": can_manage_club(request.user, season.club_id),
+    }
+    if season.publish_code:
+        context["published_url"] = request.build_absolute_uri(
+            reverse("league:results", args=[season.publish_code])
+        )
+    return render(request, "league/season.html", context)
+
+
+@require_GET
+def season_results(request: HttpRequest, publish_code: str) -> HttpResponse:
+    """A season's published results: anyone with the link reads the standings, nothing more."""
+    season = get_object_or_404(Season.objects.select_related("club"), publish_code=publish_code)
+    context = {**_season_tables(request, season, link_players=False), "published": True}
+    return render(request, "league/season.html", context)
+
+
+@require_POST
+def publish_season(request: HttpRequest, season_id: int) -> HttpResponse:
+    """Organisers turn the published results page on (a new unguessable link) or off."""
+    season = get_object_or_404(Season, pk=season_id)
+    if not can_manage_club(request.user, season.club_id):
+        return deny(request)
+    if request.POST.get("publish") == "on":
+        season.publish_code = new_game_code() + new_game_code()
+        messages.success(
+            request, _("The season's results are published: anyone with the link can read them.")
+        )
+    else:
+        season.publish_code = None
+        messages.success(request, _("The season's results are no longer published; the old link is dead."))
+    season.save(update_fields=["publish_code"])
+    return redirect("league:season", season_id=season.pk)
+
+
+def _season_tables(request: HttpRequest, season: Season, *, link_players: bool) -> dict[str, object]:
+    sort = request.GET.get("sort", "rank")
+    if sort not in standings.COLUMNS:
+        sort = "rank"
+    descending = request.GET.get("dir", "desc") != "asc"
+    if sort in ("name", "losses", "points_against", "sets") and "dir" not in request.GET:
+        descending = False  # the natural order for these: A first, fewest first
+    tables = standings.season_standings(season, sort, descending)
+    return {
+        "season": season,
+        "player_rows": _rows(tables["players"], link_players=link_players),
+        "pair_rows": _rows(tables["partnerships"], link_players=link_players),
+        "headers": _headers(sort, descending),
+        "descending": descending,
+        "ranking_rule": standings.RANKING_RULE,
+    }
+
+
+def _headers(sort: str, descending: bool) -> list[dict[str, object]]:
+    """Column headings as plain sort links: a second tap on the sorted column flips the order."""
+    headers = []
+    for key, (label, _value) in standings.COLUMNS.items():
+        current = key == sort
+        flip = "asc" if descending else "desc"
+        headers.append(
+            {
+                "key": key,
+                "label": label,
+                "current": current,
+                "query": f"?sort={key}" + (f"&dir={flip}" if current else ""),
+                "aria": ("descending" if descending else "ascending") if current else None,
+            }
+        )
+    return headers
+
+
+def _rows(lines: list[standings.Line], *, link_players: bool = True) -> list[dict[str, object]]:
+    """Table rows with their figures as ready HTML cells.
+
+    A season can hold hundreds of partnerships; rendering ~15 figures each through template
+    nodes (with number localisation per value) cost 10x the SQL, so the cells are built here.
+    """
+    keys = list(standings.COLUMNS)[2:]
+    urls: dict[int, str | None] = {}
+    rows = []
+    for line in lines:
+        people = []
+        for pid, name in zip(line.player_ids, line.names, strict=True):
+            if pid not in urls:
+                urls[pid] = reverse("league:player", args=[pid]) if link_players else None
+            people.append((urls[pid], name))
+        cells = "".join(f'<td class="num">{escape(standings.cell(key, line))}</td>' for key in keys)
+        rows.append(
+            {"rank": line.rank, "people": people, "cells": mark_safe(cells)}
+        )  # each cell escaped above
+    return rows
+
+
+@require_GET
+def player(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player.objects.prefetch_related("clubs"), pk=player_id)
+    club_ids = {club.pk for club in player.clubs.all()}
+    viewable = viewable_club_ids(request.user)
+    if viewable is not None and not club_ids & viewable:
+        return deny(request)
+    figures = standings.player_figures(player)
+    context = {"player": player, "f": figures, "band_rule": BAND_RULE}
+    if _may_merge(request.user, player):
+        context["merge_form"] = MergeForm(keep=player)
+    return render(request, "league/player.html", context)
+
+
+def _may_merge(user: AnyUser, *players: Player) -> bool:
+    """Organisers of every club the players are on (a player in no club: superusers only)."""
+    if user.is_authenticated and getattr(user, "is_superuser", False):
+        return True
+    club_ids = {club.pk for player in players for club in player.clubs.all()}
+    return bool(club_ids) and all(can_manage_club(user, club_id) for club_id in club_ids)
+
+
+@require_POST
+def merge_player(request: HttpRequest, player_id: int) -> HttpResponse:
+    keep = get_object_or_404(Player, pk=player_id)
+    if not _may_merge(request.user, keep):
+        return deny(request)
+    form = MergeForm(request.POST, keep=keep)
+    if form.is_valid():
+        duplicate = form.cleaned_data["duplicate"]
+        if not _may_merge(request.user, duplicate):
+            return deny(request)
+        name = duplicate.name
+        try:
+            club_services.merge_players(keep=keep, duplicate=duplicate)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("%(name)s was merged into this player.") % {"name": name})
+    else:
+        messages.error(request, _("Choose the player who was entered twice."))
+    return redirect("league:player", player_id=keep.pk)
+
+
+@require_GET
+def export_csv(request: HttpRequest, which: str) -> HttpResponse:
+    form = ExportForm(request.GET)
+    if not form.is_valid():
+        return render(request, "league/export_error.html", {"form": form}, status=400)
+    games = form.games()
+    viewable = viewable_club_ids(request.user)
+    if viewable is not None:  # a club's records for its roles; a quick game for whoever may read it
+        games = games.filter(Q(club__in=viewable) | Q(pk__in=readable_games(request).filter(club=None)))
+    columns = csv_io.GAMES_COLUMNS if which == "games" else csv_io.HANDS_COLUMNS
+    # English column names unless asked (?headers=local): the import reads only the English ones.
+    header = csv_io.local_header(columns) if form.cleaned_data.get("headers") else columns
+    if which == "games":
+        lines = csv_io.csv_lines(header, csv_io.games_rows(games))
+    else:
+        lines = csv_io.csv_lines(header, csv_io.hands_rows(games))
+    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{which}.csv"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def import_games(request: HttpRequest) -> HttpResponse:
+    if not _may_import_somewhere(request.user):
+        return deny(request)
+    clubs = _scoring_club_ids(request.user)
+    if request.method == "GET":
+        return render(request, "league/import.html", {"form": _only_clubs(ImportForm(), clubs)})
+    if _too_big(request):
+        # Refused before the body is read: the form would only see the file after receiving it all.
+        problem = csv_io.Problem(None, _("The upload is larger than the 10 MB limit."))
+        return render(
+            request, "league/import.html", {"form": ImportForm(), "problems": [problem]}, status=413
+        )
+    # Any club validates: the rights check below refuses a club the user may not import into with
+    # 403 and a message per game; the page drawn again offers only the user's own clubs.
+    form = ImportForm(request.POST, request.FILES)
+    problems: list[csv_io.Problem] = []
+    refused_rights: list[csv_io.Problem] = []
+
+    def check_rights(games: list[NewGame]) -> list[csv_io.Problem]:
+        refused_rights.extend(_import_rights(request.user, games))
+        return refused_rights
+
+    if form.is_valid():
+        data = form.cleaned_data
+        season = data["season"]
+        club = data["club"] or (season.club if season else None)
+        try:
+            report = csv_io.import_bytes(
+                data["file"].read(),
+                name=data["file"].name,
+                club=club.name if club else "",
+                season=season.name if season else "",
+                played_on=data["played_on"],
+                check=check_rights,
+            )
+        except csv_io.ImportRefused as refused:
+            problems = refused.problems
+        else:
+            messages.success(
+                request,
+                _("Imported %(games)d games with %(hands)d hands.")
+                % {"games": report.games, "hands": report.hands},
+            )
+            return redirect("league:import")
+    status = 403 if refused_rights else 400  # refused for want of a right, or for what the file says
+    context = {"form": _only_clubs(form, clubs), "problems": problems}
+    return render(request, "league/import.html", context, status=status)
+
+
+def _may_import_somewhere(user: AnyUser) -> bool:
+    if not user.is_authenticated:
+        return False
+    return (
+        getattr(user, "is_superuser", False)
+        or ClubRole.objects.filter(
+            user=user, role__in=[ClubRole.Role.ORGANISER, ClubRole.Role.SCORER]
+        ).exists()
+    )
+
+
+def _import_rights(user: AnyUser, games: list[NewGame]) -> list[csv_io.Problem]:
+    """What the user may not import: games into a club they do not score for, a new club or season
+    (organisers, in the admin or the club's pages), games outside a club (nobody could see them)."""
+    if getattr(user, "is_superuser", False):
+        return []
+    problems = []
+    clubs = {club.name: club.pk for club in Club.objects.filter(name__in={g.club for g in games if g.club})}
+    seasons = set(Season.objects.filter(club__name__in=clubs).values_list("club__name", "name"))
+    for new in games:
+        if not new.club:
+            problem = _("only an administrator imports games outside a club")
+        elif new.club not in clubs:
+            problem = _("club %(club)s does not exist; an administrator creates clubs") % {"club": new.club}
+        elif not can_score_for_club(user, clubs[new.club]):
+            problem = _("you are not a scorer or organiser of %(club)s") % {"club": new.club}
+        elif (
+            new.season
+            and (new.club, new.season) not in seasons
+            and not can_manage_club(user, clubs[new.club])
+        ):
+            problem = _("season %(season)s does not exist; an organiser of the club creates it") % {
+                "season": new.season
+            }
+        else:
+            continue
+        problems.append(csv_io.Problem(new.line, problem))
+    return problems
+
+
+def _too_big(request: HttpRequest) -> bool:
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return False
+    return length > csv_io.MAX_IMPORT_BYTES + 64 * 1024  # room for the form's other fields
+
+
+@require_http_methods(["GET", "POST"])
+def club_roles(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Organisers give accounts a role in the club, change it, or take it away."""
+    club = get_object_or_404(Club, pk=club_id)
+    if not can_manage_club(request.user, club.pk):
+        return deny(request)
+    form = RoleForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        user = get_user_model().objects.get(username=form.cleaned_data["username"])
+        role = form.cleaned_data["role"] or None
+        try:
+            club_services.set_club_role(actor=request.user, user=user, club_id=club.pk, role=role)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Roles saved."))
+            return redirect("league:roles", club_id=club.pk)
+    roles = ClubRole.objects.filter(club=club).select_related("user").order_by("role", "user__username")
+    status = 400 if form.is_bound else 200
+    return render(request, "league/roles.html", {"club": club, "roles": roles, "form": form}, status=status)

@@ -1,0 +1,70 @@
+"""The apps import one way: accounts and clubs know no other app, scoring knows clubs, league knows
+clubs and scoring (docs/architecture.md). Read from the source with `ast`, so a new import against
+the direction fails here before it makes a cycle."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+APPS = ["accounts", "clubs", "scoring", "league"]
+# What each app's code (tests and migrations aside) may import of the others.
+ALLOWED = {
+    "accounts": set(),
+    "clubs": set(),
+    "scoring": {"clubs"},
+    "league": {"clubs", "scoring"},
+}
+
+
+def _app_imports(app: str) -> list[tuple[str, int, str]]:
+    found = []
+    for path in sorted((ROOT / app).rglob("*.py")):
+        parts = path.relative_to(ROOT / app).parts
+        if parts[0] in ("tests", "migrations"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                modules = [node.module]
+            elif isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            else:
+                continue
+            found += [(str(path.relative_to(ROOT)), node.lineno, module) for module in modules]
+    return found
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_an_app_imports_only_the_apps_below_it(app):
+    others = set(APPS) - {app}
+    wrong = [
+        f"{path}:{line} imports {module}"
+        for path, line, module in _app_imports(app)
+        if module.split(".")[0] in others - ALLOWED[app]
+    ]
+    assert not wrong, "imports against the direction accounts, clubs <- scoring <- league:\n" + "\n".join(
+        wrong
+    )
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_no_app_imports_the_site_package(app):
+    wrong = [
+        f"{path}:{line} imports {module}"
+        for path, line, module in _app_imports(app)
+        if module.split(".")[0] == "pinochle_site"
+    ]
+    assert not wrong, (
+        "the apps do not import pinochle_site (settings come through django.conf):\n" + "\n".join(wrong)
+    )
+
+
+def test_no_model_is_patched_from_outside_its_class():
+    uses = [
+        f"{path.relative_to(ROOT)}"
+        for app in APPS
+        for path in (ROOT / app).rglob("*.py")
+        if "add_to_class" in path.read_text() and "tests" not in path.parts
+    ]
+    assert not uses, f"declare fields in the model's class body: {uses}"

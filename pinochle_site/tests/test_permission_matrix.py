@@ -1,0 +1,295 @@
+"""The permission matrix: every write endpoint × every kind of visitor (issue 5).
+
+Exactly the allowed visitors succeed; everyone else gets 403 or the login page, and nothing in the
+database changes (a dump of every affected table is compared before and after).
+
+The URL patterns are enumerated from the URLconf: a new URL name that is neither in the matrix nor
+listed as read-only (and refusing POST) fails `test_every_url_is_in_the_matrix_or_read_only`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.views.generic import RedirectView
+
+from clubs.models import Club, ClubRole, Membership, Player, Season
+from scoring.handover import start_handover
+from scoring.models import Game, GameSeat, Hand, HandChange
+from testing.access_helpers import CLUB, PASSWORD, edit_token_cookie, make_game, make_personas
+from testing.helpers import WORKED_EXAMPLE, hand_post
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "record-example.json"
+
+ORGANISER, SCORER, MEMBER, OUTSIDER = "organiser", "scorer", "member", "outsider"
+ANONYMOUS, TOKEN, SHARE = "anonymous", "edit-token holder", "share-link holder"
+EVERYONE = frozenset({ORGANISER, SCORER, MEMBER, OUTSIDER, ANONYMOUS, TOKEN, SHARE})
+GAME_EDITORS = frozenset({ORGANISER, SCORER, TOKEN})  # a club game in progress (docs/security.md)
+
+
+@dataclass
+class World:
+    game: Game  # club game in progress, 2 hands, the token holder's device created it
+    keep: Player
+    duplicate: Player
+    season: Season
+    token_cookie: tuple[str, str]
+    handover_secret: str
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def world() -> World:
+    make_personas()  # alice organiser, bob scorer, charlie member of CLUB; dave organises another club
+    game = make_game(hands=2, club_id=CLUB)
+    club = Club.objects.get(pk=CLUB)
+    keep = Player.objects.create(name="Anna")
+    duplicate = Player.objects.create(name="Anna L.")
+    Membership.objects.create(club=club, player=keep)
+    Membership.objects.create(club=club, player=duplicate)
+    season = Season.objects.create(
+        club=club, name="Spring", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 6, 30)
+    )
+    token_cookie = edit_token_cookie(game)
+    return World(game, keep, duplicate, season, token_cookie, start_handover(game=game))
+
+
+def client_for(persona: str, world: World) -> Client:
+    client = Client()
+    users = {ORGANISER: "alice", SCORER: "bob", MEMBER: "charlie", OUTSIDER: "dave"}
+    if persona in users:
+        assert client.login(username=users[persona], password=PASSWORD)
+    elif persona == TOKEN:
+        client.cookies[world.token_cookie[0]] = world.token_cookie[1]
+    elif persona == SHARE:
+        assert client.get(f"/s/{world.game.share_code}/").status_code == 200
+    return client
+
+
+def snapshot() -> dict[str, Any]:
+    """Every row a write endpoint could change."""
+    return {
+        "games": list(
+            Game.objects.order_by("pk").values(
+                "pk",
+                "hand_count",
+                "scores",
+                "finished",
+                "club",
+                "season",
+                "place",
+                "note",
+                "played_on",
+                "edit_token_hash",
+                "handover_token_hash",
+                "share_code",
+                "created_by",
+            )
+        ),
+        "hands": list(Hand.objects.order_by("pk").values("pk", "game", "number", "data")),
+        "seats": list(GameSeat.objects.order_by("pk").values("pk", "name", "player")),
+        "changes": HandChange.objects.count(),
+        "roles": list(ClubRole.objects.order_by("pk").values("user", "club", "role")),
+        "players": list(Player.objects.order_by("pk").values("pk", "name")),
+        "memberships": list(Membership.objects.order_by("pk").values("club", "player")),
+        "clubs": list(Club.objects.order_by("pk").values("pk", "name")),
+        "seasons": list(Season.objects.order_by("pk").values("pk", "name", "publish_code")),
+        "users": list(User.objects.order_by("pk").values("pk", "username", "password")),
+    }
+
+
+def _import_file() -> SimpleUploadedFile:
+    record = json.loads(EXAMPLE.read_text())
+    return SimpleUploadedFile("game.json", json.dumps(record).encode(), content_type="application/json")
+
+
+@dataclass(frozen=True)
+class Write:
+    url: Callable[[World], str]
+    data: Callable[[World], dict[str, Any]]
+    allowed: frozenset[str]
+    writes: bool = True  # False: allowed visitors get an answer but nothing is stored (preview)
+
+
+MATRIX: dict[str, Write] = {
+    "scoring:game_new": Write(
+        lambda w: "/games/new",
+        lambda w: {"seats": "4", "variant": "check", "deck": "single", "first_dealer": "N"},
+        EVERYONE,  # anyone may start a quick game
+    ),
+    "scoring:hand_save": Write(lambda w: f"/g/{w.game.code}/hands", lambda w: hand_post(3), GAME_EDITORS),
+    "scoring:hand_preview": Write(
+        lambda w: f"/g/{w.game.code}/preview", lambda w: hand_post(3), GAME_EDITORS, writes=False
+    ),
+    "scoring:hand_edit": Write(
+        lambda w: f"/g/{w.game.code}/hands/1/", lambda w: {"number": "1", **WORKED_EXAMPLE}, GAME_EDITORS
+    ),
+    "scoring:hand_edit_preview": Write(
+        lambda w: f"/g/{w.game.code}/hands/1/preview",
+        lambda w: {"number": "1", **WORKED_EXAMPLE},
+        GAME_EDITORS,
+        writes=False,
+    ),
+    "scoring:hand_delete_last": Write(
+        lambda w: f"/g/{w.game.code}/hands/last/delete", lambda w: {"number": "2"}, GAME_EDITORS
+    ),
+    "scoring:game_hand_over": Write(lambda w: f"/g/{w.game.code}/hand-over/", lambda w: {}, GAME_EDITORS),
+    # The one-time secret in the link is the right: whoever has the link takes over.
+    "scoring:game_take_over": Write(
+        lambda w: f"/g/{w.game.code}/take-over/{w.handover_secret}/", lambda w: {}, EVERYONE
+    ),
+    "scoring:game_details": Write(
+        lambda w: f"/g/{w.game.code}/details/",
+        lambda w: {
+            "club": str(CLUB),
+            "season": "",
+            "played_on": "",
+            "place": "Table 2",
+            "note": "",
+            "seat_N": str(w.keep.pk),
+        },
+        GAME_EDITORS,
+    ),
+    "league:merge": Write(
+        lambda w: f"/league/players/{w.keep.pk}/merge",
+        lambda w: {"duplicate": str(w.duplicate.pk)},
+        frozenset({ORGANISER}),
+    ),
+    "league:import": Write(
+        lambda w: "/league/import/",
+        lambda w: {"file": _import_file(), "club": str(CLUB), "season": "", "played_on": ""},
+        frozenset({ORGANISER, SCORER}),
+    ),
+    "league:roles": Write(
+        lambda w: f"/league/clubs/{CLUB}/roles/",
+        lambda w: {"username": "dave", "role": "member"},
+        frozenset({ORGANISER}),
+    ),
+    "league:publish": Write(
+        lambda w: f"/league/seasons/{w.season.pk}/publish",
+        lambda w: {"publish": "on"},
+        frozenset({ORGANISER}),
+    ),
+}
+
+# URL names that change nothing: each must answer a POST with 405 (checked below), so a write
+# endpoint cannot hide here.
+READ_ONLY = {
+    "scoring:game_list", "healthz", "scoring:game", "scoring:game_live", "scoring:game_shared",
+    "scoring:game_shared_live", "scoring:rules_help", "scoring:game_history", "scoring:club_corrections",
+    "league:index", "league:club", "league:season", "league:player", "league:export_games",
+    "league:export_hands", "league:results",
+}  # fmt: skip
+
+# A visitor's own account and language (Django's auth views; accounts/tests/test_accounts.py).
+OWN_ACCOUNT = {
+    "signup", "login", "logout", "password_change", "password_change_done", "password_reset",
+    "password_reset_done", "password_reset_confirm", "password_reset_complete", "set_language",
+}  # fmt: skip
+
+
+def _url_names(resolver: URLResolver, namespace: str = "") -> set[str]:
+    names = set()
+    for pattern in resolver.url_patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.app_name == "admin":
+                continue  # Django's admin: staff accounts only, its own permissions
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            names |= _url_names(pattern, inner)
+        elif isinstance(pattern, URLPattern):
+            if isinstance(getattr(pattern.callback, "view_class", None), type) and issubclass(
+                pattern.callback.view_class, RedirectView
+            ):
+                continue  # where a page used to be: a permanent redirect, for any method
+            assert pattern.name, f"URL pattern without a name: {pattern.pattern}"
+            names.add(namespace + pattern.name)
+    return names
+
+
+def test_every_url_is_in_the_matrix_or_read_only():
+    names = _url_names(get_resolver())
+    unclassified = names - set(MATRIX) - READ_ONLY - OWN_ACCOUNT
+    assert not unclassified, f"add these URL names to the permission matrix (or READ_ONLY): {unclassified}"
+    assert not (set(MATRIX) | READ_ONLY | OWN_ACCOUNT) - names, "the matrix names URLs that are gone"
+
+
+@pytest.mark.parametrize("name", sorted(READ_ONLY))
+def test_a_read_only_url_refuses_a_post(name, world):
+    urls = {
+        "scoring:game": f"/g/{world.game.code}/",
+        "scoring:game_live": f"/g/{world.game.code}/live",
+        "scoring:game_shared": f"/s/{world.game.share_code}/",
+        "scoring:game_shared_live": f"/s/{world.game.share_code}/live",
+        "scoring:game_history": f"/g/{world.game.code}/history/",
+        "scoring:club_corrections": f"/clubs/{CLUB}/corrections/",
+        "league:club": f"/league/clubs/{CLUB}/",
+        "league:season": f"/league/seasons/{world.season.pk}/",
+        "league:player": f"/league/players/{world.keep.pk}/",
+        "league:results": "/league/results/any-code/",
+        "league:export_games": "/league/export/games.csv",
+        "league:export_hands": "/league/export/hands.csv",
+        "league:index": "/league/",
+        "scoring:game_list": "/",
+        "healthz": "/healthz",
+        "scoring:rules_help": "/rules/",
+    }
+    client = client_for(ORGANISER, world)
+    assert client.post(urls[name]).status_code == 405
+
+
+@pytest.mark.parametrize("persona", sorted(EVERYONE))
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_exactly_the_allowed_visitors_may_write(name, persona, world):
+    write = MATRIX[name]
+    client = client_for(persona, world)
+    before = snapshot()
+    response = client.post(write.url(world), write.data(world))
+    after = snapshot()
+    if persona in write.allowed:
+        assert response.status_code in (200, 302), (response.status_code, response.content[:300])
+        assert "/accounts/login/" not in response.get("Location", "")
+        if write.writes:
+            assert after != before, "an allowed write changed nothing"
+        else:
+            assert after == before
+    else:
+        if persona in (ANONYMOUS, TOKEN, SHARE) and response.status_code == 302:
+            assert response["Location"].startswith("/accounts/login/"), response["Location"]
+        else:
+            assert response.status_code == 403, (response.status_code, response.content[:300])
+        assert after == before, "a refused request changed something"
+
+
+# A finished club game is a league record: only its organisers change it.
+@pytest.mark.parametrize("persona", sorted(EVERYONE))
+@pytest.mark.parametrize("name", ["scoring:hand_edit", "scoring:hand_delete_last", "scoring:game_details"])
+def test_only_organisers_correct_a_finished_club_game(name, persona, world):
+    Game.objects.filter(pk=world.game.pk).update(finished=True)
+    world.game.refresh_from_db()
+    client = client_for(persona, world)
+    write = MATRIX[name]
+    before = snapshot()
+    response = client.post(write.url(world), write.data(world))
+    if persona == ORGANISER:
+        assert response.status_code in (200, 302)
+    else:
+        assert response.status_code in (302, 403)
+        if response.status_code == 302:
+            assert response["Location"].startswith("/accounts/login/")
+        assert snapshot() == before

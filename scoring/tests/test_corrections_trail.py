@@ -1,0 +1,179 @@
+import pytest
+from django.test import Client
+
+from scoring import services
+from scoring.audit import Actor, club_corrections, corrected_hand_numbers, game_corrections
+from scoring.diff import change_rows
+from scoring.models import HandChange
+from scoring.permissions import actor_for
+from scoring.rules import RecordError
+from testing.access_helpers import (
+    CLUB,
+    HAND_1,
+    HAND_2,
+    OTHER_CLUB,
+    client_with_token,
+    fast_password_hashing,  # noqa: F401 (autouse fixture)
+    in_club,
+    make_game,
+    make_personas,
+    request_as,
+)
+
+pytestmark = pytest.mark.django_db
+
+CORRECTED = {**HAND_1, "bid": 30}
+
+
+def test_it_keeps_the_old_and_new_hand_of_an_edit_and_who_made_it():
+    alice = make_personas()["alice"]
+    game = make_game(hands=2)
+    services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(alice))
+    (change,) = game_corrections(game)
+    assert change.action == "edit"
+    assert change.hand_number == 1
+    assert change.old_data == HAND_1
+    assert change.new_data == CORRECTED
+    assert change.actor == alice
+    assert change.actor_label == "alice"
+    assert corrected_hand_numbers(game) == {1}
+
+
+def test_it_keeps_a_deleted_hand_and_names_the_device():
+    game = make_game(hands=2)
+    services.delete_last_hand(game=game, actor=actor_for(request_as()))
+    (change,) = game_corrections(game)
+    assert (change.action, change.hand_number, change.old_data, change.new_data) == (
+        "delete",
+        2,
+        HAND_2,
+        None,
+    )
+    assert change.actor is None
+    assert change.actor_label == "device"
+
+
+def test_it_records_nothing_for_a_refused_or_empty_change():
+    game = make_game(hands=1)
+    with pytest.raises(RecordError):
+        services.edit_hand(game=game, number=1, data={**HAND_1, "tricks": {"NS": 1, "EW": 1}})
+    services.edit_hand(game=game, number=1, data=dict(HAND_1))
+    assert services.delete_last_hand(game=make_game()) is None
+    assert not HandChange.objects.exists()
+
+
+def test_it_still_works_without_an_actor():
+    game = make_game(hands=1)
+    services.edit_hand(game=game, number=1, data=CORRECTED)
+    assert game_corrections(game).get().actor_label == ""
+
+
+def test_it_lists_every_correction_of_a_club_newest_first():
+    game = in_club(make_game(hands=2), CLUB)
+    elsewhere = in_club(make_game(hands=2), CLUB + 1)
+    services.edit_hand(game=game, number=1, data=CORRECTED)
+    services.delete_last_hand(game=elsewhere)
+    services.delete_last_hand(game=game)
+    assert [(c.action, c.hand_number) for c in club_corrections(CLUB)] == [("delete", 2), ("edit", 1)]
+    assert make_game().hand_changes.count() == 0
+
+
+def test_it_shows_the_history_side_by_side():
+    game = make_game(hands=2)
+    alice = make_personas()["alice"]
+    services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(alice))
+    services.delete_last_hand(game=game)
+    page = client_with_token(game).get(f"/g/{game.code}/history/").content.decode()
+    assert "Hand 1 corrected by alice" in page
+    assert "Hand 2 deleted by someone unknown" in page
+    assert "<del>25</del>" in page
+    assert "<ins>30</ins>" in page
+    assert page.index("Hand 2 deleted") < page.index("Hand 1 corrected")
+
+
+def test_it_keeps_the_history_from_strangers():
+    game = make_game(hands=1)
+    assert Client().get(f"/g/{game.code}/history/").status_code == 302
+    charlie = Client()
+    charlie.force_login(make_personas()["charlie"])
+    assert charlie.get(f"/g/{game.code}/history/").status_code == 403
+
+
+def test_it_says_so_when_nothing_was_corrected():
+    game = make_game(hands=1)
+    page = client_with_token(game).get(f"/g/{game.code}/history/").content.decode()
+    assert "No hand of this game has been corrected" in page
+
+
+def test_it_lays_out_a_change_as_labelled_rows():
+    old = {
+        "bidder": "N",
+        "bid": 25,
+        "melds": {"N": ["run", "trump_marriage"]},
+        "tricks": {"NS": 15, "EW": 10},
+    }
+    new = {
+        "bidder": "N",
+        "bid": 30,
+        "melds": {"N": ["run"]},
+        "tricks": {"NS": 15, "EW": 10},
+        "conceded": True,
+    }
+    rows = [(row.field, row.before, row.after, row.changed) for row in change_rows(old, new)]
+    assert rows == [
+        ("Bidder", "North", "North", False),
+        ("Bid", "25", "30", True),
+        ("Melds North", "Run, Trump marriage", "Run", True),
+        ("Trick points N–S", "15", "15", False),
+        ("Trick points E–W", "10", "10", False),
+        ("Conceded", "—", "yes", True),
+    ]
+    assert [row.after for row in change_rows({"passed": True}, None)] == ["—"]
+
+
+def test_it_names_the_scoring_phone_and_unknown_actors():
+    game = make_game(hands=2)
+    services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.device())
+    services.delete_last_hand(game=game)
+    assert [c.actor_name() for c in game_corrections(game)] == ["someone unknown", "the scoring phone"]
+
+
+def test_it_shows_an_organiser_every_correction_in_the_club():
+    people = make_personas()
+    game = in_club(make_game(hands=2), CLUB)
+    services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(people["bob"]))
+    alice = Client()
+    alice.force_login(people["alice"])
+    page = alice.get(f"/clubs/{CLUB}/corrections/").content.decode()
+    assert "Hand 1 corrected by bob" in page
+    assert f"/g/{game.code}/history/" in page
+    assert alice.get(f"/clubs/{OTHER_CLUB}/corrections/").status_code == 403
+
+
+def test_it_says_so_when_a_club_has_no_corrections():
+    alice = Client()
+    alice.force_login(make_personas()["alice"])
+    assert "No hand in this club" in alice.get(f"/clubs/{CLUB}/corrections/").content.decode()
+
+
+@pytest.mark.parametrize("persona", ["bob", "charlie", "dave"])
+def test_it_keeps_the_club_corrections_from_everyone_but_its_organisers(persona):
+    people = make_personas()
+    client = Client()
+    client.force_login(people[persona])
+    assert client.get(f"/clubs/{CLUB}/corrections/").status_code == 403
+    assert Client().get(f"/clubs/{CLUB}/corrections/").status_code == 302
+
+
+def test_it_pages_a_long_list_of_club_corrections():
+    game = in_club(make_game(hands=1), CLUB)
+    HandChange.objects.bulk_create(
+        HandChange(game=game, club_id=CLUB, hand_number=1, action="edit", old_data=HAND_1, new_data=CORRECTED)
+        for _ in range(51)
+    )
+    alice = Client()
+    alice.force_login(make_personas()["alice"])
+    first = alice.get(f"/clubs/{CLUB}/corrections/").content.decode()
+    assert "Page 1 of 2" in first
+    assert first.count('class="change"') == 50
+    assert alice.get(f"/clubs/{CLUB}/corrections/?page=2").content.decode().count('class="change"') == 1

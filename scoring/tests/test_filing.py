@@ -1,0 +1,80 @@
+"""Filing a casual game in a club and season, and linking its free-text seats to players."""
+
+import pytest
+
+from league import standings
+from scoring import services
+from scoring.models import GameSeat
+from testing.league_data import H1, small_season
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(league_client):
+    """A club organiser: the league pages are the club's records (docs/security.md)."""
+    return league_client
+
+
+def _casual_game():
+    game = services.create_game(
+        seats=4, variant="standard", deck="single", target=30, min_bid=None, first_dealer="N",
+        meld_needs_trick=False, players={"N": "asa", "E": "Örjan", "S": "Cenek", "W": "Řehoř"},
+    )  # fmt: skip
+    services.record_hand(game=game, number=1, data=H1)
+    return game
+
+
+def test_it_lists_casual_games_to_file(client):
+    game = _casual_game()
+    page = client.get("/league/").content.decode()
+    assert f"/g/{game.code}/details/" in page
+
+
+def test_it_files_a_casual_game_and_its_figures_follow_the_linked_players(client):
+    data = small_season()
+    game = _casual_game()
+    people = data["people"]
+    response = client.post(
+        f"/g/{game.code}/details/",
+        {
+            "club": data["club"].pk,
+            "season": data["season"].pk,
+            "played_on": "2026-04-01",
+            "place": "Bord 2",
+            "note": "",
+            **{
+                f"seat_{seat}": people[name].pk
+                for seat, name in zip("NESW", ("Åsa", "Örjan", "Čeněk", "Řehoř"), strict=True)
+            },
+        },
+    )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert (game.season, str(game.played_on), game.place) == (data["season"], "2026-04-01", "Bord 2")
+    assert GameSeat.objects.get(game=game, seat="N").name == "asa"  # what the table typed stays
+    lines = {line.name: line for line in standings.season_standings(data["season"])["players"]}
+    assert (lines["Åsa"].games, lines["Åsa"].wins) == (4, 3)
+    assert lines["Örjan"].losses == 4
+
+
+def test_it_refuses_a_date_outside_the_season_and_writes_nothing(client):
+    data = small_season()
+    game = _casual_game()
+    response = client.post(
+        f"/g/{game.code}/details/",
+        {"club": data["club"].pk, "season": data["season"].pk, "played_on": "2027-01-01",
+         "seat_N": data["people"]["Åsa"].pk},
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert "The date is outside the season." in response.content.decode()
+    game.refresh_from_db()
+    assert game.season is None
+    assert GameSeat.objects.get(game=game, seat="N").player is None
+
+
+def test_it_shows_the_game_form_with_the_typed_names(client):
+    game = _casual_game()
+    page = client.get(f"/g/{game.code}/details/").content.decode()
+    assert "Seat N (typed: asa)" in page
+    assert client.get("/g/nope/details/").status_code == 404

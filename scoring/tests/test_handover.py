@@ -1,0 +1,105 @@
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from scoring.handover import claim_handover, start_handover
+from scoring.models import Game
+from scoring.permissions import can_edit_game, edit_cookie_name
+from scoring.qr import qr_svg
+from testing.access_helpers import (  # noqa: F401 (fast_password_hashing is an autouse fixture)
+    client_with_token,
+    fast_password_hashing,
+    make_game,
+    make_personas,
+    request_as,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _handover_link(client, game):
+    response = client.post(f"/g/{game.code}/hand-over/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    return re.search(r'href="http://testserver(/g/[^"]+/take-over/[^"]+/)"', page).group(1), page
+
+
+def _can_edit(client, game):
+    cookie = client.cookies.get(edit_cookie_name(game))
+    cookies = {edit_cookie_name(game): cookie.value} if cookie else {}
+    return can_edit_game(request_as(cookies=cookies), Game.objects.get(pk=game.pk))
+
+
+def test_it_hands_the_edit_right_to_the_phone_that_opens_the_link():
+    game = make_game(hands=1)
+    first = client_with_token(game)
+    link, page = _handover_link(first, game)
+    assert '<svg role="img" aria-label="QR code of the handover link"' in page
+    second = Client()
+    assert second.get(link).status_code == 200
+    assert not _can_edit(second, game), "opening the link (or a link preview) changes nothing"
+    response = second.post(link)
+    assert response.status_code == 302
+    assert _can_edit(second, game)
+    assert not _can_edit(first, game)
+
+
+def test_it_uses_a_handover_link_once():
+    game = make_game()
+    link, _page = _handover_link(client_with_token(game), game)
+    assert Client().post(link).status_code == 302
+    third = Client()
+    assert third.get(link).status_code == 410
+    assert third.post(link).status_code == 410
+    assert not _can_edit(third, game)
+
+
+def test_it_refuses_an_expired_or_replaced_link():
+    game = make_game()
+    old = start_handover(game=game)
+    new = start_handover(game=game)
+    assert claim_handover(game=game, token=old) is None
+    Game.objects.filter(pk=game.pk).update(handover_expires_at=timezone.now() - timedelta(seconds=1))
+    assert claim_handover(game=game, token=new) is None
+
+
+def test_it_refuses_a_made_up_token():
+    game = make_game()
+    start_handover(game=game)
+    assert Client().post(f"/g/{game.code}/take-over/{'x' * 43}/").status_code == 410
+
+
+def test_it_lets_only_an_editor_start_a_handover():
+    game = make_game()
+    people = make_personas()
+    stranger = Client()
+    stranger.force_login(people["charlie"])
+    assert stranger.post(f"/g/{game.code}/hand-over/").status_code == 403
+    assert Client().post(f"/g/{game.code}/hand-over/").status_code == 302
+    assert client_with_token(game).get(f"/g/{game.code}/hand-over/").status_code == 405
+    assert Game.objects.get(pk=game.pk).handover_token_hash == ""
+
+
+def test_it_draws_a_qr_code_without_inline_styles():
+    svg = qr_svg("https://scores.example/games/abc/take-over/xyz/", title='a "quoted" <title>')
+    assert svg.startswith('<svg role="img" aria-label="a &quot;quoted&quot; &lt;title&gt;"')
+    assert "style" not in svg
+    assert "<path" in svg
+
+
+def test_the_phone_that_handed_over_keeps_watching_read_only():
+    game = make_game(hands=1)
+    first = client_with_token(game)
+    link, _page = _handover_link(first, game)
+    Client().post(link)
+    game.refresh_from_db()
+    response = first.get(f"/g/{game.code}/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/s/{game.share_code}/"  # the read-only scoreboard, not the login
+    assert first.post(f"/g/{game.code}/hands", {"number": "2"}).status_code == 302  # a write: to log in
+    assert Game.objects.get(pk=game.pk).hand_count == 1
+    # A browser that never held the edit right still gets the login page.
+    assert "/accounts/login/" in Client().get(f"/g/{game.code}/")["Location"]

@@ -1,0 +1,32 @@
+"""Answers to the hostile input bench/fuzz.py found breaking a page (a 500), kept as regressions."""
+
+import pytest
+
+from scoring.models import Game
+from testing.helpers import check_game, hand_post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [
+        ("get", "/g/%00/"),
+        ("post", "/g/%00/hands"),
+        ("post", "/g/%00/preview"),
+        ("get", "/g/%00/hands/1/"),
+        ("post", "/g/%00/hands/1/preview"),
+        ("post", "/g/%00/hands/last/delete"),
+        ("get", "/games/%00/history/"),
+        ("post", "/games/%00/hand-over/"),
+        ("get", "/games/%00/take-over/x/"),
+        ("post", "/league/games/%00/"),
+        ("get", "/league/games/a%00b/"),
+    ],
+)
+def test_a_nul_byte_in_a_game_code_is_not_found_on_every_database(client, method, url):
+    """PostgreSQL refuses NUL in text; the lookup used to fail there with a 500."""
+    check_game()
+    response = getattr(client, method)(url, hand_post(1) if method == "post" else None)
+    assert response.status_code == 404
+    assert Game.objects.count() == 1

@@ -1,0 +1,143 @@
+import re
+
+import pytest
+
+from scoring import services
+from testing.access_helpers import client_with_token
+from testing.helpers import WORKED_EXAMPLE, check_game, quick_hand, standard_game, text
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(table_client):
+    """The scoring phone: signed in as the account that created the game, so it may enter hands."""
+    return table_client
+
+
+def test_it_shows_totals_dealer_and_an_empty_history(client):
+    game = check_game(first_dealer="E")
+    response = client.get(f"/g/{game.code}/")
+    assert response.status_code == 200
+    page = text(response)
+    assert "Hand 1: East (Bo) deals" in page
+    assert "No hand yet." in page
+    assert "Enter hand 1" in page
+    assert "All four passed" in page  # Check Pinochle only
+
+
+def test_it_offers_quick_meld_points_only_where_chips_are_not_in_play(client):
+    assert "Quick: points per side" in text(client.get(f"/g/{standard_game().code}/"))
+    assert "Quick: points per side" not in text(client.get(f"/g/{check_game().code}/"))
+    assert "All four passed" not in text(client.get(f"/g/{standard_game().code}/"))
+
+
+def test_it_shows_each_hand_in_the_history(client):
+    game = check_game()
+    services.record_hand(game=game, number=1, data={"passed": True})
+    services.record_hand(
+        game=game,
+        number=2,
+        data={
+            "bidder": "E",
+            "bid": 25,
+            "trump": "spades",
+            "melds": {"E": ["trump_marriage"]},
+            "tricks": {"NS": 15, "EW": 10},
+        },
+    )
+    page = text(client.get(f"/g/{game.code}/"))
+    assert "#2 dealer East (Bo) SET" in page
+    assert "East (Bo) bid 25 · ♠ Spades" in page
+    assert "E–W 4 10 -25 -8 -25" in page  # meld, tricks, points, chips, total
+    assert "#1 dealer North (Anna) PASSED" in page
+    assert "Hand 3: South (Cecilia) deals" in page
+    assert "Edit hand 1" in page and "Delete hand 2 (the last)" in page
+
+
+def test_it_marks_a_slam(client):
+    game = check_game()
+    services.record_hand(
+        game=game,
+        number=1,
+        data={
+            "bidder": "S",
+            "bid": 22,
+            "trump": "diamonds",
+            "melds": {"S": ["trump_marriage"]},
+            "tricks": {"NS": 25, "EW": 0},
+            "tricks_won": {"NS": 12, "EW": 0},
+        },
+    )
+    assert "SLAM N–S" in text(client.get(f"/g/{game.code}/"))
+
+
+def test_it_answers_a_forged_code_with_404(client):
+    assert client.get("/g/not-a-game/").status_code == 404
+    assert client.get("/g/1/").status_code == 404
+
+
+def test_an_htmx_request_gets_the_fragment(client):
+    game = check_game()
+    response = client.get(f"/g/{game.code}/", headers={"HX-Request": "true"})
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="game"')
+    assert "<html" not in html
+
+
+def test_a_finished_game_shows_the_winner_and_hides_the_entry_form(client):
+    game = standard_game(target=30)
+    services.record_hand(game=game, number=1, data=quick_hand(ns_meld=10, ns_tricks=20))
+    page = text(client.get(f"/g/{game.code}/"))
+    assert "Game over" in page
+    assert "Winner: N–S (Anna & Cecilia)" in page
+    assert "Final points: N–S 30 · E–W 5" in page
+    assert "Enter hand" not in page
+    assert 'id="hand-form"' not in client.get(f"/g/{game.code}/").content.decode()
+
+
+@pytest.mark.parametrize("hands", [5, 40])
+def test_the_scoreboard_costs_the_same_queries_whatever_the_number_of_hands(django_assert_num_queries, hands):
+    game = standard_game(target=99999)
+    for number in range(1, hands + 1):
+        services.record_hand(game=game, number=number, data=quick_hand(bidder="NESW"[number % 4]))
+    client = client_with_token(game)  # the scoring phone without an account: no session to read
+    # session-less page: game (read once, by the permission check), seats, hands, corrections
+    with django_assert_num_queries(4):
+        response = client.get(f"/g/{game.code}/")
+    assert f"#{hands} dealer" in text(response)
+
+
+def test_the_cached_page_follows_every_change_of_hands(client):
+    game = check_game()
+    url = f"/g/{game.code}/"
+    assert "N–S (Anna & Cecilia) 0" in text(client.get(url))
+    services.record_hand(game=game, number=1, data={"passed": True})
+    assert "Hand 2: East (Bo) deals" in text(client.get(url))
+    client.post(f"/g/{game.code}/hands/1/", {"number": "1", **WORKED_EXAMPLE})
+    assert "N–S (Anna & Cecilia) 36 4 chips" in text(client.get(url))
+    client.post(f"/g/{game.code}/hands/last/delete", {"number": "1"})
+    page = text(client.get(url))
+    assert "N–S (Anna & Cecilia) 0 0 chips" in page and "No hand yet." in page
+
+
+def test_each_page_gets_its_own_submission_id_and_a_real_csrf_token(client):
+    game = check_game()
+    first = client.get(f"/g/{game.code}/").content.decode()
+    second = client.get(f"/g/{game.code}/", headers={"HX-Request": "true"}).content.decode()
+    ids = [
+        re.search(r'name="submission_id" value="([0-9a-f-]{36})"', html).group(1) for html in (first, second)
+    ]
+    assert ids[0] != ids[1]
+    for html in (first, second):
+        assert "hole" not in html
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        assert len(token) == 64
+
+
+def test_a_second_look_at_the_scoreboard_costs_one_query(django_assert_num_queries):
+    game = check_game()
+    client = client_with_token(game)
+    client.get(f"/g/{game.code}/")
+    with django_assert_num_queries(1):
+        client.get(f"/g/{game.code}/")

@@ -1,0 +1,144 @@
+"""The game page under access rules: who sees controls, the share page, live polling, the cache,
+corrections marks and the edit right of a new game's browser."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from scoring import services
+from scoring.audit import Actor
+from scoring.models import Game, HandChange
+from testing.access_helpers import CLUB, PASSWORD, client_with_token, make_game, make_personas
+from testing.helpers import WORKED_EXAMPLE, hand_post, quick_hand, standard_game, text
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def signed_in(username: str) -> Client:
+    client = Client()
+    assert client.login(username=username, password=PASSWORD)
+    return client
+
+
+def test_a_new_quick_game_is_editable_at_once_by_the_browser_that_created_it():
+    phone = Client()
+    response = phone.post(
+        "/games/new", {"seats": "4", "variant": "check", "deck": "single", "first_dealer": "N"}
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302
+    page = phone.get(f"/g/{game.code}/").content.decode()
+    assert 'id="hand-form"' in page
+    assert phone.post(f"/g/{game.code}/hands", hand_post(1)).status_code == 302
+    assert Game.objects.get().hand_count == 1
+    # Another browser is sent to the login page, and the games list does not show it the game.
+    stranger = Client()
+    assert stranger.get(f"/g/{game.code}/")["Location"].startswith("/accounts/login/")
+    assert game.code not in stranger.get("/").content.decode()
+    assert game.code in phone.get("/").content.decode()
+
+
+def test_the_share_page_shows_scores_history_and_awards_without_controls():
+    game = make_game(hands=2)
+    page = Client().get(f"/s/{game.share_code}/").content.decode()
+    assert 'data-testid="total-NS"' in page
+    assert "#2" in text(Client().get(f"/s/{game.share_code}/"))
+    for control in ('id="hand-form"', "Edit hand", "Delete hand", "hand-over", 'csrfmiddlewaretoken" value'):
+        assert control not in page.split("<main")[1].split("</main>")[0], control
+    assert Client().get("/s/not-a-code/").status_code == 404
+
+
+def test_the_editor_sees_the_share_link_and_the_handover_button():
+    game = make_game()
+    response = client_with_token(game).get(f"/g/{game.code}/")
+    assert "private" in response["Cache-Control"] and "Cookie" in response["Vary"]  # never in a shared cache
+    page = response.content.decode()
+    assert f"http://testserver/s/{game.share_code}/" in page
+    assert f'action="/g/{game.code}/hand-over/"' in page
+
+
+def test_the_cached_page_never_shows_one_viewers_controls_or_name_to_another():
+    make_personas()
+    game = make_game(hands=1, club_id=CLUB)
+    device = client_with_token(game).get(f"/g/{game.code}/").content.decode()  # cached whole: anonymous
+    assert 'id="hand-form"' in device and "Log in" in device
+    organiser = signed_in("alice").get(f"/g/{game.code}/").content.decode()
+    member = signed_in("charlie").get(f"/g/{game.code}/").content.decode()
+    shared = Client().get(f"/s/{game.share_code}/").content.decode()
+    assert 'id="hand-form"' in organiser and "alice" in organiser
+    assert 'id="hand-form"' not in member and "Edit hand 1" not in member
+    assert "alice" not in member and "charlie" in member
+    assert "alice" not in shared and "charlie" not in shared and "Edit hand" not in shared
+    assert "Log in" in shared and "Log out" not in shared
+    # and in the other order, from the same cache entries
+    assert 'id="hand-form"' in signed_in("bob").get(f"/g/{game.code}/").content.decode()
+
+
+def test_the_live_poll_answers_204_while_nothing_changes_then_the_new_scoreboard():
+    game = make_game(hands=1)
+    viewer = Client()
+    page = viewer.get(f"/s/{game.share_code}/").content.decode()
+    poll = re.search(r'hx-get="([^"]+)" hx-trigger="every 3s"', page).group(1).replace("&amp;", "&")
+    assert poll.startswith(f"/s/{game.share_code}/live?v=")
+    assert viewer.get(poll).status_code == 204
+    services.record_hand(game=game, number=2, data=quick_hand(bidder="E"))
+    response = viewer.get(poll, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.startswith('<section id="scoreboard"') or '<section id="scoreboard"' in html[:200]
+    assert 'id="history" class="history" aria-labelledby="history-title" hx-swap-oob="true"' in html
+    assert "#2" in html and "Edit hand" not in html
+
+
+def _finished_game() -> Game:
+    game = standard_game(target=30)
+    services.record_hand(game=game, number=1, data=quick_hand())
+    services.record_hand(game=game, number=2, data=quick_hand(bidder="E"))
+    game.refresh_from_db()
+    assert game.finished
+    return game
+
+
+def test_the_live_poll_stops_with_286_when_the_game_is_over():
+    game = _finished_game()
+    response = Client().get(f"/s/{game.share_code}/live?v=old")
+    assert response.status_code == 286
+    assert 'hx-trigger="every 3s"' not in response.content.decode()
+
+
+def test_the_editing_phone_polls_only_the_scoreboard_and_reloads_when_the_game_ends():
+    game = standard_game(target=30)
+    phone = client_with_token(game)
+    services.record_hand(game=game, number=1, data=quick_hand())
+    assert phone.get(f"/g/{game.code}/live?v=old").status_code == 200
+    assert 'id="hand-form"' not in phone.get(f"/g/{game.code}/live?v=old").content.decode()
+    services.record_hand(game=game, number=2, data=quick_hand(bidder="E"))
+    assert phone.get(f"/g/{game.code}/live?v=old")["HX-Refresh"] == "true"
+    assert Client().get(f"/g/{game.code}/live")["Location"].startswith("/accounts/login/")
+
+
+def test_the_game_page_names_who_corrected_and_deleted_a_hand():
+    make_personas()
+    game = make_game(hands=2, club_id=CLUB)
+    services.edit_hand(game=game, number=1, data={**quick_hand(), "bid": 21}, actor=None)
+    HandChange.objects.update(actor_label="alice")
+    services.delete_last_hand(game=game, actor=Actor.device())
+    page = text(signed_in("charlie").get(f"/g/{game.code}/"))
+    assert re.search(r"Hand 1 corrected by alice at \w", page)
+    assert re.search(r"Hand 2 deleted by the scoring phone at \w", page)
+
+
+def test_an_edit_through_the_page_is_signed_with_the_user():
+    make_personas()
+    game = make_game(hands=1, club_id=CLUB)
+    response = signed_in("bob").post(f"/g/{game.code}/hands/1/", {"number": "1", **WORKED_EXAMPLE})
+    assert response.status_code == 302
+    change = HandChange.objects.get()
+    assert (change.actor_label, change.club_id, change.action) == ("bob", CLUB, "edit")
+    assert "Hand 1 corrected by bob" in text(signed_in("charlie").get(f"/g/{game.code}/"))

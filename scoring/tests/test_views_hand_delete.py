@@ -1,0 +1,67 @@
+import pytest
+from django.test import Client
+
+from scoring import services
+from scoring.models import Hand
+from testing.helpers import check_game, quick_hand, standard_game, text
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(table_client):
+    """The scoring phone: signed in as the account that created the game, so it may enter hands."""
+    return table_client
+
+
+def delete_url(game):
+    return f"/g/{game.code}/hands/last/delete"
+
+
+def test_it_asks_before_deleting(client):
+    game = check_game()
+    services.record_hand(game=game, number=1, data={"passed": True})
+    response = client.get(delete_url(game))
+    assert response.status_code == 200
+    assert "Delete hand 1?" in text(response)
+    assert Hand.objects.count() == 1
+
+
+def test_it_deletes_the_last_hand_and_rescores(client):
+    game = standard_game(target=30)
+    services.record_hand(game=game, number=1, data=quick_hand(ns_meld=0, ns_tricks=20))
+    services.record_hand(game=game, number=2, data=quick_hand(ns_meld=10, ns_tricks=20))
+    game.refresh_from_db()
+    assert game.finished
+    response = client.post(delete_url(game), {"number": "2"})
+    assert response.status_code == 302
+    assert list(Hand.objects.values_list("number", flat=True)) == [1]
+    game.refresh_from_db()
+    assert not game.finished and game.scores == {"NS": 20, "EW": 5}
+    assert "Hand 2 deleted." in text(client.get(response["Location"]))
+
+
+def test_it_deletes_nothing_when_another_hand_was_added_meanwhile(client):
+    game = check_game()
+    services.record_hand(game=game, number=1, data={"passed": True})
+    services.record_hand(game=game, number=2, data={"passed": True})
+    response = client.post(delete_url(game), {"number": "1"}, follow=True)
+    assert Hand.objects.count() == 2
+    assert "Nothing deleted: the last hand is now hand 2." in text(response)
+
+
+def test_there_is_nothing_to_delete_in_a_new_game(client):
+    game = check_game()
+    response = client.post(delete_url(game), {"number": "0"}, follow=True)
+    assert "There is no hand to delete." in text(response)
+
+
+def test_it_answers_a_forged_code_with_404(client):
+    assert client.post("/g/forged/hands/last/delete", {"number": "1"}).status_code == 404
+
+
+def test_it_needs_the_csrf_token():
+    game = check_game()
+    services.record_hand(game=game, number=1, data={"passed": True})
+    assert Client(enforce_csrf_checks=True).post(delete_url(game), {"number": "1"}).status_code == 403
+    assert Hand.objects.count() == 1

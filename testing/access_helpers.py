@@ -1,0 +1,102 @@
+"""Personas and games for the access tests.
+
+alice organises club 7, bob scores for it, charlie is a member, dave belongs to no club.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AnonymousUser, User
+from django.http import HttpRequest, HttpResponse
+from django.test import Client, RequestFactory
+
+from clubs.models import Club, ClubRole
+from scoring import services
+from scoring.models import Game
+from scoring.permissions import edit_cookie_name, grant_edit_token
+
+CLUB = 7
+OTHER_CLUB = 8
+PASSWORD = "correct horse battery staple"
+
+HAND_1: dict[str, Any] = {
+    "bidder": "N",
+    "bid": 25,
+    "trump": "hearts",
+    "meld_points": {"NS": 20, "EW": 10},
+    "tricks": {"NS": 15, "EW": 10},
+}
+HAND_2: dict[str, Any] = {
+    "bidder": "E",
+    "bid": 25,
+    "trump": "spades",
+    "meld_points": {"NS": 20, "EW": 10},
+    "tricks": {"NS": 15, "EW": 10},
+}
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Logging in many times is slow with the real hasher; what is tested here is not the hash."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def make_personas() -> dict[str, User]:
+    people = {name: User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in
+              ("alice", "bob", "charlie", "dave")}  # fmt: skip
+    for club_id in (CLUB, OTHER_CLUB):
+        Club.objects.get_or_create(pk=club_id, defaults={"name": f"Club {club_id}"})
+    ClubRole.objects.create(user=people["alice"], club_id=CLUB, role=ClubRole.Role.ORGANISER)
+    ClubRole.objects.create(user=people["bob"], club_id=CLUB, role=ClubRole.Role.SCORER)
+    ClubRole.objects.create(user=people["charlie"], club_id=CLUB, role=ClubRole.Role.MEMBER)
+    ClubRole.objects.create(user=people["dave"], club_id=OTHER_CLUB, role=ClubRole.Role.ORGANISER)
+    return people
+
+
+def make_game(*, hands: int = 0, club_id: int | None = None) -> Game:
+    game = services.create_game(
+        seats=4,
+        variant="standard",
+        deck="single",
+        target=None,
+        min_bid=None,
+        first_dealer="N",
+        meld_needs_trick=False,
+        players={"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"},
+    )
+    for number, data in enumerate([HAND_1, HAND_2][:hands], start=1):
+        services.record_hand(game=game, number=number, data=data)
+    return in_club(game, club_id)
+
+
+def in_club(game: Game, club_id: int | None) -> Game:
+    """File the game in club `club_id` (made if it does not exist yet)."""
+    if club_id is not None:
+        Club.objects.get_or_create(pk=club_id, defaults={"name": f"Club {club_id}"})
+        game.club_id = club_id  # type: ignore[attr-defined]
+        game.save(update_fields=["club"])
+    return game
+
+
+def edit_token_cookie(game: Game) -> tuple[str, str]:
+    """(name, value) of a fresh edit-token cookie, as the game's creating browser would get it."""
+    response = HttpResponse()
+    grant_edit_token(response, game)
+    name = edit_cookie_name(game)
+    return name, response.cookies[name].value
+
+
+def request_as(user: User | None = None, cookies: dict[str, str] | None = None) -> HttpRequest:
+    request = RequestFactory().get("/")
+    request.user = user if user is not None else AnonymousUser()
+    request.COOKIES.update(cookies or {})
+    return request
+
+
+def client_with_token(game: Game) -> Client:
+    client = Client()
+    name, value = edit_token_cookie(game)
+    client.cookies[name] = value
+    return client

@@ -1,0 +1,154 @@
+"""Driving the scorekeeper in a phone's browser the way a person does: by labels and roles."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page, expect
+
+SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
+
+
+def shoot(page: Page, name: str, *, full_page: bool = False, element: Locator | None = None) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    if element is not None:
+        element.screenshot(path=str(SHOTS / f"{name}.png"))
+    else:
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+def assert_fits_the_phone(page: Page) -> None:
+    """No horizontal scroll, and every visible control is at least 44 px tall."""
+    viewport = page.viewport_size
+    assert viewport is not None
+    width = viewport["width"]
+    # A phone browser widens its layout to fit what sticks out, so look at every element.
+    wide = page.evaluate(
+        """(width) => Array.from(document.querySelectorAll('body *'))
+             .filter(el => el.getBoundingClientRect().right > width + 0.5)
+             .map(el => el.outerHTML.slice(0, 80))""",
+        width,
+    )
+    assert not wide, f"sticking out of a {width}px screen: {wide[:5]}"
+    small = page.evaluate(
+        """() => Array.from(document.querySelectorAll('button:not([aria-hidden=true]), .chip, a.button, '
+          + 'input[type=number], input[type=text], summary, .toggle'))
+             .filter(el => el.offsetParent !== null)
+             .map(el => [el.outerHTML.slice(0, 80), el.getBoundingClientRect().height])
+             .filter(([html, height]) => height < 44)"""
+    )
+    assert not small, f"tap targets under 44 px: {small}"
+
+
+def start_game(
+    page: Page,
+    url: str,
+    *,
+    seats: str,
+    names: dict[str, str],
+    variant: str | None = None,
+    target: int | None = None,
+    shot: str | None = None,
+) -> None:
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.goto(url + "/")
+    page.get_by_role("main").get_by_role("link", name="New game").click()
+    page.get_by_role("group", name="Seats at the table").get_by_text(seats, exact=True).click()
+    if variant:
+        page.get_by_role("group", name="Game").get_by_text(variant, exact=True).click()
+    for seat, name in names.items():
+        page.get_by_role("textbox", name=seat).fill(name)
+    if target is not None:
+        page.get_by_label("Play to").fill(str(target))
+    assert_fits_the_phone(page)
+    if shot:
+        shoot(page, shot, full_page=True)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
+
+
+def entry(page: Page) -> Locator:
+    return page.locator("#hand-form")
+
+
+def fill_hand(
+    page: Page,
+    *,
+    bidder: str | None = None,
+    bid: int | None = None,
+    trump: str | None = None,
+    melds: dict[str, dict[str, int]] | None = None,
+    quick: dict[str, int] | None = None,
+    tricks: dict[str, int] | None = None,
+    slam: str | None = None,
+    passed: bool = False,
+    conceded: bool = False,
+) -> None:
+    # A person reads the page before typing; a test must not type before the page's script runs
+    # (it fills in the other side's trick points), or a just-opened form gets half its help.
+    page.wait_for_load_state("load")
+    form = entry(page)
+    if passed:
+        form.get_by_text("All four passed").click()
+        return
+    if bidder:
+        form.get_by_role("group", name="Bidder").get_by_text(bidder, exact=True).click()
+    if bid is not None:
+        form.get_by_role("spinbutton", name="Bid").fill(str(bid))
+    if trump:
+        form.get_by_role("group", name="Trump").get_by_text(trump).click()
+    if quick:
+        form.get_by_text("Quick: points per side").click()
+        for side, points in quick.items():
+            form.locator(".meld-quick").get_by_role("spinbutton", name=side, exact=True).fill(str(points))
+    for seat, items in (melds or {}).items():
+        details = form.locator("details.seat-melds").filter(has=page.locator("summary", has_text=seat))
+        if details.get_attribute("open") is None:
+            details.locator("summary").click()
+        for item, count in items.items():
+            field = details.get_by_role("spinbutton", name=re.compile("^" + re.escape(item)))
+            for _ in range(count):
+                before = int(field.input_value() or 0)
+                details.get_by_role("button", name=f"One more: {item}", exact=True).click()
+                expect(field).to_have_value(str(before + 1))
+    tricks_box = form.get_by_role("group", name=re.compile(r"^Trick points"))
+    if conceded:
+        form.get_by_text("Bidders concede (no play)").click()
+    if slam:
+        tricks_box.get_by_role("group", name="Took every trick").get_by_text(slam, exact=True).click()
+    for side, points in (tricks or {}).items():
+        tricks_box.get_by_role("spinbutton", name=side, exact=True).fill(str(points))
+
+
+def save_hand(page: Page, number: int, preview: str | None = None) -> None:
+    if preview:
+        expect(page.locator("#preview")).to_contain_text(preview)
+    page.get_by_role("button", name=f"Save hand {number}").click()
+    expect(page.get_by_role("status").filter(has_text=f"Hand {number} saved.")).to_be_visible()
+
+
+def correct_hand(page: Page, number: int, **changes: object) -> None:
+    page.get_by_role("link", name=f"Edit hand {number}", exact=True).click()
+    expect(page.get_by_role("heading", name=f"Correct hand {number}")).to_be_visible()
+    fill_hand(page, **changes)  # type: ignore[arg-type]
+    page.get_by_role("button", name=f"Save correction of hand {number}").click()
+    expect(page.get_by_text(f"Hand {number} corrected.")).to_be_visible()
+
+
+def award_row(page: Page, label: str) -> list[int]:
+    row = page.get_by_role("table", name="Chip awards").get_by_role("row").filter(has_text=label)
+    return [int(cell) for cell in row.get_by_role("cell").all_inner_texts()]
+
+
+def sign_in_browser(page, live_server_url: str, user) -> None:
+    """Give a Playwright page the session of `user`, as if they had logged in on that phone."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server_url}]
+    )
