@@ -176,13 +176,7 @@ def score_game(settings: Settings, hands: Sequence[Hand]) -> GameResult:
     first = letters.index(settings.first_dealer)
     for hand in hands:
         if ended_after is not None:
-            raise RecordError(
-                f"the game ended after hand {ended_after}; no hand may be recorded after the end",
-                field="hands",
-                hand=hand.number,
-                code="game_over",
-                params={"hand": ended_after},
-            )
+            raise RecordError.of("game_over", field="hands", hand=hand.number, params={"hand": ended_after})
         result, points, won = score_hand(hand, settings)
         chips = _net_chips(won) if won else dict.fromkeys(sides, 0)
         for side in sides:
@@ -242,7 +236,7 @@ def parse_record(data: object) -> tuple[Settings, list[Hand]]:
     assert isinstance(data, dict)
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list):
-        raise RecordError("hands must be a list of hands", field="hands", code="hands_not_list")
+        raise RecordError.of("hands_not_list", field="hands")
     return settings, [parse_hand(raw, number, settings) for number, raw in enumerate(raw_hands, start=1)]
 
 
