@@ -58,6 +58,8 @@ class Settings:
 
     # Derived once here rather than on every use: the engine reads them for every hand.
     chips_in_play: bool = field(init=False)
+    #: The bidder must hold a marriage in trump in Check Pinochle and with a double deck.
+    needs_trump_marriage: bool = field(init=False)
     seat_letters: str = field(init=False)
     sides: tuple[str, ...] = field(init=False)
     trick_points: int = field(init=False)
@@ -68,6 +70,7 @@ class Settings:
         letters = seats_for(self.seats)
         derived = {
             "chips_in_play": self.variant == "check",
+            "needs_trump_marriage": self.variant == "check" or self.deck == "double",
             "seat_letters": letters,
             "sides": sides_for(self.seats),
             "trick_points": TRICK_POINTS[self.deck],
@@ -81,11 +84,6 @@ class Settings:
     def fell_back(self) -> bool:
         """True when Check Pinochle was asked for with a double deck and is played without chips."""
         return self.requested_variant != self.variant
-
-    @property
-    def needs_trump_marriage(self) -> bool:
-        """The bidder must hold a marriage in trump in Check Pinochle and with a double deck."""
-        return self.chips_in_play or self.deck == "double"
 
     def dealer(self, number: int) -> str:
         """The seat that deals hand `number` (1-based): clockwise from the first dealer."""
@@ -115,7 +113,6 @@ class Hand:
     meld_chips: Mapping[str, int]
     tricks: Mapping[str, int]
     tricks_won: Mapping[str, int] | None
-    seat_melds: Mapping[str, SeatMeld] | None = None  # what each seat showed, when melds were listed
 
 
 # --- small typed readers -------------------------------------------------------------------
@@ -238,7 +235,7 @@ def parse_settings(data: object) -> Settings:
 
 def parse_hand(data: object, number: int, settings: Settings) -> Hand:
     """Read and check hand `number` against the settings; raises RecordError naming the field."""
-    raw = _mapping(data, "hand", number)
+    raw = data if type(data) is dict else _mapping(data, "hand", number)
     if not raw.keys() <= _HAND_KEYS:
         _unknown_keys(raw, _HAND_KEYS, number, "")
     sides = settings.sides
@@ -287,7 +284,7 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
     elif settings.chips_in_play:
         raise RecordError.of("trump_required", field="trump", hand=number)
 
-    meld, meld_chips, seat_melds = _read_meld(raw, number, settings, bidder, trump)
+    meld, meld_chips = _read_meld(raw, number, settings, bidder, trump)
 
     tricks: Mapping[str, int]
     tricks_won = None
@@ -307,21 +304,20 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
             )
         if raw.get("tricks_won") is not None:
             tricks_won = _read_tricks_won(raw["tricks_won"], number, settings, tricks)
-    return Hand(number, kind, bidder, bid, trump, meld, meld_chips, tricks, tricks_won, seat_melds)
+    return Hand(number, kind, bidder, bid, trump, meld, meld_chips, tricks, tricks_won)
 
 
 def _per_side(value: object, name: str, number: int, sides: tuple[str, ...], *, high: int) -> dict[str, int]:
     if type(value) is dict and len(value) == len(sides):
-        try:
-            out = {side: value[side] for side in sides}
-        except KeyError:
-            pass
+        # The common case in one pass: exactly the sides, each a count in range.
+        out = {}
+        for side in sides:
+            count = value.get(side)
+            if type(count) is not int or not 0 <= count <= high:
+                break
+            out[side] = count
         else:
-            for count in out.values():
-                if type(count) is not int or not 0 <= count <= high:
-                    break
-            else:
-                return out
+            return out
     data = _mapping(value, name, number)
     for key in data:
         if key not in sides:
@@ -361,7 +357,7 @@ def _read_tricks_won(
 
 def _read_meld(
     raw: Mapping[str, Any], number: int, settings: Settings, bidder: str | None, trump: str | None
-) -> tuple[dict[str, int], dict[str, int], dict[str, SeatMeld] | None]:
+) -> tuple[dict[str, int], dict[str, int]]:
     sides = settings.sides
     meld = dict.fromkeys(sides, 0)
     chips = dict.fromkeys(sides, 0)
@@ -382,13 +378,15 @@ def _read_meld(
                     sides=", ".join(sides),
                 )
             meld[key] = _int(data[key], f"meld_points.{key}", number, low=0, high=MAX_MELD_POINTS)
-        return meld, chips, None
+        return meld, chips
 
     raw_melds = raw.get("melds")
     profiles: dict[str, SeatMeld] = {}
     if raw_melds is not None:
         side_by_seat, deck = settings.side_by_seat, settings.deck
-        for seat, items in _mapping(raw_melds, "melds", number).items():
+        if type(raw_melds) is not dict:
+            _mapping(raw_melds, "melds", number)
+        for seat, items in raw_melds.items():
             side = side_by_seat.get(seat)  # a dict lookup: "NE" is a substring of "NESW", not a seat
             if side is None:
                 raise RecordError.of(
@@ -416,4 +414,4 @@ def _read_meld(
         if held is None or not held.trump_marriage_held:
             code = "trump_marriage_check" if settings.chips_in_play else "trump_marriage_double"
             raise RecordError.of(code, field=f"melds.{bidder}", hand=number, seat=bidder)
-    return meld, chips, profiles
+    return meld, chips
