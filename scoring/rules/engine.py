@@ -10,7 +10,7 @@ win 2 (run) + 4 (contract of 27), EW win 2 (aces), so the hand's chips are NS +4
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,20 +164,26 @@ def _reached(totals: Mapping[str, int], target: int, bidders: str | None) -> str
     return leaders[0] if len(leaders) == 1 else None
 
 
-def score_game(settings: Settings, hands: Sequence[Hand]) -> GameResult:
-    """Score checked hands in order; a hand after the end of the game is refused."""
+def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
+    """Score checked hands in order; a hand after the end of the game is refused.
+
+    `hands` may be read lazily (`score_record` checks each hand just before scoring it): every
+    hand is still taken, so a mistake in any hand is reported before a hand after the end.
+    """
     sides = settings.sides
     totals = dict.fromkeys(sides, 0)
     chip_totals = dict.fromkeys(sides, 0)
     scored: list[HandScore] = []
     reached: str | None = None
     ended_after: int | None = None
+    after_end: int | None = None  # the first hand recorded after the end
     target, side_by_seat, seats = settings.target, settings.side_by_seat, settings.seats
     letters = settings.seat_letters
     first = letters.index(settings.first_dealer)
     for hand in hands:
         if ended_after is not None:
-            raise RecordError.of("game_over", field="hands", hand=hand.number, params={"hand": ended_after})
+            after_end = after_end or hand.number
+            continue
         result, points, won = score_hand(hand, settings)
         chips = _net_chips(won) if won else dict.fromkeys(sides, 0)
         for side in sides:
@@ -203,6 +209,9 @@ def score_game(settings: Settings, hands: Sequence[Hand]) -> GameResult:
             reached = _reached(totals, target, bidders)
             if reached is not None:
                 ended_after = hand.number
+
+    if after_end is not None:
+        raise RecordError.of("game_over", field="hands", hand=after_end, params={"hand": ended_after})
 
     end_chips = dict.fromkeys(sides, 0)
     winner: str | None = None
@@ -234,14 +243,22 @@ def score_game(settings: Settings, hands: Sequence[Hand]) -> GameResult:
 def parse_record(data: object) -> tuple[Settings, list[Hand]]:
     """Read and check a whole record: settings and every hand."""
     settings = parse_settings(data)
-    assert isinstance(data, dict)
+    return settings, list(_read_hands(data, settings))
+
+
+def _read_hands(data: object, settings: Settings) -> Iterator[Hand]:
+    assert isinstance(data, dict)  # parse_settings refuses anything else
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list):
         raise RecordError.of("hands_not_list", field="hands")
-    return settings, [parse_hand(raw, number, settings) for number, raw in enumerate(raw_hands, start=1)]
+    for number, raw in enumerate(raw_hands, start=1):
+        yield parse_hand(raw, number, settings)
 
 
 def score_record(data: object) -> dict[str, Any]:
-    """The RECORD.md result object for a record, or RecordError naming the hand and field."""
-    settings, hands = parse_record(data)
-    return score_game(settings, hands).as_json()
+    """The RECORD.md result object for a record, or RecordError naming the hand and field.
+
+    Each hand is checked as it is scored, so a hand's Hand is gone once its score is kept.
+    """
+    settings = parse_settings(data)
+    return score_game(settings, _read_hands(data, settings)).as_json()
