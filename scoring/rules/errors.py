@@ -178,7 +178,7 @@ class RecordError(ValueError):
         `hand` (the hand that ended the game: `params={"hand": 7}`).
         """
         values = {**params, **named} if params else named
-        text = MESSAGES[code] % values
+        text = sentence(code, values)
         return cls(
             f"{field}: {text}" if code in AFTER_FIELD else text,
             field=field,
