@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
+from scoring.rules.errors import sentence
+
 SEAT_ORDER: Final = "NESW"
 SUITS: Final = ("spades", "hearts", "diamonds", "clubs")
 VARIANTS: Final = ("standard", "check")
@@ -72,9 +74,9 @@ def bid_step_error(bid: int, min_bid: int, deck: str) -> str | None:
     then multiples of 5 (with the default minimum: 50, 51, ... 60, 65, 70, ...).
     """
     if bid < min_bid:
-        return f"bid {bid} is below the minimum bid of {min_bid}"
+        return sentence("bid_below_minimum", {"bid": bid, "min_bid": min_bid})
     if deck == "double" and bid > min_bid + 10 and bid % 5:
-        return f"bid {bid} is off its step: above {min_bid + 10} a double-deck bid is a multiple of 5"
+        return sentence("bid_off_step", {"bid": bid, "top": min_bid + 10})
     return None
 
 
