@@ -42,7 +42,7 @@ from harness import (
     setup_django,
 )
 
-# Valid hands (RULES.md §8's worked example and variations on it). None ends a Check Pinochle or
+# Valid hands (docs/rules.md, "Worked example", hand 1, and variations on it). None ends a Check Pinochle or
 # standard game before a 1,000,000-point target within a few minutes of entry.
 HANDS = [
     {

@@ -1,7 +1,7 @@
-"""Backup and restore of everything: games as RECORD.md game records, plus the club data.
+"""Backup and restore of everything: games as game records (docs/record-format.md), plus the club data.
 
 `dump()` builds one JSON-ready object: accounts (with password hashes, so keep backups private),
-clubs, players and rosters, seasons, club roles by username, and every game as its RECORD.md game
+clubs, players and rosters, seasons, club roles by username, and every game as its game
 record (settings, players, hands) with its league details (club, season, date, place, note, which
 player sat in each seat), its code and share code. Derived figures (totals, statistics) are not in
 the file: `load()` rescores every game with the engine and writes them afresh through

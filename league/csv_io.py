@@ -236,15 +236,23 @@ def _games_and_names(games: QuerySet[Game]) -> Iterator[tuple[dict[str, Any], di
 
 def games_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
     for game, names in _games_and_names(games):
-        scores, chips = game["scores"] or {}, game["chip_totals"] or {}
+        scores = game["scores"] or {}
+        # As in hands.csv: a Check game with a double deck is played as standard, without chips.
+        chips = (game["chip_totals"] or {}) if _chips_in_play(game["variant"], game["deck"]) else {}
         yield [
             *_settings_cells(game, names),
             game["hand_count"],
-            game["finished"],
+            neutralise(game["finished"]),
             *(scores.get(side, "") for side in SIDES),
-            *(chips.get(side, "") if game["variant"] == "check" else "" for side in CHIP_SIDES),
+            *(chips.get(side, "") for side in CHIP_SIDES),
             neutralise(game["winner"]),
         ]
+
+
+def _chips_in_play(variant: str, deck: str) -> bool:
+    """Check Pinochle with a single deck: with a double deck it falls back to standard
+    (docs/rules.md, "Check Pinochle with a double deck")."""
+    return variant == "check" and deck == "single"
 
 
 # Per side, the HandStat columns a hands.csv row needs. A hand and its sides are one row of one
@@ -295,7 +303,7 @@ def hands_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
         if pending is None or pending[0] != game["id"]:
             continue  # a game with no hands has no rows here
         settings_cells = _settings_cells(game, names)
-        chips_in_play = game["variant"] == "check" and game["deck"] == "single"
+        chips_in_play = _chips_in_play(game["variant"], game["deck"])
         for row in pending[1]:
             yield settings_cells + _hand_cells(row, game["seats"], game["deck"], chips_in_play)
         pending = next(hands, None)

@@ -25,7 +25,7 @@ from scoring.rules import GameResult
 class NewGame:
     """A game the engine has already checked, with where it belongs in the league."""
 
-    settings: Mapping[str, Any]  # RECORD.md settings: seats, variant, deck, target, min_bid, ...
+    settings: Mapping[str, Any]  # docs/record-format.md settings: seats, variant, deck, ...
     players: Mapping[str, str]  # names by seat
     hands: Sequence[Mapping[str, Any]]
     result: GameResult

@@ -1,7 +1,7 @@
 """Before and after of a corrected hand, as rows a phone can show side by side.
 
-A hand is a RECORD.md hand object; nested objects (melds by seat, tricks by side) become one row
-per seat or side, e.g. {"tricks": {"NS": 15}} -> ("Trick points N–S", "15"). Seats, sides, suits and
+A hand is a hand object (docs/record-format.md); nested objects (melds by seat, tricks by side) become
+one row per seat or side, e.g. {"tricks": {"NS": 15}} -> ("Trick points N–S", "15"). Seats, sides, suits and
 meld items read in the page's language ("Body ze zdvihů S–J", "Srdce"), as on the game page.
 """
 

@@ -2,12 +2,14 @@
 
 The engine (`scoring/rules/`) is plain Python and speaks English: its `message` is what the
 `score_game` command prints. Each RecordError also carries a stable `code` and the `params` its
-sentence needs; this module maps the code to a translated sentence and fills in the values,
-naming seats, sides, suits, meld items and cards in the player's words (`scoring.labels`).
+sentence needs; this module translates the code's sentence (the engine's own table,
+`scoring/rules/errors.py`) and fills in the values, naming seats, sides, suits, meld items and
+cards in the player's words (`scoring.labels`).
 
 English pages keep the engine's own sentence (`humanize`), so what an English player reads is
-exactly what the command line says. A code without a sentence here falls back to that English
-sentence; `tests/test_engine_messages.py` fails when the engine raises a code missing here.
+exactly what the command line says. An error built without a code from the table falls back to
+that English sentence; `tests/test_engine_messages.py` fails when a code in the table has no
+translation.
 """
 
 from __future__ import annotations
@@ -22,78 +24,13 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.labels import MELD_NAMES, SEAT_NAMES, side_short
 from scoring.rules import RecordError
+from scoring.rules.errors import MESSAGES as ENGINE_MESSAGES
 from scoring.rules.tables import MELD_ITEMS
 
-MESSAGES: Mapping[str, Promise] = {
-    "invalid": _("This entry is not right."),
-    # --- values of the wrong kind (mostly from imported files) ---
-    "not_whole_number": _("%(name)s must be a whole number, not %(value)s."),
-    "negative": _("%(name)s must not be negative (got %(value)s)."),
-    "too_low": _("%(name)s must be at least %(low)s (got %(value)s)."),
-    "too_high": _("%(name)s must be at most %(high)s (got %(value)s)."),
-    "not_one_of": _("%(name)s must be one of %(choices)s, not %(value)s."),
-    "not_object": _("%(name)s must be an object, not %(value)s."),
-    "not_boolean": _("%(name)s must be true or false, not %(value)s."),
-    "unknown_field": _("%(name)s is not a field of a game record."),
-    # --- the game's settings ---
-    "bad_seats": _("A game has 2, 3 or 4 players, not %(value)s."),
-    "check_needs_four": _("Check Pinochle is played by four players only, not %(seats)s."),
-    "player_name_not_text": _("The name at %(seat)s must be text, not %(value)s."),
-    "player_name_too_long": _("The name at %(seat)s is longer than %(max)s characters."),
-    "hands_not_list": _("The hands must be a list of hands."),
-    "game_over": _("The game ended after hand %(hand)s; no hand may be recorded after the end."),
-    # --- bidding ---
-    "pass_not_allowed": _("Only in Check Pinochle may all four pass; in this game someone must bid."),
-    "passed_has_field": _("A hand where everybody passed has no %(key)s."),
-    "bidder_required": _("Every hand has a bidder in this game."),
-    "nobid_conceded": _("A hand with no bid cannot be conceded."),
-    "bid_without_bidder": _("A bid needs a bidder."),
-    "bid_missing": _("The bidder's bid is missing."),
-    "bid_below_minimum": _("Bid %(bid)s is below the minimum bid of %(min_bid)s."),
-    "bid_off_step": _("Bid %(bid)s is off its step: above %(top)s a double-deck bid is a multiple of 5."),
-    "trump_required": _("The bidder must name trump in Check Pinochle."),
-    "conceded_has_field": _("A conceded hand is not played, so it has no %(key)s."),
-    # --- tricks ---
-    "tricks_missing": _("The trick points of each side are missing."),
-    "tricks_total": _("The trick points add up to %(total)s; they must add up to %(expected)s."),
-    "tricks_won_total": _("The tricks won add up to %(total)s; a hand has %(expected)s tricks."),
-    "slam_points": _("%(side)s won every trick, so they took all %(points)s trick points."),
-    "no_trick_points": _("%(side)s won no trick, so they cannot have %(points)s trick points."),
-    "not_a_side": _("%(name)s: %(key)s is not a side of this table (%(sides)s)."),
-    "side_missing": _("%(name)s: the points of %(side)s are missing."),
-    # --- melds ---
-    "meld_both": _("Give either the melds or plain meld points for a hand, not both."),
-    "meld_points_in_check": _(
-        "Plain meld points are refused in Check Pinochle, where the chips depend on which melds "
-        "were shown; pick the melds."
-    ),
-    "not_a_seat": _("%(seat)s is not a seat of this table (%(seats)s)."),
-    "trump_marriage_check": _(
-        "In Check Pinochle the bidder must hold a marriage in trump "
-        "(a trump marriage, a run or a roundhouse)."
-    ),
-    "trump_marriage_double": _(
-        "In the double-deck game the bidder must hold a marriage in trump "
-        "(a trump marriage, a run or a roundhouse)."
-    ),
-    "meld_not_list": _("%(name)s must be a list of melds."),
-    "too_many_melds": _("%(name)s lists %(count)s melds, more than a hand can hold."),
-    "not_meld_item": _("%(name)s: %(item)s is not a meld."),
-    "meld_not_in_single_deck": _("%(item)s is not a meld in a single deck (it has no nines)."),
-    "meld_not_in_double_deck": _("%(item)s is not a meld in a double deck (only a single deck holds it)."),
-    "meld_level_twice": _(
-        "%(item)s and another meld of the same kind are listed together; count the kind once "
-        "(two runs are a double run)."
-    ),
-    "roundhouse_incomplete": _(
-        "Kings and queens around make a roundhouse, a marriage in every suit: count three marriages "
-        "and a trump marriage (or a run) with them."
-    ),
-    "deck_short": _("The melds need %(need)s of the %(card)s, but the deck has only %(capacity)s."),
-    "deck_short_side_suits": _(
-        "The marriages and arounds need %(need)s %(card)s, but the deck has only %(capacity)s."
-    ),
-}
+#: code -> the engine's sentence in the active language. The English sentences of
+#: `scoring.rules.errors.MESSAGES` are the msgids (marked there for `makemessages`), so they are
+#: written once; the translations live in locale/*/LC_MESSAGES/django.po.
+MESSAGES: Mapping[str, Promise] = {code: _(sentence) for code, sentence in ENGINE_MESSAGES.items()}
 
 #: The engine's field names (the first part of `RecordError.field`) as a player calls them.
 FIELD_NAMES: Mapping[str, Promise] = {
@@ -186,7 +123,7 @@ def translated_params(params: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = ", ".join(_place(s.strip()) for s in str(value).split(","))
         elif key == "key":
             out[key] = str(FIELD_NAMES[value]).lower() if value in FIELD_NAMES else _place(value)
-        elif key == "item":
+        elif key in ("item", "family"):
             out[key] = _item(value)
         elif key == "card":
             out[key] = str(CARD_NAMES.get(value, value))

@@ -1,4 +1,4 @@
-"""Forms: what a phone posted, turned into a game's settings or a RECORD.md hand object.
+"""Forms: what a phone posted, turned into a game's settings or a hand object (docs/record-format.md).
 
 The forms check what a form can see (numbers, seats, suits, a blank trick field), build the
 hand object, and put the engine's RecordError next to the input it is about
@@ -144,7 +144,7 @@ class GameForm(forms.Form):
 class HandForm(forms.Form):
     """One hand: bidder, bid, trump, melds (item by item or plain points), tricks.
 
-    `self.hand` is the RECORD.md hand object once the form is valid. Errors that belong to a
+    `self.hand` is the hand object (docs/record-format.md) once the form is valid. Errors that belong to a
     group of inputs (the tricks, a seat's melds) are kept in `group_errors`, keyed
     "tricks", "melds", "melds_N", "meld_points" and "form".
     """

@@ -1,7 +1,7 @@
 """Stored inputs: what the table said. Scores are derived by the rules engine (services.py).
 
-A Hand row keeps the RECORD.md hand object the table entered, so the engine can rescore the whole
-game after any correction and nothing derived can drift out of sync. The few summary fields on
+A Hand row keeps the hand object the table entered (docs/record-format.md), so the engine can
+rescore the game after any correction and nothing derived can drift out of sync. The summary fields on
 Game (totals, finished, winner) are a cache the services rewrite in the same transaction as every
 change of hands, for the games list.
 """
@@ -37,7 +37,7 @@ class Game(models.Model):
     seats = models.PositiveSmallIntegerField(_("seats"), choices=[(2, "2"), (3, "3"), (4, "4")], default=4)
     variant = models.CharField(_("variant"), max_length=10, choices=Variant.choices, default=Variant.STANDARD)
     deck = models.CharField(_("deck"), max_length=10, choices=Deck.choices, default=Deck.SINGLE)
-    # None means the RULES.md default for the deck and variant.
+    # None means the default (docs/rules.md, "Game settings and their defaults") for the deck and variant.
     target = models.PositiveIntegerField(_("target"), null=True, blank=True)
     min_bid = models.PositiveIntegerField(_("minimum bid"), null=True, blank=True)
     first_dealer = models.CharField(_("first dealer"), max_length=1, choices=SEAT_CHOICES, default="N")
@@ -102,7 +102,7 @@ class Game(models.Model):
         return reverse("scoring:game", kwargs={"code": self.code})
 
     def settings_record(self) -> dict[str, Any]:
-        """The RECORD.md settings of this game (everything but players and hands)."""
+        """The record settings (docs/record-format.md) of this game (everything but players and hands)."""
         return {
             "seats": self.seats,
             "variant": self.variant,
@@ -142,7 +142,7 @@ class GameSeat(models.Model):
 
 
 class Hand(models.Model):
-    """One hand as the table entered it: the RECORD.md hand object, unscored."""
+    """One hand as the table entered it: the hand object of docs/record-format.md, unscored."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField(_("hand number"))

@@ -1,4 +1,4 @@
-"""The "Rules" help page: RULES.md in the players' words, every number read from the engine's tables."""
+"""The "Rules" help page: docs/rules.md in the players' words, every number read from the engine's tables."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def game_chip_rows() -> list[tuple[int, int, int]]:
     return rows
 
 
-#: RULES.md §8, the worked example. The page describes these melds in words; the engine scores them.
+#: docs/rules.md, "Worked example", hand 1. The page describes these melds in words; the engine scores them.
 EXAMPLE_RECORD: dict[str, Any] = {
     "seats": 4,
     "variant": "check",

@@ -32,7 +32,7 @@ def players_of(game: Game) -> dict[str, str]:
 
 
 def game_record(game: Game, hands: Sequence[Hand] | None = None) -> dict[str, Any]:
-    """The whole game as a RECORD.md game record (JSON-ready)."""
+    """The whole game as a game record (docs/record-format.md) (JSON-ready)."""
     rows = list(game.hands.order_by("number")) if hands is None else hands
     return {
         **game.settings_record(),

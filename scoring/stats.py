@@ -4,7 +4,7 @@
 every change of a game's hands, so the HandStat/GameStat rows of a game can never disagree with
 its hands. `stat_rows(...)` builds the same rows unsaved, for bulk imports and the benchmark.
 
-Bid bands (RULES.md has no bands; these are the club's): single deck 20–24, 25–29, 30–34, 35+.
+Bid bands (docs/rules.md has no bands; these are the club's): single deck 20–24, 25–29, 30–34, 35+.
 Double-deck bids are about 2.5 times single-deck ones (minimum 50 against 20), so the band
 limits are ×2.5 and land on the double-deck bid steps: 50–60, 65–70, 75–85, 90+.
 """
@@ -54,7 +54,7 @@ _ROLLUP += ("side_bids", "side_made", "side_sets", "side_meld_sum")
 
 
 def seat_meld_points(items: Iterable[str], deck: str) -> int:
-    # A roundhouse has no points of its own (RULES.md §3), so a seat's meld is the sum of its items.
+    # A roundhouse has no points of its own (docs/rules.md, "Roundhouse"): a seat's meld is its items' sum.
     return sum(MELD_ITEMS[item].points(deck) or 0 for item in items)
 
 
@@ -70,7 +70,7 @@ def stat_rows(
 
     HandStat rows are made for hands from `first_number` on; the GameStat roll-up covers them all.
 
-    `hand_data` are the RECORD.md hand objects the engine scored (already checked by it), read here
+    `hand_data` are the hand objects (docs/record-format.md) the engine scored and checked, read here
     only for what GameResult does not carry: bidder seat, bid, trump and each seat's meld items.
     """
     settings = result.settings

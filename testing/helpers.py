@@ -11,7 +11,7 @@ from scoring.models import Game
 
 PLAYERS = {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"}
 
-#: RULES.md §8: N bids 27 in hearts; NS make 36, EW score 20; chips NS +4.
+#: docs/rules.md, "Worked example", hand 1: N bids 27 in hearts; NS make 36, EW score 20; chips NS +4.
 WORKED_EXAMPLE = {
     "bidder": "N",
     "bid": "27",

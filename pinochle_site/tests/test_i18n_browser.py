@@ -70,7 +70,7 @@ def test_a_czech_table_enters_a_check_pinochle_hand_on_a_phone(live_server, page
     expect(page.get_by_role("heading", name="Zapsat rozdání 1")).to_be_visible()
     expect(page.get_by_text("Rozdání 1: rozdává Sever (Anna)")).to_be_visible()
 
-    # RULES.md §8's worked example: Anna bids 27 in hearts; N–S make it 36 to 20, chips N–S +4.
+    # docs/rules.md, "Worked example", hand 1: Anna bids 27 in hearts; N–S make it 36 to 20, chips N–S +4.
     form = page.locator("#hand-form")
     form.get_by_role("group", name="Dražitel").get_by_text("Sever (Anna)", exact=True).click()
     bid = form.get_by_role("spinbutton", name="Nabídka")

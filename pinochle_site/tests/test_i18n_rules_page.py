@@ -112,7 +112,7 @@ def test_it_formats_dates_and_numbers_for_the_language(lang, date, factor, milli
 
 
 def test_it_scores_the_worked_example_with_the_engine():
-    """RULES.md §8: NS made 27 with 21 + 15 = 36, EW score 20; chips NS 2 + 4, EW 2, so +4 / −4."""
+    """docs/rules.md, "Worked example", hand 1: NS made 27 with 21 + 15 = 36, EW 20; chips +4 / −4."""
     segments = text_segments(rules_html("en"))
     start = segments.index("The hand as the app scores it")
     table = segments[start : start + 30]

@@ -1,4 +1,4 @@
-"""The Pinochle rules engine: plain Python, no Django. RULES.md is its specification."""
+"""The Pinochle rules engine: plain Python, no Django. docs/rules.md is its specification."""
 
 from scoring.rules.engine import GameResult, HandScore, parse_record, score_game, score_hand, score_record
 from scoring.rules.errors import RecordError

@@ -1,18 +1,16 @@
 """Scoring a whole game: hand points, sets, chips, running totals and the end of the game.
 
-`score_record(data)` takes a game record as RECORD.md describes it (parsed JSON) and returns the
-result object of RECORD.md, or raises RecordError naming the hand and field.
+`score_record(data)` takes a game record as docs/record-format.md describes it (parsed JSON) and
+returns the result object described there, or raises RecordError naming the hand and field.
 
-Worked example (RULES.md §8): N bids 27 in hearts at a Check Pinochle table; NS meld 21 and take
-15 trick points, EW meld 10 and take 10. NS make (36 ≥ 27) and score 36, EW score 20. Chips: NS
-win 2 (run) + 4 (contract of 27), EW win 2 (aces), so the hand's chips are NS +4, EW −4.
+Worked example (docs/rules.md, "Worked example", hand 1): N bids 27 in hearts at Check Pinochle;
+NS meld 21 and take 15 trick points, EW meld 10 and take 10. NS make (36 ≥ 27) and score 36, EW
+score 20. Chips: NS win 2 (run) + 4 (contract of 27), EW win 2 (aces), so the hand's chips are NS +4, EW −4.
 """
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,11 +96,12 @@ def score_hand(hand: Hand, settings: Settings) -> tuple[str, dict[str, int], Map
     """
     sides = settings.sides
     chips_in_play = settings.chips_in_play
-    won = (
-        {side: {"meld": hand.meld_chips[side], "contract": 0, "slam": 0} for side in sides}
-        if chips_in_play
-        else _NO_CHIPS
-    )
+    won: Mapping[str, dict[str, int]] = _NO_CHIPS
+    if chips_in_play:
+        meld_chips = hand.meld_chips
+        won = {}
+        for side in sides:
+            won[side] = {"meld": meld_chips[side], "contract": 0, "slam": 0}
     kind = hand.kind
     if kind == "passed":
         return "passed", dict.fromkeys(sides, 0), won
@@ -114,7 +113,9 @@ def score_hand(hand: Hand, settings: Settings) -> tuple[str, dict[str, int], Map
             took_a_trick = hand.tricks_won[side] > 0 if hand.tricks_won else tricks[side] > 0
             if not took_a_trick:
                 meld[side] = 0
-    points = {side: meld[side] + tricks[side] for side in sides}
+    points = {}
+    for side in sides:
+        points[side] = meld[side] + tricks[side]
 
     if kind == "nobid":
         return "nobid", points, won
@@ -150,7 +151,7 @@ def _net_chips(won: Mapping[str, Mapping[str, int]]) -> dict[str, int]:
 
 
 def _reached(totals: Mapping[str, int], target: int, bidders: str | None) -> str | None:
-    """The side that won on points after a hand, or None while play goes on (RULES.md §7)."""
+    """The side that won on points after a hand, or None while play goes on (docs/rules.md)."""
     over = [side for side, total in totals.items() if total >= target]
     if not over:
         return None
@@ -163,26 +164,26 @@ def _reached(totals: Mapping[str, int], target: int, bidders: str | None) -> str
     return leaders[0] if len(leaders) == 1 else None
 
 
-def score_game(settings: Settings, hands: Sequence[Hand]) -> GameResult:
-    """Score checked hands in order; a hand after the end of the game is refused."""
+def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
+    """Score checked hands in order; a hand after the end of the game is refused.
+
+    `hands` may be read lazily (`score_record` checks each hand just before scoring it): every
+    hand is still taken, so a mistake in any hand is reported before a hand after the end.
+    """
     sides = settings.sides
     totals = dict.fromkeys(sides, 0)
     chip_totals = dict.fromkeys(sides, 0)
     scored: list[HandScore] = []
     reached: str | None = None
     ended_after: int | None = None
+    after_end: int | None = None  # the first hand recorded after the end
     target, side_by_seat, seats = settings.target, settings.side_by_seat, settings.seats
     letters = settings.seat_letters
     first = letters.index(settings.first_dealer)
     for hand in hands:
         if ended_after is not None:
-            raise RecordError(
-                f"the game ended after hand {ended_after}; no hand may be recorded after the end",
-                field="hands",
-                hand=hand.number,
-                code="game_over",
-                params={"hand": ended_after},
-            )
+            after_end = after_end or hand.number
+            continue
         result, points, won = score_hand(hand, settings)
         chips = _net_chips(won) if won else dict.fromkeys(sides, 0)
         for side in sides:
@@ -208,6 +209,9 @@ def score_game(settings: Settings, hands: Sequence[Hand]) -> GameResult:
             reached = _reached(totals, target, bidders)
             if reached is not None:
                 ended_after = hand.number
+
+    if after_end is not None:
+        raise RecordError.of("game_over", field="hands", hand=after_end, params={"hand": ended_after})
 
     end_chips = dict.fromkeys(sides, 0)
     winner: str | None = None
@@ -239,32 +243,22 @@ def score_game(settings: Settings, hands: Sequence[Hand]) -> GameResult:
 def parse_record(data: object) -> tuple[Settings, list[Hand]]:
     """Read and check a whole record: settings and every hand."""
     settings = parse_settings(data)
-    assert isinstance(data, dict)
+    return settings, list(_read_hands(data, settings))
+
+
+def _read_hands(data: object, settings: Settings) -> Iterator[Hand]:
+    assert isinstance(data, dict)  # parse_settings refuses anything else
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list):
-        raise RecordError("hands must be a list of hands", field="hands", code="hands_not_list")
-    return settings, [parse_hand(raw, number, settings) for number, raw in enumerate(raw_hands, start=1)]
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a record is scored.
-
-    Scoring makes a few small objects per hand that all live until the result is returned and
-    form no reference cycles, so the collector's passes over them are pure cost (a quarter of
-    the time of a 10,000-hand record). Plain reference counting still frees everything.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+        raise RecordError.of("hands_not_list", field="hands")
+    for number, raw in enumerate(raw_hands, start=1):
+        yield parse_hand(raw, number, settings)
 
 
 def score_record(data: object) -> dict[str, Any]:
-    """The RECORD.md result object for a record, or RecordError naming the hand and field."""
-    with _collector_paused():
-        settings, hands = parse_record(data)
-        return score_game(settings, hands).as_json()
+    """The result object (docs/record-format.md) for a record, or RecordError naming the hand and field.
+
+    Each hand is checked as it is scored, so a hand's Hand is gone once its score is kept.
+    """
+    settings = parse_settings(data)
+    return score_game(settings, _read_hands(data, settings)).as_json()

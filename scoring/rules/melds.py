@@ -1,4 +1,4 @@
-"""Meld lists: their points and chips, and whether the deck can hold them (RULES.md §3).
+"""Meld lists: their points and chips, and whether the deck can hold them (docs/rules.md, "Meld").
 
 A card may serve once in each class of meld: class A = runs, marriages, dix; class B = arounds;
 class C = pinochles. So what a seat must physically hold of one card is the largest number any
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from scoring.rules.errors import RecordError
+from scoring.rules.errors import RecordError, sentence
 from scoring.rules.tables import COPIES, LEVELLED_FAMILIES, MELD_ITEMS, ROUNDHOUSE_CHIPS
 
 _MAX_ITEMS = 64  # more than any real seat can show; keeps hostile input cheap
@@ -56,40 +56,20 @@ class SeatMeld:
 def read_seat_meld(value: object, name: str, hand: int, deck: str) -> SeatMeld:
     """Check one seat's list of meld items and total its points and chips."""
     if type(value) is not list:
-        raise RecordError(
-            f"{name} must be a list of meld items",
-            field=name,
-            hand=hand,
-            code="meld_not_list",
-            params={"name": name},
-        )
+        raise RecordError.of("meld_not_list", field=name, hand=hand, name=name)
     if len(value) > _MAX_ITEMS:
-        raise RecordError(
-            f"{name} lists {len(value)} melds, more than a hand can hold",
-            field=name,
-            hand=hand,
-            code="too_many_melds",
-            params={"name": name, "count": len(value)},
-        )
+        raise RecordError.of("too_many_melds", field=name, hand=hand, name=name, count=len(value))
     try:
         return seat_meld(tuple(value), deck)
     except (MeldProblem, TypeError) as problem:
         for item in value:
             if not isinstance(item, str) or item not in MELD_ITEMS:
-                raise RecordError(
-                    f"{name}: {_shown(item)} is not a meld item",
-                    field=name,
-                    hand=hand,
-                    code="not_meld_item",
-                    params={"name": name, "item": _shown(item)},
+                raise RecordError.of(
+                    "not_meld_item", field=name, hand=hand, name=name, item=_shown(item)
                 ) from None
-        raise RecordError(
-            f"{name}: {problem}",
-            field=name,
-            hand=hand,
-            code=getattr(problem, "code", "invalid"),
-            params={**getattr(problem, "params", {}), "name": name},
-        ) from None
+        # Every item is a meld item, so it was the rules, not a stray list or object, that refused.
+        assert isinstance(problem, MeldProblem)
+        raise RecordError.of(problem.code, field=name, hand=hand, **problem.params, name=name) from None
 
 
 def _shown(value: object) -> str:
@@ -102,10 +82,13 @@ def _shown(value: object) -> str:
 
 
 class MeldProblem(Exception):
-    """A seat's meld list the rules refuse; `code` and `params` as in RecordError."""
+    """A seat's meld list the rules refuse; `code` and `params` as in RecordError.
 
-    def __init__(self, message: str, code: str, **params: Any) -> None:
-        super().__init__(message)
+    The seat's field is not known here: `read_seat_meld` turns the problem into a RecordError.
+    """
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(sentence(code, params))
         self.code = code
         self.params = params
 
@@ -118,37 +101,24 @@ def seat_meld(items: tuple[str, ...], deck: str) -> SeatMeld:
     for name in items:
         item = MELD_ITEMS.get(name)
         if item is None:
-            raise MeldProblem(f"{name!r} is not a meld item", "not_meld_item", item=repr(name)[:40])
+            raise MeldProblem("not_meld_item", item=repr(name)[:40])
         value = item.points(deck)
         if value is None:
-            reason = "(no nines)" if name == "dix" else "(only a double deck holds it)"
             raise MeldProblem(
-                f"{name} is not a meld in a {deck} deck {reason}",
-                "meld_not_in_single_deck" if deck == "single" else "meld_not_in_double_deck",
-                item=name,
+                "meld_not_in_single_deck" if deck == "single" else "meld_not_in_double_deck", item=name
             )
         points += value
         chips += item.chips
         if item.family in counts:
             counts[item.family] += 1
         elif levels[item.family]:
-            raise MeldProblem(
-                f"{name} and another {item.family} meld are listed together; list the {item.family} "
-                "level once (two runs are a double_run)",
-                "meld_level_twice",
-                item=name,
-                family=item.family,
-            )
+            raise MeldProblem("meld_level_twice", item=name, family=item.family)
         else:
             levels[item.family] = item.level
     roundhouse = levels["kings"] > 0 and levels["queens"] > 0
     if roundhouse:
         if counts["marriage"] < 3 or counts["trump_marriage"] + levels["run"] == 0:
-            raise MeldProblem(
-                "kings and queens around make a roundhouse, a marriage in every suit: list three "
-                "marriages and a trump_marriage (or a run) with them",
-                "roundhouse_incomplete",
-            )
+            raise MeldProblem("roundhouse_incomplete")
         if deck == "single":
             chips += ROUNDHOUSE_CHIPS
     copies = COPIES[deck]
@@ -248,18 +218,8 @@ def check_deal(seats: Mapping[str, SeatMeld], trump: str | None, deck: str, hand
     for index, card in enumerate(_CARDS):
         need, capacity = sum(seat[index] for seat in needs), _capacity(index, copies)
         if need > capacity:
-            what = (
-                f"the marriages and arounds need {need} {card}"
-                if index >= _SIDE_SUITS_TOGETHER
-                else f"the melds need {need} of the {card}"
-            )
-            raise RecordError(
-                f"melds: {what}, but the deck has only {capacity}",
-                field="melds",
-                hand=hand,
-                code="deck_short_side_suits" if index >= _SIDE_SUITS_TOGETHER else "deck_short",
-                params={"need": need, "card": card, "capacity": capacity},
-            )
+            code = "deck_short_side_suits" if index >= _SIDE_SUITS_TOGETHER else "deck_short"
+            raise RecordError.of(code, field="melds", hand=hand, need=need, card=card, capacity=capacity)
     raise AssertionError("a deal over capacity names a card")  # pragma: no cover
 
 

@@ -1,4 +1,4 @@
-"""Reading a game record (RECORD.md) into checked, typed values.
+"""Reading a game record (docs/record-format.md) into checked, typed values.
 
 `parse_settings` reads the game's options; `parse_hand` reads one hand against them and checks
 everything that can be checked from the hand alone (bid, trump, melds, tricks). Game-level rules
@@ -58,6 +58,8 @@ class Settings:
 
     # Derived once here rather than on every use: the engine reads them for every hand.
     chips_in_play: bool = field(init=False)
+    #: The bidder must hold a marriage in trump in Check Pinochle and with a double deck.
+    needs_trump_marriage: bool = field(init=False)
     seat_letters: str = field(init=False)
     sides: tuple[str, ...] = field(init=False)
     trick_points: int = field(init=False)
@@ -68,6 +70,7 @@ class Settings:
         letters = seats_for(self.seats)
         derived = {
             "chips_in_play": self.variant == "check",
+            "needs_trump_marriage": self.variant == "check" or self.deck == "double",
             "seat_letters": letters,
             "sides": sides_for(self.seats),
             "trick_points": TRICK_POINTS[self.deck],
@@ -81,11 +84,6 @@ class Settings:
     def fell_back(self) -> bool:
         """True when Check Pinochle was asked for with a double deck and is played without chips."""
         return self.requested_variant != self.variant
-
-    @property
-    def needs_trump_marriage(self) -> bool:
-        """The bidder must hold a marriage in trump in Check Pinochle and with a double deck."""
-        return self.chips_in_play or self.deck == "double"
 
     def dealer(self, number: int) -> str:
         """The seat that deals hand `number` (1-based): clockwise from the first dealer."""
@@ -115,7 +113,6 @@ class Hand:
     meld_chips: Mapping[str, int]
     tricks: Mapping[str, int]
     tricks_won: Mapping[str, int] | None
-    seat_melds: Mapping[str, SeatMeld] | None = None  # what each seat showed, when melds were listed
 
 
 # --- small typed readers -------------------------------------------------------------------
@@ -124,30 +121,12 @@ class Hand:
 def _int(value: object, name: str, hand: int | None, *, low: int, high: int) -> int:
     # bool is an int in Python; a JSON true is not a number a table meant.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(
-            f"{name} must be a whole number, not {_show(value)}",
-            field=name,
-            hand=hand,
-            code="not_whole_number",
-            params={"name": name, "value": _show(value)},
-        )
+        raise RecordError.of("not_whole_number", field=name, hand=hand, name=name, value=_show(value))
     if value < low:
-        what = "negative" if low == 0 else f"below {low}"
-        raise RecordError(
-            f"{name} must not be {what}, got {value}",
-            field=name,
-            hand=hand,
-            code="negative" if low == 0 else "too_low",
-            params={"name": name, "low": low, "value": value},
-        )
+        code = "negative" if low == 0 else "too_low"
+        raise RecordError.of(code, field=name, hand=hand, name=name, low=low, value=value)
     if value > high:
-        raise RecordError(
-            f"{name} must be at most {high}, got {value}",
-            field=name,
-            hand=hand,
-            code="too_high",
-            params={"name": name, "high": high, "value": value},
-        )
+        raise RecordError.of("too_high", field=name, hand=hand, name=name, high=high, value=value)
     return value
 
 
@@ -155,37 +134,21 @@ def _choice(value: object, name: str, hand: int | None, choices: tuple[str, ...]
     options = tuple(choices)
     if not isinstance(value, str) or value not in options:
         listed = ", ".join(options)
-        raise RecordError(
-            f"{name} must be one of {listed}, not {_show(value)}",
-            field=name,
-            hand=hand,
-            code="not_one_of",
-            params={"name": name, "choices": listed, "value": _show(value)},
+        raise RecordError.of(
+            "not_one_of", field=name, hand=hand, name=name, choices=listed, value=_show(value)
         )
     return value
 
 
 def _mapping(value: object, name: str, hand: int | None) -> Mapping[str, Any]:
     if not isinstance(value, dict):
-        raise RecordError(
-            f"{name} must be an object, not {_show(value)}",
-            field=name,
-            hand=hand,
-            code="not_object",
-            params={"name": name, "value": _show(value)},
-        )
+        raise RecordError.of("not_object", field=name, hand=hand, name=name, value=_show(value))
     return value
 
 
 def _bool(value: object, name: str, hand: int | None) -> bool:
     if not isinstance(value, bool):
-        raise RecordError(
-            f"{name} must be true or false, not {_show(value)}",
-            field=name,
-            hand=hand,
-            code="not_boolean",
-            params={"name": name, "value": _show(value)},
-        )
+        raise RecordError.of("not_boolean", field=name, hand=hand, name=name, value=_show(value))
     return value
 
 
@@ -211,42 +174,26 @@ def _unknown_keys(data: Mapping[str, Any], allowed: frozenset[str], hand: int | 
             # The message is one line on standard error: show odd keys (empty, newlines, very long) quoted.
             shown = key if key and key.isprintable() and len(key) <= 40 else _show(key)
             shown = f"{where}.{shown}" if where else shown
-            raise RecordError(
-                f"{shown} is not a field of a game record",
-                field=name,
-                hand=hand,
-                code="unknown_field",
-                params={"name": shown},
-            )
+            raise RecordError.of("unknown_field", field=name, hand=hand, name=shown)
 
 
 # --- settings ------------------------------------------------------------------------------
 
 
 def parse_settings(data: object) -> Settings:
-    """Read a record's options (everything but `hands`), applying RULES.md §1 defaults."""
+    """Read a record's options (everything but `hands`), applying the defaults of docs/rules.md."""
     record = _mapping(data, "record", None)
     _unknown_keys(record, _GAME_KEYS, None, "")
     seats = record.get("seats")
     seats = 4 if seats is None else seats
     # 4.0 == 4 in Python, but a JSON 4.0 is not a seat count the table wrote.
     if type(seats) is not int or seats not in (2, 3, 4):
-        raise RecordError(
-            f"seats must be 2, 3 or 4, not {_show(seats)}",
-            field="seats",
-            code="bad_seats",
-            params={"value": _show(seats)},
-        )
-    # Only a missing key or null means the default (RECORD.md); false, 0 or "" are wrong values.
+        raise RecordError.of("bad_seats", field="seats", value=_show(seats))
+    # Only a missing key or null means the default (docs/record-format.md); false, 0 or "" are wrong values.
     variant = record.get("variant")
     requested = _choice("standard" if variant is None else variant, "variant", None, VARIANTS)
     if requested == "check" and seats != 4:
-        raise RecordError(
-            f"variant: Check Pinochle is played at 4 seats only, not {seats}",
-            field="variant",
-            code="check_needs_four",
-            params={"seats": seats},
-        )
+        raise RecordError.of("check_needs_four", field="variant", seats=seats)
     deck = record.get("deck")
     deck = _choice("single" if deck is None else deck, "deck", None, DECKS)
     variant = "standard" if deck == "double" else requested
@@ -272,18 +219,12 @@ def parse_settings(data: object) -> Settings:
         for seat, name in _mapping(raw_players, "players", None).items():
             _choice(seat, "players", None, letters)
             if not isinstance(name, str):
-                raise RecordError(
-                    f"players.{seat} must be a name, not {_show(name)}",
-                    field=f"players.{seat}",
-                    code="player_name_not_text",
-                    params={"seat": seat, "value": _show(name)},
+                raise RecordError.of(
+                    "player_name_not_text", field=f"players.{seat}", seat=seat, value=_show(name)
                 )
             if len(name) > MAX_NAME_LENGTH:
-                raise RecordError(
-                    f"players.{seat} is longer than {MAX_NAME_LENGTH} characters",
-                    field=f"players.{seat}",
-                    code="player_name_too_long",
-                    params={"seat": seat, "max": MAX_NAME_LENGTH},
+                raise RecordError.of(
+                    "player_name_too_long", field=f"players.{seat}", seat=seat, max=MAX_NAME_LENGTH
                 )
             players[seat] = name
     return Settings(seats, variant, requested, deck, target, min_bid, first, meld_needs_trick, players)
@@ -294,7 +235,7 @@ def parse_settings(data: object) -> Settings:
 
 def parse_hand(data: object, number: int, settings: Settings) -> Hand:
     """Read and check hand `number` against the settings; raises RecordError naming the field."""
-    raw = _mapping(data, "hand", number)
+    raw = data if type(data) is dict else _mapping(data, "hand", number)
     if not raw.keys() <= _HAND_KEYS:
         _unknown_keys(raw, _HAND_KEYS, number, "")
     sides = settings.sides
@@ -302,21 +243,10 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
     passed = raw.get("passed", False)
     if passed is not False and _bool(passed, "passed", number):
         if not settings.chips_in_play:
-            raise RecordError(
-                "passed: only in Check Pinochle may all four pass; in this game someone must bid",
-                field="passed",
-                hand=number,
-                code="pass_not_allowed",
-            )
+            raise RecordError.of("pass_not_allowed", field="passed", hand=number)
         for key in raw:
             if key != "passed":
-                raise RecordError(
-                    f"{key}: a passed hand has no {key}",
-                    field=key,
-                    hand=number,
-                    code="passed_has_field",
-                    params={"key": key},
-                )
+                raise RecordError.of("passed_has_field", field=key, hand=number, key=key)
         zero = dict.fromkeys(sides, 0)
         return Hand(number, "passed", None, None, None, zero, zero, zero, None)
 
@@ -327,43 +257,24 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
     kind: HandKind
     if bidder is None and bid is None:
         if settings.seats != 2:
-            raise RecordError(
-                "bidder: every hand has a bidder in this game",
-                field="bidder",
-                hand=number,
-                code="bidder_required",
-            )
+            raise RecordError.of("bidder_required", field="bidder", hand=number)
         if conceded:
-            raise RecordError(
-                "conceded: a hand with no bid cannot be conceded",
-                field="conceded",
-                hand=number,
-                code="nobid_conceded",
-            )
+            raise RecordError.of("nobid_conceded", field="conceded", hand=number)
         kind = "nobid"
     else:
         if bidder is None:
-            raise RecordError(
-                "bidder: a bid needs a bidder", field="bidder", hand=number, code="bid_without_bidder"
-            )
+            raise RecordError.of("bid_without_bidder", field="bidder", hand=number)
         if bid is None:
-            raise RecordError(
-                "bid: the bidder's bid is missing", field="bid", hand=number, code="bid_missing"
-            )
+            raise RecordError.of("bid_missing", field="bid", hand=number)
         if type(bidder) is not str or bidder not in settings.side_by_seat:
             bidder = _choice(bidder, "bidder", number, settings.seat_letters)
         if type(bid) is not int or not 0 <= bid <= MAX_BID:
             bid = _int(bid, "bid", number, low=0, high=MAX_BID)
-        if bid < settings.min_bid or settings.deck == "double":
-            step = bid_step_error(bid, settings.min_bid, settings.deck)
-            if step:
-                raise RecordError(
-                    step,
-                    field="bid",
-                    hand=number,
-                    code="bid_below_minimum" if bid < settings.min_bid else "bid_off_step",
-                    params={"bid": bid, "min_bid": settings.min_bid, "top": settings.min_bid + 10},
-                )
+        min_bid = settings.min_bid
+        # Only a bid below the minimum or a double-deck bid can be off its step.
+        if (bid < min_bid or settings.deck == "double") and bid_step_error(bid, min_bid, settings.deck):
+            code = "bid_below_minimum" if bid < min_bid else "bid_off_step"
+            raise RecordError.of(code, field="bid", hand=number, bid=bid, min_bid=min_bid, top=min_bid + 10)
         kind = "conceded" if conceded else "played"
 
     trump = raw.get("trump")
@@ -371,83 +282,52 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
         if type(trump) is not str or trump not in SUITS:
             trump = _choice(trump, "trump", number, SUITS)
     elif settings.chips_in_play:
-        raise RecordError(
-            "trump: the bidder must name trump in Check Pinochle",
-            field="trump",
-            hand=number,
-            code="trump_required",
-        )
+        raise RecordError.of("trump_required", field="trump", hand=number)
 
-    meld, meld_chips, seat_melds = _read_meld(raw, number, settings, bidder, trump)
+    meld, meld_chips = _read_meld(raw, number, settings, bidder, trump)
 
     tricks: Mapping[str, int]
     tricks_won = None
     if kind == "conceded":
         for key in ("tricks", "tricks_won"):
             if key in raw:
-                raise RecordError(
-                    f"{key}: a conceded hand is not played, so it has no {key}",
-                    field=key,
-                    hand=number,
-                    code="conceded_has_field",
-                    params={"key": key},
-                )
+                raise RecordError.of("conceded_has_field", field=key, hand=number, key=key)
         tricks = dict.fromkeys(sides, 0)
     else:
         if "tricks" not in raw:
-            raise RecordError(
-                "tricks: the trick points of each side are missing",
-                field="tricks",
-                hand=number,
-                code="tricks_missing",
-            )
+            raise RecordError.of("tricks_missing", field="tricks", hand=number)
         tricks = _per_side(raw["tricks"], "tricks", number, sides, high=settings.trick_points)
         total = sum(tricks.values())
         if total != settings.trick_points:
-            raise RecordError(
-                f"tricks add up to {total}, expected {settings.trick_points}",
-                field="tricks",
-                hand=number,
-                code="tricks_total",
-                params={"total": total, "expected": settings.trick_points},
+            raise RecordError.of(
+                "tricks_total", field="tricks", hand=number, total=total, expected=settings.trick_points
             )
         if raw.get("tricks_won") is not None:
             tricks_won = _read_tricks_won(raw["tricks_won"], number, settings, tricks)
-    return Hand(number, kind, bidder, bid, trump, meld, meld_chips, tricks, tricks_won, seat_melds)
+    return Hand(number, kind, bidder, bid, trump, meld, meld_chips, tricks, tricks_won)
 
 
 def _per_side(value: object, name: str, number: int, sides: tuple[str, ...], *, high: int) -> dict[str, int]:
     if type(value) is dict and len(value) == len(sides):
-        try:
-            out = {side: value[side] for side in sides}
-        except KeyError:
-            pass
+        # The common case in one pass: exactly the sides, each a count in range.
+        out = {}
+        for side in sides:
+            count = value.get(side)
+            if type(count) is not int or not 0 <= count <= high:
+                break
+            out[side] = count
         else:
-            for count in out.values():
-                if type(count) is not int or not 0 <= count <= high:
-                    break
-            else:
-                return out
+            return out
     data = _mapping(value, name, number)
     for key in data:
         if key not in sides:
-            raise RecordError(
-                f"{name}: {_show(key)} is not a side of this table ({', '.join(sides)})",
-                field=name,
-                hand=number,
-                code="not_a_side",
-                params={"name": name, "key": _show(key), "sides": ", ".join(sides)},
+            raise RecordError.of(
+                "not_a_side", field=name, hand=number, name=name, key=_show(key), sides=", ".join(sides)
             )
     out = {}
     for side in sides:
         if side not in data:
-            raise RecordError(
-                f"{name}: side {side} is missing",
-                field=name,
-                hand=number,
-                code="side_missing",
-                params={"name": name, "side": side},
-            )
+            raise RecordError.of("side_missing", field=name, hand=number, name=name, side=side)
         out[side] = _int(data[side], f"{name}.{side}", number, low=0, high=high)
     return out
 
@@ -459,82 +339,62 @@ def _read_tricks_won(
     won = _per_side(value, "tricks_won", number, settings.sides, high=per_hand)
     total = sum(won.values())
     if total != per_hand:
-        raise RecordError(
-            f"tricks_won add up to {total}, expected the {per_hand} tricks of a hand",
-            field="tricks_won",
-            hand=number,
-            code="tricks_won_total",
-            params={"total": total, "expected": per_hand},
+        raise RecordError.of(
+            "tricks_won_total", field="tricks_won", hand=number, total=total, expected=per_hand
         )
     if settings.seats != 3:  # at 3 seats the widow's discards count for the bidder whatever was won
         for side, count in won.items():
             if count == per_hand and tricks[side] != settings.trick_points:
-                raise RecordError(
-                    f"tricks: side {side} won every trick, so it took all {settings.trick_points} points",
-                    field="tricks",
-                    hand=number,
-                    code="slam_points",
-                    params={"side": side, "points": settings.trick_points},
+                raise RecordError.of(
+                    "slam_points", field="tricks", hand=number, side=side, points=settings.trick_points
                 )
             if count == 0 and tricks[side] != 0:
-                raise RecordError(
-                    f"tricks: side {side} won no trick, so it cannot have {tricks[side]} trick points",
-                    field="tricks",
-                    hand=number,
-                    code="no_trick_points",
-                    params={"side": side, "points": tricks[side]},
+                raise RecordError.of(
+                    "no_trick_points", field="tricks", hand=number, side=side, points=tricks[side]
                 )
     return won
 
 
 def _read_meld(
     raw: Mapping[str, Any], number: int, settings: Settings, bidder: str | None, trump: str | None
-) -> tuple[dict[str, int], dict[str, int], dict[str, SeatMeld] | None]:
+) -> tuple[dict[str, int], dict[str, int]]:
     sides = settings.sides
     meld = dict.fromkeys(sides, 0)
     chips = dict.fromkeys(sides, 0)
     if "melds" in raw and "meld_points" in raw:
-        raise RecordError(
-            "meld_points: give either melds or meld_points for a hand, not both",
-            field="meld_points",
-            hand=number,
-            code="meld_both",
-        )
+        raise RecordError.of("meld_both", field="meld_points", hand=number)
     if raw.get("meld_points") is not None:
         if settings.chips_in_play:
-            raise RecordError(
-                "meld_points: plain meld points are refused in Check Pinochle, where chips depend on "
-                "which melds were shown; list the meld items",
-                field="meld_points",
-                hand=number,
-                code="meld_points_in_check",
-            )
+            raise RecordError.of("meld_points_in_check", field="meld_points", hand=number)
         data = _mapping(raw["meld_points"], "meld_points", number)
         for key in data:
             if key not in sides:
-                raise RecordError(
-                    f"meld_points: {_show(key)} is not a side of this table ({', '.join(sides)})",
+                raise RecordError.of(
+                    "not_a_side",
                     field="meld_points",
                     hand=number,
-                    code="not_a_side",
-                    params={"name": "meld_points", "key": _show(key), "sides": ", ".join(sides)},
+                    name="meld_points",
+                    key=_show(key),
+                    sides=", ".join(sides),
                 )
             meld[key] = _int(data[key], f"meld_points.{key}", number, low=0, high=MAX_MELD_POINTS)
-        return meld, chips, None
+        return meld, chips
 
     raw_melds = raw.get("melds")
     profiles: dict[str, SeatMeld] = {}
     if raw_melds is not None:
         side_by_seat, deck = settings.side_by_seat, settings.deck
-        for seat, items in _mapping(raw_melds, "melds", number).items():
+        if type(raw_melds) is not dict:
+            _mapping(raw_melds, "melds", number)
+        for seat, items in raw_melds.items():
             side = side_by_seat.get(seat)  # a dict lookup: "NE" is a substring of "NESW", not a seat
             if side is None:
-                raise RecordError(
-                    f"melds: {_show(seat)} is not a seat of this table ({', '.join(settings.seat_letters)})",
+                raise RecordError.of(
+                    "not_a_seat",
                     field="melds",
                     hand=number,
-                    code="not_a_seat",
-                    params={"seat": _show(seat), "seats": ", ".join(settings.seat_letters)},
+                    seat=_show(seat),
+                    seats=", ".join(settings.seat_letters),
                 )
             if type(items) is list and len(items) <= 16:
                 try:
@@ -552,13 +412,6 @@ def _read_meld(
     if bidder is not None and settings.needs_trump_marriage:
         held = profiles.get(bidder)
         if held is None or not held.trump_marriage_held:
-            game = "Check Pinochle" if settings.chips_in_play else "the double-deck game"
-            raise RecordError(
-                f"melds.{bidder}: in {game} the bidder must hold a marriage in trump "
-                "(trump_marriage, a run or a roundhouse)",
-                field=f"melds.{bidder}",
-                hand=number,
-                code="trump_marriage_check" if settings.chips_in_play else "trump_marriage_double",
-                params={"seat": bidder},
-            )
-    return meld, chips, profiles
+            code = "trump_marriage_check" if settings.chips_in_play else "trump_marriage_double"
+            raise RecordError.of(code, field=f"melds.{bidder}", hand=number, seat=bidder)
+    return meld, chips

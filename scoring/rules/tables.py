@@ -1,4 +1,4 @@
-"""The numbers of RULES.md: tables, defaults, meld items and chip schedules.
+"""The numbers of docs/rules.md: tables, defaults, meld items and chip schedules.
 
 Everything here is data or a tiny pure function over it, so the engine, the forms and the
 help page all read the same figures.
@@ -10,19 +10,21 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
+from scoring.rules.errors import sentence
+
 SEAT_ORDER: Final = "NESW"
 SUITS: Final = ("spades", "hearts", "diamonds", "clubs")
 VARIANTS: Final = ("standard", "check")
 DECKS: Final = ("single", "double")
 
-#: Trick points of one played hand (RULES §4): counters plus the last trick.
+#: Trick points of one played hand (docs/rules.md, "Trick points"): counters plus the last trick.
 TRICK_POINTS: Final = {"single": 25, "double": 50}
-#: Tricks in one hand by deck and seat count (RULES §4).
+#: Tricks in one hand by deck and seat count (docs/rules.md, "Tricks per hand").
 TRICKS_PER_HAND: Final = {
     "single": {4: 12, 3: 15, 2: 24},
     "double": {4: 20, 3: 25, 2: 40},
 }
-#: Copies of each card in the deck (RULES §3).
+#: Copies of each card in the deck (docs/rules.md, "What the deck can hold").
 COPIES: Final = {"single": 2, "double": 4}
 
 #: Sanity ceilings, so a mistyped or hostile number gets a message instead of a silly game.
@@ -55,7 +57,7 @@ def side_of(seat: str, count: int) -> str:
 
 
 def default_target(deck: str, variant: str) -> int:
-    """150 single deck, 500 double deck, 100 for Check Pinochle (RULES §1)."""
+    """150 single deck, 500 double deck, 100 for Check Pinochle (docs/rules.md, "Tables and options")."""
     if deck == "double":
         return 500
     return 100 if variant == "check" else 150
@@ -72,9 +74,9 @@ def bid_step_error(bid: int, min_bid: int, deck: str) -> str | None:
     then multiples of 5 (with the default minimum: 50, 51, ... 60, 65, 70, ...).
     """
     if bid < min_bid:
-        return f"bid {bid} is below the minimum bid of {min_bid}"
+        return sentence("bid_below_minimum", {"bid": bid, "min_bid": min_bid})
     if deck == "double" and bid > min_bid + 10 and bid % 5:
-        return f"bid {bid} is off its step: above {min_bid + 10} a double-deck bid is a multiple of 5"
+        return sentence("bid_off_step", {"bid": bid, "top": min_bid + 10})
     return None
 
 
@@ -95,7 +97,7 @@ def previous_bid(bid: int, min_bid: int, deck: str) -> int:
 
 
 def contract_chips(bid: int) -> int:
-    """Chips for a contract (RULES §6.2): 2 up to 24, 4 for 25-29, then 3 more per 5 points.
+    """Chips for a contract (docs/rules.md, "Contract chips"): 2 up to 24, 4 for 25-29, then 3 more per 5.
 
     >>> [contract_chips(b) for b in (20, 24, 25, 29, 30, 35, 40)]
     [2, 2, 4, 4, 7, 10, 13]
@@ -106,7 +108,7 @@ def contract_chips(bid: int) -> int:
 
 
 def game_chips(lead: int) -> int:
-    """Chips for winning on points (RULES §6.4): 10 + one per started ten of lead.
+    """Chips for winning on points (docs/rules.md, "Game chips"): 10 + one per started ten of lead.
 
     >>> [game_chips(x) for x in (-5, 0, 1, 10, 11, 36)]
     [10, 10, 11, 11, 12, 14]
@@ -116,7 +118,7 @@ def game_chips(lead: int) -> int:
     return GAME_CHIPS_BASE + math.ceil(lead / 10)
 
 
-# --- Meld items (RULES §3) -----------------------------------------------------------------
+# --- Meld items (docs/rules.md, "Meld table") ----------------------------------------------
 
 #: Families whose levels a seat lists at most once ("run" and "double_run" never together).
 LEVELLED_FAMILIES: Final = ("run", "pinochle", "aces", "kings", "queens", "jacks")

@@ -28,7 +28,7 @@ RUN, MARRIAGE, TRUMP_MARRIAGE = (
 )
 PINOCHLE, ACES, KINGS = "Pinochle (Q♠ J♦)", "Aces around", "Kings around"
 
-# What the table said, as RECORD.md hands; the page must store exactly these.
+# What the table said, as docs/record-format.md hands; the page must store exactly these.
 HANDS = [
     {
         "bidder": "N",
@@ -88,7 +88,7 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
     )
     expect(page.get_by_text("Hand 1: North (Anna) deals")).to_be_visible()
 
-    # Hand 1, RULES.md §8's worked example; the bid goes in with the stepper first.
+    # Hand 1 of docs/rules.md, "Worked example"; the bid goes in with the stepper first.
     bid = entry(page).get_by_role("spinbutton", name="Bid")
     entry(page).get_by_role("button", name="Raise bid").click()
     expect(bid).to_have_value("20")

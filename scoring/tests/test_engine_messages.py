@@ -5,60 +5,83 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import polib
 import pytest
 from django.utils import translation
 
 from scoring.engine_messages import MESSAGES, engine_line, engine_message
 from scoring.rules import RecordError, score_record
+from scoring.rules.errors import MESSAGES as ENGINE_MESSAGES
 
 RULES = Path(__file__).resolve().parents[2] / "scoring" / "rules"
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
 
 
-def _strings(node: ast.expr) -> set[str]:
-    """The string constants an expression can evaluate to (a constant or an `a if c else b`)."""
+def _strings(node: ast.expr, names: dict[str, set[str]]) -> set[str]:
+    """The string constants an expression can evaluate to: a constant, an `a if c else b`, or a
+    local name assigned one of those in the same function."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return {node.value}
     if isinstance(node, ast.IfExp):
-        return _strings(node.body) | _strings(node.orelse)
+        return _strings(node.body, names) | _strings(node.orelse, names)
+    if isinstance(node, ast.Name):
+        return names.get(node.id, set())
     return set()
 
 
 def raised_codes() -> tuple[set[str], list[str]]:
-    """The codes of every RecordError and MeldProblem built in scoring/rules/, and calls without one."""
+    """The codes of every `RecordError.of(...)` and `MeldProblem(...)` in scoring/rules/, and the
+    places that build a RecordError another way or with a code that is not spelled out."""
     codes: set[str] = set()
-    without: list[str] = []
+    odd: list[str] = []
     for path in sorted(RULES.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+        for function in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(function, ast.FunctionDef):
                 continue
-            where = f"{path.name}:{node.lineno}"
-            if node.func.id == "RecordError":
-                code = next((k.value for k in node.keywords if k.arg == "code"), None)
-                if code is None:
-                    without.append(where)
-                else:
-                    found = _strings(code)
-                    # melds.py passes a MeldProblem's code on: getattr(problem, "code", "invalid").
-                    if not found and isinstance(code, ast.Call):
-                        found = {
-                            a.value for a in code.args if isinstance(a, ast.Constant) and a.value != "code"
-                        }
+            names: dict[str, set[str]] = {}
+            for node in ast.walk(function):
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name)
+                ):
+                    names.setdefault(node.targets[0].id, set()).update(_strings(node.value, {}))
+            for node in ast.walk(function):
+                if not isinstance(node, ast.Call):
+                    continue
+                where = f"{path.name}:{node.lineno}"
+                func = node.func
+                if isinstance(func, ast.Name) and func.id == "RecordError":
+                    odd.append(where)  # built without the table
+                elif (isinstance(func, ast.Attribute) and func.attr == "of") or (
+                    isinstance(func, ast.Name) and func.id == "MeldProblem"
+                ):
+                    found = _strings(node.args[0], names)
+                    # melds.py passes a MeldProblem's code on to RecordError.of(problem.code, ...).
+                    passed_on = isinstance(node.args[0], ast.Attribute) and node.args[0].attr == "code"
+                    if not found and not passed_on:
+                        odd.append(where)
                     codes |= found
-            elif node.func.id == "MeldProblem" and len(node.args) >= 2:
-                codes |= _strings(node.args[1])
-    return codes, without
+    return codes, odd
 
 
-def test_every_raise_site_names_a_code():
-    codes, without = raised_codes()
-    assert without == [], f"RecordError without a code at {without}"
+def test_every_error_the_engine_raises_takes_its_sentence_from_the_table():
+    codes, odd = raised_codes()
+    assert odd == [], f"RecordError built without a code from the table at {odd}"
+    assert sorted(codes - set(ENGINE_MESSAGES)) == []
+    assert sorted(set(ENGINE_MESSAGES) - codes) == [], "codes in the table that nothing raises"
     assert len(codes) > 35
 
 
-def test_every_code_the_engine_raises_has_a_translated_sentence():
-    codes, _ = raised_codes()
-    missing = sorted(codes - set(MESSAGES))
-    assert missing == [], f"codes without a sentence in scoring/engine_messages.py: {missing}"
+@pytest.mark.parametrize("lang", ["sv", "cs"])
+def test_every_code_in_the_table_has_a_translated_sentence_and_no_other(lang):
+    po = polib.pofile(str(LOCALE / lang / "LC_MESSAGES" / "django.po"))
+    from_table = {e.msgid for e in po if any(f == "scoring/rules/errors.py" for f, _line in e.occurrences)}
+    assert from_table == set(ENGINE_MESSAGES.values())
+    assert set(MESSAGES) == set(ENGINE_MESSAGES)
+    with translation.override(lang):
+        untranslated = [code for code, sentence in MESSAGES.items() if str(sentence) == ENGINE_MESSAGES[code]]
+    assert untranslated == []
 
 
 def error_of(record: dict) -> RecordError:

@@ -1,4 +1,4 @@
-"""Refused records (RECORD.md "Errors"): each refusal names the hand and the field, in one line.
+"""Refused records (docs/record-format.md, "Errors"): each refusal names the hand and the field, in one line.
 
 Malformed JSON and unreadable files never reach the engine; `test_score_game_command.py` covers them.
 """

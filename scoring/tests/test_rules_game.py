@@ -1,4 +1,4 @@
-"""Whole games: the worked examples, chips, the end of the game, fall-back, dealers (RULES §1, §6-§8)."""
+"""Whole games: the worked examples, chips, the end of the game, fall-back, dealers (docs/rules.md)."""
 
 import json
 from pathlib import Path
@@ -29,7 +29,8 @@ def refusal(record):
 
 
 def test_it_scores_the_worked_example_of_the_rule_book_exactly():
-    # RULES §8 and the output example of RECORD.md: NS 21 + 15 = 36 >= 27 made, EW 10 + 10 = 20;
+    # docs/rules.md, "Worked example" (hand 1) and docs/record-format.md's output example:
+    # NS 21 + 15 = 36 >= 27 made, EW 10 + 10 = 20;
     # chips NS 2 (run) + 4 (contract of 27), EW 2 (aces): NS +4, EW -4.
     result = score_record({"seats": 4, "variant": "check", "deck": "single", "hands": [WORKED_HAND]})
     assert result == {

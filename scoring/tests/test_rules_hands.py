@@ -1,4 +1,4 @@
-"""Scoring one hand: made, set, conceded, no-bid and passed hands, trump, tricks (RULES §2, §4, §5)."""
+"""Scoring one hand: made, set, conceded, no-bid and passed hands, trump, tricks (docs/rules.md)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Meld lists: roundhouse, once per class, each level once, what the deck can hold (RULES §3)."""
+"""Meld lists: roundhouse, once per class, each level once, what the deck can hold (docs/rules.md, "Meld")."""
 
 import pytest
 

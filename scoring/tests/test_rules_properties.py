@@ -22,7 +22,7 @@ TRICK_POINTS = {"single": 25, "double": 50}
 TRICKS_PER_HAND = {"single": {4: 12, 3: 15, 2: 24}, "double": {4: 20, 3: 25, 2: 40}}
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 
-# RULES.md §3 for the items the generator uses: points (both decks) and Check chips.
+# docs/rules.md, "Meld table" for the items the generator uses: points (both decks) and Check chips.
 POINTS = {
     "run": 15,
     "double_run": 150,
@@ -108,7 +108,7 @@ def seat_melds(draw, deck, needs_trump_marriage):
         family: draw(st.integers(0, most)) for family in ("pinochle", "aces", "kings", "queens", "jacks")
     }
     if levels["kings"] and levels["queens"] and (marriages < 3 or not items or items[0] == "marriage"):
-        levels["queens"] = 0  # a roundhouse must list its marriages (RULES §3)
+        levels["queens"] = 0  # a roundhouse must list its marriages (docs/rules.md, "Roundhouse")
     for family, level in levels.items():
         if level:
             items.append(family if level == 1 else f"double_{family}")
@@ -217,7 +217,7 @@ def up_to_the_end(record):
 
 
 def expected_hand(hand, record):
-    """Points and chips of one hand worked out from RULES §5 and §6, independently of the engine."""
+    """Points and chips of one hand worked out from docs/rules.md, independently of the engine."""
     seats, deck = record["seats"], record["deck"]
     sides = SIDES[seats]
     chips_in_play = record["variant"] == "check" and deck == "single"

@@ -1,4 +1,4 @@
-"""The numbers of RULES.md: meld table, defaults, bid steps, contract and game chips."""
+"""The numbers of docs/rules.md: meld table, defaults, bid steps, contract and game chips."""
 
 import pytest
 
@@ -17,7 +17,7 @@ from scoring.rules.tables import (
     sides_for,
 )
 
-# RULES.md §3, row by row: item -> (single-deck points, double-deck points, Check chips).
+# docs/rules.md, "Meld table", row by row: item -> (single-deck points, double-deck points, Check chips).
 # None means the deck cannot hold the item.
 MELD_TABLE = {
     "run": (15, 15, 2),
@@ -51,7 +51,7 @@ MELD_TABLE = {
 
 
 def needs_a_trump_marriage_beside(item, deck, variant):
-    """The bidder must hold a trump marriage in a double deck and in Check Pinochle (RULES §2)."""
+    """The bidder must hold a trump marriage in a double deck and in Check Pinochle (docs/rules.md)."""
     family = MELD_ITEMS[item].family
     return (deck == "double" or variant == "check") and family not in ("run", "trump_marriage")
 

@@ -25,7 +25,7 @@ WORKED_RECORD = {
     ],
 }
 
-# The output example of RECORD.md, key order included.
+# Hand 1 of docs/rules.md, "Worked example", as score_game prints it, key order included.
 WORKED_RESULT = {
     "sides": ["NS", "EW"],
     "variant": "check",

@@ -67,7 +67,8 @@ def test_it_refuses_check_pinochle_with_three_seats_next_to_the_variant(client):
 
 
 def test_it_plays_check_pinochle_with_a_double_deck_as_a_standard_game_and_says_so(client):
-    # RULES §1: chips cannot be combined with a double deck; the variant falls back to standard.
+    # docs/rules.md, "Tables and options": chips cannot be combined with a double deck; the
+    # variant falls back to standard.
     response = client.post("/games/new", {**SETUP, "deck": "double"}, follow=True)
     game = Game.objects.get()
     assert (game.variant, game.deck) == ("check", "double")

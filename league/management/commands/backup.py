@@ -1,7 +1,7 @@
 """`python manage.py backup FILE` (or `-` for standard output): everything as one JSON file.
 
-Games as RECORD.md game records with their league details, plus clubs, players, rosters, seasons,
-accounts and club roles (league/backup.py). The file holds password hashes: keep it private.
+Games as game records (docs/record-format.md) with their league details, plus clubs, players,
+rosters, seasons, accounts and club roles (league/backup.py). It holds password hashes: keep it private.
 A file is written next to its final name and renamed into place, so a failed run never leaves a
 half-written backup where the last good one was.
 """

@@ -15,7 +15,7 @@ from league.csv_io import MAX_IMPORT_BYTES, ImportRefused, import_bytes
 
 
 class Command(BaseCommand):
-    help = "Import hands.csv files exported by this app, or JSON game records (RECORD.md)."
+    help = "Import hands.csv files exported by this app, or JSON game records (docs/record-format.md)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", help="hands.csv or .json files")

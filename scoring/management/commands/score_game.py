@@ -1,7 +1,7 @@
 """`python manage.py score_game FILE` (or `-` for standard input): score a JSON game record.
 
-Prints the RECORD.md result object on standard output. A record the rules refuse gets one line on
-standard error naming the hand and field, nothing on standard output, and exit status 2.
+Prints the result object (docs/record-format.md) on standard output. A record the rules refuse
+gets one line on standard error naming the hand and field, nothing on standard output, and exit status 2.
 """
 
 import json
@@ -14,7 +14,7 @@ from scoring.rules import RecordError, score_record
 
 
 class Command(BaseCommand):
-    help = "Score a JSON game record (RECORD.md) and print the result as JSON."
+    help = "Score a JSON game record (docs/record-format.md) and print the result as JSON."
     requires_system_checks: list[str] = []  # scoring needs no database; keep start-up lean
 
     def add_arguments(self, parser: CommandParser) -> None:
