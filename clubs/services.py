@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, ClubRole, Membership, Player
+from clubs.permissions import can_manage_club
 
 
 @transaction.atomic
@@ -48,14 +49,6 @@ def merge_players(*, keep: Player, duplicate: Player) -> Player:
     return keep
 
 
-def _is_organiser(user: AbstractBaseUser | AnonymousUser, club_id: int) -> bool:
-    if not user.is_authenticated:
-        return False
-    if getattr(user, "is_superuser", False):
-        return True
-    return ClubRole.objects.filter(user=user, club_id=club_id, role=ClubRole.Role.ORGANISER).exists()
-
-
 @transaction.atomic
 def set_club_role(
     *,
@@ -66,7 +59,7 @@ def set_club_role(
 ) -> ClubRole | None:
     """Give `user` the role in the club (None removes them). Only an organiser may do it
     (PermissionDenied otherwise, nothing written); the club's last organiser cannot step down."""
-    if not _is_organiser(actor, club_id):
+    if not can_manage_club(actor, club_id):
         raise PermissionDenied(_("Only an organiser of the club can change roles."))
     if role is not None and role not in ClubRole.Role.values:
         raise ValidationError(_("Unknown role: %(role)s") % {"role": role}, code="invalid_role")
