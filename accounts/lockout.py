@@ -16,6 +16,7 @@ import datetime
 import unicodedata
 from typing import Any
 
+from axes.backends import AxesStandaloneBackend
 from axes.handlers.cache import AxesCacheHandler
 from axes.helpers import get_cache_timeout, get_client_cache_keys, get_client_username, get_credentials
 from django.conf import settings
@@ -101,3 +102,14 @@ def locked_out(
         next_url = ""
     context = {"form": form, "blocked": True, "next": next_url}
     return render(request, "registration/login.html", context, status=429)
+
+
+class LoginLimitsBackend(AxesStandaloneBackend):
+    """Axes' checking backend, first in AUTHENTICATION_BACKENDS. Every login form passes the
+    request; a call without one (the test client's `login`, a shell) is not a login over the
+    network and is not limited (axes itself would refuse it with an exception)."""
+
+    def authenticate(self, request: HttpRequest | None, *args: Any, **kwargs: Any) -> None:
+        if request is None:
+            return None
+        return super().authenticate(request, *args, **kwargs)  # type: ignore[no-any-return]

@@ -126,7 +126,7 @@ LOGIN_FAILURE_WINDOW_SECONDS = envint("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60)
 # django-axes counts them (accounts/lockout.py): its backend refuses a locked-out attempt before
 # ModelBackend checks the password; the middleware turns the refusal into the 429 login page.
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
+    "accounts.lockout.LoginLimitsBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_HANDLER = "accounts.lockout.LoginLimitsHandler"
