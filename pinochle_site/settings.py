@@ -144,7 +144,7 @@ AXES_VERBOSE = False
 # in a sliding window (accounts/ratelimit.py); one more is refused with 429.
 PASSWORD_RESETS_PER_EMAIL = envint("PASSWORD_RESETS_PER_EMAIL", 3)
 PASSWORD_RESETS_PER_ADDRESS = envint("PASSWORD_RESETS_PER_ADDRESS", 10)
-SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", 5)
+SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", 10)
 SIGNUPS_PER_USERNAME = envint("SIGNUPS_PER_USERNAME", 3)
 ACCOUNT_THROTTLE_WINDOW_SECONDS = envint("ACCOUNT_THROTTLE_WINDOW_SECONDS", 60 * 60)
 # How many reverse proxies in front of the app append to X-Forwarded-For; 0 trusts only

@@ -58,7 +58,11 @@ class GameAdminForm(forms.ModelForm):  # type: ignore[type-arg]
         if season is not None and club is not None and season.club_id != club.pk:
             self.add_error("season", forms.ValidationError(_("The season belongs to another club.")))
         played_on = data.get("played_on")
-        if season is not None and played_on is not None and not season.starts_on <= played_on <= season.ends_on:
+        if (
+            season is not None
+            and played_on is not None
+            and not season.starts_on <= played_on <= season.ends_on
+        ):
             self.add_error("played_on", forms.ValidationError(_("The date is outside the season.")))
         old_club = self.instance.club_id
         new_club = club.pk if club is not None else (season.club_id if season is not None else None)

@@ -31,7 +31,9 @@ def test_issue13_point16_password_reset_mails_for_one_address_stop_after_the_lim
 
 def test_issue13_point16_one_address_asking_for_many_resets_is_stopped(client, settings):
     settings.PASSWORD_RESETS_PER_ADDRESS = 4
-    codes = [client.post("/accounts/password/reset/", {"email": f"u{n}@example.org"}).status_code for n in range(6)]
+    codes = [
+        client.post("/accounts/password/reset/", {"email": f"u{n}@example.org"}).status_code for n in range(6)
+    ]
     assert codes == [302] * 4 + [429] * 2
 
 

@@ -48,7 +48,10 @@ def two_clubs():
     b = small_season()
     club_a = Club.objects.create(name="Club Alfa")
     season_a = Season.objects.create(
-        club=club_a, name="Alfa season", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 12, 31)
+        club=club_a,
+        name="Alfa season",
+        starts_on=datetime.date(2026, 1, 1),
+        ends_on=datetime.date(2026, 12, 31),
     )
     player_a = Player.objects.create(name="Zdeněk Alfa")
     Membership.objects.create(club=club_a, player=player_a)

@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0005_club_models_move_to_clubs'),
+        ("scoring", "0005_club_models_move_to_clubs"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='handchange',
-            name='action',
-            field=models.CharField(choices=[('edit', 'corrected'), ('delete', 'deleted'), ('filing', 'club changed')], max_length=10, verbose_name='action'),
+            model_name="handchange",
+            name="action",
+            field=models.CharField(
+                choices=[("edit", "corrected"), ("delete", "deleted"), ("filing", "club changed")],
+                max_length=10,
+                verbose_name="action",
+            ),
         ),
     ]

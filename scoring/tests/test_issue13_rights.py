@@ -49,7 +49,9 @@ def test_issue13_point8_a_scorer_removed_from_the_club_loses_control_of_the_club
     set_club_role(actor=people["alice"], user=bob, club_id=CLUB, role=None)
     game.refresh_from_db()
     assert not can_edit_game(request_as(bob), game)
-    save = phone.post(f"/g/{game.code}/hands", {"number": 2, **{k: v for k, v in HAND_2.items() if k != "meld_points"}})
+    save = phone.post(
+        f"/g/{game.code}/hands", {"number": 2, **{k: v for k, v in HAND_2.items() if k != "meld_points"}}
+    )
     assert save.status_code == 403
     assert phone.post(f"/g/{game.code}/hand-over/").status_code == 403
     assert phone.post(f"/g/{game.code}/details/", {"place": "Elsewhere"}).status_code == 403
@@ -99,7 +101,9 @@ def test_issue13_point14_the_share_page_marks_corrections_without_names_or_a_his
 
 
 def _details(client, game, **fields):
-    return client.post(f"/g/{game.code}/details/", {"club": "", "season": "", "place": "", "note": "", **fields})
+    return client.post(
+        f"/g/{game.code}/details/", {"club": "", "season": "", "place": "", "note": "", **fields}
+    )
 
 
 def test_issue13_point15_a_scorer_cannot_take_an_in_progress_club_game_out_of_its_club():
