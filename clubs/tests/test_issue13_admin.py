@@ -204,3 +204,11 @@ def test_issue13_point7_an_admin_role_change_goes_through_the_service(two_clubs)
     game.refresh_from_db()
     assert game.edit_token_hash == ""  # set_club_role ran: his games' device right is gone
     assert not HandChange.objects.filter(game=game).exists()
+
+
+def test_issue13_point2_a_staff_organiser_sees_no_accounts_even_with_the_permission(two_clubs):
+    client, bea = two_clubs["client"], two_clubs["bea"]
+    bea.user_permissions.add(*Permission.objects.filter(content_type__app_label="auth"))
+    assert client.get("/admin/auth/user/").status_code == 403
+    assert client.get(f"/admin/auth/user/{two_clubs['arne'].pk}/change/").status_code == 403
+    assert "/admin/auth/" not in client.get("/admin/").content.decode()
