@@ -122,6 +122,9 @@ class SeasonAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     search_fields = ["name", "club__name"]
     date_hierarchy = "starts_on"
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Season | None = None) -> list[str]:
+        return ["club"] if obj is not None else []  # its games stay in their club
+
     def has_delete_permission(self, request: HttpRequest, obj: Season | None = None) -> bool:
         """Only a season without games: deleting one would take its games out of the standings."""
         allowed = super().has_delete_permission(request, obj)

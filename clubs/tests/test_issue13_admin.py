@@ -212,3 +212,38 @@ def test_issue13_point2_a_staff_organiser_sees_no_accounts_even_with_the_permiss
     assert client.get("/admin/auth/user/").status_code == 403
     assert client.get(f"/admin/auth/user/{two_clubs['arne'].pk}/change/").status_code == 403
     assert "/admin/auth/" not in client.get("/admin/").content.decode()
+
+
+def test_issue13_point2_no_admin_form_offers_a_staff_organiser_another_clubs_record(two_clubs, rf):
+    """Every foreign-key and many-to-many choice of every club and table admin form and inline."""
+    from django import forms
+    from django.contrib import admin
+
+    from testing.access_helpers import make_game
+
+    game_a = make_game(club_id=two_clubs["club_a"].pk)
+    foreign = {
+        two_clubs["club_a"],
+        two_clubs["season_a"],
+        two_clubs["player_a"],
+        two_clubs["arne"],
+        game_a,
+    }
+    request = rf.get("/admin/")
+    request.user = two_clubs["bea"]
+    game_b = two_clubs["games"][0]
+    checked = 0
+    for model, model_admin in admin.site._registry.items():
+        if model._meta.app_label not in ("clubs", "scoring"):
+            continue
+        obj = game_b if model is Game else None
+        form_classes = [model_admin.get_form(request, obj)]
+        for inline in model_admin.get_inline_instances(request, obj):
+            form_classes.append(inline.get_formset(request, obj).form)
+        for form_class in form_classes:
+            for name, field in form_class.base_fields.items():
+                if isinstance(field, forms.ModelChoiceField):
+                    offered = set(field.queryset)
+                    assert not offered & foreign, (model.__name__, name)
+                    checked += 1
+    assert checked >= 8, checked
