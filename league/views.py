@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Case, F, Prefetch, Q, When
 from django.forms import Form, ModelChoiceField
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -29,6 +29,8 @@ from clubs.permissions import (
     can_score_for_club,
     deny,
     is_site_admin,
+    may_merge_players,
+    organised_club_ids,
     require_club_role,
     scoring_club_ids,
     season_club,
@@ -209,32 +211,24 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         return deny(request)
     figures = standings.player_figures(player)
     context = {"player": player, "f": figures, "band_rule": BAND_RULE}
-    if _may_merge(request.user, player):
-        context["merge_form"] = MergeForm(keep=player)
+    if may_merge_players(request.user, player):
+        context["merge_form"] = MergeForm(keep=player, clubs=organised_club_ids(request.user))
     return render(request, "league/player.html", context)
-
-
-def _may_merge(user: AnyUser, *players: Player) -> bool:
-    """Organisers of every club the players are on (a player in no club: superusers only)."""
-    if is_site_admin(user):
-        return True
-    club_ids = {club.pk for player in players for club in player.clubs.all()}
-    return bool(club_ids) and all(can_manage_club(user, club_id) for club_id in club_ids)
 
 
 @require_POST
 def merge_player(request: HttpRequest, player_id: int) -> HttpResponse:
     keep = get_object_or_404(Player, pk=player_id)
-    if not _may_merge(request.user, keep):
+    if not may_merge_players(request.user, keep):
         return deny(request)
-    form = MergeForm(request.POST, keep=keep)
+    form = MergeForm(request.POST, keep=keep, clubs=organised_club_ids(request.user))
     if form.is_valid():
         duplicate = form.cleaned_data["duplicate"]
-        if not _may_merge(request.user, duplicate):
-            return deny(request)
         name = duplicate.name
         try:
-            club_services.merge_players(keep=keep, duplicate=duplicate)
+            club_services.merge_players_as(actor=request.user, keep=keep, duplicate=duplicate)
+        except PermissionDenied:
+            return deny(request)
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         else:

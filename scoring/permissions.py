@@ -4,8 +4,9 @@ Rules:
 - A quick game (no club) is edited by the browser that created it (an edit token in a signed,
   HttpOnly cookie), by the signed-in user who created it, and by whoever that browser handed the
   edit right to. Everyone else reads it through its share link.
-- In a club game, organisers may always correct it; scorers may enter and correct hands while it
-  is in progress; once it is finished it is a league record and only organisers change it.
+- In a club game, organisers may always correct it; scorers (and the device holding the edit
+  token) may enter and correct hands while it is in progress; once it is finished it is a league
+  record and only organisers change it. Creating a club game gives an account no right of its own.
   Every role may read the club's games.
 - A superuser counts as an organiser of every club.
 
@@ -101,6 +102,10 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
             return False  # a finished club game is a league record: organisers only
         if role == ClubRole.Role.SCORER:
             return True
+        # In a club game an account's right comes from its club role alone: a scorer taken off
+        # the club no longer edits the games he created. The device holding the edit token (the
+        # table's phone) still scores; set_club_role clears the token of such a scorer's games.
+        return holds_edit_token(request, game)
     return _runs_the_game(request, game)
 
 

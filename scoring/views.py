@@ -29,7 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
-from clubs.permissions import can_score_for_club, require_club_role, scoring_club_ids
+from clubs.permissions import can_manage_club, can_score_for_club, require_club_role, scoring_club_ids
 from scoring import filing, selectors, services
 from scoring.audit import club_corrections, game_corrections
 from scoring.diff import change_rows
@@ -374,6 +374,8 @@ def _corrections(game: Game) -> tuple[dict[int, HandChange], list[HandChange]]:
     edited: dict[int, HandChange] = {}
     deleted: list[HandChange] = []
     for change in game_corrections(game)[:100]:
+        if change.action == HandChange.Action.FILING:
+            continue  # not a hand: shown on the corrections page
         if change.action == HandChange.Action.DELETE:
             deleted.append(change)
         elif change.hand_number <= game.hand_count:
@@ -447,12 +449,12 @@ def game_details(request: HttpRequest, code: str) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         new_club = data["filed_club"].pk if data["filed_club"] else None
-        if new_club != game.club_id and not all(  # type: ignore[attr-defined]
-            can_score_for_club(request.user, club_id)
-            for club_id in (new_club, game.club_id)  # type: ignore[attr-defined]
-            if club_id is not None
-        ):
-            raise PermissionDenied(_("Only a scorer or organiser of the club files games in it."))
+        old_club = game.club_id  # type: ignore[attr-defined]
+        if new_club != old_club:
+            if new_club is not None and not can_score_for_club(request.user, new_club):
+                raise PermissionDenied(_("Only a scorer or organiser of the club files games in it."))
+            if old_club is not None and not can_manage_club(request.user, old_club):
+                raise PermissionDenied(_("Only an organiser of the club takes a game out of it."))
         try:
             filing.file_game(
                 game=game,
@@ -462,6 +464,7 @@ def game_details(request: HttpRequest, code: str) -> HttpResponse:
                 place=data["place"],
                 note=data["note"],
                 players=form.players(),
+                actor=actor_for(request),
             )
         except ValidationError as error:
             form.add_error(None, error)
