@@ -340,6 +340,8 @@ def _restore_games(
             seat not in result.settings.seat_letters or pid not in players for seat, pid in links.items()
         ):
             raise BackupRefused(f"{where}: 'seat_players' names a seat or a player that is not there")
+        if len(set(links.values())) != len(links):
+            raise BackupRefused(f"{where}: 'seat_players' puts one player in two seats")
         created_by = row.get("created_by")
         if created_by is not None and created_by not in users:
             raise BackupRefused(f"{where}: user {str(created_by)[:150]!r} is not among the users")

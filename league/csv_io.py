@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from clubs.models import Season
-from league.services import NewGame, store_games
+from league.services import NewGame, repeated_player, store_games
 from scoring.engine_messages import engine_line
 from scoring.labels import SEAT_NAMES, side_short
 from scoring.models import Game, GameSeat, Hand, HandStat
@@ -577,7 +577,9 @@ def parse_json(
             where.append(Problem(None, _("not a game record: an object with a list of hands is expected")))
         else:
             result = _score(record, [], where)
-            if result is not None:
+            if result is not None and club and (problem := repeated_player(result.settings.players)):
+                where.append(Problem(None, problem))
+            elif result is not None:
                 settings = {key: record.get(key) for key in ("seats", "variant", "deck", "target", "min_bid")}
                 settings.update(
                     seats=result.settings.seats,
@@ -808,6 +810,9 @@ def _read_game(
     record = {**settings, "players": players, "hands": hand_data}
     result = _score(record, lines, problems)
     if result is None:
+        return None
+    if league["club"] and (problem := repeated_player(players)):
+        problems.append(Problem(first_line, problem))
         return None
     return NewGame(
         settings=settings,

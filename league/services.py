@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_player
@@ -39,6 +40,23 @@ class NewGame:
     player_ids: dict[str, int] = field(default_factory=dict)
 
 
+def repeated_player(players: Mapping[str, str]) -> str | None:
+    """Why a club game cannot take these names: in a club game every named seat is bound to the roster
+    player of that name, so one name in two seats would seat one player twice (issue 13, point 9)."""
+    seen: dict[str, str] = {}
+    for seat in sorted(players, key="NESW".index):
+        key = (players[seat] or "").strip().casefold()
+        if not key:
+            continue
+        if key in seen:
+            return _(
+                "players: %(name)s is named in seats %(first)s and %(second)s; in a club game one player "
+                "sits in one seat"
+            ) % {"name": players[seat].strip(), "first": seen[key], "second": seat}
+        seen[key] = seat
+    return None
+
+
 @transaction.atomic
 def store_games(*, games: Sequence[NewGame]) -> list[Game]:
     """Write checked games in bulk: clubs, seasons and roster players are found by name or created.
@@ -46,6 +64,9 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
     In a club game every named seat is bound to a roster player of that name (created when the
     roster has none). Games without a club keep their free-text names.
     """
+    for new in games:
+        if new.club and (problem := repeated_player(new.players)):
+            raise ValueError(problem)  # the imports refuse this before they write anything
     clubs: dict[str, Club] = {}
     seasons: dict[tuple[str, str], Season] = {}
     for new in games:

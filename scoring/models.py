@@ -133,7 +133,16 @@ class GameSeat(models.Model):
 
     class Meta:
         ordering = ["game", "seat"]
-        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_row_per_seat")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_row_per_seat"),
+            # One person cannot sit in two seats of one game (issue 13, point 9): the standings
+            # would count them twice.
+            models.UniqueConstraint(
+                fields=["game", "player"],
+                condition=models.Q(player__isnull=False),
+                name="one_seat_per_player_in_game",
+            ),
+        ]
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
 
