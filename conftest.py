@@ -80,3 +80,10 @@ def league_client(db):
     client = Client()
     client.force_login(User.objects.create_superuser("organiser", "organiser@example.org", None))
     return client
+
+
+@pytest.fixture(autouse=True)
+def _imports_in_the_request(settings):
+    """Uploads are written during the request in tests (a thread would not see a test's
+    transaction); league/tests/test_issue13_imports.py runs the background thread itself."""
+    settings.IMPORT_IN_BACKGROUND = False

@@ -59,14 +59,89 @@ def repeated_player(players: Mapping[str, str]) -> str | None:
 
 @transaction.atomic
 def store_games(*, games: Sequence[NewGame]) -> list[Game]:
-    """Write checked games in bulk: clubs, seasons and roster players are found by name or created.
+    """Write checked games in bulk, in one transaction: clubs, seasons and roster players are found
+    by name or created (restore, the benchmark, the import_games command).
 
     In a club game every named seat is bound to a roster player of that name (created when the
     roster has none). Games without a club keep their free-text names.
     """
+    _refuse_repeated_players(games)
+    clubs, seasons, roster = _places(games)
+    return _write(games, clubs=clubs, seasons=seasons, roster=roster, pending_import=None)
+
+
+@transaction.atomic
+def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game]:
+    """One short transaction of an import: the games, seats, hands and statistics, hidden.
+
+    The games are marked `pending_import=batch_id` (no page sees them) and belong to no club or
+    season, and no seat to a player, until `publish_pending_games` files them all at once."""
+    _refuse_repeated_players(games)
+    return _write(games, clubs={}, seasons={}, roster=None, pending_import=batch_id)
+
+
+@transaction.atomic
+def publish_pending_games(*, batch_id: int, placed: Sequence[tuple[int, NewGame]]) -> None:
+    """The last short transaction of an import: clubs, seasons and roster players are found or
+    made, every pending game is filed and its seats bound, and all become visible together.
+
+    `placed`: (game id, the game as read from the file) for every game the batch wrote."""
+    games = [new for _pk, new in placed]
+    clubs, seasons, roster = _places(games)
+    by_place: dict[tuple[str, str], list[int]] = {}
+    for pk, new in placed:
+        by_place.setdefault((new.club, new.season), []).append(pk)
+    for (club, season), ids in by_place.items():
+        if club:
+            for part in _parts(ids):
+                Game.all_objects.filter(pk__in=part).update(
+                    club=clubs[club], season=seasons.get((club, season))
+                )
+    club_of = {pk: clubs[new.club] for pk, new in placed if new.club}
+    seats_by_player: dict[int, list[int]] = {}
+    for part in _parts(list(club_of)):
+        for seat_pk, game_id, name in GameSeat.objects.filter(game_id__in=part).values_list(
+            "pk", "game_id", "name"
+        ):
+            if not name.strip():
+                continue
+            club = club_of[game_id]
+            key = (club.pk, name.strip().casefold())
+            if key not in roster:
+                roster[key] = add_player(club=club, name=name)
+            seats_by_player.setdefault(roster[key].pk, []).append(seat_pk)
+    for player_id, seat_ids in seats_by_player.items():
+        for part in _parts(seat_ids):
+            GameSeat.objects.filter(pk__in=part).update(player_id=player_id)
+    Game.all_objects.filter(pending_import=batch_id).update(pending_import=None)
+
+
+def discard_pending_games(*, batch_id: int, chunk: int = 25) -> int:
+    """Delete a refused or broken import's hidden games, a few per short transaction."""
+    deleted = 0
+    while True:
+        with transaction.atomic():
+            ids = list(Game.all_objects.filter(pending_import=batch_id).values_list("pk", flat=True)[:chunk])
+            if not ids:
+                return deleted
+            Game.all_objects.filter(pk__in=ids).delete()  # seats, hands and statistics go with them
+            deleted += len(ids)
+
+
+def _parts(ids: Sequence[int], size: int = 500) -> list[Sequence[int]]:
+    return [ids[i : i + size] for i in range(0, len(ids), size)]
+
+
+def _refuse_repeated_players(games: Sequence[NewGame]) -> None:
     for new in games:
         if new.club and (problem := repeated_player(new.players)):
             raise ValueError(problem)  # the imports refuse this before they write anything
+
+
+def _places(
+    games: Sequence[NewGame],
+) -> tuple[dict[str, Club], dict[tuple[str, str], Season], dict[tuple[int, str], Player]]:
+    """The clubs and seasons the games name (found or created) and the clubs' rosters by name."""
     clubs: dict[str, Club] = {}
     seasons: dict[tuple[str, str], Season] = {}
     for new in games:
@@ -84,7 +159,18 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
     for club in clubs.values():
         for membership in Membership.objects.filter(club=club).select_related("player"):
             roster.setdefault((club.pk, membership.player.name.casefold()), membership.player)
+    return clubs, seasons, roster
 
+
+def _write(
+    games: Sequence[NewGame],
+    *,
+    clubs: Mapping[str, Club],
+    seasons: Mapping[tuple[str, str], Season],
+    roster: dict[tuple[int, str], Player] | None,
+    pending_import: int | None,
+) -> list[Game]:
+    """Games, seats, hands and statistics in bulk. `roster` None: no seat is bound to a player."""
     game_rows = []
     for new in games:
         row = Game(
@@ -100,19 +186,20 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
             played_on=new.played_on,
             place=new.place,
             note=new.note,
+            pending_import=pending_import,
             **summary_fields(new.result),
         )
         if new.code:
             row.code = new.code
         game_rows.append(row)
-    Game.objects.bulk_create(game_rows, batch_size=500)
+    Game.all_objects.bulk_create(game_rows, batch_size=500)
 
     seat_rows: list[GameSeat] = []
     for new, game in zip(games, game_rows, strict=True):
         for seat in new.result.settings.seat_letters:
             name = (new.players.get(seat) or "").strip()
             player = None
-            if name and game.club is not None:
+            if name and game.club is not None and roster is not None:
                 key = (game.club.pk, name.casefold())
                 if key not in roster:
                     roster[key] = add_player(club=game.club, name=name)
