@@ -60,7 +60,8 @@ def test_issue13_point5_pending_games_are_seen_by_no_page_standing_export_or_cou
     assert text(client.get(f"/league/seasons/{data['season'].pk}/")) == season_page
     assert not Club.objects.filter(name="Andra klubben").exists()
 
-    services.publish_pending_games(batch_id=batch.pk, placed=[(g.pk, n) for g, n in zip(hidden, games)])
+    placed = [(game.pk, new) for game, new in zip(hidden, games, strict=True)]
+    services.publish_pending_games(batch_id=batch.pk, placed=placed)
     assert Game.objects.count() == 6
     assert Game.objects.get(code=hidden_code).club.name == "Andra klubben"
     other = Club.objects.get(name="Andra klubben")
