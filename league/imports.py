@@ -21,10 +21,11 @@ from __future__ import annotations
 import datetime
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 from django.conf import settings
-from django.db import IntegrityError, close_old_connections, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, close_old_connections, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import override
@@ -35,6 +36,8 @@ from league.services import NewGame, discard_pending_games, publish_pending_game
 
 log = logging.getLogger(__name__)
 
+# The pause after each chunk on SQLite, so a hand save waiting for the write lock gets it.
+SQLITE_GAP_SECONDS = 0.15
 # A batch that has not moved for this long lost its thread (the worker was stopped).
 STALLED_AFTER = datetime.timedelta(minutes=3)
 
@@ -105,6 +108,10 @@ def run(
             rows = write_pending_games(batch_id=batch_id, games=chunk)  # one short transaction
             placed.extend((row.pk, new) for row, new in zip(rows, chunk, strict=True))
             _update(batch_id, written=len(placed))
+            if connections[DEFAULT_DB_ALIAS].vendor == "sqlite":
+                # SQLite has one writer at a time, and a writer kept waiting only retries every
+                # 100 ms or so: leave it a gap, or back-to-back chunks would starve it.
+                time.sleep(SQLITE_GAP_SECONDS)
         with transaction.atomic():
             publish_pending_games(batch_id=batch_id, placed=placed)
             _update(batch_id, status=ImportBatch.Status.DONE)

@@ -6,11 +6,14 @@ Keyword-only, typed, one transaction each (STYLE.md).
 from __future__ import annotations
 
 import datetime
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
+from django.db.models import Model
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Season
@@ -70,14 +73,68 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
     return _write(games, clubs=clubs, seasons=seasons, roster=roster, pending_import=None)
 
 
-@transaction.atomic
 def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game]:
-    """One short transaction of an import: the games, seats, hands and statistics, hidden.
+    """Part of an import, in two short transactions: the games and seats, then their hands and
+    statistics. Everything slow (building the rows, turning them into database values) happens
+    between and before them, with no lock held, so a hand saved at a table meanwhile waits for
+    a few milliseconds of inserts at most.
 
     The games are marked `pending_import=batch_id` (no page sees them) and belong to no club or
     season, and no seat to a player, until `publish_pending_games` files them all at once."""
     _refuse_repeated_players(games)
-    return _write(games, clubs={}, seasons={}, roster=None, pending_import=batch_id)
+    game_rows = _game_rows(games, clubs={}, seasons={}, pending_import=batch_id)
+    with transaction.atomic():
+        Game.all_objects.bulk_create(game_rows, batch_size=500)
+        seat_rows = _seat_rows(games, game_rows, roster=None)
+        GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
+    hand_rows, hand_stats, game_stats = _hand_and_stat_rows(games, game_rows, seat_rows)
+    inserts = [_insert_rows(model, rows) for model, rows in ((Hand, hand_rows), (HandStat, hand_stats))]
+    inserts.append(_insert_rows(GameStat, game_stats))
+    with transaction.atomic(), connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        for sql, values in inserts:
+            if values:
+                cursor.executemany(sql, values)
+    return game_rows
+
+
+def _always(value: Any) -> Any:
+    return lambda _row: value
+
+
+_PLAIN_FIELDS = (
+    models.IntegerField,
+    models.CharField,
+    models.TextField,
+    models.BooleanField,
+    models.ForeignKey,
+)
+
+
+def _insert_rows(model: type[Model], rows: Sequence[Model]) -> tuple[str, list[tuple[Any, ...]]]:
+    """An INSERT and its rows as database values, made before the transaction that runs it (what
+    Django's bulk_create does inside it: most of its time goes into turning fields into values).
+
+    Numbers, text, flags and foreign keys go to the database as they are; the creation times are
+    one "now" for all rows (what auto_now gives a bulk insert); other fields (JSON, UUID) through
+    the field's own conversion."""
+    db = connections[DEFAULT_DB_ALIAS]
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    now = timezone.now()
+    getters: list[Any] = []
+    for f in fields:
+        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
+            getters.append(_always(f.get_db_prep_save(now, db)))
+        elif isinstance(f, _PLAIN_FIELDS) and not isinstance(f, models.JSONField):
+            getters.append(operator.attrgetter(f.attname))
+        else:
+            getters.append(lambda row, f=f: f.get_db_prep_save(getattr(row, f.attname), db))
+    quote = db.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+        quote(model._meta.db_table),
+        ", ".join(quote(f.column) for f in fields),
+        ", ".join(["%s"] * len(fields)),
+    )
+    return sql, [tuple(get(row) for get in getters) for row in rows]
 
 
 @transaction.atomic
@@ -171,6 +228,24 @@ def _write(
     pending_import: int | None,
 ) -> list[Game]:
     """Games, seats, hands and statistics in bulk. `roster` None: no seat is bound to a player."""
+    game_rows = _game_rows(games, clubs=clubs, seasons=seasons, pending_import=pending_import)
+    Game.all_objects.bulk_create(game_rows, batch_size=500)
+    seat_rows = _seat_rows(games, game_rows, roster=roster)
+    GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
+    hand_rows, hand_stats, game_stats = _hand_and_stat_rows(games, game_rows, seat_rows)
+    Hand.objects.bulk_create(hand_rows, batch_size=1000)
+    HandStat.objects.bulk_create(hand_stats, batch_size=1000)
+    GameStat.objects.bulk_create(game_stats, batch_size=1000)
+    return game_rows
+
+
+def _game_rows(
+    games: Sequence[NewGame],
+    *,
+    clubs: Mapping[str, Club],
+    seasons: Mapping[tuple[str, str], Season],
+    pending_import: int | None,
+) -> list[Game]:
     game_rows = []
     for new in games:
         row = Game(
@@ -192,8 +267,12 @@ def _write(
         if new.code:
             row.code = new.code
         game_rows.append(row)
-    Game.all_objects.bulk_create(game_rows, batch_size=500)
+    return game_rows
 
+
+def _seat_rows(
+    games: Sequence[NewGame], game_rows: Sequence[Game], *, roster: dict[tuple[int, str], Player] | None
+) -> list[GameSeat]:
     seat_rows: list[GameSeat] = []
     for new, game in zip(games, game_rows, strict=True):
         for seat in new.result.settings.seat_letters:
@@ -205,12 +284,18 @@ def _write(
                     roster[key] = add_player(club=game.club, name=name)
                 player = roster[key]
             seat_rows.append(GameSeat(game=game, seat=seat, name=name, player=player))
-    GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
+    return seat_rows
 
+
+def _hand_and_stat_rows(
+    games: Sequence[NewGame], game_rows: Sequence[Game], seat_rows: Sequence[GameSeat]
+) -> tuple[list[Hand], list[HandStat], list[GameStat]]:
     by_game: dict[int, list[GameSeat]] = {}
     for seat_row in seat_rows:
-        by_game.setdefault(seat_row.game_id, []).append(seat_row)
-    hand_rows, hand_stats, game_stats = [], [], []
+        by_game.setdefault(seat_row.game_id, []).append(seat_row)  # type: ignore[attr-defined]
+    hand_rows: list[Hand] = []
+    hand_stats: list[HandStat] = []
+    game_stats: list[GameStat] = []
     for new, game in zip(games, game_rows, strict=True):
         hand_rows.extend(
             Hand(game=game, number=number, data=dict(data)) for number, data in enumerate(new.hands, start=1)
@@ -218,10 +303,7 @@ def _write(
         more_hands, more_games = stats.stat_rows(game, by_game[game.pk], new.hands, new.result)
         hand_stats.extend(more_hands)
         game_stats.extend(more_games)
-    Hand.objects.bulk_create(hand_rows, batch_size=1000)
-    HandStat.objects.bulk_create(hand_stats, batch_size=1000)
-    GameStat.objects.bulk_create(game_stats, batch_size=1000)
-    return game_rows
+    return hand_rows, hand_stats, game_stats
 
 
 def summary_fields(result: GameResult) -> dict[str, Any]:

@@ -129,7 +129,7 @@ TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 0)
 # by a thread of the web worker while the page shows its progress (off: written during the
 # request, as the tests and the import_games command do).
 IMPORT_MAX_MB = envint("IMPORT_MAX_MB", 20)
-IMPORT_CHUNK_GAMES = envint("IMPORT_CHUNK_GAMES", 25)
+IMPORT_CHUNK_GAMES = envint("IMPORT_CHUNK_GAMES", 20)
 IMPORT_IN_BACKGROUND = envbool("IMPORT_IN_BACKGROUND", True)
 
 # The browser that created a game keeps its edit right this long; a handover link lives this long.
