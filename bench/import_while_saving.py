@@ -1,7 +1,7 @@
 """Import while saving (issue 13, point 5): a 10 MB upload must not hold up the tables.
 
 gunicorn with 2 sync workers on 127.0.0.1 (bench/harness.py). One client, signed in as an
-administrator, uploads a JSON file of 1,500 game records × 100 hands (about 10.3 MB) through the
+administrator, uploads a JSON file of 1,500 game records × 100 hands (about 10.9 MB) through the
 import page and follows its progress page until the import is done; meanwhile another client
 saves hands into its own quick game without pause (game page, then the hand form, as a phone
 does). Printed: the import's time, the number of saves, the worst save latency and the errors.
