@@ -239,9 +239,10 @@ def main() -> int:
     errors = saver.errors + ([outcome] if outcome else [])
     for problem in errors[:10]:
         print("  problem:", problem)
+    median = sorted(saver.latencies)[saves // 2] * 1000 if saves else 0.0
     print(
         f"  upload request answered in {upload_seconds:.2f} s; stored {stored_games} games with "
-        f"{stored_hands} hands; median save {sorted(saver.latencies)[saves // 2] * 1000 if saves else 0:.0f} ms"
+        f"{stored_hands} hands; median save {median:.0f} ms"
     )
     print(
         f"import-while-saving: {size:.1f} MB, {args.games} games in {import_seconds:.1f} s; "
