@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .PHONY: run test serve migrate deps lint system-deps clean bench messages bench-league bench-load bench-faults \
-	bench-fuzz bench-nights
+	bench-fuzz bench-nights bench-import
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { echo "make: '$(PYTHON) -m venv' failed; on Debian install python3-venv first"; exit 1; }
@@ -76,6 +76,11 @@ bench-load: deps
 bench-faults: deps
 	$(BIN)/python bench/load.py --faults $(BENCH_ARGS)
 	$(BIN)/python bench/load.py --faults --postgres $(BENCH_ARGS)
+
+# A 10 MB import through the upload page while another client saves hands (issue 13, point 5).
+bench-import: deps
+	$(BIN)/python bench/import_while_saving.py $(BENCH_ARGS)
+	$(BIN)/python bench/import_while_saving.py --postgres $(BENCH_ARGS)
 
 bench-fuzz: deps
 	$(BIN)/python bench/fuzz.py $(BENCH_ARGS)

@@ -95,3 +95,10 @@ def league_client(db):
     client.user = organiser  # type: ignore[attr-defined]
     yield client
     post_save.disconnect(sender=Club, dispatch_uid="league_client_founder")
+
+
+@pytest.fixture(autouse=True)
+def _imports_in_the_request(settings):
+    """Uploads are written during the request in tests (a thread would not see a test's
+    transaction); league/tests/test_issue13_imports.py runs the background thread itself."""
+    settings.IMPORT_IN_BACKGROUND = False

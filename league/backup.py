@@ -1,30 +1,37 @@
 """Backup and restore of everything: games as game records (docs/record-format.md), plus the club data.
 
-`dump()` builds one JSON-ready object: accounts (with password hashes, so keep backups private),
-clubs, players and rosters, seasons, club roles by username, and every game as its game
-record (settings, players, hands) with its league details (club, season, date, place, note, which
-player sat in each seat), its code and share code. Derived figures (totals, statistics) are not in
-the file: `load()` rescores every game with the engine and writes them afresh through
+`dump()` builds one JSON-ready object: accounts (with password hashes, so keep backups private)
+with their admin permissions and groups, the groups and their permissions, clubs, players and
+rosters, seasons (with their published-results codes), club roles by username, and every game as
+its game record (settings, players, hands) with its league details (club, season, date, place,
+note, which player sat in each seat), its code, share code and edit secrets, each hand's
+submission id and times, and the game's correction history. Derived figures (totals, statistics)
+are not in the file: `load()` rescores every game with the engine and writes them afresh through
 `league.services.store_games`, in one transaction, into an empty database only.
+
+Version 2 added the permissions, groups, publish codes, hand submission ids and the correction
+history (issue 13, point 10); a version 1 file still restores, without them.
 """
 
 from __future__ import annotations
 
 import datetime
+import uuid
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, Permission, User
 from django.db import connection, transaction
 from django.utils.dateparse import parse_datetime
 
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from league.services import NewGame, store_games
-from scoring.models import Game, GameSeat, Hand
+from scoring.models import Game, GameSeat, Hand, HandChange
 from scoring.rules import GameResult, RecordError, parse_hand, parse_settings, score_game
 
 FORMAT = "pinochle-scorekeeper-backup"
-VERSION = 1
+VERSION = 2
+READABLE = (1, 2)  # versions load() accepts
 
 
 class BackupRefused(Exception):
@@ -38,6 +45,11 @@ def _date(value: datetime.date | datetime.datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
+def _permission_names(permissions: Any) -> list[str]:
+    """Permissions as "app_label.codename", the form `user.has_perm` takes."""
+    return sorted(f"{p.content_type.app_label}.{p.codename}" for p in permissions)
+
+
 def dump() -> dict[str, Any]:
     """Everything, read in one transaction so the parts agree with each other."""
     outermost = not connection.in_atomic_block
@@ -49,6 +61,10 @@ def dump() -> dict[str, Any]:
             "format": FORMAT,
             "version": VERSION,
             "created": _date(datetime.datetime.now(datetime.UTC)),
+            "groups": [
+                {"name": group.name, "permissions": _permission_names(group.permissions.all())}
+                for group in Group.objects.order_by("pk").prefetch_related("permissions__content_type")
+            ],
             "users": [
                 {
                     "username": user.username,
@@ -60,8 +76,13 @@ def dump() -> dict[str, Any]:
                     "is_staff": user.is_staff,
                     "is_superuser": user.is_superuser,
                     "date_joined": _date(user.date_joined),
+                    "last_login": _date(user.last_login),
+                    "groups": sorted(group.name for group in user.groups.all()),
+                    "permissions": _permission_names(user.user_permissions.all()),
                 }
-                for user in User.objects.order_by("pk")
+                for user in User.objects.order_by("pk").prefetch_related(
+                    "groups", "user_permissions__content_type"
+                )
             ],
             "clubs": [
                 {"name": club.name, "created_at": _date(club.created_at)}
@@ -71,6 +92,7 @@ def dump() -> dict[str, Any]:
                 {
                     "id": player.pk,
                     "name": player.name,
+                    "created_at": _date(player.created_at),
                     "clubs": [
                         {"club": m.club.name, "joined_on": _date(m.joined_on)}
                         for m in player.memberships.all()
@@ -84,6 +106,7 @@ def dump() -> dict[str, Any]:
                     "name": season.name,
                     "starts_on": _date(season.starts_on),
                     "ends_on": _date(season.ends_on),
+                    "publish_code": season.publish_code,
                 }
                 for season in Season.objects.select_related("club").order_by("pk")
             ],
@@ -96,14 +119,44 @@ def _club_roles() -> Iterator[dict[str, Any]]:
     names = dict(Club.objects.values_list("pk", "name"))
     for role in ClubRole.objects.select_related("user").order_by("pk"):
         if role.club_id in names:  # a role in a club that no longer exists means nothing
-            yield {"club": names[role.club_id], "username": role.user.username, "role": role.role}
+            yield {
+                "club": names[role.club_id],
+                "username": role.user.username,
+                "role": role.role,
+                "updated_at": _date(role.updated_at),
+            }
 
 
 def _games() -> Iterator[dict[str, Any]]:
     games = Game.objects.select_related("club", "season", "created_by").order_by("pk")
     hands: dict[int, list[Any]] = {}
-    for game_id, data in Hand.objects.order_by("game_id", "number").values_list("game_id", "data"):
+    hand_times: dict[int, list[dict[str, Any]]] = {}
+    for game_id, data, submission, created, updated in Hand.objects.order_by("game_id", "number").values_list(
+        "game_id", "data", "submission_id", "created_at", "updated_at"
+    ):
         hands.setdefault(game_id, []).append(data)
+        hand_times.setdefault(game_id, []).append(
+            {
+                "submission_id": str(submission) if submission else None,
+                "created_at": _date(created),
+                "updated_at": _date(updated),
+            }
+        )
+    clubs = dict(Club.objects.values_list("pk", "name"))
+    changes: dict[int, list[dict[str, Any]]] = {}
+    for change in HandChange.objects.select_related("actor").order_by("game_id", "at", "pk"):
+        changes.setdefault(change.game_id, []).append(
+            {
+                "hand_number": change.hand_number,
+                "action": change.action,
+                "old_data": change.old_data,
+                "new_data": change.new_data,
+                "actor": change.actor.username if change.actor else None,
+                "actor_label": change.actor_label,
+                "club": clubs.get(change.club_id) if change.club_id is not None else None,
+                "at": _date(change.at),
+            }
+        )
     seats: dict[int, list[GameSeat]] = {}
     for row in GameSeat.objects.order_by("game_id", "seat"):
         seats.setdefault(row.game_id, []).append(row)
@@ -124,6 +177,10 @@ def _games() -> Iterator[dict[str, Any]]:
             "seat_players": {row.seat: row.player_id for row in rows if row.player_id},
             "share_code": game.share_code,
             "edit_token_hash": game.edit_token_hash,
+            "handover_token_hash": game.handover_token_hash,
+            "handover_expires_at": _date(game.handover_expires_at),
+            "hand_meta": hand_times.get(game.pk, []),
+            "changes": changes.get(game.pk, []),
             "created_by": game.created_by.username if game.created_by else None,
             "created_at": _date(game.created_at),
             "updated_at": _date(game.updated_at),
@@ -146,6 +203,10 @@ def _field(obj: Any, key: str, kind: type | tuple[type, ...], where: str, *, opt
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
         raise BackupRefused(f"{where}: {key!r} is missing or of the wrong type")
     return value
+
+
+def _or(value: str | None, default: str) -> str:
+    return default if value is None else value
 
 
 def _day(text: str | None, where: str) -> datetime.date | None:
@@ -194,12 +255,16 @@ def load(data: Any) -> dict[str, int]:
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupRefused(f'not a backup of this app (no "format": "{FORMAT}")')
-    if data.get("version") != VERSION:
-        raise BackupRefused(f"backup version {data.get('version')!r}; this app restores version {VERSION}")
+    if data.get("version") not in READABLE:
+        raise BackupRefused(
+            f"backup version {data.get('version')!r}; this app restores versions "
+            f"{', '.join(str(v) for v in READABLE)}"
+        )
     with transaction.atomic():
         if not database_is_empty():
             raise BackupRefused("the database is not empty")
-        users = _restore_users(_list(data, "users"))
+        groups = _restore_groups(data.get("groups") or [])
+        users = _restore_users(_list(data, "users"), groups)
         clubs = _restore_clubs(_list(data, "clubs"))
         players = _restore_players(_list(data, "players"), clubs)
         seasons = _restore_seasons(_list(data, "seasons"), clubs)
@@ -212,12 +277,46 @@ def load(data: Any) -> dict[str, int]:
         "players": len(players),
         "seasons": len(seasons),
         "users": len(users),
+        "groups": len(groups),
         "club_roles": roles,
     }
 
 
-def _restore_users(rows: list[Any]) -> dict[str, User]:
+def _permissions(names: Any, where: str) -> list[Permission]:
+    """Permissions named "app_label.codename"; a name this app does not have is refused."""
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise BackupRefused(f"{where}: 'permissions' is not a list of names")
+    wanted = {tuple(name.split(".", 1)) for name in names if "." in name}
+    found = {
+        (p.content_type.app_label, p.codename): p
+        for p in Permission.objects.select_related("content_type").filter(
+            codename__in={codename for _app, codename in wanted}
+        )
+    }
+    missing = [name for name in names if tuple(name.split(".", 1)) not in found]
+    if missing:
+        raise BackupRefused(f"{where}: permission {missing[0][:100]!r} does not exist in this app")
+    return [found[key] for key in sorted(wanted)]
+
+
+def _restore_groups(rows: Any) -> dict[str, Group]:
+    if not isinstance(rows, list):
+        raise BackupRefused("'groups' is not a list")
+    groups: dict[str, Group] = {}
+    for index, row in enumerate(rows, start=1):
+        where = f"groups[{index}]"
+        name = _field(row, "name", str, where)
+        if not name or name in groups or len(name) > 150:
+            raise BackupRefused(f"{where}: the group name is empty, too long or repeated")
+        groups[name], _created = Group.objects.get_or_create(name=name)
+        groups[name].permissions.set(_permissions(row.get("permissions", []), where))
+    return groups
+
+
+def _restore_users(rows: list[Any], groups: Mapping[str, Group]) -> dict[str, User]:
     users: dict[str, User] = {}
+    memberships: dict[str, list[Group]] = {}
+    permissions: dict[str, list[Permission]] = {}
     for index, row in enumerate(rows, start=1):
         where = f"users[{index}]"
         name = _field(row, "username", str, where)
@@ -228,14 +327,31 @@ def _restore_users(rows: list[Any]) -> dict[str, User]:
             email=_field(row, "email", str, where, optional=True) or "",
             first_name=_field(row, "first_name", str, where, optional=True) or "",
             last_name=_field(row, "last_name", str, where, optional=True) or "",
-            password=_field(row, "password", str, where, optional=True) or "!",  # "!": no password
+            password=_or(_field(row, "password", str, where, optional=True), "!"),  # "!": no password
             is_active=bool(row.get("is_active", True)),
             is_staff=bool(row.get("is_staff", False)),
             is_superuser=bool(row.get("is_superuser", False)),
             date_joined=_moment(row.get("date_joined"), where) or datetime.datetime.now(datetime.UTC),
+            last_login=_moment(row.get("last_login"), where),
         )
+        names = row.get("groups", [])
+        if not isinstance(names, list) or any(name not in groups for name in names):
+            raise BackupRefused(f"{where}: 'groups' names a group that is not among the groups")
+        memberships[name] = [groups[group] for group in names]
+        permissions[name] = _permissions(row.get("permissions", []), where)
     User.objects.bulk_create(users.values())
-    return {user.username: user for user in User.objects.all()}
+    stored = {user.username: user for user in User.objects.all()}
+    User.groups.through.objects.bulk_create(
+        User.groups.through(user_id=stored[name].pk, group_id=group.pk)
+        for name, chosen in memberships.items()
+        for group in chosen
+    )
+    User.user_permissions.through.objects.bulk_create(
+        User.user_permissions.through(user_id=stored[name].pk, permission_id=permission.pk)
+        for name, chosen in permissions.items()
+        for permission in chosen
+    )
+    return stored
 
 
 def _restore_clubs(rows: list[Any]) -> dict[str, Club]:
@@ -266,6 +382,9 @@ def _restore_players(rows: list[Any], clubs: Mapping[str, Club]) -> dict[int, Pl
         if key in players or not name.strip():
             raise BackupRefused(f"{where}: the id is repeated or the name is empty")
         player = players[key] = Player.objects.create(name=name)
+        created = _moment(row.get("created_at"), where)
+        if created:
+            Player.objects.filter(pk=player.pk).update(created_at=created)
         memberships = row.get("clubs", [])
         if not isinstance(memberships, list):
             raise BackupRefused(f"{where}: 'clubs' is not a list")
@@ -279,6 +398,7 @@ def _restore_players(rows: list[Any], clubs: Mapping[str, Club]) -> dict[int, Pl
 
 def _restore_seasons(rows: list[Any], clubs: Mapping[str, Club]) -> dict[tuple[str, str], Season]:
     seasons: dict[tuple[str, str], Season] = {}
+    codes: set[str] = set()
     for index, row in enumerate(rows, start=1):
         where = f"seasons[{index}]"
         club = _club(clubs, _field(row, "club", str, where), where)
@@ -289,14 +409,20 @@ def _restore_seasons(rows: list[Any], clubs: Mapping[str, Club]) -> dict[tuple[s
         )
         if (club.name, name) in seasons or not starts or not ends or ends < starts:
             raise BackupRefused(f"{where}: the season is repeated or ends before it starts")
+        code = _field(row, "publish_code", str, where, optional=True)
+        if code is not None and (not 1 <= len(code) <= 32 or code in codes):
+            raise BackupRefused(f"{where}: the publish code is repeated or not 1 to 32 characters")
+        if code is not None:
+            codes.add(code)
         seasons[(club.name, name)] = Season.objects.create(
-            club=club, name=name, starts_on=starts, ends_on=ends
+            club=club, name=name, starts_on=starts, ends_on=ends, publish_code=code
         )
     return seasons
 
 
 def _restore_roles(rows: list[Any], users: Mapping[str, User], clubs: Mapping[str, Club]) -> int:
     roles = []
+    times: list[datetime.datetime | None] = []
     for index, row in enumerate(rows, start=1):
         where = f"club_roles[{index}]"
         club = _club(clubs, _field(row, "club", str, where), where)
@@ -306,7 +432,13 @@ def _restore_roles(rows: list[Any], users: Mapping[str, User], clubs: Mapping[st
         if role not in ClubRole.Role.values:
             raise BackupRefused(f"{where}: {role[:20]!r} is not a club role")
         roles.append(ClubRole(user=users[username], club_id=club.pk, role=role))
+        times.append(_moment(row.get("updated_at"), where))
     ClubRole.objects.bulk_create(roles)
+    # bulk_update writes the times as given (bulk_create stamps `updated_at` with now).
+    for role_row, moment in zip(roles, times, strict=True):
+        if moment:
+            role_row.updated_at = moment
+    ClubRole.objects.bulk_update(roles, ["updated_at"], batch_size=1000)
     return len(roles)
 
 
@@ -340,6 +472,8 @@ def _restore_games(
             seat not in result.settings.seat_letters or pid not in players for seat, pid in links.items()
         ):
             raise BackupRefused(f"{where}: 'seat_players' names a seat or a player that is not there")
+        if len(set(links.values())) != len(links):
+            raise BackupRefused(f"{where}: 'seat_players' puts one player in two seats")
         created_by = row.get("created_by")
         if created_by is not None and created_by not in users:
             raise BackupRefused(f"{where}: user {str(created_by)[:150]!r} is not among the users")
@@ -381,10 +515,17 @@ def _restore_games(
                 "created_by": users[created_by] if created_by else None,
                 "created_at": _moment(row.get("created_at"), where),
                 "updated_at": _moment(row.get("updated_at"), where),
+                "handover_token_hash": _text(row, "handover_token_hash", 64, where),
+                "handover_expires_at": _moment(row.get("handover_expires_at"), where),
+                "hand_meta": _hand_meta(row.get("hand_meta"), len(record["hands"]), where),
+                "changes": _changes(row.get("changes"), users, clubs, where),
             }
         )
     stored = store_games(games=new_games)
     seat_updates = []
+    trail: list[HandChange] = []
+    hand_game_ids: list[int] = []
+    hand_meta: dict[int, list[dict[str, Any]]] = {}
     for game, extra in zip(stored, extras, strict=True):
         changes: dict[str, Any] = {
             "club": extra["club"],
@@ -397,13 +538,104 @@ def _restore_games(
         for moment in ("created_at", "updated_at"):
             if extra[moment]:
                 changes[moment] = extra[moment]
+        if extra["handover_token_hash"]:
+            changes["handover_token_hash"] = extra["handover_token_hash"]
+            changes["handover_expires_at"] = extra["handover_expires_at"]
         Game.objects.filter(pk=game.pk).update(**changes)  # update() leaves the auto_now fields alone
+        for change in extra["changes"]:
+            change.game_id = game.pk
+            trail.append(change)
+        if extra["hand_meta"]:
+            hand_game_ids.append(game.pk)
+            hand_meta[game.pk] = extra["hand_meta"]
         for seat in game.seat_rows.all():
             pid = extra["links"].get(seat.seat)
             seat.player = players[pid] if pid is not None else None
             seat_updates.append(seat)
     GameSeat.objects.bulk_update(seat_updates, ["player"], batch_size=1000)
+    # Hands and the trail keep their ids and times: bulk_update writes the values as given, where
+    # save() and bulk_create would stamp the auto_now fields with the time of the restore.
+    hands = list(Hand.objects.filter(game_id__in=hand_game_ids).order_by("game_id", "number"))
+    for hand in hands:
+        meta = hand_meta[hand.game_id][hand.number - 1]
+        hand.submission_id = meta["submission_id"]
+        hand.created_at = meta["created_at"] or hand.created_at
+        hand.updated_at = meta["updated_at"] or hand.updated_at
+    Hand.objects.bulk_update(hands, ["submission_id", "created_at", "updated_at"], batch_size=1000)
+    at = [change.at for change in trail]
+    HandChange.objects.bulk_create(trail, batch_size=1000)
+    for change, moment in zip(trail, at, strict=True):
+        change.at = moment
+    HandChange.objects.bulk_update(trail, ["at"], batch_size=1000)
     return len(stored), sum(len(game.hands) for game in new_games)
+
+
+def _text(row: Mapping[str, Any], key: str, longest: int, where: str) -> str:
+    value = row.get(key) or ""
+    if not isinstance(value, str) or len(value) > longest:
+        raise BackupRefused(f"{where}: {key!r} is not text of at most {longest} characters")
+    return value
+
+
+def _hand_meta(rows: Any, hands: int, where: str) -> list[dict[str, Any]]:
+    """Each hand's submission id and times (version 2), in hand order; [] when the file has none."""
+    if rows is None:
+        return []
+    if not isinstance(rows, list) or len(rows) != hands:
+        raise BackupRefused(f"{where}: 'hand_meta' is not a list with one entry per hand")
+    meta, seen = [], set()
+    for number, row in enumerate(rows, start=1):
+        here = f"{where} hand {number}"
+        text = _field(row, "submission_id", str, here, optional=True)
+        try:
+            submission = uuid.UUID(text) if text is not None else None
+        except ValueError:
+            raise BackupRefused(f"{here}: {text[:40]!r} is not a submission id") from None
+        if submission is not None and submission in seen:
+            raise BackupRefused(f"{here}: the submission id is repeated")
+        seen.add(submission)
+        meta.append(
+            {
+                "submission_id": submission,
+                "created_at": _moment(row.get("created_at"), here),
+                "updated_at": _moment(row.get("updated_at"), here),
+            }
+        )
+    return meta
+
+
+def _changes(rows: Any, users: Mapping[str, User], clubs: Mapping[str, Club], where: str) -> list[HandChange]:
+    """The game's correction history (version 2), as HandChange rows without their game."""
+    if rows is None:
+        return []
+    if not isinstance(rows, list):
+        raise BackupRefused(f"{where}: 'changes' is not a list")
+    trail = []
+    for index, row in enumerate(rows, start=1):
+        here = f"{where} changes[{index}]"
+        number = _field(row, "hand_number", int, here)
+        action = _field(row, "action", str, here)
+        old = _field(row, "old_data", dict, here)
+        new = _field(row, "new_data", dict, here, optional=True)
+        actor = _field(row, "actor", str, here, optional=True)
+        club = _field(row, "club", str, here, optional=True)
+        if number < 1 or action not in HandChange.Action.values:
+            raise BackupRefused(f"{here}: the hand number or the action is not one this app knows")
+        if actor is not None and actor not in users:
+            raise BackupRefused(f"{here}: user {actor[:150]!r} is not among the users")
+        trail.append(
+            HandChange(
+                hand_number=number,
+                action=action,
+                old_data=old,
+                new_data=new,
+                actor=users[actor] if actor is not None else None,
+                actor_label=_text(row, "actor_label", 150, here),
+                club_id=_club(clubs, club, here).pk if club is not None else None,
+                at=_moment(_field(row, "at", str, here), here),
+            )
+        )
+    return trail
 
 
 __all__ = ["BackupRefused", "database_is_empty", "dump", "load"]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import EmptyResultSet
 from django.db import IntegrityError, connection, transaction
 from django.db.models import QuerySet
@@ -28,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from clubs.models import Season
-from league.services import NewGame, store_games
+from league.services import NewGame, repeated_player, store_games
 from scoring.engine_messages import engine_line
 from scoring.labels import SEAT_NAMES, side_short
 from scoring.models import Game, GameSeat, Hand, HandStat
@@ -37,7 +38,13 @@ from scoring.rules.tables import MAX_NAME_LENGTH
 from scoring.stats import seat_meld_points
 
 BOM = "\ufeff"
-MAX_IMPORT_BYTES = 10 * 1024 * 1024
+
+
+def max_import_bytes() -> int:
+    """The largest file an import takes (setting IMPORT_MAX_MB; README, "Importing games")."""
+    return int(settings.IMPORT_MAX_MB) * 1024 * 1024
+
+
 CHUNK = 2000
 SEATS = ("N", "E", "S", "W")
 SIDES = ("NS", "EW", "N", "E", "S")
@@ -424,6 +431,11 @@ class ImportRefused(Exception):
         self.problems = list(problems)
 
 
+def another_import() -> Problem:
+    """A game code was taken by another import between the check and the write."""
+    return Problem(None, _("another import wrote some of these games just now; try again"))
+
+
 @dataclass(frozen=True)
 class ImportReport:
     games: int
@@ -431,13 +443,12 @@ class ImportReport:
 
 
 def decode(raw: bytes, name: str = "file") -> str:
-    if len(raw) > MAX_IMPORT_BYTES:
+    if len(raw) > max_import_bytes():
         raise ImportRefused(
             [
                 Problem(
                     None,
-                    _("%(name)s is larger than %(size)s MB")
-                    % {"name": name, "size": MAX_IMPORT_BYTES // (1024 * 1024)},
+                    _("%(name)s is larger than %(size)s MB") % {"name": name, "size": settings.IMPORT_MAX_MB},
                 )
             ]
         )
@@ -455,6 +466,29 @@ def decode(raw: bytes, name: str = "file") -> str:
         ) from None
 
 
+def check_bytes(
+    raw: bytes,
+    *,
+    name: str = "file",
+    club: str = "",
+    season: str = "",
+    played_on: datetime.date | None = None,
+    check: Callable[[list[NewGame]], list[Problem]] | None = None,
+) -> list[NewGame]:
+    """Read and check one file (hands.csv, or JSON game records) whole, writing nothing and taking
+    no write lock: every game through the engine, the user's rights (`check`), codes already here,
+    seasons' dates. ImportRefused lists every problem found."""
+    text = decode(raw, name)
+    if text.lstrip()[:1] in ("{", "["):
+        games = parse_json(text, club=club, season=season, played_on=played_on)
+    else:
+        games = parse_hands_csv(text)
+    if check is not None and (problems := check(list(games))):
+        raise ImportRefused(problems)
+    _check_places(games)
+    return games
+
+
 def import_bytes(
     raw: bytes,
     *,
@@ -464,26 +498,18 @@ def import_bytes(
     played_on: datetime.date | None = None,
     check: Callable[[list[NewGame]], list[Problem]] | None = None,
 ) -> ImportReport:
-    """Import one file (hands.csv, or JSON game records), all or nothing.
+    """Import one file in one transaction, all or nothing (the import_games command; the upload
+    page writes in short transactions instead, league/imports.py).
 
     `check` (the importing user's rights) sees the parsed games before anything is written; any
     problem it returns refuses the whole file."""
-    text = decode(raw, name)
-    if text.lstrip()[:1] in ("{", "["):
-        games = parse_json(text, club=club, season=season, played_on=played_on)
-    else:
-        games = parse_hands_csv(text)
-    if check is not None and (problems := check(list(games))):
-        raise ImportRefused(problems)
+    games = check_bytes(raw, name=name, club=club, season=season, played_on=played_on, check=check)
     try:
         with transaction.atomic():
-            _check_places(games)
             store_games(games=games)
     except IntegrityError:
         # Another import wrote a game with one of these codes between the check and the write.
-        raise ImportRefused(
-            [Problem(None, _("another import wrote some of these games just now; try again"))]
-        ) from None
+        raise ImportRefused([another_import()]) from None
     return ImportReport(games=len(games), hands=sum(len(g.hands) for g in games))
 
 
@@ -491,7 +517,7 @@ def _check_places(games: Sequence[NewGame]) -> None:
     """League checks against the database: unknown codes, seasons' date ranges."""
     problems = []
     codes = [g.code for g in games if g.code]
-    taken = set(Game.objects.filter(code__in=codes).values_list("code", flat=True))
+    taken = set(Game.all_objects.filter(code__in=codes).values_list("code", flat=True))
     seasons: dict[tuple[str, str], Season | None] = {}
     for game in games:
         if game.code in taken:
@@ -577,7 +603,9 @@ def parse_json(
             where.append(Problem(None, _("not a game record: an object with a list of hands is expected")))
         else:
             result = _score(record, [], where)
-            if result is not None:
+            if result is not None and club and (problem := repeated_player(result.settings.players)):
+                where.append(Problem(None, problem))
+            elif result is not None:
                 settings = {key: record.get(key) for key in ("seats", "variant", "deck", "target", "min_bid")}
                 settings.update(
                     seats=result.settings.seats,
@@ -808,6 +836,9 @@ def _read_game(
     record = {**settings, "players": players, "hands": hand_data}
     result = _score(record, lines, problems)
     if result is None:
+        return None
+    if league["club"] and (problem := repeated_player(players)):
+        problems.append(Problem(first_line, problem))
         return None
     return NewGame(
         settings=settings,

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubRole, Player, Season
-from league.csv_io import MAX_IMPORT_BYTES
+from league.csv_io import max_import_bytes
 from scoring.models import Game
 
 
@@ -54,9 +54,7 @@ class ExportForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(
-        label=_("File"), help_text=_("A hands.csv exported by this app, or JSON game records; at most 10 MB.")
-    )
+    file = forms.FileField(label=_("File"))
     club = forms.ModelChoiceField(
         Club.objects.all(),
         required=False,
@@ -72,12 +70,18 @@ class ImportForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["file"].help_text = _(
+            "A hands.csv exported by this app, or JSON game records; at most %(limit)s MB."
+        ) % {"limit": max_import_bytes() // 1024 // 1024}
+
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_IMPORT_BYTES:
+        if upload.size > max_import_bytes():
             raise forms.ValidationError(
                 _("The file is %(size).1f MB; the limit is %(limit)d MB.")
-                % {"size": upload.size / 1024 / 1024, "limit": MAX_IMPORT_BYTES // 1024 // 1024}
+                % {"size": upload.size / 1024 / 1024, "limit": max_import_bytes() // 1024 // 1024}
             )
         return upload
 

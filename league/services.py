@@ -6,11 +6,15 @@ Keyword-only, typed, one transaction each (STYLE.md).
 from __future__ import annotations
 
 import datetime
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
+from django.db.models import Model
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_player
@@ -39,13 +43,162 @@ class NewGame:
     player_ids: dict[str, int] = field(default_factory=dict)
 
 
+def repeated_player(players: Mapping[str, str]) -> str | None:
+    """Why a club game cannot take these names: in a club game every named seat is bound to the roster
+    player of that name, so one name in two seats would seat one player twice (issue 13, point 9)."""
+    seen: dict[str, str] = {}
+    for seat in sorted(players, key="NESW".index):
+        key = (players[seat] or "").strip().casefold()
+        if not key:
+            continue
+        if key in seen:
+            return _(
+                "players: %(name)s is named in seats %(first)s and %(second)s; in a club game one player "
+                "sits in one seat"
+            ) % {"name": players[seat].strip(), "first": seen[key], "second": seat}
+        seen[key] = seat
+    return None
+
+
 @transaction.atomic
 def store_games(*, games: Sequence[NewGame]) -> list[Game]:
-    """Write checked games in bulk: clubs, seasons and roster players are found by name or created.
+    """Write checked games in bulk, in one transaction: clubs, seasons and roster players are found
+    by name or created (restore, the benchmark, the import_games command).
 
     In a club game every named seat is bound to a roster player of that name (created when the
     roster has none). Games without a club keep their free-text names.
     """
+    _refuse_repeated_players(games)
+    clubs, seasons, roster = _places(games)
+    return _write(games, clubs=clubs, seasons=seasons, roster=roster, pending_import=None)
+
+
+def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game]:
+    """Part of an import, in two short transactions: the games and seats, then their hands and
+    statistics. Everything slow (building the rows, turning them into database values) happens
+    between and before them, with no lock held, so a hand saved at a table meanwhile waits for
+    a few milliseconds of inserts at most.
+
+    The games are marked `pending_import=batch_id` (no page sees them) and belong to no club or
+    season, and no seat to a player, until `publish_pending_games` files them all at once."""
+    _refuse_repeated_players(games)
+    game_rows = _game_rows(games, clubs={}, seasons={}, pending_import=batch_id)
+    with transaction.atomic():
+        Game.all_objects.bulk_create(game_rows, batch_size=500)
+        seat_rows = _seat_rows(games, game_rows, roster=None)
+        GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
+    hand_rows, hand_stats, game_stats = _hand_and_stat_rows(games, game_rows, seat_rows)
+    inserts = [_insert_rows(model, rows) for model, rows in ((Hand, hand_rows), (HandStat, hand_stats))]
+    inserts.append(_insert_rows(GameStat, game_stats))
+    with transaction.atomic(), connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        for sql, values in inserts:
+            if values:
+                cursor.executemany(sql, values)
+    return game_rows
+
+
+def _always(value: Any) -> Any:
+    return lambda _row: value
+
+
+_PLAIN_FIELDS = (
+    models.IntegerField,
+    models.CharField,
+    models.TextField,
+    models.BooleanField,
+    models.ForeignKey,
+)
+
+
+def _insert_rows(model: type[Model], rows: Sequence[Model]) -> tuple[str, list[tuple[Any, ...]]]:
+    """An INSERT and its rows as database values, made before the transaction that runs it (what
+    Django's bulk_create does inside it: most of its time goes into turning fields into values).
+
+    Numbers, text, flags and foreign keys go to the database as they are; the creation times are
+    one "now" for all rows (what auto_now gives a bulk insert); other fields (JSON, UUID) through
+    the field's own conversion."""
+    db = connections[DEFAULT_DB_ALIAS]
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    now = timezone.now()
+    getters: list[Any] = []
+    for f in fields:
+        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
+            getters.append(_always(f.get_db_prep_save(now, db)))
+        elif isinstance(f, _PLAIN_FIELDS) and not isinstance(f, models.JSONField):
+            getters.append(operator.attrgetter(f.attname))
+        else:
+            getters.append(lambda row, f=f: f.get_db_prep_save(getattr(row, f.attname), db))
+    quote = db.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+        quote(model._meta.db_table),
+        ", ".join(quote(f.column) for f in fields),
+        ", ".join(["%s"] * len(fields)),
+    )
+    return sql, [tuple(get(row) for get in getters) for row in rows]
+
+
+@transaction.atomic
+def publish_pending_games(*, batch_id: int, placed: Sequence[tuple[int, NewGame]]) -> None:
+    """The last short transaction of an import: clubs, seasons and roster players are found or
+    made, every pending game is filed and its seats bound, and all become visible together.
+
+    `placed`: (game id, the game as read from the file) for every game the batch wrote."""
+    games = [new for _pk, new in placed]
+    clubs, seasons, roster = _places(games)
+    by_place: dict[tuple[str, str], list[int]] = {}
+    for pk, new in placed:
+        by_place.setdefault((new.club, new.season), []).append(pk)
+    for (club, season), ids in by_place.items():
+        if club:
+            for part in _parts(ids):
+                Game.all_objects.filter(pk__in=part).update(
+                    club=clubs[club], season=seasons.get((club, season))
+                )
+    club_of = {pk: clubs[new.club] for pk, new in placed if new.club}
+    seats_by_player: dict[int, list[int]] = {}
+    for part in _parts(list(club_of)):
+        for seat_pk, game_id, name in GameSeat.objects.filter(game_id__in=part).values_list(
+            "pk", "game_id", "name"
+        ):
+            if not name.strip():
+                continue
+            club = club_of[game_id]
+            key = (club.pk, name.strip().casefold())
+            if key not in roster:
+                roster[key] = add_player(club=club, name=name)
+            seats_by_player.setdefault(roster[key].pk, []).append(seat_pk)
+    for player_id, seat_ids in seats_by_player.items():
+        for part in _parts(seat_ids):
+            GameSeat.objects.filter(pk__in=part).update(player_id=player_id)
+    Game.all_objects.filter(pending_import=batch_id).update(pending_import=None)
+
+
+def discard_pending_games(*, batch_id: int, chunk: int = 25) -> int:
+    """Delete a refused or broken import's hidden games, a few per short transaction."""
+    deleted = 0
+    while True:
+        with transaction.atomic():
+            ids = list(Game.all_objects.filter(pending_import=batch_id).values_list("pk", flat=True)[:chunk])
+            if not ids:
+                return deleted
+            Game.all_objects.filter(pk__in=ids).delete()  # seats, hands and statistics go with them
+            deleted += len(ids)
+
+
+def _parts(ids: Sequence[int], size: int = 500) -> list[Sequence[int]]:
+    return [ids[i : i + size] for i in range(0, len(ids), size)]
+
+
+def _refuse_repeated_players(games: Sequence[NewGame]) -> None:
+    for new in games:
+        if new.club and (problem := repeated_player(new.players)):
+            raise ValueError(problem)  # the imports refuse this before they write anything
+
+
+def _places(
+    games: Sequence[NewGame],
+) -> tuple[dict[str, Club], dict[tuple[str, str], Season], dict[tuple[int, str], Player]]:
+    """The clubs and seasons the games name (found or created) and the clubs' rosters by name."""
     clubs: dict[str, Club] = {}
     seasons: dict[tuple[str, str], Season] = {}
     for new in games:
@@ -63,7 +216,36 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
     for club in clubs.values():
         for membership in Membership.objects.filter(club=club).select_related("player"):
             roster.setdefault((club.pk, membership.player.name.casefold()), membership.player)
+    return clubs, seasons, roster
 
+
+def _write(
+    games: Sequence[NewGame],
+    *,
+    clubs: Mapping[str, Club],
+    seasons: Mapping[tuple[str, str], Season],
+    roster: dict[tuple[int, str], Player] | None,
+    pending_import: int | None,
+) -> list[Game]:
+    """Games, seats, hands and statistics in bulk. `roster` None: no seat is bound to a player."""
+    game_rows = _game_rows(games, clubs=clubs, seasons=seasons, pending_import=pending_import)
+    Game.all_objects.bulk_create(game_rows, batch_size=500)
+    seat_rows = _seat_rows(games, game_rows, roster=roster)
+    GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
+    hand_rows, hand_stats, game_stats = _hand_and_stat_rows(games, game_rows, seat_rows)
+    Hand.objects.bulk_create(hand_rows, batch_size=1000)
+    HandStat.objects.bulk_create(hand_stats, batch_size=1000)
+    GameStat.objects.bulk_create(game_stats, batch_size=1000)
+    return game_rows
+
+
+def _game_rows(
+    games: Sequence[NewGame],
+    *,
+    clubs: Mapping[str, Club],
+    seasons: Mapping[tuple[str, str], Season],
+    pending_import: int | None,
+) -> list[Game]:
     game_rows = []
     for new in games:
         row = Game(
@@ -79,30 +261,41 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
             played_on=new.played_on,
             place=new.place,
             note=new.note,
+            pending_import=pending_import,
             **summary_fields(new.result),
         )
         if new.code:
             row.code = new.code
         game_rows.append(row)
-    Game.objects.bulk_create(game_rows, batch_size=500)
+    return game_rows
 
+
+def _seat_rows(
+    games: Sequence[NewGame], game_rows: Sequence[Game], *, roster: dict[tuple[int, str], Player] | None
+) -> list[GameSeat]:
     seat_rows: list[GameSeat] = []
     for new, game in zip(games, game_rows, strict=True):
         for seat in new.result.settings.seat_letters:
             name = (new.players.get(seat) or "").strip()
             player = None
-            if name and game.club is not None:
+            if name and game.club is not None and roster is not None:
                 key = (game.club.pk, name.casefold())
                 if key not in roster:
                     roster[key] = add_player(club=game.club, name=name)
                 player = roster[key]
             seat_rows.append(GameSeat(game=game, seat=seat, name=name, player=player))
-    GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
+    return seat_rows
 
+
+def _hand_and_stat_rows(
+    games: Sequence[NewGame], game_rows: Sequence[Game], seat_rows: Sequence[GameSeat]
+) -> tuple[list[Hand], list[HandStat], list[GameStat]]:
     by_game: dict[int, list[GameSeat]] = {}
     for seat_row in seat_rows:
-        by_game.setdefault(seat_row.game_id, []).append(seat_row)
-    hand_rows, hand_stats, game_stats = [], [], []
+        by_game.setdefault(seat_row.game_id, []).append(seat_row)  # type: ignore[attr-defined]
+    hand_rows: list[Hand] = []
+    hand_stats: list[HandStat] = []
+    game_stats: list[GameStat] = []
     for new, game in zip(games, game_rows, strict=True):
         hand_rows.extend(
             Hand(game=game, number=number, data=dict(data)) for number, data in enumerate(new.hands, start=1)
@@ -110,10 +303,7 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
         more_hands, more_games = stats.stat_rows(game, by_game[game.pk], new.hands, new.result)
         hand_stats.extend(more_hands)
         game_stats.extend(more_games)
-    Hand.objects.bulk_create(hand_rows, batch_size=1000)
-    HandStat.objects.bulk_create(hand_stats, batch_size=1000)
-    GameStat.objects.bulk_create(game_stats, batch_size=1000)
-    return game_rows
+    return hand_rows, hand_stats, game_stats
 
 
 def summary_fields(result: GameResult) -> dict[str, Any]:

@@ -16,6 +16,7 @@ urlpatterns = [
     path("export/games.csv", views.export_csv, {"which": "games"}, name="export_games"),
     path("export/hands.csv", views.export_csv, {"which": "hands"}, name="export_hands"),
     path("import/", views.import_games, name="import"),
+    path("import/<int:batch_id>/", views.import_status, name="import_status"),
     # A game's league details moved to the game's own pages (/g/<code>/details/).
     path(
         "games/<str:code>/",

@@ -16,8 +16,10 @@ from django.forms import Form, ModelChoiceField
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -36,8 +38,9 @@ from clubs.permissions import (
     season_club,
     viewable_club_ids,
 )
-from league import csv_io, standings
+from league import csv_io, imports, standings
 from league.forms import ExportForm, ImportForm, MergeForm, RoleForm
+from league.models import ImportBatch
 from league.services import NewGame
 from scoring.models import GameSeat, new_game_code
 from scoring.permissions import readable_games
@@ -265,13 +268,15 @@ def import_games(request: HttpRequest) -> HttpResponse:
     if clubs is not None and not clubs:  # a scorer or organiser somewhere (None: every club)
         return deny(request)
     if request.method == "GET":
-        return render(request, "league/import.html", {"form": _only_clubs(ImportForm(), clubs)})
+        return _import_page(request, {"form": _only_clubs(ImportForm(), clubs)})
     if _too_big(request):
         # Refused before the body is read: the form would only see the file after receiving it all.
-        problem = csv_io.Problem(None, _("The upload is larger than the 10 MB limit."))
-        return render(
-            request, "league/import.html", {"form": ImportForm(), "problems": [problem]}, status=413
+        problem = csv_io.Problem(
+            None,
+            _("The upload is larger than the %(limit)s MB limit.")
+            % {"limit": csv_io.max_import_bytes() // 1024 // 1024},
         )
+        return _import_page(request, {"form": ImportForm(), "problems": [problem]}, status=413)
     # Any club validates: the rights check below refuses a club the user may not import into with
     # 403 and a message per game; the page drawn again offers only the user's own clubs.
     form = ImportForm(request.POST, request.FILES)
@@ -286,27 +291,54 @@ def import_games(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         season = data["season"]
         club = data["club"] or (season.club if season else None)
-        try:
-            report = csv_io.import_bytes(
-                data["file"].read(),
-                name=data["file"].name,
-                club=club.name if club else "",
-                season=season.name if season else "",
-                played_on=data["played_on"],
-                check=check_rights,
-            )
-        except csv_io.ImportRefused as refused:
-            problems = refused.problems
-        else:
+        batch = imports.start(
+            raw=data["file"].read(),
+            name=data["file"].name,
+            user_id=request.user.pk,
+            club=club.name if club else "",
+            season=season.name if season else "",
+            played_on=data["played_on"],
+            check=check_rights,
+            language=get_language(),
+        )
+        if not batch.finished:  # written in the background: its page shows the progress
+            return redirect("league:import_status", batch_id=batch.pk)
+        if batch.status == batch.Status.DONE:
             messages.success(
                 request,
                 _("Imported %(games)d games with %(hands)d hands.")
-                % {"games": report.games, "hands": report.hands},
+                % {"games": batch.total, "hands": batch.hands},
             )
             return redirect("league:import")
+        problems = imports.problems_of(batch)
     status = 403 if refused_rights else 400  # refused for want of a right, or for what the file says
     context = {"form": _only_clubs(form, clubs), "problems": problems}
+    return _import_page(request, context, status=status)
+
+
+def _import_page(request: HttpRequest, context: dict[str, object], status: int = 200) -> HttpResponse:
+    context["limit_mb"] = csv_io.max_import_bytes() // 1024 // 1024
     return render(request, "league/import.html", context, status=status)
+
+
+@require_GET
+def import_status(request: HttpRequest, batch_id: int) -> HttpResponse:
+    """An upload's progress ("Imported 600 of 1,500 games"), then its outcome. The page refreshes
+    itself while the import runs (no JavaScript needed). Only its uploader (or a superuser) sees it."""
+    batch = ImportBatch.objects.filter(pk=batch_id).first()
+    if batch is None or not (
+        request.user.is_authenticated and (batch.user_id == request.user.pk or is_site_admin(request.user))
+    ):
+        return deny(request)
+    batch = imports.settle_if_stalled(batch)
+    context = {
+        "batch": batch,
+        "problems": imports.problems_of(batch),
+        "written": number_format(batch.written, force_grouping=True),
+        "total": number_format(batch.total, force_grouping=True),
+        "hands": number_format(batch.hands, force_grouping=True),
+    }
+    return render(request, "league/import_status.html", context)
 
 
 def _import_rights(user: AnyUser, games: list[NewGame]) -> list[csv_io.Problem]:
@@ -343,7 +375,7 @@ def _too_big(request: HttpRequest) -> bool:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         return False
-    return length > csv_io.MAX_IMPORT_BYTES + 64 * 1024  # room for the form's other fields
+    return length > csv_io.max_import_bytes() + 64 * 1024  # room for the form's other fields
 
 
 @require_http_methods(["GET", "POST"])

@@ -151,6 +151,14 @@ ACCOUNT_THROTTLE_WINDOW_SECONDS = envint("ACCOUNT_THROTTLE_WINDOW_SECONDS", 60 *
 # REMOTE_ADDR (a client can write anything into X-Forwarded-For).
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 0)
 
+# Imports (league/imports.py): the largest file accepted, in MB (a bigger upload is refused before
+# it is read); how many games one short write transaction holds; and whether an upload is written
+# by a thread of the web worker while the page shows its progress (off: written during the
+# request, as the tests and the import_games command do).
+IMPORT_MAX_MB = envint("IMPORT_MAX_MB", 20)
+IMPORT_CHUNK_GAMES = envint("IMPORT_CHUNK_GAMES", 20)
+IMPORT_IN_BACKGROUND = envbool("IMPORT_IN_BACKGROUND", True)
+
 # The browser that created a game keeps its edit right this long; a handover link lives this long.
 EDIT_TOKEN_MAX_AGE_DAYS = envint("EDIT_TOKEN_MAX_AGE_DAYS", 365)
 HANDOVER_LINK_MINUTES = envint("HANDOVER_LINK_MINUTES", 15)

@@ -73,19 +73,47 @@ def file_game(
     players: Mapping[str, Player | None],
     actor: Actor | None = None,
 ) -> Game:
-    """File a game in the league and bind its seats to players, all or nothing."""
+    """File a game in the league and bind its seats to players, all or nothing.
+
+    One player takes at most one seat of a game (ValidationError naming the player otherwise)."""
     set_game_details(
         game=game, club=club, season=season, played_on=played_on, place=place, note=note, actor=actor
     )
-    for seat in game.seat_rows.all():
-        if seat.seat in players:
-            link_seat(seat=seat, player=players[seat.seat])
+    rows = {row.seat: row for row in game.seat_rows.all()}
+    after = {seat: players.get(seat, row.player) for seat, row in rows.items()}
+    seen: dict[int, str] = {}
+    for seat in sorted(after, key="NESW".index):
+        player = after[seat]
+        if player is None:
+            continue
+        if player.pk in seen:
+            raise ValidationError(
+                _("%(player)s cannot take two seats of one game (%(first)s and %(second)s).")
+                % {"player": player.name, "first": seen[player.pk], "second": seat}
+            )
+        seen[player.pk] = seat
+    changed = [row for seat, row in rows.items() if seat in players and row.player != players[seat]]
+    # Unlink first, then link: swapping two players between seats never holds one player in two
+    # seats on the way (the database refuses that: constraint one_seat_per_player_in_game).
+    GameSeat.objects.filter(pk__in=[row.pk for row in changed]).update(player=None)
+    for row in changed:
+        row.player = None
+        link_seat(seat=row, player=players[row.seat])
     return game
 
 
 @transaction.atomic
 def link_seat(*, seat: GameSeat, player: Player | None) -> GameSeat:
-    """Bind a seat (a typed name) to a player, or unbind it; its statistics follow at once."""
+    """Bind a seat (a typed name) to a player, or unbind it; its statistics follow at once.
+
+    Refused (ValidationError) when the player already sits in another seat of the game."""
+    if player is not None:
+        other = GameSeat.objects.filter(game_id=seat.game_id, player=player).exclude(pk=seat.pk).first()
+        if other is not None:
+            raise ValidationError(
+                _("%(player)s already sits in seat %(seat)s of game %(code)s.")
+                % {"player": player.name, "seat": other.seat, "code": seat.game.code}
+            )
     seat.player = player
     seat.save(update_fields=["player"])
     return seat

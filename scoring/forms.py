@@ -483,9 +483,18 @@ class GameDetailsForm(forms.Form):
         club = club or (season.club if season is not None else None)
         data["filed_club"] = club
         roster = set(club.memberships.values_list("player_id", flat=True)) if club else set()
+        taken: dict[int, str] = {}
         for name, player in self.players_in(data).items():
             if player is None:
                 continue
+            if player.pk in taken:
+                self.add_error(
+                    name,
+                    _("%(player)s already takes seat %(seat)s; one player sits in one seat.")
+                    % {"player": player, "seat": taken[player.pk]},
+                )
+                continue
+            taken[player.pk] = name.removeprefix("seat_")
             if club is None:
                 self.add_error(name, _("File the game in a club to link its seats to players."))
             elif player.pk not in roster:

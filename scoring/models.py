@@ -24,6 +24,18 @@ def new_game_code() -> str:
     return secrets.token_urlsafe(8)
 
 
+class VisibleGameManager(models.Manager["Game"]):
+    """Games everyone may know of: not those of an import still being written (issue 13, point 5).
+
+    This is the one place games are selected: every page, list, standing, export, count and admin
+    goes through `Game.objects`; related lookups (`club.games`) use this manager too, and the
+    statistics of a pending game belong to no season and no player until the import is made
+    visible. Only the import itself reads the pending rows, through `Game.all_objects`."""
+
+    def get_queryset(self) -> models.QuerySet[Game]:
+        return super().get_queryset().filter(pending_import__isnull=True)
+
+
 class Game(models.Model):
     class Variant(models.TextChoices):
         STANDARD = "standard", _("Standard")
@@ -89,8 +101,15 @@ class Game(models.Model):
     played_on = models.DateField(_("played on"), null=True, blank=True, db_index=True)
     place = models.CharField(_("place / table"), max_length=100, blank=True)
     note = models.TextField(_("note"), blank=True)
+    # The import batch (league.ImportBatch) still writing this game; None once it is visible.
+    pending_import = models.PositiveBigIntegerField(null=True, blank=True, editable=False, db_index=True)
+
+    all_objects = models.Manager()  # pending imports too: only the import reads them
+    objects = VisibleGameManager()
 
     class Meta:
+        default_manager_name = "objects"
+        base_manager_name = "all_objects"
         ordering = ["-updated_at"]
         verbose_name = _("game")
         verbose_name_plural = _("games")
@@ -133,7 +152,16 @@ class GameSeat(models.Model):
 
     class Meta:
         ordering = ["game", "seat"]
-        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_row_per_seat")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_row_per_seat"),
+            # One person cannot sit in two seats of one game (issue 13, point 9): the standings
+            # would count them twice.
+            models.UniqueConstraint(
+                fields=["game", "player"],
+                condition=models.Q(player__isnull=False),
+                name="one_seat_per_player_in_game",
+            ),
+        ]
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
 

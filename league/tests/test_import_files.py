@@ -134,10 +134,11 @@ def test_it_shows_each_problem_on_the_upload_page(client):
 
 
 def test_it_refuses_an_oversized_upload_with_a_clear_message(client, settings):
-    big = SimpleUploadedFile("big.csv", b"x" * (10 * 1024 * 1024 + 1))
+    settings.IMPORT_MAX_MB = 1
+    big = SimpleUploadedFile("big.csv", b"x" * (1024 * 1024 + 1))
     response = client.post("/league/import/", {"file": big})
     assert response.status_code == 400
-    assert "the limit is 10 MB" in response.content.decode()
+    assert "the limit is 1 MB" in response.content.decode()
     assert not Game.objects.exists()
 
 
@@ -178,4 +179,4 @@ def test_it_refuses_a_huge_upload_before_reading_it(client):
         CONTENT_LENGTH=str(50 * 1024 * 1024),
     )  # fmt: skip
     assert response.status_code == 413
-    assert "larger than the 10 MB limit" in response.content.decode()
+    assert "larger than the 20 MB limit" in response.content.decode()

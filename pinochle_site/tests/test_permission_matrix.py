@@ -194,7 +194,7 @@ READ_ONLY = {
     "scoring:game_list", "healthz", "scoring:game", "scoring:game_live", "scoring:game_shared",
     "scoring:game_shared_live", "scoring:rules_help", "scoring:game_history", "scoring:club_corrections",
     "league:index", "league:club", "league:season", "league:player", "league:export_games",
-    "league:export_hands", "league:results",
+    "league:export_hands", "league:results", "league:import_status",
 }  # fmt: skip
 
 # A visitor's own account and language (Django's auth views; accounts/tests/test_accounts.py).
@@ -242,6 +242,7 @@ def test_a_read_only_url_refuses_a_post(name, world):
         "league:season": f"/league/seasons/{world.season.pk}/",
         "league:player": f"/league/players/{world.keep.pk}/",
         "league:results": "/league/results/any-code/",
+        "league:import_status": "/league/import/1/",
         "league:export_games": "/league/export/games.csv",
         "league:export_hands": "/league/export/hands.csv",
         "league:index": "/league/",

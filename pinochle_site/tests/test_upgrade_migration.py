@@ -47,12 +47,34 @@ def _page(client: Client, url: str) -> str:
     return re.sub(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+"', "", body.decode())
 
 
+# Columns that migrations after the split add. Today's models fill the old database, so these are
+# put on the old tables for the fill and taken off again before the database migrates forward.
+LATER_COLUMNS = [(Game, "pending_import")]
+
+
+def _later_columns(*, present: bool) -> None:
+    with connection.cursor() as cursor:
+        for model, name in LATER_COLUMNS:
+            table = model._meta.db_table
+            columns = {c.name for c in connection.introspection.get_table_description(cursor, table)}
+            field = model._meta.get_field(name)
+            with connection.schema_editor() as editor:
+                if present and field.column not in columns:
+                    editor.add_field(model, field)
+                elif not present and field.column in columns:
+                    editor.remove_field(model, field)
+
+
 @pytest.fixture
 def old_database():
     executor = _migrate(BEFORE_SPLIT)
     old = executor.loader.project_state(BEFORE_SPLIT[:1]).apps
     assert old.get_model("scoring", "Club")._meta.db_table == "scoring_club"  # the models live in scoring
+    _later_columns(present=True)
     yield
+    recorder = MigrationExecutor(connection).recorder
+    if ("scoring", "0008_game_pending_import") not in recorder.applied_migrations():
+        _later_columns(present=False)
     _migrate()  # leave the database at the latest migrations whatever happened
 
 
@@ -94,6 +116,7 @@ def test_an_existing_database_migrates_forward_with_every_record_figure_and_page
         model: model.objects.count() for model in (Game, Hand, HandChange, HandStat, GameStat, ClubRole)
     }
 
+    _later_columns(present=False)
     _migrate()
 
     assert _page(reader, pages["game page"]) == before["game page"]

@@ -11,7 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from league.csv_io import MAX_IMPORT_BYTES, ImportRefused, import_bytes
+from league.csv_io import ImportRefused, import_bytes, max_import_bytes
 
 
 class Command(BaseCommand):
@@ -36,7 +36,7 @@ class Command(BaseCommand):
             for path in options["files"]:
                 try:
                     with open(path, "rb") as handle:
-                        raw = handle.read(MAX_IMPORT_BYTES + 1)
+                        raw = handle.read(max_import_bytes() + 1)
                     with transaction.atomic():
                         report = import_bytes(
                             raw,

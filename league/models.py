@@ -1,0 +1,47 @@
+"""Import batches: one upload of games, written in short transactions while its games stay hidden.
+
+A batch is made when an upload is accepted. Its games are checked whole before any write, then
+written in chunks of `IMPORT_CHUNK_GAMES` games, each in a short transaction, with
+`Game.pending_import` set so no page, standing, export or count sees them; the last short
+transaction makes them all visible at once. A refused or broken batch deletes its pending games:
+for the user the import is all or nothing (league/imports.py).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class ImportBatch(models.Model):
+    class Status(models.TextChoices):
+        CHECKING = "checking", _("checking")
+        WRITING = "writing", _("writing")
+        DONE = "done", _("imported")
+        REFUSED = "refused", _("refused")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    file_name = models.CharField(_("file"), max_length=255, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.CHECKING)
+    total = models.PositiveIntegerField(_("games in the file"), default=0)
+    written = models.PositiveIntegerField(_("games written"), default=0)
+    hands = models.PositiveIntegerField(_("hands"), default=0)
+    # Why the file was refused: [{"line": int | None, "message": str}, ...]
+    problems = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("import")
+        verbose_name_plural = _("imports")
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.REFUSED)

@@ -1,0 +1,178 @@
+"""Issue 13, point 9: one player takes at most one seat of a game, however the seat gets its player.
+
+Two seats of one game linked to one player would count that player twice in the standings (one
+game became a win and a loss). The web filing form, `link_seat`, the CSV and JSON imports,
+`restore`, merging players and the database itself all refuse it; the migration that adds the
+constraint unlinks the extra seats of a database that already holds such games.
+"""
+
+import json
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.db.migrations.executor import MigrationExecutor
+
+from clubs import services as club_services
+from clubs.models import Membership, Player
+from league import backup, standings
+from league.csv_io import ImportRefused, import_bytes
+from scoring import filing
+from scoring.models import Game, GameSeat, GameStat
+from testing.league_data import small_season
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(league_client):
+    return league_client
+
+
+def _seated(game: Game) -> dict[str, int | None]:
+    return dict(game.seat_rows.values_list("seat", "player_id"))
+
+
+def test_issue13_point9_one_player_cannot_take_two_seats():
+    data = small_season()
+    game, asa = data["games"][0], data["people"]["Åsa"]
+    before = _seated(game)
+    with pytest.raises(ValidationError, match=r"Åsa already sits in seat N of game"):
+        filing.link_seat(seat=game.seat_rows.get(seat="S"), player=asa)
+    assert _seated(game) == before
+
+
+def test_issue13_point9_the_database_refuses_one_player_in_two_seats():
+    data = small_season()
+    game, asa = data["games"][0], data["people"]["Åsa"]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        GameSeat.objects.filter(game=game, seat="S").update(player=asa)
+    # Unlinked seats (no player) are as many as the game has.
+    GameSeat.objects.filter(game=game).update(player=None)
+    assert GameSeat.objects.filter(game=game, player__isnull=True).count() == 4
+
+
+def test_issue13_point9_the_filing_form_refuses_one_player_in_two_seats_and_writes_nothing(client):
+    data = small_season()
+    game, people = data["games"][0], data["people"]
+    before = _seated(game)
+    seats = {"N": "Åsa", "E": "Örjan", "S": "Åsa", "W": "Řehoř"}
+    response = client.post(
+        f"/g/{game.code}/details/",
+        {
+            "club": data["club"].pk,
+            "season": data["season"].pk,
+            "played_on": "2026-03-02",
+            "place": "Bord 1",
+            **{f"seat_{seat}": people[name].pk for seat, name in seats.items()},
+        },
+    )
+    assert response.status_code == 400
+    assert "Åsa already takes seat N; one player sits in one seat." in response.content.decode()
+    assert _seated(game) == before
+
+
+def test_issue13_point9_two_players_can_swap_seats_through_the_filing_form(client):
+    data = small_season()
+    game, people = data["games"][0], data["people"]
+    seats = {"N": "Čeněk", "E": "Örjan", "S": "Åsa", "W": "Řehoř"}  # Åsa and Čeněk change places
+    response = client.post(
+        f"/g/{game.code}/details/",
+        {
+            "club": data["club"].pk,
+            "season": data["season"].pk,
+            "played_on": "2026-03-02",
+            "place": "Bord 1",
+            **{f"seat_{seat}": people[name].pk for seat, name in seats.items()},
+        },
+    )
+    assert response.status_code == 302
+    assert _seated(game) == {seat: people[name].pk for seat, name in seats.items()}
+
+
+def test_issue13_point9_a_csv_import_naming_one_player_in_two_seats_of_a_club_game_is_refused(client):
+    small_season()
+    raw = b"".join(client.get("/league/export/hands.csv").streaming_content).decode("utf-8-sig")
+    Game.objects.all().delete()
+    lines = raw.splitlines()
+    header = lines[0].split(",")
+    cells = lines[1].split(",")
+    cells[header.index("player_S")] = cells[header.index("player_N")]  # Åsa in N and in S
+    lines[1] = ",".join(cells)
+    with pytest.raises(ImportRefused) as refused:
+        import_bytes("\n".join(lines).encode(), name="hands.csv")
+    assert [str(p) for p in refused.value.problems] == [
+        "line 2: players: Åsa is named in seats N and S; in a club game one player sits in one seat"
+    ]
+    assert not Game.objects.exists()
+
+
+def test_issue13_point9_a_json_import_into_a_club_naming_one_player_twice_is_refused():
+    data = small_season()
+    record = {
+        "seats": 4,
+        "variant": "check",
+        "players": {"N": "Anna", "E": "Bo", "S": "anna", "W": "Cid"},
+        "hands": [{"passed": True}],
+    }
+    games = Game.objects.count()
+    with pytest.raises(ImportRefused) as refused:
+        import_bytes(json.dumps(record).encode(), name="r.json", club=data["club"].name)
+    assert [str(p) for p in refused.value.problems] == [
+        "players: anna is named in seats N and S; in a club game one player sits in one seat"
+    ]
+    assert Game.objects.count() == games
+    # Outside a club the names are only typed names: the same record is taken.
+    import_bytes(json.dumps(record).encode(), name="r.json")
+    assert Game.objects.count() == games + 1
+
+
+def test_issue13_point9_restore_refuses_a_backup_that_seats_one_player_twice():
+    small_season()
+    dump = backup.dump()
+    game = dump["games"][0]
+    game["seat_players"]["S"] = game["seat_players"]["N"]
+    Game.objects.all().delete()
+    GameStat.objects.all().delete()
+    for model in (Membership, Player):
+        model.objects.all().delete()
+    from clubs.models import Club
+
+    Club.objects.all().delete()
+    with pytest.raises(backup.BackupRefused, match="'seat_players' puts one player in two seats"):
+        backup.load(dump)
+    assert not Game.objects.exists()
+
+
+def test_issue13_point9_merging_two_players_who_sat_in_one_game_is_refused_naming_the_game(client):
+    data = small_season()
+    asa, orjan = data["people"]["Åsa"], data["people"]["Örjan"]
+    with pytest.raises(ValidationError, match="played in the same game"):
+        club_services.merge_players(keep=asa, duplicate=orjan)
+    response = client.post(f"/league/players/{asa.pk}/merge", {"duplicate": orjan.pk}, follow=True)
+    page = response.content.decode()
+    assert "played in the same game" in page
+    assert any(game.code in page for game in data["games"])
+    assert Player.objects.filter(pk=orjan.pk).exists()
+    lines = {line.name: line for line in standings.season_standings(data["season"])["players"]}
+    assert lines["Åsa"].games == 3 and lines["Örjan"].games == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_issue13_point9_the_migration_unlinks_the_second_seat_of_one_player_and_reports_it(capsys):
+    data = small_season()
+    game, asa = data["games"][0], data["people"]["Åsa"]
+    before = [("scoring", "0006_unlink_second_seats_of_one_player")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    try:
+        GameSeat.objects.filter(game=game, seat="S").update(player=asa)  # the old database allowed it
+        MigrationExecutor(connection).migrate([("scoring", "0005_club_models_move_to_clubs")])
+        MigrationExecutor(connection).migrate(before)
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())
+    assert _seated(game)["N"] == asa.pk and _seated(game)["S"] is None
+    report = capsys.readouterr().out
+    assert f"game {game.code}: player {asa.pk} sat in seats N, S; kept seat N, unlinked S" in report
