@@ -3,26 +3,43 @@
 - Organisers manage roster, seasons and roles, and correct any game of the club, finished ones too.
 - Scorers create club games and enter and correct hands while a game is in progress.
 - Members read the club's games and records.
-- A superuser counts as an organiser of every club.
+- A superuser counts as an organiser of every club (`is_site_admin`, the one place that asks).
+
+Views with a club in their URL use `require_club_role`; every refusal, here and in the other apps,
+is `deny(request)`: the login page for an anonymous visitor, 403 for a signed-in one.
 """
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from collections.abc import Callable, Collection
+from functools import wraps
+from typing import Any, TypeAlias, TypeVar
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404
+from django_htmx.http import HttpResponseClientRedirect
 
-from clubs.models import ClubRole
+from clubs.models import ClubRole, Season
 
 AnyUser: TypeAlias = AbstractBaseUser | AnonymousUser
+View = TypeVar("View", bound=Callable[..., HttpResponseBase])
+SCORERS = (ClubRole.Role.ORGANISER, ClubRole.Role.SCORER)
+
+
+def is_site_admin(user: AnyUser) -> bool:
+    """A signed-in superuser: an organiser of every club. The one place that asks."""
+    return bool(user.is_authenticated and getattr(user, "is_superuser", False))
 
 
 def role_in_club(user: AnyUser, club_id: int) -> str | None:
     """The user's role in the club ("organiser", "scorer", "member"), or None."""
     if not user.is_authenticated:
         return None
-    if getattr(user, "is_superuser", False):
+    if is_site_admin(user):
         return ClubRole.Role.ORGANISER
     return ClubRole.objects.filter(user=user, club_id=club_id).values_list("role", flat=True).first()
 
@@ -34,43 +51,80 @@ def can_view_club(user: AnyUser, club_id: int) -> bool:
 
 def can_score_for_club(user: AnyUser, club_id: int) -> bool:
     """Organisers and scorers: create club games and enter hands in them."""
-    return role_in_club(user, club_id) in (ClubRole.Role.ORGANISER, ClubRole.Role.SCORER)
-
-
-def can_correct_club_game(user: AnyUser, club_id: int) -> bool:
-    """Organisers: correct any game of the club, finished ones included."""
-    return role_in_club(user, club_id) == ClubRole.Role.ORGANISER
+    return role_in_club(user, club_id) in SCORERS
 
 
 def can_manage_club(user: AnyUser, club_id: int) -> bool:
-    """Organisers: roster, seasons, roles, and the club's list of corrections."""
+    """Organisers: roster, seasons, roles, publishing, correcting finished games, the club's list of
+    corrections."""
     return role_in_club(user, club_id) == ClubRole.Role.ORGANISER
+
+
+def club_ids_where(user: AnyUser, roles: Collection[str]) -> set[int] | None:
+    """The clubs where the user holds one of the roles, or None for all of them (a superuser)."""
+    if not user.is_authenticated:
+        return set()
+    if is_site_admin(user):
+        return None
+    return set(ClubRole.objects.filter(user=user, role__in=roles).values_list("club_id", flat=True))
 
 
 def viewable_club_ids(user: AnyUser) -> set[int] | None:
     """The clubs whose records the user may read, or None for all of them (a superuser)."""
-    if not user.is_authenticated:
-        return set()
-    if getattr(user, "is_superuser", False):
-        return None
-    return set(ClubRole.objects.filter(user=user).values_list("club_id", flat=True))
+    return club_ids_where(user, ClubRole.Role.values)
 
 
 def organised_club_ids(user: AnyUser) -> set[int] | None:
     """The clubs the user organises, or None for all of them (a superuser)."""
-    if not user.is_authenticated:
-        return set()
-    if getattr(user, "is_superuser", False):
-        return None
-    roles = ClubRole.objects.filter(user=user, role=ClubRole.Role.ORGANISER)
-    return set(roles.values_list("club_id", flat=True))
+    return club_ids_where(user, [ClubRole.Role.ORGANISER])
 
 
 def scoring_club_ids(user: AnyUser) -> set[int] | None:
-    """The clubs the user may file games in (organiser or scorer), or None for all (a superuser)."""
-    if not user.is_authenticated:
-        return set()
-    if getattr(user, "is_superuser", False):
-        return None
-    roles = ClubRole.objects.filter(user=user, role__in=[ClubRole.Role.ORGANISER, ClubRole.Role.SCORER])
-    return set(roles.values_list("club_id", flat=True))
+    """The clubs the user may file and import games in (organiser or scorer), or None for all."""
+    return club_ids_where(user, SCORERS)
+
+
+# --- the one way to refuse, and the club-role decorator ---------------------------------------
+
+
+def deny(request: HttpRequest) -> HttpResponse:
+    """The answer to a request without the right: the login page for an anonymous visitor (an
+    htmx request is sent there as a whole page), 403 for a signed-in user."""
+    if request.user.is_authenticated:
+        raise PermissionDenied
+    htmx = getattr(request, "htmx", None)
+    if htmx:
+        back = htmx.current_url_abs_path or request.get_full_path()
+        return HttpResponseClientRedirect(redirect_to_login(back).url)
+    return redirect_to_login(request.get_full_path())
+
+
+CHECKS: dict[str, Callable[[AnyUser, int], bool]] = {
+    "view": can_view_club,
+    "score": can_score_for_club,
+    "manage": can_manage_club,
+}
+
+
+def season_club(season_id: int) -> int:
+    """The club of the season a URL names (404 for an unknown season)."""
+    return get_object_or_404(Season.objects.only("club_id"), pk=season_id).club_id
+
+
+def require_club_role(right: str, *, club_of: Callable[..., int] | None = None) -> Callable[[View], View]:
+    """For a view whose URL names a club (`club_id`, or whatever `club_of(**url_kwargs)` reads it
+    from): the login page or 403 unless the request's user has the right there ("view": any role,
+    "score": scorer or organiser, "manage": organiser); otherwise the view runs unchanged."""
+    check = CHECKS[right]
+
+    def decorator(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            club_id = club_of(**kwargs) if club_of else kwargs["club_id"]
+            if not check(request.user, club_id):
+                return deny(request)
+            return view(request, *args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorator

@@ -10,7 +10,6 @@ from django.test import Client
 
 from clubs.models import Club, ClubRole
 from clubs.permissions import (
-    can_correct_club_game,
     can_manage_club,
     can_score_for_club,
     can_view_club,
@@ -140,7 +139,6 @@ def test_it_refuses_a_wrong_share_code():
     [
         (can_view_club, {"alice", "bob", "charlie"}),
         (can_score_for_club, {"alice", "bob"}),
-        (can_correct_club_game, {"alice"}),
         (can_manage_club, {"alice"}),
     ],
 )
