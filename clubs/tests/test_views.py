@@ -87,7 +87,7 @@ def test_it_refuses_an_empty_name_naming_the_field(alice, club):
 
 
 def test_it_renames_a_player_and_their_past_games_show_the_new_name(alice, club):
-    (anna, bo) = add(alice, club, "Anna", "Bo")
+    (anna, _bo) = add(alice, club, "Anna", "Bo")
     game = make_game(hands=1, club_id=club.pk)
     GameSeat.objects.filter(game=game, seat="N").update(player=anna)
     response = alice.post(f"/clubs/{club.pk}/players/{anna.pk}/rename", {"name": "Anna L."})
