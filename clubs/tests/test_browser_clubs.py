@@ -92,8 +92,8 @@ def test_an_organiser_runs_a_club_on_a_phone_without_the_admin(live_server, page
     link = page.get_by_label("Invite link").input_value()
     assert "/clubs/join/" in link
 
-    # The second person opens the link on their own phone, signs up there and accepts.
-    other = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    # The second person opens the link on their own phone (JavaScript off), signs up and accepts.
+    other = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, java_script_enabled=False)
     phone = other.new_page()
     phone.goto(link)
     expect(phone.get_by_role("heading", name="Join Klubbén")).to_be_visible()
@@ -121,3 +121,11 @@ def test_an_organiser_runs_a_club_on_a_phone_without_the_admin(live_server, page
     look(page, "roster-after")
     page.get_by_role("link", name="Your clubs").click()
     look(page, "index")
+
+    # The longest words: the player page in Swedish and Czech still fits the phone.
+    for language, heading in (("Svenska", "Slå ihop en spelare som lagts in två gånger"),
+                              ("Čeština", "Sloučit hráče zadaného dvakrát")):  # fmt: skip
+        page.get_by_role("button", name=language).click()
+        page.goto(f"{live_server.url}/clubs/{anna.memberships.get().club_id}/players/{anna.pk}/")
+        expect(page.get_by_role("heading", name=heading)).to_be_visible()
+        look(page, f"player-{language[:2].lower()}")
