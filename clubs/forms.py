@@ -16,7 +16,9 @@ from clubs.selectors import roster
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(label=_("Club name"), max_length=100)
+    name = forms.CharField(
+        label=_("Club name"), max_length=100, error_messages={"required": _("A club needs a name.")}
+    )
 
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"].strip()
@@ -27,7 +29,9 @@ class ClubForm(forms.Form):
 class PlayerNameForm(forms.Form):
     """A new player for the roster, or a new name for one (`player`)."""
 
-    name = forms.CharField(label=_("Player name"), max_length=100)
+    name = forms.CharField(
+        label=_("Player name"), max_length=100, error_messages={"required": _("A player needs a name.")}
+    )
 
     def __init__(self, *args: Any, club: Club, player: Player | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -43,7 +47,13 @@ class MergeIntoForm(forms.Form):
     """The roster player entered twice, to fold into the player whose page this is."""
 
     duplicate = forms.ModelChoiceField(
-        Player.objects.none(), label=_("Player entered twice"), empty_label=_("— choose —")
+        Player.objects.none(),
+        label=_("Player entered twice"),
+        empty_label=_("— choose —"),
+        error_messages={
+            "required": _("Choose the player who was entered twice."),
+            "invalid_choice": _("Choose a player on this club's roster."),
+        },
     )
 
     def __init__(self, *args: Any, club: Club, keep: Player, **kwargs: Any) -> None:
@@ -54,9 +64,25 @@ class MergeIntoForm(forms.Form):
 
 
 class SeasonForm(forms.Form):
-    name = forms.CharField(label=_("Season name"), max_length=100)
-    starts_on = forms.DateField(label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"}))
-    ends_on = forms.DateField(label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"}))
+    name = forms.CharField(
+        label=_("Season name"), max_length=100, error_messages={"required": _("A season needs a name.")}
+    )
+    starts_on = forms.DateField(
+        label=_("Starts on"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={
+            "required": _("Give the day the season starts."),
+            "invalid": _("The start is not a date like 2026-03-01."),
+        },
+    )
+    ends_on = forms.DateField(
+        label=_("Ends on"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={
+            "required": _("Give the day the season ends."),
+            "invalid": _("The end is not a date like 2026-06-30."),
+        },
+    )
 
     def __init__(self, *args: Any, club: Club, season: Season | None = None, **kwargs: Any) -> None:
         if season is not None and not args and "data" not in kwargs:

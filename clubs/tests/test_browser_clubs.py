@@ -44,7 +44,7 @@ def test_an_organiser_runs_a_club_on_a_phone_without_the_admin(live_server, page
 
     page.get_by_role("link", name="Create a club").click()
     page.get_by_role("button", name="Create the club").click()  # empty: refused, the field says why
-    expect(page.get_by_text("This field is required.")).to_be_visible()
+    expect(page.get_by_text("A club needs a name.")).to_be_visible()
     look(page, "create")
     page.get_by_label("Club name").fill("Klubbén")
     page.get_by_role("button", name="Create the club").click()

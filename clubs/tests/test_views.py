@@ -82,7 +82,7 @@ def test_it_adds_players_and_refuses_a_name_already_on_the_roster(alice, club):
 def test_it_refuses_an_empty_name_naming_the_field(alice, club):
     response = alice.post(f"/clubs/{club.pk}/roster/add", {"name": "  "})
     assert response.status_code == 400
-    assert "This field is required." in response.content.decode()
+    assert "A player needs a name." in response.content.decode()
     assert not Player.objects.exists()
 
 
@@ -199,6 +199,19 @@ def test_it_refuses_a_season_that_ends_before_it_starts_or_repeats_a_name(alice,
     assert "Klubbén already has a season called spring." in page
     assert "The season ends before it starts." in page
     assert Season.objects.count() == 1
+
+
+def test_it_names_each_missing_or_wrong_season_field(alice, club):
+    response = alice.post(f"/clubs/{club.pk}/seasons/", {"name": "", "starts_on": "", "ends_on": "30/6"})
+    page = response.content.decode()
+    assert response.status_code == 400
+    for message in (
+        "A season needs a name.",
+        "Give the day the season starts.",
+        "The end is not a date like",
+    ):
+        assert message in page
+    assert not Season.objects.exists()
 
 
 def test_a_closed_season_accepts_no_new_games(alice, club):
