@@ -222,3 +222,16 @@ def test_a_closed_season_accepts_no_new_games(alice, club):
     assert response.status_code == 400
     assert "Season Spring is closed: it accepts no new games." in response.content.decode()
     assert game.__class__.objects.get(pk=game.pk).season is None
+
+
+def test_an_account_tied_to_one_player_cannot_take_a_second_and_the_link_stays_usable(alice, club):
+    (anna, bo) = add(alice, club, "Anna", "Bo")
+    for player in (anna, bo):
+        alice.post(f"/clubs/{club.pk}/players/{player.pk}/invite")
+    tokens = {i.player_id: i.token for i in Invite.objects.all()}
+    member = signed_in("anna-account")
+    member.post(f"/clubs/join/{tokens[anna.pk]}/")
+    response = member.post(f"/clubs/join/{tokens[bo.pk]}/", follow=True)
+    assert "Your account is already tied to a player." in response.content.decode()
+    assert Player.objects.get(pk=bo.pk).user is None
+    assert signed_in("bo-account").get(f"/clubs/join/{tokens[bo.pk]}/").status_code == 200
