@@ -1,7 +1,9 @@
-"""Failed-login counting: at most N failures per username and per client address in a window.
+"""Throttles that are not logins: password-reset requests and sign-ups, per client address and per
+target (the email address asked for, the username wanted). Logins are counted by django-axes
+(accounts/lockout.py); this module also gives axes the client address.
 
-Counts live in Django's cache (the database cache, shared by every gunicorn worker) as the list of
-recent failure times, so the window slides: a failure older than the window no longer counts.
+Counts live in Django's "shared" cache (the database cache, seen by every gunicorn worker) as the
+list of recent attempt times, so the window slides: an attempt older than the window no longer counts.
 """
 
 from __future__ import annotations
@@ -34,36 +36,26 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR", ""))
 
 
-def _keys(username: str, address: str) -> list[tuple[str, int]]:
-    # Hashed: cache keys must be short and plain, and usernames can be anything.
-    name = hashlib.sha256(username.strip().casefold().encode()).hexdigest()
-    addr = hashlib.sha256(address.encode()).hexdigest()
-    return [
-        (f"login-failures:user:{name}", settings.LOGIN_FAILURES_PER_USERNAME),
-        (f"login-failures:addr:{addr}", settings.LOGIN_FAILURES_PER_ADDRESS),
-    ]
+def _key(kind: str, value: str) -> str:
+    # Hashed: cache keys must be short and plain, and what users type can be anything.
+    return f"throttle:{kind}:{hashlib.sha256(value.encode()).hexdigest()}"
 
 
 def _recent(key: str, at: float) -> list[float]:
-    window = settings.LOGIN_FAILURE_WINDOW_SECONDS
+    window = settings.ACCOUNT_THROTTLE_WINDOW_SECONDS
     return [t for t in caches["shared"].get(key, []) if t > at - window]
 
 
-def login_blocked(*, username: str, address: str) -> bool:
-    """Whether another attempt for this username or from this address must be refused unchecked."""
+def over_limit(*, kind: str, limits: dict[str, tuple[str, int]]) -> bool:
+    """Count one attempt of `kind` (e.g. "reset") for each named value, e.g.
+    {"address": ("192.0.2.1", 10), "email": ("a@example.org", 3)}; True when any of them has had
+    its limit already in the window (the attempt is then refused and not counted)."""
     at = now()
-    return any(len(_recent(key, at)) >= limit for key, limit in _keys(username, address))
-
-
-def record_login_failure(*, username: str, address: str) -> None:
-    at = now()
-    for key, limit in _keys(username, address):
+    keys = {name: (_key(f"{kind}:{name}", value), limit) for name, (value, limit) in limits.items()}
+    if any(len(_recent(key, at)) >= limit for key, limit in keys.values()):
+        return True
+    for key, limit in keys.values():
         # Only the last `limit` times matter; the list stays small whatever an attacker sends.
         recent = [*_recent(key, at), at][-limit:]
-        caches["shared"].set(key, recent, timeout=settings.LOGIN_FAILURE_WINDOW_SECONDS)
-
-
-def clear_login_failures(*, username: str) -> None:
-    """After a successful login the username starts afresh (the address keeps its count)."""
-    name_key, _limit = _keys(username, "")[0]
-    caches["shared"].delete(name_key)
+        caches["shared"].set(key, recent, timeout=settings.ACCOUNT_THROTTLE_WINDOW_SECONDS)
+    return False

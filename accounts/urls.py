@@ -1,7 +1,7 @@
 """Accounts, mounted at accounts/ (pinochle_site/urls.py)."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path
 
 from accounts import views
 
@@ -11,11 +11,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path(
-        "password/reset/",
-        auth_views.PasswordResetView.as_view(success_url=reverse_lazy("password_reset_done")),
-        name="password_reset",
-    ),
+    path("password/reset/", views.password_reset, name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path(
         "password/reset/<uidb64>/<token>/",

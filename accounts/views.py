@@ -8,10 +8,12 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib.auth import login
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
@@ -19,7 +21,8 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from accounts.ratelimit import clear_login_failures, client_address, login_blocked, record_login_failure
+from accounts.lookalike import scripts_mixed, skeleton
+from accounts.ratelimit import client_address, over_limit
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
@@ -32,6 +35,24 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        """Refuse names that pass for someone else: mixed alphabets, or the look of an existing name."""
+        username = str(super().clean_username())
+        mixed = scripts_mixed(username)
+        if mixed:
+            raise forms.ValidationError(
+                _("Use the letters of one alphabet in a username; this one mixes %(scripts)s.")
+                % {"scripts": ", ".join(script.title() for script in mixed)},
+                code="mixed_script",
+            )
+        looks = skeleton(username)
+        if any(skeleton(other) == looks for other in User.objects.values_list("username", flat=True)):
+            raise forms.ValidationError(
+                _("This username looks like an existing one; choose one that reads differently."),
+                code="lookalike",
+            )
+        return username
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -48,6 +69,10 @@ def _next_url(request: HttpRequest) -> str:
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and _signups_throttled(request):
+        form = SignUpForm(initial={"username": request.POST.get("username", "")})
+        context = {"form": form, "next": _next_url(request), "throttled": True}
+        return render(request, "registration/signup.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -55,26 +80,50 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form, "next": _next_url(request)})
 
 
+def _signups_throttled(request: HttpRequest) -> bool:
+    wanted = skeleton(request.POST.get("username", "")[:150])
+    return over_limit(
+        kind="signup",
+        limits={
+            "address": (client_address(request), settings.SIGNUPS_PER_ADDRESS),
+            "username": (wanted, settings.SIGNUPS_PER_USERNAME),
+        },
+    )
+
+
 @sensitive_post_parameters("password")
 @csrf_protect
 @never_cache
 @require_http_methods(["GET", "POST"])
 def login_view(request: HttpRequest) -> HttpResponse:
-    """Django's login, refused with 429 before any password check once the username or the
-    client address has had too many failures (accounts/ratelimit.py)."""
+    """Django's login. django-axes counts the failures (accounts/lockout.py): once the username or
+    the client address has had too many, its backend refuses the attempt before any password
+    check and its middleware answers with this page, status 429 (`lockout.locked_out`)."""
     context: dict[str, Any] = {"next": _next_url(request)}
-    if request.method != "POST":
-        return render(request, "registration/login.html", {**context, "form": AuthenticationForm(request)})
-    username = request.POST.get("username", "")
-    address = client_address(request)
-    if login_blocked(username=username, address=address):
-        form = AuthenticationForm(request, initial={"username": username})
-        context.update(form=form, blocked=True)
-        return render(request, "registration/login.html", context, status=429)
-    form = AuthenticationForm(request, data=request.POST)
-    if form.is_valid():
-        clear_login_failures(username=username)
+    form = AuthenticationForm(request, data=request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
         login(request, form.get_user())
         return redirect(_next_url(request))
-    record_login_failure(username=username, address=address)
     return render(request, "registration/login.html", {**context, "form": form})
+
+
+@csrf_protect
+@never_cache
+@require_http_methods(["GET", "POST"])
+def password_reset(request: HttpRequest) -> HttpResponse:
+    """Django's password reset, throttled per client address and per email address asked for:
+    one more request in the window gets 429 and no mail."""
+    if request.method == "POST":
+        email = PasswordResetForm(request.POST)
+        target = email.cleaned_data["email"].casefold() if email.is_valid() else ""
+        if over_limit(
+            kind="reset",
+            limits={
+                "address": (client_address(request), settings.PASSWORD_RESETS_PER_ADDRESS),
+                "email": (target, settings.PASSWORD_RESETS_PER_EMAIL),
+            },
+        ):
+            context = {"form": PasswordResetForm(initial={"email": target}), "throttled": True}
+            return render(request, "registration/password_reset_form.html", context, status=429)
+    view = auth_views.PasswordResetView.as_view(success_url=reverse_lazy("password_reset_done"))
+    return view(request)

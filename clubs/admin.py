@@ -1,19 +1,43 @@
-"""Admin for club organisers: clubs (with seasons and roster), seasons, players (with roster), roles."""
+"""Admin for site staff and club organisers: clubs (with seasons and roster), seasons, players (with
+roster), roles.
+
+Safe by construction for a staff organiser (docs/security.md, "The admin"): every list, every
+foreign-key and many-to-many choice, every list filter and every autocomplete offers only the records
+of the clubs they organise (`clubs.permissions.club_scoped`); a model whose way to its club is not
+known offers nothing. Writes that the web makes through a service go through the same service and
+check here: merging players, changing roles. A superuser (site staff) sees and may do everything.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.contrib.admin.filters import RelatedFieldListFilter
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from clubs.models import Club, ClubRole, Membership, Player, Season
-from clubs.permissions import organised_club_ids
-from clubs.services import grant_founding_organiser, merge_players
+from clubs.permissions import club_scoped, may_merge_players, organised_club_ids
+from clubs.services import check_role_change, grant_founding_organiser, merge_players_as, set_club_role
+
+
+class ScopedRelatedFilter(RelatedFieldListFilter):
+    """A list filter on a relation that offers only the staff user's clubs' records."""
+
+    def field_choices(self, field: Any, request: HttpRequest, model_admin: Any) -> list[tuple[Any, str]]:
+        clubs = organised_club_ids(request.user)
+        if clubs is None:
+            return super().field_choices(field, request, model_admin)  # type: ignore[no-any-return]
+        allowed = club_scoped(field.related_model._default_manager.all(), clubs).values("pk")
+        ordering = self.field_admin_ordering(field, request, model_admin)
+        return field.get_choices(  # type: ignore[no-any-return]
+            include_blank=False, limit_choices_to={"pk__in": allowed}, ordering=ordering
+        )
 
 
 class OrganisedClubsOnly:
@@ -21,6 +45,7 @@ class OrganisedClubsOnly:
 
     `club_path` is the lookup from the admin's model to its club; a superuser sees every club.
     Other clubs' records are not listed, and opening one by its address answers "not found".
+    Every related choice in the forms is scoped the same way.
     """
 
     club_path = "club"
@@ -34,9 +59,17 @@ class OrganisedClubsOnly:
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         clubs = organised_club_ids(request.user)
-        if db_field.name == "club" and clubs is not None:
-            kwargs["queryset"] = Club.objects.filter(pk__in=clubs)
+        if clubs is not None:
+            queryset = kwargs.get("queryset") or db_field.related_model._default_manager.all()
+            kwargs["queryset"] = club_scoped(queryset, clubs)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+
+    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        clubs = organised_club_ids(request.user)
+        if clubs is not None:
+            queryset = kwargs.get("queryset") or db_field.related_model._default_manager.all()
+            kwargs["queryset"] = club_scoped(queryset, clubs)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
 
 
 class MembershipInline(OrganisedClubsOnly, admin.TabularInline):
@@ -58,6 +91,9 @@ class SeasonInline(OrganisedClubsOnly, admin.TabularInline):
     extra = 0
     show_change_link = True
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a season with games is a league record; see SeasonAdmin
+
 
 @admin.register(Club)
 class ClubAdmin(OrganisedClubsOnly, admin.ModelAdmin):
@@ -71,20 +107,35 @@ class ClubAdmin(OrganisedClubsOnly, admin.ModelAdmin):
         if not change:  # whoever creates a club in the admin becomes its first organiser
             grant_founding_organiser(user=request.user, club_id=obj.pk)  # type: ignore[arg-type]
 
+    def has_delete_permission(self, request: HttpRequest, obj: Club | None = None) -> bool:
+        """Site staff only, and only a club without games: deleting one would turn its games
+        into club-less games and drop its seasons from the standings."""
+        if not getattr(request.user, "is_superuser", False):
+            return False
+        return obj is not None and not obj.games.exists()  # type: ignore[attr-defined]
+
 
 @admin.register(Season)
 class SeasonAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     list_display = ["name", "club", "starts_on", "ends_on"]
-    list_filter = ["club"]
+    list_filter = [("club", ScopedRelatedFilter)]
     search_fields = ["name", "club__name"]
     date_hierarchy = "starts_on"
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Season | None = None) -> list[str]:
+        return ["club"] if obj is not None else []  # its games stay in their club
+
+    def has_delete_permission(self, request: HttpRequest, obj: Season | None = None) -> bool:
+        """Only a season without games: deleting one would take its games out of the standings."""
+        allowed = super().has_delete_permission(request, obj)
+        return allowed and obj is not None and not obj.games.exists()  # type: ignore[attr-defined]
 
 
 @admin.register(Player)
 class PlayerAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     club_path = "memberships__club"
     list_display = ["name", "club_names", "created_at"]
-    list_filter = ["memberships__club"]
+    list_filter = [("memberships__club", ScopedRelatedFilter)]
     search_fields = ["name", "memberships__club__name"]
     inlines = [PlayerMembershipInline]
     actions = ["merge_selected"]
@@ -92,12 +143,23 @@ class PlayerAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Player]:
         return super().get_queryset(request).prefetch_related("clubs")
 
+    def has_change_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
+        """A player on another club's roster too is changed only by someone organising both."""
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or may_merge_players(request.user, obj))
+
+    def has_delete_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
+        allowed = super().has_delete_permission(request, obj)
+        return allowed and (obj is None or may_merge_players(request.user, obj))
+
     @admin.display(description=_("clubs"))
     def club_names(self, player: Player) -> str:
         return ", ".join(club.name for club in player.clubs.all())
 
     @admin.action(description=_("Merge the two selected players (the older entry stays)"))
     def merge_selected(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        """The web merge's service and check (`merge_players_as`): the actor must organise every
+        club of both players."""
         players = list(queryset.order_by("created_at", "pk"))
         if len(players) != 2:
             count = len(players)
@@ -114,15 +176,80 @@ class PlayerAdmin(OrganisedClubsOnly, admin.ModelAdmin):
             return
         keep, duplicate = players
         try:
-            merge_players(keep=keep, duplicate=duplicate)
+            merge_players_as(actor=request.user, keep=keep, duplicate=duplicate)
+        except PermissionDenied as error:
+            self.message_user(request, str(error), messages.ERROR)
         except ValidationError as error:
             self.message_user(request, " ".join(error.messages), messages.ERROR)
         else:
             self.message_user(request, _("Merged into %(name)s.") % {"name": keep.name}, messages.SUCCESS)
 
 
+class ClubRoleForm(forms.ModelForm):  # type: ignore[type-arg]
+    """Checks a role change as the web roles page does (`check_role_change`), naming the field."""
+
+    request: HttpRequest
+
+    class Meta:
+        model = ClubRole
+        fields = ["user", "club", "role"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        user, club = data.get("user") or self.instance_user(), data.get("club") or self.instance_club()
+        if user is None or club is None or not data.get("role"):
+            return data
+        try:
+            check_role_change(actor=self.request.user, user=user, club_id=club.pk, role=data["role"])
+        except (PermissionDenied, ValidationError) as error:
+            messages_ = error.messages if isinstance(error, ValidationError) else [str(error)]
+            self.add_error("role", messages_)
+        return data
+
+    def instance_user(self) -> Any:
+        return self.instance.user if self.instance.pk else None
+
+    def instance_club(self) -> Club | None:
+        return self.instance.club if self.instance.pk else None
+
+
 @admin.register(ClubRole)
 class ClubRoleAdmin(OrganisedClubsOnly, admin.ModelAdmin):
+    """Roles change through `set_club_role`, as on the web roles page: only an organiser of the
+    club, and never leaving the club without an organiser. Account and club of a role are fixed
+    once it exists; removing a role is refused when it is the last organiser's."""
+
+    form = ClubRoleForm
     list_display = ["user", "club", "role", "updated_at"]
-    list_filter = ["role", "club"]
+    list_filter = ["role", ("club", ScopedRelatedFilter)]
     search_fields = ["user__username"]
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.request = request
+        return form
+
+    def get_readonly_fields(self, request: HttpRequest, obj: ClubRole | None = None) -> list[str]:
+        return ["user", "club"] if obj is not None else []
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # one at a time, through the service
+        return actions  # type: ignore[no-any-return]
+
+    def has_delete_permission(self, request: HttpRequest, obj: ClubRole | None = None) -> bool:
+        if not super().has_delete_permission(request, obj) or obj is None:
+            return False
+        try:
+            check_role_change(actor=request.user, user=obj.user, club_id=obj.club_id, role=None)
+        except (PermissionDenied, ValidationError):
+            return False
+        return True
+
+    def save_model(self, request: HttpRequest, obj: ClubRole, form: Any, change: bool) -> None:
+        saved = set_club_role(actor=request.user, user=obj.user, club_id=obj.club_id, role=obj.role)
+        if saved is not None:
+            obj.pk = saved.pk
+
+    def delete_model(self, request: HttpRequest, obj: ClubRole) -> None:
+        set_club_role(actor=request.user, user=obj.user, club_id=obj.club_id, role=None)

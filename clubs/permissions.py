@@ -19,11 +19,12 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django_htmx.http import HttpResponseClientRedirect
 
-from clubs.models import ClubRole, Season
+from clubs.models import ClubRole, Player, Season
 
 AnyUser: TypeAlias = AbstractBaseUser | AnonymousUser
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
@@ -128,3 +129,34 @@ def require_club_role(right: str, *, club_of: Callable[..., int] | None = None) 
         return wrapper  # type: ignore[return-value]
 
     return decorator
+
+
+def may_merge_players(user: AnyUser, *players: Player) -> bool:
+    """Merging players: organisers of every club the players are on (a player in no club:
+    superusers only). The web merge and the admin's merge action both ask here."""
+    if is_site_admin(user):
+        return True
+    club_ids = {club.pk for player in players for club in player.clubs.all()}
+    return bool(club_ids) and all(can_manage_club(user, club_id) for club_id in club_ids)
+
+
+# How each model reaches its club, for scoping a staff organiser's choices to the clubs they
+# organise (clubs/admin.py). A model not named here offers a non-superuser nothing.
+CLUB_PATHS: dict[str, str] = {
+    "clubs.club": "pk",
+    "clubs.season": "club",
+    "clubs.player": "memberships__club",
+    "clubs.membership": "club",
+    "clubs.clubrole": "club",
+    "auth.user": "club_roles__club",
+}
+
+
+def club_scoped(queryset: QuerySet[Any], club_ids: set[int] | None) -> QuerySet[Any]:
+    """The rows of `queryset` that belong to one of `club_ids` (None: every row, for a superuser)."""
+    if club_ids is None:
+        return queryset
+    path = CLUB_PATHS.get(queryset.model._meta.label_lower)
+    if path is None:
+        return queryset.none()
+    return queryset.filter(**{f"{path}__in": club_ids}).distinct()

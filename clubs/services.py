@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
+from clubs.permissions import can_manage_club, may_merge_players
 
 
 @transaction.atomic
@@ -175,12 +176,41 @@ def merge_players(*, keep: Player, duplicate: Player) -> Player:
     return keep
 
 
-def _is_organiser(user: AbstractBaseUser | AnonymousUser, club_id: int) -> bool:
-    if not user.is_authenticated:
-        return False
-    if getattr(user, "is_superuser", False):
-        return True
-    return ClubRole.objects.filter(user=user, club_id=club_id, role=ClubRole.Role.ORGANISER).exists()
+@transaction.atomic
+def merge_players_as(*, actor: AbstractBaseUser | AnonymousUser, keep: Player, duplicate: Player) -> Player:
+    """`merge_players` for a person: refused (PermissionDenied, nothing written) unless the actor
+    organises every club both players are on. The web merge and the admin's action call this."""
+    if not may_merge_players(actor, keep, duplicate):
+        raise PermissionDenied(_("Only an organiser of every club of both players can merge them."))
+    return merge_players(keep=keep, duplicate=duplicate)
+
+
+def check_role_change(
+    *,
+    actor: AbstractBaseUser | AnonymousUser,
+    user: AbstractBaseUser,
+    club_id: int,
+    role: str | None,
+) -> None:
+    """Whether `actor` may give `user` this role in the club (None: remove them): PermissionDenied
+    unless an organiser; ValidationError for an unknown role or when the club would be left without
+    an organiser. `set_club_role` checks this again under a lock; forms call it to show the message."""
+    if not can_manage_club(actor, club_id):
+        raise PermissionDenied(_("Only an organiser of the club can change roles."))
+    if role is not None and role not in ClubRole.Role.values:
+        raise ValidationError(_("Unknown role: %(role)s") % {"role": role}, code="invalid_role")
+    roles = ClubRole.objects.filter(club_id=club_id)
+    current = roles.filter(user=user).first()
+    if (
+        current is not None
+        and current.role == ClubRole.Role.ORGANISER
+        and role != ClubRole.Role.ORGANISER
+        and not roles.filter(role=ClubRole.Role.ORGANISER).exclude(user=user).exists()
+    ):
+        raise ValidationError(_("A club needs at least one organiser."), code="last_organiser")
+
+
+_SCORING_ROLES = (ClubRole.Role.ORGANISER, ClubRole.Role.SCORER)
 
 
 @transaction.atomic
@@ -192,20 +222,20 @@ def set_club_role(
     role: str | None,
 ) -> ClubRole | None:
     """Give `user` the role in the club (None removes them). Only an organiser may do it
-    (PermissionDenied otherwise, nothing written); the club's last organiser cannot step down."""
-    if not _is_organiser(actor, club_id):
-        raise PermissionDenied(_("Only an organiser of the club can change roles."))
-    if role is not None and role not in ClubRole.Role.values:
-        raise ValidationError(_("Unknown role: %(role)s") % {"role": role}, code="invalid_role")
-    roles = ClubRole.objects.select_for_update().filter(club_id=club_id)
-    current = roles.filter(user=user).first()
-    if (
-        current is not None
-        and current.role == ClubRole.Role.ORGANISER
-        and role != ClubRole.Role.ORGANISER
-        and not roles.filter(role=ClubRole.Role.ORGANISER).exclude(user=user).exists()
-    ):
-        raise ValidationError(_("A club needs at least one organiser."), code="last_organiser")
+    (PermissionDenied otherwise, nothing written); the club's last organiser cannot step down.
+
+    Someone who no longer scores for the club also loses the devices' edit right to the club games
+    in progress that they started (their phone, and any phone it was handed over to): the club's
+    organisers and scorers carry on signed in, and may hand the scoring to a phone again.
+    """
+    list(ClubRole.objects.select_for_update().filter(club_id=club_id))  # one role change at a time
+    check_role_change(actor=actor, user=user, club_id=club_id, role=role)
+    current = ClubRole.objects.filter(club_id=club_id, user=user).first()
+    if current is not None and current.role in _SCORING_ROLES and role not in _SCORING_ROLES:
+        club = Club.objects.get(pk=club_id)
+        club.games.filter(created_by=user, finished=False).update(  # type: ignore[attr-defined]
+            edit_token_hash="", handover_token_hash="", handover_expires_at=None
+        )
     if role is None:
         if current is not None:
             current.delete()

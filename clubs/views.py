@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import services
 from clubs.forms import ClubForm, MergeIntoForm, PlayerNameForm, SeasonForm
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
-from clubs.permissions import can_manage_club, deny, require_club_role, viewable_club_ids
+from clubs.permissions import deny, require_club_role, viewable_club_ids
 from clubs.selectors import roster
 
 
@@ -173,11 +173,8 @@ def player_merge(request: HttpRequest, club_id: int, player_id: int) -> HttpResp
     if not form.is_valid():
         return _player_page(request, club_id, player_id, merge=form)
     duplicate = form.cleaned_data["duplicate"]
-    other_clubs = duplicate.clubs.exclude(pk=club.pk).values_list("pk", flat=True)
-    if any(not can_manage_club(request.user, pk) for pk in other_clubs):
-        return deny(request)  # the duplicate is also on a roster this organiser does not run
-    try:
-        services.merge_players(keep=keep, duplicate=duplicate)
+    try:  # PermissionDenied (403, nothing written) when either is on a roster the user does not run
+        services.merge_players_as(actor=request.user, keep=keep, duplicate=duplicate)
     except ValidationError as error:
         form.add_error("duplicate", error)
         return _player_page(request, club_id, player_id, merge=form)

@@ -94,13 +94,23 @@ class MergeForm(forms.Form):
         Player.objects.none(), label=_("Player entered twice"), empty_label=_("— choose —")
     )
 
-    def __init__(self, *args: Any, keep: Player, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, keep: Player, clubs: set[int] | None, **kwargs: Any) -> None:
+        """Candidates are the players of `clubs` (the clubs the user organises; None: every player,
+        for a superuser), each labelled with those of their clubs."""
         super().__init__(*args, **kwargs)
         self.keep = keep
         field = self.fields["duplicate"]
         assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = Player.objects.exclude(pk=keep.pk).prefetch_related("clubs")
-        field.label_from_instance = lambda p: f"{p.name} ({', '.join(c.name for c in p.clubs.all()) or '—'})"
+        candidates = Player.objects.exclude(pk=keep.pk).prefetch_related("clubs")
+        if clubs is not None:
+            candidates = candidates.filter(memberships__club__in=clubs).distinct()
+        field.queryset = candidates
+
+        def label(player: Player) -> str:
+            names = [c.name for c in player.clubs.all() if clubs is None or c.pk in clubs]
+            return f"{player.name} ({', '.join(names) or '—'})"
+
+        field.label_from_instance = label
 
 
 class RoleForm(forms.Form):

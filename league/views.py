@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Case, F, Prefetch, Q, When
 from django.forms import Form, ModelChoiceField
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -27,14 +27,20 @@ from clubs.permissions import (
     AnyUser,
     can_manage_club,
     can_score_for_club,
-    can_view_club,
+    deny,
+    is_site_admin,
+    may_merge_players,
+    organised_club_ids,
+    require_club_role,
+    scoring_club_ids,
+    season_club,
     viewable_club_ids,
 )
 from league import csv_io, standings
 from league.forms import ExportForm, ImportForm, MergeForm, RoleForm
 from league.services import NewGame
 from scoring.models import GameSeat, new_game_code
-from scoring.permissions import deny, readable_games
+from scoring.permissions import readable_games
 from scoring.stats import BAND_RULE
 
 _CLOCKWISE_SEATS = Prefetch(
@@ -73,21 +79,10 @@ def _only_clubs(form: Form, club_ids: set[int] | None) -> Form:
     return form
 
 
-def _scoring_club_ids(user: AnyUser) -> set[int] | None:
-    if getattr(user, "is_superuser", False):
-        return None
-    return set(
-        ClubRole.objects.filter(
-            user=user, role__in=[ClubRole.Role.ORGANISER, ClubRole.Role.SCORER]
-        ).values_list("club_id", flat=True)
-    )
-
-
 @require_GET
+@require_club_role("view")
 def club(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
-    if not can_view_club(request.user, club.pk):
-        return deny(request)
     roster = Player.objects.filter(memberships__club=club).order_by("name")
     games = (
         club.games.select_related("season")
@@ -110,10 +105,9 @@ def club(request: HttpRequest, club_id: int) -> HttpResponse:
 
 
 @require_GET
+@require_club_role("view", club_of=season_club)
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
-    if not can_view_club(request.user, season.club_id):
-        return deny(request)
     context = {
         **_season_tables(request, season, link_players=True),
         "organiser": can_manage_club(request.user, season.club_id),
@@ -134,11 +128,10 @@ def season_results(request: HttpRequest, publish_code: str) -> HttpResponse:
 
 
 @require_POST
+@require_club_role("manage", club_of=season_club)
 def publish_season(request: HttpRequest, season_id: int) -> HttpResponse:
     """Organisers turn the published results page on (a new unguessable link) or off."""
     season = get_object_or_404(Season, pk=season_id)
-    if not can_manage_club(request.user, season.club_id):
-        return deny(request)
     if request.POST.get("publish") == "on":
         season.publish_code = new_game_code() + new_game_code()
         messages.success(
@@ -218,32 +211,24 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         return deny(request)
     figures = standings.player_figures(player)
     context = {"player": player, "f": figures, "band_rule": BAND_RULE}
-    if _may_merge(request.user, player):
-        context["merge_form"] = MergeForm(keep=player)
+    if may_merge_players(request.user, player):
+        context["merge_form"] = MergeForm(keep=player, clubs=organised_club_ids(request.user))
     return render(request, "league/player.html", context)
-
-
-def _may_merge(user: AnyUser, *players: Player) -> bool:
-    """Organisers of every club the players are on (a player in no club: superusers only)."""
-    if user.is_authenticated and getattr(user, "is_superuser", False):
-        return True
-    club_ids = {club.pk for player in players for club in player.clubs.all()}
-    return bool(club_ids) and all(can_manage_club(user, club_id) for club_id in club_ids)
 
 
 @require_POST
 def merge_player(request: HttpRequest, player_id: int) -> HttpResponse:
     keep = get_object_or_404(Player, pk=player_id)
-    if not _may_merge(request.user, keep):
+    if not may_merge_players(request.user, keep):
         return deny(request)
-    form = MergeForm(request.POST, keep=keep)
+    form = MergeForm(request.POST, keep=keep, clubs=organised_club_ids(request.user))
     if form.is_valid():
         duplicate = form.cleaned_data["duplicate"]
-        if not _may_merge(request.user, duplicate):
-            return deny(request)
         name = duplicate.name
         try:
-            club_services.merge_players(keep=keep, duplicate=duplicate)
+            club_services.merge_players_as(actor=request.user, keep=keep, duplicate=duplicate)
+        except PermissionDenied:
+            return deny(request)
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         else:
@@ -276,9 +261,9 @@ def export_csv(request: HttpRequest, which: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def import_games(request: HttpRequest) -> HttpResponse:
-    if not _may_import_somewhere(request.user):
+    clubs = scoring_club_ids(request.user)
+    if clubs is not None and not clubs:  # a scorer or organiser somewhere (None: every club)
         return deny(request)
-    clubs = _scoring_club_ids(request.user)
     if request.method == "GET":
         return render(request, "league/import.html", {"form": _only_clubs(ImportForm(), clubs)})
     if _too_big(request):
@@ -324,21 +309,10 @@ def import_games(request: HttpRequest) -> HttpResponse:
     return render(request, "league/import.html", context, status=status)
 
 
-def _may_import_somewhere(user: AnyUser) -> bool:
-    if not user.is_authenticated:
-        return False
-    return (
-        getattr(user, "is_superuser", False)
-        or ClubRole.objects.filter(
-            user=user, role__in=[ClubRole.Role.ORGANISER, ClubRole.Role.SCORER]
-        ).exists()
-    )
-
-
 def _import_rights(user: AnyUser, games: list[NewGame]) -> list[csv_io.Problem]:
     """What the user may not import: games into a club they do not score for, a new club or season
     (organisers, in the admin or the club's pages), games outside a club (nobody could see them)."""
-    if getattr(user, "is_superuser", False):
+    if is_site_admin(user):
         return []
     problems = []
     clubs = {club.name: club.pk for club in Club.objects.filter(name__in={g.club for g in games if g.club})}
@@ -380,11 +354,10 @@ def _too_big(request: HttpRequest) -> bool:
 
 
 @require_http_methods(["GET", "POST"])
+@require_club_role("manage")
 def club_roles(request: HttpRequest, club_id: int) -> HttpResponse:
     """Organisers give accounts a role in the club, change it, or take it away."""
     club = get_object_or_404(Club, pk=club_id)
-    if not can_manage_club(request.user, club.pk):
-        return deny(request)
     form = RoleForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         user = get_user_model().objects.get(username=form.cleaned_data["username"])

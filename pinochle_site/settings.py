@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     # Import direction (docs/architecture.md): accounts, clubs <- scoring <- league.
+    "axes",  # login limits for every login form, the admin's included (accounts/lockout.py)
     "accounts",
     "clubs",
     "scoring",
@@ -51,6 +52,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
     "pinochle_site.middleware.ContentSecurityPolicyMiddleware",
 ]
 
@@ -99,7 +101,8 @@ CACHES = {
     # Per process: drawn pages (scoring/views.py). Each key names the game's state, so a worker
     # that has not seen a change simply draws the page afresh; nothing stale is ever served.
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
-    # Shared by every gunicorn worker: login attempt counts (accounts/ratelimit.py).
+    # Shared by every gunicorn worker: login attempt counts (django-axes, accounts/lockout.py) and
+    # the password-reset and sign-up throttles (accounts/ratelimit.py).
     "shared": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pinochle_cache"},
 }
 
@@ -120,6 +123,30 @@ LOGOUT_REDIRECT_URL = "/"
 LOGIN_FAILURES_PER_USERNAME = envint("LOGIN_FAILURES_PER_USERNAME", 5)
 LOGIN_FAILURES_PER_ADDRESS = envint("LOGIN_FAILURES_PER_ADDRESS", 20)
 LOGIN_FAILURE_WINDOW_SECONDS = envint("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60)
+# django-axes counts them (accounts/lockout.py): its backend refuses a locked-out attempt before
+# ModelBackend checks the password; the middleware turns the refusal into the 429 login page.
+AUTHENTICATION_BACKENDS = [
+    "accounts.lockout.LoginLimitsBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "accounts.lockout.LoginLimitsHandler"
+AXES_CACHE = "shared"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_USERNAME_CALLABLE = "accounts.lockout.username_for_axes"
+AXES_CLIENT_IP_CALLABLE = "accounts.ratelimit.client_address"
+AXES_FAILURE_LIMIT = "accounts.lockout.failure_limit"
+AXES_COOLOFF_TIME = "accounts.lockout.window"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a refused attempt is not counted
+AXES_ENABLE_ADMIN = False  # the cache handler keeps no AccessAttempt rows to show
+AXES_VERBOSE = False
+# Password-reset requests and sign-ups, per client address and per target (email / username)
+# in a sliding window (accounts/ratelimit.py); one more is refused with 429.
+PASSWORD_RESETS_PER_EMAIL = envint("PASSWORD_RESETS_PER_EMAIL", 3)
+PASSWORD_RESETS_PER_ADDRESS = envint("PASSWORD_RESETS_PER_ADDRESS", 10)
+SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", 10)
+SIGNUPS_PER_USERNAME = envint("SIGNUPS_PER_USERNAME", 3)
+ACCOUNT_THROTTLE_WINDOW_SECONDS = envint("ACCOUNT_THROTTLE_WINDOW_SECONDS", 60 * 60)
 # How many reverse proxies in front of the app append to X-Forwarded-For; 0 trusts only
 # REMOTE_ADDR (a client can write anything into X-Forwarded-For).
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 0)

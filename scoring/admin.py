@@ -1,29 +1,121 @@
+"""The admin of the table's records, for site staff and club organisers (docs/security.md).
+
+What must go through the services is not editable here: hands, seats and the corrections trail are
+read-only (the services rescore the game, keep its statistics and write the trail); a game is
+filed (club, season, date, place, note) through `filing.set_game_details`, which writes taking a
+game out of its club to the trail; a game with hands or corrections cannot be deleted here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
 from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from clubs.admin import OrganisedClubsOnly
+from clubs.permissions import CLUB_PATHS, can_manage_club, can_score_for_club
+from scoring import filing
 from scoring.models import Game, GameSeat, Hand, HandChange
+from scoring.permissions import actor_for
+
+CLUB_PATHS.update({"scoring.game": "club", "scoring.gameseat": "game__club", "scoring.hand": "game__club"})
 
 
-class GameSeatInline(admin.TabularInline):
+class GameSeatInline(OrganisedClubsOnly, admin.TabularInline):
+    """Read-only: seats are linked to players on the game's "file in a club" page."""
+
     model = GameSeat
+    club_path = "game__club"
     extra = 0
+    fields = ["seat", "name", "player"]
+    readonly_fields = ["seat", "name", "player"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class GameAdminForm(forms.ModelForm):  # type: ignore[type-arg]
+    """Checks the filing as the game's details page does, naming the field."""
+
+    request: HttpRequest
+
+    class Meta:
+        model = Game
+        fields = ["club", "season", "played_on", "place", "note"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        club, season = data.get("club"), data.get("season")
+        if season is not None and club is not None and season.club_id != club.pk:
+            self.add_error("season", forms.ValidationError(_("The season belongs to another club.")))
+        played_on = data.get("played_on")
+        if (
+            season is not None
+            and played_on is not None
+            and not season.starts_on <= played_on <= season.ends_on
+        ):
+            self.add_error("played_on", forms.ValidationError(_("The date is outside the season.")))
+        old_club = self.instance.club_id
+        new_club = club.pk if club is not None else (season.club_id if season is not None else None)
+        user = self.request.user
+        if new_club != old_club:
+            if old_club is not None and not can_manage_club(user, old_club):
+                self.add_error("club", _("Only an organiser of the club takes a game out of it."))
+            elif new_club is not None and not can_score_for_club(user, new_club):
+                self.add_error("club", _("Only a scorer or organiser of the club files games in it."))
+        return data
 
 
 @admin.register(Game)
 class GameAdmin(OrganisedClubsOnly, admin.ModelAdmin):
+    form = GameAdminForm
     list_display = ["code", "variant", "deck", "seats", "hand_count", "finished", "winner", "updated_at"]
     list_filter = ["variant", "deck", "seats", "finished"]
     search_fields = ["code", "seat_rows__name"]
     # The rules of a game and its hands change only through the game page (services rescore the
-    # game and keep the audit trail); the admin files games and fixes names and links.
+    # game and keep the audit trail); the admin files games through the filing service.
     readonly_fields = [
         "code", "seats", "variant", "deck", "target", "min_bid", "first_dealer", "meld_needs_trick",
         "hand_count", "finished", "winner", "scores", "chip_totals",
     ]  # fmt: skip
     inlines = [GameSeatInline]
 
-    def has_add_permission(self, request):
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.request = request
+        return form
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a game starts on the setup page or by import, which check it with the engine
+
+    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        """Only a game without hands or corrections (one started by mistake): deleting any other
+        would drop its corrections history and its standings without a trace."""
+        if not super().has_delete_permission(request, obj) or obj is None:
+            return False
+        return obj.hand_count == 0 and not obj.hands.exists() and not obj.hand_changes.exists()
+
+    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
+        data = form.cleaned_data
+        stored = Game.objects.get(pk=obj.pk)
+        filing.set_game_details(
+            game=stored,
+            club=data.get("club"),
+            season=data.get("season"),
+            played_on=data.get("played_on"),
+            place=data.get("place", ""),
+            note=data.get("note", ""),
+            actor=actor_for(request),
+        )
 
 
 @admin.register(Hand)
@@ -34,11 +126,14 @@ class HandAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     list_display = ["game", "number", "updated_at"]
     readonly_fields = ["game", "number", "data", "submission_id"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # "delete the last hand" on the game page rescores and keeps the trail
 
 
 @admin.register(HandChange)
@@ -50,11 +145,11 @@ class HandChangeAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     list_filter = ["action"]
     readonly_fields = [field.name for field in HandChange._meta.fields]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -26,6 +26,9 @@ _LABELS = {
     "tricks_won": gettext_lazy("Tricks won"),
     "passed": gettext_lazy("All passed"),
     "conceded": gettext_lazy("Conceded"),
+    # A game taken out of its club (HandChange.Action.FILING).
+    "club": gettext_lazy("Club"),
+    "season": gettext_lazy("Season"),
 }
 _ORDER = list(_LABELS)
 

@@ -14,7 +14,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player, Season
-from scoring.models import Game, GameSeat
+from scoring.audit import Actor, record_hand_change
+from scoring.models import Game, GameSeat, HandChange
 
 
 @transaction.atomic
@@ -26,8 +27,13 @@ def set_game_details(
     played_on: datetime.date | None,
     place: str = "",
     note: str = "",
+    actor: Actor | None = None,
 ) -> Game:
-    """File a game under a club and season, with its date, place/table and note."""
+    """File a game under a club and season, with its date, place/table and note.
+
+    Taking a club game out of its club (or into another) is written to the corrections trail
+    under the club it leaves, with `actor`; the caller checks that the actor organises that club.
+    """
     if season is not None:
         if club is None:
             club = season.club
@@ -35,6 +41,17 @@ def set_game_details(
             raise ValidationError(_("The season belongs to another club."))
         if played_on is not None and not season.starts_on <= played_on <= season.ends_on:
             raise ValidationError(_("The date is outside the season."))
+    old_club: Club | None = game.club  # type: ignore[assignment]
+    if old_club is not None and (club is None or club.pk != old_club.pk):
+        old_season: Season | None = game.season  # type: ignore[assignment]
+        record_hand_change(
+            game=game,
+            hand_number=0,
+            action=HandChange.Action.FILING,
+            old_data={"club": old_club.name, "season": old_season.name if old_season else ""},
+            new_data={"club": club.name if club else "", "season": season.name if season else ""},
+            actor=actor,
+        )
     game.club = club
     game.season = season
     game.played_on = played_on
@@ -54,9 +71,12 @@ def file_game(
     place: str,
     note: str,
     players: Mapping[str, Player | None],
+    actor: Actor | None = None,
 ) -> Game:
     """File a game in the league and bind its seats to players, all or nothing."""
-    set_game_details(game=game, club=club, season=season, played_on=played_on, place=place, note=note)
+    set_game_details(
+        game=game, club=club, season=season, played_on=played_on, place=place, note=note, actor=actor
+    )
     for seat in game.seat_rows.all():
         if seat.seat in players:
             link_seat(seat=seat, player=players[seat.seat])

@@ -17,7 +17,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.models import Game, new_game_code
+from scoring.models import Game
 
 
 def token_hash(token: str) -> str:
@@ -74,10 +74,3 @@ def claim_handover(*, game: Game, token: str) -> str | None:
     new_token = issue_edit_token(game=locked)
     game.refresh_from_db()
     return new_token
-
-
-def rotate_share_code(*, game: Game) -> str:
-    """A new read-only share code; the old share link stops working."""
-    game.share_code = new_game_code()
-    game.save(update_fields=["share_code"])
-    return game.share_code

@@ -172,6 +172,9 @@ class HandChange(models.Model):
     class Action(models.TextChoices):
         EDIT = "edit", _("corrected")
         DELETE = "delete", _("deleted")
+        # Not a hand: the game was taken out of its club or moved to another (hand_number 0;
+        # old_data / new_data hold {"club": name, "season": name}). Recorded under the old club.
+        FILING = "filing", _("club changed")
 
     game = models.ForeignKey("scoring.Game", on_delete=models.CASCADE, related_name="hand_changes")
     # The game's club when the change was made, so an organiser's list needs no join.

@@ -1,16 +1,18 @@
 """Who may see and change a game or a club: the checks every view calls.
 
-Rules (issue 5):
+Rules:
 - A quick game (no club) is edited by the browser that created it (an edit token in a signed,
   HttpOnly cookie), by the signed-in user who created it, and by whoever that browser handed the
   edit right to. Everyone else reads it through its share link.
-- In a club game, organisers may always correct it; scorers may enter and correct hands while it
-  is in progress; once it is finished it is a league record and only organisers change it.
+- In a club game, organisers may always correct it; scorers (and the device holding the edit
+  token) may enter and correct hands while it is in progress; once it is finished it is a league
+  record and only organisers change it. Creating a club game gives an account no right of its own.
   Every role may read the club's games.
 - A superuser counts as an organiser of every club.
 
-Views use `require_game_edit` / `require_game_view` (URL keyword `code`), or call
-`can_edit_game` and `deny` themselves.
+One way through: `get_game_for(request, code, edit=...)` fetches a game with the right the request
+holds (the decorators `require_game_edit` / `require_game_view` call it for a URL with `code`);
+club rights come from clubs.permissions, and every refusal is its `deny(request)`.
 """
 
 from __future__ import annotations
@@ -21,8 +23,6 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect
@@ -30,7 +30,7 @@ from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
 from clubs.models import ClubRole
-from clubs.permissions import AnyUser, can_view_club, role_in_club, viewable_club_ids
+from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_in_club, viewable_club_ids
 from scoring.audit import Actor, club_id_of
 from scoring.handover import issue_edit_token, token_hash, token_matches
 from scoring.models import Game
@@ -91,7 +91,7 @@ def grant_edit_token(response: HttpResponseBase, game: Game, *, user: AnyUser | 
 def can_edit_game(request: HttpRequest, game: Game) -> bool:
     """Whether this request may enter, correct or delete hands of the game."""
     user = request.user
-    if user.is_authenticated and getattr(user, "is_superuser", False):
+    if is_site_admin(user):
         return True
     club_id = club_id_of(game)
     if club_id is not None:
@@ -102,6 +102,10 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
             return False  # a finished club game is a league record: organisers only
         if role == ClubRole.Role.SCORER:
             return True
+        # In a club game an account's right comes from its club role alone: a scorer taken off
+        # the club no longer edits the games he created. The device holding the edit token (the
+        # table's phone) still scores; set_club_role clears the token of such a scorer's games.
+        return holds_edit_token(request, game)
     return _runs_the_game(request, game)
 
 
@@ -129,7 +133,7 @@ def readable_games(request: HttpRequest) -> QuerySet[Game]:
     """The games this browser or user may read: the ones it created or holds the edit right to,
     and those of its clubs (every game for a superuser). Lists show strangers nothing else."""
     user = request.user
-    if user.is_authenticated and getattr(user, "is_superuser", False):
+    if is_site_admin(user):
         return Game.objects.all()
     codes = [name.removeprefix("edit_") for name in request.COOKIES if name.startswith("edit_")][:200]
     clubs = viewable_club_ids(user) or set()
@@ -163,33 +167,46 @@ def actor_for(request: HttpRequest) -> Actor:
 # --- responses and decorators -----------------------------------------------------------------
 
 
-def deny(request: HttpRequest) -> HttpResponse:
-    """The answer to a request without the right: the login page for an anonymous visitor (an
-    htmx request is sent there as a whole page), 403 for a signed-in user."""
-    if request.user.is_authenticated:
-        raise PermissionDenied
-    htmx = getattr(request, "htmx", None)
-    if htmx:
-        back = htmx.current_url_abs_path or request.get_full_path()
-        return HttpResponseClientRedirect(redirect_to_login(back).url)
-    return redirect_to_login(request.get_full_path())
+class Refused(Exception):
+    """Raised by `get_game_for`: the request may not do this to the game; `response` answers it."""
+
+    def __init__(self, response: HttpResponse) -> None:
+        super().__init__("refused")
+        self.response = response
 
 
-def _guarded(view: View, check: Callable[[HttpRequest, Game], bool]) -> View:
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        code = kwargs.get("code")
-        if code is None:
-            raise Http404("no game code in the URL")
-        game = get_object_or_404(Game, code=code)
-        if not check(request, game):
-            if request.method == "GET" and held_edit_token_once(request, game):
-                return _to_share_page(request, game)
-            return deny(request)
-        request._checked_game = game  # type: ignore[attr-defined]  (see game_of)
-        return view(request, *args, **kwargs)
+def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
+    """The game the URL names, if this request may read it (`edit=False`) or change it
+    (`edit=True`): 404 for an unknown code, `Refused` otherwise. A phone that handed the scoring
+    over is sent to the read-only scoreboard instead of being refused."""
+    game = get_object_or_404(Game, code=code)
+    if not (can_edit_game(request, game) if edit else can_view_game(request, game)):
+        if request.method == "GET" and held_edit_token_once(request, game):
+            raise Refused(_to_share_page(request, game))
+        raise Refused(deny(request))
+    request._checked_game = game  # type: ignore[attr-defined]  (see game_of)
+    return game
 
-    return wrapper  # type: ignore[return-value]
+
+def require_game(*, edit: bool) -> Callable[[View], View]:
+    """For a view whose URL has `code`: `get_game_for` before the view runs; a refused request
+    gets its answer and the view does not run."""
+
+    def decorator(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            code = kwargs.get("code")
+            if code is None:
+                raise Http404("no game code in the URL")
+            try:
+                get_game_for(request, code, edit=edit)
+            except Refused as refused:
+                return refused.response
+            return view(request, *args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorator
 
 
 def game_of(request: HttpRequest, code: str) -> Game:
@@ -201,13 +218,6 @@ def game_of(request: HttpRequest, code: str) -> Game:
     return get_object_or_404(Game, code=code)
 
 
-def require_game_edit(view: View) -> View:
-    """For a view whose URL has `code`: the login page or 403 unless the request may change the
-    game; otherwise the view runs unchanged. Stack it under @require_POST."""
-    return _guarded(view, can_edit_game)
-
-
-def require_game_view(view: View) -> View:
-    """For a view whose URL has `code`: the login page or 403 unless the request may read the game
-    (an edit right or a club role; share links have their own URL and `can_view_game(share_code=)`)."""
-    return _guarded(view, can_view_game)
+# Stack under the method decorators (@require_POST / @require_GET).
+require_game_edit = require_game(edit=True)
+require_game_view = require_game(edit=False)

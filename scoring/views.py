@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
@@ -29,7 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
-from clubs.permissions import can_manage_club, can_score_for_club, scoring_club_ids
+from clubs.permissions import can_manage_club, can_score_for_club, require_club_role, scoring_club_ids
 from scoring import filing, selectors, services
 from scoring.audit import club_corrections, game_corrections
 from scoring.diff import change_rows
@@ -39,7 +39,6 @@ from scoring.models import Game, Hand, HandChange
 from scoring.permissions import (
     actor_for,
     can_edit_game,
-    deny,
     game_of,
     get_shared_game_or_404,
     grant_edit_token,
@@ -375,6 +374,8 @@ def _corrections(game: Game) -> tuple[dict[int, HandChange], list[HandChange]]:
     edited: dict[int, HandChange] = {}
     deleted: list[HandChange] = []
     for change in game_corrections(game)[:100]:
+        if change.action == HandChange.Action.FILING:
+            continue  # not a hand: shown on the corrections page
         if change.action == HandChange.Action.DELETE:
             deleted.append(change)
         elif change.hand_number <= game.hand_count:
@@ -448,12 +449,12 @@ def game_details(request: HttpRequest, code: str) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         new_club = data["filed_club"].pk if data["filed_club"] else None
-        if new_club != game.club_id and not all(  # type: ignore[attr-defined]
-            can_score_for_club(request.user, club_id)
-            for club_id in (new_club, game.club_id)  # type: ignore[attr-defined]
-            if club_id is not None
-        ):
-            raise PermissionDenied(_("Only a scorer or organiser of the club files games in it."))
+        old_club = game.club_id  # type: ignore[attr-defined]
+        if new_club != old_club:
+            if new_club is not None and not can_score_for_club(request.user, new_club):
+                raise PermissionDenied(_("Only a scorer or organiser of the club files games in it."))
+            if old_club is not None and not can_manage_club(request.user, old_club):
+                raise PermissionDenied(_("Only an organiser of the club takes a game out of it."))
         try:
             filing.file_game(
                 game=game,
@@ -463,6 +464,7 @@ def game_details(request: HttpRequest, code: str) -> HttpResponse:
                 place=data["place"],
                 note=data["note"],
                 players=form.players(),
+                actor=actor_for(request),
             )
         except ValidationError as error:
             form.add_error(None, error)
@@ -475,28 +477,19 @@ def game_details(request: HttpRequest, code: str) -> HttpResponse:
 # --- corrections trail and handing the scoring over ------------------------------------------
 
 
-def game_page_url(game: Game) -> str | None:
-    """The game's own page (URL name "game", from the game screens), or None while there is none."""
-    try:
-        return reverse("scoring:game", kwargs={"code": game.code})
-    except NoReverseMatch:
-        return None
-
-
 @require_GET
 @require_game_view
 def game_history(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, code=code)
     changes = [(change, change_rows(change.old_data, change.new_data)) for change in game_corrections(game)]
-    context = {"game": game, "changes": changes, "back": game_page_url(game)}
+    context = {"game": game, "changes": changes, "back": reverse("scoring:game", kwargs={"code": game.code})}
     return render(request, "scoring/game_history.html", context)
 
 
 @require_GET
+@require_club_role("manage")
 def club_corrections_page(request: HttpRequest, club_id: int) -> HttpResponse:
     """Every correction in the club's games, newest first: for its organisers."""
-    if not can_manage_club(request.user, club_id):
-        return deny(request)
     page = Paginator(club_corrections(club_id), 50).get_page(request.GET.get("page"))
     changes = [(change, change_rows(change.old_data, change.new_data)) for change in page]
     context = {"club_id": club_id, "page": page, "changes": changes}
@@ -519,7 +512,7 @@ def hand_over(request: HttpRequest, code: str) -> HttpResponse:
         "url": url,
         "qr": qr_svg(url, title=gettext("QR code of the handover link")),
         "minutes": settings.HANDOVER_LINK_MINUTES,
-        "back": game_page_url(game) or reverse("scoring:game_history", kwargs={"code": game.code}),
+        "back": reverse("scoring:game", kwargs={"code": game.code}),
     }
     return render(request, "scoring/hand_over.html", context)
 
@@ -535,6 +528,6 @@ def take_over(request: HttpRequest, code: str, token: str) -> HttpResponse:
     new_token = claim_handover(game=game, token=token)
     if new_token is None:
         return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
-    response = redirect(game_page_url(game) or reverse("scoring:game_history", kwargs={"code": game.code}))
+    response = redirect("scoring:game", code=game.code)
     set_edit_cookie(response, game, new_token)
     return response

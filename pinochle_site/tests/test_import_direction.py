@@ -18,6 +18,9 @@ ALLOWED = {
 }
 
 
+PLAIN = ["ratings", "nights"]  # plain-Python packages: no Django, no app
+
+
 def _app_imports(app: str) -> list[tuple[str, int, str]]:
     found = []
     for path in sorted((ROOT / app).rglob("*.py")):
@@ -68,3 +71,13 @@ def test_no_model_is_patched_from_outside_its_class():
         if "add_to_class" in path.read_text() and "tests" not in path.parts
     ]
     assert not uses, f"declare fields in the model's class body: {uses}"
+
+
+@pytest.mark.parametrize("package", PLAIN)
+def test_a_plain_package_imports_no_django_and_no_app(package):
+    wrong = [
+        f"{path}:{line} imports {module}"
+        for path, line, module in _app_imports(package)
+        if module.split(".")[0] in {"django", "pinochle_site", *APPS}
+    ]
+    assert not wrong, "plain data in, plain data out:\n" + "\n".join(wrong)

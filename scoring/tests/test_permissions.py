@@ -194,7 +194,7 @@ def test_it_makes_the_founder_of_a_new_club_its_organiser_once(people):
     assert ClubRole.objects.filter(club_id=99).count() == 1
 
 
-# --- the decorators, through a write endpoint wired as phase 2 will wire the game views ----------
+# --- the game decorators, through the real pages: deleting the last hand, reading the game ------
 
 
 def _client(people, game, persona):
@@ -204,7 +204,6 @@ def _client(people, game, persona):
     return client  # "share": a share link opens its own page, never the game's write URLs
 
 
-@pytest.mark.urls("testing.access_test_urls")
 @pytest.mark.parametrize(
     ("club", "allowed"), [(None, {"device"}), (CLUB, {"alice", "bob", "device"})], ids=["quick", "club"]
 )
@@ -213,52 +212,52 @@ def test_it_lets_only_allowed_personas_through_a_guarded_write(people, monkeypat
     succeeded = set()
     for persona in PERSONAS:
         game = make_game(hands=2)
-        response = _client(people, game, persona).post(f"/games/{game.code}/delete-last/")
+        url = f"/g/{game.code}/hands/last/delete"
+        response = _client(people, game, persona).post(url, {"number": "2"})
         hands_left = Game.objects.get(pk=game.pk).hand_count
-        if response.status_code == 200:
-            assert hands_left == 1, persona
+        if hands_left == 1:
+            assert response.status_code == 302 and response["Location"] == f"/g/{game.code}/", persona
             succeeded.add(persona)
         else:
             assert hands_left == 2, persona  # nothing changed
             expected = 302 if persona in ("anonymous", "share") else 403
             assert response.status_code == expected, persona
             if expected == 302:
-                assert response["Location"] == f"/accounts/login/?next=/games/{game.code}/delete-last/"
+                assert response["Location"] == f"/accounts/login/?next={url}"
     assert succeeded == allowed
 
 
-@pytest.mark.urls("testing.access_test_urls")
 def test_it_sends_an_htmx_request_to_the_login_page_as_a_whole_page():
     game = make_game(hands=1)
     response = Client().post(
-        f"/games/{game.code}/delete-last/",
-        headers={"HX-Request": "true", "HX-Current-URL": f"http://testserver/games/{game.code}/"},
+        f"/g/{game.code}/hands/last/delete",
+        {"number": "1"},
+        headers={"HX-Request": "true", "HX-Current-URL": f"http://testserver/g/{game.code}/"},
     )
     assert response.status_code == 200
-    assert response["HX-Redirect"] == f"/accounts/login/?next=/games/{game.code}/"
+    assert response["HX-Redirect"] == f"/accounts/login/?next=/g/{game.code}/"
     assert Game.objects.get(pk=game.pk).hand_count == 1
 
 
-@pytest.mark.urls("testing.access_test_urls")
 def test_it_shows_a_friendly_403_page(people):
     game = make_game(hands=1)
     client = Client()
     client.force_login(people["charlie"])
-    response = client.post(f"/games/{game.code}/delete-last/")
+    response = client.post(f"/g/{game.code}/hands/last/delete", {"number": "1"})
     assert response.status_code == 403
     assert "Nothing was changed" in response.content.decode()
 
 
-@pytest.mark.urls("testing.access_test_urls")
 def test_it_answers_404_for_an_unknown_game(people):
-    assert client_with_token(make_game()).post("/games/nope/delete-last/").status_code == 404
+    assert (
+        client_with_token(make_game()).post("/g/nope/hands/last/delete", {"number": "1"}).status_code == 404
+    )
 
 
-@pytest.mark.urls("testing.access_test_urls")
 def test_it_guards_reads_too(people):
     game = make_game()
-    assert client_with_token(game).get(f"/games/{game.code}/board/").status_code == 200
-    assert Client().get(f"/games/{game.code}/board/").status_code == 302
+    assert client_with_token(game).get(f"/g/{game.code}/").status_code == 200
+    assert Client().get(f"/g/{game.code}/").status_code == 302
     client = Client()
     client.force_login(people["charlie"])
-    assert client.get(f"/games/{game.code}/board/").status_code == 403
+    assert client.get(f"/g/{game.code}/").status_code == 403

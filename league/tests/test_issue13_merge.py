@@ -1,0 +1,36 @@
+"""Issue 13 point 11: a player page's merge list offers an organiser only his own clubs' players."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from clubs.models import Club, ClubRole, Membership, Player
+from testing.access_helpers import PASSWORD, fast_password_hashing  # noqa: F401 (autouse fixture)
+from testing.league_data import small_season
+
+pytestmark = pytest.mark.django_db
+
+
+def test_issue13_point11_the_merge_list_names_only_players_of_the_organisers_clubs():
+    data = small_season()
+    other = Club.objects.create(name="Club Alfa")
+    stranger = Player.objects.create(name="Zdeněk Alfa")
+    Membership.objects.create(club=other, player=stranger)
+    both = Player.objects.create(name="Åsa B")
+    Membership.objects.create(club=data["club"], player=both)
+    Membership.objects.create(club=other, player=both)
+    bea = User.objects.create_user("bea", "bea@example.org", PASSWORD)
+    ClubRole.objects.create(user=bea, club=data["club"], role=ClubRole.Role.ORGANISER)
+    client = Client()
+    client.force_login(bea)
+    asa = data["people"]["Åsa"]
+    page = client.get(f"/league/players/{asa.pk}/").content.decode()
+    assert "Örjan" in page and "Åsa B" in page
+    assert "Zdeněk Alfa" not in page and "Club Alfa" not in page
+    refused = client.post(f"/league/players/{asa.pk}/merge", {"duplicate": stranger.pk}, follow=True)
+    assert "Choose the player who was entered twice." in refused.content.decode()
+    assert client.post(f"/league/players/{asa.pk}/merge", {"duplicate": both.pk}).status_code == 403
+    assert Player.objects.filter(pk__in=[stranger.pk, both.pk]).count() == 2
+    root = User.objects.create_superuser("root", "root@example.org", PASSWORD)
+    client.force_login(root)
+    assert "Zdeněk Alfa" in client.get(f"/league/players/{asa.pk}/").content.decode()

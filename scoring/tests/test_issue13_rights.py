@@ -1,0 +1,129 @@
+"""Issue 13 points 8, 14 and 15: rights in club games come from the club role; share viewers see
+that a hand was corrected, not by whom nor a link to the history; taking a game out of its club is
+an organiser's act written to the corrections trail."""
+
+from __future__ import annotations
+
+import pytest
+from django.http import HttpResponse
+from django.test import Client
+
+from clubs.services import set_club_role
+from scoring import services
+from scoring.models import HandChange
+from scoring.permissions import can_edit_game, grant_edit_token
+from testing.access_helpers import (
+    CLUB,
+    HAND_2,
+    fast_password_hashing,  # noqa: F401 (autouse fixture)
+    make_game,
+    make_personas,
+    request_as,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _game_started_by(user, *, club_id=CLUB, hands=1):
+    """A club game a scorer started on his phone: (game, that phone's client)."""
+    game = make_game(hands=hands, club_id=club_id)
+    response = HttpResponse()
+    grant_edit_token(response, game, user=user)
+    phone = signed_in(user)
+    for name, morsel in response.cookies.items():
+        phone.cookies[name] = morsel.value
+    return game, phone
+
+
+def test_issue13_point8_a_scorer_removed_from_the_club_loses_control_of_the_club_games_he_created():
+    people = make_personas()
+    bob = people["bob"]
+    game, phone = _game_started_by(bob)
+    assert can_edit_game(request_as(bob), game)
+    set_club_role(actor=people["alice"], user=bob, club_id=CLUB, role=None)
+    game.refresh_from_db()
+    assert not can_edit_game(request_as(bob), game)
+    save = phone.post(
+        f"/g/{game.code}/hands", {"number": 2, **{k: v for k, v in HAND_2.items() if k != "meld_points"}}
+    )
+    assert save.status_code == 403
+    assert phone.post(f"/g/{game.code}/hand-over/").status_code == 403
+    assert phone.post(f"/g/{game.code}/details/", {"place": "Elsewhere"}).status_code == 403
+    game.refresh_from_db()
+    assert game.hand_count == 1 and game.place == ""
+    # the club carries on: an organiser, and a scorer still in the club
+    assert can_edit_game(request_as(people["alice"]), game)
+
+
+def test_issue13_point8_demoting_a_scorer_to_member_also_ends_his_phones_right():
+    people = make_personas()
+    game, phone = _game_started_by(people["bob"])
+    name = f"edit_{game.code}"
+    token_only = request_as(cookies={name: phone.cookies[name].value})
+    assert can_edit_game(token_only, game)
+    set_club_role(actor=people["alice"], user=people["bob"], club_id=CLUB, role="member")
+    game.refresh_from_db()
+    assert not can_edit_game(token_only, game)
+    anonymous_phone = Client()  # the same phone, signed out: only its edit token
+    anonymous_phone.cookies[name] = phone.cookies[name].value
+    assert anonymous_phone.post(f"/g/{game.code}/hands/last/delete").status_code == 302  # to log in
+    game.refresh_from_db()
+    assert game.hand_count == 1
+
+
+def test_issue13_point8_the_creator_account_gives_no_right_in_a_club_game_without_a_role():
+    people = make_personas()
+    game = make_game(hands=1, club_id=CLUB)
+    game.created_by = people["dave"]  # organises another club only
+    game.save(update_fields=["created_by"])
+    assert not can_edit_game(request_as(people["dave"]), game)
+
+
+def test_issue13_point14_the_share_page_marks_corrections_without_names_or_a_history_link():
+    people = make_personas()
+    game = make_game(hands=2, club_id=CLUB)
+    services.edit_hand(game=game, number=1, data={**HAND_2, "bid": 30}, actor=None)
+    from scoring.audit import Actor
+
+    services.edit_hand(game=game, number=2, data={**HAND_2, "bid": 26}, actor=Actor.of_user(people["alice"]))
+    shared = Client().get(f"/s/{game.share_code}/").content.decode()
+    assert "Hand 2 was corrected at" in shared
+    assert "/history/" not in shared and f"/g/{game.code}/" not in shared
+    assert "alice" not in shared
+    organiser = signed_in(people["alice"]).get(f"/g/{game.code}/").content.decode()
+    assert f"/g/{game.code}/history/" in organiser and "corrected by alice" in organiser
+
+
+def _details(client, game, **fields):
+    return client.post(
+        f"/g/{game.code}/details/", {"club": "", "season": "", "place": "", "note": "", **fields}
+    )
+
+
+def test_issue13_point15_a_scorer_cannot_take_an_in_progress_club_game_out_of_its_club():
+    people = make_personas()
+    game = make_game(hands=1, club_id=CLUB)
+    response = _details(signed_in(people["bob"]), game)
+    assert response.status_code == 403
+    game.refresh_from_db()
+    assert game.club_id == CLUB
+    assert not HandChange.objects.filter(game=game).exists()
+
+
+def test_issue13_point15_an_organiser_takes_a_game_out_of_its_club_and_the_trail_says_so():
+    people = make_personas()
+    game = make_game(hands=1, club_id=CLUB)
+    assert _details(signed_in(people["alice"]), game).status_code == 302
+    game.refresh_from_db()
+    assert game.club_id is None
+    change = HandChange.objects.get(game=game)
+    assert (change.action, change.club_id, change.actor_label) == ("filing", CLUB, "alice")
+    assert change.old_data["club"] == f"Club {CLUB}" and change.new_data["club"] == ""
+    corrections = signed_in(people["alice"]).get(f"/clubs/{CLUB}/corrections/").content.decode()
+    assert "Club changed by alice" in corrections
