@@ -35,6 +35,15 @@ class Player(models.Model):
     clubs = models.ManyToManyField(
         Club, through="Membership", related_name="players", verbose_name=_("clubs")
     )
+    # The account of the person, tied when they accept an invite (clubs.services.accept_invite).
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+        verbose_name=_("account"),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -57,6 +66,8 @@ class Membership(models.Model):
         Player, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("player")
     )
     joined_on = models.DateField(_("joined on"), null=True, blank=True)
+    # Retired from this club's roster: kept in past games and standings, not offered for new ones.
+    retired_on = models.DateField(_("retired on"), null=True, blank=True)
 
     class Meta:
         db_table = "scoring_membership"  # the table it had in the scoring app
@@ -78,6 +89,8 @@ class Season(models.Model):
     publish_code = models.CharField(
         _("published results code"), max_length=32, unique=True, null=True, blank=True, editable=False
     )
+    # Set when an organiser closes the season: it then accepts no new games.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
 
     class Meta:
         db_table = "scoring_season"  # the table it had in the scoring app
@@ -91,6 +104,10 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} · {self.name}"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
 
 
 class ClubRole(models.Model):
@@ -121,3 +138,30 @@ class ClubRole(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.club_id} · {self.role}"
+
+
+class Invite(models.Model):
+    """A single-use link that ties the account of whoever accepts it to a roster player and makes
+    them a member of the club (clubs.services.accept_invite)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites", verbose_name=_("club"))
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="invites", verbose_name=_("player")
+    )
+    token = models.CharField(_("token"), max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("invite")
+        verbose_name_plural = _("invites")
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.club}"

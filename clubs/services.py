@@ -1,4 +1,4 @@
-"""Club writes: rosters, merging players, club roles.
+"""Club writes: clubs, rosters, merging players, invites, seasons, club roles.
 
 Keyword-only, typed, one transaction each (STYLE.md). A player's games are reached through the
 reverse relation `Player.seats` (scoring's GameSeat points here), so this module imports nothing
@@ -7,14 +7,58 @@ from the table; statistics follow a seat's player, so merging rewrites no derive
 
 from __future__ import annotations
 
+import datetime
+import secrets
+
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, ClubRole, Membership, Player
+from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
 from clubs.permissions import can_manage_club, may_merge_players
+
+
+@transaction.atomic
+def create_club(*, name: str, founder: AbstractBaseUser) -> Club:
+    """A new club; the user who creates it is its first organiser."""
+    name = name.strip()
+    if not name:
+        raise ValidationError(_("A club needs a name."))
+    check_club_name(name=name)
+    club = Club.objects.create(name=name)
+    grant_founding_organiser(user=founder, club_id=club.pk)
+    return club
+
+
+def check_club_name(*, name: str) -> None:
+    """Refuse the name of an existing club (in any letter case)."""
+    if Club.objects.filter(name__iexact=name).exists():
+        raise ValidationError(_("There is already a club called %(name)s.") % {"name": name})
+
+
+def check_season_name(*, club: Club, name: str, exclude: Season | None = None) -> None:
+    """Refuse the name of another season of the club (in any letter case)."""
+    same = club.seasons.filter(name__iexact=name)
+    if exclude is not None:
+        same = same.exclude(pk=exclude.pk)
+    if same.exists():
+        raise ValidationError(
+            _("%(club)s already has a season called %(name)s.") % {"club": club.name, "name": name}
+        )
+
+
+def check_player_name(*, club: Club, name: str, exclude: Player | None = None) -> None:
+    """Refuse a name another player on the club's roster already has (in any letter case)."""
+    same = Player.objects.filter(memberships__club=club, name__iexact=name)
+    if exclude is not None:
+        same = same.exclude(pk=exclude.pk)
+    if same.exists():
+        raise ValidationError(
+            _("%(club)s already has a player called %(name)s.") % {"club": club.name, "name": name}
+        )
 
 
 @transaction.atomic
@@ -26,6 +70,89 @@ def add_player(*, club: Club, name: str) -> Player:
     player = Player.objects.create(name=name)
     Membership.objects.create(club=club, player=player)
     return player
+
+
+@transaction.atomic
+def add_roster_player(*, club: Club, name: str) -> Player:
+    """An organiser adds a player to the roster: refused when the roster has one of that name
+    (imports, which bind names to roster players, go through `add_player`)."""
+    check_player_name(club=club, name=name.strip())
+    return add_player(club=club, name=name)
+
+
+@transaction.atomic
+def rename_player(*, club: Club, player: Player, name: str) -> Player:
+    """A new name for a roster player: every game and standing shows it, since seats point here."""
+    name = name.strip()
+    if not name:
+        raise ValidationError(_("A player needs a name."))
+    check_player_name(club=club, name=name, exclude=player)
+    player.name = name
+    player.save(update_fields=["name"])
+    return player
+
+
+@transaction.atomic
+def set_retired(*, club: Club, player: Player, retired: bool, today: datetime.date | None = None) -> None:
+    """Retire a player from the roster (kept in past games and standings, not offered for new
+    ones), or bring them back."""
+    membership = Membership.objects.select_for_update().get(club=club, player=player)
+    membership.retired_on = (today or timezone.localdate()) if retired else None
+    membership.save(update_fields=["retired_on"])
+
+
+@transaction.atomic
+def create_invite(*, club: Club, player: Player, by: AbstractBaseUser) -> Invite:
+    """A single-use link for the person behind a roster player; earlier unused links for them die."""
+    if player.user_id is not None:  # type: ignore[attr-defined]
+        raise ValidationError(_("%(name)s already has an account.") % {"name": player.name})
+    Invite.objects.filter(club=club, player=player, accepted_at=None).delete()
+    return Invite.objects.create(club=club, player=player, token=secrets.token_urlsafe(24), created_by=by)
+
+
+@transaction.atomic
+def accept_invite(*, token: str, user: AbstractBaseUser) -> Invite:
+    """Tie the user's account to the invite's player and make them a member of the club (a role
+    they already hold stays). The link then stops working."""
+    invite = Invite.objects.select_for_update().select_related("player", "club").filter(token=token).first()
+    if invite is None or invite.accepted_at is not None:
+        raise ValidationError(_("This invite link has been used or withdrawn."))
+    player = Player.objects.select_for_update().get(pk=invite.player_id)  # type: ignore[attr-defined]
+    if player.user_id is not None:  # type: ignore[attr-defined]
+        raise ValidationError(_("%(name)s already has an account.") % {"name": player.name})
+    if Player.objects.filter(user=user).exists():
+        raise ValidationError(_("Your account is already tied to a player."))
+    player.user = user  # type: ignore[assignment]
+    player.save(update_fields=["user"])
+    ClubRole.objects.get_or_create(user=user, club=invite.club, defaults={"role": ClubRole.Role.MEMBER})
+    invite.accepted_at = timezone.now()
+    invite.accepted_by = user  # type: ignore[assignment]
+    invite.save(update_fields=["accepted_at", "accepted_by"])
+    return invite
+
+
+@transaction.atomic
+def save_season(
+    *, club: Club, name: str, starts_on: datetime.date, ends_on: datetime.date, season: Season | None = None
+) -> Season:
+    """Create a season, or change a season's name and dates."""
+    name = name.strip()
+    if ends_on < starts_on:
+        raise ValidationError(_("The season ends before it starts."))
+    check_season_name(club=club, name=name, exclude=season)
+    if season is None:
+        return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
+    season.name, season.starts_on, season.ends_on = name, starts_on, ends_on
+    season.save(update_fields=["name", "starts_on", "ends_on"])
+    return season
+
+
+@transaction.atomic
+def set_season_closed(*, season: Season, closed: bool) -> Season:
+    """Close a season (it accepts no new games) or open it again."""
+    season.closed_at = timezone.now() if closed else None
+    season.save(update_fields=["closed_at"])
+    return season
 
 
 @transaction.atomic

@@ -93,12 +93,19 @@ def dump() -> dict[str, Any]:
                     "id": player.pk,
                     "name": player.name,
                     "created_at": _date(player.created_at),
+                    "account": player.user.get_username() if player.user else None,
                     "clubs": [
-                        {"club": m.club.name, "joined_on": _date(m.joined_on)}
+                        {
+                            "club": m.club.name,
+                            "joined_on": _date(m.joined_on),
+                            "retired_on": _date(m.retired_on),
+                        }
                         for m in player.memberships.all()
                     ],
                 }
-                for player in Player.objects.order_by("pk").prefetch_related("memberships__club")
+                for player in Player.objects.order_by("pk")
+                .select_related("user")
+                .prefetch_related("memberships__club")
             ],
             "seasons": [
                 {
@@ -107,6 +114,7 @@ def dump() -> dict[str, Any]:
                     "starts_on": _date(season.starts_on),
                     "ends_on": _date(season.ends_on),
                     "publish_code": season.publish_code,
+                    "closed_at": _date(season.closed_at),
                 }
                 for season in Season.objects.select_related("club").order_by("pk")
             ],
@@ -266,7 +274,7 @@ def load(data: Any) -> dict[str, int]:
         groups = _restore_groups(data.get("groups") or [])
         users = _restore_users(_list(data, "users"), groups)
         clubs = _restore_clubs(_list(data, "clubs"))
-        players = _restore_players(_list(data, "players"), clubs)
+        players = _restore_players(_list(data, "players"), clubs, users)
         seasons = _restore_seasons(_list(data, "seasons"), clubs)
         roles = _restore_roles(_list(data, "club_roles"), users, clubs)
         games, hands = _restore_games(_list(data, "games"), users, clubs, seasons, players)
@@ -374,14 +382,22 @@ def _club(clubs: Mapping[str, Club], name: Any, where: str) -> Club:
     return clubs[name]
 
 
-def _restore_players(rows: list[Any], clubs: Mapping[str, Club]) -> dict[int, Player]:
+def _restore_players(
+    rows: list[Any], clubs: Mapping[str, Club], users: Mapping[str, User]
+) -> dict[int, Player]:
     players: dict[int, Player] = {}
+    tied: set[str] = set()
     for index, row in enumerate(rows, start=1):
         where = f"players[{index}]"
         key, name = _field(row, "id", int, where), _field(row, "name", str, where)
         if key in players or not name.strip():
             raise BackupRefused(f"{where}: the id is repeated or the name is empty")
-        player = players[key] = Player.objects.create(name=name)
+        account = _field(row, "account", str, where, optional=True)
+        if account is not None and (account not in users or account in tied):
+            raise BackupRefused(f"{where}: account {account[:150]!r} is unknown or tied to another player")
+        if account is not None:
+            tied.add(account)
+        player = players[key] = Player.objects.create(name=name, user=users[account] if account else None)
         created = _moment(row.get("created_at"), where)
         if created:
             Player.objects.filter(pk=player.pk).update(created_at=created)
@@ -391,7 +407,10 @@ def _restore_players(rows: list[Any], clubs: Mapping[str, Club]) -> dict[int, Pl
         for membership in memberships:
             club = _club(clubs, _field(membership, "club", str, where), where)
             Membership.objects.create(
-                club=club, player=player, joined_on=_day(membership.get("joined_on"), where)
+                club=club,
+                player=player,
+                joined_on=_day(membership.get("joined_on"), where),
+                retired_on=_day(membership.get("retired_on"), where),
             )
     return players
 
@@ -415,7 +434,12 @@ def _restore_seasons(rows: list[Any], clubs: Mapping[str, Club]) -> dict[tuple[s
         if code is not None:
             codes.add(code)
         seasons[(club.name, name)] = Season.objects.create(
-            club=club, name=name, starts_on=starts, ends_on=ends, publish_code=code
+            club=club,
+            name=name,
+            starts_on=starts,
+            ends_on=ends,
+            publish_code=code,
+            closed_at=_moment(row.get("closed_at"), where),
         )
     return seasons
 

@@ -349,11 +349,16 @@ def _import_rights(user: AnyUser, games: list[NewGame]) -> list[csv_io.Problem]:
     problems = []
     clubs = {club.name: club.pk for club in Club.objects.filter(name__in={g.club for g in games if g.club})}
     seasons = set(Season.objects.filter(club__name__in=clubs).values_list("club__name", "name"))
+    closed = set(
+        Season.objects.filter(club__name__in=clubs, closed_at__isnull=False).values_list("club__name", "name")
+    )
     for new in games:
         if not new.club:
             problem = _("only an administrator imports games outside a club")
         elif new.club not in clubs:
-            problem = _("club %(club)s does not exist; an administrator creates clubs") % {"club": new.club}
+            problem = _("club %(club)s does not exist; create it on the Clubs page first") % {
+                "club": new.club
+            }
         elif not can_score_for_club(user, clubs[new.club]):
             problem = _("you are not a scorer or organiser of %(club)s") % {"club": new.club}
         elif (
@@ -364,6 +369,8 @@ def _import_rights(user: AnyUser, games: list[NewGame]) -> list[csv_io.Problem]:
             problem = _("season %(season)s does not exist; an organiser of the club creates it") % {
                 "season": new.season
             }
+        elif (new.club, new.season) in closed:
+            problem = _("season %(season)s is closed: it accepts no new games") % {"season": new.season}
         else:
             continue
         problems.append(csv_io.Problem(new.line, problem))

@@ -2,6 +2,7 @@
 
 /admin/      Django's admin (clubs, seasons, players, games for organisers)
 /accounts/   accounts: sign-up, log-in, log-out, passwords
+/clubs/      clubs: your clubs, creating one, roster, invites, seasons (organiser pages)
 /league/     league: club pages, standings, players, published results, export and import
 /            scoring: the games list, /games/new, /g/<code>/… (one game), /s/<share_code>/…
              (read-only share links), /rules/, /clubs/<id>/corrections/
@@ -24,6 +25,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
+    path("clubs/", include("clubs.urls")),
     path("league/", include("league.urls")),
     path("", include("scoring.urls")),
 ]

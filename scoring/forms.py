@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -443,6 +444,7 @@ class GameDetailsForm(forms.Form):
         and rostered players are offered, and the game's own club so the form can show it."""
         super().__init__(*args, **kwargs)
         self.game = game
+        self.linked = {row.player_id for row in game.seat_rows.all() if row.player_id}
         if clubs is not None:
             offered = clubs | ({game.club_id} if game.club_id else set())  # type: ignore[attr-defined]
             club_field, season_field = self.fields["club"], self.fields["season"]
@@ -452,7 +454,10 @@ class GameDetailsForm(forms.Form):
             season_field.queryset = Season.objects.select_related("club").filter(club__in=offered)
         players = Player.objects.prefetch_related("clubs").order_by("name", "pk")
         if clubs is not None:
-            players = players.filter(memberships__club__in=offered).distinct()
+            # Retired players are not offered, except where this game already seats them.
+            players = players.filter(
+                Q(memberships__club__in=offered, memberships__retired_on=None) | Q(pk__in=self.linked)
+            ).distinct()
         for seat in sorted(game.seat_rows.all(), key=lambda row: "NESW".index(row.seat)):  # clockwise
             field = forms.ModelChoiceField(
                 players,
@@ -479,11 +484,20 @@ class GameDetailsForm(forms.Form):
                 self.add_error("season", _("This season belongs to another club."))
             elif played_on is not None and not season.starts_on <= played_on <= season.ends_on:
                 self.add_error("played_on", _("The date is outside the season."))
+            if season.closed_at is not None and season.pk != self.game.season_id:  # type: ignore[attr-defined]
+                self.add_error(
+                    "season", _("Season %(name)s is closed: it accepts no new games.") % {"name": season.name}
+                )
         # A season files the game in its club even with the club left empty.
         club = club or (season.club if season is not None else None)
         data["filed_club"] = club
         roster = set(club.memberships.values_list("player_id", flat=True)) if club else set()
         taken: dict[int, str] = {}
+        retired = (
+            set(club.memberships.exclude(retired_on=None).values_list("player_id", flat=True))
+            if club
+            else set()
+        )
         for name, player in self.players_in(data).items():
             if player is None:
                 continue
@@ -500,6 +514,10 @@ class GameDetailsForm(forms.Form):
             elif player.pk not in roster:
                 self.add_error(
                     name, _("%(name)s is not on the roster of %(club)s.") % {"name": player, "club": club}
+                )
+            elif player.pk in retired and player.pk not in self.linked:
+                self.add_error(
+                    name, _("%(name)s has retired from %(club)s.") % {"name": player, "club": club}
                 )
         return data
 

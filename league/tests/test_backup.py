@@ -103,6 +103,22 @@ def test_backup_then_restore_into_an_empty_database_gives_everything_back(client
     assert User.objects.get(username="olga").check_password("a quiet club night 2026")
 
 
+def test_a_players_account_retirement_and_a_closed_season_survive_backup_and_restore(tmp_path):
+    season = club_night()["season"]
+    olga = User.objects.get(username="olga")
+    Player.objects.filter(name="Čeněk").update(user=olga)
+    Membership.objects.filter(player__name="Örjan").update(retired_on="2026-05-01")
+    Season.objects.filter(pk=season.pk).update(closed_at="2026-07-01T12:00:00Z")
+    path = tmp_path / "backup.json"
+    call_command("backup", str(path), stderr=io.StringIO())
+    wipe()
+    call_command("restore", str(path), stdout=io.StringIO())
+    assert Player.objects.get(name="Čeněk").user.username == "olga"
+    assert str(Membership.objects.get(player__name="Örjan").retired_on) == "2026-05-01"
+    assert Season.objects.get(name=season.name).is_closed
+    assert Membership.objects.exclude(player__name="Örjan").filter(retired_on__isnull=False).count() == 0
+
+
 def test_backup_to_standard_output_is_the_same_json(tmp_path):
     club_night()
     out = io.StringIO()

@@ -23,7 +23,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.views.generic import RedirectView
 
-from clubs.models import Club, ClubRole, Membership, Player, Season
+from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
 from scoring.handover import start_handover
 from scoring.models import Game, GameSeat, Hand, HandChange
 from testing.access_helpers import CLUB, PASSWORD, edit_token_cookie, make_game, make_personas
@@ -37,6 +37,11 @@ ORGANISER, SCORER, MEMBER, OUTSIDER = "organiser", "scorer", "member", "outsider
 ANONYMOUS, TOKEN, SHARE = "anonymous", "edit-token holder", "share-link holder"
 EVERYONE = frozenset({ORGANISER, SCORER, MEMBER, OUTSIDER, ANONYMOUS, TOKEN, SHARE})
 GAME_EDITORS = frozenset({ORGANISER, SCORER, TOKEN})  # a club game in progress (docs/security.md)
+# The organiser pages (/clubs/) are also tried by a signed-in stranger (no club at all) and a superuser.
+STRANGER, SUPERUSER = "signed-in stranger", "superuser"
+EVERY_VISITOR = EVERYONE | {STRANGER, SUPERUSER}
+SIGNED_IN = frozenset({ORGANISER, SCORER, MEMBER, OUTSIDER, STRANGER, SUPERUSER})
+CLUB_MANAGERS = frozenset({ORGANISER, SUPERUSER})
 
 
 @dataclass
@@ -47,6 +52,7 @@ class World:
     season: Season
     token_cookie: tuple[str, str]
     handover_secret: str
+    invite: Invite
 
 
 @pytest.fixture(autouse=True)
@@ -67,12 +73,16 @@ def world() -> World:
         club=club, name="Spring", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 6, 30)
     )
     token_cookie = edit_token_cookie(game)
-    return World(game, keep, duplicate, season, token_cookie, start_handover(game=game))
+    User.objects.create_user("erin", "erin@example.org", PASSWORD)  # signed in, in no club
+    User.objects.create_superuser("root", "root@example.org", PASSWORD)
+    invite = Invite.objects.create(club=club, player=duplicate, token="invite-token-for-anna-l")
+    return World(game, keep, duplicate, season, token_cookie, start_handover(game=game), invite)
 
 
 def client_for(persona: str, world: World) -> Client:
     client = Client()
-    users = {ORGANISER: "alice", SCORER: "bob", MEMBER: "charlie", OUTSIDER: "dave"}
+    users = {ORGANISER: "alice", SCORER: "bob", MEMBER: "charlie", OUTSIDER: "dave",
+             STRANGER: "erin", SUPERUSER: "root"}  # fmt: skip
     if persona in users:
         assert client.login(username=users[persona], password=PASSWORD)
     elif persona == TOKEN:
@@ -106,10 +116,15 @@ def snapshot() -> dict[str, Any]:
         "seats": list(GameSeat.objects.order_by("pk").values("pk", "name", "player")),
         "changes": HandChange.objects.count(),
         "roles": list(ClubRole.objects.order_by("pk").values("user", "club", "role")),
-        "players": list(Player.objects.order_by("pk").values("pk", "name")),
-        "memberships": list(Membership.objects.order_by("pk").values("club", "player")),
+        "players": list(Player.objects.order_by("pk").values("pk", "name", "user")),
+        "memberships": list(Membership.objects.order_by("pk").values("club", "player", "retired_on")),
         "clubs": list(Club.objects.order_by("pk").values("pk", "name")),
-        "seasons": list(Season.objects.order_by("pk").values("pk", "name", "publish_code")),
+        "seasons": list(
+            Season.objects.order_by("pk").values(
+                "pk", "name", "publish_code", "starts_on", "ends_on", "closed_at"
+            )
+        ),
+        "invites": list(Invite.objects.order_by("pk").values("pk", "player", "token", "accepted_at")),
         "users": list(User.objects.order_by("pk").values("pk", "username", "password")),
     }
 
@@ -188,6 +203,52 @@ MATRIX: dict[str, Write] = {
     ),
 }
 
+SPRING = {"name": "Spring", "starts_on": "2026-02-01", "ends_on": "2026-05-31"}
+
+# The organiser pages: any signed-in visitor creates a club or accepts an invite; the rest is the
+# club's organisers' (and site staff's). Tried by every visitor of EVERY_VISITOR.
+CLUB_WRITES: dict[str, Write] = {
+    "clubs:create": Write(lambda w: "/clubs/new", lambda w: {"name": "New club"}, SIGNED_IN),
+    "clubs:invite": Write(lambda w: f"/clubs/join/{w.invite.token}/", lambda w: {}, SIGNED_IN),
+    "clubs:player_add": Write(
+        lambda w: f"/clubs/{CLUB}/roster/add", lambda w: {"name": "Cecilia"}, CLUB_MANAGERS
+    ),
+    "clubs:player_rename": Write(
+        lambda w: f"/clubs/{CLUB}/players/{w.keep.pk}/rename", lambda w: {"name": "Anna Z."}, CLUB_MANAGERS
+    ),
+    "clubs:player_retire": Write(
+        lambda w: f"/clubs/{CLUB}/players/{w.keep.pk}/retire", lambda w: {"retired": "yes"}, CLUB_MANAGERS
+    ),
+    "clubs:player_invite": Write(
+        lambda w: f"/clubs/{CLUB}/players/{w.keep.pk}/invite", lambda w: {}, CLUB_MANAGERS
+    ),
+    "clubs:player_merge": Write(
+        lambda w: f"/clubs/{CLUB}/players/{w.keep.pk}/merge",
+        lambda w: {"duplicate": str(w.duplicate.pk)},
+        CLUB_MANAGERS,
+    ),
+    "clubs:seasons": Write(
+        lambda w: f"/clubs/{CLUB}/seasons/", lambda w: {**SPRING, "name": "Autumn"}, CLUB_MANAGERS
+    ),
+    "clubs:season_edit": Write(
+        lambda w: f"/clubs/{CLUB}/seasons/{w.season.pk}/", lambda w: SPRING, CLUB_MANAGERS
+    ),
+    "clubs:season_close": Write(
+        lambda w: f"/clubs/{CLUB}/seasons/{w.season.pk}/close", lambda w: {"closed": "yes"}, CLUB_MANAGERS
+    ),
+}
+
+# Who may open the organiser pages (GET): 200 for them, the login page or 403 for the others.
+CLUB_READS: dict[str, tuple[Callable[[World], str], frozenset[str]]] = {
+    "clubs:index": (lambda w: "/clubs/", SIGNED_IN),
+    "clubs:create": (lambda w: "/clubs/new", SIGNED_IN),
+    "clubs:invite": (lambda w: f"/clubs/join/{w.invite.token}/", EVERY_VISITOR),
+    "clubs:roster": (lambda w: f"/clubs/{CLUB}/roster/", CLUB_MANAGERS),
+    "clubs:player": (lambda w: f"/clubs/{CLUB}/players/{w.keep.pk}/", CLUB_MANAGERS),
+    "clubs:seasons": (lambda w: f"/clubs/{CLUB}/seasons/", CLUB_MANAGERS),
+    "clubs:season_edit": (lambda w: f"/clubs/{CLUB}/seasons/{w.season.pk}/", CLUB_MANAGERS),
+}
+
 # URL names that change nothing: each must answer a POST with 405 (checked below), so a write
 # endpoint cannot hide here.
 READ_ONLY = {
@@ -195,6 +256,7 @@ READ_ONLY = {
     "scoring:game_shared_live", "scoring:rules_help", "scoring:game_history", "scoring:club_corrections",
     "league:index", "league:club", "league:season", "league:player", "league:export_games",
     "league:export_hands", "league:results", "league:import_status",
+    "clubs:index", "clubs:roster", "clubs:player",
 }  # fmt: skip
 
 # A visitor's own account and language (Django's auth views; accounts/tests/test_accounts.py).
@@ -224,9 +286,10 @@ def _url_names(resolver: URLResolver, namespace: str = "") -> set[str]:
 
 def test_every_url_is_in_the_matrix_or_read_only():
     names = _url_names(get_resolver())
-    unclassified = names - set(MATRIX) - READ_ONLY - OWN_ACCOUNT
+    unclassified = names - set(MATRIX) - set(CLUB_WRITES) - READ_ONLY - OWN_ACCOUNT
     assert not unclassified, f"add these URL names to the permission matrix (or READ_ONLY): {unclassified}"
-    assert not (set(MATRIX) | READ_ONLY | OWN_ACCOUNT) - names, "the matrix names URLs that are gone"
+    known = set(MATRIX) | set(CLUB_WRITES) | set(CLUB_READS) | READ_ONLY | OWN_ACCOUNT
+    assert not known - names, "the matrix names URLs that are gone"
 
 
 @pytest.mark.parametrize("name", sorted(READ_ONLY))
@@ -249,6 +312,9 @@ def test_a_read_only_url_refuses_a_post(name, world):
         "scoring:game_list": "/",
         "healthz": "/healthz",
         "scoring:rules_help": "/rules/",
+        "clubs:index": "/clubs/",
+        "clubs:roster": f"/clubs/{CLUB}/roster/",
+        "clubs:player": f"/clubs/{CLUB}/players/{world.keep.pk}/",
     }
     client = client_for(ORGANISER, world)
     assert client.post(urls[name]).status_code == 405
@@ -257,7 +323,29 @@ def test_a_read_only_url_refuses_a_post(name, world):
 @pytest.mark.parametrize("persona", sorted(EVERYONE))
 @pytest.mark.parametrize("name", sorted(MATRIX))
 def test_exactly_the_allowed_visitors_may_write(name, persona, world):
-    write = MATRIX[name]
+    check_write(MATRIX[name], persona, world)
+
+
+@pytest.mark.parametrize("persona", sorted(EVERY_VISITOR))
+@pytest.mark.parametrize("name", sorted(CLUB_WRITES))
+def test_exactly_the_allowed_visitors_may_use_the_organiser_pages(name, persona, world):
+    check_write(CLUB_WRITES[name], persona, world)
+
+
+@pytest.mark.parametrize("persona", sorted(EVERY_VISITOR))
+@pytest.mark.parametrize("name", sorted(CLUB_READS))
+def test_exactly_the_allowed_visitors_may_open_the_organiser_pages(name, persona, world):
+    url, allowed = CLUB_READS[name]
+    response = client_for(persona, world).get(url(world))
+    if persona in allowed:
+        assert response.status_code == 200, (response.status_code, response.get("Location"))
+    elif persona in (ANONYMOUS, TOKEN, SHARE):
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    else:
+        assert response.status_code == 403
+
+
+def check_write(write: Write, persona: str, world: World) -> None:
     client = client_for(persona, world)
     before = snapshot()
     response = client.post(write.url(world), write.data(world))

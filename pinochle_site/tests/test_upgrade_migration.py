@@ -1,11 +1,12 @@
 """An existing database upgrades with `migrate` and loses nothing.
 
-The database is taken back to the migrations the project had before its apps were split (scoring
-0004, no clubs app), filled there with a club's records (games and hands, a correction, a club,
-a season, roles, a published results link, a share link, an admin group's permission on clubs),
-its pages are read, and it is migrated forward. Every page then shows the same figures, and the
-group still holds its permission under the club models' new app. Runs on the suite's database:
-SQLite by default, PostgreSQL under `.ci/run`.
+A club's records (games and hands, a correction, a club, a season, roles, a published results
+link, a share link) are written and their pages read; the database is then taken back to the
+migrations the project had before its apps were split (scoring 0004, no clubs app), where an
+admin group gets a permission on clubs, and it is migrated forward. The records are written with
+today's models, which know the columns later migrations add, hence before going back. Every page
+then shows the same figures, and the group still holds its permission under the club models' new
+app. Runs on the suite's database: SQLite by default, PostgreSQL under `.ci/run`.
 """
 
 from __future__ import annotations
@@ -47,34 +48,14 @@ def _page(client: Client, url: str) -> str:
     return re.sub(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+"', "", body.decode())
 
 
-# Columns that migrations after the split add. Today's models fill the old database, so these are
-# put on the old tables for the fill and taken off again before the database migrates forward.
-LATER_COLUMNS = [(Game, "pending_import")]
-
-
-def _later_columns(*, present: bool) -> None:
-    with connection.cursor() as cursor:
-        for model, name in LATER_COLUMNS:
-            table = model._meta.db_table
-            columns = {c.name for c in connection.introspection.get_table_description(cursor, table)}
-            field = model._meta.get_field(name)
-            with connection.schema_editor() as editor:
-                if present and field.column not in columns:
-                    editor.add_field(model, field)
-                elif not present and field.column in columns:
-                    editor.remove_field(model, field)
-
-
 @pytest.fixture
 def old_database():
-    executor = _migrate(BEFORE_SPLIT)
-    old = executor.loader.project_state(BEFORE_SPLIT[:1]).apps
-    assert old.get_model("scoring", "Club")._meta.db_table == "scoring_club"  # the models live in scoring
-    _later_columns(present=True)
-    yield
-    recorder = MigrationExecutor(connection).recorder
-    if ("scoring", "0008_game_pending_import") not in recorder.applied_migrations():
-        _later_columns(present=False)
+    def back_to_before_the_split() -> None:
+        executor = _migrate(BEFORE_SPLIT)
+        old = executor.loader.project_state(BEFORE_SPLIT[:1]).apps
+        assert old.get_model("scoring", "Club")._meta.db_table == "scoring_club"  # the models live in scoring
+
+    yield back_to_before_the_split
     _migrate()  # leave the database at the latest migrations whatever happened
 
 
@@ -90,12 +71,6 @@ def test_an_existing_database_migrates_forward_with_every_record_figure_and_page
     services.edit_hand(game=g2, number=1, data=changed, actor=Actor.of_user(organiser))
     services.edit_hand(game=g2, number=1, data=G2[0], actor=Actor.of_user(organiser))
     Season.objects.filter(pk=season.pk).update(publish_code="published-vaar-2026")
-    # An admin group allowed to change clubs, on the content type the club model had in scoring.
-    club_type = ContentType.objects.get(app_label="scoring", model="club")
-    helpers = Group.objects.create(name="Club helpers")
-    helpers.permissions.add(Permission.objects.get(content_type=club_type, codename="change_club"))
-    staff = User.objects.create_user("hanna", password="x-very-secret-3", is_staff=True)
-    staff.groups.add(helpers)
 
     reader = Client()
     reader.force_login(organiser)
@@ -116,7 +91,14 @@ def test_an_existing_database_migrates_forward_with_every_record_figure_and_page
         model: model.objects.count() for model in (Game, Hand, HandChange, HandStat, GameStat, ClubRole)
     }
 
-    _later_columns(present=False)
+    old_database()  # back to before the split
+    # An admin group allowed to change clubs, on the content type the club model had in scoring.
+    club_type = ContentType.objects.get(app_label="scoring", model="club")
+    helpers = Group.objects.create(name="Club helpers")
+    helpers.permissions.add(Permission.objects.get(content_type=club_type, codename="change_club"))
+    staff = User.objects.create_user("hanna", password="x-very-secret-3", is_staff=True)
+    staff.groups.add(helpers)
+
     _migrate()
 
     assert _page(reader, pages["game page"]) == before["game page"]

@@ -1,0 +1,108 @@
+"""Forms of the organiser pages: they own the validation of what an organiser sent, with the
+message next to the field it is about. The checks a service also makes are the service's own
+(`clubs.services.check_player_name`), called here, not copied."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from clubs import services
+from clubs.models import Club, Player, Season
+from clubs.selectors import roster
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(
+        label=_("Club name"), max_length=100, error_messages={"required": _("A club needs a name.")}
+    )
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"].strip()
+        services.check_club_name(name=name)
+        return name
+
+
+class PlayerNameForm(forms.Form):
+    """A new player for the roster, or a new name for one (`player`)."""
+
+    name = forms.CharField(
+        label=_("Player name"), max_length=100, error_messages={"required": _("A player needs a name.")}
+    )
+
+    def __init__(self, *args: Any, club: Club, player: Player | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club, self.player = club, player
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"].strip()
+        services.check_player_name(club=self.club, name=name, exclude=self.player)
+        return name
+
+
+class MergeIntoForm(forms.Form):
+    """The roster player entered twice, to fold into the player whose page this is."""
+
+    duplicate = forms.ModelChoiceField(
+        Player.objects.none(),
+        label=_("Player entered twice"),
+        empty_label=_("— choose —"),
+        error_messages={
+            "required": _("Choose the player who was entered twice."),
+            "invalid_choice": _("Choose a player on this club's roster."),
+        },
+    )
+
+    def __init__(self, *args: Any, club: Club, keep: Player, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["duplicate"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = roster(club, include_retired=True).exclude(pk=keep.pk)
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(
+        label=_("Season name"), max_length=100, error_messages={"required": _("A season needs a name.")}
+    )
+    starts_on = forms.DateField(
+        label=_("Starts on"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={
+            "required": _("Give the day the season starts."),
+            "invalid": _("The start is not a date like 2026-03-01."),
+        },
+    )
+    ends_on = forms.DateField(
+        label=_("Ends on"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={
+            "required": _("Give the day the season ends."),
+            "invalid": _("The end is not a date like 2026-06-30."),
+        },
+    )
+
+    def __init__(self, *args: Any, club: Club, season: Season | None = None, **kwargs: Any) -> None:
+        if season is not None and not args and "data" not in kwargs:
+            kwargs["initial"] = {
+                "name": season.name,
+                "starts_on": season.starts_on,
+                "ends_on": season.ends_on,
+            }
+        super().__init__(*args, **kwargs)
+        self.club, self.season = club, season
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"].strip()
+        services.check_season_name(club=self.club, name=name, exclude=self.season)
+        return name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        starts: datetime.date | None = data.get("starts_on")
+        ends: datetime.date | None = data.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", _("The season ends before it starts."))
+        return data

@@ -1,0 +1,20 @@
+"""Reads of the club app that other apps share: who may be offered for a new game or night."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from clubs.models import Club, Player, Season
+
+
+def roster(club: Club, *, include_retired: bool = False) -> QuerySet[Player]:
+    """The club's players by name; retired ones only when asked (past games keep them anyway)."""
+    players = Player.objects.filter(memberships__club=club)
+    if not include_retired:
+        players = players.filter(memberships__retired_on=None)  # same join: this club's membership
+    return players.order_by("name", "pk")
+
+
+def open_seasons(club: Club) -> QuerySet[Season]:
+    """The club's seasons that still accept new games (not closed)."""
+    return club.seasons.filter(closed_at=None)
