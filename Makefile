@@ -78,8 +78,8 @@ bench-faults: deps
 	$(BIN)/python bench/load.py --faults --postgres $(BENCH_ARGS)
 
 bench-fuzz: deps
-	$(BIN)/python bench/fuzz.py $(BENCH_ARGS)
-	$(BIN)/python bench/fuzz.py --postgres $(BENCH_ARGS)
+	$(BIN)/python bench/fuzz $(BENCH_ARGS)
+	$(BIN)/python bench/fuzz --postgres $(BENCH_ARGS)
 
 # Club night draws for 8 to 40 players over 3 to 8 rounds: partner repeats, opponent spread, time.
 bench-nights: deps

@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from clubs.admin_widgets import make_safe
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from clubs.permissions import organised_club_ids
 from clubs.services import grant_founding_organiser, merge_players
@@ -36,7 +37,7 @@ class OrganisedClubsOnly:
         clubs = organised_club_ids(request.user)
         if db_field.name == "club" and clubs is not None:
             kwargs["queryset"] = Club.objects.filter(pk__in=clubs)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+        return make_safe(super().formfield_for_foreignkey(db_field, request, **kwargs))  # type: ignore[misc]
 
 
 class MembershipInline(OrganisedClubsOnly, admin.TabularInline):

@@ -1,4 +1,4 @@
-"""Answers to the hostile input bench/fuzz.py found breaking a page (a 500), kept as regressions."""
+"""Answers to the hostile input bench/fuzz/ found breaking a page (a 500), kept as regressions."""
 
 import pytest
 
