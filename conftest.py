@@ -1,6 +1,14 @@
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Property tests: a quick profile while working (25 examples each), the full 200 in CI
+# (`.ci/run` sets HYPOTHESIS_PROFILE=ci). A test that asks for fewer examples (a slow property)
+# keeps its number in CI and gets at most the quick number otherwise.
+hypothesis_settings.register_profile("quick", max_examples=25)
+hypothesis_settings.register_profile("ci", max_examples=200)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
 
 # pytest-playwright runs an asyncio loop in the test thread; Django's ORM calls from the
 # live-server tests are still synchronous and safe there.

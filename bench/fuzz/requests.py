@@ -664,7 +664,7 @@ WEIGHTS: list[tuple[float, Callable[[Fuzzer], Request]]] = [
     (2, Fuzzer.merge),
     (3, Fuzzer.league_game),
     (2, Fuzzer.export),
-    (3, Fuzzer.pages),
+    (5, Fuzzer.pages),
     (2, Fuzzer.handover),
     (1, Fuzzer.admin_login),
     (5, Fuzzer.import_upload),
