@@ -78,13 +78,45 @@ def table_client(db):
     return client
 
 
-@pytest.fixture
-def league_client(db):
-    """A club organiser's client for the league pages. The clubs are made inside the tests, so the
-    organiser is a superuser, who counts as an organiser of every club (docs/security.md)."""
+def _role_client(username: str, role: str):
+    """A test client signed in as `username`, who holds `role` (a real ClubRole, not a superuser)
+    in every club the test has made by the time of each request: the league tests make their clubs
+    inside the test, after the fixture."""
     from django.contrib.auth.models import User
     from django.test import Client
 
-    client = Client()
-    client.force_login(User.objects.create_superuser("organiser", "organiser@example.org", None))
+    from clubs.models import Club, ClubRole
+
+    user = User.objects.create_user(username, f"{username}@example.org", None)
+
+    class RoleClient(Client):
+        def request(self, **request):
+            have = ClubRole.objects.filter(user=user).values("club_id")
+            ClubRole.objects.bulk_create(
+                ClubRole(user=user, club_id=club_id, role=role)
+                for club_id in Club.objects.exclude(pk__in=have).values_list("pk", flat=True)
+            )
+            return super().request(**request)
+
+    client = RoleClient()
+    client.force_login(user)
+    client.user = user
     return client
+
+
+@pytest.fixture
+def league_client(db):
+    """A club organiser's client for the league pages: an organiser of every club the test makes."""
+    return _role_client("organiser", "organiser")
+
+
+@pytest.fixture
+def scorer_client(db):
+    """A scorer of every club the test makes (enters and imports games; no roles, merges or publishing)."""
+    return _role_client("scorer", "scorer")
+
+
+@pytest.fixture
+def member_client(db):
+    """A member of every club the test makes (reads the club's pages and games)."""
+    return _role_client("member", "member")

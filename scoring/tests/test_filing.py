@@ -4,7 +4,7 @@ import pytest
 
 from league import standings
 from scoring import services
-from scoring.models import GameSeat
+from scoring.models import Game, GameSeat
 from testing.league_data import H1, small_season
 
 pytestmark = pytest.mark.django_db
@@ -12,28 +12,30 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def client(league_client):
-    """A club organiser: the league pages are the club's records (docs/security.md)."""
+    """A club organiser (a real role in each club the test makes, docs/security.md), who also
+    started the casual games here on the phone he is signed in with."""
     return league_client
 
 
-def _casual_game():
+def _casual_game(client):
     game = services.create_game(
         seats=4, variant="standard", deck="single", target=30, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={"N": "asa", "E": "Örjan", "S": "Cenek", "W": "Řehoř"},
     )  # fmt: skip
     services.record_hand(game=game, number=1, data=H1)
+    Game.objects.filter(pk=game.pk).update(created_by=client.user)
     return game
 
 
 def test_it_lists_casual_games_to_file(client):
-    game = _casual_game()
+    game = _casual_game(client)
     page = client.get("/league/").content.decode()
     assert f"/g/{game.code}/details/" in page
 
 
 def test_it_files_a_casual_game_and_its_figures_follow_the_linked_players(client):
     data = small_season()
-    game = _casual_game()
+    game = _casual_game(client)
     people = data["people"]
     response = client.post(
         f"/g/{game.code}/details/",
@@ -60,7 +62,7 @@ def test_it_files_a_casual_game_and_its_figures_follow_the_linked_players(client
 
 def test_it_refuses_a_date_outside_the_season_and_writes_nothing(client):
     data = small_season()
-    game = _casual_game()
+    game = _casual_game(client)
     response = client.post(
         f"/g/{game.code}/details/",
         {"club": data["club"].pk, "season": data["season"].pk, "played_on": "2027-01-01",
@@ -74,7 +76,7 @@ def test_it_refuses_a_date_outside_the_season_and_writes_nothing(client):
 
 
 def test_it_shows_the_game_form_with_the_typed_names(client):
-    game = _casual_game()
+    game = _casual_game(client)
     page = client.get(f"/g/{game.code}/details/").content.decode()
     assert "Seat N (typed: asa)" in page
     assert client.get("/g/nope/details/").status_code == 404
