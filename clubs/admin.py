@@ -11,13 +11,13 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from clubs.admin_widgets import make_safe
+from clubs.admin_safety import SafeAdminInputs, make_safe
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from clubs.permissions import organised_club_ids
 from clubs.services import grant_founding_organiser, merge_players
 
 
-class OrganisedClubsOnly:
+class OrganisedClubsOnly(SafeAdminInputs):
     """Admin pages show and change only the records of clubs the staff user organises.
 
     `club_path` is the lookup from the admin's model to its club; a superuser sees every club.

@@ -1,10 +1,11 @@
 from django.contrib import admin
 
 from clubs.admin import OrganisedClubsOnly
+from clubs.admin_safety import SafeAdminInputs
 from scoring.models import Game, GameSeat, Hand, HandChange
 
 
-class GameSeatInline(admin.TabularInline):
+class GameSeatInline(SafeAdminInputs, admin.TabularInline):
     model = GameSeat
     extra = 0
 
