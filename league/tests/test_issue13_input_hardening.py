@@ -100,6 +100,14 @@ def test_issue13_point3_csv_import_refuses_a_game_id_outside_the_code_alphabet(g
     assert problems[0].startswith("line 2: game_id: ") and "is not a game code" in problems[0]
 
 
+@pytest.mark.parametrize("key", ["code", "game_id"])
+def test_issue13_point3_json_import_takes_no_game_code_from_the_record(key):
+    """A JSON record has no code of its own (docs/record-format.md): the import makes one, so a
+    record that brings one (a slash in it or not) is refused, naming the key."""
+    problems = refused(json.dumps(record(**{key: "a/../b"})).encode())
+    assert problems == [f"{key} is not a field of a game record"]
+
+
 @pytest.mark.parametrize("code", ["a/b", "..", "../x", "a b", "a" * 17])
 def test_issue13_point3_restore_refuses_a_game_code_outside_the_code_alphabet(code, tmp_path):
     games = [{"code": code, "record": record(), "club": "Klubben"}]
