@@ -716,6 +716,7 @@ def parse_hands_csv(text: str) -> list[NewGame]:
         )
     problems: list[Problem] = []
     by_game: dict[str, list[tuple[int, dict[str, str]]]] = {}
+    has_nul = "\x00" in text
     try:
         for cells in reader:
             line = reader.line_num
@@ -730,7 +731,12 @@ def parse_hands_csv(text: str) -> list[NewGame]:
                     )
                 )
                 continue
-            bad = next((i for i, cell in enumerate(cells) if strict_input.text_problem(cell)), None)
+            # Decoded UTF-8 holds no lone surrogate; cells are searched for NUL if the file has one.
+            bad = (
+                next((i for i, cell in enumerate(cells) if strict_input.text_problem(cell)), None)
+                if has_nul
+                else None
+            )
             if bad is not None:
                 column = header[bad] if bad < len(header) else str(bad + 1)
                 problems.append(
