@@ -107,7 +107,9 @@ def loads(text: str) -> Any:
         ) from None
     except RecursionError:
         raise JsonRefused(_("the JSON is nested too deeply")) from None
-    bad = find_bad_text(data)
+    # A NUL or a surrogate gets into JSON text only as a \u escape (or raw, from text decoded with
+    # surrogateescape): a large file without either is not walked.
+    bad = find_bad_text(data) if "\\u" in text or _SURROGATE.search(text) else None
     if bad is not None:
         raise JsonRefused(_("%(where)s: %(problem)s") % {"where": bad[0], "problem": bad[1]})
     return data
