@@ -12,30 +12,29 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def client(league_client):
-    """A club organiser (a real role in each club the test makes, docs/security.md), who also
-    started the casual games here on the phone he is signed in with."""
+    """A club organiser, signed in on the phone that started the casual games (it may edit them)."""
     return league_client
 
 
-def _casual_game(client):
+def _casual_game(owner=None):
     game = services.create_game(
         seats=4, variant="standard", deck="single", target=30, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={"N": "asa", "E": "Örjan", "S": "Cenek", "W": "Řehoř"},
     )  # fmt: skip
     services.record_hand(game=game, number=1, data=H1)
-    Game.objects.filter(pk=game.pk).update(created_by=client.user)
+    Game.objects.filter(pk=game.pk).update(created_by=owner)
     return game
 
 
 def test_it_lists_casual_games_to_file(client):
-    game = _casual_game(client)
+    game = _casual_game(client.user)
     page = client.get("/league/").content.decode()
     assert f"/g/{game.code}/details/" in page
 
 
 def test_it_files_a_casual_game_and_its_figures_follow_the_linked_players(client):
     data = small_season()
-    game = _casual_game(client)
+    game = _casual_game(client.user)
     people = data["people"]
     response = client.post(
         f"/g/{game.code}/details/",
@@ -62,7 +61,7 @@ def test_it_files_a_casual_game_and_its_figures_follow_the_linked_players(client
 
 def test_it_refuses_a_date_outside_the_season_and_writes_nothing(client):
     data = small_season()
-    game = _casual_game(client)
+    game = _casual_game(client.user)
     response = client.post(
         f"/g/{game.code}/details/",
         {"club": data["club"].pk, "season": data["season"].pk, "played_on": "2027-01-01",
@@ -76,7 +75,7 @@ def test_it_refuses_a_date_outside_the_season_and_writes_nothing(client):
 
 
 def test_it_shows_the_game_form_with_the_typed_names(client):
-    game = _casual_game(client)
+    game = _casual_game(client.user)
     page = client.get(f"/g/{game.code}/details/").content.decode()
     assert "Seat N (typed: asa)" in page
     assert client.get("/g/nope/details/").status_code == 404
