@@ -51,3 +51,6 @@ def test_a_friend_with_the_share_link_sees_the_totals_change_without_reloading(
     # The friend cannot open the game itself: that asks for a login.
     friend.goto(scorer.url)
     expect(friend).to_have_url(f"{live_server.url}/accounts/login/?next=/g/{scorer.url.split('/g/')[1]}")
+    # Both phones stop polling before the live server (and its database) goes away.
+    friend.context.close()
+    scorer.context.close()
