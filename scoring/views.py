@@ -29,6 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
+from clubs.models import Club
 from clubs.permissions import can_manage_club, can_score_for_club, scoring_club_ids
 from scoring import filing, selectors, services
 from scoring.audit import club_corrections, game_corrections
@@ -495,6 +496,9 @@ def game_history(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def club_corrections_page(request: HttpRequest, club_id: int) -> HttpResponse:
     """Every correction in the club's games, newest first: for its organisers."""
+    # The club first (404 if there is none): an id past the database's integer range then never
+    # reaches the role query, where SQLite raised OverflowError (found by bench/fuzz).
+    club_id = get_object_or_404(Club, pk=club_id).pk
     if not can_manage_club(request.user, club_id):
         return deny(request)
     page = Paginator(club_corrections(club_id), 50).get_page(request.GET.get("page"))
