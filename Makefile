@@ -83,8 +83,8 @@ bench-import: deps
 	$(BIN)/python bench/import_while_saving.py --postgres $(BENCH_ARGS)
 
 bench-fuzz: deps
-	$(BIN)/python bench/fuzz.py $(BENCH_ARGS)
-	$(BIN)/python bench/fuzz.py --postgres $(BENCH_ARGS)
+	$(BIN)/python bench/fuzz $(BENCH_ARGS)
+	$(BIN)/python bench/fuzz --postgres $(BENCH_ARGS)
 
 # Club night draws for 8 to 40 players over 3 to 8 rounds: partner repeats, opponent spread, time.
 bench-nights: deps

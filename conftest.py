@@ -1,6 +1,14 @@
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Property tests: a quick profile while working (25 examples each), the full 200 in CI
+# (`.ci/run` sets HYPOTHESIS_PROFILE=ci). A test that asks for fewer examples (a slow property)
+# keeps its number in CI and gets at most the quick number otherwise.
+hypothesis_settings.register_profile("quick", max_examples=25)
+hypothesis_settings.register_profile("ci", max_examples=200)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
 
 # pytest-playwright runs an asyncio loop in the test thread; Django's ORM calls from the
 # live-server tests are still synchronous and safe there.
@@ -95,6 +103,44 @@ def league_client(db):
     client.user = organiser  # type: ignore[attr-defined]
     yield client
     post_save.disconnect(sender=Club, dispatch_uid="league_client_founder")
+
+
+def _role_client(username: str, role: str):
+    """A test client signed in as `username`, who holds `role` (a real ClubRole, not a superuser)
+    in every club the test has made by the time of each request: the league tests make their clubs
+    inside the test, after the fixture."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from clubs.models import Club, ClubRole
+
+    user = User.objects.create_user(username, f"{username}@example.org", None)
+
+    class RoleClient(Client):
+        def request(self, **request):
+            have = ClubRole.objects.filter(user=user).values("club_id")
+            ClubRole.objects.bulk_create(
+                ClubRole(user=user, club_id=club_id, role=role)
+                for club_id in Club.objects.exclude(pk__in=have).values_list("pk", flat=True)
+            )
+            return super().request(**request)
+
+    client = RoleClient()
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+@pytest.fixture
+def scorer_client(db):
+    """A scorer of every club the test makes (enters and imports games; no roles, merges or publishing)."""
+    return _role_client("scorer", "scorer")
+
+
+@pytest.fixture
+def member_client(db):
+    """A member of every club the test makes (reads the club's pages and games)."""
+    return _role_client("member", "member")
 
 
 @pytest.fixture(autouse=True)

@@ -21,6 +21,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from clubs.admin_safety import SafeAdminInputs, make_safe
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from clubs.permissions import club_scoped, may_merge_players, organised_club_ids
 from clubs.services import check_role_change, grant_founding_organiser, merge_players_as, set_club_role
@@ -40,7 +41,7 @@ class ScopedRelatedFilter(RelatedFieldListFilter):
         )
 
 
-class OrganisedClubsOnly:
+class OrganisedClubsOnly(SafeAdminInputs):
     """Admin pages show and change only the records of clubs the staff user organises.
 
     `club_path` is the lookup from the admin's model to its club; a superuser sees every club.
@@ -62,7 +63,7 @@ class OrganisedClubsOnly:
         if clubs is not None:
             queryset = kwargs.get("queryset") or db_field.related_model._default_manager.all()
             kwargs["queryset"] = club_scoped(queryset, clubs)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+        return make_safe(super().formfield_for_foreignkey(db_field, request, **kwargs))  # type: ignore[misc]
 
     def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         clubs = organised_club_ids(request.user)

@@ -24,7 +24,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django_htmx.http import HttpResponseClientRedirect
 
-from clubs.models import ClubRole, Player, Season
+from clubs.models import Club, ClubRole, Player, Season
 
 AnyUser: TypeAlias = AbstractBaseUser | AnonymousUser
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
@@ -121,7 +121,9 @@ def require_club_role(right: str, *, club_of: Callable[..., int] | None = None) 
     def decorator(view: View) -> View:
         @wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            club_id = club_of(**kwargs) if club_of else kwargs["club_id"]
+            # The club first (404 if there is none): an id past the database's integer range then
+            # never reaches the role query, where SQLite raised OverflowError (found by bench/fuzz).
+            club_id = club_of(**kwargs) if club_of else get_object_or_404(Club, pk=kwargs["club_id"]).pk
             if not check(request.user, club_id):
                 return deny(request)
             return view(request, *args, **kwargs)

@@ -28,6 +28,7 @@ from clubs.models import Club, ClubRole, Membership, Player, Season
 from league.services import NewGame, store_games
 from scoring.models import Game, GameSeat, Hand, HandChange
 from scoring.rules import GameResult, RecordError, parse_hand, parse_settings, score_game
+from scoring.strict_input import find_bad_text, is_game_code
 
 FORMAT = "pinochle-scorekeeper-backup"
 VERSION = 2
@@ -268,6 +269,9 @@ def load(data: Any) -> dict[str, int]:
             f"backup version {data.get('version')!r}; this app restores versions "
             f"{', '.join(str(v) for v in READABLE)}"
         )
+    bad = find_bad_text(data)
+    if bad is not None:  # no database stores these (PostgreSQL refuses NUL, neither takes surrogates)
+        raise BackupRefused(f"{bad[0]}: {bad[1]}")
     with transaction.atomic():
         if not database_is_empty():
             raise BackupRefused("the database is not empty")
@@ -479,9 +483,19 @@ def _restore_games(
     for index, row in enumerate(rows, start=1):
         code = _field(row, "code", str, f"games[{index}]")
         where = f"games[{index}] (game {code[:16]})"
-        if code in codes or not 1 <= len(code) <= 16:
-            raise BackupRefused(f"{where}: the game code is repeated or not 1 to 16 characters")
+        if not is_game_code(code):
+            raise BackupRefused(
+                f"games[{index}]: 'code' {code[:20]!r} is not a game code (1 to 16 letters, digits, - or _)"
+            )
+        if code in codes:
+            raise BackupRefused(f"{where}: the game code is repeated")
         codes.add(code)
+        share_code = row.get("share_code")
+        if share_code is not None and not is_game_code(share_code):
+            raise BackupRefused(
+                f"{where}: 'share_code' {str(share_code)[:20]!r} is not a share code"
+                " (1 to 16 letters, digits, - or _)"
+            )
         record = row.get("record")
         result = _score(record, where)
         club_name, season_name = row.get("club"), row.get("season")
@@ -532,7 +546,7 @@ def _restore_games(
                 "club": club,
                 "season": season,
                 "links": links,
-                "share_code": row.get("share_code") if isinstance(row.get("share_code"), str) else None,
+                "share_code": share_code,
                 "edit_token_hash": row.get("edit_token_hash")
                 if isinstance(row.get("edit_token_hash"), str)
                 else "",
@@ -558,7 +572,7 @@ def _restore_games(
             "created_by": extra["created_by"],
         }
         if extra["share_code"]:
-            changes["share_code"] = extra["share_code"][:16]
+            changes["share_code"] = extra["share_code"]
         for moment in ("created_at", "updated_at"):
             if extra[moment]:
                 changes[moment] = extra[moment]

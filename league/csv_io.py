@@ -30,6 +30,7 @@ from django.utils.translation import pgettext_lazy
 
 from clubs.models import Season
 from league.services import NewGame, repeated_player, store_games
+from scoring import strict_input
 from scoring.engine_messages import engine_line
 from scoring.labels import SEAT_NAMES, side_short
 from scoring.models import Game, GameSeat, Hand, HandStat
@@ -581,19 +582,9 @@ def parse_json(
     text: str, *, club: str = "", season: str = "", played_on: datetime.date | None = None
 ) -> list[NewGame]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ImportRefused(
-            [
-                Problem(
-                    error.lineno,
-                    _("not valid JSON: %(error)s (column %(column)s)")
-                    % {"error": error.msg, "column": error.colno},
-                )
-            ]
-        ) from None
-    except RecursionError:
-        raise ImportRefused([Problem(None, _("the JSON is nested too deeply"))]) from None
+        data = strict_input.loads(text)
+    except strict_input.JsonRefused as error:
+        raise ImportRefused([Problem(error.line, error.message)]) from None
     records = data if isinstance(data, list) else [data]
     problems: list[Problem] = []
     games = []
@@ -649,12 +640,13 @@ def _int(row: dict[str, str], key: str) -> int | None:
     value = row.get(key, "").strip()
     if not value:
         return None
-    try:
-        return int(value)
-    except ValueError:
+    # A minus sign is read (the engine then names the field's range); `25_0`, `+5` and `٣` are not.
+    number = strict_input.whole_number(value, negative=True)
+    if number is None:
         raise _RowError(
             _("%(key)s: %(value)s is not a whole number") % {"key": key, "value": repr(value[:20])}
-        ) from None
+        )
+    return number
 
 
 def _flag(row: dict[str, str], key: str) -> bool:
@@ -752,6 +744,7 @@ def parse_hands_csv(text: str) -> list[NewGame]:
         )
     problems: list[Problem] = []
     by_game: dict[str, list[tuple[int, dict[str, str]]]] = {}
+    has_nul = "\x00" in text
     try:
         for cells in reader:
             line = reader.line_num
@@ -763,6 +756,22 @@ def parse_hands_csv(text: str) -> list[NewGame]:
                         line,
                         _("%(cells)s cells, but the header has %(columns)s columns")
                         % {"cells": len(cells), "columns": len(header)},
+                    )
+                )
+                continue
+            # Decoded UTF-8 holds no lone surrogate; cells are searched for NUL if the file has one.
+            bad = (
+                next((i for i, cell in enumerate(cells) if strict_input.text_problem(cell)), None)
+                if has_nul
+                else None
+            )
+            if bad is not None:
+                column = header[bad] if bad < len(header) else str(bad + 1)
+                problems.append(
+                    Problem(
+                        line,
+                        _("%(where)s: %(problem)s")
+                        % {"where": column, "problem": strict_input.text_problem(cells[bad])},
                     )
                 )
                 continue
@@ -798,8 +807,14 @@ def _read_game(
     except _RowError as error:
         problems.append(Problem(first_line, str(error)))
         return None
-    if len(game_id) > 16:
-        problems.append(Problem(first_line, _("game_id is longer than 16 characters")))
+    if not strict_input.is_game_code(game_id):
+        problems.append(
+            Problem(
+                first_line,
+                _("game_id: %(value)s is not a game code (1 to 16 letters, digits, - or _)")
+                % {"value": repr(game_id[:20])},
+            )
+        )
         return None
     hands: dict[int, tuple[int, dict[str, Any]]] = {}
     bad = False

@@ -8,7 +8,15 @@ The policy allows only the app's own scripts and styles, so no page may use an i
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponseBase
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseBase,
+    StreamingHttpResponse,
+)
+from django.utils.translation import gettext
 
 
 class ContentSecurityPolicyMiddleware:
@@ -39,3 +47,51 @@ class RejectNulInPathMiddleware:
         if "\x00" in request.path_info:
             raise Http404("no page has a NUL byte in its address")
         return self.get_response(request)
+
+
+class RefuseForeignCharsetMiddleware:
+    """A form posted in another character set than UTF-8 gets 400, not a 500.
+
+    Every page here is UTF-8 and so is every form a browser posts back; a body declared as
+    UTF-16, UTF-32 or Latin-1 (`Content-Type: …; charset=utf-16`) comes from a script, and
+    Django's form parser fails on it in ways that end as server errors.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        charset = request.content_params.get("charset") if request.content_params else None
+        # As Django's own check of url-encoded forms: exactly "utf-8", in any case.
+        if charset is not None and charset.lower() != "utf-8":
+            return HttpResponseBadRequest(
+                gettext("This site reads forms in UTF-8 only."), content_type="text/plain; charset=utf-8"
+            )
+        return self.get_response(request)
+
+
+class HeadAsGetMiddleware:
+    """HEAD answers as GET would, without the body (RFC 9110 §9.3.2), on every page.
+
+    The views allow GET (their method decorators name it); a monitor or a link checker asks
+    with HEAD. The view runs as for a GET, so the status and headers are the same ones.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.method != "HEAD":
+            return self.get_response(request)
+        request.method = "GET"
+        try:
+            response = self.get_response(request)
+        finally:
+            request.method = "HEAD"
+        if isinstance(response, StreamingHttpResponse):
+            response.streaming_content = iter(())
+        elif isinstance(response, HttpResponse):
+            length = len(response.content)
+            response.content = b""
+            response["Content-Length"] = str(length)
+        return response

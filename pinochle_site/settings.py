@@ -44,6 +44,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "pinochle_site.middleware.RejectNulInPathMiddleware",
+    "pinochle_site.middleware.HeadAsGetMiddleware",
+    "pinochle_site.middleware.RefuseForeignCharsetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

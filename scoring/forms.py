@@ -36,6 +36,7 @@ from scoring.rules.tables import (
     meld_items_for,
     seats_for,
 )
+from scoring.strict_input import whole_number
 
 ALL_SEATS = "NESW"
 # Labels that name players are only worked out when drawn, so a save that redirects never
@@ -44,6 +45,22 @@ lazy_seat_label = lazy(seat_label, str)
 lazy_side_label = lazy(side_label, str)
 #: A seat can show a repeatable item (marriage, dix) at most this often; levelled items once.
 MAX_REPEAT = 12
+
+
+class WholeNumberField(forms.IntegerField):
+    """A number a person types: plain digits 0-9 only (blanks around them aside).
+
+    Django's IntegerField reads what Python's int() reads: `25_0` (saved as 250), `+5`, `٣`.
+    Every number on these forms is a count or points at least 0, so no minus sign either.
+    """
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values or (isinstance(value, str) and not value.strip()):
+            return None
+        number = whole_number(str(value))
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
 
 
 class GameForm(forms.Form):
@@ -62,14 +79,14 @@ class GameForm(forms.Form):
     deck = forms.ChoiceField(
         label=_("Deck"), choices=Game.Deck.choices, initial="single", widget=forms.RadioSelect
     )
-    target = forms.IntegerField(
+    target = WholeNumberField(
         label=_("Play to"),
         required=False,
         min_value=1,
         max_value=MAX_TARGET,
         help_text=_("Leave empty for the rule book: 150, 500 with a double deck, 100 in Check Pinochle."),
     )
-    min_bid = forms.IntegerField(
+    min_bid = WholeNumberField(
         label=_("Minimum bid"),
         required=False,
         min_value=1,
@@ -151,7 +168,7 @@ class HandForm(forms.Form):
     """
 
     submission_id = forms.UUIDField(widget=forms.HiddenInput, required=False)
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=100_000)
+    number = WholeNumberField(widget=forms.HiddenInput, min_value=1, max_value=100_000)
 
     def __init__(self, *args: Any, settings: Settings, players: Mapping[str, str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -168,7 +185,7 @@ class HandForm(forms.Form):
         self.fields["bidder"] = forms.ChoiceField(
             label=_("Bidder"), choices=bidders, required=False, widget=forms.RadioSelect
         )
-        self.fields["bid"] = forms.IntegerField(
+        self.fields["bid"] = WholeNumberField(
             label=_("Bid"),
             required=False,
             min_value=1,
@@ -191,7 +208,7 @@ class HandForm(forms.Form):
                 widget=forms.RadioSelect,
             )
             for side in s.sides:
-                self.fields[f"meld_points_{side}"] = forms.IntegerField(
+                self.fields[f"meld_points_{side}"] = WholeNumberField(
                     label=lazy_side_label(side, players),
                     required=False,
                     min_value=0,
@@ -202,7 +219,7 @@ class HandForm(forms.Form):
         # build, check and draw, and every count needs the same small check.
         self.items = meld_items_for(s.deck)
         for side in s.sides:
-            self.fields[f"tricks_{side}"] = forms.IntegerField(
+            self.fields[f"tricks_{side}"] = WholeNumberField(
                 label=lazy_side_label(side, players),
                 required=False,
                 min_value=0,
@@ -264,15 +281,12 @@ class HandForm(forms.Form):
                 if raw in ("", None):
                     continue
                 top = MAX_REPEAT if item.name in REPEATABLE else 1
-                try:
-                    count = int(str(raw).strip())
-                except ValueError:
-                    count = -1
+                parsed = whole_number(str(raw))
+                count = -1 if parsed is None else parsed
+                if parsed is None:
                     problem = gettext("%(item)s: enter a whole number, 0 to %(top)d.")
                 else:
                     problem = gettext("%(item)s: at most %(top)d per seat.") if count > top else ""
-                    if count < 0:
-                        problem = gettext("%(item)s: enter a whole number, 0 to %(top)d.")
                 if problem:
                     self.add_group_error(
                         f"melds_{seat}", problem % {"item": MELD_NAMES[item.name], "top": top}

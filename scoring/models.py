@@ -118,7 +118,10 @@ class Game(models.Model):
         return f"{self.get_variant_display()} {self.code}"
 
     def get_absolute_url(self) -> str:
-        return reverse("scoring:game", kwargs={"code": self.code})
+        """The game's page; "" for a code no address can hold (only a hand-edited row has one)."""
+        from scoring.strict_input import is_game_code
+
+        return reverse("scoring:game", kwargs={"code": self.code}) if is_game_code(self.code) else ""
 
     def settings_record(self) -> dict[str, Any]:
         """The record settings (docs/record-format.md) of this game (everything but players and hands)."""

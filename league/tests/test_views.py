@@ -91,3 +91,22 @@ def test_it_lists_clubs_and_rosters(client):
     assert "Klubbén" in client.get("/league/").content.decode()
     page = client.get(f"/league/clubs/{data['club'].pk}/").content.decode()
     assert "Vår 2026" in page and "Řehoř" in page
+
+
+@pytest.mark.parametrize("role", ["organiser", "scorer", "member"])
+def test_every_club_role_reads_the_standings_and_the_player_pages(role, request):
+    client = request.getfixturevalue({"organiser": "league_client"}.get(role, f"{role}_client"))
+    data = small_season()
+    assert "Čeněk" in client.get(f"/league/seasons/{data['season'].pk}/").content.decode()
+    assert "Best partners" in client.get(f"/league/players/{data['people']['Čeněk'].pk}/").content.decode()
+
+
+@pytest.mark.parametrize("role", ["scorer", "member"])
+def test_only_an_organiser_merges_players(role, request):
+    client = request.getfixturevalue(f"{role}_client")
+    data = small_season()
+    twin = Player.objects.create(name="Asa")
+    Membership.objects.create(club=data["club"], player=twin)
+    response = client.post(f"/league/players/{data['people']['Åsa'].pk}/merge", {"duplicate": twin.pk})
+    assert response.status_code == 403
+    assert Player.objects.filter(pk=twin.pk).exists()

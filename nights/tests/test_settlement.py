@@ -60,7 +60,7 @@ def brute_force_minimum(balances: tuple[int, ...]) -> int:
     return best
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)  # examples: the profile's (conftest.py)
 @given(balances=balance_lists(0, 30, limit=1000))
 def test_the_payments_settle_every_balance_exactly_with_at_most_one_fewer_than_the_players(balances):
     payments = fewest_payments(balances)
@@ -71,13 +71,13 @@ def test_the_payments_settle_every_balance_exactly_with_at_most_one_fewer_than_t
     assert keys == sorted(keys)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(balances=balance_lists(1, 6, limit=12))
 def test_up_to_seven_players_the_payments_are_as_few_as_a_brute_force_finds(balances):
     assert len(fewest_payments(balances)) == brute_force_minimum(tuple(balances.values()))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(deadline=None)
 @given(
     st.lists(
         st.tuples(st.integers(1, 30), st.integers(1, 30)),

@@ -3,9 +3,11 @@ from typing import Any
 
 from django import template
 from django.conf import settings
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from scoring.labels import SUIT_NAMES, side_short
+from scoring.strict_input import is_game_code
 
 register = template.Library()
 
@@ -39,3 +41,11 @@ def language_choices() -> list[tuple[str, str]]:
 def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
     """`mapping[key]`, or None: a dictionary looked up by a loop variable."""
     return mapping.get(key) if mapping else None
+
+
+@register.filter
+def game_url(code: str, name: str = "scoring:game") -> str:
+    """The address of a game's page (`name` takes the game's code), or "" for a code no address can
+    hold: the imports and restore refuse such codes, but a page that lists games must not fail on
+    one written into the database by other means (a hand-edited row)."""
+    return reverse(name, kwargs={"code": code}) if is_game_code(code) else ""

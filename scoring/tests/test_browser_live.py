@@ -26,9 +26,15 @@ def test_a_friend_with_the_share_link_sees_the_totals_change_without_reloading(
     assert friend.locator("#hand-form").count() == 0
     friend.evaluate("window.stillTheSamePage = true")  # gone if the page reloads
 
-    # The scorer half-fills hand 1 and waits: the polling must not clear the form.
+    # The scorer half-fills hand 1 and waits for a poll to come back: it must not clear the form.
+    # (htmx:afterRequest fires once the answer is handled, swapped in or not.)
     fill_hand(scorer, bidder="North (Anna)", bid=25, trump="Hearts")
-    scorer.wait_for_timeout(3500)
+    scorer.evaluate(
+        "window.polls = 0;document.body.addEventListener('htmx:afterRequest', () => { window.polls += 1; })"
+    )
+    with scorer.expect_response(lambda response: "/live" in response.url, timeout=15_000):
+        pass
+    scorer.wait_for_function("window.polls > 0")
     expect(scorer.get_by_role("spinbutton", name="Bid")).to_have_value("25")
     fill_hand(scorer, quick={NS: 20, EW: 10}, tricks={NS: 15})
     save_hand(scorer, 1)
@@ -45,3 +51,6 @@ def test_a_friend_with_the_share_link_sees_the_totals_change_without_reloading(
     # The friend cannot open the game itself: that asks for a login.
     friend.goto(scorer.url)
     expect(friend).to_have_url(f"{live_server.url}/accounts/login/?next=/g/{scorer.url.split('/g/')[1]}")
+    # Both phones stop polling before the live server (and its database) goes away.
+    friend.context.close()
+    scorer.context.close()

@@ -1,11 +1,19 @@
-"""`python manage.py score_game FILE` and `score_game -`, run as a user would run them."""
+"""`python manage.py score_game FILE` and `score_game -`.
 
+Two tests run the command as a user would, in a process of its own (`manage.py`, standard input,
+exit status); the rest call it in the test's process (`call_command`), which is quicker and
+checks the same output, error line and exit status.
+"""
+
+import io
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "examples" / "record-example.json"
@@ -56,7 +64,8 @@ WORKED_RESULT = {
 }
 
 
-def score_game(*args, stdin=b""):
+def run_as_a_user(*args, stdin=b""):
+    """`python manage.py score_game ...` in a process of its own."""
     return subprocess.run(
         [sys.executable, "manage.py", "score_game", *args],
         cwd=ROOT,
@@ -67,8 +76,33 @@ def score_game(*args, stdin=b""):
     )
 
 
+@dataclass
+class Done:
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+
+
+@pytest.fixture
+def score_game(monkeypatch, capsys):
+    """The command in this process: standard input from `stdin`, its output, error and status."""
+
+    def run(*args, stdin=b""):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+        out = io.StringIO()
+        capsys.readouterr()
+        try:
+            call_command("score_game", *args, stdout=out)
+            code = 0
+        except SystemExit as exit_:
+            code = exit_.code
+        return Done(code, out.getvalue().encode(), capsys.readouterr().err.encode())
+
+    return run
+
+
 def test_it_prints_the_result_of_the_worked_example_in_the_shape_of_record_md():
-    done = score_game("-", stdin=json.dumps(WORKED_RECORD).encode())
+    done = run_as_a_user("-", stdin=json.dumps(WORKED_RECORD).encode())
     assert done.returncode == 0
     assert done.stderr == b""
     printed = json.loads(done.stdout)
@@ -79,7 +113,7 @@ def test_it_prints_the_result_of_the_worked_example_in_the_shape_of_record_md():
 
 
 def test_it_scores_the_example_record_file():
-    done = score_game(str(EXAMPLE))
+    done = run_as_a_user(str(EXAMPLE))
     assert done.returncode == 0
     printed = json.loads(done.stdout)
     assert [hand["result"] for hand in printed["hands"]] == ["made", "passed", "made", "conceded"]
@@ -87,20 +121,20 @@ def test_it_scores_the_example_record_file():
     assert printed["result"]["chips"] == {"NS": -19, "EW": 19}
 
 
-def test_it_reads_the_same_record_from_standard_input():
+def test_it_reads_the_same_record_from_standard_input(score_game):
     from_file = score_game(str(EXAMPLE))
     from_stdin = score_game("-", stdin=EXAMPLE.read_bytes())
     assert from_stdin.returncode == 0
     assert from_stdin.stdout == from_file.stdout
 
 
-def test_it_accepts_a_utf8_byte_order_mark():
+def test_it_accepts_a_utf8_byte_order_mark(score_game):
     done = score_game("-", stdin=b"\xef\xbb\xbf" + json.dumps(WORKED_RECORD).encode())
     assert done.returncode == 0
     assert json.loads(done.stdout) == WORKED_RESULT
 
 
-def test_it_keeps_non_ascii_player_names_as_utf8():
+def test_it_keeps_non_ascii_player_names_as_utf8(score_game):
     record = dict(WORKED_RECORD, players={"N": "Åsa", "E": "Čeněk"})
     done = score_game("-", stdin=json.dumps(record, ensure_ascii=False).encode())
     assert done.returncode == 0
@@ -140,7 +174,11 @@ def after_the_end():
         (b"150", "record must be an object, not 150"),
         (b"null", "record must be an object, not null"),
         (b"[" * 100_000 + b"]" * 100_000, "record: the JSON is nested too deeply"),
-        (b'{"seats": ' + b"9" * 5000 + b"}", "record: a number in the JSON has too many digits"),
+        (
+            b'{"seats": ' + b"9" * 5000 + b"}",
+            "record: a number in the JSON has more than 30 digits (999999999999…)",
+        ),
+        (b'{"hands": [], "seats": 4, "seats": 3}', 'record: the key "seats" appears twice in one object'),
         (b'{"seats": "4", "hands": []}', "seats must be 2, 3 or 4, not '4'"),
         (b'{"seats": 4.0, "hands": []}', "seats must be 2, 3 or 4, not 4.0"),
         (b'{"target": true, "hands": []}', "target must be a whole number, not true"),
@@ -165,25 +203,25 @@ def after_the_end():
         ),
     ],
 )
-def test_it_refuses_a_bad_record_with_one_line_and_status_two(stdin, line):
+def test_it_refuses_a_bad_record_with_one_line_and_status_two(score_game, stdin, line):
     assert refused(score_game("-", stdin=stdin)) == line
 
 
-def test_it_refuses_a_record_nested_deeply_inside_an_object():
+def test_it_refuses_a_record_nested_deeply_inside_an_object(score_game):
     nested = b'{"players": ' + b'{"a": ' * 50_000 + b"1" + b"}" * 50_000 + b"}"
     assert refused(score_game("-", stdin=nested)) == "record: the JSON is nested too deeply"
 
 
-def test_it_refuses_a_missing_file(tmp_path):
+def test_it_refuses_a_missing_file(score_game, tmp_path):
     missing = tmp_path / "no-such-record.json"
     assert refused(score_game(str(missing))) == f"{missing}: cannot read the file: No such file or directory"
 
 
-def test_it_refuses_a_directory(tmp_path):
+def test_it_refuses_a_directory(score_game, tmp_path):
     assert refused(score_game(str(tmp_path))) == f"{tmp_path}: cannot read the file: Is a directory"
 
 
-def test_it_refuses_a_non_utf8_file(tmp_path):
+def test_it_refuses_a_non_utf8_file(score_game, tmp_path):
     record = tmp_path / "latin1.json"
     record.write_bytes('{"players": {"N": "Åsa"}, "hands": []}'.encode("latin-1"))
     assert refused(score_game(str(record))) == "record: the file is not UTF-8 text"

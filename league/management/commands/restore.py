@@ -6,13 +6,13 @@ to a club or player that is not in the file) or a database that already holds da
 and exits with status 2, naming what is wrong.
 """
 
-import json
 import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from league.backup import BackupRefused, database_is_empty, load
+from scoring import strict_input
 
 
 class Command(BaseCommand):
@@ -37,9 +37,10 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError) as error:
             raise CommandError(f"{name}: cannot read the file: {error}", returncode=2) from None
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as error:
-            raise CommandError(f"{name}: not valid JSON: {error}", returncode=2) from None
+            data = strict_input.loads(text)
+        except strict_input.JsonRefused as error:
+            where = f" (line {error.line})" if error.line else ""
+            raise CommandError(f"{name}{where}: {error.message}", returncode=2) from None
         try:
             counts = load(data)
         except BackupRefused as refused:

@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from scoring import strict_input
 from scoring.rules import RecordError, score_record
 
 
@@ -38,15 +39,15 @@ class Command(BaseCommand):
             self._refuse(f"{path}: cannot read the file: {error.strerror}")
         try:
             # JSON is UTF-8 (RFC 8259); json.loads on bytes would also guess UTF-16 and UTF-32.
-            return json.loads(text.decode("utf-8-sig"))
+            return strict_input.loads(text.decode("utf-8-sig"))
         except UnicodeDecodeError:
             self._refuse("record: the file is not UTF-8 text")
-        except json.JSONDecodeError as error:
-            self._refuse(f"record: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
-        except RecursionError:
-            self._refuse("record: the JSON is nested too deeply")
-        except ValueError:  # json raises it for a number past Python's 4300-digit int limit
-            self._refuse("record: a number in the JSON has too many digits")
+        except strict_input.JsonRefused as error:
+            if (broken := error.decode_error) is not None:
+                self._refuse(
+                    f"record: not valid JSON: {broken.msg} at line {broken.lineno} column {broken.colno}"
+                )
+            self._refuse(f"record: {error.message}")
 
     def _refuse(self, line: str) -> NoReturn:
         sys.stderr.write(line + "\n")

@@ -1,0 +1,223 @@
+"""Issue 13's input holes in the imports and the restore, each kept as a regression.
+
+Point 3: a game code outside the code alphabet (a slash, dots) is refused, and the pages that
+list games stay up even if one were in the database. Point 6: a huge JSON integer, a lone
+surrogate or a NUL is refused with a message, never a traceback or a 500 (PostgreSQL refused
+NUL with a DataError; SQLite stored it). Point 17: Python's integer syntax and duplicate JSON
+keys are refused, naming the field or key. The `postgres` mark: these are the ones that went
+wrong differently on PostgreSQL; CI runs them there too.
+"""
+
+import io
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from clubs.models import Club, ClubRole, Player
+from league.csv_io import ImportRefused, import_bytes
+from scoring.models import Game, Hand
+from testing.hostile import (
+    BAD_GAME_IDS,
+    HOSTILE_CSV_CELLS,
+    HOSTILE_JSON,
+    HUGE_JSON_INT,
+    LONE_SURROGATE,
+    NUL_NAME,
+    PYTHON_INT_SYNTAX,
+    hands_csv,
+    record,
+    record_with_duplicate_key,
+    record_with_huge_int,
+    record_with_name,
+)
+from testing.league_data import small_season
+
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+
+
+def refused(raw: bytes) -> list[str]:
+    with pytest.raises(ImportRefused) as refusal:
+        import_bytes(raw, name="f")
+    assert not Game.objects.exists() and not Hand.objects.exists() and not Player.objects.exists()
+    return [str(problem) for problem in refusal.value.problems]
+
+
+@pytest.fixture
+def organiser():
+    """An organiser of "Fuzz club" (a real role, not a superuser) and a client signed in as her."""
+    club = Club.objects.create(name="Fuzz club")
+    user = User.objects.create_user("olga", "olga@example.org", "a quiet club night 2026")
+    ClubRole.objects.create(user=user, club_id=club.pk, role=ClubRole.Role.ORGANISER)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def upload(client: Client, text: str, name: str = "games.json"):
+    file = SimpleUploadedFile(name, text.encode("utf-8", "surrogatepass"))
+    return client.post("/league/import/", {"file": file, "club": Club.objects.get().pk})
+
+
+def restore(data: object | str, tmp_path) -> str:
+    """Restore a backup (data, or raw JSON text) into the empty test database; the refusal's text."""
+    path = tmp_path / "backup.json"
+    text = data if isinstance(data, str) else json.dumps(data)
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    with pytest.raises(CommandError) as refusal:
+        call_command("restore", str(path), stdout=io.StringIO())
+    assert refusal.value.returncode == 2
+    assert not (Club.objects.exists() or Game.objects.exists() or User.objects.exists())
+    return str(refusal.value)
+
+
+def backup(**changes: object) -> dict[str, object]:
+    """A small valid backup: one club, one game of code `abc`, with `changes` to its parts."""
+    data: dict[str, object] = {
+        "format": "pinochle-scorekeeper-backup",
+        "version": 1,
+        "users": [],
+        "clubs": [{"name": "Klubben"}],
+        "players": [],
+        "seasons": [],
+        "club_roles": [],
+        "games": [{"code": "abc", "record": record(), "club": "Klubben"}],
+    }
+    data.update(changes)
+    return data
+
+
+# --- point 3: game codes -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", BAD_GAME_IDS)
+def test_issue13_point3_csv_import_refuses_a_game_id_outside_the_code_alphabet(game_id):
+    problems = refused(hands_csv(game_id=game_id).encode())
+    assert len(problems) == 1
+    assert problems[0].startswith("line 2: game_id: ") and "is not a game code" in problems[0]
+
+
+@pytest.mark.parametrize("key", ["code", "game_id"])
+def test_issue13_point3_json_import_takes_no_game_code_from_the_record(key):
+    """A JSON record has no code of its own (docs/record-format.md): the import makes one, so a
+    record that brings one (a slash in it or not) is refused, naming the key."""
+    problems = refused(json.dumps(record(**{key: "a/../b"})).encode())
+    assert problems == [f"{key} is not a field of a game record"]
+
+
+@pytest.mark.parametrize("code", ["a/b", "..", "../x", "a b", "a" * 17])
+def test_issue13_point3_restore_refuses_a_game_code_outside_the_code_alphabet(code, tmp_path):
+    games = [{"code": code, "record": record(), "club": "Klubben"}]
+    message = restore(backup(games=games), tmp_path)
+    assert f"games[1]: 'code' {code!r} is not a game code" in message
+
+
+def test_issue13_point3_restore_refuses_a_share_code_with_a_slash(tmp_path):
+    games = [{"code": "abc", "share_code": "x/y", "record": record()}]
+    assert "'share_code' 'x/y' is not a share code" in restore(backup(games=games), tmp_path)
+
+
+def test_issue13_point3_game_lists_stay_up_with_a_bad_code_in_the_database(organiser):
+    season = small_season()
+    club = season["club"]
+    ClubRole.objects.filter(user__username="olga").update(club_id=club.pk)
+    game = Game.objects.filter(club=club).first()
+    Game.objects.filter(pk=game.pk).update(code="a/../b")  # as a hand-edited row could hold it
+    player = game.seat_rows.exclude(player=None).first().player
+    for path in ("/", f"/league/clubs/{club.pk}/", f"/league/players/{player.pk}/", "/league/"):
+        assert organiser.get(path).status_code == 200, path
+    page = organiser.get(f"/league/players/{player.pk}/").content.decode()
+    assert "/g/a/../b/" not in page
+
+
+# --- point 6: what no database stores, and numbers too long to read ---------------------------
+
+
+def test_issue13_point6_a_huge_json_integer_is_refused_on_upload(organiser):
+    response = upload(organiser, record_with_huge_int())
+    assert response.status_code == 400
+    assert "more than 30 digits" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_issue13_point6_a_huge_json_integer_is_refused_by_import_games(tmp_path, capsys):
+    path = tmp_path / "games.json"
+    path.write_text(record_with_huge_int())
+    with pytest.raises(SystemExit) as exit_:
+        call_command("import_games", str(path))
+    assert exit_.value.code == 2
+    assert "more than 30 digits" in capsys.readouterr().err
+    assert not Game.objects.exists()
+
+
+def test_issue13_point6_a_huge_json_integer_is_refused_by_restore(tmp_path):
+    text = json.dumps(backup()).replace('"version": 1', f'"version": {HUGE_JSON_INT}')
+    assert "more than 30 digits" in restore(text, tmp_path)
+
+
+@pytest.mark.parametrize("name", [LONE_SURROGATE, "Ann" + LONE_SURROGATE, NUL_NAME])
+def test_issue13_point6_a_name_no_database_stores_is_refused_in_a_json_upload(organiser, name):
+    response = upload(organiser, record_with_name(name))
+    assert response.status_code == 400
+    assert "players.N:" in response.content.decode()
+    assert not Game.objects.exists() and not Player.objects.exists()
+
+
+def test_issue13_point6_a_lone_surrogate_is_refused(tmp_path):
+    problems = refused(record_with_name(LONE_SURROGATE).encode("utf-8", "surrogatepass"))
+    assert problems == ["players.N: it contains a lone surrogate (not a character)"]
+    clubs = [{"name": "Klubb" + LONE_SURROGATE}]
+    assert "clubs[0].name: it contains a lone surrogate" in restore(backup(clubs=clubs), tmp_path)
+
+
+@pytest.mark.parametrize("column", ["note", "game_id", "player_N", "club", "place"])
+def test_issue13_point6_a_nul_in_a_csv_cell_is_refused(column):
+    problems = refused(hands_csv(**{column: "fz\x00" if column == "game_id" else NUL_NAME}).encode())
+    assert problems == [f"line 2: {column}: it contains a NUL character"]
+
+
+def test_issue13_point6_restore_of_a_club_named_with_a_nul_is_refused_with_exit_2(tmp_path):
+    message = restore(backup(clubs=[{"name": NUL_NAME}]), tmp_path)
+    assert "clubs[0].name: it contains a NUL character" in message
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE_JSON))
+def test_issue13_point6_every_hostile_json_record_is_refused_by_import_games(kind, tmp_path, capsys):
+    path = tmp_path / "games.json"
+    path.write_text(HOSTILE_JSON[kind](), encoding="utf-8", errors="surrogatepass")
+    with pytest.raises(SystemExit) as exit_:
+        call_command("import_games", str(path))
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "nothing was imported" in err
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("cells", HOSTILE_CSV_CELLS, ids=lambda cells: repr(cells)[:30])
+def test_issue13_every_hostile_csv_cell_is_refused_with_its_line(cells):
+    problems = refused(hands_csv(**cells).encode())
+    assert problems and all(problem.startswith("line 2: ") for problem in problems)
+
+
+# --- point 17: numbers in Python's syntax, duplicate keys --------------------------------------
+
+
+@pytest.mark.parametrize("value", PYTHON_INT_SYNTAX)
+def test_issue13_point17_csv_import_refuses_pythons_integer_syntax(value):
+    problems = refused(hands_csv(bid=value).encode())
+    assert problems == [f"line 2: bid: {value!r} is not a whole number"]
+
+
+def test_issue13_point17_duplicate_keys_in_a_json_record_are_refused_naming_the_key(organiser):
+    assert refused(record_with_duplicate_key().encode()) == ['the key "bid" appears twice in one object']
+    response = upload(organiser, record_with_duplicate_key())
+    assert response.status_code == 400
+    assert "appears twice" in response.content.decode()
+
+
+def test_issue13_point17_restore_refuses_duplicate_keys_naming_the_key(tmp_path):
+    text = json.dumps(backup()).replace('"clubs": [', '"clubs": [], "clubs": [')
+    assert 'the key "clubs" appears twice' in restore(text, tmp_path)
