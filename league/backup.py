@@ -21,7 +21,7 @@ from django.utils.dateparse import parse_datetime
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from league.services import NewGame, store_games
 from scoring.models import Game, GameSeat, Hand
-from scoring.rules import GameResult, RecordError, parse_hand, parse_settings, score_game
+from scoring.rules import GameResult, RecordError, check_record
 
 FORMAT = "pinochle-scorekeeper-backup"
 VERSION = 1
@@ -180,9 +180,7 @@ def _score(record: Any, where: str) -> GameResult:
     if not isinstance(record, dict) or not isinstance(record.get("hands"), list):
         raise BackupRefused(f"{where}: 'record' is not a game record with a list of hands")
     try:
-        settings = parse_settings(record)
-        hands = [parse_hand(data, number, settings) for number, data in enumerate(record["hands"], start=1)]
-        return score_game(settings, hands)
+        return check_record(record)
     except RecordError as error:
         raise BackupRefused(f"{where}: {error}") from None
 

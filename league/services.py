@@ -17,6 +17,7 @@ from clubs.services import add_player
 from scoring import stats
 from scoring.models import Game, GameSeat, GameStat, Hand, HandStat
 from scoring.rules import GameResult
+from scoring.services import summary_fields
 
 # --- bulk storing of checked games (imports, the benchmark) ------------------------------------
 
@@ -114,14 +115,3 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
     HandStat.objects.bulk_create(hand_stats, batch_size=1000)
     GameStat.objects.bulk_create(game_stats, batch_size=1000)
     return game_rows
-
-
-def summary_fields(result: GameResult) -> dict[str, Any]:
-    """Game's cached summary, as services._store_summary writes it (kept in step with it)."""
-    return {
-        "hand_count": len(result.hands),
-        "finished": result.finished,
-        "winner": result.winner or "",
-        "scores": dict(result.scores),
-        "chip_totals": dict(result.chips),
-    }

@@ -1,7 +1,7 @@
 """Reads for the pages: a game's scoreboard, history and awards, all scored by the engine.
 
-A scoreboard costs three queries whatever the number of hands (game, seats, hands); the
-engine does the arithmetic in Python.
+A scoreboard costs three queries whatever the number of hands (game, seats, hands), none right
+after a save (drawn from what the save stored); the engine does the arithmetic in Python.
 """
 
 from __future__ import annotations
@@ -51,12 +51,15 @@ def settings_of(game: Game) -> Settings:
     return parse_settings(game.settings_record())
 
 
-def scoreboard(game: Game) -> Scoreboard:
-    rows = list(game.hands.order_by("number"))
-    players = services.players_of(game)
-    stored = [row.data for row in rows]
-    result = services.score(game, stored)
-    board = Scoreboard(game, result.settings, players, stored, result)
+def scoreboard(game: Game, *, stored: services.Stored | None = None) -> Scoreboard:
+    """The game's scoreboard: read and scored, or drawn from what a write just stored."""
+    if stored is None:
+        players = services.players_of(game)
+        hand_data = [row.data for row in game.hands.order_by("number")]
+        result = services.score(game, hand_data)
+    else:
+        players, hand_data, result = stored.players, stored.hand_data, stored.result
+    board = Scoreboard(game, result.settings, players, hand_data, result)
     chips = result.settings.chips_in_play
     board.sides = [
         {
@@ -70,7 +73,7 @@ def scoreboard(game: Game) -> Scoreboard:
     ]
     board.history = [
         history_entry(data, score, players, result.settings.tricks_per_hand)
-        for data, score in zip(stored, result.hands, strict=True)
+        for data, score in zip(hand_data, result.hands, strict=True)
     ]
     board.history.reverse()
     if result.finished and chips:

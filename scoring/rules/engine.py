@@ -236,14 +236,30 @@ def score_game(settings: Settings, hands: Sequence[Hand]) -> GameResult:
     )
 
 
-def parse_record(data: object) -> tuple[Settings, list[Hand]]:
-    """Read and check a whole record: settings and every hand."""
+def check_record(data: object, *, hand_errors: list[RecordError] | None = None) -> GameResult:
+    """Read, check and score a whole record (docs/record-format.md): the one way from a record to a result.
+
+    RecordError names the first problem. Pass a list as `hand_errors` to have every hand read even
+    after a refused one: each refused hand's error is appended, and the first is raised at the end
+    (imports report every bad line at once).
+    """
     settings = parse_settings(data)
     assert isinstance(data, dict)
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list):
         raise RecordError("hands must be a list of hands", field="hands", code="hands_not_list")
-    return settings, [parse_hand(raw, number, settings) for number, raw in enumerate(raw_hands, start=1)]
+    if hand_errors is None:
+        hands = [parse_hand(raw, number, settings) for number, raw in enumerate(raw_hands, start=1)]
+    else:
+        hands = []
+        for number, raw in enumerate(raw_hands, start=1):
+            try:
+                hands.append(parse_hand(raw, number, settings))
+            except RecordError as error:
+                hand_errors.append(error)
+        if hand_errors:
+            raise hand_errors[0]
+    return score_game(settings, hands)
 
 
 @contextmanager
@@ -266,5 +282,4 @@ def _collector_paused() -> Iterator[None]:
 def score_record(data: object) -> dict[str, Any]:
     """The result object (docs/record-format.md) for a record, or RecordError naming the hand and field."""
     with _collector_paused():
-        settings, hands = parse_record(data)
-        return score_game(settings, hands).as_json()
+        return check_record(data).as_json()
