@@ -453,7 +453,7 @@ class GameDetailsForm(forms.Form):
         players = Player.objects.prefetch_related("clubs").order_by("name", "pk")
         if clubs is not None:
             players = players.filter(memberships__club__in=offered).distinct()
-        for seat in sorted(game.seat_rows.all(), key=lambda row: "NESW".index(row.seat)):  # clockwise
+        for seat in game.seat_rows.all():  # clockwise (GameSeat's ordering)
             field = forms.ModelChoiceField(
                 players,
                 required=False,

@@ -6,6 +6,7 @@ after a save (drawn from what the save stored); the engine does the arithmetic i
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,8 +27,21 @@ class Scoreboard:
     stored: list[dict[str, Any]]
     result: GameResult
     sides: list[dict[str, Any]] = field(default_factory=list)
-    history: list[dict[str, Any]] = field(default_factory=list)
-    awards: list[dict[str, Any]] = field(default_factory=list)
+
+    @functools.cached_property
+    def history(self) -> list[dict[str, Any]]:
+        """The hands, newest first (worked out only when drawn: the page keeps it in the cache)."""
+        per_hand = self.settings.tricks_per_hand
+        rows = [
+            history_entry(data, score, self.players, per_hand)
+            for data, score in zip(self.stored, self.result.hands, strict=True)
+        ]
+        rows.reverse()
+        return rows
+
+    @functools.cached_property
+    def awards(self) -> list[dict[str, Any]]:
+        return awards(self.result) if self.result.finished and self.settings.chips_in_play else []
 
     @property
     def next_number(self) -> int:
@@ -55,7 +69,7 @@ def scoreboard(game: Game, *, stored: services.Stored | None = None) -> Scoreboa
     """The game's scoreboard: read and scored, or drawn from what a write just stored."""
     if stored is None:
         players = services.players_of(game)
-        hand_data = [row.data for row in game.hands.order_by("number")]
+        hand_data = list(game.hands.order_by("number").values_list("data", flat=True))
         result = services.score(game, hand_data)
     else:
         players, hand_data, result = stored.players, stored.hand_data, stored.result
@@ -71,13 +85,6 @@ def scoreboard(game: Game, *, stored: services.Stored | None = None) -> Scoreboa
         }
         for side in result.settings.sides
     ]
-    board.history = [
-        history_entry(data, score, players, result.settings.tricks_per_hand)
-        for data, score in zip(hand_data, result.hands, strict=True)
-    ]
-    board.history.reverse()
-    if result.finished and chips:
-        board.awards = awards(result)
     return board
 
 

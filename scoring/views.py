@@ -58,8 +58,7 @@ class HtmxHttpRequest(HttpRequest):
 def game_list(request: HttpRequest) -> HttpResponse:
     games = list(readable_games(request).prefetch_related("seat_rows")[:100])
     for game in games:
-        names = {row.seat: row.name for row in game.seat_rows.all() if row.name}
-        game.names = ", ".join(names[seat] for seat in "NESW" if seat in names)  # type: ignore[attr-defined]
+        game.names = ", ".join(row.name for row in game.seat_rows.all() if row.name)  # type: ignore[attr-defined]
         # In table order: PostgreSQL's jsonb does not keep the keys' order.
         game.score_line = [(side, game.scores.get(side, 0)) for side in sides_for(game.seats)]  # type: ignore[attr-defined]
     playing = [game for game in games if not game.finished]
@@ -314,6 +313,8 @@ def _game_context(
     if mode == "edit":
         initial = {"number": board.next_number, "submission_id": uuid.uuid4()}
         context["form"] = HandForm(initial=initial, settings=board.settings, players=board.players)
+        # A fresh form's fields depend on the game's state and seats only (not on who asks).
+        context["entry_cache_key"] = f"{context['history_cache_key']}:{sorted(board.players.items())}"
     return context
 
 
@@ -321,7 +322,8 @@ def _board_context(
     request: HttpRequest, game: Game, board: selectors.Scoreboard, *, mode: str
 ) -> dict[str, Any]:
     """What the game fragment shows besides the form: only what everyone in `mode` may see."""
-    edited, deleted = _corrections(game)
+    # Read only when the history is drawn (not when it comes from the cache).
+    corrections = SimpleLazyObject(lambda: _corrections(game))
     if mode == "share":
         live_url = reverse("scoring:game_shared_live", args=[game.share_code])
     else:
@@ -332,8 +334,10 @@ def _board_context(
         "editable": mode == "edit",
         "shared": mode == "share",
         "live_url": f"{live_url}?v={_version(game)}",
-        "edited": edited,
-        "deleted": deleted,
+        # The history is the same for everyone who sees this state of the game in this mode.
+        "history_cache_key": f"{game.code}:{_version(game)}:{mode}",
+        "edited": SimpleLazyObject(lambda: corrections[0]),
+        "deleted": SimpleLazyObject(lambda: corrections[1]),
         **_form_urls(game, None),
     }
     if mode == "edit":
