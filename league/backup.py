@@ -344,28 +344,11 @@ def _restore_games(
         place, note = row.get("place") or "", row.get("note") or ""
         if not isinstance(place, str) or not isinstance(note, str) or len(place) > 100:
             raise BackupRefused(f"{where}: 'place' or 'note' is not text (place: at most 100 characters)")
-        settings = {
-            "seats": result.settings.seats,
-            "variant": result.settings.requested_variant,
-            "deck": result.settings.deck,
-            "target": record.get("target"),
-            "min_bid": record.get("min_bid"),
-            "first_dealer": result.settings.first_dealer,
-            "options": {"meld_needs_trick": result.settings.meld_needs_trick},
-        }
         # Club and season are set afterwards: store_games would bind named seats to roster players
         # by name, and the backup says exactly which player sat where.
+        played_on = _day(row.get("played_on"), where)
         new_games.append(
-            NewGame(
-                settings=settings,
-                players=dict(result.settings.players),
-                hands=record["hands"],
-                result=result,
-                code=code,
-                played_on=_day(row.get("played_on"), where),
-                place=place,
-                note=note,
-            )
+            NewGame.of_record(record, result, code=code, played_on=played_on, place=place, note=note)
         )
         extras.append(
             {

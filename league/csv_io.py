@@ -567,25 +567,7 @@ def parse_json(
         else:
             result = _score(record, [], where)
             if result is not None:
-                settings = {key: record.get(key) for key in ("seats", "variant", "deck", "target", "min_bid")}
-                settings.update(
-                    seats=result.settings.seats,
-                    variant=result.settings.requested_variant,
-                    deck=result.settings.deck,
-                    first_dealer=result.settings.first_dealer,
-                    options={"meld_needs_trick": result.settings.meld_needs_trick},
-                )
-                games.append(
-                    NewGame(
-                        settings=settings,
-                        players=dict(result.settings.players),
-                        hands=record["hands"],
-                        result=result,
-                        club=club,
-                        season=season,
-                        played_on=played_on,
-                    )
-                )
+                games.append(NewGame.of_record(record, result, club=club, season=season, played_on=played_on))
         prefix = _("record %(index)s: ") % {"index": index} if len(records) > 1 else ""
         problems.extend(
             Problem(None, prefix + p.message if p.line is None else prefix + str(p)) for p in where

@@ -39,6 +39,21 @@ class NewGame:
     line: int | None = None  # where it came from, for messages
     player_ids: dict[str, int] = field(default_factory=dict)
 
+    @classmethod
+    def of_record(cls, record: Mapping[str, Any], result: GameResult, **league: Any) -> NewGame:
+        """A whole game record the engine checked (`rules.check_record(record)` gave `result`)."""
+        settings = {
+            "seats": result.settings.seats,
+            "variant": result.settings.requested_variant,
+            "deck": result.settings.deck,
+            "target": record.get("target"),
+            "min_bid": record.get("min_bid"),
+            "first_dealer": result.settings.first_dealer,
+            "options": {"meld_needs_trick": result.settings.meld_needs_trick},
+        }
+        players = dict(result.settings.players)
+        return cls(settings=settings, players=players, hands=record["hands"], result=result, **league)
+
 
 @transaction.atomic
 def store_games(*, games: Sequence[NewGame]) -> list[Game]:
