@@ -2,6 +2,15 @@
 
 from django.db import migrations, models
 
+# N, E, S, W (scoring.models.seat_order) as it is at this migration.
+SEAT_ORDER = models.Case(
+    models.When(seat="N", then=0),
+    models.When(seat="E", then=1),
+    models.When(seat="S", then=2),
+    models.When(seat="W", then=3),
+    output_field=models.IntegerField(),
+)
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -14,13 +23,7 @@ class Migration(migrations.Migration):
             options={
                 "ordering": [
                     "game",
-                    models.Case(
-                        models.When(seat="N", then=0),
-                        models.When(seat="E", then=1),
-                        models.When(seat="S", then=2),
-                        models.When(seat="W", then=3),
-                        output_field=models.IntegerField(),
-                    ),
+                    SEAT_ORDER,
                 ],
                 "verbose_name": "seat",
                 "verbose_name_plural": "seats",
@@ -31,13 +34,7 @@ class Migration(migrations.Migration):
             options={
                 "ordering": [
                     "game",
-                    models.Case(
-                        models.When(seat="N", then=0),
-                        models.When(seat="E", then=1),
-                        models.When(seat="S", then=2),
-                        models.When(seat="W", then=3),
-                        output_field=models.IntegerField(),
-                    ),
+                    SEAT_ORDER,
                 ]
             },
         ),
@@ -47,13 +44,7 @@ class Migration(migrations.Migration):
                 "ordering": [
                     "game",
                     "number",
-                    models.Case(
-                        models.When(seat="N", then=0),
-                        models.When(seat="E", then=1),
-                        models.When(seat="S", then=2),
-                        models.When(seat="W", then=3),
-                        output_field=models.IntegerField(),
-                    ),
+                    SEAT_ORDER,
                 ]
             },
         ),
