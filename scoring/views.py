@@ -369,6 +369,7 @@ def _render_game(
 
 def _conflict(request: HtmxHttpRequest, game: Game, conflict: HandConflict) -> HttpResponse:
     """Another phone saved this hand number first: show the new scoreboard and keep this input."""
+    game.refresh_from_db(fields=[*services.SUMMARY_FIELDS, "updated_at"])  # the other phone's save
     board = selectors.scoreboard(game)
     data = request.POST.copy()
     data["number"] = str(board.next_number)
