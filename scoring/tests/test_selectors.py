@@ -1,4 +1,3 @@
-
 import pytest
 from django.template.loader import render_to_string
 
