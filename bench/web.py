@@ -3,7 +3,8 @@
 (a) the scoreboard of a 40-hand Check Pinochle game, (b) saving a hand (every request saves a new
 valid hand: each goes to its own game, which already holds 5 hands), (c) the trivial /healthz.
 Requests (a) and (b) carry the game's edit-token cookie, as the scoring phone does (issue 5).
-Prints requests/s and the ratio to (c), and checks afterwards that the saves were written.
+Prints requests/s and the ratio to (c), checks afterwards that the saves were written, and counts
+the database queries of one save (in-process, the same request, after 5 and after 40 hands).
 
 Run: .venv/bin/python bench/web.py   (or bench/web.sh). Everything lives in a temporary folder;
 the server is stopped by its PID. Only 127.0.0.1.
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -28,17 +30,13 @@ BASE = f"http://127.0.0.1:{PORT}"
 DURATION = os.environ.get("BENCH_DURATION", "10s")
 SAVE_GAMES = int(os.environ.get("BENCH_SAVE_GAMES", "15000"))
 
-WORKED_EXAMPLE = {
-    "bidder": "N",
-    "bid": 27,
-    "trump": "hearts",
-    "melds": {"N": ["run", "marriage"], "E": ["aces"], "S": ["pinochle"]},
-    "tricks": {"NS": 15, "EW": 10},
-}
-SAVE_BODY = (
-    "number=6&bidder=N&bid=27&trump=hearts&meld_N_run=1&meld_N_marriage=1&meld_S_pinochle=1"
-    "&meld_E_aces=1&tricks_NS=15"
-)
+sys.path.insert(0, str(ROOT))
+from scoring import worked_example  # noqa: E402  (plain Python: no Django set up yet)
+
+# docs/rules.md, "Worked example", hand 1: stored as a hand object, posted as the entry form does.
+WORKED_EXAMPLE = worked_example.hand(1)
+SAVE_FIELDS = {"number": "6", **worked_example.entry_fields(WORKED_EXAMPLE)}
+SAVE_BODY = urllib.parse.urlencode(SAVE_FIELDS)
 
 SAVE_LUA = r"""
 local codes = {}
@@ -162,6 +160,33 @@ def seed(workdir: Path) -> tuple[str, str, Path]:
     return board.code, edit_cookie(board.code, token), codes
 
 
+def save_queries(token: str, hands: int) -> int:
+    """The queries of one save (the bench's POST) to a game of `hands` hands, counted in-process."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring import services
+    from scoring.handover import token_hash
+    from scoring.models import Game
+
+    game = services.create_game(
+        seats=4, variant="check", deck="single", target=9999, min_bid=None, first_dealer="N",
+        meld_needs_trick=False, players={"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"},
+    )  # fmt: skip
+    for number in range(1, hands + 1):
+        services.record_hand(game=game, number=number, data=WORKED_EXAMPLE)
+    Game.objects.filter(pk=game.pk).update(edit_token_hash=token_hash(token))
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.cookies[f"edit_{game.code}"] = edit_cookie(game.code, token)
+    body = {**SAVE_FIELDS, "number": str(hands + 1), "submission_id": secrets.token_hex(16)}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(f"/g/{game.code}/hands", body)
+    if response.status_code != 302:
+        raise SystemExit(f"the counted save was answered {response.status_code}")
+    return len(queries)
+
+
 def wait_until_up(deadline: float) -> None:
     while time.monotonic() < deadline:
         try:
@@ -187,7 +212,6 @@ def wrk(url: str, script: Path | None = None, cookie: str | None = None) -> tupl
 
 
 def main() -> None:
-    sys.path.insert(0, str(ROOT))
     with tempfile.TemporaryDirectory(prefix="pinochle-bench-") as tmp:
         workdir = Path(tmp)
         db = workdir / "bench.sqlite3"
@@ -199,6 +223,8 @@ def main() -> None:
             [python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
         )
         board_code, board_cookie, codes = seed(workdir)
+        query_token = secrets.token_urlsafe(32)
+        queries = {hands: save_queries(query_token, hands) for hands in (5, 40)}
         from django.db import connections
 
         connections.close_all()
@@ -240,6 +266,7 @@ def main() -> None:
         ):
             print(f"{name:<28} {rate:>11.1f} {rate / trivial:>10.1%}")
         print(f"saves answered 302: {saved}, other answers: {other}; hands written: {written}")
+        print("queries of one save: " + ", ".join(f"{n} after {hands} hands" for hands, n in queries.items()))
         # wrk stops counting at the deadline; up to one request per connection may still land.
         if other or not saved <= written <= saved + 16:
             raise SystemExit("the save benchmark did not write one hand per request")

@@ -27,7 +27,7 @@ from django.utils.dateparse import parse_datetime
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from league.services import NewGame, store_games
 from scoring.models import Game, GameSeat, Hand, HandChange
-from scoring.rules import GameResult, RecordError, parse_hand, parse_settings, score_game
+from scoring.rules import GameResult, RecordError, check_record
 from scoring.strict_input import find_bad_text, is_game_code
 
 FORMAT = "pinochle-scorekeeper-backup"
@@ -250,9 +250,7 @@ def _score(record: Any, where: str) -> GameResult:
     if not isinstance(record, dict) or not isinstance(record.get("hands"), list):
         raise BackupRefused(f"{where}: 'record' is not a game record with a list of hands")
     try:
-        settings = parse_settings(record)
-        hands = [parse_hand(data, number, settings) for number, data in enumerate(record["hands"], start=1)]
-        return score_game(settings, hands)
+        return check_record(record)
     except RecordError as error:
         raise BackupRefused(f"{where}: {error}") from None
 
@@ -518,28 +516,11 @@ def _restore_games(
         place, note = row.get("place") or "", row.get("note") or ""
         if not isinstance(place, str) or not isinstance(note, str) or len(place) > 100:
             raise BackupRefused(f"{where}: 'place' or 'note' is not text (place: at most 100 characters)")
-        settings = {
-            "seats": result.settings.seats,
-            "variant": result.settings.requested_variant,
-            "deck": result.settings.deck,
-            "target": record.get("target"),
-            "min_bid": record.get("min_bid"),
-            "first_dealer": result.settings.first_dealer,
-            "options": {"meld_needs_trick": result.settings.meld_needs_trick},
-        }
         # Club and season are set afterwards: store_games would bind named seats to roster players
         # by name, and the backup says exactly which player sat where.
+        played_on = _day(row.get("played_on"), where)
         new_games.append(
-            NewGame(
-                settings=settings,
-                players=dict(result.settings.players),
-                hands=record["hands"],
-                result=result,
-                code=code,
-                played_on=_day(row.get("played_on"), where),
-                place=place,
-                note=note,
-            )
+            NewGame.of_record(record, result, code=code, played_on=played_on, place=place, note=note)
         )
         extras.append(
             {

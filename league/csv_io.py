@@ -34,7 +34,7 @@ from scoring import strict_input
 from scoring.engine_messages import engine_line
 from scoring.labels import SEAT_NAMES, side_short
 from scoring.models import Game, GameSeat, Hand, HandStat
-from scoring.rules import RecordError, parse_hand, parse_settings, score_game
+from scoring.rules import RecordError, check_record
 from scoring.rules.tables import MAX_NAME_LENGTH
 from scoring.stats import seat_meld_points
 
@@ -554,24 +554,13 @@ def _check_places(games: Sequence[NewGame]) -> None:
 
 def _score(record: dict[str, Any], lines: Sequence[int | None], problems: list[Problem]) -> Any:
     """Check a record with the engine; every bad hand is reported at its line. None if refused."""
+    hand_errors: list[RecordError] = []
     try:
-        settings = parse_settings(record)
+        return check_record(record, hand_errors=hand_errors)
     except RecordError as error:
-        problems.append(Problem(lines[0] if lines else None, engine_line(error)))
-        return None
-    hands = []
-    for number, data in enumerate(record["hands"], start=1):
-        try:
-            hands.append(parse_hand(data, number, settings))
-        except RecordError as error:
-            problems.append(Problem(lines[number - 1] if lines else None, engine_line(error)))
-    if len(hands) != len(record["hands"]):
-        return None
-    try:
-        return score_game(settings, hands)
-    except RecordError as error:
-        line = lines[error.hand - 1] if error.hand and lines else None
-        problems.append(Problem(line, engine_line(error)))
+        for each in hand_errors or [error]:
+            line = lines[(each.hand or 1) - 1] if lines else None
+            problems.append(Problem(line, engine_line(each)))
         return None
 
 
@@ -597,25 +586,7 @@ def parse_json(
             if result is not None and club and (problem := repeated_player(result.settings.players)):
                 where.append(Problem(None, problem))
             elif result is not None:
-                settings = {key: record.get(key) for key in ("seats", "variant", "deck", "target", "min_bid")}
-                settings.update(
-                    seats=result.settings.seats,
-                    variant=result.settings.requested_variant,
-                    deck=result.settings.deck,
-                    first_dealer=result.settings.first_dealer,
-                    options={"meld_needs_trick": result.settings.meld_needs_trick},
-                )
-                games.append(
-                    NewGame(
-                        settings=settings,
-                        players=dict(result.settings.players),
-                        hands=record["hands"],
-                        result=result,
-                        club=club,
-                        season=season,
-                        played_on=played_on,
-                    )
-                )
+                games.append(NewGame.of_record(record, result, club=club, season=season, played_on=played_on))
         prefix = _("record %(index)s: ") % {"index": index} if len(records) > 1 else ""
         problems.extend(
             Problem(None, prefix + p.message if p.line is None else prefix + str(p)) for p in where

@@ -21,6 +21,7 @@ from clubs.services import add_player
 from scoring import stats
 from scoring.models import Game, GameSeat, GameStat, Hand, HandStat
 from scoring.rules import GameResult
+from scoring.services import summary_fields
 
 # --- bulk storing of checked games (imports, the benchmark) ------------------------------------
 
@@ -41,6 +42,21 @@ class NewGame:
     note: str = ""
     line: int | None = None  # where it came from, for messages
     player_ids: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of_record(cls, record: Mapping[str, Any], result: GameResult, **league: Any) -> NewGame:
+        """A whole game record the engine checked (`rules.check_record(record)` gave `result`)."""
+        settings = {
+            "seats": result.settings.seats,
+            "variant": result.settings.requested_variant,
+            "deck": result.settings.deck,
+            "target": record.get("target"),
+            "min_bid": record.get("min_bid"),
+            "first_dealer": result.settings.first_dealer,
+            "options": {"meld_needs_trick": result.settings.meld_needs_trick},
+        }
+        players = dict(result.settings.players)
+        return cls(settings=settings, players=players, hands=record["hands"], result=result, **league)
 
 
 def repeated_player(players: Mapping[str, str]) -> str | None:
@@ -304,14 +320,3 @@ def _hand_and_stat_rows(
         hand_stats.extend(more_hands)
         game_stats.extend(more_games)
     return hand_rows, hand_stats, game_stats
-
-
-def summary_fields(result: GameResult) -> dict[str, Any]:
-    """Game's cached summary, as services._store_summary writes it (kept in step with it)."""
-    return {
-        "hand_count": len(result.hands),
-        "finished": result.finished,
-        "winner": result.winner or "",
-        "scores": dict(result.scores),
-        "chip_totals": dict(result.chips),
-    }

@@ -100,8 +100,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The login rate limit must be shared by every gunicorn worker, so the cache lives in the database
 # (`make migrate` runs `createcachetable`; the test runner creates it by itself).
 CACHES = {
-    # Per process: drawn pages (scoring/views.py). Each key names the game's state, so a worker
-    # that has not seen a change simply draws the page afresh; nothing stale is ever served.
+    # Per process: the game page's {% cache %} fragments (history, a fresh entry form). Each key
+    # names the game's state, so a worker that has not seen a change draws them afresh.
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
     # Shared by every gunicorn worker: login attempt counts (django-axes, accounts/lockout.py) and
     # the password-reset and sign-up throttles (accounts/ratelimit.py).

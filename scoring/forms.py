@@ -472,7 +472,7 @@ class GameDetailsForm(forms.Form):
             players = players.filter(
                 Q(memberships__club__in=offered, memberships__retired_on=None) | Q(pk__in=self.linked)
             ).distinct()
-        for seat in sorted(game.seat_rows.all(), key=lambda row: "NESW".index(row.seat)):  # clockwise
+        for seat in game.seat_rows.all():  # clockwise (GameSeat's ordering)
             field = forms.ModelChoiceField(
                 players,
                 required=False,

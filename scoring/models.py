@@ -16,6 +16,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from scoring.rules.tables import SEAT_ORDER
+
 SEAT_CHOICES = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
 
 
@@ -136,6 +138,13 @@ class Game(models.Model):
         }
 
 
+def seat_order(field: str = "seat") -> models.Case:
+    """Seats clockwise, N, E, S, W (docs/rules.md): the order of every per-seat row, for Meta.ordering
+    and any query that sorts by seat (a seat letter sorts E, N, S, W alphabetically)."""
+    whens = [models.When(**{field: seat}, then=index) for index, seat in enumerate(SEAT_ORDER)]
+    return models.Case(*whens, output_field=models.IntegerField())
+
+
 class GameSeat(models.Model):
     """Who sat where. The name is what the table typed."""
 
@@ -154,7 +163,7 @@ class GameSeat(models.Model):
     )
 
     class Meta:
-        ordering = ["game", "seat"]
+        ordering = ["game", seat_order()]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="one_row_per_seat"),
             # One person cannot sit in two seats of one game (issue 13, point 9): the standings
@@ -276,7 +285,7 @@ class HandStat(models.Model):
     chip_total = models.IntegerField(default=0)
 
     class Meta:
-        ordering = ["game", "number", "seat"]
+        ordering = ["game", "number", seat_order()]
         constraints = [
             models.UniqueConstraint(fields=["game", "number", "seat"], name="one_stat_per_hand_seat")
         ]
@@ -316,7 +325,7 @@ class GameStat(models.Model):
     side_meld_sum = models.IntegerField(default=0)
 
     class Meta:
-        ordering = ["game", "seat"]
+        ordering = ["game", seat_order()]
         indexes = [models.Index(fields=["outcome"], name="gamestat_outcome")]
 
     def __str__(self) -> str:

@@ -11,8 +11,9 @@ from django.shortcuts import render
 from django.utils.functional import Promise
 from django.views.decorators.http import require_GET
 
+from scoring import worked_example as worked_example_file
 from scoring.labels import MELD_LABELS
-from scoring.rules import parse_record, score_game, tables
+from scoring.rules import check_record, tables
 
 #: When the rule book behind this page last changed (shown in the reader's date format).
 RULES_DATE = datetime.date(2026, 11, 29)
@@ -72,27 +73,13 @@ def game_chip_rows() -> list[tuple[int, int, int]]:
     return rows
 
 
-#: docs/rules.md, "Worked example", hand 1. The page describes these melds in words; the engine scores them.
-EXAMPLE_RECORD: dict[str, Any] = {
-    "seats": 4,
-    "variant": "check",
-    "deck": "single",
-    "hands": [
-        {
-            "bidder": "N",
-            "bid": 27,
-            "trump": "hearts",
-            "melds": {"N": ["run", "marriage"], "E": ["aces"], "S": ["pinochle"], "W": []},
-            "tricks": {"NS": 15, "EW": 10},
-        }
-    ],
-}
-
-
 def worked_example() -> dict[str, Any]:
-    """The example hand as the engine scores it, per side, for the page's table."""
-    hand = score_game(*parse_record(EXAMPLE_RECORD)).hands[0]
-    bid = EXAMPLE_RECORD["hands"][0]["bid"]
+    """Hand 1 of the worked example (docs/examples/record-example.json) as the engine scores it,
+    per side, for the page's table. The page describes its melds in words."""
+    record = worked_example_file.record()
+    record["hands"] = record["hands"][:1]
+    hand = check_record(record).hands[0]
+    bid = record["hands"][0]["bid"]
 
     def row(values: dict[str, int] | Any) -> list[int]:
         return [values["NS"], values["EW"]]

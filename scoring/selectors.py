@@ -1,13 +1,13 @@
 """Reads for the pages: a game's scoreboard, history and awards, all scored by the engine.
 
-A scoreboard costs three queries whatever the number of hands (game, seats, hands); the
-engine does the arithmetic in Python.
+A scoreboard costs three queries whatever the number of hands (game, seats, hands), none right
+after a save (drawn from what the save stored); the engine does the arithmetic in Python.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -18,29 +18,77 @@ from scoring.models import Game
 from scoring.rules import GameResult, HandScore, Settings, parse_settings
 
 
-@dataclass
 class Scoreboard:
-    game: Game
-    settings: Settings
-    players: dict[str, str]
-    stored: list[dict[str, Any]]
-    result: GameResult
-    sides: list[dict[str, Any]] = field(default_factory=list)
-    history: list[dict[str, Any]] = field(default_factory=list)
-    awards: list[dict[str, Any]] = field(default_factory=list)
+    """What the game page shows. The totals, chips and next deal come from the game's stored
+    summary (store_result writes it with the hands); the hands and the engine's result are read
+    and worked out only when something drawn needs them (the history is usually in the cache)."""
+
+    def __init__(
+        self,
+        game: Game,
+        players: dict[str, str],
+        *,
+        stored: list[dict[str, Any]] | None = None,
+        result: GameResult | None = None,
+    ) -> None:
+        self.game = game
+        self.settings: Settings = result.settings if result is not None else settings_of(game)
+        self.players = players
+        if stored is not None:
+            self.__dict__["stored"] = stored
+        if result is not None:
+            self.__dict__["result"] = result
+        chips = self.settings.chips_in_play
+        self.sides = [
+            {
+                "side": side,
+                "label": side_label(side, players),
+                "short": side_short(side),
+                "total": game.scores.get(side, 0),
+                "chips": game.chip_totals.get(side, 0) if chips else None,
+            }
+            for side in self.settings.sides
+        ]
+
+    @functools.cached_property
+    def stored(self) -> list[dict[str, Any]]:
+        return list(self.game.hands.order_by("number").values_list("data", flat=True))
+
+    @functools.cached_property
+    def result(self) -> GameResult:
+        return services.score(self.game, self.stored)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.finished
+
+    @functools.cached_property
+    def history(self) -> list[dict[str, Any]]:
+        """The hands, newest first (worked out only when drawn: the page keeps it in the cache)."""
+        per_hand = self.settings.tricks_per_hand
+        rows = [
+            history_entry(data, score, self.players, per_hand)
+            for data, score in zip(self.stored, self.result.hands, strict=True)
+        ]
+        rows.reverse()
+        return rows
+
+    @functools.cached_property
+    def awards(self) -> list[dict[str, Any]]:
+        return awards(self.result) if self.finished and self.settings.chips_in_play else []
 
     @property
     def next_number(self) -> int:
-        return len(self.stored) + 1
+        return self.game.hand_count + 1
 
     @property
     def next_dealer(self) -> str:
-        return seat_label(self.result.next_dealer, self.players)
+        return seat_label(self.settings.dealer(self.next_number), self.players)
 
     @property
     def winner_label(self) -> str:
-        winner = self.result.winner
-        if winner is None:
+        winner = self.game.winner
+        if not winner:
             return ""
         if winner == "draw":
             return _("It is a draw on chips")
@@ -51,31 +99,11 @@ def settings_of(game: Game) -> Settings:
     return parse_settings(game.settings_record())
 
 
-def scoreboard(game: Game) -> Scoreboard:
-    rows = list(game.hands.order_by("number"))
-    players = services.players_of(game)
-    stored = [row.data for row in rows]
-    result = services.score(game, stored)
-    board = Scoreboard(game, result.settings, players, stored, result)
-    chips = result.settings.chips_in_play
-    board.sides = [
-        {
-            "side": side,
-            "label": side_label(side, players),
-            "short": side_short(side),
-            "total": result.scores[side],
-            "chips": result.chips[side] if chips else None,
-        }
-        for side in result.settings.sides
-    ]
-    board.history = [
-        history_entry(data, score, players, result.settings.tricks_per_hand)
-        for data, score in zip(stored, result.hands, strict=True)
-    ]
-    board.history.reverse()
-    if result.finished and chips:
-        board.awards = awards(result)
-    return board
+def scoreboard(game: Game, *, stored: services.Stored | None = None) -> Scoreboard:
+    """The game's scoreboard: from the game's summary, or from what a write just stored."""
+    if stored is None:
+        return Scoreboard(game, services.players_of(game))
+    return Scoreboard(game, stored.players, stored=stored.hand_data, result=stored.result)
 
 
 def history_entry(

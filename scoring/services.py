@@ -1,13 +1,17 @@
 """Writes and the reads that score: every change of hands goes through here.
 
-Each write checks the whole game with the rules engine before anything is saved, so a refused
-hand writes nothing, and it rewrites the game's cached summary in the same transaction.
+One way through: `rules.check_record` checks a record and returns the engine's result (`score` asks
+it for a stored game); `store_result` writes that result, the game's summary and its derived
+statistics, in the transaction that changed the hands. Each write checks the whole game before
+anything is saved, so a refused hand writes nothing, and it returns what it stored (`Stored`) so
+the page can be drawn without scoring the game again.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -15,7 +19,7 @@ from django.db import IntegrityError, transaction
 from scoring import stats
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, Hand, HandChange
-from scoring.rules import GameResult, RecordError, parse_hand, parse_settings, score_game
+from scoring.rules import GameResult, RecordError, check_record, parse_settings, score_game
 
 
 class HandConflict(Exception):
@@ -42,12 +46,25 @@ def game_record(game: Game, hands: Sequence[Hand] | None = None) -> dict[str, An
 
 
 def score(game: Game, hand_data: Sequence[Mapping[str, Any]] | None = None) -> GameResult:
-    """Score the game's stored hands (or the given hand objects) with the rules engine."""
-    settings = parse_settings(game.settings_record())
+    """The engine's result for the game's stored hands (or the given hand objects)."""
     if hand_data is None:
         hand_data = [row.data for row in game.hands.order_by("number")]
-    hands = [parse_hand(data, number, settings) for number, data in enumerate(hand_data, start=1)]
-    return score_game(settings, hands)
+    return check_record({**game.settings_record(), "hands": list(hand_data)})
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What a write of one hand left: the hand, the game's hand objects in order,
+    its seats and the engine's result for them, which the page is drawn from."""
+
+    hand: Hand
+    hand_data: list[dict[str, Any]]
+    seat_rows: list[GameSeat]
+    result: GameResult
+
+    @property
+    def players(self) -> dict[str, str]:
+        return {row.seat: row.name for row in self.seat_rows if row.name}
 
 
 def preview_hand(
@@ -90,63 +107,87 @@ def create_game(
     )
     settings = parse_settings({**game.settings_record(), "players": dict(players)})
     game.save()
-    GameSeat.objects.bulk_create(
+    seat_rows = GameSeat.objects.bulk_create(
         GameSeat(game=game, seat=seat, name=settings.players.get(seat, "").strip())
         for seat in settings.seat_letters
     )
-    _store_summary(game, score_game(settings, []), hand_data=[], first_changed=1)
+    store_result(
+        game=game, result=score_game(settings, []), hand_data=[], seat_rows=seat_rows, first_changed=1
+    )
     return game
+
+
+def _lock(game: Game) -> tuple[list[GameSeat], list[Hand]]:
+    """Inside a write's transaction: lock the game's seat rows (every write of hands takes this
+    lock first, so writes of one game follow each other) and read its hands in order.
+
+    The game's settings never change after it is created, so the caller's Game is not read again.
+    """
+    seat_rows = list(GameSeat.objects.select_for_update().filter(game_id=game.pk))
+    if not seat_rows:
+        raise Game.DoesNotExist(f"game {game.code} does not exist")
+    return seat_rows, list(Hand.objects.filter(game_id=game.pk).order_by("number"))
 
 
 def record_hand(
     *, game: Game, number: int, data: Mapping[str, Any], submission_id: uuid.UUID | None = None
-) -> Hand:
-    """Save hand `number` of the game.
+) -> Stored:
+    """Save hand `number` of the game; returns what was stored (with the engine's result).
 
-    The same `submission_id` twice returns the hand already saved (a double tap is one hand).
-    If hand `number` exists already (another phone was quicker), HandConflict is raised and
-    nothing is written. A hand the rules refuse raises RecordError and nothing is written.
+    The same `submission_id` twice returns the hand already saved (a double tap is one hand;
+    `Stored.result` is then the game as it stands). If hand `number` exists already (another
+    phone was quicker), HandConflict is raised and nothing is written. A hand the rules refuse
+    raises RecordError and nothing is written.
     """
     try:
         with transaction.atomic():
-            locked = Game.objects.select_for_update().get(pk=game.pk)
-            rows = list(locked.hands.order_by("number"))
+            seat_rows, rows = _lock(game)
+            hand_data = [row.data for row in rows]
             same = next((row for row in rows if submission_id and row.submission_id == submission_id), None)
             if same is not None:
-                return same
+                return Stored(same, hand_data, seat_rows, score(game, hand_data))
             if number != len(rows) + 1:
                 raise HandConflict(number)
-            hand_data = [row.data for row in rows] + [dict(data)]
-            result = score(locked, hand_data)
-            hand = Hand.objects.create(
-                game=locked, number=number, data=dict(data), submission_id=submission_id
+            hand_data.append(dict(data))
+            result = score(game, hand_data)
+            hand = Hand.objects.create(game=game, number=number, data=dict(data), submission_id=submission_id)
+            store_result(
+                game=game,
+                result=result,
+                hand_data=hand_data,
+                seat_rows=seat_rows,
+                first_changed=number,
+                appended=True,
             )
-            _store_summary(locked, result, hand_data=hand_data, first_changed=number)
     except IntegrityError:
         # The unique constraints caught a concurrent save of the same number or submission.
         if submission_id is not None:
             same = Hand.objects.filter(game=game, submission_id=submission_id).first()
             if same is not None:
-                return same
+                game.refresh_from_db(fields=[*SUMMARY_FIELDS, "updated_at"])
+                return Stored(same, *_current(game))
         raise HandConflict(number) from None
-    _copy_summary(locked, game)
-    return hand
+    return Stored(hand, hand_data, seat_rows, result)
+
+
+def _current(game: Game) -> tuple[list[dict[str, Any]], list[GameSeat], GameResult]:
+    hand_data = [row.data for row in game.hands.order_by("number")]
+    return hand_data, list(game.seat_rows.all()), score(game, hand_data)
 
 
 @transaction.atomic
-def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor | None = None) -> Hand:
+def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor | None = None) -> Stored:
     """Replace hand `number` and rescore everything after it; the audit trail keeps the old hand.
 
     Refused (RecordError, nothing written) if the corrected game is invalid, including when the
     correction would end the game before hands that are already recorded.
     """
-    locked = Game.objects.select_for_update().get(pk=game.pk)
-    rows = list(locked.hands.order_by("number"))
+    seat_rows, rows = _lock(game)
     target = next((row for row in rows if row.number == number), None)
     if target is None:
         raise Hand.DoesNotExist(f"hand {number} does not exist")
     hand_data = [dict(data) if row.number == number else row.data for row in rows]
-    result = score(locked, hand_data)
+    result = score(game, hand_data)
     if target.data != dict(data):
         record_hand_change(
             game=game,
@@ -158,16 +199,14 @@ def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor 
         )
     target.data = dict(data)
     target.save(update_fields=["data", "updated_at"])
-    _store_summary(locked, result, hand_data=hand_data, first_changed=number)
-    _copy_summary(locked, game)
-    return target
+    store_result(game=game, result=result, hand_data=hand_data, seat_rows=seat_rows, first_changed=number)
+    return Stored(target, hand_data, seat_rows, result)
 
 
 @transaction.atomic
 def delete_last_hand(*, game: Game, actor: Actor | None = None) -> int | None:
     """Delete the game's last hand (kept in the audit trail); returns its number, or None."""
-    locked = Game.objects.select_for_update().get(pk=game.pk)
-    rows = list(locked.hands.order_by("number"))
+    seat_rows, rows = _lock(game)
     if not rows:
         return None
     last = rows.pop()
@@ -181,35 +220,56 @@ def delete_last_hand(*, game: Game, actor: Actor | None = None) -> int | None:
     )
     last.delete()
     hand_data = [row.data for row in rows]
-    _store_summary(locked, score(locked, hand_data), hand_data=hand_data, first_changed=last.number)
-    _copy_summary(locked, game)
+    result = score(game, hand_data)
+    store_result(
+        game=game, result=result, hand_data=hand_data, seat_rows=seat_rows, first_changed=last.number
+    )
     return last.number
 
 
-def _store_summary(
-    game: Game, result: GameResult, *, hand_data: Sequence[Mapping[str, Any]], first_changed: int
+SUMMARY_FIELDS = ("hand_count", "finished", "winner", "scores", "chip_totals")
+
+
+def summary_fields(result: GameResult) -> dict[str, Any]:
+    """A game's cached summary (Game.hand_count ... chip_totals) for the engine's result: the one
+    definition, written by store_result and by league.services.store_games' bulk insert."""
+    return {
+        "hand_count": len(result.hands),
+        "finished": result.finished,
+        "winner": result.winner or "",
+        "scores": dict(result.scores),
+        "chip_totals": dict(result.chips),
+    }
+
+
+def store_result(
+    *,
+    game: Game,
+    result: GameResult,
+    hand_data: Sequence[Mapping[str, Any]],
+    seat_rows: Sequence[GameSeat] | None = None,
+    first_changed: int = 1,
+    appended: bool = False,
 ) -> None:
-    game.hand_count = len(result.hands)
-    game.finished = result.finished
-    game.winner = result.winner or ""
-    game.scores = dict(result.scores)
-    game.chip_totals = dict(result.chips)
-    game.save(update_fields=["hand_count", "finished", "winner", "scores", "chip_totals", "updated_at"])
-    stats.refresh_game(game, result, hand_data=hand_data, first_changed=first_changed)
+    """Write a checked result: the game's summary (on `game` too) and its derived statistics.
 
-
-_SUMMARY_FIELDS = ("hand_count", "finished", "winner", "scores", "chip_totals", "updated_at")
-
-
-def _copy_summary(source: Game, target: Game) -> None:
-    """Bring the caller's Game up to date without another query (was refresh_from_db)."""
-    for name in _SUMMARY_FIELDS:
-        setattr(target, name, getattr(source, name))
+    Called inside the transaction that changed the hands, so hands, summary and statistics never
+    disagree. `hand_data` are the hand objects the engine scored; `appended` says the change
+    only added hand `first_changed` at the end (no statistics rows to remove).
+    """
+    for name, value in summary_fields(result).items():
+        setattr(game, name, value)
+    game.save(update_fields=[*SUMMARY_FIELDS, "updated_at"])
+    stats.refresh_game(
+        game, result, hand_data=hand_data, seat_rows=seat_rows, first_changed=first_changed, appended=appended
+    )
 
 
 __all__ = [
+    "SUMMARY_FIELDS",
     "HandConflict",
     "RecordError",
+    "Stored",
     "create_game",
     "delete_last_hand",
     "edit_hand",
@@ -218,4 +278,6 @@ __all__ = [
     "preview_hand",
     "record_hand",
     "score",
+    "store_result",
+    "summary_fields",
 ]

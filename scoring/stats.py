@@ -1,6 +1,6 @@
 """Derived statistics: rewritten from the engine's GameResult, read back with SQL aggregation.
 
-`refresh_game(game, result)` is called by services._store_summary, inside the transaction of
+`refresh_game(game, result)` is called by services.store_result, inside the transaction of
 every change of a game's hands, so the HandStat/GameStat rows of a game can never disagree with
 its hands. `stat_rows(...)` builds the same rows unsaved, for bulk imports and the benchmark.
 
@@ -169,19 +169,24 @@ def refresh_game(
     result: GameResult,
     *,
     hand_data: Sequence[Mapping[str, Any]] | None = None,
+    seat_rows: Sequence[GameSeat] | None = None,
     first_changed: int = 1,
+    appended: bool = False,
 ) -> None:
     """Rewrite the game's derived rows; the caller holds the transaction that changed its hands.
 
     A hand's row depends only on that hand and the ones before it (running totals), so rows
     before `first_changed` stay as they are: saving hand 41 of a game writes one hand's rows, not
-    forty-one. `hand_data` are the hand objects just scored, when the caller has them at hand.
+    forty-one. `hand_data` and `seat_rows` are what the caller just read, when it has them at hand;
+    `appended` says hand `first_changed` is new at the end, so it has no rows yet.
     """
-    seat_rows = list(GameSeat.objects.filter(game=game))
+    if seat_rows is None:
+        seat_rows = list(GameSeat.objects.filter(game=game))
     if hand_data is None:
         hand_data = list(game.hands.order_by("number").values_list("data", flat=True))
     hand_stats, game_stats = stat_rows(game, seat_rows, hand_data, result, first_number=first_changed)
-    HandStat.objects.filter(game=game, number__gte=first_changed).delete()
+    if not appended:
+        HandStat.objects.filter(game=game, number__gte=first_changed).delete()
     GameStat.objects.filter(game=game).delete()
     HandStat.objects.bulk_create(hand_stats, batch_size=500)
     GameStat.objects.bulk_create(game_stats)

@@ -6,26 +6,22 @@ fragment instead ("page.html#fragment", the fragment's id is its hx-target).
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
-from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
@@ -61,8 +57,7 @@ class HtmxHttpRequest(HttpRequest):
 def game_list(request: HttpRequest) -> HttpResponse:
     games = list(readable_games(request).prefetch_related("seat_rows")[:100])
     for game in games:
-        names = {row.seat: row.name for row in game.seat_rows.all() if row.name}
-        game.names = ", ".join(names[seat] for seat in "NESW" if seat in names)  # type: ignore[attr-defined]
+        game.names = ", ".join(row.name for row in game.seat_rows.all() if row.name)  # type: ignore[attr-defined]
         # In table order: PostgreSQL's jsonb does not keep the keys' order.
         game.score_line = [(side, game.scores.get(side, 0)) for side in sides_for(game.seats)]  # type: ignore[attr-defined]
     playing = [game for game in games if not game.finished]
@@ -104,19 +99,45 @@ def shared_game(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
     return HttpResponse(_game_page(request, game, mode="share"))
 
 
+def _live_mode(request: HttpRequest, game: Game) -> str:
+    return "edit" if can_edit_game(request, game) else "view"
+
+
+def _live_etag(request: HttpRequest, code: str) -> str:
+    """The poll's ETag: the game's state as this viewer sees it (If-None-Match → 304)."""
+    game = _game(request, code)
+    return f"{_version(game)}-{_live_mode(request, game)}-{get_language()}"
+
+
+def _shared_of(request: HttpRequest, share_code: str) -> Game:
+    """The share link's game, read once per request (the ETag and the view both need it)."""
+    game = getattr(request, "_shared_game", None)
+    if not isinstance(game, Game) or game.share_code != share_code:
+        game = get_shared_game_or_404(share_code)
+        request._shared_game = game  # type: ignore[attr-defined]
+    return game
+
+
+def _shared_etag(request: HttpRequest, share_code: str) -> str:
+    return f"{_version(_shared_of(request, share_code))}-share-{get_language()}"
+
+
 @require_GET
 @cache_control(private=True)
 @vary_on_cookie
 @require_game_view
+@condition(etag_func=_live_etag)
 def game_live(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """What a phone polls every few seconds: 204 while nothing changed, else the new scoreboard."""
+    """What a phone polls every few seconds: 204 (or 304 for its ETag) while nothing changed, else
+    the new scoreboard."""
     game = _game(request, code)
-    return _live(request, game, mode="edit" if can_edit_game(request, game) else "view")
+    return _live(request, game, mode=_live_mode(request, game))
 
 
 @require_GET
+@condition(etag_func=_shared_etag)
 def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
-    return _live(request, get_shared_game_or_404(share_code), mode="share")
+    return _live(request, _shared_of(request, share_code), mode="share")
 
 
 def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
@@ -145,7 +166,7 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            hand = services.record_hand(
+            stored = services.record_hand(
                 game=game, number=data["number"], data=form.hand, submission_id=data["submission_id"]
             )
         except RecordError as error:
@@ -153,11 +174,13 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
         except HandConflict as conflict:
             return _conflict(request, game, conflict)
         else:
-            messages.success(request, _("Hand %(number)d saved.") % {"number": hand.number})
+            messages.success(request, _("Hand %(number)d saved.") % {"number": stored.hand.number})
             if not request.htmx:
                 return redirect("scoring:game", code=code)
             mode = "edit" if can_edit_game(request, game) else "view"  # a finished club game: organisers
-            return HttpResponse(_game_html(request, game, mode=mode))
+            # Drawn from the result just stored: the game is not read or scored again.
+            board = selectors.scoreboard(game, stored=stored)
+            return HttpResponse(_game_html(request, game, mode=mode, board=board))
     return _render_game(request, selectors.scoreboard(game), form)
 
 
@@ -262,92 +285,44 @@ def _form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
     }
 
 
-# The scoreboard with a fresh entry form is the page a table reloads most. Its #game fragment is
-# drawn once per state of the game (code and `updated_at`, which every write of hands changes),
-# language, host and MODE, then kept in the cache with holes for what belongs to one request: the
-# CSRF token, the form's submission id and the flash messages. The mode is what differs between
-# viewers of one state: "edit" (entry form, edit links, share link, handover), "view" (a club
-# member or the old scoring phone: no controls) or "share" (the share link's page). Nothing in
-# the fragment names the viewer; the page shell around it (account menu) is drawn per request.
-_CSRF_HOLE = "csrf-hole-4f1c9e"
-_SUBMISSION_HOLE = "submission-hole-4f1c9e"
-_MESSAGES_HOLE = "<!--messages-hole-4f1c9e-->"
-_HOLES = re.compile(f"({_CSRF_HOLE}|{_SUBMISSION_HOLE}|{_MESSAGES_HOLE})")
-_MODES = ("edit", "view", "share")
-
-
 def _version(game: Game) -> str:
-    """Changes with every write of the game's hands: the cache key and the live poll's check."""
+    """Changes with every write of the game's hands: the live poll's `v` and its ETag."""
     return f"{game.hand_count}-{game.updated_at.timestamp():.6f}"
 
 
-def _game_page(request: HttpRequest, game: Game, *, mode: str) -> str:
-    """The whole game page. The site header names a signed-in viewer, so for them the shell is
-    drawn per request around the cached fragment; every anonymous viewer of one URL sees the same
-    header ("Log in"), so theirs is cached whole (not with a query string: it would be a new key)."""
-    if request.user.is_authenticated or request.GET:
-        fragment = _game_html(request, game, mode=mode)
-        return render_to_string(
-            "scoring/game.html", {"game": game, "game_html": mark_safe(fragment)}, request
-        )
-    key = f"game-page:anonymous:{mode}:{request.path}:{_state_key(request, game)}"
-    parts = cache.get(key)
-    if parts is None:
-        context = {
-            "game": game,
-            "game_html": mark_safe(_render_fragment(request, game, mode)),
-            "csrf_token": _CSRF_HOLE,
-        }
-        parts = _HOLES.split(render_to_string("scoring/game.html", context, request))
-        cache.set(key, parts, 60 * 60)
-    return _fill_holes(request, parts)
+def _game_page(
+    request: HttpRequest, game: Game, *, mode: str, board: selectors.Scoreboard | None = None
+) -> str:
+    """The whole game page, drawn for this request (its CSRF token, a fresh submission id, its messages)."""
+    return render_to_string("scoring/game.html", _game_context(request, game, mode, board), request)
 
 
-def _state_key(request: HttpRequest, game: Game) -> str:
-    return f"{game.code}:{_version(game)}:{get_language()}:{request.get_host()}"
+def _game_html(
+    request: HttpRequest, game: Game, *, mode: str, board: selectors.Scoreboard | None = None
+) -> str:
+    """The #game fragment (an htmx request's answer), with a fresh entry form for editors."""
+    return render_to_string("scoring/game.html#game", _game_context(request, game, mode, board), request)
 
 
-def _game_html(request: HttpRequest, game: Game, *, mode: str) -> str:
-    """The #game fragment with a fresh entry form (for editors), from the cache when it can."""
-    assert mode in _MODES
-    key = f"game-fragment:{mode}:{_state_key(request, game)}"
-    parts = cache.get(key)
-    if parts is None:
-        html = _render_fragment(request, game, mode)
-        parts = _HOLES.split(html)  # the holes become every other part
-        cache.set(key, parts, 60 * 60)
-    return _fill_holes(request, parts)
-
-
-def _fill_holes(request: HttpRequest, parts: list[str]) -> str:
-    values = {
-        _CSRF_HOLE: get_token(request),
-        _SUBMISSION_HOLE: str(uuid.uuid4()),
-        _MESSAGES_HOLE: _messages_html(request),
-    }
-    return "".join(values[part] if index % 2 else part for index, part in enumerate(parts))
-
-
-def _messages_html(request: HttpRequest) -> str:
-    shown = list(messages.get_messages(request))  # reading them marks them as shown
-    return render_to_string("_messages.html", {"messages": shown}) if shown else ""
-
-
-def _render_fragment(request: HttpRequest, game: Game, mode: str) -> str:
-    board = selectors.scoreboard(game)
+def _game_context(
+    request: HttpRequest, game: Game, mode: str, board: selectors.Scoreboard | None
+) -> dict[str, Any]:
+    board = board or selectors.scoreboard(game)
     context = _board_context(request, game, board, mode=mode)
     if mode == "edit":
-        initial = {"number": board.next_number, "submission_id": _SUBMISSION_HOLE}
+        initial = {"number": board.next_number, "submission_id": uuid.uuid4()}
         context["form"] = HandForm(initial=initial, settings=board.settings, players=board.players)
-    context.update({"csrf_token": _CSRF_HOLE, "messages_hole": mark_safe(_MESSAGES_HOLE)})
-    return render_to_string("scoring/game.html#game", context)
+        # A fresh form's fields depend on the game's state and seats only (not on who asks).
+        context["entry_cache_key"] = f"{context['history_cache_key']}:{sorted(board.players.items())}"
+    return context
 
 
 def _board_context(
     request: HttpRequest, game: Game, board: selectors.Scoreboard, *, mode: str
 ) -> dict[str, Any]:
     """What the game fragment shows besides the form: only what everyone in `mode` may see."""
-    edited, deleted = _corrections(game)
+    # Read only when the history is drawn (not when it comes from the cache).
+    corrections = SimpleLazyObject(lambda: _corrections(game))
     if mode == "share":
         live_url = reverse("scoring:game_shared_live", args=[game.share_code])
     else:
@@ -358,8 +333,10 @@ def _board_context(
         "editable": mode == "edit",
         "shared": mode == "share",
         "live_url": f"{live_url}?v={_version(game)}",
-        "edited": edited,
-        "deleted": deleted,
+        # The history is the same for everyone who sees this state of the game in this mode.
+        "history_cache_key": f"{game.code}:{_version(game)}:{mode}",
+        "edited": SimpleLazyObject(lambda: corrections[0]),
+        "deleted": SimpleLazyObject(lambda: corrections[1]),
         **_form_urls(game, None),
     }
     if mode == "edit":
@@ -393,6 +370,7 @@ def _render_game(
 
 def _conflict(request: HtmxHttpRequest, game: Game, conflict: HandConflict) -> HttpResponse:
     """Another phone saved this hand number first: show the new scoreboard and keep this input."""
+    game.refresh_from_db(fields=[*services.SUMMARY_FIELDS, "updated_at"])  # the other phone's save
     board = selectors.scoreboard(game)
     data = request.POST.copy()
     data["number"] = str(board.next_number)

@@ -6,22 +6,14 @@ import re
 import uuid
 from typing import Any
 
-from scoring import services
+from scoring import services, worked_example
 from scoring.models import Game
 
 PLAYERS = {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"}
 
-#: docs/rules.md, "Worked example", hand 1: N bids 27 in hearts; NS make 36, EW score 20; chips NS +4.
-WORKED_EXAMPLE = {
-    "bidder": "N",
-    "bid": "27",
-    "trump": "hearts",
-    "meld_N_run": "1",
-    "meld_N_marriage": "1",
-    "meld_S_pinochle": "1",
-    "meld_E_aces": "1",
-    "tricks_NS": "15",
-}
+#: docs/rules.md, "Worked example", hand 1, as the entry form posts it: N bids 27 in hearts; NS make
+#: 36, EW score 20; chips NS +4.
+WORKED_EXAMPLE = worked_example.entry_fields(worked_example.hand(1))
 
 
 #: The account the table's phone is signed in with in the web tests: it creates their games, so it

@@ -240,25 +240,41 @@ def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
     )
 
 
-def parse_record(data: object) -> tuple[Settings, list[Hand]]:
-    """Read and check a whole record: settings and every hand."""
+def check_record(data: object, *, hand_errors: list[RecordError] | None = None) -> GameResult:
+    """Read, check and score a whole record (docs/record-format.md): the one way from a record to a result.
+
+    RecordError names the first problem. Pass a list as `hand_errors` to have every hand read even
+    after a refused one: each refused hand's error is appended, and the first is raised at the end
+    (imports report every bad line at once). Without it each hand is checked just before it is
+    scored, so no list of checked hands piles up for a long record.
+    """
     settings = parse_settings(data)
-    return settings, list(_read_hands(data, settings))
+    if hand_errors is None:
+        return score_game(settings, _read_hands(data, settings))
+    hands: list[Hand] = []
+    for number, raw in enumerate(_raw_hands(data), start=1):
+        try:
+            hands.append(parse_hand(raw, number, settings))
+        except RecordError as error:
+            hand_errors.append(error)
+    if hand_errors:
+        raise hand_errors[0]
+    return score_game(settings, hands)
 
 
-def _read_hands(data: object, settings: Settings) -> Iterator[Hand]:
+def _raw_hands(data: object) -> list[Any]:
     assert isinstance(data, dict)  # parse_settings refuses anything else
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list):
         raise RecordError.of("hands_not_list", field="hands")
-    for number, raw in enumerate(raw_hands, start=1):
+    return raw_hands
+
+
+def _read_hands(data: object, settings: Settings) -> Iterator[Hand]:
+    for number, raw in enumerate(_raw_hands(data), start=1):
         yield parse_hand(raw, number, settings)
 
 
 def score_record(data: object) -> dict[str, Any]:
-    """The result object (docs/record-format.md) for a record, or RecordError naming the hand and field.
-
-    Each hand is checked as it is scored, so a hand's Hand is gone once its score is kept.
-    """
-    settings = parse_settings(data)
-    return score_game(settings, _read_hands(data, settings)).as_json()
+    """The result object (docs/record-format.md) for a record, or RecordError naming the hand and field."""
+    return check_record(data).as_json()

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from scoring import services
 from scoring.models import Game
-from scoring.rules import parse_record, score_game, score_record
+from scoring.rules import check_record, score_record
 from testing.browser import (
     assert_fits_the_phone,
     award_row,
@@ -185,8 +185,7 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
     }
     expected = score_record(record)["result"]
     assert expected["finished"] and expected["winner"] == "NS"
-    settings, hands = parse_record(record)
-    result = score_game(settings, hands)
+    result = check_record(record)
 
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     expect(page.get_by_test_id("winner")).to_have_text(NS)

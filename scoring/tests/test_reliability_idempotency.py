@@ -16,7 +16,7 @@ def test_it_returns_the_stored_hand_for_a_known_submission():
     submission = uuid.uuid4()
     first = services.record_hand(game=game, number=1, data=quick_hand(), submission_id=submission)
     again = services.record_hand(game=game, number=1, data=quick_hand(), submission_id=submission)
-    assert again.pk == first.pk
+    assert again.hand.pk == first.hand.pk
     assert Hand.objects.filter(game=game).count() == 1
 
 

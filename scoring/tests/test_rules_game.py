@@ -1,21 +1,11 @@
 """Whole games: the worked examples, chips, the end of the game, fall-back, dealers (docs/rules.md)."""
 
-import json
-from pathlib import Path
-
 import pytest
 
-from scoring.rules import RecordError, parse_record, score_game, score_record
+from scoring import worked_example
+from scoring.rules import RecordError, check_record, score_record
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "record-example.json"
-
-WORKED_HAND = {
-    "bidder": "N",
-    "bid": 27,
-    "trump": "hearts",
-    "melds": {"N": ["run", "marriage"], "E": ["aces"], "S": ["pinochle"], "W": []},
-    "tricks": {"NS": 15, "EW": 10},
-}
+WORKED_HAND = worked_example.hand(1)  # docs/rules.md, "Worked example", hand 1
 
 
 def check_game(*hands, **settings):
@@ -64,7 +54,7 @@ def test_it_scores_the_worked_example_of_the_rule_book_exactly():
 
 
 def test_it_scores_the_record_example_hand_by_hand():
-    result = score_record(json.loads(EXAMPLE.read_text()))
+    result = score_record(worked_example.record())
     # Hand 1 is the worked example. Hand 2 is passed: nothing moves, E deals.
     # Hand 3: E bids 31 in spades with a roundhouse (4 + 8 + 6 + 3 x 2 = 24) and takes all 25
     # points and all 12 tricks: EW 49 made. Chips EW: kings 1 + queens 1 + roundhouse 5
@@ -404,7 +394,7 @@ def test_it_falls_back_to_a_standard_game_for_check_pinochle_with_a_double_deck(
     )
     assert result["hands"][0]["points"] == {"NS": 204, "EW": 10}
     assert result["hands"][0]["chips"] == {"NS": 0, "EW": 0}
-    settings, _ = parse_record({"variant": "check", "deck": "double", "hands": []})
+    settings = check_record({"variant": "check", "deck": "double", "hands": []}).settings
     assert settings.fell_back is True
     assert settings.requested_variant == "check"
 
@@ -451,12 +441,9 @@ def test_it_rotates_the_dealer_round_a_three_seat_table():
 
 
 def test_it_names_the_next_dealer():
-    settings, hands = parse_record({"seats": 2, "first_dealer": "E", "hands": []})
-    assert score_game(settings, hands).next_dealer == "E"
-    settings, hands = parse_record(
-        {"seats": 2, "first_dealer": "E", "hands": [{"meld_points": {}, "tricks": {"N": 5, "E": 20}}]}
-    )
-    assert score_game(settings, hands).next_dealer == "N"
+    assert check_record({"seats": 2, "first_dealer": "E", "hands": []}).next_dealer == "E"
+    record = {"seats": 2, "first_dealer": "E", "hands": [{"meld_points": {}, "tricks": {"N": 5, "E": 20}}]}
+    assert check_record(record).next_dealer == "N"
 
 
 @pytest.mark.parametrize(("seats", "dealer"), [(2, "S"), (3, "W")])

@@ -15,23 +15,12 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "docs" / "examples" / "record-example.json"
+from scoring import worked_example
 
-WORKED_RECORD = {
-    "seats": 4,
-    "variant": "check",
-    "deck": "single",
-    "hands": [
-        {
-            "bidder": "N",
-            "bid": 27,
-            "trump": "hearts",
-            "melds": {"N": ["run", "marriage"], "E": ["aces"], "S": ["pinochle"], "W": []},
-            "tricks": {"NS": 15, "EW": 10},
-        }
-    ],
-}
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = worked_example.PATH
+
+WORKED_RECORD = {"seats": 4, "variant": "check", "deck": "single", "hands": [worked_example.hand(1)]}
 
 # Hand 1 of docs/rules.md, "Worked example", as score_game prints it, key order included.
 WORKED_RESULT = {

@@ -3,7 +3,9 @@ import re
 import pytest
 from django.test import Client
 
+from scoring import services
 from scoring.models import Hand
+from testing.access_helpers import client_with_token
 from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, standard_game, text
 
 pytestmark = pytest.mark.django_db
@@ -209,3 +211,28 @@ def test_a_two_player_hand_may_have_no_bidding(client):
     assert Hand.objects.get().data == {"tricks": {"N": 15, "E": 10}}
     page = text(client.get(f"/g/{game.code}/"))
     assert "#1 dealer North (Anna) Meld Tricks Pts Total N 0 15 +15 15 E 0 10 +10 10" in page
+
+
+@pytest.mark.parametrize("hands", [0, 5, 40])
+def test_a_save_costs_the_same_queries_whatever_the_number_of_hands(django_assert_num_queries, hands):
+    game = check_game(target=99999)
+    for number in range(1, hands + 1):
+        services.record_hand(game=game, number=number, data={"passed": True})
+    phone = client_with_token(game)  # the scoring phone without an account: no session to read
+    # game (permission check), seats (locked), hands, the new hand, the summary, the new hand's
+    # statistics, the game's statistics (delete, insert); the savepoint around the write
+    with django_assert_num_queries(10):
+        response = phone.post(save_url(game), hand_post(hands + 1))
+    assert response.status_code == 302
+    assert Hand.objects.filter(game=game).count() == hands + 1
+
+
+def test_an_htmx_save_draws_the_page_without_reading_or_scoring_the_game_again(django_assert_num_queries):
+    game = check_game()
+    services.record_hand(game=game, number=1, data={"passed": True})
+    phone = client_with_token(game)
+    # the 10 queries of a save, and the corrections shown in the history: nothing else
+    with django_assert_num_queries(11):
+        response = phone.post(save_url(game), hand_post(2), headers={"HX-Request": "true"})
+    page = text(response)
+    assert "Hand 2 saved." in page and "N–S (Anna & Cecilia) 36 4 chips" in page
