@@ -26,6 +26,26 @@ class HandConflict(Exception):
         self.number = number
 
 
+class SubmissionReused(Exception):
+    """This form's submission id already saved a hand, with different content (the reply was lost
+    and the entry changed, or the form came back with Back). Nothing is written: the caller shows
+    what is stored and offers the new values as a correction of that hand."""
+
+    def __init__(self, hand: Hand) -> None:
+        super().__init__(f"this form already saved hand {hand.number}, with other values")
+        self.hand = hand
+
+
+class GameMovedOn(Exception):
+    """The hand a correction or deletion was meant for is no longer what the caller saw: `current`
+    is the game's number of hands now. Nothing is written."""
+
+    def __init__(self, *, expected: int, current: int) -> None:
+        super().__init__(f"expected hand {expected}, the game now has {current} hands")
+        self.expected = expected
+        self.current = current
+
+
 def players_of(game: Game) -> dict[str, str]:
     """Names by seat, in seat order; a seat with no name is left out."""
     return {row.seat: row.name for row in game.seat_rows.all() if row.name}
@@ -103,7 +123,8 @@ def record_hand(
 ) -> Hand:
     """Save hand `number` of the game.
 
-    The same `submission_id` twice returns the hand already saved (a double tap is one hand).
+    The same `submission_id` twice with the same hand returns the hand already saved (a double
+    tap is one hand); with a different hand it raises SubmissionReused and writes nothing.
     If hand `number` exists already (another phone was quicker), HandConflict is raised and
     nothing is written. A hand the rules refuse raises RecordError and nothing is written.
     """
@@ -113,7 +134,7 @@ def record_hand(
             rows = list(locked.hands.order_by("number"))
             same = next((row for row in rows if submission_id and row.submission_id == submission_id), None)
             if same is not None:
-                return same
+                return _same_submission(same, data)
             if number != len(rows) + 1:
                 raise HandConflict(number)
             hand_data = [row.data for row in rows] + [dict(data)]
@@ -127,24 +148,47 @@ def record_hand(
         if submission_id is not None:
             same = Hand.objects.filter(game=game, submission_id=submission_id).first()
             if same is not None:
-                return same
+                return _same_submission(same, data)
         raise HandConflict(number) from None
     _copy_summary(locked, game)
     return hand
 
 
+def _same_submission(stored: Hand, data: Mapping[str, Any]) -> Hand:
+    """A submission id seen before: the same hand again is a repeat, another hand is refused."""
+    if stored.data != dict(data):
+        raise SubmissionReused(stored)
+    return stored
+
+
+def find_submission(*, game: Game, submission_id: uuid.UUID | None) -> Hand | None:
+    """The hand this submission id saved, if any (a preview uses it to say the form was saved)."""
+    if submission_id is None:
+        return None
+    return Hand.objects.filter(game=game, submission_id=submission_id).first()
+
+
 @transaction.atomic
-def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor | None = None) -> Hand:
+def edit_hand(
+    *,
+    game: Game,
+    number: int,
+    data: Mapping[str, Any],
+    actor: Actor | None = None,
+) -> Hand:
     """Replace hand `number` and rescore everything after it; the audit trail keeps the old hand.
 
     Refused (RecordError, nothing written) if the corrected game is invalid, including when the
-    correction would end the game before hands that are already recorded.
+    correction would end the game before hands that are already recorded. Refused with
+    GameMovedOn (checked under the game's lock) when hand `number` no longer exists: another
+    phone deleted it while this correction was on its way.
     """
     locked = Game.objects.select_for_update().get(pk=game.pk)
     rows = list(locked.hands.order_by("number"))
     target = next((row for row in rows if row.number == number), None)
     if target is None:
-        raise Hand.DoesNotExist(f"hand {number} does not exist")
+        _copy_summary(locked, game)
+        raise GameMovedOn(expected=number, current=len(rows))
     hand_data = [dict(data) if row.number == number else row.data for row in rows]
     result = score(locked, hand_data)
     if target.data != dict(data):
@@ -164,10 +208,18 @@ def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor 
 
 
 @transaction.atomic
-def delete_last_hand(*, game: Game, actor: Actor | None = None) -> int | None:
-    """Delete the game's last hand (kept in the audit trail); returns its number, or None."""
+def delete_last_hand(*, game: Game, actor: Actor | None = None, expected: int | None = None) -> int | None:
+    """Delete the game's last hand (kept in the audit trail); returns its number, or None.
+
+    With `expected` (the number the person saw as the last hand), GameMovedOn is raised and
+    nothing is deleted unless the last hand is still that one; checked under the game's lock, so
+    a hand saved a moment earlier by another phone is never the one deleted.
+    """
     locked = Game.objects.select_for_update().get(pk=game.pk)
     rows = list(locked.hands.order_by("number"))
+    if expected is not None and expected != len(rows):
+        _copy_summary(locked, game)
+        raise GameMovedOn(expected=expected, current=len(rows))
     if not rows:
         return None
     last = rows.pop()
@@ -208,11 +260,14 @@ def _copy_summary(source: Game, target: Game) -> None:
 
 
 __all__ = [
+    "GameMovedOn",
     "HandConflict",
     "RecordError",
+    "SubmissionReused",
     "create_game",
     "delete_last_hand",
     "edit_hand",
+    "find_submission",
     "game_record",
     "players_of",
     "preview_hand",

@@ -51,7 +51,7 @@ from scoring.permissions import (
 from scoring.qr import qr_svg
 from scoring.rules import RecordError, Settings
 from scoring.rules.tables import MAX_BID, next_bid, previous_bid, sides_for
-from scoring.services import HandConflict
+from scoring.services import GameMovedOn, HandConflict, SubmissionReused
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -153,6 +153,8 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
             form.add_record_error(error)
         except HandConflict as conflict:
             return _conflict(request, game, conflict)
+        except SubmissionReused as reused:
+            return _reused(request, game, reused.hand, form.hand)
         else:
             messages.success(request, _("Hand %(number)d saved.") % {"number": hand.number})
             if not request.htmx:
@@ -173,16 +175,28 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
     post, stepped = _step_bid(request.POST, selectors.settings_of(game))
     form = _hand_form(game, post)
     preview = None
+    moved_on = ""
     if form.is_valid():
-        try:
-            result = services.preview_hand(
-                game=game, data=form.hand, stored=[row.data for row in stored], replace=number
-            )
-        except RecordError as error:
-            form.add_record_error(error)
-        else:
-            preview = selectors.describe(result, number or len(stored) + 1, form.hand)
-    context = {"form": form, "preview": preview, "previewed": True, "game": game, **_form_urls(game, number)}
+        replace, moved_on = number, ""
+        if number is None:
+            replace, moved_on = _previewed_number(game, form, stored)
+        if not moved_on or replace is not None:
+            try:
+                result = services.preview_hand(
+                    game=game, data=form.hand, stored=[row.data for row in stored], replace=replace
+                )
+            except RecordError as error:
+                form.add_record_error(error)
+            else:
+                preview = selectors.describe(result, replace or len(stored) + 1, form.hand)
+    context = {
+        "form": form,
+        "preview": preview,
+        "previewed": True,
+        "moved_on": moved_on,
+        "game": game,
+        **_form_urls(game, number),
+    }
     if request.htmx:
         html = render_to_string("scoring/_hand_form.html#preview", context, request)
         if stepped:
@@ -190,14 +204,45 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
         return HttpResponse(html)
     if number is not None:
         return render(request, "scoring/hand_edit.html", {**context, "number": number})
-    return _render_game(request, selectors.scoreboard(game), form, preview=preview)
+    return _render_game(request, selectors.scoreboard(game), form, preview=preview, moved_on=moved_on)
+
+
+def _previewed_number(game: Game, form: HandForm, stored: list[Hand]) -> tuple[int | None, str]:
+    """For the preview of a new hand: which stored hand it would replace (None: it is the next
+    hand), and what to tell the table when the form is no longer for the next hand."""
+    next_number = len(stored) + 1
+    saved = services.find_submission(game=game, submission_id=form.cleaned_data.get("submission_id"))
+    if saved is not None:
+        if saved.data == form.hand:
+            message = _("Hand %(number)d is saved with these values.")
+        else:
+            message = _(
+                "This form already saved hand %(number)d with other values. Save offers yours as a "
+                "correction of hand %(number)d."
+            )
+        return saved.number, message % {"number": saved.number}
+    expected = form.cleaned_data["number"]
+    if expected != next_number:
+        return None, _moved_on_message(expected, next_number)
+    return None, ""
+
+
+def _moved_on_message(expected: int, next_number: int) -> str:
+    if expected < next_number:
+        return _(
+            "The game has moved on: hand %(number)d was saved on another phone. Your entry is "
+            "not saved; check the hands below, then save it as hand %(next)d if it is a new hand."
+        ) % {"number": expected, "next": next_number}
+    return _(
+        "The game has moved on: a hand was deleted, so the next hand is %(next)d, not %(number)d. "
+        "Your entry is not saved; check the hands below, then save it as hand %(next)d."
+    ) % {"number": expected, "next": next_number}
 
 
 @require_http_methods(["GET", "POST"])
 @require_game_edit
 def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     game = _game(request, code)
-    hand = get_object_or_404(Hand, game=game, number=number)
     if request.method == "POST":
         form = _hand_form(game, request.POST)
         if form.is_valid():
@@ -205,10 +250,21 @@ def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
                 services.edit_hand(game=game, number=number, data=form.hand, actor=actor_for(request))
             except RecordError as error:
                 form.add_record_error(error)
+            except GameMovedOn as moved:
+                messages.error(
+                    request,
+                    _(
+                        "Nothing corrected: hand %(number)d no longer exists (another phone deleted it). "
+                        "The game has %(count)d hands now."
+                    )
+                    % {"number": number, "count": moved.current},
+                )
+                return redirect("scoring:game", code=code)
             else:
                 messages.success(request, _("Hand %(number)d corrected.") % {"number": number})
                 return redirect("scoring:game", code=code)
     else:
+        hand = get_object_or_404(Hand, game=game, number=number)
         settings = selectors.settings_of(game)
         form = _hand_form(game, None, initial=hand_initial(hand.data, settings, number))
     context = {"form": form, "game": game, "number": number, **_form_urls(game, number)}
@@ -224,15 +280,25 @@ def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("scoring:game", code=code)
     if request.method == "GET":
         return render(request, "scoring/hand_delete.html", {"game": game, "number": game.hand_count})
-    if request.POST.get("number") != str(game.hand_count):
-        messages.error(
-            request,
-            _("Nothing deleted: the last hand is now hand %(number)d. Look at it before deleting.")
-            % {"number": game.hand_count},
-        )
+    posted = request.POST.get("number", "")
+    # Checked again under the game's lock by the service: a hand saved meanwhile is never deleted.
+    expected = int(posted) if posted.isdecimal() and len(posted) < 7 else -1
+    try:
+        deleted = services.delete_last_hand(game=game, actor=actor_for(request), expected=expected)
+    except GameMovedOn as moved:
+        if moved.current == 0:
+            messages.info(request, _("There is no hand to delete."))
+        else:
+            messages.error(
+                request,
+                _("Nothing deleted: the last hand is now hand %(number)d. Look at it before deleting.")
+                % {"number": moved.current},
+            )
         return redirect("scoring:game", code=code)
-    deleted = services.delete_last_hand(game=game, actor=actor_for(request))
-    messages.success(request, _("Hand %(number)d deleted.") % {"number": deleted})
+    if deleted is None:
+        messages.info(request, _("There is no hand to delete."))
+    else:
+        messages.success(request, _("Hand %(number)d deleted.") % {"number": deleted})
     return redirect("scoring:game", code=code)
 
 
@@ -396,11 +462,52 @@ def _conflict(request: HtmxHttpRequest, game: Game, conflict: HandConflict) -> H
     data = request.POST.copy()
     data["number"] = str(board.next_number)
     form = HandForm(data, settings=board.settings, players=board.players)
-    message = _(
-        "Hand %(number)d was just saved on another phone; yours was not saved. Check the history: "
-        "if yours is a different hand, your entry is still below, save it again as hand %(next)d."
-    ) % {"number": conflict.number, "next": board.next_number}
+    if conflict.number < board.next_number:
+        message = _(
+            "Hand %(number)d was just saved on another phone; yours was not saved. Check the history: "
+            "if yours is a different hand, your entry is still below, save it again as hand %(next)d."
+        ) % {"number": conflict.number, "next": board.next_number}
+    else:
+        message = _moved_on_message(conflict.number, board.next_number)
     return _render_game(request, board, form, conflict=message)
+
+
+def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[str, Any]) -> HttpResponse:
+    """This form already saved a hand, and what it posts now is different (its reply was lost and
+    the entry was changed, or it came back with Back). Never "saved": show what is stored and
+    offer the new values as a correction of that hand, in one tap; the entry stays below with a
+    fresh submission id, to save it as the next hand instead if that is what it is."""
+    # The lost reply's "Hand N saved." is still waiting in the session: it would contradict this.
+    for _stale in messages.get_messages(request):
+        pass
+    board = selectors.scoreboard(game)
+    data = request.POST.copy()
+    data["number"] = str(board.next_number)
+    data["submission_id"] = str(uuid.uuid4())
+    form = HandForm(data, settings=board.settings, players=board.players)
+    form.is_valid()
+    message = _(
+        "Not saved: this form already saved hand %(number)d, with other values. Hand %(number)d is "
+        "stored as shown below. To change it to what you entered, apply your values as a correction; "
+        "if yours is a new hand, save it below as hand %(next)d."
+    ) % {"number": stored.number, "next": board.next_number}
+    fields = [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in ("csrfmiddlewaretoken", "submission_id", "number", "step")
+        for value in values
+    ]
+    correction = {
+        "number": stored.number,
+        "stored": (
+            selectors.describe(board.result, stored.number, stored.data)
+            if stored.number <= len(board.result.hands)
+            else []
+        ),
+        "action": reverse("scoring:hand_edit", args=[game.code, stored.number]),
+        "fields": fields,
+    }
+    return _render_game(request, board, form, conflict=message, correction=correction, messages=[])
 
 
 def _step_bid(post: QueryDict, settings: Settings) -> tuple[QueryDict, bool]:
