@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 
 from scoring import stats
 from scoring.audit import Actor, record_hand_change
-from scoring.models import Game, GameSeat, Hand, HandChange
+from scoring.models import Game, GameSeat, GameSetup, Hand, HandChange
 from scoring.rules import GameResult, RecordError, parse_hand, parse_settings, score_game
 
 
@@ -97,8 +97,13 @@ def create_game(
     first_dealer: str,
     meld_needs_trick: bool,
     players: Mapping[str, str],
+    setup_token: uuid.UUID | None = None,
 ) -> Game:
-    """Start a game; its settings are checked by the engine first (RecordError names the field)."""
+    """Start a game; its settings are checked by the engine first (RecordError names the field).
+
+    `setup_token` is the setup form's one-time token: a second game with the same token is refused
+    by a unique constraint (IntegrityError), so the caller opens the first one instead.
+    """
     game = Game(
         seats=seats,
         variant=variant,
@@ -110,6 +115,8 @@ def create_game(
     )
     settings = parse_settings({**game.settings_record(), "players": dict(players)})
     game.save()
+    if setup_token is not None:
+        GameSetup.objects.create(token=setup_token, game=game)
     GameSeat.objects.bulk_create(
         GameSeat(game=game, seat=seat, name=settings.players.get(seat, "").strip())
         for seat in settings.seat_letters

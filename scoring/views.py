@@ -32,9 +32,17 @@ from django_htmx.middleware import HtmxDetails
 from clubs.permissions import can_manage_club, can_score_for_club, scoring_club_ids
 from scoring import filing, selectors, services
 from scoring.audit import club_corrections, game_corrections
+from scoring.devices import ensure_device
 from scoring.diff import change_rows
 from scoring.forms import GameDetailsForm, GameForm, HandForm, hand_initial
-from scoring.handover import claim_handover, handover_is_open, start_handover
+from scoring.handover import (
+    claim_handover,
+    client_address,
+    handover_is_open,
+    recovery_code,
+    start_handover,
+    take_over_with_code,
+)
 from scoring.models import Game, Hand, HandChange
 from scoring.permissions import (
     actor_for,
@@ -46,7 +54,6 @@ from scoring.permissions import (
     readable_games,
     require_game_edit,
     require_game_view,
-    set_edit_cookie,
 )
 from scoring.qr import qr_svg
 from scoring.rules import RecordError, Settings
@@ -73,14 +80,29 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
-    form = GameForm(request.POST if request.method == "POST" else None)
-    if form.is_bound and form.is_valid():
+    if request.method == "GET":
+        form = GameForm(initial={"setup_token": uuid.uuid4()})  # one game per drawn form
+        return render(request, "scoring/game_new.html", {"form": form})
+    form = GameForm(request.POST)
+    if form.is_valid():
+        token = form.cleaned_data.get("setup_token")
+        made = Game.objects.filter(setup__token=token).first() if token else None
+        if made is not None:  # a second Start, or Back and Start: this form already made its game
+            messages.info(request, _("This game was already started; here it is."))
+            return redirect("scoring:game", code=made.code)
         game = form.save()
         if game is not None:
-            response = redirect("scoring:game", code=game.code)
             # The creating browser may enter hands at once, with or without an account.
-            grant_edit_token(response, game, user=request.user)
-            return response
+            grant_edit_token(request, game, user=request.user)
+            messages.success(
+                request,
+                _(
+                    "Game started. Its recovery code is %(code)s: note it down. With it another phone "
+                    "can take over the scoring if this one is lost or runs flat."
+                )
+                % {"code": recovery_code(game)},
+            )
+            return redirect("scoring:game", code=game.code)
     return render(request, "scoring/game_new.html", {"form": form})
 
 
@@ -267,6 +289,8 @@ def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         hand = get_object_or_404(Hand, game=game, number=number)
         settings = selectors.settings_of(game)
         form = _hand_form(game, None, initial=hand_initial(hand.data, settings, number))
+    if form.is_bound:
+        form.focus_first_error()
     context = {"form": form, "game": game, "number": number, **_form_urls(game, number)}
     return render(request, "scoring/hand_edit.html", context)
 
@@ -433,6 +457,11 @@ def _board_context(
         context["share_url"] = request.build_absolute_uri(
             reverse("scoring:game_shared", args=[game.share_code])
         )
+        context["recovery_code"] = recovery_code(game)
+    elif mode == "share":
+        context["recover_url"] = reverse("scoring:game_shared_recover", args=[game.share_code])
+    else:
+        context["recover_url"] = reverse("scoring:game_recover", args=[game.code])
     return context
 
 
@@ -452,6 +481,8 @@ def _render_game(
     request: HtmxHttpRequest, board: selectors.Scoreboard, form: HandForm, **extra: Any
 ) -> HttpResponse:
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
+    if form.is_bound:
+        form.focus_first_error()
     context = {**_board_context(request, board.game, board, mode="edit"), "form": form, **extra}
     return render(request, template, context)
 
@@ -639,9 +670,38 @@ def take_over(request: HttpRequest, code: str, token: str) -> HttpResponse:
     if request.method == "GET":
         status = 200 if handover_is_open(game=game, token=token) else 410
         return render(request, "scoring/take_over.html", {"game": game, "open": status == 200}, status=status)
-    new_token = claim_handover(game=game, token=token)
-    if new_token is None:
+    if not claim_handover(game=game, token=token, device=ensure_device(request)):
         return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
-    response = redirect(game_page_url(game) or reverse("scoring:game_history", kwargs={"code": game.code}))
-    set_edit_cookie(response, game, new_token)
-    return response
+    return redirect(game_page_url(game) or reverse("scoring:game_history", kwargs={"code": game.code}))
+
+
+@never_cache
+@require_POST
+def recover(request: HttpRequest, code: str | None = None, share_code: str | None = None) -> HttpResponse:
+    """Take over the scoring with the game's recovery code (from the read-only page, the share
+    page or the page a phone without the right lands on). Wrong codes are counted per game and
+    per client address; the take-over is written to the corrections trail."""
+    game = get_object_or_404(Game, code=code) if code else get_shared_game_or_404(share_code or "")
+    address = client_address(request)
+    typed = request.POST.get("recovery_code", "")
+    if not typed.strip():
+        error, status = _("Recovery code: enter the 6 letters shown on the scoring phone."), 400
+    else:
+        outcome = take_over_with_code(
+            game=game, code=typed, device=ensure_device(request), address=address, actor=actor_for(request)
+        )
+        if outcome:
+            messages.success(request, _("This phone now keeps the score of this game."))
+            return redirect("scoring:game", code=game.code)
+        if outcome is None:
+            error, status = _("Too many wrong codes: wait a quarter of an hour, then try again."), 429
+        else:
+            error, status = (
+                _(
+                    "Recovery code: that is not this game's code. Check it on the scoring phone or "
+                    "the note you made at the start."
+                ),
+                400,
+            )
+    context = {"game": game, "error": error, "recover_url": request.path, "typed": typed[:20]}
+    return render(request, "scoring/recover.html", context, status=status)

@@ -102,8 +102,9 @@ def test_the_scoreboard_costs_the_same_queries_whatever_the_number_of_hands(djan
     for number in range(1, hands + 1):
         services.record_hand(game=game, number=number, data=quick_hand(bidder="NESW"[number % 4]))
     client = client_with_token(game)  # the scoring phone without an account: no session to read
-    # session-less page: game (read once, by the permission check), seats, hands, corrections
-    with django_assert_num_queries(4):
+    # session-less page: game (read once, by the permission check), the device's right to it
+    # (one query, scoring/devices.py), seats, hands, corrections
+    with django_assert_num_queries(5):
         response = client.get(f"/g/{game.code}/")
     assert f"#{hands} dealer" in text(response)
 
@@ -139,5 +140,5 @@ def test_a_second_look_at_the_scoreboard_costs_one_query(django_assert_num_queri
     game = check_game()
     client = client_with_token(game)
     client.get(f"/g/{game.code}/")
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(2):  # the game and the device's right to it; the page is cached
         client.get(f"/g/{game.code}/")
