@@ -208,6 +208,8 @@ class HandChange(models.Model):
         """Who made the change, in words for the history page."""
         if self.actor_label == "device":
             return str(_("the scoring phone"))
+        if self.actor_label == "recovery":
+            return str(_("a phone with the recovery code"))
         return self.actor_label or str(_("someone unknown"))
 
 

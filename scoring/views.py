@@ -31,7 +31,7 @@ from django_htmx.middleware import HtmxDetails
 
 from clubs.permissions import can_manage_club, can_score_for_club, scoring_club_ids
 from scoring import filing, selectors, services
-from scoring.audit import club_corrections, game_corrections
+from scoring.audit import Actor, club_corrections, game_corrections
 from scoring.devices import ensure_device
 from scoring.diff import change_rows
 from scoring.forms import GameDetailsForm, GameForm, HandForm, hand_initial
@@ -675,6 +675,11 @@ def take_over(request: HttpRequest, code: str, token: str) -> HttpResponse:
     return redirect(game_page_url(game) or reverse("scoring:game_history", kwargs={"code": game.code}))
 
 
+def _taker(request: HttpRequest) -> Actor:
+    """Who the trail names for a take-over: the signed-in user, or "a phone with the recovery code"."""
+    return actor_for(request) if request.user.is_authenticated else Actor(user=None, label="recovery")
+
+
 @never_cache
 @require_POST
 def recover(request: HttpRequest, code: str | None = None, share_code: str | None = None) -> HttpResponse:
@@ -688,7 +693,7 @@ def recover(request: HttpRequest, code: str | None = None, share_code: str | Non
         error, status = _("Recovery code: enter the 6 letters shown on the scoring phone."), 400
     else:
         outcome = take_over_with_code(
-            game=game, code=typed, device=ensure_device(request), address=address, actor=actor_for(request)
+            game=game, code=typed, device=ensure_device(request), address=address, actor=_taker(request)
         )
         if outcome:
             messages.success(request, _("This phone now keeps the score of this game."))
