@@ -87,7 +87,8 @@ def test_another_phone_takes_over_with_the_code_and_the_old_one_only_watches():
     landing = new.get(f"/g/{game.code}/")
     assert landing.status_code == 403
     assert "Take over scoring" in text(landing)
-    response = new.post(f"/g/{game.code}/recover", {"recovery_code": recovery_code(game).lower()}, follow=True)
+    typed = {"recovery_code": recovery_code(game).lower()}  # capitals or not
+    response = new.post(f"/g/{game.code}/recover", typed, follow=True)
     assert "This phone now keeps the score of this game." in text(response)
     assert new.post(save_url(game), hand_post(2, WORKED_EXAMPLE | {"bid": "25"})).status_code in (200, 302)
     assert old.get(f"/g/{game.code}/")["Location"] == f"/s/{game.share_code}/"  # read-only now
