@@ -233,9 +233,12 @@ def set_club_role(
     current = ClubRole.objects.filter(club_id=club_id, user=user).first()
     if current is not None and current.role in _SCORING_ROLES and role not in _SCORING_ROLES:
         club = Club.objects.get(pk=club_id)
-        club.games.filter(created_by=user, finished=False).update(  # type: ignore[attr-defined]
-            edit_token_hash="", handover_token_hash="", handover_expires_at=None
-        )
+        games = club.games.filter(created_by=user, finished=False)  # type: ignore[attr-defined]
+        games.update(edit_token_hash="", handover_token_hash="", handover_expires_at=None)
+        # The phones' rights to those games (scoring's DeviceGame rows, reached by the reverse
+        # relation so that clubs imports nothing of the table) end with the role.
+        for game in games:
+            game.device_rights.update(active=False)
     if role is None:
         if current is not None:
             current.delete()

@@ -55,6 +55,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "scoring.devices.DeviceMiddleware",
     "pinochle_site.middleware.ContentSecurityPolicyMiddleware",
 ]
 
@@ -164,6 +165,11 @@ IMPORT_IN_BACKGROUND = envbool("IMPORT_IN_BACKGROUND", True)
 # The browser that created a game keeps its edit right this long; a handover link lives this long.
 EDIT_TOKEN_MAX_AGE_DAYS = envint("EDIT_TOKEN_MAX_AGE_DAYS", 365)
 HANDOVER_LINK_MINUTES = envint("HANDOVER_LINK_MINUTES", 15)
+# Wrong recovery codes (scoring/handover.py): at most this many per game and per client address
+# in the window, then take-over is refused unchecked until the oldest failure leaves the window.
+RECOVERY_FAILURES_PER_GAME = envint("RECOVERY_FAILURES_PER_GAME", 5)
+RECOVERY_FAILURES_PER_ADDRESS = envint("RECOVERY_FAILURES_PER_ADDRESS", 20)
+RECOVERY_FAILURE_WINDOW_SECONDS = envint("RECOVERY_FAILURE_WINDOW_SECONDS", 15 * 60)
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("sv", "Svenska"), ("cs", "Čeština")]

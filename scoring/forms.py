@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.db import IntegrityError
 from django.db.models import Q
 from django.utils.functional import lazy
 from django.utils.translation import gettext
@@ -64,7 +65,10 @@ class WholeNumberField(forms.IntegerField):
 
 
 class GameForm(forms.Form):
-    """Setting up a game at the table."""
+    """Setting up a game at the table. `setup_token` is a one-time token drawn into the form: the
+    same form posted twice (a second tap, Back and Start) opens the game it already made."""
+
+    setup_token = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
     seats = forms.TypedChoiceField(
         label=_("Seats at the table"),
@@ -152,7 +156,11 @@ class GameForm(forms.Form):
                 first_dealer=data["first_dealer"],
                 meld_needs_trick=data["meld_needs_trick"],
                 players={seat: name for seat, name in players.items() if name},
+                setup_token=data.get("setup_token"),
             )
+        except IntegrityError:
+            # The same setup form, posted twice at once: the other request made the game.
+            return Game.objects.get(setup__token=data["setup_token"])
         except RecordError as error:
             field = error.field.replace("players.", "name_")
             self.add_error(field if field in self.fields else None, engine_message(error))
@@ -190,7 +198,8 @@ class HandForm(forms.Form):
             required=False,
             min_value=1,
             max_value=MAX_BID,
-            widget=forms.NumberInput(attrs={"inputmode": "numeric", "placeholder": str(s.min_bid)}),
+            # No placeholder: a grey "20" looked like a value. The minimum is the hint under it.
+            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
         self.fields["trump"] = forms.ChoiceField(
             label=_("Trump"),
@@ -367,6 +376,41 @@ class HandForm(forms.Form):
             self.add_group_error("form", message)
 
     # --- what the template draws -----------------------------------------------------------
+
+    _GROUP_FOCUS = {"tricks": "tricks_", "meld_points": "meld_points_"}
+
+    def error_summary(self) -> list[str]:
+        """Every problem, each naming its field ("Bid: Enter the bid."), for the list next to Save."""
+        lines = [
+            f"{self[name].label}: {error}"
+            for name in self.errors
+            if name in self.fields
+            for error in self.errors[name]
+        ]
+        for group, errors in self.group_errors.items():
+            if group.startswith("melds_"):
+                label = gettext("Meld of %(seat)s") % {"seat": seat_label(group[6:], self.players)}
+            else:
+                label = {
+                    "tricks": gettext("Trick points"),
+                    "melds": gettext("Meld"),
+                    "meld_points": gettext("Meld"),
+                }.get(group, "")
+            lines += [f"{label}: {error}" if label else error for error in errors]
+        return lines
+
+    def focus_first_error(self) -> None:
+        """Put `autofocus` on the first input with a problem, so a page drawn without JavaScript
+        opens at it (the summary next to Save names it too)."""
+        order = list(self.fields)
+        invalid = [name for name in order if name in self.errors]
+        for group in self.group_errors:
+            prefix = self._GROUP_FOCUS.get(group)
+            if prefix:
+                invalid += [name for name in order if name.startswith(prefix)][:1]
+        if invalid:
+            first = min(invalid, key=order.index)
+            self.fields[first].widget.attrs["autofocus"] = True
 
     def meld_seats(self) -> list[dict[str, Any]]:
         """Per seat: its label, its item counts and the errors about its melds."""

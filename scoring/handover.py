@@ -1,7 +1,9 @@
-"""Writes that change who may edit a game: its device edit token, handover, share code.
+"""Writes that change who may edit a game: its device edit token, handover, recovery code,
+share code.
 
 Tokens are 256-bit secrets from `secrets`; only their SHA-256 is stored, so a copy of the database
-does not give anyone the edit right to a game.
+does not give anyone the edit right to a game. The recovery code is not stored at all: it is
+derived from SECRET_KEY and the game's code, so it can be shown again on the scoring phone.
 """
 
 from __future__ import annotations
@@ -9,15 +11,23 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
+from django.core.cache import caches
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
 
-from scoring.models import Game
+from scoring.audit import Actor, record_hand_change
+from scoring.models import Device, DeviceGame, Game, HandChange
+
+#: The recovery code's letters: no 0/O, 1/I/L, 2/Z, 5/S, 8/B, 6/G look-alikes.
+RECOVERY_ALPHABET = "ACDEFHJKMNPQRTUVWXY3479"
+RECOVERY_LENGTH = 6
 
 
 def token_hash(token: str) -> str:
@@ -29,20 +39,12 @@ def token_matches(token: str, stored_hash: str) -> bool:
     return bool(stored_hash) and hmac.compare_digest(token_hash(token), stored_hash)
 
 
-def issue_edit_token(*, game: Game, user: AbstractBaseUser | AnonymousUser | None = None) -> str:
-    """A new edit token for the game; whoever held the previous one loses the edit right.
-
-    Given a signed-in user, they are recorded as the game's creator (if none is yet), which keeps
-    their edit right on any device they sign in on.
-    """
-    token = secrets.token_urlsafe(32)
-    game.edit_token_hash = token_hash(token)
-    fields = ["edit_token_hash"]
+def record_creator(*, game: Game, user: AbstractBaseUser | AnonymousUser | None) -> None:
+    """A signed-in user who starts a game is recorded as its creator (if none is yet), which
+    keeps their edit right on any device they sign in on."""
     if user is not None and user.is_authenticated and game.created_by_id is None:
         game.created_by = user  # type: ignore[assignment]
-        fields.append("created_by")
-    game.save(update_fields=fields)
-    return token
+        game.save(update_fields=["created_by"])
 
 
 def start_handover(*, game: Game) -> str:
@@ -62,15 +64,109 @@ def handover_is_open(*, game: Game, token: str) -> bool:
 
 
 @transaction.atomic
-def claim_handover(*, game: Game, token: str) -> str | None:
-    """Use the handover secret once: returns a new edit token for the claiming device (the old
-    device loses the right), or None when the secret is wrong, used or expired."""
+def claim_handover(*, game: Game, token: str, device: Device) -> bool:
+    """Use the handover secret once: `device` gets the scoring and every other device loses it
+    (it follows the game read-only); False when the secret is wrong, used or expired."""
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if not handover_is_open(game=locked, token=token):
-        return None
+        return False
     locked.handover_token_hash = ""
     locked.handover_expires_at = None
-    locked.save(update_fields=["handover_token_hash", "handover_expires_at"])
-    new_token = issue_edit_token(game=locked)
+    locked.edit_token_hash = ""  # an old per-game cookie of the previous phone gives nothing now
+    locked.save(update_fields=["handover_token_hash", "handover_expires_at", "edit_token_hash"])
+    DeviceGame.objects.filter(game=locked, active=True).exclude(device=device).update(active=False)
+    DeviceGame.objects.update_or_create(device=device, game=locked, defaults={"active": True})
     game.refresh_from_db()
-    return new_token
+    return True
+
+
+# --- the recovery code: another phone takes over a game whose scoring phone is gone -------------
+
+
+def recovery_code(game: Game) -> str:
+    """The game's 6-letter recovery code (23**6, about 148 million codes): shown at setup and on
+    the scoring phone. It is an HMAC of the game's code under SECRET_KEY, so it is never stored."""
+    digest = hmac.new(
+        settings.SECRET_KEY.encode(), f"scoring.recovery:{game.code}".encode(), hashlib.sha256
+    ).digest()
+    number = int.from_bytes(digest[:8], "big")
+    letters = []
+    for _index in range(RECOVERY_LENGTH):
+        number, rest = divmod(number, len(RECOVERY_ALPHABET))
+        letters.append(RECOVERY_ALPHABET[rest])
+    return "".join(letters)
+
+
+def normalise_code(text: str) -> str:
+    """What a person typed, as a code: capitals, with spaces and dashes dropped."""
+    return "".join(char for char in text.upper() if char.isalnum())[:20]
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's IP for the take-over limit: REMOTE_ADDR, or the address TRUSTED_PROXY_COUNT
+    proxies in front of us saw (the same rule as the login limit, accounts/ratelimit.py)."""
+    hops = settings.TRUSTED_PROXY_COUNT
+    if hops > 0:
+        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        forwarded = [part for part in forwarded if part]
+        if len(forwarded) >= hops:
+            return forwarded[-hops]
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
+def _now() -> float:
+    return time.time()
+
+
+def _failure_keys(game: Game, address: str) -> list[tuple[str, int]]:
+    addr = hashlib.sha256(address.encode()).hexdigest()
+    return [
+        (f"recovery-failures:game:{game.pk}", settings.RECOVERY_FAILURES_PER_GAME),
+        (f"recovery-failures:addr:{addr}", settings.RECOVERY_FAILURES_PER_ADDRESS),
+    ]
+
+
+def _recent(key: str, at: float) -> list[float]:
+    window = settings.RECOVERY_FAILURE_WINDOW_SECONDS
+    return [t for t in caches["shared"].get(key, []) if t > at - window]
+
+
+def take_over_blocked(*, game: Game, address: str) -> bool:
+    """Whether too many wrong codes were tried for this game or from this address lately."""
+    at = _now()
+    return any(len(_recent(key, at)) >= limit for key, limit in _failure_keys(game, address))
+
+
+def _record_failure(game: Game, address: str) -> None:
+    at = _now()
+    for key, limit in _failure_keys(game, address):
+        times = [*_recent(key, at), at][-limit:]
+        caches["shared"].set(key, times, settings.RECOVERY_FAILURE_WINDOW_SECONDS)
+
+
+@transaction.atomic
+def take_over_with_code(*, game: Game, code: str, device: Device, address: str, actor: Actor) -> bool | None:
+    """Give `device` the scoring of the game if `code` is its recovery code: every other device
+    loses it (it follows the game read-only) and the corrections trail records the take-over.
+    True when taken over, False for a wrong code, None when refused unchecked (too many wrong
+    codes for this game or from this address)."""
+    if take_over_blocked(game=game, address=address):
+        return None
+    if not hmac.compare_digest(normalise_code(code), recovery_code(game)):
+        _record_failure(game, address)
+        return False
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    if locked.edit_token_hash:
+        locked.edit_token_hash = ""  # an old per-game cookie of the lost phone gives nothing now
+        locked.save(update_fields=["edit_token_hash"])
+    DeviceGame.objects.filter(game=locked, active=True).exclude(device=device).update(active=False)
+    DeviceGame.objects.update_or_create(device=device, game=locked, defaults={"active": True})
+    record_hand_change(
+        game=locked,
+        hand_number=0,
+        action=HandChange.Action.TAKE_OVER,
+        old_data={},
+        new_data=None,
+        actor=actor,
+    )
+    return True

@@ -215,6 +215,9 @@ class HandChange(models.Model):
         # Not a hand: the game was taken out of its club or moved to another (hand_number 0;
         # old_data / new_data hold {"club": name, "season": name}). Recorded under the old club.
         FILING = "filing", _("club changed")
+        # Not a change of a hand: another phone took the scoring over with the recovery code
+        # (hand_number 0, no before or after).
+        TAKE_OVER = "takeover", _("took over the scoring")
 
     game = models.ForeignKey("scoring.Game", on_delete=models.CASCADE, related_name="hand_changes")
     # The game's club when the change was made, so an organiser's list needs no join.
@@ -248,7 +251,55 @@ class HandChange(models.Model):
         """Who made the change, in words for the history page."""
         if self.actor_label == "device":
             return str(_("the scoring phone"))
+        if self.actor_label == "recovery":
+            return str(_("a phone with the recovery code"))
         return self.actor_label or str(_("someone unknown"))
+
+
+class GameSetup(models.Model):
+    """The one-time token of the setup form that made a game: posting that form again (a second
+    tap on Start, Back and Start) opens this game instead of making another. (Its own table, so
+    an upgrade adds no column to the busiest one.)"""
+
+    token = models.UUIDField(unique=True, editable=False)
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="setup")
+
+    def __str__(self) -> str:
+        return f"setup of {self.game_id}"
+
+
+class Device(models.Model):
+    """A browser, known by the one random id in its `device` cookie (scoring/devices.py); only the
+    id's SHA-256 is stored. Which games it may score is on DeviceGame, so the cookie stays one
+    small value however many games a phone has played."""
+
+    id_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("device")
+        verbose_name_plural = _("devices")
+
+    def __str__(self) -> str:
+        return f"device {self.id_hash[:8]}"
+
+
+class DeviceGame(models.Model):
+    """A device's edit right to a game. `active` is False once the scoring was handed over or
+    taken over by another device: the old phone then follows the game read-only."""
+
+    device = models.ForeignKey(Device, on_delete=models.CASCADE, related_name="game_rights")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="device_rights")
+    active = models.BooleanField(default=True)
+    granted_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["device", "game"], name="one_right_per_device_game")]
+        indexes = [models.Index(fields=["game", "active"], name="devicegame_game_active")]
+
+    def __str__(self) -> str:
+        return f"{self.device} → {self.game_id} ({'active' if self.active else 'handed over'})"
 
 
 # --- derived statistics ---------------------------------------------------------------------

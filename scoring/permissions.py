@@ -1,12 +1,13 @@
 """Who may see and change a game or a club: the checks every view calls.
 
 Rules:
-- A quick game (no club) is edited by the browser that created it (an edit token in a signed,
-  HttpOnly cookie), by the signed-in user who created it, and by whoever that browser handed the
-  edit right to. Everyone else reads it through its share link.
-- In a club game, organisers may always correct it; scorers (and the device holding the edit
-  token) may enter and correct hands while it is in progress; once it is finished it is a league
-  record and only organisers change it. Creating a club game gives an account no right of its own.
+- A quick game (no club) is edited by the browser that created it (its device record, one signed
+  HttpOnly cookie: scoring/devices.py), by the signed-in user who created it, by whoever that
+  browser handed the edit right to, and by a phone that took the scoring over with the game's
+  recovery code. Everyone else reads it through its share link.
+- In a club game, organisers may always correct it; scorers may enter and correct hands while it
+  is in progress; once it is finished it is a league record and only organisers change it. Creating a club
+  game gives an account no right of its own.
   Every role may read the club's games.
 - A superuser counts as an organiser of every club.
 
@@ -21,43 +22,38 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
-from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
 from clubs.models import ClubRole
 from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_in_club, viewable_club_ids
 from scoring.audit import Actor, club_id_of
-from scoring.handover import issue_edit_token, token_hash, token_matches
+from scoring.devices import LEGACY_SALT, grant_game, held_game_ids, held_game_once, holds_game
+from scoring.handover import record_creator, token_hash, token_matches
 from scoring.models import Game
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
-_EDIT_COOKIE_SALT = "scoring.permissions.edit-token"
+#: The salt of the old per-game `edit_<code>` cookies (bench/web.py still signs them).
+_EDIT_COOKIE_SALT = LEGACY_SALT
 
 
-# --- the device edit token --------------------------------------------------------------------
-
-
-def edit_cookie_name(game: Game) -> str:
-    return f"edit_{game.code}"
+# --- the device's edit right (scoring/devices.py) ---------------------------------------------
 
 
 def holds_edit_token(request: HttpRequest, game: Game) -> bool:
-    """Whether this browser presents the game's current edit token."""
-    token = request.get_signed_cookie(edit_cookie_name(game), default=None, salt=_EDIT_COOKIE_SALT)
-    return token is not None and token_matches(token, game.edit_token_hash)
+    """Whether this browser's device holds the right to score the game."""
+    return holds_game(request, game)
 
 
 def held_edit_token_once(request: HttpRequest, game: Game) -> bool:
-    """Whether this browser holds a genuine (signed) edit token of the game that is no longer the
-    game's: the phone that handed the scoring over. It keeps watching, read-only."""
-    token = request.get_signed_cookie(edit_cookie_name(game), default=None, salt=_EDIT_COOKIE_SALT)
-    return token is not None and not token_matches(token, game.edit_token_hash)
+    """Whether this browser scored the game before handing it over (or it was taken over): the
+    old phone keeps watching, read-only."""
+    return held_game_once(request, game)
 
 
 def _to_share_page(request: HttpRequest, game: Game) -> HttpResponse:
@@ -67,22 +63,11 @@ def _to_share_page(request: HttpRequest, game: Game) -> HttpResponse:
     return redirect(url)
 
 
-def set_edit_cookie(response: HttpResponseBase, game: Game, token: str) -> None:
-    response.set_signed_cookie(
-        edit_cookie_name(game),
-        token,
-        salt=_EDIT_COOKIE_SALT,
-        max_age=settings.EDIT_TOKEN_MAX_AGE_DAYS * 24 * 3600,
-        secure=settings.SESSION_COOKIE_SECURE,
-        httponly=True,
-        samesite="Lax",
-    )
-
-
-def grant_edit_token(response: HttpResponseBase, game: Game, *, user: AnyUser | None = None) -> None:
-    """Give the browser receiving `response` the edit right to the game (call it on the response
-    of the view that created the game). A signed-in `user` is also recorded as the creator."""
-    set_edit_cookie(response, game, issue_edit_token(game=game, user=user))
+def grant_edit_token(request: HttpRequest, game: Game, *, user: AnyUser | None = None) -> None:
+    """Give this browser the edit right to the game it just created (the device cookie goes out
+    with the response). A signed-in `user` is also recorded as the creator."""
+    record_creator(game=game, user=user)
+    grant_game(request, game, exclusive=False)
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -135,20 +120,11 @@ def readable_games(request: HttpRequest) -> QuerySet[Game]:
     user = request.user
     if is_site_admin(user):
         return Game.objects.all()
-    codes = [name.removeprefix("edit_") for name in request.COOKIES if name.startswith("edit_")][:200]
     clubs = viewable_club_ids(user) or set()
-    mine = Q(code__in=codes) | Q(club__in=clubs)
+    mine = Q(pk__in=held_game_ids(request)) | Q(club__in=clubs)
     if user.is_authenticated:
         mine |= Q(created_by=user)
-    # A cookie's name proves nothing: a token-only game is listed if this browser holds its token.
-    allowed = [
-        game.pk
-        for game in Game.objects.filter(mine).only("pk", "code", "edit_token_hash", "created_by", "club")
-        if game.club_id in clubs  # type: ignore[attr-defined]
-        or (user.is_authenticated and game.created_by_id == user.pk)
-        or holds_edit_token(request, game)
-    ]
-    return Game.objects.filter(pk__in=allowed)
+    return Game.objects.filter(mine)
 
 
 def get_shared_game_or_404(share_code: str) -> Game:
@@ -175,14 +151,28 @@ class Refused(Exception):
         self.response = response
 
 
+def no_right_page(request: HttpRequest, game: Game) -> HttpResponse:
+    """What a phone without the right to a game sees instead of an unexplained login page: that
+    another phone keeps the score, the form to take over with the recovery code, and a login link."""
+    context = {
+        "game": game,
+        "landing": True,
+        "recover_url": reverse("scoring:game_recover", args=[game.code]),
+    }
+    return render(request, "scoring/recover.html", context, status=403)
+
+
 def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
     """The game the URL names, if this request may read it (`edit=False`) or change it
     (`edit=True`): 404 for an unknown code, `Refused` otherwise. A phone that handed the scoring
-    over is sent to the read-only scoreboard instead of being refused."""
+    over is sent to the read-only scoreboard; a phone that never had the right gets the page that
+    explains it and offers the take-over with the recovery code (a plain GET), else `deny`."""
     game = get_object_or_404(Game, code=code)
     if not (can_edit_game(request, game) if edit else can_view_game(request, game)):
         if request.method == "GET" and held_edit_token_once(request, game):
             raise Refused(_to_share_page(request, game))
+        if request.method == "GET" and not getattr(request, "htmx", None):
+            raise Refused(no_right_page(request, game))
         raise Refused(deny(request))
     request._checked_game = game  # type: ignore[attr-defined]  (see game_of)
     return game

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 
 from scoring import stats
 from scoring.audit import Actor, record_hand_change
-from scoring.models import Game, GameSeat, Hand, HandChange
+from scoring.models import Game, GameSeat, GameSetup, Hand, HandChange
 from scoring.rules import GameResult, RecordError, check_record, parse_settings, score_game
 
 
@@ -28,6 +28,26 @@ class HandConflict(Exception):
     def __init__(self, number: int) -> None:
         super().__init__(f"hand {number} was saved by someone else a moment ago")
         self.number = number
+
+
+class SubmissionReused(Exception):
+    """This form's submission id already saved a hand, with different content (the reply was lost
+    and the entry changed, or the form came back with Back). Nothing is written: the caller shows
+    what is stored and offers the new values as a correction of that hand."""
+
+    def __init__(self, hand: Hand) -> None:
+        super().__init__(f"this form already saved hand {hand.number}, with other values")
+        self.hand = hand
+
+
+class GameMovedOn(Exception):
+    """The hand a correction or deletion was meant for is no longer what the caller saw: `current`
+    is the game's number of hands now. Nothing is written."""
+
+    def __init__(self, *, expected: int, current: int) -> None:
+        super().__init__(f"expected hand {expected}, the game now has {current} hands")
+        self.expected = expected
+        self.current = current
 
 
 def players_of(game: Game) -> dict[str, str]:
@@ -94,8 +114,13 @@ def create_game(
     first_dealer: str,
     meld_needs_trick: bool,
     players: Mapping[str, str],
+    setup_token: uuid.UUID | None = None,
 ) -> Game:
-    """Start a game; its settings are checked by the engine first (RecordError names the field)."""
+    """Start a game; its settings are checked by the engine first (RecordError names the field).
+
+    `setup_token` is the setup form's one-time token: a second game with the same token is refused
+    by a unique constraint (IntegrityError), so the caller opens the first one instead.
+    """
     game = Game(
         seats=seats,
         variant=variant,
@@ -107,6 +132,8 @@ def create_game(
     )
     settings = parse_settings({**game.settings_record(), "players": dict(players)})
     game.save()
+    if setup_token is not None:
+        GameSetup.objects.create(token=setup_token, game=game)
     seat_rows = GameSeat.objects.bulk_create(
         GameSeat(game=game, seat=seat, name=settings.players.get(seat, "").strip())
         for seat in settings.seat_letters
@@ -134,10 +161,11 @@ def record_hand(
 ) -> Stored:
     """Save hand `number` of the game; returns what was stored (with the engine's result).
 
-    The same `submission_id` twice returns the hand already saved (a double tap is one hand;
-    `Stored.result` is then the game as it stands). If hand `number` exists already (another
-    phone was quicker), HandConflict is raised and nothing is written. A hand the rules refuse
-    raises RecordError and nothing is written.
+    The same `submission_id` twice with the same hand returns the hand already saved (a double
+    tap is one hand; `Stored.result` is then the game as it stands); with a different hand it
+    raises SubmissionReused and writes nothing. If hand `number` exists already (another phone
+    was quicker), HandConflict is raised and nothing is written. A hand the rules refuse raises
+    RecordError and nothing is written.
     """
     try:
         with transaction.atomic():
@@ -145,7 +173,7 @@ def record_hand(
             hand_data = [row.data for row in rows]
             same = next((row for row in rows if submission_id and row.submission_id == submission_id), None)
             if same is not None:
-                return Stored(same, hand_data, seat_rows, score(game, hand_data))
+                return _same_submission(game, same, data)
             if number != len(rows) + 1:
                 raise HandConflict(number)
             hand_data.append(dict(data))
@@ -164,8 +192,7 @@ def record_hand(
         if submission_id is not None:
             same = Hand.objects.filter(game=game, submission_id=submission_id).first()
             if same is not None:
-                game.refresh_from_db(fields=[*SUMMARY_FIELDS, "updated_at"])
-                return Stored(same, *_current(game))
+                return _same_submission(game, same, data)
         raise HandConflict(number) from None
     return Stored(hand, hand_data, seat_rows, result)
 
@@ -175,17 +202,36 @@ def _current(game: Game) -> tuple[list[dict[str, Any]], list[GameSeat], GameResu
     return hand_data, list(game.seat_rows.all()), score(game, hand_data)
 
 
+def _same_submission(game: Game, stored: Hand, data: Mapping[str, Any]) -> Stored:
+    """A submission id seen before: the same hand again is a repeat (answered with the game as it
+    stands, the caller's Game brought up to date), another hand is refused."""
+    if stored.data != dict(data):
+        raise SubmissionReused(stored)
+    game.refresh_from_db(fields=[*SUMMARY_FIELDS, "updated_at"])
+    return Stored(stored, *_current(game))
+
+
+def find_submission(*, game: Game, submission_id: uuid.UUID | None) -> Hand | None:
+    """The hand this submission id saved, if any (a preview uses it to say the form was saved)."""
+    if submission_id is None:
+        return None
+    return Hand.objects.filter(game=game, submission_id=submission_id).first()
+
+
 @transaction.atomic
 def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor | None = None) -> Stored:
     """Replace hand `number` and rescore everything after it; the audit trail keeps the old hand.
 
     Refused (RecordError, nothing written) if the corrected game is invalid, including when the
-    correction would end the game before hands that are already recorded.
+    correction would end the game before hands that are already recorded. Refused with
+    GameMovedOn (checked under the game's lock) when hand `number` no longer exists: another
+    phone deleted it while this correction was on its way.
     """
     seat_rows, rows = _lock(game)
     target = next((row for row in rows if row.number == number), None)
     if target is None:
-        raise Hand.DoesNotExist(f"hand {number} does not exist")
+        game.refresh_from_db(fields=[*SUMMARY_FIELDS, "updated_at"])
+        raise GameMovedOn(expected=number, current=len(rows))
     hand_data = [dict(data) if row.number == number else row.data for row in rows]
     result = score(game, hand_data)
     if target.data != dict(data):
@@ -204,9 +250,17 @@ def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor 
 
 
 @transaction.atomic
-def delete_last_hand(*, game: Game, actor: Actor | None = None) -> int | None:
-    """Delete the game's last hand (kept in the audit trail); returns its number, or None."""
+def delete_last_hand(*, game: Game, actor: Actor | None = None, expected: int | None = None) -> int | None:
+    """Delete the game's last hand (kept in the audit trail); returns its number, or None.
+
+    With `expected` (the number the person saw as the last hand), GameMovedOn is raised and
+    nothing is deleted unless the last hand is still that one; checked under the game's lock, so
+    a hand saved a moment earlier by another phone is never the one deleted.
+    """
     seat_rows, rows = _lock(game)
+    if expected is not None and expected != len(rows):
+        game.refresh_from_db(fields=[*SUMMARY_FIELDS, "updated_at"])
+        raise GameMovedOn(expected=expected, current=len(rows))
     if not rows:
         return None
     last = rows.pop()
@@ -267,12 +321,15 @@ def store_result(
 
 __all__ = [
     "SUMMARY_FIELDS",
+    "GameMovedOn",
     "HandConflict",
     "RecordError",
     "Stored",
+    "SubmissionReused",
     "create_game",
     "delete_last_hand",
     "edit_hand",
+    "find_submission",
     "game_record",
     "players_of",
     "preview_hand",

@@ -30,9 +30,11 @@ urlpatterns = [
     path("g/<str:code>/details/", views.game_details, name="game_details"),
     path("g/<str:code>/hand-over/", views.hand_over, name="game_hand_over"),
     path("g/<str:code>/take-over/<str:token>/", views.take_over, name="game_take_over"),
+    path("g/<str:code>/recover", views.recover, name="game_recover"),
     # Read-only share links (already handed out: these paths stay).
     path("s/<str:share_code>/", views.shared_game, name="game_shared"),
     path("s/<str:share_code>/live", views.shared_live, name="game_shared_live"),
+    path("s/<str:share_code>/recover", views.recover, name="game_shared_recover"),
     # A club's corrections trail (organisers).
     path("clubs/<int:club_id>/corrections/", views.club_corrections_page, name="club_corrections"),
     # Where a game's pages used to be.

@@ -27,10 +27,18 @@ from django_htmx.middleware import HtmxDetails
 
 from clubs.permissions import can_manage_club, can_score_for_club, require_club_role, scoring_club_ids
 from scoring import filing, selectors, services
-from scoring.audit import club_corrections, game_corrections
+from scoring.audit import Actor, club_corrections, game_corrections
+from scoring.devices import ensure_device
 from scoring.diff import change_rows
 from scoring.forms import GameDetailsForm, GameForm, HandForm, hand_initial
-from scoring.handover import claim_handover, handover_is_open, start_handover
+from scoring.handover import (
+    claim_handover,
+    client_address,
+    handover_is_open,
+    recovery_code,
+    start_handover,
+    take_over_with_code,
+)
 from scoring.models import Game, Hand, HandChange
 from scoring.permissions import (
     actor_for,
@@ -41,12 +49,11 @@ from scoring.permissions import (
     readable_games,
     require_game_edit,
     require_game_view,
-    set_edit_cookie,
 )
 from scoring.qr import qr_svg
 from scoring.rules import RecordError, Settings
 from scoring.rules.tables import MAX_BID, next_bid, previous_bid, sides_for
-from scoring.services import HandConflict
+from scoring.services import GameMovedOn, HandConflict, SubmissionReused
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -67,14 +74,29 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
-    form = GameForm(request.POST if request.method == "POST" else None)
-    if form.is_bound and form.is_valid():
+    if request.method == "GET":
+        form = GameForm(initial={"setup_token": uuid.uuid4()})  # one game per drawn form
+        return render(request, "scoring/game_new.html", {"form": form})
+    form = GameForm(request.POST)
+    if form.is_valid():
+        token = form.cleaned_data.get("setup_token")
+        made = Game.objects.filter(setup__token=token).first() if token else None
+        if made is not None:  # a second Start, or Back and Start: this form already made its game
+            messages.info(request, _("This game was already started; here it is."))
+            return redirect("scoring:game", code=made.code)
         game = form.save()
         if game is not None:
-            response = redirect("scoring:game", code=game.code)
             # The creating browser may enter hands at once, with or without an account.
-            grant_edit_token(response, game, user=request.user)
-            return response
+            grant_edit_token(request, game, user=request.user)
+            messages.success(
+                request,
+                _(
+                    "Game started. Its recovery code is %(code)s: note it down. With it another phone "
+                    "can take over the scoring if this one is lost or runs flat."
+                )
+                % {"code": recovery_code(game)},
+            )
+            return redirect("scoring:game", code=game.code)
     return render(request, "scoring/game_new.html", {"form": form})
 
 
@@ -173,6 +195,8 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
             form.add_record_error(error)
         except HandConflict as conflict:
             return _conflict(request, game, conflict)
+        except SubmissionReused as reused:
+            return _reused(request, game, reused.hand, form.hand)
         else:
             messages.success(request, _("Hand %(number)d saved.") % {"number": stored.hand.number})
             if not request.htmx:
@@ -195,16 +219,28 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
     post, stepped = _step_bid(request.POST, selectors.settings_of(game))
     form = _hand_form(game, post)
     preview = None
+    moved_on = ""
     if form.is_valid():
-        try:
-            result = services.preview_hand(
-                game=game, data=form.hand, stored=[row.data for row in stored], replace=number
-            )
-        except RecordError as error:
-            form.add_record_error(error)
-        else:
-            preview = selectors.describe(result, number or len(stored) + 1, form.hand)
-    context = {"form": form, "preview": preview, "previewed": True, "game": game, **_form_urls(game, number)}
+        replace, moved_on = number, ""
+        if number is None:
+            replace, moved_on = _previewed_number(game, form, stored)
+        if not moved_on or replace is not None:
+            try:
+                result = services.preview_hand(
+                    game=game, data=form.hand, stored=[row.data for row in stored], replace=replace
+                )
+            except RecordError as error:
+                form.add_record_error(error)
+            else:
+                preview = selectors.describe(result, replace or len(stored) + 1, form.hand)
+    context = {
+        "form": form,
+        "preview": preview,
+        "previewed": True,
+        "moved_on": moved_on,
+        "game": game,
+        **_form_urls(game, number),
+    }
     if request.htmx:
         html = render_to_string("scoring/_hand_form.html#preview", context, request)
         if stepped:
@@ -212,14 +248,45 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
         return HttpResponse(html)
     if number is not None:
         return render(request, "scoring/hand_edit.html", {**context, "number": number})
-    return _render_game(request, selectors.scoreboard(game), form, preview=preview)
+    return _render_game(request, selectors.scoreboard(game), form, preview=preview, moved_on=moved_on)
+
+
+def _previewed_number(game: Game, form: HandForm, stored: list[Hand]) -> tuple[int | None, str]:
+    """For the preview of a new hand: which stored hand it would replace (None: it is the next
+    hand), and what to tell the table when the form is no longer for the next hand."""
+    next_number = len(stored) + 1
+    saved = services.find_submission(game=game, submission_id=form.cleaned_data.get("submission_id"))
+    if saved is not None:
+        if saved.data == form.hand:
+            message = _("Hand %(number)d is saved with these values.")
+        else:
+            message = _(
+                "This form already saved hand %(number)d with other values. Save offers yours as a "
+                "correction of hand %(number)d."
+            )
+        return saved.number, message % {"number": saved.number}
+    expected = form.cleaned_data["number"]
+    if expected != next_number:
+        return None, _moved_on_message(expected, next_number)
+    return None, ""
+
+
+def _moved_on_message(expected: int, next_number: int) -> str:
+    if expected < next_number:
+        return _(
+            "The game has moved on: hand %(number)d was saved on another phone. Your entry is "
+            "not saved; check the hands below, then save it as hand %(next)d if it is a new hand."
+        ) % {"number": expected, "next": next_number}
+    return _(
+        "The game has moved on: a hand was deleted, so the next hand is %(next)d, not %(number)d. "
+        "Your entry is not saved; check the hands below, then save it as hand %(next)d."
+    ) % {"number": expected, "next": next_number}
 
 
 @require_http_methods(["GET", "POST"])
 @require_game_edit
 def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     game = _game(request, code)
-    hand = get_object_or_404(Hand, game=game, number=number)
     if request.method == "POST":
         form = _hand_form(game, request.POST)
         if form.is_valid():
@@ -227,12 +294,25 @@ def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
                 services.edit_hand(game=game, number=number, data=form.hand, actor=actor_for(request))
             except RecordError as error:
                 form.add_record_error(error)
+            except GameMovedOn as moved:
+                messages.error(
+                    request,
+                    _(
+                        "Nothing corrected: hand %(number)d no longer exists (another phone deleted it). "
+                        "The game has %(count)d hands now."
+                    )
+                    % {"number": number, "count": moved.current},
+                )
+                return redirect("scoring:game", code=code)
             else:
                 messages.success(request, _("Hand %(number)d corrected.") % {"number": number})
                 return redirect("scoring:game", code=code)
     else:
+        hand = get_object_or_404(Hand, game=game, number=number)
         settings = selectors.settings_of(game)
         form = _hand_form(game, None, initial=hand_initial(hand.data, settings, number))
+    if form.is_bound:
+        form.focus_first_error()
     context = {"form": form, "game": game, "number": number, **_form_urls(game, number)}
     return render(request, "scoring/hand_edit.html", context)
 
@@ -246,15 +326,25 @@ def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("scoring:game", code=code)
     if request.method == "GET":
         return render(request, "scoring/hand_delete.html", {"game": game, "number": game.hand_count})
-    if request.POST.get("number") != str(game.hand_count):
-        messages.error(
-            request,
-            _("Nothing deleted: the last hand is now hand %(number)d. Look at it before deleting.")
-            % {"number": game.hand_count},
-        )
+    posted = request.POST.get("number", "")
+    # Checked again under the game's lock by the service: a hand saved meanwhile is never deleted.
+    expected = int(posted) if posted.isdecimal() and len(posted) < 7 else -1
+    try:
+        deleted = services.delete_last_hand(game=game, actor=actor_for(request), expected=expected)
+    except GameMovedOn as moved:
+        if moved.current == 0:
+            messages.info(request, _("There is no hand to delete."))
+        else:
+            messages.error(
+                request,
+                _("Nothing deleted: the last hand is now hand %(number)d. Look at it before deleting.")
+                % {"number": moved.current},
+            )
         return redirect("scoring:game", code=code)
-    deleted = services.delete_last_hand(game=game, actor=actor_for(request))
-    messages.success(request, _("Hand %(number)d deleted.") % {"number": deleted})
+    if deleted is None:
+        messages.info(request, _("There is no hand to delete."))
+    else:
+        messages.success(request, _("Hand %(number)d deleted.") % {"number": deleted})
     return redirect("scoring:game", code=code)
 
 
@@ -343,6 +433,11 @@ def _board_context(
         context["share_url"] = request.build_absolute_uri(
             reverse("scoring:game_shared", args=[game.share_code])
         )
+        context["recovery_code"] = recovery_code(game)
+    elif mode == "share":
+        context["recover_url"] = reverse("scoring:game_shared_recover", args=[game.share_code])
+    else:
+        context["recover_url"] = reverse("scoring:game_recover", args=[game.code])
     return context
 
 
@@ -364,6 +459,8 @@ def _render_game(
     request: HtmxHttpRequest, board: selectors.Scoreboard, form: HandForm, **extra: Any
 ) -> HttpResponse:
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
+    if form.is_bound:
+        form.focus_first_error()
     context = {**_board_context(request, board.game, board, mode="edit"), "form": form, **extra}
     return render(request, template, context)
 
@@ -375,11 +472,52 @@ def _conflict(request: HtmxHttpRequest, game: Game, conflict: HandConflict) -> H
     data = request.POST.copy()
     data["number"] = str(board.next_number)
     form = HandForm(data, settings=board.settings, players=board.players)
-    message = _(
-        "Hand %(number)d was just saved on another phone; yours was not saved. Check the history: "
-        "if yours is a different hand, your entry is still below, save it again as hand %(next)d."
-    ) % {"number": conflict.number, "next": board.next_number}
+    if conflict.number < board.next_number:
+        message = _(
+            "Hand %(number)d was just saved on another phone; yours was not saved. Check the history: "
+            "if yours is a different hand, your entry is still below, save it again as hand %(next)d."
+        ) % {"number": conflict.number, "next": board.next_number}
+    else:
+        message = _moved_on_message(conflict.number, board.next_number)
     return _render_game(request, board, form, conflict=message)
+
+
+def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[str, Any]) -> HttpResponse:
+    """This form already saved a hand, and what it posts now is different (its reply was lost and
+    the entry was changed, or it came back with Back). Never "saved": show what is stored and
+    offer the new values as a correction of that hand, in one tap; the entry stays below with a
+    fresh submission id, to save it as the next hand instead if that is what it is."""
+    # The lost reply's "Hand N saved." is still waiting in the session: it would contradict this.
+    for _stale in messages.get_messages(request):
+        pass
+    board = selectors.scoreboard(game)
+    data = request.POST.copy()
+    data["number"] = str(board.next_number)
+    data["submission_id"] = str(uuid.uuid4())
+    form = HandForm(data, settings=board.settings, players=board.players)
+    form.is_valid()
+    message = _(
+        "Not saved: this form already saved hand %(number)d, with other values. Hand %(number)d is "
+        "stored as shown below. To change it to what you entered, apply your values as a correction; "
+        "if yours is a new hand, save it below as hand %(next)d."
+    ) % {"number": stored.number, "next": board.next_number}
+    fields = [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in ("csrfmiddlewaretoken", "submission_id", "number", "step")
+        for value in values
+    ]
+    correction = {
+        "number": stored.number,
+        "stored": (
+            selectors.describe(board.result, stored.number, stored.data)
+            if stored.number <= len(board.result.hands)
+            else []
+        ),
+        "action": reverse("scoring:hand_edit", args=[game.code, stored.number]),
+        "fields": fields,
+    }
+    return _render_game(request, board, form, conflict=message, correction=correction, messages=[])
 
 
 def _step_bid(post: QueryDict, settings: Settings) -> tuple[QueryDict, bool]:
@@ -503,9 +641,43 @@ def take_over(request: HttpRequest, code: str, token: str) -> HttpResponse:
     if request.method == "GET":
         status = 200 if handover_is_open(game=game, token=token) else 410
         return render(request, "scoring/take_over.html", {"game": game, "open": status == 200}, status=status)
-    new_token = claim_handover(game=game, token=token)
-    if new_token is None:
+    if not claim_handover(game=game, token=token, device=ensure_device(request)):
         return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
-    response = redirect("scoring:game", code=game.code)
-    set_edit_cookie(response, game, new_token)
-    return response
+    return redirect("scoring:game", code=game.code)
+
+
+def _taker(request: HttpRequest) -> Actor:
+    """Who the trail names for a take-over: the signed-in user, or "a phone with the recovery code"."""
+    return actor_for(request) if request.user.is_authenticated else Actor(user=None, label="recovery")
+
+
+@never_cache
+@require_POST
+def recover(request: HttpRequest, code: str | None = None, share_code: str | None = None) -> HttpResponse:
+    """Take over the scoring with the game's recovery code (from the read-only page, the share
+    page or the page a phone without the right lands on). Wrong codes are counted per game and
+    per client address; the take-over is written to the corrections trail."""
+    game = get_object_or_404(Game, code=code) if code else get_shared_game_or_404(share_code or "")
+    address = client_address(request)
+    typed = request.POST.get("recovery_code", "")
+    if not typed.strip():
+        error, status = _("Recovery code: enter the 6 letters shown on the scoring phone."), 400
+    else:
+        outcome = take_over_with_code(
+            game=game, code=typed, device=ensure_device(request), address=address, actor=_taker(request)
+        )
+        if outcome:
+            messages.success(request, _("This phone now keeps the score of this game."))
+            return redirect("scoring:game", code=game.code)
+        if outcome is None:
+            error, status = _("Too many wrong codes: wait a quarter of an hour, then try again."), 429
+        else:
+            error, status = (
+                _(
+                    "Recovery code: that is not this game's code. Check it on the scoring phone or "
+                    "the note you made at the start."
+                ),
+                400,
+            )
+    context = {"game": game, "error": error, "recover_url": request.path, "typed": typed[:20]}
+    return render(request, "scoring/recover.html", context, status=status)

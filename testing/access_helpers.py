@@ -14,8 +14,9 @@ from django.test import Client, RequestFactory
 
 from clubs.models import Club, ClubRole
 from scoring import services
+from scoring.devices import DEVICE_COOKIE, remember_device
 from scoring.models import Game
-from scoring.permissions import edit_cookie_name, grant_edit_token
+from scoring.permissions import grant_edit_token
 
 CLUB = 7
 OTHER_CLUB = 8
@@ -81,11 +82,14 @@ def in_club(game: Game, club_id: int | None) -> Game:
 
 
 def edit_token_cookie(game: Game) -> tuple[str, str]:
-    """(name, value) of a fresh edit-token cookie, as the game's creating browser would get it."""
+    """(name, value) of the device cookie of a new browser holding the game's edit right, as the
+    game's creating browser would get it."""
+    request = RequestFactory().get("/")
+    request.user = AnonymousUser()
+    grant_edit_token(request, game)
     response = HttpResponse()
-    grant_edit_token(response, game)
-    name = edit_cookie_name(game)
-    return name, response.cookies[name].value
+    remember_device(request, response)
+    return DEVICE_COOKIE, response.cookies[DEVICE_COOKIE].value
 
 
 def request_as(user: User | None = None, cookies: dict[str, str] | None = None) -> HttpRequest:

@@ -21,7 +21,7 @@ from django.test import Client
 from clubs.models import ClubRole
 from scoring import services
 from scoring.audit import Actor
-from scoring.handover import start_handover
+from scoring.handover import recovery_code, start_handover
 from scoring.models import Game
 from testing.access_helpers import client_with_token
 from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, table_user
@@ -48,9 +48,10 @@ SAME_IN = {"sv": {"Standard", "Check Pinochle", "Slam", "Dix"}, "cs": {"Import",
 
 def words_left(segment: str, lang: str) -> bool:
     """Whether a segment still holds a word once the names, same-in-every-language words, links
-    (the share and results links) and game codes are out."""
+    (the share and results links), game codes and recovery codes are out."""
     segment = re.sub(r"https?://\S+", "", segment)
-    codes = set(Game.objects.values_list("code", flat=True))
+    games = list(Game.objects.all())
+    codes = {game.code for game in games} | {recovery_code(game) for game in games}
     for word in sorted(NAMES | SAME_IN[lang] | codes, key=len, reverse=True):
         segment = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", "", segment)
     return bool(wordy([segment]))

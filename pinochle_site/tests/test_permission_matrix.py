@@ -24,7 +24,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.views.generic import RedirectView
 
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
-from scoring.handover import start_handover
+from scoring.handover import recovery_code, start_handover
 from scoring.models import Game, GameSeat, Hand, HandChange
 from testing.access_helpers import CLUB, PASSWORD, edit_token_cookie, make_game, make_personas
 from testing.helpers import WORKED_EXAMPLE, hand_post
@@ -168,6 +168,15 @@ MATRIX: dict[str, Write] = {
     # The one-time secret in the link is the right: whoever has the link takes over.
     "scoring:game_take_over": Write(
         lambda w: f"/g/{w.game.code}/take-over/{w.handover_secret}/", lambda w: {}, EVERYONE
+    ),
+    # The recovery code is the right: whoever knows it takes over (wrong codes are rate-limited).
+    "scoring:game_recover": Write(
+        lambda w: f"/g/{w.game.code}/recover", lambda w: {"recovery_code": recovery_code(w.game)}, EVERYONE
+    ),
+    "scoring:game_shared_recover": Write(
+        lambda w: f"/s/{w.game.share_code}/recover",
+        lambda w: {"recovery_code": recovery_code(w.game)},
+        EVERYONE,
     ),
     "scoring:game_details": Write(
         lambda w: f"/g/{w.game.code}/details/",

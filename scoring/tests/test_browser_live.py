@@ -48,9 +48,10 @@ def test_a_friend_with_the_share_link_sees_the_totals_change_without_reloading(
     shoot(friend, "live-share-phone", full_page=True)
     shoot(scorer, "live-scoring-phone", full_page=True)
 
-    # The friend cannot open the game itself: that asks for a login.
+    # The friend cannot open the game itself: the page says why and offers the take-over.
     friend.goto(scorer.url)
-    expect(friend).to_have_url(f"{live_server.url}/accounts/login/?next=/g/{scorer.url.split('/g/')[1]}")
+    expect(friend.get_by_text("Another phone keeps the score of this game")).to_be_visible()
+    expect(friend.get_by_role("button", name="Take over scoring")).to_be_visible()
     # Both phones stop polling before the live server (and its database) goes away.
     friend.context.close()
     scorer.context.close()

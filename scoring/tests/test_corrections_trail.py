@@ -93,7 +93,9 @@ def test_it_shows_the_history_side_by_side():
 
 def test_it_keeps_the_history_from_strangers():
     game = make_game(hands=1)
-    assert Client().get(f"/g/{game.code}/history/").status_code == 302
+    stranger = Client().get(f"/g/{game.code}/history/")
+    assert stranger.status_code == 403
+    assert "Another phone keeps the score of this game" in stranger.content.decode()
     charlie = Client()
     charlie.force_login(make_personas()["charlie"])
     assert charlie.get(f"/g/{game.code}/history/").status_code == 403

@@ -5,9 +5,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from scoring.devices import DEVICE_COOKIE
 from scoring.handover import claim_handover, start_handover
-from scoring.models import Game
-from scoring.permissions import can_edit_game, edit_cookie_name
+from scoring.models import Device, Game
+from scoring.permissions import can_edit_game
 from scoring.qr import qr_svg
 from testing.access_helpers import (  # noqa: F401 (fast_password_hashing is an autouse fixture)
     client_with_token,
@@ -28,8 +29,8 @@ def _handover_link(client, game):
 
 
 def _can_edit(client, game):
-    cookie = client.cookies.get(edit_cookie_name(game))
-    cookies = {edit_cookie_name(game): cookie.value} if cookie else {}
+    cookie = client.cookies.get(DEVICE_COOKIE)
+    cookies = {DEVICE_COOKIE: cookie.value} if cookie else {}
     return can_edit_game(request_as(cookies=cookies), Game.objects.get(pk=game.pk))
 
 
@@ -61,9 +62,10 @@ def test_it_refuses_an_expired_or_replaced_link():
     game = make_game()
     old = start_handover(game=game)
     new = start_handover(game=game)
-    assert claim_handover(game=game, token=old) is None
+    device = Device.objects.create(id_hash="a" * 64)
+    assert claim_handover(game=game, token=old, device=device) is False
     Game.objects.filter(pk=game.pk).update(handover_expires_at=timezone.now() - timedelta(seconds=1))
-    assert claim_handover(game=game, token=new) is None
+    assert claim_handover(game=game, token=new, device=device) is False
 
 
 def test_it_refuses_a_made_up_token():
@@ -101,5 +103,7 @@ def test_the_phone_that_handed_over_keeps_watching_read_only():
     assert response["Location"] == f"/s/{game.share_code}/"  # the read-only scoreboard, not the login
     assert first.post(f"/g/{game.code}/hands", {"number": "2"}).status_code == 302  # a write: to log in
     assert Game.objects.get(pk=game.pk).hand_count == 1
-    # A browser that never held the edit right still gets the login page.
-    assert "/accounts/login/" in Client().get(f"/g/{game.code}/")["Location"]
+    # A browser that never held the edit right is told why and offered the take-over form.
+    stranger = Client().get(f"/g/{game.code}/")
+    assert stranger.status_code == 403
+    assert "Take over scoring" in stranger.content.decode()

@@ -5,16 +5,18 @@ an organiser's act written to the corrections trail."""
 from __future__ import annotations
 
 import pytest
-from django.http import HttpResponse
 from django.test import Client
 
 from clubs.services import set_club_role
 from scoring import services
+from scoring.devices import DEVICE_COOKIE
+from scoring.handover import record_creator
 from scoring.models import HandChange
-from scoring.permissions import can_edit_game, grant_edit_token
+from scoring.permissions import can_edit_game
 from testing.access_helpers import (
     CLUB,
     HAND_2,
+    edit_token_cookie,
     fast_password_hashing,  # noqa: F401 (autouse fixture)
     make_game,
     make_personas,
@@ -33,11 +35,10 @@ def signed_in(user) -> Client:
 def _game_started_by(user, *, club_id=CLUB, hands=1):
     """A club game a scorer started on his phone: (game, that phone's client)."""
     game = make_game(hands=hands, club_id=club_id)
-    response = HttpResponse()
-    grant_edit_token(response, game, user=user)
+    record_creator(game=game, user=user)
+    name, value = edit_token_cookie(game)
     phone = signed_in(user)
-    for name, morsel in response.cookies.items():
-        phone.cookies[name] = morsel.value
+    phone.cookies[name] = value
     return game, phone
 
 
@@ -64,11 +65,12 @@ def test_issue13_point8_a_scorer_removed_from_the_club_loses_control_of_the_club
 def test_issue13_point8_demoting_a_scorer_to_member_also_ends_his_phones_right():
     people = make_personas()
     game, phone = _game_started_by(people["bob"])
-    name = f"edit_{game.code}"
+    name = DEVICE_COOKIE
     token_only = request_as(cookies={name: phone.cookies[name].value})
     assert can_edit_game(token_only, game)
     set_club_role(actor=people["alice"], user=people["bob"], club_id=CLUB, role="member")
     game.refresh_from_db()
+    token_only = request_as(cookies={name: phone.cookies[name].value})  # a new request: rights are read once
     assert not can_edit_game(token_only, game)
     anonymous_phone = Client()  # the same phone, signed out: only its edit token
     anonymous_phone.cookies[name] = phone.cookies[name].value

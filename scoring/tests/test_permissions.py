@@ -17,8 +17,9 @@ from clubs.permissions import (
 )
 from clubs.services import grant_founding_organiser, set_club_role
 from scoring import permissions
-from scoring.models import Game
-from scoring.permissions import can_edit_game, can_view_game, edit_cookie_name, grant_edit_token
+from scoring.devices import DEVICE_COOKIE
+from scoring.models import Device, Game
+from scoring.permissions import can_edit_game, can_view_game, grant_edit_token
 from testing.access_helpers import (
     CLUB,
     OTHER_CLUB,
@@ -82,7 +83,7 @@ def test_it_allows_exactly_the_right_personas(people, club, finished, editors, v
 
 def test_it_lets_the_signed_in_creator_edit_from_any_device(people):
     game = make_game()
-    grant_edit_token(HttpResponse(), game, user=people["dave"])
+    grant_edit_token(request_as(people["dave"]), game, user=people["dave"])
     assert can_edit_game(request_as(people["dave"]), game)
     assert not can_edit_game(request_as(people["charlie"]), game)
 
@@ -95,36 +96,35 @@ def test_it_lets_a_superuser_edit_any_game():
     assert role_in_club(root, CLUB) == "organiser"
 
 
-def test_it_refuses_a_token_for_another_game_or_a_forged_cookie():
+def test_it_refuses_a_device_of_another_game_or_a_forged_cookie():
     game, other = make_game(), make_game()
     _other_name, value = edit_token_cookie(other)
-    assert not can_edit_game(request_as(cookies={edit_cookie_name(game): value}), game)
+    assert not can_edit_game(request_as(cookies={DEVICE_COOKIE: value}), game)
     _name, real = edit_token_cookie(game)
-    assert not can_edit_game(request_as(cookies={edit_cookie_name(game): real[:-2] + "xx"}), game)
+    assert can_edit_game(request_as(cookies={DEVICE_COOKIE: real}), game)
+    assert not can_edit_game(request_as(cookies={DEVICE_COOKIE: real[:-2] + "xx"}), game)
     unsigned = real.split(":", 1)[0]
-    assert not can_edit_game(request_as(cookies={edit_cookie_name(game): unsigned}), game)
+    assert not can_edit_game(request_as(cookies={DEVICE_COOKIE: unsigned}), game)
 
 
-def test_it_takes_the_right_from_the_old_browser_when_a_new_token_is_granted():
+def test_it_stores_only_a_hash_of_the_device_id_in_a_signed_httponly_cookie(settings):
     game = make_game()
-    name, old = edit_token_cookie(game)
-    _name, new = edit_token_cookie(game)
-    assert not can_edit_game(request_as(cookies={name: old}), game)
-    assert can_edit_game(request_as(cookies={name: new}), game)
-
-
-def test_it_stores_only_a_hash_of_the_token_in_a_signed_httponly_cookie(settings):
-    game = make_game()
+    edit_token_cookie(game)
+    request = request_as()
+    grant_edit_token(request, game)
     response = HttpResponse()
-    grant_edit_token(response, game)
-    cookie = response.cookies[edit_cookie_name(game)]
+    from scoring.devices import remember_device
+
+    remember_device(request, response)
+    cookie = response.cookies[DEVICE_COOKIE]
     assert cookie["httponly"]
     assert cookie["samesite"] == "Lax"
     assert cookie["max-age"] == settings.EDIT_TOKEN_MAX_AGE_DAYS * 86400
-    token = cookie.value.split(":", 1)[0]
-    game.refresh_from_db()
-    assert len(game.edit_token_hash) == 64
-    assert token not in game.edit_token_hash
+    device_id = cookie.value.split(":", 1)[0]
+    assert not Device.objects.filter(id_hash=device_id).exists()
+    assert all(
+        len(device.id_hash) == 64 and device_id not in device.id_hash for device in Device.objects.all()
+    )
 
 
 def test_it_refuses_a_wrong_share_code():
@@ -257,7 +257,7 @@ def test_it_answers_404_for_an_unknown_game(people):
 def test_it_guards_reads_too(people):
     game = make_game()
     assert client_with_token(game).get(f"/g/{game.code}/").status_code == 200
-    assert Client().get(f"/g/{game.code}/").status_code == 302
+    assert Client().get(f"/g/{game.code}/").status_code == 403  # the take-over page
     client = Client()
     client.force_login(people["charlie"])
     assert client.get(f"/g/{game.code}/").status_code == 403

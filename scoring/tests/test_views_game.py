@@ -103,8 +103,9 @@ def test_the_scoreboard_costs_the_same_queries_whatever_the_number_of_hands(djan
     for number in range(1, hands + 1):
         services.record_hand(game=game, number=number, data=quick_hand(bidder="NESW"[number % 4]))
     client = client_with_token(game)  # the scoring phone without an account: no session to read
-    # session-less page: game (read once, by the permission check), seats, hands, corrections
-    with django_assert_num_queries(4):
+    # session-less page: game (read once, by the permission check), the device's right to it
+    # (one query, scoring/devices.py), seats, hands, corrections
+    with django_assert_num_queries(5):
         response = client.get(f"/g/{game.code}/")
     assert f"#{hands} dealer" in text(response)
 

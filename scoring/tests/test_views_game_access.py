@@ -37,9 +37,12 @@ def test_a_new_quick_game_is_editable_at_once_by_the_browser_that_created_it():
     assert 'id="hand-form"' in page
     assert phone.post(f"/g/{game.code}/hands", hand_post(1)).status_code == 302
     assert Game.objects.get().hand_count == 1
-    # Another browser is sent to the login page, and the games list does not show it the game.
+    # Another browser is told another phone scores the game (and offered the take-over), and the
+    # games list does not show it the game.
     stranger = Client()
-    assert stranger.get(f"/g/{game.code}/")["Location"].startswith("/accounts/login/")
+    refused = stranger.get(f"/g/{game.code}/")
+    assert refused.status_code == 403
+    assert "Another phone keeps the score of this game" in text(refused)
     assert game.code not in stranger.get("/").content.decode()
     assert game.code in phone.get("/").content.decode()
 
@@ -49,8 +52,11 @@ def test_the_share_page_shows_scores_history_and_awards_without_controls():
     page = Client().get(f"/s/{game.share_code}/").content.decode()
     assert 'data-testid="total-NS"' in page
     assert "#2" in text(Client().get(f"/s/{game.share_code}/"))
-    for control in ('id="hand-form"', "Edit hand", "Delete hand", "hand-over", 'csrfmiddlewaretoken" value'):
-        assert control not in page.split("<main")[1].split("</main>")[0], control
+    main = page.split("<main")[1].split("</main>")[0]
+    for control in ('id="hand-form"', "Edit hand", "Delete hand", "hand-over"):
+        assert control not in main, control
+    # The one form is the take-over with the recovery code (it needs the code, not the link).
+    assert main.count("<form") == 1 and f'action="/s/{game.share_code}/recover"' in main
     assert Client().get("/s/not-a-code/").status_code == 404
 
 
@@ -120,7 +126,7 @@ def test_the_editing_phone_polls_only_the_scoreboard_and_reloads_when_the_game_e
     assert 'id="hand-form"' not in phone.get(f"/g/{game.code}/live?v=old").content.decode()
     services.record_hand(game=game, number=2, data=quick_hand(bidder="E"))
     assert phone.get(f"/g/{game.code}/live?v=old")["HX-Refresh"] == "true"
-    assert Client().get(f"/g/{game.code}/live")["Location"].startswith("/accounts/login/")
+    assert Client().get(f"/g/{game.code}/live").status_code == 403
 
 
 def test_the_game_page_names_who_corrected_and_deleted_a_hand():

@@ -1,0 +1,181 @@
+"""The device cookie: one small signed cookie per browser, whatever the number of games it scores.
+
+A browser is known by a random 256-bit id in the signed, HttpOnly cookie `device`; the database
+keeps only the id's SHA-256 (`Device`) and, per game, whether this device may score it
+(`DeviceGame`). Before issue 11 each game had its own `edit_<code>` cookie; after about 73 quick
+games a browser's Cookie header was too large and every request answered 431. `DeviceMiddleware`
+moves such cookies into the device's record on the first request after the upgrade, then deletes
+them (docs/security.md, "Edit rights of a device").
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.signing import BadSignature
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponseBase
+
+from scoring.handover import token_hash, token_matches
+from scoring.models import Device, DeviceGame, Game
+
+DEVICE_COOKIE = "device"
+_SALT = "scoring.devices.device-id"
+#: The signing salt of the old per-game `edit_<code>` cookies (read once, to move them).
+LEGACY_SALT = "scoring.permissions.edit-token"
+LEGACY_PREFIX = "edit_"
+#: At most this many old cookies are moved (a browser that sent more was being refused anyway).
+LEGACY_LIMIT = 300
+
+
+def _device_id(request: HttpRequest) -> str | None:
+    new = getattr(request, "_new_device_id", None)
+    if new:
+        return str(new)
+    try:
+        value = request.get_signed_cookie(DEVICE_COOKIE, default=None, salt=_SALT)
+    except BadSignature:
+        return None
+    return value or None
+
+
+def device_of(request: HttpRequest) -> Device | None:
+    """The device record of this browser, or None (no cookie, or one this site did not sign)."""
+    if not hasattr(request, "_device"):
+        device_id = _device_id(request)
+        request._device = (  # type: ignore[attr-defined]
+            Device.objects.filter(id_hash=token_hash(device_id)).first() if device_id else None
+        )
+    device: Device | None = request._device  # type: ignore[attr-defined]
+    return device
+
+
+def ensure_device(request: HttpRequest) -> Device:
+    """This browser's device record, made now if it has none; `DeviceMiddleware` (or
+    `remember_device`) then sends the new cookie with the response."""
+    device = device_of(request)
+    if device is None:
+        device_id = secrets.token_urlsafe(32)
+        device = Device.objects.create(id_hash=token_hash(device_id))
+        request._new_device_id = device_id  # type: ignore[attr-defined]
+        request._device = device  # type: ignore[attr-defined]
+    return device
+
+
+def remember_device(request: HttpRequest, response: HttpResponseBase) -> None:
+    """Send the cookie of a device made during this request (idempotent)."""
+    device_id = getattr(request, "_new_device_id", None)
+    if device_id and DEVICE_COOKIE not in response.cookies:
+        response.set_signed_cookie(
+            DEVICE_COOKIE,
+            device_id,
+            salt=_SALT,
+            max_age=settings.EDIT_TOKEN_MAX_AGE_DAYS * 24 * 3600,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+
+
+def grant_game(request: HttpRequest, game: Game, *, exclusive: bool) -> None:
+    """Give this browser the right to score the game. `exclusive` (a handover or a take-over):
+    every other device loses it and follows the game read-only from then on."""
+    device = ensure_device(request)
+    with transaction.atomic():
+        if exclusive:
+            DeviceGame.objects.filter(game=game, active=True).exclude(device=device).update(active=False)
+        DeviceGame.objects.update_or_create(device=device, game=game, defaults={"active": True})
+    request.__dict__.pop("_device_rights", None)
+
+
+def _right(request: HttpRequest, game: Game) -> bool | None:
+    """This browser's right to the game: True (scores it), False (scored it before a handover or
+    take-over), None (never). One query per request and game, however often it is asked."""
+    cache: dict[int, bool | None] = request.__dict__.setdefault("_device_rights", {})
+    if game.pk not in cache:
+        device_id = _device_id(request)
+        cache[game.pk] = (
+            DeviceGame.objects.filter(device__id_hash=token_hash(device_id), game=game)
+            .values_list("active", flat=True)
+            .first()
+            if device_id
+            else None
+        )
+    return cache[game.pk]
+
+
+def holds_game(request: HttpRequest, game: Game) -> bool:
+    """Whether this browser may score the game (its device holds the active right)."""
+    return _right(request, game) is True
+
+
+def held_game_once(request: HttpRequest, game: Game) -> bool:
+    """Whether this browser scored the game before it was handed or taken over: it keeps
+    watching, read-only."""
+    return _right(request, game) is False
+
+
+def held_game_ids(request: HttpRequest, *, limit: int = 200) -> list[int]:
+    """The games this browser may score, most recent first (for the games list)."""
+    device = device_of(request)
+    if device is None:
+        return []
+    rows = DeviceGame.objects.filter(device=device, active=True).order_by("-granted_at")
+    return list(rows.values_list("game_id", flat=True)[:limit])
+
+
+def move_legacy_cookies(request: HttpRequest) -> list[str]:
+    """Turn this browser's old `edit_<code>` cookies into rights on its device record; returns
+    the cookie names to delete. A cookie whose token is still the game's edit token gives the
+    active right; a genuine but superseded one (the phone that handed over) a read-only one."""
+    names = [name for name in request.COOKIES if name.startswith(LEGACY_PREFIX)]
+    if not names:
+        return []
+    tokens: dict[str, str] = {}
+    for name in names[:LEGACY_LIMIT]:
+        token = request.get_signed_cookie(name, default=None, salt=LEGACY_SALT)
+        if token:
+            tokens[name.removeprefix(LEGACY_PREFIX)] = token
+    games = Game.objects.filter(code__in=list(tokens)).only("pk", "code", "edit_token_hash")
+    if games:
+        device = ensure_device(request)
+        for game in games:
+            active = token_matches(tokens[game.code], game.edit_token_hash)
+            try:
+                with transaction.atomic():
+                    DeviceGame.objects.get_or_create(device=device, game=game, defaults={"active": active})
+            except IntegrityError:
+                continue  # a parallel request of the same browser moved it first
+    return names
+
+
+class DeviceMiddleware:
+    """Moves old per-game cookies into the device record, deletes them, and sends the device
+    cookie when a view made a device."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        legacy = move_legacy_cookies(request)
+        response = self.get_response(request)
+        remember_device(request, response)
+        for name in legacy:
+            response.delete_cookie(name, samesite="Lax")
+        return response
+
+
+__all__ = [
+    "DEVICE_COOKIE",
+    "DeviceMiddleware",
+    "device_of",
+    "ensure_device",
+    "grant_game",
+    "held_game_ids",
+    "held_game_once",
+    "holds_game",
+    "move_legacy_cookies",
+    "remember_device",
+]

@@ -1,0 +1,125 @@
+"""Issue 11, point 2: "saved" is only said of the hand as shown. A form whose submission id already
+saved a hand, posted again with other values (a lost reply and a fixed entry, or Back and a new
+hand), is never answered "saved": the stored hand is shown and the new values are offered as a
+correction. The preview names the same hand as the heading, and says when the game moved on."""
+
+import uuid
+
+import pytest
+
+from scoring import services
+from scoring.models import Hand, HandChange
+from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
+
+pytestmark = pytest.mark.django_db
+
+
+def preview_url(game):
+    return f"/g/{game.code}/preview"
+
+
+def test_the_service_refuses_a_known_submission_with_other_values_and_writes_nothing():
+    game = check_game()
+    submission = uuid.uuid4()
+    first = services.record_hand(game=game, number=1, data={"passed": True}, submission_id=submission)
+    with pytest.raises(services.SubmissionReused) as caught:
+        services.record_hand(
+            game=game,
+            number=1,
+            data={"bidder": "N", "bid": 25, "tricks": {"NS": 25, "EW": 0}},
+            submission_id=submission,
+        )
+    assert caught.value.hand.pk == first.hand.pk
+    assert [hand.data for hand in Hand.objects.filter(game=game)] == [{"passed": True}]
+
+
+def test_a_fixed_entry_after_a_lost_reply_is_not_called_saved_and_is_offered_as_a_correction(table_client):
+    game = check_game()
+    post = hand_post(1, tricks_NS="12")
+    assert table_client.post(save_url(game), post).status_code == 302  # saved; the phone never heard
+    fixed = {**post, "tricks_NS": "22"}
+    response = table_client.post(save_url(game), fixed)
+    page = text(response)
+    assert "Hand 1 saved." not in page
+    assert "Not saved: this form already saved hand 1, with other values." in page
+    assert "Hand 1 as stored" in page
+    assert Hand.objects.get(game=game, number=1).data["tricks"] == {"NS": 12, "EW": 13}
+    # One tap applies the fixed values to hand 1.
+    html = response.content.decode()
+    assert f'action="/g/{game.code}/hands/1/"' in html
+    offered = {"number": "1", **{key: value for key, value in fixed.items() if key != "submission_id"}}
+    done = table_client.post(f"/g/{game.code}/hands/1/", offered, follow=True)
+    assert "Hand 1 corrected." in text(done)
+    assert Hand.objects.get(game=game, number=1).data["tricks"] == {"NS": 22, "EW": 3}
+    assert HandChange.objects.filter(game=game, action="edit").count() == 1
+
+
+def test_the_same_form_with_the_same_values_is_still_simply_saved(table_client):
+    game = check_game()
+    post = hand_post(1)
+    table_client.post(save_url(game), post)
+    assert "Hand 1 saved." in text(table_client.post(save_url(game), post, follow=True))
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_a_form_resubmitted_after_back_with_a_new_hand_keeps_the_entry_to_save_as_the_next_hand(table_client):
+    game = check_game()
+    post = hand_post(1)
+    table_client.post(save_url(game), post)
+    new_hand = {**post, "bid": "30", "tricks_NS": "20"}  # Back, then the next hand typed over it
+    page = text(table_client.post(save_url(game), new_hand))
+    assert "Hand 1 saved." not in page
+    assert "if yours is a new hand, save it below as hand 2" in page
+    assert "Save hand 2" in page
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_the_preview_of_a_form_that_already_saved_its_hand_names_that_hand(table_client):
+    game = check_game()
+    post = hand_post(1, tricks_NS="12")
+    table_client.post(save_url(game), post)
+    page = text(table_client.post(preview_url(game), {**post, "tricks_NS": "22"}, HTTP_HX_REQUEST="true"))
+    assert "This form already saved hand 1 with other values." in page
+    assert "hand 2" not in page.lower()
+    same = text(table_client.post(preview_url(game), post, HTTP_HX_REQUEST="true"))
+    assert "Hand 1 is saved with these values." in same
+
+
+def test_the_preview_says_when_another_phone_saved_the_hand_of_the_heading(table_client):
+    game = check_game()
+    services.record_hand(game=game, number=1, data={"passed": True})
+    page = text(table_client.post(preview_url(game), hand_post(1), HTTP_HX_REQUEST="true"))
+    assert "The game has moved on: hand 1 was saved on another phone." in page
+    assert "Totals after" not in page  # no description of another hand under this heading
+
+
+def test_the_preview_and_save_say_when_a_hand_was_deleted_meanwhile(table_client):
+    game = check_game()
+    services.record_hand(game=game, number=1, data={"passed": True})
+    services.delete_last_hand(game=game)
+    preview = text(table_client.post(preview_url(game), hand_post(2), HTTP_HX_REQUEST="true"))
+    assert "a hand was deleted, so the next hand is 1, not 2" in preview
+    saved = text(table_client.post(save_url(game), hand_post(2, WORKED_EXAMPLE)))
+    assert "a hand was deleted, so the next hand is 1, not 2" in saved
+    assert "saved." not in saved
+    assert Hand.objects.filter(game=game).count() == 0
+
+
+def test_a_correction_of_a_hand_deleted_meanwhile_is_a_clear_message_not_an_error(table_client):
+    game = check_game()
+    services.record_hand(game=game, number=1, data={"passed": True})
+    services.delete_last_hand(game=game)
+    response = table_client.post(f"/g/{game.code}/hands/1/", hand_post(1), follow=True)
+    assert response.status_code == 200
+    assert "Nothing corrected: hand 1 no longer exists (another phone deleted it)." in text(response)
+    assert Hand.objects.filter(game=game).count() == 0
+
+
+def test_the_service_refuses_to_delete_a_hand_other_than_the_one_expected():
+    game = check_game()
+    services.record_hand(game=game, number=1, data={"passed": True})
+    services.record_hand(game=game, number=2, data={"passed": True})
+    with pytest.raises(services.GameMovedOn) as caught:
+        services.delete_last_hand(game=game, expected=1)
+    assert caught.value.current == 2
+    assert Hand.objects.filter(game=game).count() == 2
