@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -44,7 +45,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         {
             "shell": json.dumps(shell),
             "offline_page": json.dumps(offline, ensure_ascii=False),
-            "static_prefix": static(""),
+            "static_prefix": settings.STATIC_URL,
             "version": "",
         },
     )
