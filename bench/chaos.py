@@ -85,6 +85,8 @@ class Journey:
     def __init__(self, base: str, args: argparse.Namespace) -> None:
         self.base, self.args = base, args
         self.rng = random.Random(args.seed)
+        self.drops = random.Random(args.seed + 1)  # its own: the route handler runs between the steps
+        self.events: list[str] = []
         self.tally = Tally()
         self.games: dict[str, list[dict[str, Any]]] = {}
         self.drop_next = False
@@ -123,7 +125,8 @@ class Journey:
 
     def maybe_drop(self, route: Any) -> None:
         self.tally.posts += 1
-        if self.drop_next or self.rng.random() < self.args.drop:
+        if self.drop_next or self.drops.random() < self.args.drop:
+            self.events.append("answer dropped")
             self.drop_next = False
             self.tally.dropped += 1
             try:
@@ -191,9 +194,11 @@ class Journey:
         expect(page.get_by_role("heading", name=f"Enter hand {number}")).to_be_visible()
         hand = random_hand(rng)
         self.latency(rng.randint(0, 800))
+        self.events.append(f"{code} hand {number}: latency {self.tally.latencies[-1]} ms")
         self.fill_first_part(hand)
         if rng.random() < self.args.reload:
             self.tally.reloads += 1
+            self.events.append("reload mid-entry")
             page.reload()
             expect(page.get_by_text("Draft restored")).to_be_visible()
             expect(self.form().get_by_role("spinbutton", name="Bid")).to_have_value(str(hand["bid"]))
@@ -203,6 +208,7 @@ class Journey:
         save = page.get_by_role("button", name=f"Save hand {number}")
         if offline:
             self.tally.offline += 1
+            self.events.append("offline save")
             page.wait_for_function(
                 "navigator.serviceWorker.ready.then(() => caches.match(location.href)).then(r => !!r)"
             )
@@ -211,12 +217,14 @@ class Journey:
             expect(page.locator(".save-state")).to_contain_text(f"hand {number} is kept on this phone")
             if rng.random() < 0.5:
                 self.tally.offline_reloads += 1
+                self.events.append("reload while offline")
                 page.reload()
                 expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
             page.wait_for_timeout(rng.randint(200, 1500))
             self.context.set_offline(False)
         elif rng.random() < self.args.double_tap:
             self.tally.double_taps += 1
+            self.events.append("double tap")
             save.dblclick()
         else:
             save.click()
@@ -225,6 +233,7 @@ class Journey:
         expect(page.locator(".pending-badge")).to_be_hidden()
         if rng.random() < self.args.back:
             self.tally.backs += 1
+            self.events.append("back and forward")
             page.go_back()
             page.go_forward()
             expect(page.get_by_role("heading", name=f"Enter hand {number + 1}")).to_be_visible()
@@ -244,6 +253,7 @@ class Journey:
         other.goto(f"{self.base}/g/{code}/")
         if self.rng.random() < 0.5:
             self.tally.deletes += 1
+            self.events.append("second phone deletes")
             number = len(intended)
             other.get_by_role("link", name=f"Delete hand {number} (the last)").click()
             other.get_by_role("button", name=f"Delete hand {number}").click()
@@ -251,6 +261,7 @@ class Journey:
             intended.pop()
         else:
             self.tally.corrections += 1
+            self.events.append("second phone corrects")
             number = self.rng.randint(1, len(intended))
             other.get_by_role("link", name=f"Edit hand {number}", exact=True).click()
             new_bid = MIN_BID + self.rng.randint(0, 8)
@@ -309,6 +320,10 @@ def main() -> int:
         journey = Journey(f"http://127.0.0.1:{server.port}", args)
         try:
             journey.run()
+        except BaseException:
+            print("chaos: the journey stopped; its last steps:", *journey.events[-12:], sep="\n  ")
+            print("  outbox:", journey.page.evaluate("localStorage.getItem('pinochle:outbox')"))
+            raise
         finally:
             server.stop()
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"

@@ -175,3 +175,31 @@ def test_the_app_can_be_installed_and_its_worker_looks_after_the_whole_site(live
     assert worker.ok and worker.headers["service-worker-allowed"] == "/"
     scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
     assert scope == live_server.url + "/"
+
+
+def test_a_hand_saved_offline_then_reloaded_and_its_answer_lost_is_still_saved_once(live_server, page: Page):
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    game = _game(page)
+    posts: list[str] = []
+
+    def drop_the_first_answer(route: Route) -> None:
+        posts.append(route.request.url)
+        if len(posts) == 1:
+            route.fetch()
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/hands", drop_the_first_answer)
+    _wait_until_kept_offline(page)
+    page.context.set_offline(True)
+    fill_hand(page, bidder="West (David)", bid=22)
+    _rest_of_hand(page)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
+    page.reload()
+    expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
+    page.context.set_offline(False)
+    expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible(timeout=30_000)
+    expect(page.locator(".pending-badge")).to_be_hidden()
+    assert _bids(game) == [22]
