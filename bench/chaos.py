@@ -78,7 +78,10 @@ def random_hand(rng: random.Random) -> dict[str, Any]:
 
 def stored_view(data: dict[str, Any]) -> dict[str, Any]:
     """The part of a stored hand record that the journey enters."""
-    return {key: data.get(key) for key in ("bidder", "bid", "trump", "meld_points", "tricks")}
+    view = {key: data.get(key) for key in ("bidder", "bid", "trump", "meld_points", "tricks")}
+    if view["meld_points"] is None:  # no meld on either side is stored as no meld_points at all
+        view["meld_points"] = {"NS": 0, "EW": 0}
+    return view
 
 
 class Journey:
