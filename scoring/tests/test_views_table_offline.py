@@ -3,13 +3,16 @@ the site root, the manifest and icons, and the rule book's bid steps on the step
 
 import json
 import re
+import uuid
 from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 
-from testing.helpers import standard_game
+from scoring import services
+from scoring.models import Game, Hand
+from testing.helpers import quick_hand, standard_game
 
 pytestmark = pytest.mark.django_db
 
@@ -53,3 +56,15 @@ def test_the_bid_stepper_carries_the_rule_books_steps_for_the_phone(table_client
     page = table_client.get(f"/g/{game.code}/").content.decode()
     assert attributes in page
     assert f'data-game="{game.code}"' in page
+
+
+def test_a_retried_save_answers_with_the_game_as_it_is_now_not_as_it_was_when_the_retry_arrived():
+    """A phone retries a Save whose answer was lost while the first try is still being saved: the
+    retry read the game before that save, and its answer must still show hand 1 saved."""
+    game = standard_game()
+    read_before_the_save = Game.objects.get(pk=game.pk)
+    submission = uuid.uuid4()
+    services.record_hand(game=game, number=1, data=quick_hand(), submission_id=submission)
+    services.record_hand(game=read_before_the_save, number=1, data=quick_hand(), submission_id=submission)
+    assert read_before_the_save.hand_count == 1
+    assert Hand.objects.filter(game=game).count() == 1

@@ -278,6 +278,11 @@
     const here = entryForm();
     if (game && here && here.dataset.game === item.game) {
       htmx.swap(game, text, { swapStyle: "outerHTML" });
+      // An answer that still offers this hand number without saying why is out of date (it was
+      // drawn while the same hand was being saved by an earlier try): ask for the game again.
+      const stale = number && Number(number.value) === Number(item.number) &&
+        !reply.querySelector(".errorlist, .message.error, [role=alert]");
+      if (stale) htmx.ajax("GET", location.pathname, { target: "#game", swap: "outerHTML" });
       if (navigator.serviceWorker && navigator.serviceWorker.controller) {
         navigator.serviceWorker.controller.postMessage({ type: "refresh", url: location.href });
       }
