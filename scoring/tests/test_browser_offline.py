@@ -203,3 +203,20 @@ def test_a_hand_saved_offline_then_reloaded_and_its_answer_lost_is_still_saved_o
     expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible(timeout=30_000)
     expect(page.locator(".pending-badge")).to_be_hidden()
     assert _bids(game) == [22]
+
+
+def test_a_save_the_server_refuses_stays_on_the_phone_until_the_player_discards_it(live_server, page: Page):
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    page.route("**/hands", lambda route: route.fulfill(status=403, body="Forbidden"))
+    fill_hand(page, bidder="North (Anna)", bid=20)
+    _rest_of_hand(page)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator(".save-state")).to_contain_text("Hand 1 was not accepted by the server.")
+    expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
+    page.reload()
+    expect(page.locator(".save-state")).to_contain_text("Hand 1 was not accepted by the server.")
+    expect(page.get_by_role("spinbutton", name="Bid")).to_have_value("20")  # the draft
+    page.locator(".save-state").get_by_role("button", name="Discard").click()
+    expect(page.locator(".pending-badge")).to_be_hidden()
+    expect(page.locator(".save-state")).to_have_count(0)
+    assert Hand.objects.count() == 0

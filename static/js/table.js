@@ -336,6 +336,18 @@
     const state = mine.state === "sending" && !online ? "queued" : mine.state;
     line.dataset.state = state;
     line.textContent = say(state, { number: mine.number });
+    if (state === "refused") {
+      // Only the player drops a hand the server refused: the entry stays on the form as a draft.
+      const discard = document.createElement("button");
+      discard.type = "button";
+      discard.className = "link-button";
+      discard.textContent = say("discard");
+      discard.addEventListener("click", function () {
+        storeOutbox(outbox().filter(function (x) { return x.id !== mine.id; }));
+        form.querySelector("[name=submission_id]").value = uuid4();
+      });
+      line.append(" ", discard);
+    }
   }
 
   // --- the page ----------------------------------------------------------------------------
