@@ -158,7 +158,7 @@ def test_a_save_whose_answer_is_lost_says_not_confirmed_and_retries_with_the_sam
     assert Hand.objects.filter(game=game).count() == 1
     expect(page.get_by_role("status").filter(has_text="Hand 1 saved.")).to_be_visible(timeout=20_000)
     expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible()
-    assert answers["posts"] == 2
+    assert answers["posts"] == 2, "one lost answer, one retry"
     assert _bids(game) == [24]
     submission_ids = set(Hand.objects.filter(game=game).values_list("submission_id", flat=True))
     assert len(submission_ids) == 1

@@ -219,7 +219,7 @@
 
   function send(id) {
     if (inflight[id]) {
-      resend[id] = true; // a second Save while the first is on its way: sent again after its answer
+      resend[id] = true; // Save again, changed, while the first is on its way: sent after its answer
       return;
     }
     const item = find(id);
@@ -292,6 +292,7 @@
   function flush(now) {
     const time = Date.now();
     outbox().forEach(function (item) {
+      if (inflight[item.id]) return; // its answer is on the way
       if (now || !item.next || item.next <= time) send(item.id);
     });
   }
