@@ -4,9 +4,12 @@ from typing import Any
 from django import template
 from django.conf import settings
 from django.urls import reverse
+from django.utils.html import json_script
 from django.utils.translation import gettext as _
 
 from scoring.labels import SUIT_NAMES, side_short
+from scoring.rules import Settings
+from scoring.rules.tables import bid_ladder as _bid_ladder
 from scoring.strict_input import is_game_code
 
 register = template.Library()
@@ -49,3 +52,33 @@ def game_url(code: str, name: str = "scoring:game") -> str:
     hold: the imports and restore refuse such codes, but a page that lists games must not fail on
     one written into the database by other means (a hand-edited row)."""
     return reverse(name, kwargs={"code": code}) if is_game_code(code) else ""
+
+
+@register.simple_tag
+def bid_ladder(rules: Settings) -> dict[str, int | None]:
+    """The rule book's legal bids for the phone's − / + (static/js/table.js steps with them)."""
+    minimum, by_ones_to, multiple = _bid_ladder(rules.min_bid, rules.deck)
+    return {"min": minimum, "by_ones_to": by_ones_to, "multiple": multiple}
+
+
+@register.simple_tag
+def table_strings() -> str:
+    """What static/js/table.js says at the table, in the page's language, as a JSON script element
+    (`{number}` stands for a hand number, `{count}` for a count)."""
+    strings = {
+        "online": _("Online"),
+        "offline": _("Offline"),
+        "sending": _("Sending hand {number}…"),
+        "queued": _(
+            "Offline: hand {number} is kept on this phone and will be sent when the network is back."
+        ),
+        "retrying": _("Hand {number} not confirmed — retrying."),
+        "refused": _(
+            "Hand {number} was not accepted by the server. It is kept on this phone: reload the page, "
+            "then save it again or discard it."
+        ),
+        "pending": _("Waiting to be sent: {count}"),
+        "draft": _("Draft restored"),
+        "discard": _("Discard"),
+    }
+    return json_script(strings, "table-strings")
