@@ -14,6 +14,7 @@ from django.db import transaction
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_player
+from ratings import services as rating_services
 from scoring import stats
 from scoring.models import Game, GameSeat, GameStat, Hand, HandStat
 from scoring.rules import GameResult
@@ -113,6 +114,7 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
     Hand.objects.bulk_create(hand_rows, batch_size=1000)
     HandStat.objects.bulk_create(hand_stats, batch_size=1000)
     GameStat.objects.bulk_create(game_stats, batch_size=1000)
+    rating_services.recompute_scopes(rating_services.scopes_for_clubs({game.club_id for game in game_rows}))
     return game_rows
 
 

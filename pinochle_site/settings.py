@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "accounts",
     "clubs",
     "scoring",
+    "ratings",
     "league",
 ]
 

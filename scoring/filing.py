@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player, Season
+from scoring import signals
 from scoring.models import Game, GameSeat
 
 
@@ -41,6 +42,7 @@ def set_game_details(
     game.place = place.strip()
     game.note = note.strip()
     game.save(update_fields=["club", "season", "played_on", "place", "note", "updated_at"])
+    signals.game_changed.send(sender=Game, game=game)
     return game
 
 
@@ -68,4 +70,5 @@ def link_seat(*, seat: GameSeat, player: Player | None) -> GameSeat:
     """Bind a seat (a typed name) to a player, or unbind it; its statistics follow at once."""
     seat.player = player
     seat.save(update_fields=["player"])
+    signals.game_changed.send(sender=Game, game=seat.game)
     return seat

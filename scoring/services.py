@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from scoring import stats
+from scoring import signals, stats
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, Hand, HandChange
 from scoring.rules import GameResult, RecordError, parse_hand, parse_settings, score_game
@@ -196,6 +196,7 @@ def _store_summary(
     game.chip_totals = dict(result.chips)
     game.save(update_fields=["hand_count", "finished", "winner", "scores", "chip_totals", "updated_at"])
     stats.refresh_game(game, result, hand_data=hand_data, first_changed=first_changed)
+    signals.game_changed.send(sender=Game, game=game)
 
 
 _SUMMARY_FIELDS = ("hand_count", "finished", "winner", "scores", "chip_totals", "updated_at")
