@@ -5,8 +5,8 @@ Each function runs a fixed number of queries whatever the number of games.
 
 from __future__ import annotations
 
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
