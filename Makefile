@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .PHONY: run test serve migrate deps lint system-deps clean bench messages bench-league bench-load bench-faults \
-	bench-fuzz bench-nights bench-import bench-chaos
+	bench-fuzz bench-nights bench-import bench-chaos bench-ratings
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { echo "make: '$(PYTHON) -m venv' failed; on Debian install python3-venv first"; exit 1; }
@@ -95,6 +95,9 @@ bench-nights: deps
 # phone), then the stored games must equal the intended ones. BENCH_ARGS="--hands 40" shortens it.
 bench-chaos: deps system-deps
 	$(BIN)/python bench/chaos.py $(BENCH_ARGS)
+
+bench-ratings: deps
+	$(BIN)/python bench/ratings.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles test-output

@@ -26,6 +26,7 @@ from django.utils.dateparse import parse_datetime
 
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from league.services import NewGame, store_games
+from ratings import services as rating_services
 from scoring.models import Game, GameSeat, Hand, HandChange
 from scoring.rules import GameResult, RecordError, check_record
 from scoring.strict_input import find_bad_text, is_game_code
@@ -280,6 +281,7 @@ def load(data: Any) -> dict[str, int]:
         seasons = _restore_seasons(_list(data, "seasons"), clubs)
         roles = _restore_roles(_list(data, "club_roles"), users, clubs)
         games, hands = _restore_games(_list(data, "games"), users, clubs, seasons, players)
+        rating_services.refresh_all()  # the ratings are derived: rebuilt from the restored games
     return {
         "games": games,
         "hands": hands,

@@ -33,6 +33,8 @@ from django.utils.translation import override
 from league import csv_io
 from league.models import ImportBatch
 from league.services import NewGame, discard_pending_games, publish_pending_games, write_pending_games
+from ratings import services as rating_services
+from scoring.models import Game
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +117,10 @@ def run(
         with transaction.atomic():
             publish_pending_games(batch_id=batch_id, placed=placed)
             _update(batch_id, status=ImportBatch.Status.DONE)
+        # Ratings are derived: the clubs the import filled are rated again, after the publishing
+        # transaction (a table's hand save need not wait for it).
+        clubs = Game.objects.filter(pk__in=[pk for pk, _new in placed]).values_list("club_id", flat=True)
+        rating_services.recompute_scopes(rating_services.scopes_for_clubs(set(clubs)))
     except IntegrityError:
         # Another import took one of these game codes between the check and the write.
         discard_pending_games(batch_id=batch_id)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_player
+from ratings import services as rating_services
 from scoring import stats
 from scoring.models import Game, GameSeat, GameStat, Hand, HandStat
 from scoring.rules import GameResult
@@ -86,7 +87,9 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
     """
     _refuse_repeated_players(games)
     clubs, seasons, roster = _places(games)
-    return _write(games, clubs=clubs, seasons=seasons, roster=roster, pending_import=None)
+    game_rows = _write(games, clubs=clubs, seasons=seasons, roster=roster, pending_import=None)
+    rating_services.recompute_scopes(rating_services.scopes_for_clubs({game.club_id for game in game_rows}))
+    return game_rows
 
 
 def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game]:

@@ -42,6 +42,7 @@ from league import csv_io, imports, standings
 from league.forms import ExportForm, ImportForm, MergeForm, RoleForm
 from league.models import ImportBatch
 from league.services import NewGame
+from ratings import selectors as rating_selectors
 from scoring.models import GameSeat, new_game_code
 from scoring.permissions import readable_games
 from scoring.stats import BAND_RULE
@@ -67,8 +68,12 @@ def index(request: HttpRequest) -> HttpResponse:
         .order_by("-created_at")[:20]
     )
     export_form = _only_clubs(ExportForm(), viewable)
+    rated = None if viewable is None else Player.objects.filter(memberships__club__in=viewable).values("pk")
+    board = rating_selectors.leaderboard(rating_selectors.ALL, players=rated, limit=30)
     return render(
-        request, "league/index.html", {"clubs": clubs, "casual": casual, "export_form": export_form}
+        request,
+        "league/index.html",
+        {"clubs": clubs, "casual": casual, "export_form": export_form, "board": board},
     )
 
 
@@ -103,6 +108,8 @@ def club(request: HttpRequest, club_id: int) -> HttpResponse:
             "roster": roster,
             "games": games,
             "organiser": can_manage_club(request.user, club.pk),
+            "board": rating_selectors.leaderboard(rating_selectors.club_scope(club.pk)),
+            "pairs": rating_selectors.partnership_board(rating_selectors.club_scope(club.pk)),
         },
     )
 
@@ -162,6 +169,11 @@ def _season_tables(request: HttpRequest, season: Season, *, link_players: bool) 
         "headers": _headers(sort, descending),
         "descending": descending,
         "ranking_rule": standings.RANKING_RULE,
+        "link_players": link_players,
+        "board": rating_selectors.leaderboard(
+            rating_selectors.club_scope(season.club_id),
+            players=GameSeat.objects.filter(game__season=season).values("player_id"),
+        ),
     }
 
 
@@ -213,7 +225,12 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     if viewable is not None and not club_ids & viewable:
         return deny(request)
     figures = standings.player_figures(player)
-    context = {"player": player, "f": figures, "band_rule": BAND_RULE}
+    context = {
+        "player": player,
+        "f": figures,
+        "band_rule": BAND_RULE,
+        "r": rating_selectors.player_ratings(player),
+    }
     if may_merge_players(request.user, player):
         context["merge_form"] = MergeForm(keep=player, clubs=organised_club_ids(request.user))
     return render(request, "league/player.html", context)

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "accounts",
     "clubs",
     "scoring",
+    "ratings",
     "league",
 ]
 

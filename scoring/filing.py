@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Player, Season
+from scoring import signals
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, HandChange
 
@@ -58,6 +59,7 @@ def set_game_details(
     game.place = place.strip()
     game.note = note.strip()
     game.save(update_fields=["club", "season", "played_on", "place", "note", "updated_at"])
+    signals.game_changed.send(sender=Game, game=game)
     return game
 
 
@@ -116,4 +118,5 @@ def link_seat(*, seat: GameSeat, player: Player | None) -> GameSeat:
             )
     seat.player = player
     seat.save(update_fields=["player"])
+    signals.game_changed.send(sender=Game, game=seat.game)
     return seat

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from scoring import stats
+from scoring import signals, stats
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, GameSetup, Hand, HandChange
 from scoring.rules import GameResult, RecordError, check_record, parse_settings, score_game
@@ -317,6 +317,7 @@ def store_result(
     stats.refresh_game(
         game, result, hand_data=hand_data, seat_rows=seat_rows, first_changed=first_changed, appended=appended
     )
+    signals.game_changed.send(sender=Game, game=game)  # derived data of other apps (ratings)
 
 
 __all__ = [

@@ -1,0 +1,39 @@
+"""Signal receivers: the stored ratings follow every change of the games they come from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models.signals import post_delete, pre_delete
+from django.dispatch import receiver
+
+from clubs.models import Player
+from ratings import services
+from scoring.models import Game
+from scoring.signals import game_changed
+
+
+@receiver(game_changed)
+def _game_changed(sender: Any, *, game: Game, **kwargs: Any) -> None:
+    services.game_changed(game)
+
+
+@receiver(pre_delete, sender=Game)
+def _note_game_scopes(sender: Any, instance: Game, **kwargs: Any) -> None:
+    instance._rating_scopes = services.scopes_of_games([instance.pk])  # type: ignore[attr-defined]
+
+
+@receiver(post_delete, sender=Game)
+def _game_deleted(sender: Any, instance: Game, **kwargs: Any) -> None:
+    services.recompute_scopes(getattr(instance, "_rating_scopes", set()))
+
+
+@receiver(pre_delete, sender=Player)
+def _note_player_scopes(sender: Any, instance: Player, **kwargs: Any) -> None:
+    instance._rating_scopes = services.scopes_of_player(instance.pk)  # type: ignore[attr-defined]
+
+
+@receiver(post_delete, sender=Player)
+def _player_deleted(sender: Any, instance: Player, **kwargs: Any) -> None:
+    """A merged duplicate goes after its seats moved to the kept player: rerate where it played."""
+    services.recompute_scopes(getattr(instance, "_rating_scopes", set()))

@@ -1,0 +1,124 @@
+"""What the league pages read of the ratings: leaderboards and a player's rating and insight.
+
+Each function runs a fixed number of queries whatever the number of games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from clubs.models import Player
+from ratings import insight as insight_maths
+from ratings.compute import PARTNERSHIP_MIN_GAMES, FinishedGame
+from ratings.models import PairRating, PlayerRating, RatingPoint
+from ratings.services import ALL, club_scope
+from ratings.svg import rating_chart
+
+__all__ = ["ALL", "PlayerRatings", "club_scope", "leaderboard", "partnership_board", "player_ratings"]
+
+
+def leaderboard(scope: str, *, players: Any = None, limit: int | None = None) -> list[PlayerRating]:
+    """The scope's players best first (by μ − 3σ, then player id), optionally only some of them."""
+    rows = (
+        PlayerRating.objects.filter(scope=scope)
+        .select_related("player")
+        .order_by("-conservative", "player_id")
+    )
+    if players is not None:
+        rows = rows.filter(player_id__in=players)  # ids, or a subquery of them
+    return list(rows[:limit] if limit else rows)
+
+
+def partnership_board(scope: str, *, limit: int | None = 20) -> list[PairRating]:
+    """Pairs with at least PARTNERSHIP_MIN_GAMES games together, best first."""
+    rows = (
+        PairRating.objects.filter(scope=scope, games__gte=PARTNERSHIP_MIN_GAMES)
+        .select_related("player_a", "player_b")
+        .order_by("-conservative", "player_a_id", "player_b_id")
+    )
+    return list(rows[:limit] if limit else rows)
+
+
+@dataclass(frozen=True)
+class Named:
+    """A record with or against another player, with their name for the page."""
+
+    player: Player
+    record: insight_maths.Record
+
+
+@dataclass
+class PlayerRatings:
+    rating: PlayerRating | None
+    club_ratings: list[tuple[str, PlayerRating]] = field(default_factory=list)
+    chart: str = ""
+    form: list[insight_maths.Outcome] = field(default_factory=list)
+    partners: list[Named] = field(default_factory=list)
+    rival: Named | None = None
+    nemesis: Named | None = None
+    buddy: Named | None = None
+    chips_per_night: list[insight_maths.NightChips] = field(default_factory=list)
+
+
+def player_ratings(player: Player, *, partners: int = 5) -> PlayerRatings:
+    """The player's all-time rating, club ratings, history chart and insight, in four queries."""
+    ratings = list(PlayerRating.objects.filter(player=player).order_by("scope"))
+    overall = next((row for row in ratings if row.scope == ALL), None)
+    clubs = {f"club:{club.pk}": club.name for club in player.clubs.all()}
+    club_ratings = [(clubs[row.scope], row) for row in ratings if row.scope in clubs]
+    if overall is None:
+        return PlayerRatings(rating=None, club_ratings=club_ratings)
+
+    own = list(RatingPoint.objects.filter(scope=ALL, player=player).order_by("seq"))
+    rows = RatingPoint.objects.filter(scope=ALL, game_id__in=[point.game_id for point in own]).values_list(
+        "game_id", "player_id", "side", "rank"
+    )
+    sides: dict[int, dict[int, list[int]]] = {}
+    ranks: dict[int, dict[int, int]] = {}
+    for game_id, player_id, side, rank in rows:
+        sides.setdefault(game_id, {}).setdefault(side, []).append(player_id)
+        ranks.setdefault(game_id, {})[side] = rank
+    games = []
+    for point in own:
+        order = sorted(sides[point.game_id])
+        finished = FinishedGame(
+            id=point.game_id,
+            order=(point.day.toordinal(),),
+            sides=tuple(tuple(sorted(sides[point.game_id][index])) for index in order),
+            ranks=tuple(ranks[point.game_id][index] for index in order),
+        )
+        games.append(insight_maths.player_game(finished, player.pk, played=point.day, chips=point.chips))
+    found = insight_maths.insight(games)
+    wanted = {r.player_id for r in found.partners[:partners]} | {
+        r.player_id for r in (found.rival, found.nemesis, found.buddy) if r is not None
+    }
+    people = Player.objects.in_bulk(wanted)
+
+    def named(record: insight_maths.Record | None) -> Named | None:
+        return Named(people[record.player_id], record) if record is not None else None
+
+    values = [point.display for point in own]
+    chart = rating_chart(
+        values,
+        title=_("Rating history of %(name)s") % {"name": player.name},
+        description=_("%(name)s's rating after each of %(count)s rated games, from %(first)s to %(last)s.")
+        % {"name": player.name, "count": len(values), "first": values[0], "last": values[-1]},
+        x_label=_("Rated game"),
+        y_label=_("Rating"),
+        point_labels=[f"{date_format(point.day, 'SHORT_DATE_FORMAT')}: {point.display}" for point in own],
+    )
+    return PlayerRatings(
+        rating=overall,
+        club_ratings=club_ratings,
+        chart=chart,
+        form=found.form,
+        partners=[Named(people[r.player_id], r) for r in found.partners[:partners]],
+        rival=named(found.rival),
+        nemesis=named(found.nemesis),
+        buddy=named(found.buddy),
+        chips_per_night=found.chips_per_night,
+    )

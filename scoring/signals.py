@@ -1,0 +1,9 @@
+"""Signals the table sends; other apps (ratings) listen without the table importing them.
+
+`game_changed(game=…)` is sent inside the transaction that changed a game's hands (its result),
+its club, season or date, or the player linked to one of its seats.
+"""
+
+from django.dispatch import Signal
+
+game_changed = Signal()
