@@ -6,6 +6,7 @@
 /            scoring: the games list, /games/new, /g/<code>/… (one game), /s/<share_code>/…
              (read-only share links), /rules/, /clubs/<id>/corrections/
 /healthz     liveness check
+/sw.js       the service worker (offline copies of the app and of opened games)
 """
 
 from django.contrib import admin
@@ -23,6 +24,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", views.healthz, name="healthz"),
+    # The service worker lives at the root so it may keep every page for offline use (templates/sw.js).
+    path("sw.js", views.service_worker, name="service_worker"),
     path("accounts/", include("accounts.urls")),
     path("league/", include("league.urls")),
     path("", include("scoring.urls")),

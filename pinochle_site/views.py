@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 
@@ -10,3 +17,40 @@ from django.views.decorators.http import require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
     """Liveness check for load balancers, and the trivial view the web benchmark compares against."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+# The app shell the service worker keeps for offline use (templates/sw.js).
+_SHELL = (
+    "css/app.css",
+    "css/language.css",
+    "js/app.js",
+    "js/table.js",
+    "django_htmx/htmx-2.min.js",
+    "manifest.webmanifest",
+    "icons/icon-192.png",
+    "icons/icon.svg",
+)
+
+
+@require_GET
+@cache_control(no_cache=True)
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """/sw.js: served from the site root so that it may look after every page of the site (a worker
+    only controls the pages under its own address). Its version changes with the static files'
+    hashed names and its own text, so a new release replaces the kept copies."""
+    shell = [static(path) for path in _SHELL]
+    offline = render_to_string("offline.html", request=request)
+    text = render_to_string(
+        "sw.js",
+        {
+            "shell": json.dumps(shell),
+            "offline_page": json.dumps(offline, ensure_ascii=False),
+            "static_prefix": settings.STATIC_URL,
+            "version": "",
+        },
+    )
+    version = hashlib.sha256(text.encode()).hexdigest()[:12]
+    text = text.replace('const CACHE = "pinochle-";', f'const CACHE = "pinochle-{version}";', 1)
+    response = HttpResponse(text, content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    return response

@@ -113,6 +113,8 @@ def record_hand(
             rows = list(locked.hands.order_by("number"))
             same = next((row for row in rows if submission_id and row.submission_id == submission_id), None)
             if same is not None:
+                # The caller's game may have been read before that save: show what is stored now.
+                _copy_summary(locked, game)
                 return same
             if number != len(rows) + 1:
                 raise HandConflict(number)
@@ -127,6 +129,7 @@ def record_hand(
         if submission_id is not None:
             same = Hand.objects.filter(game=game, submission_id=submission_id).first()
             if same is not None:
+                game.refresh_from_db()
                 return same
         raise HandConflict(number) from None
     _copy_summary(locked, game)

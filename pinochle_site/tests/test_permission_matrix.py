@@ -191,7 +191,8 @@ MATRIX: dict[str, Write] = {
 # URL names that change nothing: each must answer a POST with 405 (checked below), so a write
 # endpoint cannot hide here.
 READ_ONLY = {
-    "scoring:game_list", "healthz", "scoring:game", "scoring:game_live", "scoring:game_shared",
+    "scoring:game_list", "healthz", "service_worker", "scoring:game", "scoring:game_live",
+    "scoring:game_shared",
     "scoring:game_shared_live", "scoring:rules_help", "scoring:game_history", "scoring:club_corrections",
     "league:index", "league:club", "league:season", "league:player", "league:export_games",
     "league:export_hands", "league:results",
@@ -247,6 +248,7 @@ def test_a_read_only_url_refuses_a_post(name, world):
         "league:index": "/league/",
         "scoring:game_list": "/",
         "healthz": "/healthz",
+        "service_worker": "/sw.js",
         "scoring:rules_help": "/rules/",
     }
     client = client_for(ORGANISER, world)

@@ -67,6 +67,22 @@ def default_min_bid(deck: str) -> int:
     return 50 if deck == "double" else 20
 
 
+#: Double deck: bids go up by ones to min_bid + DOUBLE_DECK_BY_ONES, then in multiples of this.
+DOUBLE_DECK_BY_ONES: Final = 10
+DOUBLE_DECK_BID_MULTIPLE: Final = 5
+
+
+def bid_ladder(min_bid: int, deck: str) -> tuple[int, int | None, int]:
+    """The legal bids as data for the phone's stepper: (minimum, by ones up to, then multiples of).
+
+    >>> bid_ladder(20, "single"), bid_ladder(50, "double")
+    ((20, None, 1), (50, 60, 5))
+    """
+    if deck == "double":
+        return min_bid, min_bid + DOUBLE_DECK_BY_ONES, DOUBLE_DECK_BID_MULTIPLE
+    return min_bid, None, 1
+
+
 def bid_step_error(bid: int, min_bid: int, deck: str) -> str | None:
     """Why a bid is off its step, or None when it is a legal bid.
 
@@ -75,8 +91,9 @@ def bid_step_error(bid: int, min_bid: int, deck: str) -> str | None:
     """
     if bid < min_bid:
         return sentence("bid_below_minimum", {"bid": bid, "min_bid": min_bid})
-    if deck == "double" and bid > min_bid + 10 and bid % 5:
-        return sentence("bid_off_step", {"bid": bid, "top": min_bid + 10})
+    _, by_ones_to, multiple = bid_ladder(min_bid, deck)
+    if by_ones_to is not None and bid > by_ones_to and bid % multiple:
+        return sentence("bid_off_step", {"bid": bid, "top": by_ones_to})
     return None
 
 

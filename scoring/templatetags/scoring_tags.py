@@ -3,9 +3,12 @@ from typing import Any
 
 from django import template
 from django.conf import settings
+from django.utils.html import json_script
 from django.utils.translation import gettext as _
 
 from scoring.labels import SUIT_NAMES, side_short
+from scoring.rules import Settings
+from scoring.rules.tables import bid_ladder as _bid_ladder
 
 register = template.Library()
 
@@ -39,3 +42,33 @@ def language_choices() -> list[tuple[str, str]]:
 def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
     """`mapping[key]`, or None: a dictionary looked up by a loop variable."""
     return mapping.get(key) if mapping else None
+
+
+@register.simple_tag
+def bid_ladder(rules: Settings) -> dict[str, int | None]:
+    """The rule book's legal bids for the phone's − / + (static/js/table.js steps with them)."""
+    minimum, by_ones_to, multiple = _bid_ladder(rules.min_bid, rules.deck)
+    return {"min": minimum, "by_ones_to": by_ones_to, "multiple": multiple}
+
+
+@register.simple_tag
+def table_strings() -> str:
+    """What static/js/table.js says at the table, in the page's language, as a JSON script element
+    (`{number}` stands for a hand number, `{count}` for a count)."""
+    strings = {
+        "online": _("Online"),
+        "offline": _("Offline"),
+        "sending": _("Sending hand {number}…"),
+        "queued": _(
+            "Offline: hand {number} is kept on this phone and will be sent when the network is back."
+        ),
+        "retrying": _("Hand {number} not confirmed — retrying."),
+        "refused": _(
+            "Hand {number} was not accepted by the server. It is kept on this phone: reload the page, "
+            "then save it again or discard it."
+        ),
+        "pending": _("Waiting to be sent: {count}"),
+        "draft": _("Draft restored"),
+        "discard": _("Discard"),
+    }
+    return json_script(strings, "table-strings")

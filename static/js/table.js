@@ -1,0 +1,410 @@
+// The phone at the table: every tap counts, the hand being entered survives a reload, and a Save
+// without a network waits on the phone until the server confirms it. Without this script every page
+// still works as plain forms; the server checks the whole hand at Preview and Save either way.
+//
+// - Bid − / +: stepped here, from the rule book's steps the server writes on the stepper
+//   (data-bid-min, data-bid-by-ones-to, data-bid-multiple); no round trip per tap.
+// - Drafts: the entry form of a game is kept in localStorage per game and hand number until that
+//   hand is saved or the draft is discarded ("Draft restored · Discard").
+// - Outbox: Save puts the hand (its submission id and the form's fields) in localStorage and sends
+//   it; it stays there, with a badge, until the server answers. A lost answer is retried with the
+//   same submission id (the server saves one hand per id) on `online`, on focus and on a timer.
+// - The service worker (/sw.js) keeps the app and the opened games for offline use; the screen is
+//   kept awake while a game is open (Wake Lock API, where the browser has it).
+(function () {
+  "use strict";
+
+  const DRAFT = "pinochle:draft:";
+  const OUTBOX = "pinochle:outbox";
+  const USED = "pinochle:used-ids";
+  const SKIP = ["csrfmiddlewaretoken", "submission_id", "number", "step"];
+  const TIMEOUT_MS = 20000;
+  const TICK_MS = 2000;
+  const stringsElement = document.getElementById("table-strings");
+  const strings = stringsElement ? JSON.parse(stringsElement.textContent) : {};
+  const inflight = {};
+  const resend = {};
+
+  function say(key, values) {
+    let text = strings[key] || key;
+    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
+    return text;
+  }
+
+  function read(key, fallback) {
+    try {
+      const value = JSON.parse(localStorage.getItem(key));
+      return value === null ? fallback : value;
+    } catch (error) {
+      return fallback;
+    }
+  }
+
+  function write(key, value) {
+    try {
+      localStorage.setItem(key, JSON.stringify(value));
+    } catch (error) { /* storage full or refused: the page still works as a plain form */ }
+  }
+
+  function uuid4() {
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 15) | 64;
+    b[8] = (b[8] & 63) | 128;
+    const h = Array.from(b, function (x) { return x.toString(16).padStart(2, "0"); }).join("");
+    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
+  }
+
+  // --- the bid stepper ---------------------------------------------------------------------
+
+  function stepBid(bid, stepper, up, max) {
+    const min = Number(stepper.dataset.bidMin);
+    const onesTo = stepper.dataset.bidByOnesTo ? Number(stepper.dataset.bidByOnesTo) : null;
+    const multiple = Number(stepper.dataset.bidMultiple) || 1;
+    const legal = function (b) { return onesTo === null || b <= onesTo || b % multiple === 0; };
+    if (isNaN(bid) || bid < min) return min;
+    let next = bid;
+    if (up) {
+      do next += 1; while (!legal(next));
+      return Math.min(next, max);
+    }
+    do next -= 1; while (next > min && !legal(next));
+    return Math.max(next, min);
+  }
+
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest("button[name=step]");
+    const stepper = button && button.closest("[data-bid-min]");
+    if (!stepper) return;
+    event.preventDefault();
+    const input = stepper.querySelector("input");
+    const max = input.max ? Number(input.max) : Infinity;
+    input.value = stepBid(parseInt(input.value, 10), stepper, button.value === "bid_up", max);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
+  // --- drafts ------------------------------------------------------------------------------
+
+  function entryForm() { return document.querySelector("form[data-game]"); }
+  function numberOf(form) { return (form.querySelector("[name=number]") || {}).value || ""; }
+  function draftKey(game, number) { return DRAFT + game + ":" + number; }
+  function fieldsOf(form) {
+    return Array.from(new FormData(form)).filter(function (pair) { return SKIP.indexOf(pair[0]) < 0; });
+  }
+
+  function saveDraft(form) {
+    const fields = fieldsOf(form);
+    const key = draftKey(form.dataset.game, numberOf(form));
+    if (JSON.stringify(fields) === form.dataset.pristine) localStorage.removeItem(key);
+    else write(key, { fields: fields, at: Date.now() });
+  }
+
+  function applyFields(form, fields) {
+    const values = {};
+    fields.forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
+    form.querySelectorAll("input, select, textarea").forEach(function (el) {
+      if (!el.name || SKIP.indexOf(el.name) >= 0) return;
+      const given = values[el.name] || [];
+      if (el.type === "checkbox" || el.type === "radio") el.checked = given.indexOf(el.value) >= 0;
+      else el.value = given.length ? given[0] : "";
+    });
+    form.querySelectorAll("details.seat-melds").forEach(function (details) {
+      const counts = Array.from(details.querySelectorAll("input.count"));
+      if (counts.some(function (input) { return Number(input.value) > 0; })) details.open = true;
+      if (counts.length) counts[0].dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    setTimeout(function () { form.dispatchEvent(new Event("change", { bubbles: true })); }, 0);
+  }
+
+  function dropOldDrafts(game, number) {
+    for (let i = localStorage.length - 1; i >= 0; i--) {
+      const key = localStorage.key(i);
+      const prefix = DRAFT + game + ":";
+      if (key && key.startsWith(prefix) && Number(key.slice(prefix.length)) < Number(number)) {
+        localStorage.removeItem(key);
+      }
+    }
+  }
+
+  function restoreDraft(form) {
+    const game = form.dataset.game;
+    const number = numberOf(form);
+    form.dataset.pristine = JSON.stringify(fieldsOf(form));
+    dropOldDrafts(game, number);
+    const draft = read(draftKey(game, number), null);
+    // A form the server sent back with messages already holds what was typed: leave it as it is.
+    if (!draft || form.querySelector(".errorlist, .has-error") || document.querySelector("#game .message.error")) return;
+    if (JSON.stringify(draft.fields) === form.dataset.pristine) return;
+    applyFields(form, draft.fields);
+    const line = document.createElement("p");
+    line.className = "draft-line";
+    line.setAttribute("role", "status");
+    line.append(say("draft") + " · ");
+    const discard = document.createElement("button");
+    discard.type = "button";
+    discard.className = "link-button";
+    discard.textContent = say("discard");
+    discard.addEventListener("click", function () {
+      localStorage.removeItem(draftKey(game, number));
+      form.reset();
+      applyFields(form, JSON.parse(form.dataset.pristine));
+      line.remove();
+    });
+    line.append(discard);
+    form.before(line);
+  }
+
+  function draftOnInput(event) {
+    const form = event.target.form;
+    if (form && form.matches("form[data-game]") && form.dataset.pristine !== undefined) saveDraft(form);
+  }
+  document.addEventListener("input", draftOnInput);
+  document.addEventListener("change", draftOnInput);
+
+  // --- the outbox --------------------------------------------------------------------------
+
+  function outbox() { return read(OUTBOX, []); }
+  function storeOutbox(items) { write(OUTBOX, items); showState(); }
+  function find(id) { return outbox().find(function (item) { return item.id === id; }); }
+
+  function update(id, changes) {
+    const items = outbox();
+    items.forEach(function (item) { if (item.id === id) Object.assign(item, changes); });
+    storeOutbox(items);
+  }
+
+  function remember(id) {
+    const used = read(USED, []).filter(function (x) { return x !== id; });
+    used.push(id);
+    write(USED, used.slice(-200));
+  }
+
+  function currentToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (error) {
+      return "";
+    }
+  }
+
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (!form.matches || !form.matches("form[data-game]")) return;
+    const submitter = event.submitter;
+    if (submitter && submitter.hasAttribute("formaction") && submitter.formAction !== form.action) return;
+    // Ours, not htmx's: stopped on the way down, before the form's own listeners.
+    event.preventDefault();
+    event.stopPropagation();
+    let idField = form.querySelector("[name=submission_id]");
+    if (!idField.value) idField.value = uuid4();
+    const item = {
+      id: idField.value,
+      game: form.dataset.game,
+      number: numberOf(form),
+      url: form.action,
+      fields: Array.from(new FormData(form)),
+      state: "sending",
+      tries: 0,
+      next: 0,
+    };
+    const items = outbox();
+    const known = items.find(function (x) { return x.id === item.id; });
+    if (known && inflight[item.id] && JSON.stringify(known.fields) === JSON.stringify(item.fields)) return;
+    if (known) Object.assign(known, { fields: item.fields, url: item.url, next: 0 });
+    else items.push(item);
+    storeOutbox(items);
+    remember(item.id);
+    send(item.id);
+  }, true);
+
+  function send(id) {
+    if (inflight[id]) {
+      resend[id] = true; // a second Save while the first is on its way: sent again after its answer
+      return;
+    }
+    const item = find(id);
+    if (!item) return;
+    inflight[id] = true;
+    update(id, { state: "sending" });
+    const body = new URLSearchParams();
+    const token = currentToken();
+    item.fields.forEach(function (pair) {
+      body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
+    });
+    const controller = new AbortController();
+    const timer = setTimeout(function () { controller.abort(); }, TIMEOUT_MS);
+    fetch(item.url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      signal: controller.signal,
+      headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": location.href, "X-CSRFToken": token },
+    }).then(function (response) {
+      return response.text().then(function (text) {
+        if (response.ok && !response.redirected && text.indexOf('id="game"') >= 0) answered(item, text);
+        else if (response.status >= 500 || response.status === 429 || response.status === 408) retry(id);
+        else update(id, { state: "refused", status: response.status, next: Date.now() + 60000 });
+      });
+    }).catch(function () {
+      retry(id);
+    }).finally(function () {
+      clearTimeout(timer);
+      delete inflight[id];
+      if (resend[id]) {
+        delete resend[id];
+        send(id);
+      }
+    });
+  }
+
+  function retry(id) {
+    const item = find(id);
+    if (!item) return;
+    const tries = (item.tries || 0) + 1;
+    const wait = Math.min(30000, 1000 * Math.pow(2, Math.min(tries, 5)));
+    update(id, { state: navigator.onLine ? "retrying" : "queued", tries: tries, next: Date.now() + wait });
+  }
+
+  // The server answered: the hand is saved, or it says why not (the page shows it either way).
+  function answered(item, text) {
+    if (resend[item.id]) return; // changed and saved again meanwhile: that answer is the one to show
+    storeOutbox(outbox().filter(function (x) { return x.id !== item.id; }));
+    const reply = new DOMParser().parseFromString(text, "text/html");
+    const number = reply.querySelector("#hand-form [name=number]");
+    if (!number || Number(number.value) > Number(item.number)) {
+      localStorage.removeItem(draftKey(item.game, item.number));
+    }
+    const game = document.getElementById("game");
+    const here = entryForm();
+    if (game && here && here.dataset.game === item.game) {
+      htmx.swap(game, text, { swapStyle: "outerHTML" });
+      // An answer that still offers this hand number without saying why is out of date (it was
+      // drawn while the same hand was being saved by an earlier try): ask for the game again.
+      const stale = number && Number(number.value) === Number(item.number) &&
+        !reply.querySelector(".errorlist, .message.error, [role=alert]");
+      if (stale) htmx.ajax("GET", location.pathname, { target: "#game", swap: "outerHTML" });
+      if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+        navigator.serviceWorker.controller.postMessage({ type: "refresh", url: location.href });
+      }
+    }
+  }
+
+  function flush(now) {
+    const time = Date.now();
+    outbox().forEach(function (item) {
+      if (now || !item.next || item.next <= time) send(item.id);
+    });
+  }
+
+  // --- what the phone shows: online or offline, hands waiting, this hand's state ------------
+
+  function showState() {
+    const header = document.querySelector(".site-header");
+    if (!header) return;
+    let pill = header.querySelector(".net-state");
+    if (!pill) {
+      pill = document.createElement("p");
+      pill.className = "net-state";
+      pill.setAttribute("role", "status");
+      pill.setAttribute("aria-live", "polite");
+      pill.innerHTML = '<span class="net"></span> <span class="pending-badge" hidden></span>';
+      header.append(pill);
+    }
+    const online = navigator.onLine;
+    pill.classList.toggle("offline", !online);
+    pill.querySelector(".net").textContent = say(online ? "online" : "offline");
+    const items = outbox();
+    const badge = pill.querySelector(".pending-badge");
+    badge.hidden = items.length === 0;
+    badge.textContent = say("pending", { count: items.length });
+
+    const form = entryForm();
+    if (!form) return;
+    let line = form.querySelector(".save-state");
+    const mine = items.find(function (x) { return x.game === form.dataset.game && x.number === numberOf(form); });
+    if (!mine) {
+      if (line) line.remove();
+      return;
+    }
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "save-state";
+      line.setAttribute("role", "status");
+      const actions = form.querySelector(".actions");
+      actions.parentNode.insertBefore(line, actions);
+    }
+    const state = mine.state === "sending" && !online ? "queued" : mine.state;
+    line.dataset.state = state;
+    line.textContent = say(state, { number: mine.number });
+    if (state === "refused") {
+      // Only the player drops a hand the server refused: the entry stays on the form as a draft.
+      const discard = document.createElement("button");
+      discard.type = "button";
+      discard.className = "link-button";
+      discard.textContent = say("discard");
+      discard.addEventListener("click", function () {
+        storeOutbox(outbox().filter(function (x) { return x.id !== mine.id; }));
+        form.querySelector("[name=submission_id]").value = uuid4();
+      });
+      line.append(" ", discard);
+    }
+  }
+
+  // --- the page ----------------------------------------------------------------------------
+
+  function initForm() {
+    const form = entryForm();
+    if (!form || form.dataset.tableReady) return;
+    form.dataset.tableReady = "1";
+    const idField = form.querySelector("[name=submission_id]");
+    const waiting = outbox().find(function (x) { return x.game === form.dataset.game && x.number === numberOf(form); });
+    if (waiting) idField.value = waiting.id; // Save again sends the same hand, never a second one
+    else if (idField && read(USED, []).indexOf(idField.value) >= 0) idField.value = uuid4();
+    restoreDraft(form);
+    showState();
+  }
+
+  let wakeLock = null;
+  function keepAwake() {
+    if (!("wakeLock" in navigator) || !document.getElementById("game") || document.visibilityState !== "visible") return;
+    if (wakeLock && !wakeLock.released) return;
+    navigator.wakeLock.request("screen").then(function (lock) { wakeLock = lock; }).catch(function () {});
+  }
+
+  function init() {
+    initForm();
+    showState();
+    keepAwake();
+    flush(true);
+  }
+
+  document.addEventListener("htmx:load", initForm);
+  window.addEventListener("online", function () { showState(); flush(true); });
+  window.addEventListener("offline", showState);
+  window.addEventListener("focus", function () { flush(true); });
+  window.addEventListener("storage", function (event) { if (event.key === OUTBOX) showState(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") {
+      keepAwake();
+      flush(true);
+    }
+  });
+  // Back to a page kept in the browser's memory: its form may be one that was already sent.
+  window.addEventListener("pageshow", function (event) {
+    const form = entryForm();
+    const idField = form && form.querySelector("[name=submission_id]");
+    if (event.persisted && idField && read(USED, []).indexOf(idField.value) >= 0 && !find(idField.value)) {
+      location.reload();
+    }
+  });
+  setInterval(function () { flush(false); }, TICK_MS);
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+    // Keep this page for offline use too (the worker was not yet looking after it when it opened).
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) registration.active.postMessage({ type: "refresh", url: location.href });
+    });
+  }
+  if (document.readyState !== "loading") init();
+  else document.addEventListener("DOMContentLoaded", init);
+})();
