@@ -87,6 +87,8 @@ def history_entry(
         "dealer": seat_label(score.dealer, players),
         "result": score.result,
         "bidder": seat_label(data["bidder"], players) if data.get("bidder") else "",
+        "bidder_short": data.get("bidder") or "",
+        "trump_symbol": SUIT_SYMBOLS[trump] if trump else "",
         "bid": data.get("bid"),
         "trump": f"{SUIT_SYMBOLS[trump]} {SUIT_NAMES[trump]}" if trump else "",
         "red": trump in ("hearts", "diamonds"),

@@ -153,7 +153,11 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
         except HandConflict as conflict:
             return _conflict(request, game, conflict)
         else:
-            messages.success(request, _("Hand %(number)d saved.") % {"number": hand.number})
+            messages.success(
+                request,
+                _("Hand %(number)d saved.") % {"number": hand.number},
+                extra_tags=f"saved saved-hand-{hand.number}",
+            )
             if not request.htmx:
                 return redirect("scoring:game", code=code)
             mode = "edit" if can_edit_game(request, game) else "view"  # a finished club game: organisers
@@ -328,9 +332,25 @@ def _fill_holes(request: HttpRequest, parts: list[str]) -> str:
     return "".join(values[part] if index % 2 else part for index, part in enumerate(parts))
 
 
+# How long "Hand N saved" offers Undo before it offers "Edit hand N" (table-view.js; without
+# JavaScript both stay: the server deletes only a hand that is still the last one).
+UNDO_SECONDS = 60
+
+
 def _messages_html(request: HttpRequest) -> str:
     shown = list(messages.get_messages(request))  # reading them marks them as shown
-    return render_to_string("_messages.html", {"messages": shown}) if shown else ""
+    if not shown:
+        return ""
+    game_code = request.resolver_match.kwargs.get("code") if request.resolver_match else None
+    for message in shown:
+        found = re.search(r"saved-hand-(\d+)", message.extra_tags or "")
+        if found and game_code:
+            number = int(found.group(1))
+            message.undo_number = number  # type: ignore[attr-defined]
+            message.undo_url = reverse("scoring:hand_delete_last", args=[game_code])  # type: ignore[attr-defined]
+            message.edit_url = reverse("scoring:hand_edit", args=[game_code, number])  # type: ignore[attr-defined]
+            message.undo_until = UNDO_SECONDS  # type: ignore[attr-defined]
+    return render_to_string("_messages.html", {"messages": shown}, request)
 
 
 def _render_fragment(request: HttpRequest, game: Game, mode: str) -> str:

@@ -128,7 +128,15 @@ def save_hand(page: Page, number: int, preview: str | None = None) -> None:
     expect(page.get_by_role("status").filter(has_text=f"Hand {number} saved.")).to_be_visible()
 
 
+def open_hand(page: Page, number: int) -> None:
+    """Open hand `number`'s row in the compact history (a <details>): its details and Edit."""
+    details = page.locator(f"#hand-{number} details")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+
+
 def correct_hand(page: Page, number: int, **changes: object) -> None:
+    open_hand(page, number)
     page.get_by_role("link", name=f"Edit hand {number}", exact=True).click()
     expect(page.get_by_role("heading", name=f"Correct hand {number}")).to_be_visible()
     fill_hand(page, **changes)  # type: ignore[arg-type]

@@ -12,6 +12,7 @@ from testing.browser import (
     correct_hand,
     entry,
     fill_hand,
+    open_hand,
     save_hand,
     shoot,
     start_game,
@@ -158,6 +159,7 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
     shoot(page, "check-04b-history", element=page.locator("#history"))
 
     # A correction that would have ended the game at hand 5 (N–S 101) is refused...
+    open_hand(page, 3)
     page.get_by_role("link", name="Edit hand 3", exact=True).click()
     fill_hand(page, tricks={NS: 17})
     page.get_by_role("button", name="Save correction of hand 3").click()
