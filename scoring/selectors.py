@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from scoring import services
+from scoring.chart import progression_svg
 from scoring.labels import SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label, side_short
 from scoring.models import Game
 from scoring.rules import GameResult, HandScore, Settings, parse_settings
@@ -28,6 +29,7 @@ class Scoreboard:
     sides: list[dict[str, Any]] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)
     awards: list[dict[str, Any]] = field(default_factory=list)
+    chart: str = ""
 
     @property
     def next_number(self) -> int:
@@ -58,6 +60,9 @@ def scoreboard(game: Game) -> Scoreboard:
     result = services.score(game, stored)
     board = Scoreboard(game, result.settings, players, stored, result)
     chips = result.settings.chips_in_play
+    target = result.settings.target
+    best = max(result.scores.values()) if result.scores else 0
+    alone = list(result.scores.values()).count(best) == 1
     board.sides = [
         {
             "side": side,
@@ -65,9 +70,13 @@ def scoreboard(game: Game) -> Scoreboard:
             "short": side_short(side),
             "total": result.scores[side],
             "chips": result.chips[side] if chips else None,
+            # The score at a glance: who leads (alone), and how far each side is from the target.
+            "leading": bool(rows) and alone and result.scores[side] == best,
+            "to_go": max(target - result.scores[side], 0),
         }
         for side in result.settings.sides
     ]
+    board.chart = progression_svg(result)
     board.history = [
         history_entry(data, score, players, result.settings.tricks_per_hand)
         for data, score in zip(stored, result.hands, strict=True)
@@ -150,6 +159,19 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
         else:
             headline = _("%(side)s concede %(bid)s: %(points)s") % params
         lines.append(f"{headline} · {others}" if others else headline)
+        if hand.result != "conceded":
+            # What the bidders had to take in tricks: the bid less their meld (as the engine counted it).
+            need = max(int(bid) - hand.meld[bidders], 0)
+            lines.append(
+                _("%(side)s needed %(need)d trick points (bid %(bid)s − meld %(meld)d); they took %(took)d.")
+                % {
+                    "side": side_short(bidders),
+                    "need": need,
+                    "bid": bid,
+                    "meld": hand.meld[bidders],
+                    "took": hand.tricks[bidders],
+                }
+            )
     if result.settings.chips_in_play and hand.result != "passed":
         chips = ", ".join(f"{side_short(side)} {hand.chips[side]:+d}" for side in sides)
         lines.append(_("Chips: %(chips)s") % {"chips": chips})

@@ -1,0 +1,50 @@
+"""Issue 12: who leads, how far each side is from the target, what the bidders need, the chart."""
+
+import re
+
+import pytest
+
+from scoring import services
+from testing.access_helpers import client_with_token
+from testing.helpers import check_game, hand_post, quick_hand, save_url, standard_game, text
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_leader_stands_out_and_each_side_sees_its_distance_to_the_target():
+    game = standard_game(target=100)
+    services.record_hand(game=game, number=1, data=quick_hand(ns_meld=10, ns_tricks=15))  # N–S 25, E–W 10
+    html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
+    leader = re.search(r'<div class="total[^"]*leading[^"]*">\s*<div class="total-label">([^<]+)<', html)
+    assert leader and leader.group(1).startswith("N–S")
+    page = text(client_with_token(game).get(f"/g/{game.code}/"))
+    assert "25 leads · 75 to go" in page and "10 90 to go" in page
+
+
+def test_nobody_leads_before_the_first_hand_or_on_a_tie():
+    game = standard_game()
+    html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
+    assert " leading" not in html and "leads ·" not in text(client_with_token(game).get(f"/g/{game.code}/"))
+
+
+def test_the_preview_says_what_the_bidders_needed_in_trick_points():
+    game = check_game()
+    client = client_with_token(game)
+    response = client.post(f"/g/{game.code}/preview", hand_post(1), headers={"HX-Request": "true"})
+    # The worked example: N bids 27, N–S meld 21, so they need 6 and take 15.
+    assert "N–S needed 6 trick points (bid 27 − meld 21); they took 15." in text(response)
+
+
+def test_the_game_page_draws_the_score_chart_with_both_sides_and_the_chips():
+    game = check_game()
+    client = client_with_token(game)
+    client.post(save_url(game), hand_post(1))
+    html = client.get(f"/g/{game.code}/").content.decode()
+    assert html.count('<figure class="chart"><svg') == 2  # points and chips
+    assert 'aria-label="Points after each hand. N–S: 36; E–W: 20"' in html
+    assert "Chips after each hand" in html and "<script" not in html.split('<figure class="chart">')[1][:2000]
+
+
+def test_there_is_no_chart_before_the_first_hand():
+    game = standard_game()
+    assert '<figure class="chart">' not in client_with_token(game).get(f"/g/{game.code}/").content.decode()
