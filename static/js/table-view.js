@@ -17,6 +17,29 @@
     }, seconds * 1000);
   }
 
-  document.addEventListener("htmx:load", function (event) { settle(event.target); });
-  document.addEventListener("DOMContentLoaded", function () { settle(document.body); });
+  // The meld mode (items or quick points) last used in this game, remembered on this phone.
+  function modeKey(form) { return "meld-mode:" + form.dataset.game; }
+
+  function restoreMode(root) {
+    const form = root.querySelector && (root.matches && root.matches("form[data-game]") ? root : root.querySelector("form[data-game]"));
+    if (!form) return;
+    let mode = null;
+    try { mode = localStorage.getItem(modeKey(form)); } catch (error) { return; }
+    const radio = mode && form.querySelector('input[name=meld_mode][value="' + mode + '"]');
+    if (radio && !radio.checked && !form.querySelector(".errorlist")) {
+      radio.checked = true;
+      radio.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  }
+
+  document.addEventListener("change", function (event) {
+    const input = event.target;
+    if (!input.matches || !input.matches("input[name=meld_mode]")) return;
+    const form = input.closest("form[data-game]");
+    if (!form) return;
+    try { localStorage.setItem(modeKey(form), input.value); } catch (error) { /* private mode: not kept */ }
+  });
+
+  document.addEventListener("htmx:load", function (event) { settle(event.target); restoreMode(event.target); });
+  document.addEventListener("DOMContentLoaded", function () { settle(document.body); restoreMode(document.body); });
 })();
