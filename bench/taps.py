@@ -202,10 +202,9 @@ def report(kind: str, counts: list[Count]) -> None:
     def col(values: list[float]) -> str:
         return f"{statistics.median(values):5.1f} / {max(values):5.1f}"
 
-    print(
-        f"{kind:34} n={len(counts):2}  taps {col([c.taps for c in counts])}  typed {col([c.typed for c in counts])}"
-        f"  screens {col([c.scrolled for c in counts])}  to see the save {col([c.result_screens for c in counts])}"
-    )
+    taps, typed = col([c.taps for c in counts]), col([c.typed for c in counts])
+    screens, result = col([c.scrolled for c in counts]), col([c.result_screens for c in counts])
+    print(f"{kind:34} n={len(counts):2}  taps {taps}  typed {typed}  screens {screens}  to see the save {result}")
 
 
 def main() -> int:
