@@ -85,7 +85,8 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
             phone.tap(f.get_by_role("button", name="Raise bid"))  # the first tap gives the minimum
         else:
             phone.type(bid_field, hand["bid"])
-        phone.tap(f.get_by_role("group", name="Trump").get_by_text(hand["trump"]))
+        if not quick:  # quick points need no trump (optional: no meld check), as on the paper pad
+            phone.tap(f.get_by_role("group", name="Trump").get_by_text(hand["trump"]))
         if quick:
             mode = f.get_by_text("Quick: points per side")
             if not f.locator("input[name=meld_mode][value=points]").is_checked():
@@ -204,7 +205,7 @@ def report(kind: str, counts: list[Count]) -> None:
 
     taps, typed = col([c.taps for c in counts]), col([c.typed for c in counts])
     screens, result = col([c.scrolled for c in counts]), col([c.result_screens for c in counts])
-    print(f"{kind:34} n={len(counts):2}  taps {taps}  typed {typed}  screens {screens}  to see the save {result}")
+    print(f"{kind:34} n={len(counts):2} taps {taps} typed {typed} screens {screens} to see a save {result}")
 
 
 def main() -> int:

@@ -40,6 +40,21 @@
     try { localStorage.setItem(modeKey(form), input.value); } catch (error) { /* private mode: not kept */ }
   });
 
+  // Choosing the bidder opens the bidding side's meld seats (bidder and partner): one tap less each.
+  const PARTNER = { N: "S", S: "N", E: "W", W: "E" };
+  document.addEventListener("change", function (event) {
+    const input = event.target;
+    if (!input.matches || !input.matches("input[name=bidder]")) return;
+    const form = input.closest("form");
+    if (!form) return;
+    const seats = form.querySelectorAll("details.seat-melds[data-seat]");
+    const open = [input.value];
+    if (seats.length === 4) open.push(PARTNER[input.value]);
+    seats.forEach(function (details) {
+      if (open.indexOf(details.dataset.seat) >= 0) details.open = true;
+    });
+  });
+
   document.addEventListener("htmx:load", function (event) { settle(event.target); restoreMode(event.target); });
   document.addEventListener("DOMContentLoaded", function () { settle(document.body); restoreMode(document.body); });
 })();
