@@ -30,6 +30,7 @@ class Scoreboard:
     history: list[dict[str, Any]] = field(default_factory=list)
     awards: list[dict[str, Any]] = field(default_factory=list)
     chart: str = ""
+    end_reason: list[str] = field(default_factory=list)
 
     @property
     def next_number(self) -> int:
@@ -84,6 +85,7 @@ def scoreboard(game: Game) -> Scoreboard:
     board.history.reverse()
     if result.finished and chips:
         board.awards = awards(result)
+    board.end_reason = end_reason(result, stored, players)
     return board
 
 
@@ -128,13 +130,44 @@ def awards(result: GameResult) -> list[dict[str, Any]]:
     def won(kind: str) -> list[int]:
         return [sum(hand.chips_won[side][kind] for hand in result.hands) for side in sides]
 
+    gross = [sum(values) for values in zip(won("meld"), won("contract"), won("slam"), strict=True)]
+    # Chips are netted between the two sides: each side pays what the other won. With that row
+    # every column adds up: won chips − what netting takes away + game chips = final chips.
+    netting = [-gross[1], -gross[0]] if len(gross) == 2 else [0] * len(gross)
     return [
         {"label": _("Meld chips won"), "values": won("meld")},
         {"label": _("Contract chips won"), "values": won("contract")},
         {"label": _("Slam chips won"), "values": won("slam")},
+        {"label": _("Netting: the other side's chips"), "values": netting},
         {"label": _("Game chips"), "values": [result.game_chips[side] for side in sides]},
         {"label": _("Final chips"), "values": [result.chips[side] for side in sides], "total": True},
     ]
+
+
+def end_reason(result: GameResult, stored: list[dict[str, Any]], players: Mapping[str, str]) -> list[str]:
+    """Why the game ended as it did, from the engine's result fields (docs/rules.md, "End")."""
+    reached, number = result.reached, result.ended_after
+    if not result.finished or reached is None or number is None:
+        return []
+    target = result.settings.target
+    hand = result.hands[number - 1]
+    over = [side for side in result.settings.sides if hand.totals[side] >= target]
+    params = {"side": side_short(reached), "target": target, "number": number}
+    if len(over) == 1:
+        lines = [_("%(side)s reached %(target)s in hand %(number)s.") % params]
+    elif hand.bidding_side == reached:
+        lines = [
+            _("%(side)s bid and reached %(target)s in hand %(number)s: the bidders go out first.") % params
+        ]
+    else:
+        lines = [_("Both sides passed %(target)s in hand %(number)s: %(side)s have more points.") % params]
+    if result.settings.chips_in_play and result.winner is not None:
+        chips = " · ".join(f"{side_short(side)} {result.chips[side]}" for side in result.settings.sides)
+        if result.winner == "draw":
+            lines.append(_("In Check Pinochle the chips decide: %(chips)s, a draw.") % {"chips": chips})
+        else:
+            lines.append(_("In Check Pinochle the side with more chips wins: %(chips)s.") % {"chips": chips})
+    return lines
 
 
 def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[str]:
