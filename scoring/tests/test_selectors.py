@@ -33,8 +33,9 @@ def test_the_awards_add_up_the_chips_each_side_won():
     }
     # Every column adds up to its final chips.
     for column in range(2):
-        assert sum(values[column] for label, values in rows.items() if label != "Final chips") == (
-            rows["Final chips"][column]
+        assert (
+            sum(values[column] for label, values in rows.items() if label != "Final chips")
+            == (rows["Final chips"][column])
         )
 
 
