@@ -106,7 +106,7 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
         tricks={NS: 15},
     )
     expect(entry(page).get_by_role("spinbutton", name=EW, exact=True)).to_have_value("10")
-    expect(page.locator("details.seat-melds").filter(has_text=ANNA).locator("summary")).to_contain_text(
+    expect(page.locator("details.seat-melds").filter(has_text=ANNA).locator("> summary")).to_contain_text(
         "17 pts · Chips: 2"
     )
     expect(page.locator("#preview")).to_contain_text("N–S make 27: +36 · E–W +20")
