@@ -20,7 +20,7 @@ from scoring.rules import GameResult
 COLOURS = ("#0b5a2a", "#a4001a", "#1a4fa0")  # green, red, blue: one per side, AA on white
 DASHES = ("", "6 4", "2 3")  # and a dash pattern, for print and colour-blind readers
 WIDTH, HEIGHT = 320, 150
-LEFT, RIGHT, TOP, BOTTOM = 34, 40, 10, 24
+LEFT, RIGHT, TOP, BOTTOM = 34, 60, 10, 24
 
 
 @dataclass(frozen=True)
