@@ -106,9 +106,8 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
         tricks={NS: 15},
     )
     expect(entry(page).get_by_role("spinbutton", name=EW, exact=True)).to_have_value("10")
-    expect(page.locator("details.seat-melds").filter(has_text=ANNA).locator(":scope > summary")).to_contain_text(
-        "17 pts · Chips: 2"
-    )
+    anna = page.locator("details.seat-melds").filter(has_text=ANNA)
+    expect(anna.locator(":scope > summary")).to_contain_text("17 pts · Chips: 2")
     expect(page.locator("#preview")).to_contain_text("N–S make 27: +36 · E–W +20")
     expect(page.locator("#preview")).to_contain_text("Chips: N–S +4, E–W -4")
     assert_fits_the_phone(page)
