@@ -97,6 +97,13 @@ def _chart(series: list[Series], title: str, *, target: int | None) -> str:
                 index,
             )
         )
+    # End labels, nudged apart so they never overlap (at least 13 units between baselines).
+    ends = sorted(range(len(series)), key=lambda n: y(series[n].values[-1]))
+    label_y: dict[int, float] = {}
+    last = -100.0
+    for n in ends:
+        label_y[n] = max(y(series[n].values[-1]) + 4, last + 13)
+        last = label_y[n]
     for number, line in enumerate(series):
         colour, dash = COLOURS[number % 3], DASHES[number % 3]
         coords = " ".join(f"{_f(x(index))},{_f(y(value))}" for index, value in enumerate(line.values))
@@ -108,7 +115,7 @@ def _chart(series: list[Series], title: str, *, target: int | None) -> str:
                 colour,
                 mark_safe(f' stroke-dasharray="{dash}"') if dash else "",
                 _f(x(count) + 3),
-                _f(y(line.values[-1]) + 4 + 12 * (number - 0.5) * (len(series) > 1 and _close(series))),
+                _f(label_y[number]),
                 colour,
                 line.label,
                 line.values[-1],
@@ -125,14 +132,6 @@ def _chart(series: list[Series], title: str, *, target: int | None) -> str:
         mark_safe("".join(body)),
         title,
     )
-
-
-def _close(series: list[Series]) -> bool:
-    """Whether the end labels would overlap (then they are nudged apart)."""
-    ends = [line.values[-1] for line in series]
-    everything = [value for line in series for value in line.values]
-    span = (max(everything) - min(everything)) or 1
-    return (max(ends) - min(ends)) / span < 0.12
 
 
 def _f(value: float) -> str:
