@@ -215,3 +215,14 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
             _("This hand ends the game: %(side)s reach the target.") % {"side": side_short(result.reached)}
         )
     return lines
+
+
+def correction_change(before: GameResult, after: GameResult) -> list[str]:
+    """What a correction does to today's totals (and chips): "N–S 85 → 75 · E–W 19 → 69"."""
+    sides = after.settings.sides
+    points = " · ".join(f"{side_short(side)} {before.scores[side]} → {after.scores[side]}" for side in sides)
+    lines = [_("Today's totals: %(change)s") % {"change": points}]
+    if after.settings.chips_in_play:
+        chips = " · ".join(f"{side_short(side)} {before.chips[side]} → {after.chips[side]}" for side in sides)
+        lines.append(_("Today's chips: %(change)s") % {"change": chips})
+    return lines

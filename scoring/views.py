@@ -185,6 +185,9 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
             form.add_record_error(error)
         else:
             preview = selectors.describe(result, number or len(stored) + 1, form.hand)
+            if number is not None:  # a correction: the change to today's totals, not totals after it
+                before = services.score(game, [row.data for row in stored])
+                preview += selectors.correction_change(before, result)
     context = {"form": form, "preview": preview, "previewed": True, "game": game, **_form_urls(game, number)}
     if request.htmx:
         html = render_to_string("scoring/_hand_form.html#preview", context, request)

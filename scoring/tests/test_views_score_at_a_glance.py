@@ -66,3 +66,15 @@ def test_a_correction_with_a_double_opens_the_doubles():
     client.post(save_url(game), hand_post(1, meld_E_double_pinochle="1", meld_S_pinochle="0"))
     html = client.get(f"/g/{game.code}/hands/1/").content.decode()
     assert '<details class="rare-melds" open>' in html
+
+
+def test_a_correction_preview_shows_the_change_to_todays_totals_and_chips():
+    game = check_game()
+    client = client_with_token(game)
+    client.post(save_url(game), hand_post(1))  # N–S 36, E–W 20; chips N–S 4, E–W -4
+    response = client.post(
+        f"/g/{game.code}/hands/1/preview", hand_post(1, tricks_NS="10"), headers={"HX-Request": "true"}
+    )
+    page = text(response).replace("&#x27;", "'")
+    assert "Today's totals: N–S 36 → 31 · E–W 20 → 25" in page
+    assert "Today's chips: N–S 4 → 4 · E–W -4 → -4" in page
