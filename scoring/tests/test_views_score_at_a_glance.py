@@ -78,3 +78,14 @@ def test_a_correction_preview_shows_the_change_to_todays_totals_and_chips():
     page = text(response).replace("&#x27;", "'")
     assert "Today's totals: N–S 36 → 31 · E–W 20 → 25" in page
     assert "Today's chips: N–S 4 → 4 · E–W -4 → -4" in page
+
+
+def test_the_corrections_log_marks_only_the_changed_fields():
+    game = check_game()
+    client = client_with_token(game)
+    client.post(save_url(game), hand_post(1))
+    client.post(f"/g/{game.code}/hands/1/", hand_post(1, tricks_NS="10"))
+    html = client.get(f"/g/{game.code}/history/").content.decode()
+    table = html[html.index('<table class="change-table">') : html.index("</table>")]
+    assert "<ins>10</ins>" in table and "Bidder" not in table
+    assert "Unchanged fields" in html and "Bidder" in html.split("Unchanged fields")[1]
