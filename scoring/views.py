@@ -383,6 +383,7 @@ def _board_context(
         "live_url": f"{live_url}?v={_version(game)}",
         "edited": edited,
         "deleted": deleted,
+        "blank_rows": range(1, 21),  # the printed backup pad's rows
         **_form_urls(game, None),
     }
     if mode == "edit":

@@ -89,3 +89,10 @@ def test_the_corrections_log_marks_only_the_changed_fields():
     table = html[html.index('<table class="change-table">') : html.index("</table>")]
     assert "<ins>10</ins>" in table and "Bidder" not in table
     assert "Unchanged fields" in html and "Bidder" in html.split("Unchanged fields")[1]
+
+
+def test_the_page_prints_as_a_score_sheet_with_a_blank_backup_pad():
+    game = standard_game()
+    html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
+    pad = html[html.index('<section class="blank-pad print-only"') :]
+    assert "Backup score pad" in pad and pad.count("<tr><td>") == 20
