@@ -145,7 +145,7 @@ def awards(result: GameResult) -> list[dict[str, Any]]:
 
 
 def end_reason(result: GameResult, stored: list[dict[str, Any]], players: Mapping[str, str]) -> list[str]:
-    """Why the game ended as it did, from the engine's result fields (docs/rules.md, "End")."""
+    """Why the game ended as it did, from the engine's result fields (docs/rules.md, "End of the game")."""
     reached, number = result.reached, result.ended_after
     if not result.finished or reached is None or number is None:
         return []
