@@ -102,7 +102,8 @@ def fill_hand(
         form.get_by_text("Quick: points per side").click()
         for side, points in quick.items():
             form.locator(".meld-quick").get_by_role("spinbutton", name=side, exact=True).fill(str(points))
-    if melds and form.locator("input[name=meld_mode][value=points]").is_checked():
+    quick_mode = form.locator("input[name=meld_mode][value=points]")
+    if melds and quick_mode.count() and quick_mode.is_checked():
         form.get_by_text("Pick melds").click()  # the last mode used in this game is remembered
     for seat, items in (melds or {}).items():
         details = form.locator("details.seat-melds").filter(has=page.locator("summary", has_text=seat))
