@@ -149,7 +149,7 @@ class Server:
 
 @contextlib.contextmanager
 def postgres_cluster(port: int = 5491) -> Iterator[str]:
-    """A throwaway PostgreSQL 15 cluster on 127.0.0.1 (RECIPES.md); yields its DATABASE_URL."""
+    """A throwaway PostgreSQL 15 cluster on 127.0.0.1 (as .ci/run starts one); yields its DATABASE_URL."""
     port = free_port(port)
     data = Path(tempfile.mkdtemp(prefix="pgdata-rel-"))
     as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
