@@ -87,7 +87,8 @@ try:
 except ValueError as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL this app understands: {exc}") from None
 if _db["ENGINE"] == "django.db.backends.sqlite3":
-    # WAL + IMMEDIATE transactions keep concurrent writers from "database is locked" (measured: 2,300 against 600 one-row inserts/s).
+    # WAL + IMMEDIATE transactions keep concurrent writers from "database is locked" (measured
+    # with gunicorn -w 2: 2,300 one-row inserts/s against 600 with the defaults).
     _db["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
