@@ -16,12 +16,13 @@ history (issue 13, point 10); a version 1 file still restores, without them.
 from __future__ import annotations
 
 import datetime
+import re
 import uuid
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from django.contrib.auth.models import Group, Permission, User
-from django.db import connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 from django.utils.dateparse import parse_datetime
 
 from clubs.models import Club, ClubRole, Membership, Player, Season
@@ -30,6 +31,8 @@ from ratings import services as rating_services
 from scoring.models import Game, GameSeat, Hand, HandChange
 from scoring.rules import GameResult, RecordError, check_record
 from scoring.strict_input import find_bad_text, is_game_code
+
+PUBLISH_CODE = re.compile(r"[A-Za-z0-9_-]{1,32}", re.ASCII)
 
 FORMAT = "pinochle-scorekeeper-backup"
 VERSION = 2
@@ -271,17 +274,22 @@ def load(data: Any) -> dict[str, int]:
     bad = find_bad_text(data)
     if bad is not None:  # no database stores these (PostgreSQL refuses NUL, neither takes surrogates)
         raise BackupRefused(f"{bad[0]}: {bad[1]}")
-    with transaction.atomic():
-        if not database_is_empty():
-            raise BackupRefused("the database is not empty")
-        groups = _restore_groups(data.get("groups") or [])
-        users = _restore_users(_list(data, "users"), groups)
-        clubs = _restore_clubs(_list(data, "clubs"))
-        players = _restore_players(_list(data, "players"), clubs, users)
-        seasons = _restore_seasons(_list(data, "seasons"), clubs)
-        roles = _restore_roles(_list(data, "club_roles"), users, clubs)
-        games, hands = _restore_games(_list(data, "games"), users, clubs, seasons, players)
-        rating_services.refresh_all()  # the ratings are derived: rebuilt from the restored games
+    try:
+        with transaction.atomic():
+            if not database_is_empty():
+                raise BackupRefused("the database is not empty")
+            groups = _restore_groups(data.get("groups") or [])
+            users = _restore_users(_list(data, "users"), groups)
+            clubs = _restore_clubs(_list(data, "clubs"))
+            players = _restore_players(_list(data, "players"), clubs, users)
+            seasons = _restore_seasons(_list(data, "seasons"), clubs)
+            roles = _restore_roles(_list(data, "club_roles"), users, clubs)
+            games, hands = _restore_games(_list(data, "games"), users, clubs, seasons, players)
+            rating_services.refresh_all()  # the ratings are derived: rebuilt from the restored games
+    except (IntegrityError, DataError) as error:
+        # What the checks above do not look for (a row given twice, a name longer than its column)
+        # the database refuses; the transaction has written nothing.
+        raise BackupRefused(f"the database refused the backup: {str(error).splitlines()[0][:200]}") from None
     return {
         "games": games,
         "hands": hands,
@@ -433,8 +441,12 @@ def _restore_seasons(rows: list[Any], clubs: Mapping[str, Club]) -> dict[tuple[s
         if (club.name, name) in seasons or not starts or not ends or ends < starts:
             raise BackupRefused(f"{where}: the season is repeated or ends before it starts")
         code = _field(row, "publish_code", str, where, optional=True)
-        if code is not None and (not 1 <= len(code) <= 32 or code in codes):
-            raise BackupRefused(f"{where}: the publish code is repeated or not 1 to 32 characters")
+        if code is not None and (PUBLISH_CODE.fullmatch(code) is None or code in codes):
+            # The code becomes a path segment (/league/results/<code>/): a "/" would break every
+            # page that links to the season.
+            raise BackupRefused(
+                f"{where}: the publish code is repeated or not 1 to 32 letters, digits, '-' or '_'"
+            )
         if code is not None:
             codes.add(code)
         seasons[(club.name, name)] = Season.objects.create(

@@ -26,7 +26,7 @@ from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
 from clubs.permissions import can_manage_club, can_score_for_club, require_club_role, scoring_club_ids
-from scoring import filing, selectors, services
+from scoring import filing, selectors, services, strict_input
 from scoring.audit import Actor, club_corrections, game_corrections
 from scoring.devices import ensure_device
 from scoring.diff import change_rows
@@ -526,11 +526,8 @@ def _step_bid(post: QueryDict, settings: Settings) -> tuple[QueryDict, bool]:
     if step not in ("bid_up", "bid_down"):
         return post, False
     data = post.copy()
-    try:
-        bid = int(data.get("bid", ""))
-    except ValueError:
-        bid = 0
-    bid = min(max(bid, 0), MAX_BID)
+    # Plain digits only, as the bid field reads them (`25_0` is not 250).
+    bid = min(strict_input.whole_number(data.get("bid", "")) or 0, MAX_BID)
     if bid < settings.min_bid:
         bid = settings.min_bid
     elif step == "bid_up":

@@ -158,3 +158,24 @@ def test_issue13_point10_restore_refuses_a_permission_this_app_does_not_have_and
     with pytest.raises(backup.BackupRefused, match=r"permission .clubs\.launch_rockets. does not exist"):
         backup.load(data)
     assert not User.objects.exists() and not Group.objects.exists()
+
+
+def test_issue13_point3_restore_refuses_a_publish_code_that_is_not_a_path_segment():
+    a_club_with_everything()
+    data = backup.dump()
+    season = next(row for row in data["seasons"] if row.get("publish_code"))
+    season["publish_code"] = "a/b"
+    wipe_everything()
+    with pytest.raises(backup.BackupRefused, match="publish code"):
+        backup.load(data)
+    assert not Season.objects.exists() and not User.objects.exists()
+
+
+def test_issue13_point6_restore_refuses_a_club_role_given_twice_with_a_message_and_writes_nothing():
+    a_club_with_everything()
+    data = backup.dump()
+    data["club_roles"].append(dict(data["club_roles"][0]))
+    wipe_everything()
+    with pytest.raises(backup.BackupRefused, match="the database refused the backup"):
+        backup.load(data)
+    assert not Club.objects.exists() and not Game.objects.exists()
