@@ -2,7 +2,7 @@
 
 (a) the scoreboard of a 40-hand Check Pinochle game, (b) saving a hand (every request saves a new
 valid hand: each goes to its own game, which already holds 5 hands), (c) the trivial /healthz.
-Requests (a) and (b) carry the game's edit-token cookie, as the scoring phone does (issue 5).
+Requests (a) and (b) carry the scoring phone's `device` cookie, which holds the right to the games.
 Prints requests/s and the ratio to (c), checks afterwards that the saves were written, and counts
 the database queries of one save (in-process, the same request, after 5 and after 40 hands).
 
@@ -70,7 +70,7 @@ function request()
   local body = "csrfmiddlewaretoken=%(token)s&submission_id=" .. uuid4() .. "&%(body)s"
   return wrk.format("POST", "/g/" .. code .. "/hands", {
     ["Content-Type"] = "application/x-www-form-urlencoded",
-    ["Cookie"] = "csrftoken=%(token)s; edit_" .. code .. "=" .. cookies[slot],
+    ["Cookie"] = "csrftoken=%(token)s; device=" .. cookies[slot],
   }, body)
 end
 function response(status, headers, body)
@@ -104,12 +104,22 @@ def environment(db: Path) -> dict[str, str]:
 
 
 def edit_cookie(code: str, token: str) -> str:
-    """The signed edit-token cookie value the game's creating browser holds (permissions.py)."""
+    """The scoring phone's signed `device` cookie (scoring/devices.py): one device, `token` its id,
+    holding the right to every game the bench made (`grant_device`). `code` is not part of it."""
     from django.core.signing import get_cookie_signer
 
-    from scoring.permissions import _EDIT_COOKIE_SALT
+    from scoring import devices
 
-    return get_cookie_signer(salt=f"edit_{code}" + _EDIT_COOKIE_SALT).sign(token)
+    return get_cookie_signer(salt=devices.DEVICE_COOKIE + devices._SALT).sign(token)
+
+
+def grant_device(token: str, games: list) -> None:
+    """The device `token` scores `games`, as the phone that started them does."""
+    from scoring.handover import token_hash
+    from scoring.models import Device, DeviceGame
+
+    device, _ = Device.objects.get_or_create(id_hash=token_hash(token))
+    DeviceGame.objects.bulk_create((DeviceGame(device=device, game=game) for game in games), batch_size=1000)
 
 
 def seed(workdir: Path) -> tuple[str, str, Path]:
@@ -155,6 +165,7 @@ def seed(workdir: Path) -> tuple[str, str, Path]:
         (Hand(game=game, number=n, data=WORKED_EXAMPLE) for game in games for n in range(1, 6)),
         batch_size=2000,
     )
+    grant_device(token, [board, *games])
     codes = workdir / "codes.txt"
     codes.write_text("".join(f"{game.code} {edit_cookie(game.code, token)}\n" for game in games))
     return board.code, edit_cookie(board.code, token), codes
@@ -178,7 +189,8 @@ def save_queries(token: str, hands: int) -> int:
         services.record_hand(game=game, number=number, data=WORKED_EXAMPLE)
     Game.objects.filter(pk=game.pk).update(edit_token_hash=token_hash(token))
     client = Client(HTTP_HOST="127.0.0.1")
-    client.cookies[f"edit_{game.code}"] = edit_cookie(game.code, token)
+    grant_device(token, [game])
+    client.cookies["device"] = edit_cookie(game.code, token)
     body = {**SAVE_FIELDS, "number": str(hands + 1), "submission_id": secrets.token_hex(16)}
     with CaptureQueriesContext(connection) as queries:
         response = client.post(f"/g/{game.code}/hands", body)
@@ -242,12 +254,12 @@ def main() -> None:
             wait_until_up(time.monotonic() + 30)
             # The scoreboard request must reach the page, not the login page.
             check = urllib.request.Request(f"{BASE}/g/{board_code}/")
-            check.add_header("Cookie", f"edit_{board_code}={board_cookie}")
+            check.add_header("Cookie", f"device={board_cookie}")
             with urllib.request.urlopen(check, timeout=5) as answer:
                 if answer.status != 200 or b'id="hand-form"' not in answer.read():
                     raise SystemExit("the scoreboard request did not get the scoring phone's page")
             trivial, _ = wrk(f"{BASE}/healthz")
-            scoreboard, _ = wrk(f"{BASE}/g/{board_code}/", cookie=f"edit_{board_code}={board_cookie}")
+            scoreboard, _ = wrk(f"{BASE}/g/{board_code}/", cookie=f"device={board_cookie}")
             save, save_output = wrk(BASE, save_lua)
         finally:
             os.killpg(server.pid, signal.SIGTERM)
