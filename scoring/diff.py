@@ -29,6 +29,12 @@ _LABELS = {
     # A game taken out of its club (HandChange.Action.FILING).
     "club": gettext_lazy("Club"),
     "season": gettext_lazy("Season"),
+    # A change of the game's settings (HandChange.Action.SETTINGS, scoring/game_settings.py).
+    "players": gettext_lazy("Name"),
+    "first_dealer": gettext_lazy("First dealer"),
+    "target": gettext_lazy("Play to"),
+    "min_bid": gettext_lazy("Minimum bid"),
+    "meld_needs_trick": gettext_lazy("House rule: meld needs a trick"),
 }
 _ORDER = list(_LABELS)
 
@@ -52,7 +58,8 @@ def _word(value: Any, names: Mapping[str, Any]) -> str:
     return str(value).replace("_", " ")
 
 
-def _text(value: Any, top: str = "") -> str:
+def _text(value: Any, key: str = "") -> str:
+    top = key.split("\t", 1)[0]
     if value is None:
         return "—"
     if value is True:
@@ -61,7 +68,9 @@ def _text(value: Any, top: str = "") -> str:
         return gettext("no")
     if isinstance(value, list):
         return ", ".join(_word(item, MELD_NAMES) for item in value) or "—"
-    if top == "bidder":
+    if top == "players" and value == "":
+        return "—"
+    if top in ("bidder", "first_dealer"):
         return _word(value, SEAT_NAMES)
     if top == "trump":
         return _word(value, SUIT_NAMES)

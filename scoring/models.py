@@ -218,6 +218,9 @@ class HandChange(models.Model):
         # Not a change of a hand: another phone took the scoring over with the recovery code
         # (hand_number 0, no before or after).
         TAKE_OVER = "takeover", _("took over the scoring")
+        # Not a hand: the game's settings were changed after Start (scoring/game_settings.py;
+        # hand_number 0; old_data / new_data hold the changed settings only, as the table saw them).
+        SETTINGS = "settings", _("settings changed")
 
     game = models.ForeignKey("scoring.Game", on_delete=models.CASCADE, related_name="hand_changes")
     # The game's club when the change was made, so an organiser's list needs no join.

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring import services
+from scoring import diff, game_settings, services
 from scoring.labels import SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label, side_short
 from scoring.models import Game
 from scoring.rules import GameResult, HandScore, Settings, parse_settings
@@ -186,3 +186,40 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
             _("This hand ends the game: %(side)s reach the target.") % {"side": side_short(result.reached)}
         )
     return lines
+
+
+def settings_preview(outcome: game_settings.Outcome, players: Mapping[str, str]) -> dict[str, Any]:
+    """What a change of the game's settings does, for its page: the changed settings (old → new),
+    the totals (and final chips in Check Pinochle) now and after, and the end of the game."""
+    old, new = outcome.result_before, outcome.result_after
+    sides = new.settings.sides
+    totals = [(side_short(side), old.scores[side], new.scores[side]) for side in sides]
+    chips = [(side_short(side), old.chips[side], new.chips[side]) for side in sides]
+    if new.finished and new.ended_after is not None:
+        winner = _("It is a draw on chips") if new.winner == "draw" else side_label(new.winner or "", players)
+        if not old.finished:
+            ending = _("This change ends the game after hand %(number)d. Winner: %(winner)s.")
+        elif (old.winner, old.ended_after) != (new.winner, new.ended_after):
+            ending = _("The game still ends after hand %(number)d, but the winner changes to %(winner)s.")
+        else:
+            ending = _("The game stays over after hand %(number)d. Winner: %(winner)s.")
+        ending %= {"number": new.ended_after, "winner": winner}
+    else:
+        params = {
+            "number": len(new.hands) + 1,
+            "dealer": seat_label(new.settings.dealer(len(new.hands) + 1), players),
+        }
+        if old.finished:
+            ending = _("The game is no longer over: play goes on with hand %(number)d, %(dealer)s deals.")
+        else:
+            ending = _("The game goes on: hand %(number)d, %(dealer)s deals.")
+        ending %= params
+    return {
+        "rows": diff.change_rows(outcome.before, outcome.after),
+        "totals": totals,
+        "totals_change": any(before != after for _side, before, after in totals),
+        "chips": chips if new.settings.chips_in_play else [],
+        "ending": ending,
+        "ending_changes": outcome.ending_changes,
+        "token": outcome.ending_token,
+    }

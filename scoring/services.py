@@ -148,11 +148,17 @@ def _lock(game: Game) -> tuple[list[GameSeat], list[Hand]]:
     """Inside a write's transaction: lock the game's seat rows (every write of hands takes this
     lock first, so writes of one game follow each other) and read its hands in order.
 
-    The game's settings never change after it is created, so the caller's Game is not read again.
+    The settings can change after Start (scoring/game_settings.py, under this lock): the game
+    row comes with the seats (one query) and its settings are copied onto the caller's Game, so
+    a hand is never scored with settings another phone changed a moment ago.
     """
-    seat_rows = list(GameSeat.objects.select_for_update().filter(game_id=game.pk))
+    locked = GameSeat.objects.select_for_update(of=("self",)).select_related("game")
+    seat_rows = list(locked.filter(game_id=game.pk))
     if not seat_rows:
         raise Game.DoesNotExist(f"game {game.code} does not exist")
+    fresh = seat_rows[0].game
+    for name in SETTINGS_FIELDS:
+        setattr(game, name, getattr(fresh, name))
     return seat_rows, list(Hand.objects.filter(game_id=game.pk).order_by("number"))
 
 
@@ -282,6 +288,9 @@ def delete_last_hand(*, game: Game, actor: Actor | None = None, expected: int | 
 
 
 SUMMARY_FIELDS = ("hand_count", "finished", "winner", "scores", "chip_totals")
+#: The game's settings that may change after Start (scoring/game_settings.py); seats, variant
+#: and deck never change.
+SETTINGS_FIELDS = ("target", "min_bid", "first_dealer", "meld_needs_trick")
 
 
 def summary_fields(result: GameResult) -> dict[str, Any]:
@@ -321,6 +330,7 @@ def store_result(
 
 
 __all__ = [
+    "SETTINGS_FIELDS",
     "SUMMARY_FIELDS",
     "GameMovedOn",
     "HandConflict",

@@ -18,7 +18,7 @@ urlpatterns = [
     path("", views.game_list, name="game_list"),
     path("games/new", views.game_new, name="game_new"),
     path("rules/", rules_page.rules_help, name="rules_help"),
-    # One game: the scoreboard and entry form, hands, corrections, filing, handing over.
+    # One game: the scoreboard and entry form, hands, corrections, filing, settings, handing over.
     path("g/<str:code>/", views.game_page, name="game"),
     path("g/<str:code>/live", views.game_live, name="game_live"),
     path("g/<str:code>/hands", views.hand_save, name="hand_save"),
@@ -28,6 +28,7 @@ urlpatterns = [
     path("g/<str:code>/hands/last/delete", views.hand_delete_last, name="hand_delete_last"),
     path("g/<str:code>/history/", views.game_history, name="game_history"),
     path("g/<str:code>/details/", views.game_details, name="game_details"),
+    path("g/<str:code>/settings/", views.game_settings_page, name="game_settings"),
     path("g/<str:code>/hand-over/", views.hand_over, name="game_hand_over"),
     path("g/<str:code>/take-over/<str:token>/", views.take_over, name="game_take_over"),
     path("g/<str:code>/recover", views.recover, name="game_recover"),

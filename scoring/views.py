@@ -26,11 +26,11 @@ from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
 from clubs.permissions import can_manage_club, can_score_for_club, require_club_role, scoring_club_ids
-from scoring import filing, selectors, services, strict_input
+from scoring import filing, game_settings, selectors, services, strict_input
 from scoring.audit import Actor, club_corrections, game_corrections
 from scoring.devices import ensure_device
 from scoring.diff import change_rows
-from scoring.forms import GameDetailsForm, GameForm, HandForm, hand_initial
+from scoring.forms import GameDetailsForm, GameForm, GameSettingsForm, HandForm, hand_initial
 from scoring.handover import (
     claim_handover,
     client_address,
@@ -678,3 +678,79 @@ def recover(request: HttpRequest, code: str | None = None, share_code: str | Non
             )
     context = {"game": game, "error": error, "recover_url": request.path, "typed": typed[:20]}
     return render(request, "scoring/recover.html", context, status=status)
+
+
+# --- the game's settings after Start ---------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@require_game_edit
+def game_settings_page(request: HttpRequest, code: str) -> HttpResponse:
+    """Names and first dealer, target, minimum bid and the house rule, with a full rescore.
+    "Preview" shows what the change does; "Save" saves it, except when it changes how the game
+    ends and the page has not shown that yet: it is shown first and saved with a second Save (the
+    end the preview showed comes back as `confirm`). Refusals name the setting and the hand;
+    nothing is written then."""
+    game = game_of(request, code)
+    settings = selectors.settings_of(game)
+    if request.method == "GET":
+        players = services.players_of(game)
+        initial = GameSettingsForm.initial_for(settings, players, game_settings.version(game))
+        form = GameSettingsForm(initial=initial, game=game, settings=settings)
+        return render(request, "scoring/game_settings.html", {"game": game, "form": form})
+    form = GameSettingsForm(request.POST, game=game, settings=settings)
+    preview = _settings_preview(form, game)
+    if preview is not None and "save" in request.POST:
+        if preview["ending_changes"] and form.cleaned_data["confirm"] != preview["token"]:
+            preview["confirm"] = True  # say how the game's end changes before saving it
+        else:
+            try:
+                outcome = game_settings.change_settings(
+                    game=game,
+                    new=form.new_settings(),
+                    expected=form.cleaned_data["version"],
+                    actor=actor_for(request),
+                )
+            except RecordError as error:
+                form.add_record_error(error)
+                preview = None
+            except game_settings.SettingsMovedOn as moved:
+                preview = _settings_moved_on(form, game, moved.version)
+            else:
+                if outcome.saved:
+                    messages.success(request, _("The game's settings were saved."))
+                else:
+                    messages.info(request, _("Nothing to change: the settings are already as shown."))
+                return redirect("scoring:game", code=game.code)
+    context = {"game": game, "form": form, "preview": preview}
+    return render(request, "scoring/game_settings.html", context, status=400 if form.errors else 200)
+
+
+def _settings_preview(form: GameSettingsForm, game: Game) -> dict[str, Any] | None:
+    """What the change the form asks for does to the game as it stands (None when the form or
+    the engine refuses it; the form then holds the message next to the setting)."""
+    if not form.is_valid():
+        return None
+    new = form.new_settings()
+    try:
+        outcome = game_settings.preview_settings(game=game, new=new)
+    except RecordError as error:
+        form.add_record_error(error)
+        return None
+    return selectors.settings_preview(outcome, new.players)
+
+
+def _settings_moved_on(form: GameSettingsForm, game: Game, version: str) -> dict[str, Any] | None:
+    """Another phone wrote meanwhile: nothing was saved. The entry stays, with the game's new
+    version and a preview against the game as it is now, to be saved again."""
+    form.data = form.data.copy()
+    form.data["version"] = version
+    preview = _settings_preview(form, game)
+    form.add_error(
+        None,
+        _(
+            "Nothing changed: another phone changed this game a moment ago. Check the preview against "
+            "the game as it is now, then save again."
+        ),
+    )
+    return preview
