@@ -652,7 +652,10 @@ def _changes(rows: Any, users: Mapping[str, User], clubs: Mapping[str, Club], wh
         new = _field(row, "new_data", dict, here, optional=True)
         actor = _field(row, "actor", str, here, optional=True)
         club = _field(row, "club", str, here, optional=True)
-        if number < 1 or action not in HandChange.Action.values:
+        # A change of the game rather than of a hand (its club, its settings, a take-over) is
+        # kept under hand number 0.
+        of_a_hand = action in (HandChange.Action.EDIT, HandChange.Action.DELETE)
+        if number < (1 if of_a_hand else 0) or action not in HandChange.Action.values:
             raise BackupRefused(f"{here}: the hand number or the action is not one this app knows")
         if actor is not None and actor not in users:
             raise BackupRefused(f"{here}: user {actor[:150]!r} is not among the users")

@@ -314,6 +314,7 @@ class Fuzzer:
                 f"/g/{self.code()}/live",
                 f"/g/{self.code()}/history/",
                 f"/g/{self.code()}/details/",
+                f"/g/{self.code()}/settings/",
                 f"/g/{self.code()}/hands/last/delete",
                 f"/s/{share}/",
                 f"/s/{share}/live",
@@ -375,6 +376,30 @@ class Fuzzer:
             self.damage(fields, []),
             csrf=self.csrf(),
             who=self.rng.choice(["anon", "alice"]),
+        )
+
+    def game_settings(self) -> Request:
+        """The settings page (names, first dealer, target, minimum bid, house rule): Preview, and
+        Save with a stale or forged version (refused, nothing written) or a forged confirmation."""
+        rng = self.rng
+        fields = {
+            "version": rng.choice(["", "3-1700000000.000000", self.nasty()]),
+            "confirm": rng.choice(["", "1-NS-3", self.nasty()]),
+            **{f"name_{seat}": rng.choice(["Anna", "Bo", "", "x" * 101, self.nasty()]) for seat in SEATS},
+            "first_dealer": rng.choice([*SEATS, "", "Q"]),
+            "target": rng.choice(["", "1", "30", "150", "1000001", self.nasty()]),
+            "min_bid": rng.choice(["", "1", "20", "28", "9999", self.nasty()]),
+            "meld_needs_trick": rng.choice(["on", ""]),
+            rng.choice(["preview", "save"]): "1",
+        }
+        method = "POST" if rng.random() < 0.85 else "GET"
+        return Request(
+            "game settings",
+            method,
+            f"/g/{self.code()}/settings/",
+            self.damage(fields, ["target", "min_bid", "first_dealer"]),
+            csrf=self.csrf(),
+            who=rng.choice(["anon", "alice"]),
         )
 
     def foreign_charset(self) -> Request:
@@ -671,6 +696,7 @@ WEIGHTS: list[tuple[float, Callable[[Fuzzer], Request]]] = [
     (1, Fuzzer.publish),
     (1, Fuzzer.roles),
     (2, Fuzzer.game_details),
+    (2, Fuzzer.game_settings),
     (2, Fuzzer.foreign_charset),
     (2, Fuzzer.hostile_import),
     (3, Fuzzer.admin_form),

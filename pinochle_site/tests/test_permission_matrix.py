@@ -24,6 +24,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.views.generic import RedirectView
 
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
+from scoring import game_settings
 from scoring.handover import recovery_code, start_handover
 from scoring.models import Game, GameSeat, Hand, HandChange
 from testing.access_helpers import CLUB, PASSWORD, edit_token_cookie, make_game, make_personas
@@ -110,6 +111,10 @@ def snapshot() -> dict[str, Any]:
                 "handover_token_hash",
                 "share_code",
                 "created_by",
+                "target",
+                "min_bid",
+                "first_dealer",
+                "meld_needs_trick",
             )
         ),
         "hands": list(Hand.objects.order_by("pk").values("pk", "game", "number", "data")),
@@ -187,6 +192,21 @@ MATRIX: dict[str, Write] = {
             "place": "Table 2",
             "note": "",
             "seat_N": str(w.keep.pk),
+        },
+        GAME_EDITORS,
+    ),
+    "scoring:game_settings": Write(
+        lambda w: f"/g/{w.game.code}/settings/",
+        lambda w: {
+            "version": game_settings.version(Game.objects.get(pk=w.game.pk)),
+            "name_N": "Anna",
+            "name_E": "Bosse",
+            "name_S": "Cecilia",
+            "name_W": "David",
+            "first_dealer": "E",
+            "target": "200",
+            "min_bid": "20",
+            "save": "1",
         },
         GAME_EDITORS,
     ),
@@ -378,7 +398,9 @@ def check_write(write: Write, persona: str, world: World) -> None:
 
 # A finished club game is a league record: only its organisers change it.
 @pytest.mark.parametrize("persona", sorted(EVERYONE))
-@pytest.mark.parametrize("name", ["scoring:hand_edit", "scoring:hand_delete_last", "scoring:game_details"])
+@pytest.mark.parametrize(
+    "name", ["scoring:hand_edit", "scoring:hand_delete_last", "scoring:game_details", "scoring:game_settings"]
+)
 def test_only_organisers_correct_a_finished_club_game(name, persona, world):
     Game.objects.filter(pk=world.game.pk).update(finished=True)
     world.game.refresh_from_db()
