@@ -134,6 +134,10 @@ def _work_out(
     new_settings = parse_settings({**candidate.settings_record(), "players": names})
     old_settings = parse_settings(game.settings_record())
     before, after = _differences(shown(old_settings, players), shown(new_settings, names))
+    # The default typed over an empty field is no change: the game keeps "the rule book's".
+    for name in ("target", "min_bid"):
+        if name not in after:
+            setattr(candidate, name, getattr(game, name))
     result_before = services.score(game, hand_data)
     result_after = services.score(candidate, hand_data) if after else result_before
     return Outcome(before, after, result_before, result_after), candidate

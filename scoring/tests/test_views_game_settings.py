@@ -304,3 +304,11 @@ def test_a_hand_saved_with_a_stale_game_is_scored_with_the_new_settings():
     services.record_hand(game=stale, number=2, data=quick_hand(ns_meld=10, ns_tricks=20))
     game.refresh_from_db()
     assert game.finished and game.target == 60
+
+
+def test_the_default_typed_over_an_empty_field_stays_the_rule_books(client):
+    game = played(standard_game(), quick_hand())
+    client.post(url(game), post(game, target="150", min_bid="20", name_N="Annie", save="1"))
+    game.refresh_from_db()
+    assert (game.target, game.min_bid) == (None, None), "still the rule book's defaults"
+    assert HandChange.objects.get(game=game).new_data == {"players": {"N": "Annie"}}
