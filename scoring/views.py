@@ -717,7 +717,9 @@ def game_settings_page(request: HttpRequest, code: str) -> HttpResponse:
             except game_settings.SettingsMovedOn as moved:
                 preview = _settings_moved_on(form, game, moved.version)
             else:
-                if outcome.saved:
+                # A second tap of Save finds the first one's change stored: saved, as shown.
+                repeated = form.cleaned_data["version"] != game_settings.version(game)
+                if outcome.saved or repeated:
                     messages.success(request, _("The game's settings were saved."))
                 else:
                     messages.info(request, _("Nothing to change: the settings are already as shown."))

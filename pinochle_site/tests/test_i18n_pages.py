@@ -19,7 +19,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from clubs.models import ClubRole
-from scoring import services
+from scoring import game_settings, services
 from scoring.audit import Actor
 from scoring.handover import recovery_code, start_handover
 from scoring.models import Game
@@ -142,6 +142,7 @@ def paths(league: dict, game: Game) -> dict[str, str]:
         "share page": f"/s/{game.share_code}/",
         "share page of a finished game": f"/s/{finished_check.share_code}/",
         "corrections of a game": f"/g/{game.code}/history/",
+        "game settings": f"/g/{game.code}/settings/",
         "corrections of a club": f"/clubs/{league['club'].pk}/corrections/",
         "roles": f"/league/clubs/{league['club'].pk}/roles/",
         "published season results": f"/league/results/{league['season'].publish_code}/",
@@ -160,6 +161,7 @@ READER = {
     "club": "organiser",
     "import page": "organiser",
     "corrections of a game": "editor",
+    "game settings": "editor",
     "corrections of a club": "organiser",
     "roles": "organiser",
 }
@@ -182,6 +184,7 @@ PAGES = [
     "share page of a finished game",
     "corrections of a game",
     "corrections of a club",
+    "game settings",
     "roles",
     "published season results",
     "take over the scoring",
@@ -200,6 +203,12 @@ def access_pages(league, game_in_progress) -> dict:
     services.record_hand(game=game_in_progress, number=3, data=CHECK_HANDS[0])
     services.edit_hand(game=game_in_progress, number=1, data=CHECK_HANDS[1], actor=Actor.device())
     services.delete_last_hand(game=game_in_progress, actor=Actor.of_user(table_user()))
+    # A change of the game's settings: a new name and a lower minimum bid, in its corrections.
+    players = {**services.players_of(game_in_progress), "E": "Åsa"}
+    new = game_settings.NewSettings(
+        players=players, first_dealer="E", target=None, min_bid=19, meld_needs_trick=False
+    )
+    game_settings.change_settings(game=game_in_progress, new=new, expected=None, actor=Actor.device())
     club_game = league["games"][0]
     corrected = {**club_game.hands.get(number=1).data, "tricks": {"NS": 16, "EW": 9}}
     services.edit_hand(game=club_game, number=1, data=corrected, actor=Actor.of_user(table_user()))

@@ -218,8 +218,8 @@ def test_a_double_tap_of_save_writes_once(client):
     game = played(standard_game(), quick_hand())
     form = post(game, target="200", name_N="Annie", save="1")
     assert client.post(url(game), form).status_code == 302
-    again = client.post(url(game), form, follow=True)
-    assert "Nothing to change: the settings are already as shown." in text(again)
+    again = client.post(url(game), form, follow=True)  # the answer the phone shows: saved
+    assert "settings were saved." in text(again)
     assert HandChange.objects.filter(game=game).count() == 1
     game.refresh_from_db()
     assert game.target == 200
