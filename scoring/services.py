@@ -148,17 +148,17 @@ def _lock(game: Game) -> tuple[list[GameSeat], list[Hand]]:
     """Inside a write's transaction: lock the game's seat rows (every write of hands takes this
     lock first, so writes of one game follow each other) and read its hands in order.
 
-    The settings can change after Start (scoring/game_settings.py, under this lock): the game
-    row comes with the seats (one query) and its settings are copied onto the caller's Game, so
-    a hand is never scored with settings another phone changed a moment ago.
+    The settings can change after Start (scoring/game_settings.py, under this lock): they are
+    read again once the lock is held and copied onto the caller's Game, so a hand is never scored
+    with settings another phone changed a moment ago. (A query of its own: joined to the locking
+    query, PostgreSQL would return the game row as it was before the wait for the lock.)
     """
-    locked = GameSeat.objects.select_for_update(of=("self",)).select_related("game")
-    seat_rows = list(locked.filter(game_id=game.pk))
+    seat_rows = list(GameSeat.objects.select_for_update().filter(game_id=game.pk))
     if not seat_rows:
         raise Game.DoesNotExist(f"game {game.code} does not exist")
-    fresh = seat_rows[0].game
-    for name in SETTINGS_FIELDS:
-        setattr(game, name, getattr(fresh, name))
+    fresh = Game.all_objects.filter(pk=game.pk).values_list(*SETTINGS_FIELDS).get()
+    for name, value in zip(SETTINGS_FIELDS, fresh, strict=True):
+        setattr(game, name, value)
     return seat_rows, list(Hand.objects.filter(game_id=game.pk).order_by("number"))
 
 
