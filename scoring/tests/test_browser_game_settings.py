@@ -89,3 +89,19 @@ def test_a_name_and_a_target_are_changed_on_a_phone_without_javascript(page_with
         expect(page.locator("#settings-preview li")).not_to_have_count(0)
         assert_fits_the_phone(page)
         snap(page, f"{language}-preview")
+
+
+def test_the_first_dealer_is_changed_with_javascript_on(page, live_server):
+    page.goto(live_server.url + "/games/new")
+    page.get_by_role("button", name="Start the game").click()
+    game = Game.objects.get()
+    services.record_hand(game=game, number=1, data=quick_hand())
+    page.reload()
+    expect(page.get_by_text("Hand 2: East deals")).to_be_visible()
+
+    page.get_by_role("link", name="Settings").click()
+    page.get_by_role("group", name="First dealer").get_by_text("South").click()
+    page.get_by_role("button", name="Save settings").click()
+    expect(page.get_by_text("The game's settings were saved.")).to_be_visible()
+    expect(page.get_by_text("Hand 2: West deals")).to_be_visible()
+    assert Game.objects.get().first_dealer == "S"
