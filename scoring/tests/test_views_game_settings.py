@@ -312,3 +312,21 @@ def test_the_default_typed_over_an_empty_field_stays_the_rule_books(client):
     game.refresh_from_db()
     assert (game.target, game.min_bid) == (None, None), "still the rule book's defaults"
     assert HandChange.objects.get(game=game).new_data == {"players": {"N": "Annie"}}
+
+
+def test_a_house_rule_that_would_end_the_game_before_recorded_hands_is_refused_next_to_it(client):
+    # With "meld needs a trick", E–W's 60 meld without a trick count for nothing; without it they
+    # would reach 100 after hand 2, before hand 3 (where N–S reach 105) was played.
+    hand = {"bidder": "N", "bid": 20, "meld_points": {"NS": 10, "EW": 60}, "tricks": {"NS": 25, "EW": 0}}
+    game = played(standard_game(target=100, meld_needs_trick=True), hand, hand, hand)
+    assert game.finished and game.scores == {"NS": 105, "EW": 0}
+    before = rows(game)
+    fields = post(game, save="1")
+    del fields["meld_needs_trick"]  # the box unticked
+    response = client.post(url(game), fields)
+    assert response.status_code == 400
+    assert (
+        "House rule: meld needs a trick: With these settings the game ends after hand 2, but hands up to 3 "
+        "are recorded." in text(response)
+    )
+    assert rows(game) == before
