@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_roster_player
@@ -370,9 +371,11 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
 def round_note(night: Night) -> str:
     """What a table should know about its round: when it ends, if not with the game."""
     if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round:
-        return _("Club night: this round ends after %(hands)d hands; the standings count those.") % {
-            "hands": night.hands_per_round
-        }
+        return ngettext(
+            "Club night: this round ends after %(hands)d hand; the standings count it.",
+            "Club night: this round ends after %(hands)d hands; the standings count those.",
+            night.hands_per_round,
+        ) % {"hands": night.hands_per_round}
     return ""
 
 
