@@ -338,7 +338,12 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
         night.tables.filter(round_no=round_no).prefetch_related("seats__player").order_by("table_no")
     )
     if not tables:
-        raise ValidationError({"round": _("Draw the tables first.")})
+        message = (
+            _("Round %(round)d has no table: too few players are checked in for it.") % {"round": round_no}
+            if is_drawn(night)
+            else _("Draw the tables first.")
+        )
+        raise ValidationError({"round": message})
     games = []
     for table in tables:
         seats = ordered_seats(table)
