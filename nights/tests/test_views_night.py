@@ -354,3 +354,22 @@ def test_a_round_of_fixed_hands_counts_the_scores_after_that_many_hands(club, al
         assert line.games == 1 and not line.playing
         assert line.points_diff == after_two.scores[side] - after_two.scores[other]
         assert line.wins == (side == leader)
+
+
+def test_removing_a_night_takes_its_finished_games_out_of_the_ratings(club, alice):
+    from ratings.models import PlayerRating, RatingPoint
+
+    night = open_night(alice, target="50")
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    game = night.games.get()
+    for number in (1, 2):
+        scoring_services.record_hand(game=game, number=number, data=quick_hand(ns_meld=20, ns_tricks=15))
+    game.refresh_from_db()
+    assert game.finished
+    assert RatingPoint.objects.filter(game=game, scope=f"club:{CLUB}").count() == 4
+    assert PlayerRating.objects.filter(scope=f"club:{CLUB}").count() == 4
+    alice.post(f"/nights/{night.pk}/remove")
+    assert not RatingPoint.objects.exists()
+    assert not PlayerRating.objects.filter(scope=f"club:{CLUB}").exists()
