@@ -373,3 +373,14 @@ def test_removing_a_night_takes_its_finished_games_out_of_the_ratings(club, alic
     alice.post(f"/nights/{night.pk}/remove")
     assert not RatingPoint.objects.exists()
     assert not PlayerRating.objects.filter(scope=f"club:{CLUB}").exists()
+
+
+def test_a_stake_per_chip_needs_chips_in_play(club, alice):
+    data = {"played_on": "2026-03-05", "deck": "double", "rounds": "3", "round_ends": "game",
+            "stake_per_chip": "0.50"}  # fmt: skip
+    for variant in ("standard", "check"):
+        response = alice.post(f"/nights/clubs/{CLUB}/new", {**data, "variant": variant})
+        assert response.status_code == 400
+        assert "Chips are in play only in Check Pinochle with a single deck." in text(response)
+    assert not Night.objects.exists()
+    open_night(alice, variant="check", deck="double", stake_per_win="1.00")  # an ordinary game
