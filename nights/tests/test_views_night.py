@@ -384,3 +384,16 @@ def test_a_stake_per_chip_needs_chips_in_play(club, alice):
         assert "Chips are in play only in Check Pinochle with a single deck." in text(response)
     assert not Night.objects.exists()
     open_night(alice, variant="check", deck="double", stake_per_win="1.00")  # an ordinary game
+
+
+def test_the_season_pages_list_its_nights_and_the_published_one_links_to_their_standings(club, alice):
+    season = Season.objects.create(
+        club=club, name="Spring", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 6, 30)
+    )
+    night = open_night(alice, season=str(season.pk))
+    page = alice.get(f"/league/seasons/{season.pk}/").content.decode()
+    assert f'href="/nights/{night.pk}/standings/"' in page
+    Season.objects.filter(pk=season.pk).update(publish_code="spring-results")
+    page = Client().get("/league/results/spring-results/").content.decode()
+    assert f'href="/nights/results/spring-results/{night.pk}/"' in page
+    assert f'href="/nights/clubs/{CLUB}/"' in alice.get(f"/league/clubs/{CLUB}/").content.decode()
