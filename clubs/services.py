@@ -169,7 +169,18 @@ def merge_players(*, keep: Player, duplicate: Player) -> Player:
             _("%(a)s and %(b)s played in the same game (%(code)s), so they are two people.")
             % {"a": keep.name, "b": duplicate.name, "code": shared[0]["game__code"]}
         )
+    both = keep.night_entries.filter(night__players__player=duplicate).values("night__played_on")[:1]
+    if both:
+        raise ValidationError(
+            _("%(a)s and %(b)s were both checked in at the club night of %(date)s, so they are two people.")
+            % {"a": keep.name, "b": duplicate.name, "date": both[0]["night__played_on"]}
+        )
     duplicate.seats.update(player=keep)
+    # A club night's check-ins, seats and byes follow like the game seats (reverse relations, so
+    # clubs imports no other app).
+    duplicate.night_entries.update(player=keep)
+    duplicate.night_seats.update(player=keep)
+    duplicate.night_byes.update(player=keep)
     have = set(Membership.objects.filter(player=keep).values_list("club_id", flat=True))
     Membership.objects.filter(player=duplicate).exclude(club_id__in=have).update(player=keep)
     duplicate.delete()  # its remaining memberships (clubs both were in) cascade

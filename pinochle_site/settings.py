@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "scoring",
     "ratings",
     "league",
+    "nights",  # club nights: imports clubs and scoring (docs/architecture.md)
 ]
 
 MIDDLEWARE = [

@@ -30,5 +30,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("clubs/", include("clubs.urls")),
     path("league/", include("league.urls")),
+    path("nights/", include("nights.urls")),
     path("", include("scoring.urls")),
 ]

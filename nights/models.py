@@ -1,0 +1,237 @@
+"""A club night: the evening's settings, who checked in, and the tables of every round.
+
+The draw itself is plain Python (`nights/planning.py`); these rows store what it drew so the plan
+survives a reload and the rounds already played never change. A round is *started* when its
+tables have games: each `NightTable` then points at the `scoring.Game` its phones score, and every
+figure of the night (standings, chips) is read from those games, never stored here.
+
+Rows of the rounds not started yet are drawn again when the organiser swaps two players or a late
+arrival comes or someone leaves (`nights.services`).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models import SEAT_CHOICES, Game
+from scoring.rules.tables import MAX_BID, MAX_TARGET
+
+#: The most rounds a night may have (a long evening of short games).
+MAX_ROUNDS = 12
+#: The most hands a round of fixed length may have.
+MAX_HANDS_PER_ROUND = 40
+
+
+def new_table_token() -> str:
+    """The secret in a table's link (about 128 bits): whoever holds it scores that table's game."""
+    return secrets.token_urlsafe(16)
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+class Night(models.Model):
+    """One evening of a club: its settings (those of every game drawn for it) and its plan."""
+
+    class RoundEnds(models.TextChoices):
+        GAME = "game", _("One game")
+        HANDS = "hands", _("A fixed number of hands")
+
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="nights", verbose_name=_("club")
+    )
+    season = models.ForeignKey(
+        "clubs.Season",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="nights",
+        verbose_name=_("season"),
+    )
+    played_on = models.DateField(_("date"))
+    # The settings of every game of the night: the same fields and choices as scoring.Game.
+    variant = models.CharField(
+        _("variant"), max_length=10, choices=Game.Variant.choices, default=Game.Variant.STANDARD
+    )
+    deck = models.CharField(_("deck"), max_length=10, choices=Game.Deck.choices, default=Game.Deck.SINGLE)
+    # None means the rule book's default for the deck and variant, as on Game.
+    target = models.PositiveIntegerField(
+        _("target"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(MAX_TARGET)]
+    )
+    min_bid = models.PositiveIntegerField(
+        _("minimum bid"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(MAX_BID)]
+    )
+    meld_needs_trick = models.BooleanField(_("meld needs a trick"), default=False)
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"), default=3, validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)]
+    )
+    round_ends = models.CharField(
+        _("a round ends after"), max_length=5, choices=RoundEnds.choices, default=RoundEnds.GAME
+    )
+    # Only when a round is a fixed number of hands: the figures of a table are those after this
+    # many hands (or at the end of its game, if that comes first).
+    hands_per_round = models.PositiveSmallIntegerField(
+        _("hands per round"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_HANDS_PER_ROUND)],
+    )
+    # Money per chip (Check Pinochle) or per game won (standard); None: the night plays for no money.
+    stake_per_chip = models.DecimalField(
+        _("stake per chip"), max_digits=8, decimal_places=2, null=True, blank=True,
+        validators=[MinValueValidator(0)],
+    )  # fmt: skip
+    stake_per_win = models.DecimalField(
+        _("stake per game won"), max_digits=8, decimal_places=2, null=True, blank=True,
+        validators=[MinValueValidator(0)],
+    )  # fmt: skip
+    # The draw's seed: the same players and seed always give the same plan (nights/planning.py).
+    seed = models.PositiveIntegerField(default=new_seed, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Set when the organiser finishes the night: the table links then stop scoring.
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-played_on", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(round_ends="game", hands_per_round__isnull=True)
+                | Q(round_ends="hands", hands_per_round__isnull=False),
+                name="night_hands_per_round_only_with_hands",
+            ),
+        ]
+        verbose_name = _("club night")
+        verbose_name_plural = _("club nights")
+
+    def __str__(self) -> str:
+        return f"{self.club} · {self.played_on}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.finished_at is not None
+
+    @property
+    def is_check(self) -> bool:
+        """Chips are in play: Check Pinochle with a single deck (rule book: with a double deck
+        Check Pinochle is played as an ordinary double-deck game)."""
+        return self.variant == Game.Variant.CHECK and self.deck == Game.Deck.SINGLE
+
+    @property
+    def games(self) -> models.QuerySet[Game]:
+        """The games of this night's started tables."""
+        return Game.objects.filter(night_table__night=self)
+
+    def table_sizes(self) -> tuple[int, ...]:
+        """The table sizes the draw may use: 4 only for Check Pinochle, else 4, 3 or 2."""
+        return (4,) if self.variant == Game.Variant.CHECK else (4, 3, 2)
+
+
+class NightPlayer(models.Model):
+    """A player checked in for a night, from round `from_round` (a late arrival) until
+    `until_round` (None: to the end; set when they leave early). Rounds count from 1."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="players")
+    player = models.ForeignKey(
+        "clubs.Player", on_delete=models.PROTECT, related_name="night_entries", verbose_name=_("player")
+    )
+    from_round = models.PositiveSmallIntegerField(_("from round"), default=1)
+    until_round = models.PositiveSmallIntegerField(_("until round"), null=True, blank=True)
+    checked_in_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["night", "id"]  # check-in order: the draw reads it
+        constraints = [models.UniqueConstraint(fields=["night", "player"], name="one_check_in_per_night")]
+        verbose_name = _("player of a night")
+        verbose_name_plural = _("players of a night")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} @ night {self.night_id}"
+
+    def plays_in(self, round_no: int) -> bool:
+        return self.from_round <= round_no and (self.until_round is None or round_no <= self.until_round)
+
+
+class NightTable(models.Model):
+    """A table of one round. `game` is set when the round starts; `token` is the secret of the
+    table's link (and QR code) with which any phone at the table scores that game."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="tables")
+    round_no = models.PositiveSmallIntegerField(_("round"))
+    table_no = models.PositiveSmallIntegerField(_("table"))
+    # PROTECT: a night's game goes only with its night (nights.services.remove_night), so the
+    # night's standings never lose a table silently.
+    game = models.OneToOneField(
+        "scoring.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="night_table"
+    )
+    token = models.CharField(max_length=32, unique=True, default=new_table_token, editable=False)
+
+    class Meta:
+        ordering = ["night", "round_no", "table_no"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["night", "round_no", "table_no"], name="one_table_number_per_round"
+            )
+        ]
+        verbose_name = _("table of a night")
+        verbose_name_plural = _("tables of a night")
+
+    def __str__(self) -> str:
+        return f"night {self.night_id} round {self.round_no} table {self.table_no}"
+
+
+class NightSeat(models.Model):
+    """Who sits where at a table of a night (N, E, S, W; at 3 seats N, E, S; at 2 N and E)."""
+
+    table = models.ForeignKey(NightTable, on_delete=models.CASCADE, related_name="seats")
+    seat = models.CharField(_("seat"), max_length=1, choices=SEAT_CHOICES)
+    player = models.ForeignKey(
+        "clubs.Player", on_delete=models.PROTECT, related_name="night_seats", verbose_name=_("player")
+    )
+
+    class Meta:
+        ordering = ["table", "id"]
+        constraints = [models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_night_seat")]
+        verbose_name = _("seat at a night")
+        verbose_name_plural = _("seats at a night")
+
+    def __str__(self) -> str:
+        return f"{self.table_id} {self.seat}: {self.player_id}"
+
+
+class NightBye(models.Model):
+    """A player checked in who sits out a round (the number present does not fill the tables)."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="byes")
+    round_no = models.PositiveSmallIntegerField(_("round"))
+    player = models.ForeignKey(
+        "clubs.Player", on_delete=models.PROTECT, related_name="night_byes", verbose_name=_("player")
+    )
+
+    class Meta:
+        ordering = ["night", "round_no", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["night", "round_no", "player"], name="one_bye_per_player_and_round"
+            )
+        ]
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
+
+    def __str__(self) -> str:
+        return f"night {self.night_id} round {self.round_no}: {self.player_id} sits out"
