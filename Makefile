@@ -24,6 +24,7 @@ migrate: deps
 	$(BIN)/python manage.py createcachetable
 
 run: migrate
+	$(BIN)/python manage.py table_url --host $(HOST) --port $(PORT)
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Production-like: gunicorn, DEBUG off, hashed and compressed static files served by whitenoise.

@@ -430,6 +430,7 @@ class HandForm(forms.Form):
                         "points": item.points(deck),
                         "chips": item.chips if chips else 0,
                         "family": item.family,
+                        "rare": item.level > 1,
                     }
                 )
             errors = self.group_errors.get(f"melds_{seat}", [])
@@ -439,6 +440,10 @@ class HandForm(forms.Form):
                     "seat": seat,
                     "label": seat_label(seat, self.players),
                     "rows": rows,
+                    # A seat's common items first; doubles and above behind one tap (open when used).
+                    "common": [row for row in rows if not row["rare"]],
+                    "rare": [row for row in rows if row["rare"]],
+                    "rare_open": any(_count(row["value"]) for row in rows if row["rare"]),
                     "errors": errors,
                     "open": bool(errors or shown),
                 }

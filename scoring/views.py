@@ -198,7 +198,11 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
         except SubmissionReused as reused:
             return _reused(request, game, reused.hand, form.hand)
         else:
-            messages.success(request, _("Hand %(number)d saved.") % {"number": stored.hand.number})
+            number = stored.hand.number
+            # "saved-hand-N": the message offers Undo, then "Edit hand N" (_messages.html).
+            messages.success(
+                request, _("Hand %(number)d saved.") % {"number": number}, f"saved saved-hand-{number}"
+            )
             if not request.htmx:
                 return redirect("scoring:game", code=code)
             mode = "edit" if can_edit_game(request, game) else "view"  # a finished club game: organisers
@@ -233,6 +237,8 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
                 form.add_record_error(error)
             else:
                 preview = selectors.describe(result, replace or len(stored) + 1, form.hand)
+                if number is not None:  # a correction: the change to today's totals, not totals after it
+                    preview += selectors.correction_change(game, result)
     context = {
         "form": form,
         "preview": preview,
@@ -427,6 +433,7 @@ def _board_context(
         "history_cache_key": f"{game.code}:{_version(game)}:{mode}",
         "edited": SimpleLazyObject(lambda: corrections[0]),
         "deleted": SimpleLazyObject(lambda: corrections[1]),
+        "blank_rows": range(1, 21),  # the printed backup pad's rows
         **_form_urls(game, None),
     }
     if mode == "edit":

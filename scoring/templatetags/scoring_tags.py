@@ -82,3 +82,12 @@ def table_strings() -> str:
         "discard": _("Discard"),
     }
     return json_script(strings, "table-strings")
+
+
+@register.filter
+def saved_hand(message: Any) -> int | None:
+    """The hand number a "Hand N saved." message is about (its "saved-hand-N" tag), else None."""
+    for tag in (getattr(message, "extra_tags", "") or "").split():
+        if tag.startswith("saved-hand-") and tag[11:].isdecimal():
+            return int(tag[11:])
+    return None

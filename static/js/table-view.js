@@ -1,0 +1,60 @@
+// The game page's view after a save (issue 12): the phone shows the top of the game ("Hand N
+// saved", the totals, the next hand's first control), and the Undo gives way to "Edit hand N"
+// after a short while. Additive to table.js: it only listens for new content.
+(function () {
+  "use strict";
+
+  function settle(root) {
+    const undo = root.querySelector && root.querySelector("form.undo[data-undo-until]");
+    if (!undo) return;
+    if (root.id === "game" || root.querySelector("#game")) window.scrollTo(0, 0);
+    const button = undo.querySelector(".undo-button");
+    const seconds = Number(undo.dataset.undoUntil) || 60;
+    undo.classList.add("timed");
+    setTimeout(function () {
+      if (button) button.hidden = true;
+      undo.classList.add("expired");
+    }, seconds * 1000);
+  }
+
+  // The meld mode (items or quick points) last used in this game, remembered on this phone.
+  function modeKey(form) { return "meld-mode:" + form.dataset.game; }
+
+  function restoreMode(root) {
+    const form = root.querySelector && (root.matches && root.matches("form[data-game]") ? root : root.querySelector("form[data-game]"));
+    if (!form) return;
+    let mode = null;
+    try { mode = localStorage.getItem(modeKey(form)); } catch (error) { return; }
+    const radio = mode && form.querySelector('input[name=meld_mode][value="' + mode + '"]');
+    if (radio && !radio.checked && !form.querySelector(".errorlist")) {
+      radio.checked = true;
+      radio.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  }
+
+  document.addEventListener("change", function (event) {
+    const input = event.target;
+    if (!input.matches || !input.matches("input[name=meld_mode]")) return;
+    const form = input.closest("form[data-game]");
+    if (!form) return;
+    try { localStorage.setItem(modeKey(form), input.value); } catch (error) { /* private mode: not kept */ }
+  });
+
+  // Choosing the bidder opens the bidding side's meld seats (bidder and partner): one tap less each.
+  const PARTNER = { N: "S", S: "N", E: "W", W: "E" };
+  document.addEventListener("change", function (event) {
+    const input = event.target;
+    if (!input.matches || !input.matches("input[name=bidder]")) return;
+    const form = input.closest("form");
+    if (!form) return;
+    const seats = form.querySelectorAll("details.seat-melds[data-seat]");
+    const open = [input.value];
+    if (seats.length === 4) open.push(PARTNER[input.value]);
+    seats.forEach(function (details) {
+      if (open.indexOf(details.dataset.seat) >= 0) details.open = true;
+    });
+  });
+
+  document.addEventListener("htmx:load", function (event) { settle(event.target); restoreMode(event.target); });
+  document.addEventListener("DOMContentLoaded", function () { settle(document.body); restoreMode(document.body); });
+})();
