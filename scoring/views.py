@@ -198,6 +198,7 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
         except SubmissionReused as reused:
             return _reused(request, game, reused.hand, form.hand)
         else:
+            services.remember_meld_mode(game=game, mode=data.get("meld_mode") or game.meld_mode)
             number = stored.hand.number
             # "saved-hand-N": the message offers Undo, then "Edit hand N" (_messages.html).
             messages.success(
@@ -406,10 +407,11 @@ def _game_context(
     board = board or selectors.scoreboard(game)
     context = _board_context(request, game, board, mode=mode)
     if mode == "edit":
-        initial = {"number": board.next_number, "submission_id": uuid.uuid4()}
+        initial = {"number": board.next_number, "submission_id": uuid.uuid4(), "meld_mode": game.meld_mode}
         context["form"] = HandForm(initial=initial, settings=board.settings, players=board.players)
-        # A fresh form's fields depend on the game's state and seats only (not on who asks).
-        context["entry_cache_key"] = f"{context['history_cache_key']}:{sorted(board.players.items())}"
+        # A fresh form's fields depend on the game's state, seats and meld mode (not on who asks).
+        players = sorted(board.players.items())
+        context["entry_cache_key"] = f"{context['history_cache_key']}:{players}:{game.meld_mode}"
     return context
 
 

@@ -1,4 +1,5 @@
-"""Issue 12: who leads, how far each side is from the target, what the bidders need, the chart."""
+"""The score at a glance: who leads, each side's distance to the target, what the bidders need,
+the chart, what a correction changes, the log's changed fields and the printed sheet."""
 
 import re
 
@@ -48,24 +49,6 @@ def test_the_game_page_draws_the_score_chart_with_both_sides_and_the_chips():
 def test_there_is_no_chart_before_the_first_hand():
     game = standard_game()
     assert '<figure class="chart">' not in client_with_token(game).get(f"/g/{game.code}/").content.decode()
-
-
-def test_the_meld_picker_shows_a_seats_common_items_first_and_doubles_behind_one_tap():
-    game = standard_game()
-    html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
-    seat = html.split('<details class="seat-melds"')[1]
-    common, rare = seat.split('<details class="rare-melds">')
-    assert 'name="meld_N_run"' in common and 'name="meld_N_aces"' in common
-    assert 'name="meld_N_double_run"' in rare and 'name="meld_N_double_aces"' in rare
-    assert "Doubles and more" in rare
-
-
-def test_a_correction_with_a_double_opens_the_doubles():
-    game = check_game()
-    client = client_with_token(game)
-    client.post(save_url(game), hand_post(1, meld_E_double_pinochle="1", meld_S_pinochle="0"))
-    html = client.get(f"/g/{game.code}/hands/1/").content.decode()
-    assert '<details class="rare-melds" open>' in html
 
 
 def test_a_correction_preview_shows_the_change_to_todays_totals_and_chips():

@@ -1,6 +1,7 @@
 // The game page's view after a save (issue 12): the phone shows the top of the game ("Hand N
 // saved", the totals, the next hand's first control), and the Undo gives way to "Edit hand N"
-// after a short while. Additive to table.js: it only listens for new content.
+// after a short while; choosing the bidder opens the bidding side's meld seats. Additive to
+// table.js: it only listens for new content. (The meld mode is remembered by the server, per game.)
 (function () {
   "use strict";
 
@@ -17,29 +18,6 @@
     }, seconds * 1000);
   }
 
-  // The meld mode (items or quick points) last used in this game, remembered on this phone.
-  function modeKey(form) { return "meld-mode:" + form.dataset.game; }
-
-  function restoreMode(root) {
-    const form = root.querySelector && (root.matches && root.matches("form[data-game]") ? root : root.querySelector("form[data-game]"));
-    if (!form) return;
-    let mode = null;
-    try { mode = localStorage.getItem(modeKey(form)); } catch (error) { return; }
-    const radio = mode && form.querySelector('input[name=meld_mode][value="' + mode + '"]');
-    if (radio && !radio.checked && !form.querySelector(".errorlist")) {
-      radio.checked = true;
-      radio.dispatchEvent(new Event("change", { bubbles: true }));
-    }
-  }
-
-  document.addEventListener("change", function (event) {
-    const input = event.target;
-    if (!input.matches || !input.matches("input[name=meld_mode]")) return;
-    const form = input.closest("form[data-game]");
-    if (!form) return;
-    try { localStorage.setItem(modeKey(form), input.value); } catch (error) { /* private mode: not kept */ }
-  });
-
   // Choosing the bidder opens the bidding side's meld seats (bidder and partner): one tap less each.
   const PARTNER = { N: "S", S: "N", E: "W", W: "E" };
   document.addEventListener("change", function (event) {
@@ -55,6 +33,6 @@
     });
   });
 
-  document.addEventListener("htmx:load", function (event) { settle(event.target); restoreMode(event.target); });
-  document.addEventListener("DOMContentLoaded", function () { settle(document.body); restoreMode(document.body); });
+  document.addEventListener("htmx:load", function (event) { settle(event.target); });
+  document.addEventListener("DOMContentLoaded", function () { settle(document.body); });
 })();

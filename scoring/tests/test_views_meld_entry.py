@@ -1,0 +1,85 @@
+"""Meld entry sized to the hand: common items first, doubles behind one tap, and the meld mode
+(items or quick points) kept per game by the server."""
+
+import re
+
+import pytest
+
+from scoring.models import Game, Hand
+from testing.access_helpers import client_with_token
+from testing.helpers import check_game, hand_post, save_url, standard_game
+
+pytestmark = pytest.mark.django_db
+
+QUICK = {
+    "bidder": "N",
+    "bid": "21",
+    "trump": "spades",
+    "meld_mode": "points",
+    "meld_points_NS": "12",
+    "meld_points_EW": "4",
+    "tricks_NS": "15",
+}
+PICKED = {
+    "bidder": "E",
+    "bid": "20",
+    "trump": "hearts",
+    "meld_mode": "items",
+    "meld_E_marriage": "1",
+    "tricks_NS": "10",
+}
+
+
+def _checked_mode(html: str) -> str:
+    found = re.search(r'<input type="radio" name="meld_mode" value="(\w+)"[^>]*checked', html)
+    assert found, "no meld mode is chosen"
+    return found.group(1)
+
+
+def test_the_meld_picker_shows_a_seats_common_items_first_and_doubles_behind_one_tap():
+    game = standard_game()
+    html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
+    seat = html.split('<details class="seat-melds"')[1]
+    common, rare = seat.split('<details class="rare-melds">')
+    assert 'name="meld_N_run"' in common and 'name="meld_N_aces"' in common
+    assert 'name="meld_N_double_run"' in rare and 'name="meld_N_double_aces"' in rare
+    assert "Doubles and more" in rare
+
+
+def test_a_correction_with_a_double_opens_the_doubles():
+    game = check_game()
+    client = client_with_token(game)
+    client.post(save_url(game), hand_post(1, meld_E_double_pinochle="1", meld_S_pinochle="0"))
+    html = client.get(f"/g/{game.code}/hands/1/").content.decode()
+    assert '<details class="rare-melds" open>' in html
+
+
+def test_the_next_hand_opens_in_the_meld_mode_the_table_used_last():
+    game = standard_game()
+    phone = client_with_token(game)
+    assert _checked_mode(phone.get(f"/g/{game.code}/").content.decode()) == "items"
+    phone.post(save_url(game), hand_post(1, QUICK))
+    assert Game.objects.get(pk=game.pk).meld_mode == "points"
+    # On this phone, on another phone and without JavaScript alike: the server keeps it.
+    assert _checked_mode(phone.get(f"/g/{game.code}/").content.decode()) == "points"
+    other = client_with_token(game)
+    assert _checked_mode(other.get(f"/g/{game.code}/").content.decode()) == "points"
+    html = phone.post(save_url(game), hand_post(2, PICKED), headers={"HX-Request": "true"}).content.decode()
+    assert _checked_mode(html) == "items" and Game.objects.get(pk=game.pk).meld_mode == "items"
+
+
+def test_a_refused_hand_does_not_change_the_remembered_mode():
+    game = standard_game()
+    phone = client_with_token(game)
+    response = phone.post(save_url(game), hand_post(1, {**QUICK, "tricks_NS": "99"}))
+    assert "A side takes at most 25 trick points." in response.content.decode()
+    assert not Hand.objects.exists()
+    assert Game.objects.get(pk=game.pk).meld_mode == "items"
+
+
+def test_check_pinochle_has_no_quick_mode_to_remember():
+    game = check_game()
+    phone = client_with_token(game)
+    phone.post(save_url(game), hand_post(1))
+    html = phone.get(f"/g/{game.code}/").content.decode()
+    assert 'name="meld_mode"' not in html and Game.objects.get(pk=game.pk).meld_mode == "items"
