@@ -180,11 +180,12 @@ class Journey:
 
     def fill_second_part(self, hand: dict[str, Any]) -> None:
         form = self.form()
-        quick = form.get_by_text("Quick: points per side")
+        quick = form.get_by_text("Quick: points per player")
         quick.click()
         meld = form.locator(".meld-quick")
-        meld.get_by_role("spinbutton", name=NS, exact=True).fill(str(hand["meld_points"]["NS"]))
-        meld.get_by_role("spinbutton", name=EW, exact=True).fill(str(hand["meld_points"]["EW"]))
+        # Quick points are per player; a side scores its two players' sum (North's and East's here).
+        meld.get_by_role("spinbutton", name=re.compile(r"^North")).fill(str(hand["meld_points"]["NS"]))
+        meld.get_by_role("spinbutton", name=re.compile(r"^East")).fill(str(hand["meld_points"]["EW"]))
         tricks = form.get_by_role("group", name=re.compile(r"^Trick points"))
         tricks.get_by_role("spinbutton", name=NS, exact=True).fill(str(hand["tricks"]["NS"]))
         tricks.get_by_role("spinbutton", name=EW, exact=True).fill(str(hand["tricks"]["EW"]))

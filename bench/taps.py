@@ -88,7 +88,7 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
         if not quick:  # quick points need no trump (optional: no meld check), as on the paper pad
             phone.tap(f.get_by_role("group", name="Trump").get_by_text(hand["trump"]))
         if quick:
-            mode = f.get_by_text("Quick: points per side")
+            mode = f.get_by_text("Quick: points per player")
             if not f.locator("input[name=meld_mode][value=points]").is_checked():
                 phone.tap(mode)
             for side, points in hand["quick"].items():

@@ -99,7 +99,7 @@ def fill_hand(
     if trump:
         form.get_by_role("group", name="Trump").get_by_text(trump).click()
     if quick:
-        form.get_by_text("Quick: points per side").click()
+        form.get_by_text("Quick: points per player").click()
         for side, points in quick.items():
             form.locator(".meld-quick").get_by_role("spinbutton", name=side, exact=True).fill(str(points))
     quick_mode = form.locator("input[name=meld_mode][value=points]")

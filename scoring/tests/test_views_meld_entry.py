@@ -16,8 +16,8 @@ QUICK = {
     "bid": "21",
     "trump": "spades",
     "meld_mode": "points",
-    "meld_points_NS": "12",
-    "meld_points_EW": "4",
+    "meld_points_N": "12",
+    "meld_points_E": "4",
     "tricks_NS": "15",
 }
 PICKED = {
@@ -83,3 +83,44 @@ def test_check_pinochle_has_no_quick_mode_to_remember():
     phone.post(save_url(game), hand_post(1))
     html = phone.get(f"/g/{game.code}/").content.decode()
     assert 'name="meld_mode"' not in html and Game.objects.get(pk=game.pk).meld_mode == "items"
+
+
+def test_quick_points_are_typed_per_player_and_a_side_scores_its_players_sum():
+    game = standard_game()
+    phone = client_with_token(game)
+    html = phone.get(f"/g/{game.code}/").content.decode()
+    quick = html[html.index('<div class="meld-quick">') :]
+    labels = re.findall(r'<label for="id_meld_points_(\w+)">([^<]+)</label>', quick)
+    assert labels == [
+        ("N", "North (Anna)"),
+        ("E", "East (Bo)"),
+        ("S", "South (Cecilia)"),
+        ("W", "West (David)"),
+    ]
+    post = {**QUICK, "meld_points_S": "8", "meld_points_W": "6"}
+    phone.post(save_url(game), hand_post(1, post))
+    assert Hand.objects.get().data["meld_points"] == {"NS": 20, "EW": 10}
+
+
+def test_a_page_from_before_per_player_entry_still_saves_its_side_points():
+    game = standard_game()
+    legacy = {k: v for k, v in QUICK.items() if not k.startswith("meld_points")}
+    client_with_token(game).post(
+        save_url(game), hand_post(1, {**legacy, "meld_points_NS": "14", "meld_points_EW": "3"})
+    )
+    assert Hand.objects.get().data["meld_points"] == {"NS": 14, "EW": 3}
+
+
+def test_at_three_seats_each_player_is_a_side():
+    game = standard_game(seats=3)
+    post = {
+        "bidder": "N",
+        "bid": "20",
+        "meld_mode": "points",
+        "meld_points_N": "9",
+        "meld_points_S": "5",
+        "tricks_N": "10",
+        "tricks_E": "10",
+    }
+    client_with_token(game).post(save_url(game), hand_post(1, post))
+    assert Hand.objects.get().data["meld_points"] == {"N": 9, "E": 0, "S": 5}
