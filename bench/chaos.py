@@ -180,7 +180,7 @@ class Journey:
 
     def fill_second_part(self, hand: dict[str, Any]) -> None:
         form = self.form()
-        quick = form.get_by_text("Quick: points per player")
+        quick = form.get_by_text("Quick points")
         quick.click()
         meld = form.locator(".meld-quick")
         # Quick points are per player; a side scores its two players' sum (North's and East's here).

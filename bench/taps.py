@@ -2,11 +2,12 @@
 of realistic hands and counts what a person does: taps, typed fields and screens scrolled.
 
 Kinds: Check Pinochle with melds picked (10 hands), standard 4 seats with melds picked (10),
-standard quick meld points (10), 4 seats double deck with melds picked (5). A tap is a click on a
+standard quick meld points per player (10), 4 seats double deck with melds picked (5). A tap is a click on a
 control (focusing a number field to type in it is a tap too); a typed field is one filled by the
 keyboard; screens scrolled is the distance the page had to move to bring the next control into
 view, in screen heights (844 px), summed over the hand. After each Save it also records how far
-the page is from showing "Hand N saved" (the aim: 0 screens).
+the page is from showing "Hand N saved", the totals and the next hand's first control (the aim:
+0 screens).
 
 Run: .venv/bin/python bench/taps.py   (a runserver on 127.0.0.1 with a throwaway SQLite file;
 stopped by its PID). Prints median and worst per kind.
@@ -53,6 +54,8 @@ class Phone:
         target.scroll_into_view_if_needed()
         after = self.page.evaluate("window.scrollY")
         self.now.scrolled += abs(after - before) / H
+        if os.environ.get("TAPS_DEBUG") and after != before:
+            print(f"  scrolled {before:.0f} -> {after:.0f} for {target}", file=sys.stderr)
 
     def tap(self, target: Locator) -> None:
         self._reach(target)
@@ -76,6 +79,7 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
     phone.now = Count()
     f = form(page)
     f.wait_for()
+    page.wait_for_load_state("load")  # a person looks before tapping; the page's script is running
     if hand.get("passed"):
         phone.tap(f.get_by_text("All four passed"))
     else:
@@ -88,15 +92,18 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
         if not quick:  # quick points need no trump (optional: no meld check), as on the paper pad
             phone.tap(f.get_by_role("group", name="Trump").get_by_text(hand["trump"]))
         if quick:
-            mode = f.get_by_text("Quick: points per player")
+            mode = f.get_by_text("Quick points")
             if not f.locator("input[name=meld_mode][value=points]").is_checked():
                 phone.tap(mode)
-            for side, points in hand["quick"].items():
+            for seat, points in hand["quick"].items():
                 if points:
                     phone.type(
-                        f.locator(".meld-quick").get_by_role("spinbutton", name=side, exact=True), points
+                        f.locator(".meld-quick").get_by_role("spinbutton", name=seat, exact=True), points
                     )
-        for seat, items in hand.get("melds", {}).items():
+        # The bidder's seat first (choosing the bidder opens it), then the others down the page.
+        melds = hand.get("melds", {})
+        order = sorted(melds, key=lambda seat: (seat != hand["bidder"], SEATS.index(seat)))
+        for seat, items in ((seat, melds[seat]) for seat in order):
             details = f.locator("details.seat-melds").filter(has=page.locator("summary", has_text=seat))
             if details.get_attribute("open") is None:
                 phone.tap(details.locator("summary").first)
@@ -112,9 +119,21 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
     phone.tap(f.get_by_role("button", name=f"Save hand {number}"))
     status = page.get_by_role("status").filter(has_text=f"Hand {number} saved.")
     status.wait_for()
-    box = status.bounding_box()
-    phone.now.result_screens = 0.0 if box and 0 <= box["y"] < H else abs((box or {"y": H})["y"]) / H
+    page.wait_for_timeout(50)  # the page's script settles the view after the swap
+    # What a save must show without scrolling: "Hand N saved", the totals, the next first control.
+    shown = [status, page.locator("#scoreboard .totals"), f.locator("#bidder, .field.passed").first]
+    phone.now.result_screens = max(_outside(target) for target in shown)
     return phone.now
+
+
+def _outside(target: Locator) -> float:
+    """How many screens the page must scroll to show all of `target` (0: it is in view)."""
+    box = target.bounding_box()
+    if box is None:
+        return 1.0
+    if box["y"] < 0:
+        return -box["y"] / H
+    return max(0.0, box["y"] + box["height"] - H) / H
 
 
 def start(page: Page, *, seats: str, variant: str | None, deck: str | None, names: dict[str, str]) -> None:
@@ -133,6 +152,7 @@ def start(page: Page, *, seats: str, variant: str | None, deck: str | None, name
 
 NAMES = {"North": "Anna", "East": "Bo", "South": "Cecilia", "West": "David"}
 A, B, C, D = "North (Anna)", "East (Bo)", "South (Cecilia)", "West (David)"
+SEATS = [A, B, C, D]
 NS, EW = "N–S (Anna & Cecilia)", "E–W (Bo & David)"
 SUITS = ["♥ Hearts", "♠ Spades", "♦ Diamonds", "♣ Clubs"]
 RUN, TM, MAR, PIN, ACES, KINGS = (
@@ -166,14 +186,17 @@ def melded(i: int) -> dict[str, Any]:
 
 
 def quick(i: int) -> dict[str, Any]:
+    """Quick points per player, as each announces them: the bidder and partner meld, one or both
+    opponents too (a player with nothing to show is left blank)."""
     seats = [A, B, C, D]
-    bidder = seats[i % 4]
-    bidders, others = (NS, EW) if bidder in (A, C) else (EW, NS)
+    bidder, opp, partner, opp2 = (seats[(i + k) % 4] for k in range(4))
+    bidders = NS if bidder in (A, C) else EW
+    points = {bidder: 8 + i % 10, partner: 4 + i % 5, opp: 4 + i % 3, opp2: 6 if i % 3 == 0 else 0}
     return {
         "bidder": bidder,
         "bid": 20 + (i * 3) % 8,
         "trump": SUITS[i % 4],
-        "quick": {bidders: 8 + i % 10, others: 4 + i % 5},
+        "quick": points,
         "tricks": {bidders: 14 + i % 6},
     }
 

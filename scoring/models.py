@@ -61,7 +61,7 @@ class Game(models.Model):
     # the next hand's form opens in it. Only where chips are not in play (Check needs the items).
     class MeldMode(models.TextChoices):
         ITEMS = "items", _("Pick melds")
-        POINTS = "points", _("Quick: points per player")
+        POINTS = "points", _("Quick points")
 
     meld_mode = models.CharField(_("meld entry"), max_length=6, choices=MeldMode.choices, default="items")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)

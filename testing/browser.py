@@ -99,7 +99,7 @@ def fill_hand(
     if trump:
         form.get_by_role("group", name="Trump").get_by_text(trump).click()
     if quick:
-        form.get_by_text("Quick: points per player").click()
+        form.get_by_text("Quick points").click()
         for side, points in quick.items():
             form.locator(".meld-quick").get_by_role("spinbutton", name=side, exact=True).fill(str(points))
     quick_mode = form.locator("input[name=meld_mode][value=points]")
@@ -119,6 +119,9 @@ def fill_hand(
                 details.get_by_role("button", name=f"One more: {item}", exact=True).click()
                 expect(field).to_have_value(str(before + 1))
     tricks_box = form.get_by_role("group", name=re.compile(r"^Trick points"))
+    extras = tricks_box.locator("details.trick-extras")
+    if (conceded or slam) and extras.get_attribute("open") is None:
+        extras.locator(":scope > summary").click()  # the rare endings are one tap away
     if conceded:
         form.get_by_text("Bidders concede (no play)").click()
     if slam:

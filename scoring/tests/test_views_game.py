@@ -28,8 +28,8 @@ def test_it_shows_totals_dealer_and_an_empty_history(client):
 
 
 def test_it_offers_quick_meld_points_only_where_chips_are_not_in_play(client):
-    assert "Quick: points per player" in text(client.get(f"/g/{standard_game().code}/"))
-    assert "Quick: points per player" not in text(client.get(f"/g/{check_game().code}/"))
+    assert "Quick points" in text(client.get(f"/g/{standard_game().code}/"))
+    assert "Quick points" not in text(client.get(f"/g/{check_game().code}/"))
     assert "All four passed" not in text(client.get(f"/g/{standard_game().code}/"))
 
 

@@ -1,6 +1,6 @@
 // The game page's view after a save (issue 12): the phone shows the top of the game ("Hand N
 // saved", the totals, the next hand's first control), and the Undo gives way to "Edit hand N"
-// after a short while; choosing the bidder opens the bidding side's meld seats. Additive to
+// after a short while; choosing the bidder opens the bidder's meld seat. Additive to
 // table.js: it only listens for new content. (The meld mode is remembered by the server, per game.)
 (function () {
   "use strict";
@@ -18,19 +18,14 @@
     }, seconds * 1000);
   }
 
-  // Choosing the bidder opens the bidding side's meld seats (bidder and partner): one tap less each.
-  const PARTNER = { N: "S", S: "N", E: "W", W: "E" };
+  // Choosing the bidder opens the bidder's meld seat (one tap less), unless a seat is open already.
   document.addEventListener("change", function (event) {
     const input = event.target;
     if (!input.matches || !input.matches("input[name=bidder]")) return;
     const form = input.closest("form");
-    if (!form) return;
-    const seats = form.querySelectorAll("details.seat-melds[data-seat]");
-    const open = [input.value];
-    if (seats.length === 4) open.push(PARTNER[input.value]);
-    seats.forEach(function (details) {
-      if (open.indexOf(details.dataset.seat) >= 0) details.open = true;
-    });
+    if (!form || form.querySelector("details.seat-melds[open]")) return;
+    const seat = form.querySelector('details.seat-melds[data-seat="' + input.value + '"]');
+    if (seat) seat.open = true;
   });
 
   document.addEventListener("htmx:load", function (event) { settle(event.target); });
