@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import segno
@@ -31,4 +32,6 @@ class Command(BaseCommand):
         for other in addresses[1:]:
             self.stdout.write(f"  (or http://{other}:{port}/)")
         self.stdout.flush()
-        segno.make(url).terminal(compact=True)  # to the terminal's standard output
+        drawn = io.StringIO()  # whole, then written once: the wrapper would end every piece with a newline
+        segno.make(url).terminal(out=drawn, compact=True)
+        self.stdout.write(drawn.getvalue(), ending="")
