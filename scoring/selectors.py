@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from scoring import services
 from scoring.chart import progression_svg
-from scoring.labels import SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label, side_short
+from scoring.labels import SUIT_NAMES, SUIT_SYMBOLS, seat_label, seat_letter, side_label, side_short
 from scoring.models import Game
 from scoring.rules import GameResult, HandScore, Settings, parse_settings
 
@@ -133,7 +133,7 @@ def history_entry(
         "dealer": seat_label(score.dealer, players),
         "result": score.result,
         "bidder": seat_label(data["bidder"], players) if data.get("bidder") else "",
-        "bidder_short": data.get("bidder") or "",
+        "bidder_short": seat_letter(data["bidder"]) if data.get("bidder") else "",
         "trump_symbol": SUIT_SYMBOLS[trump] if trump else "",
         "bid": data.get("bid"),
         "trump": f"{SUIT_SYMBOLS[trump]} {SUIT_NAMES[trump]}" if trump else "",
