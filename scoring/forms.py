@@ -446,6 +446,7 @@ class HandForm(forms.Form):
                         "chips": item.chips if chips else 0,
                         "family": item.family,
                         "rare": item.level > 1,
+                        "level": item.level,
                     }
                 )
             errors = self.group_errors.get(f"melds_{seat}", [])
@@ -457,7 +458,8 @@ class HandForm(forms.Form):
                     "rows": rows,
                     # A seat's common items first; doubles and above behind one tap (open when used).
                     "common": [row for row in rows if not row["rare"]],
-                    "rare": [row for row in rows if row["rare"]],
+                    # Doubles first, then (double deck) triples and quadruples: the likelier on top.
+                    "rare": sorted((row for row in rows if row["rare"]), key=lambda row: row["level"]),
                     "rare_open": any(_count(row["value"]) for row in rows if row["rare"]),
                     "errors": errors,
                     "open": bool(errors or shown),
