@@ -37,15 +37,25 @@ def progression_svg(result: GameResult) -> SafeString:
     points = [Series(side_short(side), [0] + [hand.totals[side] for hand in result.hands]) for side in sides]
     parts = [_chart(points, _("Points after each hand"), target=result.settings.target)]
     if result.settings.chips_in_play:
+        # At the end the game chips are added to the last hand's balance: one more point, so the
+        # line ends on the final chips of the chip table.
+        final = result.finished and dict(result.chips) != dict(result.hands[-1].chip_totals)
         chips = [
-            Series(side_short(side), [0] + [hand.chip_totals[side] for hand in result.hands])
+            Series(
+                side_short(side),
+                [0]
+                + [hand.chip_totals[side] for hand in result.hands]
+                + ([result.chips[side]] if final else []),
+            )
             for side in sides
         ]
-        parts.append(_chart(chips, _("Chips after each hand"), target=None))
+        parts.append(
+            _chart(chips, _("Chips after each hand"), target=None, last_tick=_("final") if final else None)
+        )
     return mark_safe("".join(parts))
 
 
-def _chart(series: list[Series], title: str, *, target: int | None) -> str:
+def _chart(series: list[Series], title: str, *, target: int | None, last_tick: str | None = None) -> str:
     count = len(series[0].values) - 1
     values = [value for line in series for value in line.values] + ([target] if target else [])
     low, high = min(0, *values), max(1, *values)
@@ -88,13 +98,17 @@ def _chart(series: list[Series], title: str, *, target: int | None) -> str:
             )
         )
     step = max(1, count // 8)
-    for index in range(step, count + 1, step):
+    ticks: dict[int, object] = {index: index for index in range(step, count + 1, step)}
+    if last_tick:
+        ticks.pop(count - 1, None)  # room for the word
+        ticks[count] = last_tick
+    for index, tick in ticks.items():
         body.append(
             format_html(
                 '<text x="{}" y="{}" text-anchor="middle" font-size="11">{}</text>',
                 _f(x(index)),
                 HEIGHT - 8,
-                index,
+                tick,
             )
         )
     # End labels, nudged apart so they never overlap (at least 13 units between baselines).

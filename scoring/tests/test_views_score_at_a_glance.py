@@ -79,3 +79,14 @@ def test_the_page_prints_as_a_score_sheet_with_a_blank_backup_pad():
     html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
     pad = html[html.index('<section class="blank-pad print-only"') :]
     assert "Backup score pad" in pad and pad.count("<tr><td>") == 20
+
+
+def test_at_the_end_the_chips_chart_ends_on_the_final_chips_with_the_game_chips():
+    game = check_game(target=25)
+    client = client_with_token(game)
+    client.post(save_url(game), hand_post(1))  # N–S 36: the game ends; chips 4, then 16 with game chips
+    html = client.get(f"/g/{game.code}/").content.decode()
+    chips = html[html.index("Chips after each hand. ") :]
+    assert chips.startswith("Chips after each hand. N–S: 4, 16; E–W: -4, -16")
+    assert ">final</text>" in chips
+    assert re.search(r"Final chips</th><td>16</td><td>-16</td>", html)  # as the chip table says
