@@ -31,6 +31,7 @@ from scoring.rules.tables import (
     MAX_NAME_LENGTH,
     MAX_TARGET,
     REPEATABLE,
+    ROUNDHOUSE_CHIPS,
     SUITS,
     default_min_bid,
     default_target,
@@ -450,7 +451,8 @@ class HandForm(forms.Form):
                     }
                 )
             errors = self.group_errors.get(f"melds_{seat}", [])
-            shown = any(_count(row["value"]) for row in rows)
+            counted = [(_count(row["value"]), row) for row in rows]
+            families = {row["family"] for count, row in counted if count > 0}
             seats.append(
                 {
                     "seat": seat,
@@ -462,10 +464,26 @@ class HandForm(forms.Form):
                     "rare": sorted((row for row in rows if row["rare"]), key=lambda row: row["level"]),
                     "rare_open": any(_count(row["value"]) for row in rows if row["rare"]),
                     "errors": errors,
-                    "open": bool(errors or shown),
+                    # What the closed seat shows (the page's script keeps it up to date as items
+                    # are tapped, with the same sums: kings and queens around add the roundhouse's
+                    # chips where chips are in play; the preview is the authority).
+                    "points": sum(count * row["points"] for count, row in counted if count > 0),
+                    "chip_sum": sum(count * row["chips"] for count, row in counted if count > 0)
+                    + (ROUNDHOUSE_CHIPS if chips and {"kings", "queens"} <= families else 0),
+                    # Closed unless its melds have a problem: the sum says what it holds, and the
+                    # trick fields stay near (a correction most often changes the tricks).
+                    "open": bool(errors),
                 }
             )
+        # One seat open at a time (an exclusive accordion) unless several have problems to show.
+        exclusive = sum(1 for seat in seats if seat["open"]) <= 1
+        for seat in seats:
+            seat["exclusive"] = exclusive
         return seats
+
+    @property
+    def roundhouse_chips(self) -> int:
+        return ROUNDHOUSE_CHIPS
 
     def trick_fields(self) -> list[forms.BoundField]:
         return [self[f"tricks_{side}"] for side in self.settings.sides]

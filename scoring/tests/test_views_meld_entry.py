@@ -124,3 +124,23 @@ def test_at_three_seats_each_player_is_a_side():
     }
     client_with_token(game).post(save_url(game), hand_post(1, post))
     assert Hand.objects.get().data["meld_points"] == {"N": 9, "E": 0, "S": 5}
+
+
+def test_a_correction_opens_with_every_seat_closed_showing_its_sum():
+    game = check_game()
+    phone = client_with_token(game)
+    phone.post(save_url(game), hand_post(1))  # the worked example: N run + marriage, E aces, S pinochle
+    html = phone.get(f"/g/{game.code}/hands/1/").content.decode()
+    seats = re.findall(r'<details class="seat-melds" data-seat="(\w)" name="meld-seat" (open)?', html)
+    assert seats == [("N", ""), ("E", ""), ("S", ""), ("W", "")]
+    points = re.findall(r'data-sum="points">(\d+)<', html)
+    assert points == ["17", "10", "4", "0"]  # 15 + 2, aces 10, pinochle 4
+    assert 'data-sum="chips">2<' in html  # the run's 2 chips
+
+
+def test_a_seat_whose_melds_have_a_problem_opens():
+    game = standard_game()
+    response = client_with_token(game).post(save_url(game), hand_post(1, {**PICKED, "meld_W_run": "x"}))
+    html = response.content.decode()
+    assert re.search(r'<details class="seat-melds" data-seat="W" name="meld-seat" open', html)
+    assert "Run (A 10 K Q J of trump): enter a whole number, 0 to 1." in html
