@@ -2,7 +2,10 @@
 of realistic hands and counts what a person does: taps, typed fields and screens scrolled.
 
 Kinds: Check Pinochle with melds picked (10 hands), standard 4 seats with melds picked (10),
-standard quick meld points per player (10), 4 seats double deck with melds picked (5). A tap is a click on a
+standard quick meld points per player (10), 4 seats double deck with melds picked (5), and three
+corrections of one hand's trick points from the game page (its history row, Edit, the field,
+Save). Melds are entered as a person at the table would: the bidder's seat first (choosing the
+bidder opens it), then the other seats down the page. A tap is a click on a
 control (focusing a number field to type in it is a tap too); a typed field is one filled by the
 keyboard; screens scrolled is the distance the page had to move to bring the next control into
 view, in screen heights (844 px), summed over the hand. After each Save it also records how far
@@ -123,6 +126,24 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
     # What a save must show without scrolling: "Hand N saved", the totals, the next first control.
     shown = [status, page.locator("#scoreboard .totals"), f.locator("#bidder, .field.passed").first]
     phone.now.result_screens = max(_outside(target) for target in shown)
+    return phone.now
+
+
+def correct_tricks(phone: Phone, number: int, side: str, points: int) -> Count:
+    """Correct one hand's trick points from the game page: its history row, Edit, the field, Save."""
+    page = phone.page
+    phone.now = Count()
+    page.wait_for_load_state("load")
+    phone.tap(page.locator(f"#hand-{number} summary"))
+    phone.tap(page.get_by_role("link", name=f"Edit hand {number}", exact=True))
+    page.get_by_role("heading", name=f"Correct hand {number}").wait_for()
+    page.wait_for_load_state("load")
+    tricks = form(page).get_by_role("group", name="Trick points", exact=False)
+    phone.type(tricks.get_by_role("spinbutton", name=side, exact=True), points)
+    phone.tap(page.get_by_role("button", name=f"Save correction of hand {number}"))
+    done = page.get_by_text(f"Hand {number} corrected.")
+    done.wait_for()
+    phone.now.result_screens = _outside(done)
     return phone.now
 
 
@@ -286,6 +307,10 @@ def main() -> int:
                     results[kind] = [
                         play_hand(phone, n, hand, quick=is_quick) for n, hand in enumerate(hands, 1)
                     ]
+                    if kind.startswith("standard 4 seats, melds"):  # then correct some of its hands
+                        results["correction of one hand's tricks"] = [
+                            correct_tricks(phone, n, NS, 10 + n) for n in (2, 5, 9)
+                        ]
                 browser.close()
             print(f"taps per hand at {W}×{H} (median / worst)")
             for kind, counts in results.items():
