@@ -252,6 +252,22 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
     return lines
 
 
+def bidders_need(result: GameResult, number: int, data: Mapping[str, Any]) -> str:
+    """What the bidders must take in tricks: the bid less their meld, as the engine counts it."""
+    hand = result.hands[number - 1]
+    bidders = hand.bidding_side
+    if bidders is None:
+        return ""
+    meld = hand.meld[bidders]
+    params = {
+        "side": side_short(bidders),
+        "need": max(int(data["bid"]) - meld, 0),
+        "bid": data["bid"],
+        "meld": meld,
+    }
+    return _("%(side)s need %(need)d trick points (bid %(bid)s − meld %(meld)d).") % params
+
+
 def correction_change(game: Game, after: GameResult) -> list[str]:
     """What a correction does to today's totals (and chips), from the game's stored summary to
     the corrected result: "N–S 85 → 75 · E–W 19 → 69"."""

@@ -52,7 +52,7 @@ from scoring.permissions import (
 )
 from scoring.qr import qr_svg
 from scoring.rules import RecordError, Settings
-from scoring.rules.tables import MAX_BID, next_bid, previous_bid, sides_for
+from scoring.rules.tables import MAX_BID, next_bid, previous_bid, side_of, sides_for
 from scoring.services import GameMovedOn, HandConflict, SubmissionReused
 
 
@@ -240,11 +240,13 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
                 preview = selectors.describe(result, replace or len(stored) + 1, form.hand)
                 if number is not None:  # a correction: the change to today's totals, not totals after it
                     preview += selectors.correction_change(game, result)
+    need = "" if preview else _need_before_tricks(game, form, stored, number)
     context = {
         "form": form,
         "preview": preview,
         "previewed": True,
         "moved_on": moved_on,
+        "need": need,
         "game": game,
         **_form_urls(game, number),
     }
@@ -255,7 +257,29 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
         return HttpResponse(html)
     if number is not None:
         return render(request, "scoring/hand_edit.html", {**context, "number": number})
-    return _render_game(request, selectors.scoreboard(game), form, preview=preview, moved_on=moved_on)
+    board = selectors.scoreboard(game)
+    return _render_game(request, board, form, preview=preview, moved_on=moved_on, need=need)
+
+
+def _need_before_tricks(game: Game, form: HandForm, stored: list[Hand], number: int | None) -> str:
+    """The bidders' need in trick points as soon as bid and meld are known: the tricks are all that
+    is missing. The engine counts the meld (as if the bidders took every trick, so a "meld needs a
+    trick" game counts theirs); nothing is shown when it refuses the hand for another reason."""
+    hand, settings = form.hand, form.settings
+    if form.errors or set(form.group_errors) != {"tricks"} or "bid" not in hand:
+        return ""
+    bidders = side_of(hand["bidder"], settings.seats)
+    trial = {
+        **hand,
+        "tricks": {side: settings.trick_points if side == bidders else 0 for side in settings.sides},
+    }
+    try:
+        result = services.preview_hand(
+            game=game, data=trial, stored=[row.data for row in stored], replace=number
+        )
+    except RecordError:
+        return ""
+    return selectors.bidders_need(result, number or len(stored) + 1, hand)
 
 
 def _previewed_number(game: Game, form: HandForm, stored: list[Hand]) -> tuple[int | None, str]:

@@ -90,3 +90,20 @@ def test_at_the_end_the_chips_chart_ends_on_the_final_chips_with_the_game_chips(
     assert chips.startswith("Chips after each hand. N–S: 4, 16; E–W: -4, -16")
     assert ">final</text>" in chips
     assert re.search(r"Final chips</th><td>16</td><td>-16</td>", html)  # as the chip table says
+
+
+def test_the_bidders_need_shows_as_soon_as_bid_and_meld_are_known():
+    game = check_game()
+    client = client_with_token(game)
+    no_tricks = {k: v for k, v in hand_post(1).items() if k != "tricks_NS"}
+    response = client.post(f"/g/{game.code}/preview", no_tricks, headers={"HX-Request": "true"})
+    page = text(response)
+    # N bids 27, N–S meld 21 (run 15 + marriage 2 + pinochle 4): the tricks are all that is missing.
+    assert "N–S need 6 trick points (bid 27 − meld 21)." in page and "Not ready to save" in page
+
+
+def test_no_need_is_guessed_while_the_bid_is_missing():
+    game = check_game()
+    post = {k: v for k, v in hand_post(1).items() if k not in ("tricks_NS", "bid")}
+    page = text(client_with_token(game).post(f"/g/{game.code}/preview", post, headers={"HX-Request": "true"}))
+    assert "trick points (bid" not in page and "Not ready to save" in page
