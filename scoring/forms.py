@@ -460,9 +460,11 @@ class HandForm(forms.Form):
                     "rows": rows,
                     # A seat's common items first; doubles and above behind one tap (open when used).
                     "common": [row for row in rows if not row["rare"]],
-                    # Doubles first, then (double deck) triples and quadruples: the likelier on top.
-                    "rare": sorted((row for row in rows if row["rare"]), key=lambda row: row["level"]),
+                    # Behind it the doubles, and (double deck) triples and quadruples one tap further.
+                    "rare": [row for row in rows if row["level"] == 2],
                     "rare_open": any(_count(row["value"]) for row in rows if row["rare"]),
+                    "higher": [row for row in rows if row["level"] > 2],
+                    "higher_open": any(_count(row["value"]) for row in rows if row["level"] > 2),
                     "errors": errors,
                     # What the closed seat shows (the page's script keeps it up to date as items
                     # are tapped, with the same sums: kings and queens around add the roundhouse's

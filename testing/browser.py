@@ -113,6 +113,9 @@ def fill_hand(
             rare = details.locator("details.rare-melds")
             if item.startswith(("Double", "Triple", "Quadruple")) and rare.get_attribute("open") is None:
                 rare.locator(":scope > summary").click()  # doubles and more are one tap away
+            higher = rare.locator("details.higher-melds")
+            if item.startswith(("Triple", "Quadruple")) and higher.get_attribute("open") is None:
+                higher.locator(":scope > summary").click()  # and triples, quadruples one more
             field = details.get_by_role("spinbutton", name=re.compile("^" + re.escape(item)))
             for _ in range(count):
                 before = int(field.input_value() or 0)

@@ -144,3 +144,14 @@ def test_a_seat_whose_melds_have_a_problem_opens():
     html = response.content.decode()
     assert re.search(r'<details class="seat-melds" data-seat="W" name="meld-seat" open', html)
     assert "Run (A 10 K Q J of trump): enter a whole number, 0 to 1." in html
+
+
+def test_a_double_deck_keeps_triples_and_quadruples_one_more_tap_away():
+    game = standard_game(deck="double")
+    html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
+    seat = html.split('<details class="seat-melds"')[1]
+    rare = seat.split('<details class="rare-melds">')[1]
+    doubles, higher = rare.split('<details class="higher-melds">')
+    assert 'name="meld_N_double_aces"' in doubles and "triple" not in doubles
+    assert 'name="meld_N_triple_aces"' in higher and 'name="meld_N_quadruple_run"' in higher
+    assert "Triples and quadruples" in higher
