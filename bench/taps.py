@@ -113,7 +113,7 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
             for item, count in items.items():
                 rare = details.locator("details.rare-melds")
                 if item.startswith("Double") and rare.get_attribute("open") is None:
-                    phone.tap(rare.locator("summary"))
+                    phone.tap(rare.locator(":scope > summary"))
                 for _ in range(count):
                     phone.tap(details.get_by_role("button", name=f"One more: {item}", exact=True))
         tricks = f.get_by_role("group", name="Trick points", exact=False)
