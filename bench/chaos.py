@@ -267,6 +267,7 @@ class Journey:
             self.tally.corrections += 1
             self.events.append("second phone corrects")
             number = self.rng.randint(1, len(intended))
+            other.locator(f"#hand-{number} summary").click()  # the history row opens its Edit
             other.get_by_role("link", name=f"Edit hand {number}", exact=True).click()
             new_bid = MIN_BID + self.rng.randint(0, 8)
             other.locator("#hand-form").get_by_role("spinbutton", name="Bid").fill(str(new_bid))
