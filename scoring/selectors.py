@@ -10,6 +10,8 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from scoring import services
@@ -92,7 +94,7 @@ class Scoreboard:
         return progression_svg(self.result)
 
     @functools.cached_property
-    def end_reason(self) -> list[str]:
+    def end_reason(self) -> list[SafeString]:
         return end_reason(self.result) if self.finished else []
 
     @property
@@ -179,30 +181,46 @@ def awards(result: GameResult) -> list[dict[str, Any]]:
     ]
 
 
-def end_reason(result: GameResult) -> list[str]:
-    """Why the game ended as it did, from the engine's result fields (docs/rules.md, "End of the game")."""
+def end_reason(result: GameResult) -> list[SafeString]:
+    """Why the game ended as it did, from the engine's result fields (docs/rules.md, "End of the game").
+
+    HTML lines: a side and its figure never break apart ("N–S 53" stays on one line)."""
     reached, number = result.reached, result.ended_after
     if not result.finished or reached is None or number is None:
         return []
     target = result.settings.target
     hand = result.hands[number - 1]
     over = [side for side in result.settings.sides if hand.totals[side] >= target]
-    params = {"side": side_short(reached), "target": target, "number": number}
+    params = {"side": _nobreak(side_short(reached)), "target": target, "number": number}
     if len(over) == 1:
-        lines = [_("%(side)s reached %(target)s in hand %(number)s.") % params]
+        lines = [_html(_("%(side)s reached %(target)s in hand %(number)s."), params)]
     elif hand.bidding_side == reached:
-        lines = [
-            _("%(side)s bid and reached %(target)s in hand %(number)s: the bidders go out first.") % params
-        ]
+        message = _("%(side)s bid and reached %(target)s in hand %(number)s: the bidders go out first.")
+        lines = [_html(message, params)]
     else:
-        lines = [_("Both sides passed %(target)s in hand %(number)s: %(side)s have more points.") % params]
+        message = _("Both sides passed %(target)s in hand %(number)s: %(side)s have more points.")
+        lines = [_html(message, params)]
     if result.settings.chips_in_play and result.winner is not None:
-        chips = " · ".join(f"{side_short(side)} {result.chips[side]}" for side in result.settings.sides)
+        chips = mark_safe(
+            " · ".join(_nobreak(f"{side_short(side)} {result.chips[side]}") for side in result.settings.sides)
+        )
         if result.winner == "draw":
-            lines.append(_("In Check Pinochle the chips decide: %(chips)s, a draw.") % {"chips": chips})
+            lines.append(_html(_("In Check Pinochle the chips decide: %(chips)s, a draw."), {"chips": chips}))
         else:
-            lines.append(_("In Check Pinochle the side with more chips wins: %(chips)s.") % {"chips": chips})
+            message = _("In Check Pinochle the side with more chips wins: %(chips)s.")
+            lines.append(_html(message, {"chips": chips}))
     return lines
+
+
+def _nobreak(text: str) -> SafeString:
+    return format_html('<span class="nobreak">{}</span>', text)
+
+
+def _html(message: str, params: Mapping[str, Any]) -> SafeString:
+    """A translated sentence (escaped) with HTML parameters (already safe) put in."""
+    return mark_safe(
+        conditional_escape(message) % {name: conditional_escape(value) for name, value in params.items()}
+    )
 
 
 def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[str]:

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.template.loader import render_to_string
 
@@ -41,8 +43,14 @@ def test_the_end_says_who_won_and_by_which_rule():
     game = check_game(target=25)
     services.record_hand(game=game, number=1, data=HAND)
     board = selectors.scoreboard(game)
-    assert board.end_reason[0] == "N–S reached 25 in hand 1."
-    assert board.end_reason[1] == "In Check Pinochle the side with more chips wins: N–S 20 · E–W -20."
+    lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
+    assert lines == [
+        "N–S reached 25 in hand 1.",
+        "In Check Pinochle the side with more chips wins: N–S 20 · E–W -20.",
+    ]
+    assert (
+        '<span class="nobreak">E–W -20</span>' in board.end_reason[1]
+    )  # a side and its figure stay together
 
 
 def test_a_draw_on_chips_is_shown_as_a_draw():
@@ -61,4 +69,5 @@ def test_when_both_sides_pass_the_target_the_end_says_the_bidders_go_out_first()
     both = {"bidder": "E", "bid": 20, "meld_points": {"NS": 0, "EW": 10}, "tricks": {"NS": 10, "EW": 15}}
     services.record_hand(game=game, number=2, data=both)
     board = selectors.scoreboard(game)
-    assert board.end_reason == ["E–W bid and reached 30 in hand 2: the bidders go out first."]
+    lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
+    assert lines == ["E–W bid and reached 30 in hand 2: the bidders go out first."]
