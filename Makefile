@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .PHONY: run test serve migrate deps lint system-deps clean bench messages bench-league bench-load bench-faults \
-	bench-fuzz bench-nights bench-import bench-chaos bench-ratings
+	bench-fuzz bench-nights bench-import bench-chaos bench-ratings bench-taps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { echo "make: '$(PYTHON) -m venv' failed; on Debian install python3-venv first"; exit 1; }
@@ -24,6 +24,7 @@ migrate: deps
 	$(BIN)/python manage.py createcachetable
 
 run: migrate
+	$(BIN)/python manage.py table_url --host $(HOST) --port $(PORT)
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # Production-like: gunicorn, DEBUG off, hashed and compressed static files served by whitenoise.
@@ -98,6 +99,10 @@ bench-chaos: deps system-deps
 
 bench-ratings: deps
 	$(BIN)/python bench/ratings.py $(BENCH_ARGS)
+
+# Taps, typed fields and screens scrolled per hand on a 390x844 phone (issue 12), in Chromium.
+bench-taps: deps system-deps
+	$(BIN)/python bench/taps.py
 
 clean:
 	rm -rf $(VENV) staticfiles test-output

@@ -180,11 +180,12 @@ class Journey:
 
     def fill_second_part(self, hand: dict[str, Any]) -> None:
         form = self.form()
-        quick = form.get_by_text("Quick: points per side")
+        quick = form.get_by_text("Quick points")
         quick.click()
         meld = form.locator(".meld-quick")
-        meld.get_by_role("spinbutton", name=NS, exact=True).fill(str(hand["meld_points"]["NS"]))
-        meld.get_by_role("spinbutton", name=EW, exact=True).fill(str(hand["meld_points"]["EW"]))
+        # Quick points are per player; a side scores its two players' sum (North's and East's here).
+        meld.get_by_role("spinbutton", name=re.compile(r"^North")).fill(str(hand["meld_points"]["NS"]))
+        meld.get_by_role("spinbutton", name=re.compile(r"^East")).fill(str(hand["meld_points"]["EW"]))
         tricks = form.get_by_role("group", name=re.compile(r"^Trick points"))
         tricks.get_by_role("spinbutton", name=NS, exact=True).fill(str(hand["tricks"]["NS"]))
         tricks.get_by_role("spinbutton", name=EW, exact=True).fill(str(hand["tricks"]["EW"]))
@@ -266,6 +267,7 @@ class Journey:
             self.tally.corrections += 1
             self.events.append("second phone corrects")
             number = self.rng.randint(1, len(intended))
+            other.locator(f"#hand-{number} summary").click()  # the history row opens its Edit
             other.get_by_role("link", name=f"Edit hand {number}", exact=True).click()
             new_bid = MIN_BID + self.rng.randint(0, 8)
             other.locator("#hand-form").get_by_role("spinbutton", name="Bid").fill(str(new_bid))

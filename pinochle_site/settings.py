@@ -4,6 +4,7 @@ Development defaults are safe to run on a laptop; production sets SECRET_KEY, DE
 ALLOWED_HOSTS and usually DATABASE_URL (see README, "Running for a club").
 """
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -20,6 +21,11 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+if DEBUG and "ALLOWED_HOSTS" not in os.environ:
+    # Development: phones on the same Wi-Fi reach `make run HOST=0.0.0.0` by this machine's address.
+    from scoring.lan import private_addresses
+
+    ALLOWED_HOSTS += private_addresses()
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [

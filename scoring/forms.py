@@ -31,6 +31,7 @@ from scoring.rules.tables import (
     MAX_NAME_LENGTH,
     MAX_TARGET,
     REPEATABLE,
+    ROUNDHOUSE_CHIPS,
     SUITS,
     default_min_bid,
     default_target,
@@ -211,14 +212,19 @@ class HandForm(forms.Form):
         if not s.chips_in_play:
             self.fields["meld_mode"] = forms.ChoiceField(
                 label=_("Meld entry"),
-                choices=[("items", _("Pick melds")), ("points", _("Quick: points per side"))],
+                choices=Game.MeldMode.choices,
                 initial="items",
                 required=False,
                 widget=forms.RadioSelect,
             )
-            for side in s.sides:
-                self.fields[f"meld_points_{side}"] = WholeNumberField(
-                    label=lazy_side_label(side, players),
+            # Quick meld points per seat, as each player announces them; a side scores the sum of
+            # its seats (docs/record-format.md keeps meld_points per side). At 2 and 3 seats a
+            # side is a seat. At 4 seats the per-side fields are still read, undrawn: a page or an
+            # outbox entry from before per-seat entry posts them, and its points must not be lost.
+            for name in [*s.seat_letters, *(side for side in s.sides if side not in s.seat_letters)]:
+                label = lazy_seat_label if len(name) == 1 else lazy_side_label
+                self.fields[f"meld_points_{name}"] = WholeNumberField(
+                    label=label(name, players),
                     required=False,
                     min_value=0,
                     max_value=MAX_MELD_POINTS,
@@ -266,7 +272,7 @@ class HandForm(forms.Form):
         if data.get("trump"):
             hand["trump"] = data["trump"]
         if data.get("meld_mode") == "points":
-            points = {side: data.get(f"meld_points_{side}") or 0 for side in self.settings.sides}
+            points = self._quick_points(data)
             if any(points.values()):
                 hand["meld_points"] = points
         else:
@@ -279,6 +285,16 @@ class HandForm(forms.Form):
             self._clean_tricks(data, hand)
         self.hand = hand
         return data
+
+    def _quick_points(self, data: Mapping[str, Any]) -> dict[str, int]:
+        """Quick mode: each side's meld points, the sum of its seats' (or the side's own field)."""
+        points = {}
+        for side in self.settings.sides:
+            seats = [data.get(f"meld_points_{seat}") for seat in side if seat in self.settings.seat_letters]
+            if all(value is None for value in seats) and side not in self.settings.seat_letters:
+                seats = [data.get(f"meld_points_{side}")]
+            points[side] = sum(value or 0 for value in seats)
+        return points
 
     def _clean_melds(self) -> dict[str, list[str]]:
         """The meld items per seat from the picker's counts ("meld_N_run" = "1")."""
@@ -430,20 +446,46 @@ class HandForm(forms.Form):
                         "points": item.points(deck),
                         "chips": item.chips if chips else 0,
                         "family": item.family,
+                        "rare": item.level > 1,
+                        "level": item.level,
                     }
                 )
             errors = self.group_errors.get(f"melds_{seat}", [])
-            shown = any(_count(row["value"]) for row in rows)
+            counted = [(_count(row["value"]), row) for row in rows]
+            families = {row["family"] for count, row in counted if count > 0}
             seats.append(
                 {
                     "seat": seat,
                     "label": seat_label(seat, self.players),
                     "rows": rows,
+                    # A seat's common items first; doubles and above behind one tap (open when used).
+                    "common": [row for row in rows if not row["rare"]],
+                    # Behind it the doubles, and (double deck) triples and quadruples one tap further.
+                    "rare": [row for row in rows if row["level"] == 2],
+                    "rare_open": any(_count(row["value"]) for row in rows if row["rare"]),
+                    "higher": [row for row in rows if row["level"] > 2],
+                    "higher_open": any(_count(row["value"]) for row in rows if row["level"] > 2),
                     "errors": errors,
-                    "open": bool(errors or shown),
+                    # What the closed seat shows (the page's script keeps it up to date as items
+                    # are tapped, with the same sums: kings and queens around add the roundhouse's
+                    # chips where chips are in play; the preview is the authority).
+                    "points": sum(count * row["points"] for count, row in counted if count > 0),
+                    "chip_sum": sum(count * row["chips"] for count, row in counted if count > 0)
+                    + (ROUNDHOUSE_CHIPS if chips and {"kings", "queens"} <= families else 0),
+                    # Closed unless its melds have a problem: the sum says what it holds, and the
+                    # trick fields stay near (a correction most often changes the tricks).
+                    "open": bool(errors),
                 }
             )
+        # One seat open at a time (an exclusive accordion) unless several have problems to show.
+        exclusive = sum(1 for seat in seats if seat["open"]) <= 1
+        for seat in seats:
+            seat["exclusive"] = exclusive
         return seats
+
+    @property
+    def roundhouse_chips(self) -> int:
+        return ROUNDHOUSE_CHIPS
 
     def trick_fields(self) -> list[forms.BoundField]:
         return [self[f"tricks_{side}"] for side in self.settings.sides]
@@ -451,7 +493,7 @@ class HandForm(forms.Form):
     def meld_point_fields(self) -> list[forms.BoundField]:
         if self.settings.chips_in_play:
             return []
-        return [self[f"meld_points_{side}"] for side in self.settings.sides]
+        return [self[f"meld_points_{seat}"] for seat in self.settings.seat_letters]
 
 
 def _count(value: object) -> int:
@@ -472,8 +514,9 @@ def hand_initial(data: Mapping[str, Any], settings: Settings, number: int) -> di
             initial[key] = data[key]
     if "meld_points" in data:
         initial["meld_mode"] = "points"
+        # Stored per side: a 4-seat side's points are shown on its first seat (N or E).
         for side, points in data["meld_points"].items():
-            initial[f"meld_points_{side}"] = points
+            initial[f"meld_points_{side[0]}"] = points
     for seat, items in (data.get("melds") or {}).items():
         for item in items:
             key = f"meld_{seat}_{item}"

@@ -56,6 +56,14 @@ class Game(models.Model):
     min_bid = models.PositiveIntegerField(_("minimum bid"), null=True, blank=True)
     first_dealer = models.CharField(_("first dealer"), max_length=1, choices=SEAT_CHOICES, default="N")
     meld_needs_trick = models.BooleanField(_("meld needs a trick"), default=False)
+
+    # The meld entry the table used last in this game (items picked or quick points per side):
+    # the next hand's form opens in it. Only where chips are not in play (Check needs the items).
+    class MeldMode(models.TextChoices):
+        ITEMS = "items", _("Pick melds")
+        POINTS = "points", _("Quick points")
+
+    meld_mode = models.CharField(_("meld entry"), max_length=6, choices=MeldMode.choices, default="items")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

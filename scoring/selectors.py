@@ -10,10 +10,13 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from scoring import diff, game_settings, services
-from scoring.labels import SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label, side_short
+from scoring.chart import progression_svg
+from scoring.labels import SUIT_NAMES, SUIT_SYMBOLS, seat_label, seat_letter, side_label, side_short
 from scoring.models import Game
 from scoring.rules import GameResult, HandScore, Settings, parse_settings
 
@@ -39,6 +42,12 @@ class Scoreboard:
         if result is not None:
             self.__dict__["result"] = result
         chips = self.settings.chips_in_play
+        target = self.settings.target
+        totals = [game.scores.get(side, 0) for side in self.settings.sides]
+        best = max(totals, default=0)
+        # The score at a glance: who leads (alone, once a hand is in), how far each side is from
+        # the target. From the stored summary, like the totals: nothing is scored for it.
+        leader = game.hand_count > 0 and totals.count(best) == 1
         self.sides = [
             {
                 "side": side,
@@ -46,6 +55,8 @@ class Scoreboard:
                 "short": side_short(side),
                 "total": game.scores.get(side, 0),
                 "chips": game.chip_totals.get(side, 0) if chips else None,
+                "leading": leader and game.scores.get(side, 0) == best,
+                "to_go": max(target - game.scores.get(side, 0), 0),
             }
             for side in self.settings.sides
         ]
@@ -76,6 +87,15 @@ class Scoreboard:
     @functools.cached_property
     def awards(self) -> list[dict[str, Any]]:
         return awards(self.result) if self.finished and self.settings.chips_in_play else []
+
+    @functools.cached_property
+    def chart(self) -> str:
+        """The score-progression chart (drawn with the history, so usually from the cache)."""
+        return progression_svg(self.result)
+
+    @functools.cached_property
+    def end_reason(self) -> list[SafeString]:
+        return end_reason(self.result) if self.finished else []
 
     @property
     def next_number(self) -> int:
@@ -115,6 +135,8 @@ def history_entry(
         "dealer": seat_label(score.dealer, players),
         "result": score.result,
         "bidder": seat_label(data["bidder"], players) if data.get("bidder") else "",
+        "bidder_short": seat_letter(data["bidder"]) if data.get("bidder") else "",
+        "trump_symbol": SUIT_SYMBOLS[trump] if trump else "",
         "bid": data.get("bid"),
         "trump": f"{SUIT_SYMBOLS[trump]} {SUIT_NAMES[trump]}" if trump else "",
         "red": trump in ("hearts", "diamonds"),
@@ -145,13 +167,60 @@ def awards(result: GameResult) -> list[dict[str, Any]]:
     def won(kind: str) -> list[int]:
         return [sum(hand.chips_won[side][kind] for hand in result.hands) for side in sides]
 
+    gross = [sum(values) for values in zip(won("meld"), won("contract"), won("slam"), strict=True)]
+    # Chips are netted between the two sides: each side pays what the other won. With that row
+    # every column adds up: won chips − what netting takes away + game chips = final chips.
+    netting = [-gross[1], -gross[0]] if len(gross) == 2 else [0] * len(gross)
     return [
         {"label": _("Meld chips won"), "values": won("meld")},
         {"label": _("Contract chips won"), "values": won("contract")},
         {"label": _("Slam chips won"), "values": won("slam")},
+        {"label": _("Netting: the other side's chips"), "values": netting},
         {"label": _("Game chips"), "values": [result.game_chips[side] for side in sides]},
         {"label": _("Final chips"), "values": [result.chips[side] for side in sides], "total": True},
     ]
+
+
+def end_reason(result: GameResult) -> list[SafeString]:
+    """Why the game ended as it did, from the engine's result fields (docs/rules.md, "End of the game").
+
+    HTML lines: a side and its figure never break apart ("N–S 53" stays on one line)."""
+    reached, number = result.reached, result.ended_after
+    if not result.finished or reached is None or number is None:
+        return []
+    target = result.settings.target
+    hand = result.hands[number - 1]
+    over = [side for side in result.settings.sides if hand.totals[side] >= target]
+    params = {"side": _nobreak(side_short(reached)), "target": target, "number": number}
+    if len(over) == 1:
+        lines = [_html(_("%(side)s reached %(target)s in hand %(number)s."), params)]
+    elif hand.bidding_side == reached:
+        message = _("%(side)s bid and reached %(target)s in hand %(number)s: the bidders go out first.")
+        lines = [_html(message, params)]
+    else:
+        message = _("Both sides passed %(target)s in hand %(number)s: %(side)s have more points.")
+        lines = [_html(message, params)]
+    if result.settings.chips_in_play and result.winner is not None:
+        chips = mark_safe(
+            " · ".join(_nobreak(f"{side_short(side)} {result.chips[side]}") for side in result.settings.sides)
+        )
+        if result.winner == "draw":
+            lines.append(_html(_("In Check Pinochle the chips decide: %(chips)s, a draw."), {"chips": chips}))
+        else:
+            message = _("In Check Pinochle the side with more chips wins: %(chips)s.")
+            lines.append(_html(message, {"chips": chips}))
+    return lines
+
+
+def _nobreak(text: str) -> SafeString:
+    return format_html('<span class="nobreak">{}</span>', text)
+
+
+def _html(message: str, params: Mapping[str, Any]) -> SafeString:
+    """A translated sentence (escaped) with HTML parameters (already safe) put in."""
+    return mark_safe(
+        conditional_escape(message) % {name: conditional_escape(value) for name, value in params.items()}
+    )
 
 
 def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[str]:
@@ -176,6 +245,19 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
         else:
             headline = _("%(side)s concede %(bid)s: %(points)s") % params
         lines.append(f"{headline} · {others}" if others else headline)
+        if hand.result != "conceded":
+            # What the bidders had to take in tricks: the bid less their meld (as the engine counted it).
+            need = max(int(bid) - hand.meld[bidders], 0)
+            lines.append(
+                _("%(side)s needed %(need)d trick points (bid %(bid)s − meld %(meld)d); they took %(took)d.")
+                % {
+                    "side": side_short(bidders),
+                    "need": need,
+                    "bid": bid,
+                    "meld": hand.meld[bidders],
+                    "took": hand.tricks[bidders],
+                }
+            )
     if result.settings.chips_in_play and hand.result != "passed":
         chips = ", ".join(f"{side_short(side)} {hand.chips[side]:+d}" for side in sides)
         lines.append(_("Chips: %(chips)s") % {"chips": chips})
@@ -223,3 +305,35 @@ def settings_preview(outcome: game_settings.Outcome, players: Mapping[str, str])
         "ending_changes": outcome.ending_changes,
         "token": outcome.ending_token,
     }
+
+
+def bidders_need(result: GameResult, number: int, data: Mapping[str, Any]) -> str:
+    """What the bidders must take in tricks: the bid less their meld, as the engine counts it."""
+    hand = result.hands[number - 1]
+    bidders = hand.bidding_side
+    if bidders is None:
+        return ""
+    meld = hand.meld[bidders]
+    params = {
+        "side": side_short(bidders),
+        "need": max(int(data["bid"]) - meld, 0),
+        "bid": data["bid"],
+        "meld": meld,
+    }
+    return _("%(side)s need %(need)d trick points (bid %(bid)s − meld %(meld)d).") % params
+
+
+def correction_change(game: Game, after: GameResult) -> list[str]:
+    """What a correction does to today's totals (and chips), from the game's stored summary to
+    the corrected result: "N–S 85 → 75 · E–W 19 → 69"."""
+    sides = after.settings.sides
+    points = " · ".join(
+        f"{side_short(side)} {game.scores.get(side, 0)} → {after.scores[side]}" for side in sides
+    )
+    lines = [_("Today's totals: %(change)s") % {"change": points}]
+    if after.settings.chips_in_play:
+        chips = " · ".join(
+            f"{side_short(side)} {game.chip_totals.get(side, 0)} → {after.chips[side]}" for side in sides
+        )
+        lines.append(_("Today's chips: %(change)s") % {"change": chips})
+    return lines

@@ -336,6 +336,15 @@ def store_result(
     signals.game_changed.send(sender=Game, game=game)  # derived data of other apps (ratings)
 
 
+def remember_meld_mode(*, game: Game, mode: str) -> None:
+    """Keep the meld entry (items or quick points) the table used, for the game's next hand.
+
+    A preference, not a change of the game: the summary, `updated_at` and the live poll's ETag stay."""
+    if mode != game.meld_mode and mode in Game.MeldMode.values:
+        Game.objects.filter(pk=game.pk).update(meld_mode=mode)
+        game.meld_mode = mode
+
+
 __all__ = [
     "SETTINGS_FIELDS",
     "SUMMARY_FIELDS",
@@ -353,6 +362,7 @@ __all__ = [
     "players_of",
     "preview_hand",
     "record_hand",
+    "remember_meld_mode",
     "score",
     "store_result",
     "summary_fields",

@@ -52,7 +52,7 @@ from scoring.permissions import (
 )
 from scoring.qr import qr_svg
 from scoring.rules import RecordError, Settings
-from scoring.rules.tables import MAX_BID, next_bid, previous_bid, sides_for
+from scoring.rules.tables import MAX_BID, next_bid, previous_bid, side_of, sides_for
 from scoring.services import GameMovedOn, HandConflict, SubmissionReused
 
 
@@ -198,7 +198,12 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
         except SubmissionReused as reused:
             return _reused(request, game, reused.hand, form.hand)
         else:
-            messages.success(request, _("Hand %(number)d saved.") % {"number": stored.hand.number})
+            services.remember_meld_mode(game=game, mode=data.get("meld_mode") or game.meld_mode)
+            number = stored.hand.number
+            # "saved-hand-N": the message offers Undo, then "Edit hand N" (_messages.html).
+            messages.success(
+                request, _("Hand %(number)d saved.") % {"number": number}, f"saved saved-hand-{number}"
+            )
             if not request.htmx:
                 return redirect("scoring:game", code=code)
             mode = "edit" if can_edit_game(request, game) else "view"  # a finished club game: organisers
@@ -233,11 +238,15 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
                 form.add_record_error(error)
             else:
                 preview = selectors.describe(result, replace or len(stored) + 1, form.hand)
+                if number is not None:  # a correction: the change to today's totals, not totals after it
+                    preview += selectors.correction_change(game, result)
+    need = "" if preview else _need_before_tricks(game, form, stored, number)
     context = {
         "form": form,
         "preview": preview,
         "previewed": True,
         "moved_on": moved_on,
+        "need": need,
         "game": game,
         **_form_urls(game, number),
     }
@@ -248,7 +257,29 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
         return HttpResponse(html)
     if number is not None:
         return render(request, "scoring/hand_edit.html", {**context, "number": number})
-    return _render_game(request, selectors.scoreboard(game), form, preview=preview, moved_on=moved_on)
+    board = selectors.scoreboard(game)
+    return _render_game(request, board, form, preview=preview, moved_on=moved_on, need=need)
+
+
+def _need_before_tricks(game: Game, form: HandForm, stored: list[Hand], number: int | None) -> str:
+    """The bidders' need in trick points as soon as bid and meld are known: the tricks are all that
+    is missing. The engine counts the meld (as if the bidders took every trick, so a "meld needs a
+    trick" game counts theirs); nothing is shown when it refuses the hand for another reason."""
+    hand, settings = form.hand, form.settings
+    if form.errors or set(form.group_errors) != {"tricks"} or "bid" not in hand:
+        return ""
+    bidders = side_of(hand["bidder"], settings.seats)
+    trial = {
+        **hand,
+        "tricks": {side: settings.trick_points if side == bidders else 0 for side in settings.sides},
+    }
+    try:
+        result = services.preview_hand(
+            game=game, data=trial, stored=[row.data for row in stored], replace=number
+        )
+    except RecordError:
+        return ""
+    return selectors.bidders_need(result, number or len(stored) + 1, hand)
 
 
 def _previewed_number(game: Game, form: HandForm, stored: list[Hand]) -> tuple[int | None, str]:
@@ -400,10 +431,11 @@ def _game_context(
     board = board or selectors.scoreboard(game)
     context = _board_context(request, game, board, mode=mode)
     if mode == "edit":
-        initial = {"number": board.next_number, "submission_id": uuid.uuid4()}
+        initial = {"number": board.next_number, "submission_id": uuid.uuid4(), "meld_mode": game.meld_mode}
         context["form"] = HandForm(initial=initial, settings=board.settings, players=board.players)
-        # A fresh form's fields depend on the game's state and seats only (not on who asks).
-        context["entry_cache_key"] = f"{context['history_cache_key']}:{sorted(board.players.items())}"
+        # A fresh form's fields depend on the game's state, seats and meld mode (not on who asks).
+        players = sorted(board.players.items())
+        context["entry_cache_key"] = f"{context['history_cache_key']}:{players}:{game.meld_mode}"
     return context
 
 
@@ -427,6 +459,7 @@ def _board_context(
         "history_cache_key": f"{game.code}:{_version(game)}:{mode}",
         "edited": SimpleLazyObject(lambda: corrections[0]),
         "deleted": SimpleLazyObject(lambda: corrections[1]),
+        "blank_rows": range(1, 21),  # the printed backup pad's rows
         **_form_urls(game, None),
     }
     if mode == "edit":

@@ -99,20 +99,32 @@ def fill_hand(
     if trump:
         form.get_by_role("group", name="Trump").get_by_text(trump).click()
     if quick:
-        form.get_by_text("Quick: points per side").click()
+        form.get_by_text("Quick points").click()
         for side, points in quick.items():
             form.locator(".meld-quick").get_by_role("spinbutton", name=side, exact=True).fill(str(points))
+    quick_mode = form.locator("input[name=meld_mode][value=points]")
+    if melds and quick_mode.count() and quick_mode.is_checked():
+        form.get_by_text("Pick melds").click()  # the last mode used in this game is remembered
     for seat, items in (melds or {}).items():
         details = form.locator("details.seat-melds").filter(has=page.locator("summary", has_text=seat))
         if details.get_attribute("open") is None:
-            details.locator("summary").click()
+            details.locator(":scope > summary").click()
         for item, count in items.items():
+            rare = details.locator("details.rare-melds")
+            if item.startswith(("Double", "Triple", "Quadruple")) and rare.get_attribute("open") is None:
+                rare.locator(":scope > summary").click()  # doubles and more are one tap away
+            higher = rare.locator("details.higher-melds")
+            if item.startswith(("Triple", "Quadruple")) and higher.get_attribute("open") is None:
+                higher.locator(":scope > summary").click()  # and triples, quadruples one more
             field = details.get_by_role("spinbutton", name=re.compile("^" + re.escape(item)))
             for _ in range(count):
                 before = int(field.input_value() or 0)
                 details.get_by_role("button", name=f"One more: {item}", exact=True).click()
                 expect(field).to_have_value(str(before + 1))
     tricks_box = form.get_by_role("group", name=re.compile(r"^Trick points"))
+    extras = tricks_box.locator("details.trick-extras")
+    if (conceded or slam) and extras.get_attribute("open") is None:
+        extras.locator(":scope > summary").click()  # the rare endings are one tap away
     if conceded:
         form.get_by_text("Bidders concede (no play)").click()
     if slam:
@@ -128,7 +140,15 @@ def save_hand(page: Page, number: int, preview: str | None = None) -> None:
     expect(page.get_by_role("status").filter(has_text=f"Hand {number} saved.")).to_be_visible()
 
 
+def open_hand(page: Page, number: int) -> None:
+    """Open hand `number`'s row in the compact history (a <details>): its details and Edit."""
+    details = page.locator(f"#hand-{number} details")
+    if details.get_attribute("open") is None:
+        details.locator(":scope > summary").click()
+
+
 def correct_hand(page: Page, number: int, **changes: object) -> None:
+    open_hand(page, number)
     page.get_by_role("link", name=f"Edit hand {number}", exact=True).click()
     expect(page.get_by_role("heading", name=f"Correct hand {number}")).to_be_visible()
     fill_hand(page, **changes)  # type: ignore[arg-type]

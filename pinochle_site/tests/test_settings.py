@@ -1,3 +1,4 @@
+import ast
 import subprocess
 import sys
 
@@ -41,3 +42,27 @@ def test_it_starts_with_the_development_defaults():
 def test_it_starts_in_production_mode_with_a_secret_key():
     started = _start({"DEBUG": "false", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "scores.example"})
     assert started.returncode == 0, started.stderr
+
+
+def _allowed_hosts(env: dict[str, str]) -> list[str]:
+    started = subprocess.run(
+        [sys.executable, "-c", "from django.conf import settings; print(settings.ALLOWED_HOSTS)"],
+        env={"DJANGO_SETTINGS_MODULE": "pinochle_site.settings", "PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert started.returncode == 0, started.stderr
+    return ast.literal_eval(started.stdout)  # the list as the child printed it
+
+
+def test_in_development_the_machines_private_addresses_are_allowed_for_the_phones_at_the_table():
+    from scoring.lan import private_addresses
+
+    hosts = _allowed_hosts({})
+    assert hosts[:3] == ["127.0.0.1", "localhost", "[::1]"]
+    assert hosts[3:] == private_addresses()
+    # Set by hand, or with DEBUG off, the list is exactly what was given.
+    assert _allowed_hosts({"ALLOWED_HOSTS": "scores.example"}) == ["scores.example"]
+    production = {"DEBUG": "false", "SECRET_KEY": "x" * 50}
+    assert _allowed_hosts(production) == ["127.0.0.1", "localhost", "[::1]"]

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.html import json_script
 from django.utils.translation import gettext as _
 
-from scoring.labels import SUIT_NAMES, side_short
+from scoring.labels import SEAT_NAMES, SUIT_NAMES, side_short
 from scoring.rules import Settings
 from scoring.rules.tables import bid_ladder as _bid_ladder
 from scoring.strict_input import is_game_code
@@ -82,3 +82,18 @@ def table_strings() -> str:
         "discard": _("Discard"),
     }
     return json_script(strings, "table-strings")
+
+
+@register.filter
+def saved_hand(message: Any) -> int | None:
+    """The hand number a "Hand N saved." message is about (its "saved-hand-N" tag), else None."""
+    for tag in (getattr(message, "extra_tags", "") or "").split():
+        if tag.startswith("saved-hand-") and tag[11:].isdecimal():
+            return int(tag[11:])
+    return None
+
+
+@register.filter
+def seat_name(seat: str) -> str:
+    """The seat's name in the page's language ("N" → "North")."""
+    return str(SEAT_NAMES.get(seat, seat))

@@ -12,6 +12,7 @@ from testing.browser import (
     correct_hand,
     entry,
     fill_hand,
+    open_hand,
     save_hand,
     shoot,
     start_game,
@@ -105,9 +106,8 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
         tricks={NS: 15},
     )
     expect(entry(page).get_by_role("spinbutton", name=EW, exact=True)).to_have_value("10")
-    expect(page.locator("details.seat-melds").filter(has_text=ANNA).locator("summary")).to_contain_text(
-        "17 pts · Chips: 2"
-    )
+    anna = page.locator("details.seat-melds").filter(has_text=ANNA)
+    expect(anna.locator(":scope > summary")).to_contain_text("17 pts · Chips: 2")
     expect(page.locator("#preview")).to_contain_text("N–S make 27: +36 · E–W +20")
     expect(page.locator("#preview")).to_contain_text("Chips: N–S +4, E–W -4")
     assert_fits_the_phone(page)
@@ -158,8 +158,11 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
     shoot(page, "check-04b-history", element=page.locator("#history"))
 
     # A correction that would have ended the game at hand 5 (N–S 101) is refused...
+    open_hand(page, 3)
     page.get_by_role("link", name="Edit hand 3", exact=True).click()
     fill_hand(page, tricks={NS: 17})
+    # The live preview says it first (and the page settles before the Save tap).
+    expect(page.locator("#preview")).to_contain_text("This change would end the game after hand 5")
     page.get_by_role("button", name="Save correction of hand 3").click()
     expect(page.get_by_role("alert")).to_contain_text(
         "This change would end the game after hand 5, but later hands are recorded."

@@ -36,7 +36,7 @@ def test_a_friend_with_the_share_link_sees_the_totals_change_without_reloading(
         pass
     scorer.wait_for_function("window.polls > 0")
     expect(scorer.get_by_role("spinbutton", name="Bid")).to_have_value("25")
-    fill_hand(scorer, quick={NS: 20, EW: 10}, tricks={NS: 15})
+    fill_hand(scorer, quick={"North (Anna)": 20, "East (Bo)": 10}, tricks={NS: 15})
     save_hand(scorer, 1)
     expect(scorer.get_by_test_id("total-NS")).to_have_text("35")
 

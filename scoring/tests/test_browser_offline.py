@@ -38,7 +38,7 @@ def _latency(page: Page, milliseconds: int) -> None:
 
 
 def _rest_of_hand(page: Page) -> None:
-    fill_hand(page, trump="Hearts", quick={NS: 20, EW: 10}, tricks={NS: 15})
+    fill_hand(page, trump="Hearts", quick={"North (Anna)": 20, "East (Bo)": 10}, tricks={NS: 15})
 
 
 def _wait_until_kept_offline(page: Page) -> None:
@@ -93,7 +93,14 @@ def test_a_reload_in_the_middle_of_a_hand_brings_the_draft_back_until_it_is_disc
     live_server, page: Page
 ):
     start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
-    fill_hand(page, bidder="East (Bo)", bid=27, trump="Spades", quick={NS: 10, EW: 30}, tricks={EW: 12})
+    fill_hand(
+        page,
+        bidder="East (Bo)",
+        bid=27,
+        trump="Spades",
+        quick={"North (Anna)": 10, "East (Bo)": 30},
+        tricks={EW: 12},
+    )
     page.reload()
     expect(page.get_by_text("Draft restored")).to_be_visible()
     expect(page.get_by_role("spinbutton", name="Bid")).to_have_value("27")

@@ -1,8 +1,10 @@
+import re
+
 import pytest
 from django.template.loader import render_to_string
 
 from scoring import selectors, services
-from testing.helpers import check_game
+from testing.helpers import check_game, quick_hand, standard_game
 
 pytestmark = pytest.mark.django_db
 
@@ -25,9 +27,30 @@ def test_the_awards_add_up_the_chips_each_side_won():
         "Meld chips won": [0, 0],
         "Contract chips won": [2, 0],
         "Slam chips won": [5, 0],
+        "Netting: the other side's chips": [0, -7],
         "Game chips": [13, -13],  # lead 29: 10 + 3
         "Final chips": [20, -20],
     }
+    # Every column adds up to its final chips.
+    for column in range(2):
+        assert (
+            sum(values[column] for label, values in rows.items() if label != "Final chips")
+            == (rows["Final chips"][column])
+        )
+
+
+def test_the_end_says_who_won_and_by_which_rule():
+    game = check_game(target=25)
+    services.record_hand(game=game, number=1, data=HAND)
+    board = selectors.scoreboard(game)
+    lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
+    assert lines == [
+        "N–S reached 25 in hand 1.",
+        "In Check Pinochle the side with more chips wins: N–S 20 · E–W -20.",
+    ]
+    assert (
+        '<span class="nobreak">E–W -20</span>' in board.end_reason[1]
+    )  # a side and its figure stay together
 
 
 def test_a_draw_on_chips_is_shown_as_a_draw():
@@ -38,3 +61,13 @@ def test_a_draw_on_chips_is_shown_as_a_draw():
     html = render_to_string("scoring/game.html#game", {"board": board, "game": game, "form": None})
     assert "It is a draw on chips" in html
     assert "Winner:" not in html
+
+
+def test_when_both_sides_pass_the_target_the_end_says_the_bidders_go_out_first():
+    game = standard_game(target=30)
+    services.record_hand(game=game, number=1, data=quick_hand(bidder="N", ns_meld=10, ns_tricks=15))
+    both = {"bidder": "E", "bid": 20, "meld_points": {"NS": 0, "EW": 10}, "tricks": {"NS": 10, "EW": 15}}
+    services.record_hand(game=game, number=2, data=both)
+    board = selectors.scoreboard(game)
+    lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
+    assert lines == ["E–W bid and reached 30 in hand 2: the bidders go out first."]

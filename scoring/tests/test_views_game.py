@@ -28,8 +28,8 @@ def test_it_shows_totals_dealer_and_an_empty_history(client):
 
 
 def test_it_offers_quick_meld_points_only_where_chips_are_not_in_play(client):
-    assert "Quick: points per side" in text(client.get(f"/g/{standard_game().code}/"))
-    assert "Quick: points per side" not in text(client.get(f"/g/{check_game().code}/"))
+    assert "Quick points" in text(client.get(f"/g/{standard_game().code}/"))
+    assert "Quick points" not in text(client.get(f"/g/{check_game().code}/"))
     assert "All four passed" not in text(client.get(f"/g/{standard_game().code}/"))
 
 
@@ -48,10 +48,12 @@ def test_it_shows_each_hand_in_the_history(client):
         },
     )
     page = text(client.get(f"/g/{game.code}/"))
-    assert "#2 dealer East (Bo) SET" in page
+    # One row per hand like the paper column: number, bid, the running totals (and chips).
+    assert "#2 E 25 ♠ SET 15 · 8c -25 · -8c" in page
+    assert "dealer East (Bo)" in page
     assert "East (Bo) bid 25 · ♠ Spades" in page
     assert "E–W 4 10 -25 -8 -25" in page  # meld, tricks, points, chips, total
-    assert "#1 dealer North (Anna) PASSED" in page
+    assert "#1 PASSED 0 · 0c 0 · 0c" in page
     assert "Hand 3: South (Cecilia) deals" in page
     assert "Edit hand 1" in page and "Delete hand 2 (the last)" in page
 
@@ -107,7 +109,7 @@ def test_the_scoreboard_costs_the_same_queries_whatever_the_number_of_hands(djan
     # (one query, scoring/devices.py), seats, hands, corrections
     with django_assert_num_queries(5):
         response = client.get(f"/g/{game.code}/")
-    assert f"#{hands} dealer" in text(response)
+    assert f"#{hands} " in text(response) and "#1 " in text(response)
 
 
 def test_the_page_follows_every_change_of_hands(client):

@@ -37,7 +37,7 @@ def test_quick_mode_hands_come_back_in_quick_mode(client):
     game = standard_game()
     services.record_hand(game=game, number=1, data=quick_hand(ns_meld=12))
     html = client.get(edit_url(game, 1)).content.decode()
-    assert 'name="meld_points_NS" value="12"' in html
+    assert 'name="meld_points_N" value="12"' in html  # stored per side: on its first seat
     assert '<input type="radio" name="meld_mode" value="points" id="id_meld_mode_1" checked>' in html
 
 

@@ -210,7 +210,7 @@ def test_a_two_player_hand_may_have_no_bidding(client):
     assert response.status_code == 302
     assert Hand.objects.get().data == {"tricks": {"N": 15, "E": 10}}
     page = text(client.get(f"/g/{game.code}/"))
-    assert "#1 dealer North (Anna) Meld Tricks Pts Total N 0 15 +15 15 E 0 10 +10 10" in page
+    assert "#1 15 10 dealer North (Anna) Meld Tricks Pts Total N 0 15 +15 15 E 0 10 +10 10" in page
 
 
 @pytest.mark.parametrize("hands", [0, 5, 40])
@@ -238,3 +238,23 @@ def test_an_htmx_save_draws_the_page_without_reading_or_scoring_the_game_again(d
         response = phone.post(save_url(game), hand_post(2), headers={"HX-Request": "true"})
     page = text(response)
     assert "Hand 2 saved." in page and "N–S (Anna & Cecilia) 36 4 chips" in page
+
+
+def test_after_a_save_the_top_says_saved_with_undo_then_the_totals_then_the_next_form(client):
+    game = check_game()
+    html = client.post(save_url(game), hand_post(1), headers={"HX-Request": "true"}).content.decode()
+    saved, totals, form = html.index("Hand 1 saved."), html.index('id="scoreboard"'), html.index("hand-form")
+    assert saved < totals < form < html.index('id="history"')
+    undo = re.search(r'<form class="undo" method="post" action="([^"]+)"', html)
+    assert undo and "Edit hand 1" in html
+    response = client.post(undo.group(1), {"number": "1"}, follow=True)
+    assert "Hand 1 deleted." in text(response) and not Hand.objects.exists()
+
+
+def test_an_undo_after_another_hand_was_saved_deletes_nothing(client):
+    game = check_game()
+    html = client.post(save_url(game), hand_post(1), headers={"HX-Request": "true"}).content.decode()
+    undo = re.search(r'<form class="undo" method="post" action="([^"]+)"', html).group(1)
+    client.post(save_url(game), hand_post(2))
+    response = client.post(undo, {"number": "1"}, follow=True)
+    assert "Nothing deleted" in text(response) and Hand.objects.count() == 2

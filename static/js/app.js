@@ -85,7 +85,7 @@
   });
   document.addEventListener("input", function (event) {
     const el = event.target;
-    if (el.matches("input.count")) seatSums(el.closest("details"));
+    if (el.matches("input.count")) seatSums(el.closest("details.seat-melds"));
     if (el.matches("input.trick-points")) fillTricks(el);
   });
   document.addEventListener("change", function (event) {
