@@ -377,3 +377,15 @@ def player_statement(season: Season, player: Player, month: datetime.date) -> St
     units = [unit for unit in (MONEY, CHIPS) if unit in result.closing]
     others = [line.other for line in result.lines if line.other is not None]
     return StatementPage(season, player, month, months_of(season), units, result, _names(others), by_id)
+
+
+# --- the whole club -----------------------------------------------------------------------------
+
+
+def club_balances(club_id: int) -> dict[str, dict[PlayerId, Decimal]]:
+    """Per unit, every player's balance over all the club's finished nights and payments (every
+    season, and nights in none). Its values add up to zero in each unit, whatever has changed."""
+    nights = list(Night.objects.filter(club_id=club_id, finished_at__isnull=False))
+    figures = night_figures(nights)
+    amounts = [(f.unit, f.amounts) for f in figures.values() if f.unit]
+    return compute.balances(amounts, _transfers(Payment.objects.filter(club_id=club_id)))
