@@ -4,27 +4,36 @@ mark, `\\r\\n`, every text cell neutralised against formula injection by `league
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
 from league.csv_io import csv_lines, neutralise
-from ledger.compute import Line
+from ledger.compute import CENT, CHIPS, Line
 from ledger.selectors import StatementPage
 
-COLUMNS = ["date", "entry", "unit", "amount", "balance"]
+COLUMNS = ["date", "entry", "player", "unit", "amount", "balance"]
 
 
 def statement_lines(page: StatementPage) -> Iterator[str]:
-    header = [_("date"), _("entry"), _("unit"), _("amount"), _("balance")]
-    return csv_lines(header, _rows(page))
+    """Header, one "carried in" row per unit, then a row per line: the other player of a payment
+    in its own column (a name is text a spreadsheet must not run)."""
+    return csv_lines(COLUMNS, _rows(page))
 
 
 def _rows(page: StatementPage) -> Iterator[list[object]]:
     first = page.month.isoformat()
     for unit in page.units:
-        yield [first, neutralise(_("carried in")), unit, "", str(page.statement.opening.get(unit, 0))]
+        yield [first, "carried in", "", unit, "", number(page.statement.opening.get(unit, Decimal(0)), unit)]
     for line in page.statement.lines:
-        yield [line.date, neutralise(describe(page, line)), line.unit, str(line.amount), str(line.balance)]
+        other = page.names.get(line.other, "") if line.other is not None else ""
+        yield [line.date, line.kind, neutralise(other), line.unit, number(line.amount, line.unit),
+               number(line.balance, line.unit)]  # fmt: skip
+
+
+def number(value: Decimal, unit: str) -> str:
+    """Chips as a whole number, money with two decimals and a point (as the league's CSV files)."""
+    return str(int(value)) if unit == CHIPS else str(value.quantize(CENT))
 
 
 def describe(page: StatementPage, line: Line) -> str:

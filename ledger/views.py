@@ -30,6 +30,11 @@ def night_club(night_id: int) -> int:
     return get_object_or_404(Night.objects.only("club_id"), pk=night_id).club_id
 
 
+def statement_club(season_id: int, **_: object) -> int:
+    """The club of the statement's season (the player and month are checked by the view)."""
+    return season_club(season_id)
+
+
 def _token() -> str:
     return str(uuid.uuid4())
 
@@ -130,7 +135,7 @@ def _statement(season_id: int, player_id: int, month: str) -> selectors.Statemen
 
 
 @require_GET
-@require_club_role("view", club_of=season_club)
+@require_club_role("view", club_of=statement_club)
 def statement(request: HttpRequest, season_id: int, player_id: int, month: str) -> HttpResponse:
     page = _statement(season_id, player_id, month)
     rows = [(line, csv_export.describe(page, line)) for line in page.statement.lines]
@@ -138,7 +143,7 @@ def statement(request: HttpRequest, season_id: int, player_id: int, month: str) 
 
 
 @require_GET
-@require_club_role("view", club_of=season_club)
+@require_club_role("view", club_of=statement_club)
 def statement_csv(request: HttpRequest, season_id: int, player_id: int, month: str) -> HttpResponse:
     page = _statement(season_id, player_id, month)
     response = StreamingHttpResponse(csv_export.statement_lines(page), content_type="text/csv; charset=utf-8")
