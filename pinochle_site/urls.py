@@ -31,6 +31,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("clubs/", include("clubs.urls")),
     path("league/", include("league.urls")),
+    path("nights/", include("nights.urls")),
     path("ledger/", include("ledger.urls")),
     path("", include("scoring.urls")),
 ]

@@ -155,18 +155,34 @@ def take_over_with_code(*, game: Game, code: str, device: Device, address: str, 
     if not hmac.compare_digest(normalise_code(code), recovery_code(game)):
         _record_failure(game, address)
         return False
+    _give_scoring(game, device=device, actor=actor, always_record=True)
+    return True
+
+
+@transaction.atomic
+def take_over_with_link(*, game: Game, device: Device, actor: Actor) -> bool:
+    """Give `device` the scoring of the game because it opened a link that grants it (a club
+    night's table link): like the recovery code, every other device loses it, and when another
+    device was scoring, the take-over is written to the corrections trail. Returns whether
+    another device was scoring it."""
+    return _give_scoring(game, device=device, actor=actor, always_record=False)
+
+
+def _give_scoring(game: Game, *, device: Device, actor: Actor, always_record: bool) -> bool:
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if locked.edit_token_hash:
         locked.edit_token_hash = ""  # an old per-game cookie of the lost phone gives nothing now
         locked.save(update_fields=["edit_token_hash"])
-    DeviceGame.objects.filter(game=locked, active=True).exclude(device=device).update(active=False)
+    others = DeviceGame.objects.filter(game=locked, active=True).exclude(device=device)
+    taken = others.update(active=False) > 0
     DeviceGame.objects.update_or_create(device=device, game=locked, defaults={"active": True})
-    record_hand_change(
-        game=locked,
-        hand_number=0,
-        action=HandChange.Action.TAKE_OVER,
-        old_data={},
-        new_data=None,
-        actor=actor,
-    )
-    return True
+    if taken or always_record:
+        record_hand_change(
+            game=locked,
+            hand_number=0,
+            action=HandChange.Action.TAKE_OVER,
+            old_data={},
+            new_data=None,
+            actor=actor,
+        )
+    return taken

@@ -253,6 +253,8 @@ class HandChange(models.Model):
             return str(_("the scoring phone"))
         if self.actor_label == "recovery":
             return str(_("a phone with the recovery code"))
+        if self.actor_label == "table-link":
+            return str(_("a phone with the table's link"))
         return self.actor_label or str(_("someone unknown"))
 
 

@@ -281,6 +281,13 @@ def delete_last_hand(*, game: Game, actor: Actor | None = None, expected: int | 
     return last.number
 
 
+@transaction.atomic
+def delete_game(*, game: Game) -> None:
+    """Delete a game with its seats, hands, corrections and statistics (they cascade); the
+    ratings of its scopes are worked out again (ratings/receivers.py listens to the deletion)."""
+    game.delete()
+
+
 SUMMARY_FIELDS = ("hand_count", "finished", "winner", "scores", "chip_totals")
 
 
@@ -328,6 +335,7 @@ __all__ = [
     "Stored",
     "SubmissionReused",
     "create_game",
+    "delete_game",
     "delete_last_hand",
     "edit_hand",
     "find_submission",

@@ -42,6 +42,8 @@ class State:
     publish_code: str = ""
     game_ids: list[int] = field(default_factory=list)
     web_codes: list[str] = field(default_factory=list)
+    night_id: int = 0  # a club night, drawn, its first round started
+    table_tokens: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -111,6 +113,21 @@ def seed() -> State:
         codes.append(game.code)
         share_codes.append(game.share_code)
         game_ids.append(game.pk)
+    import datetime
+
+    from nights import services as nights
+
+    night = nights.open_night(
+        club=club, season=Season.objects.get(pk=season.pk), played_on=datetime.date(2026, 3, 14),
+        variant="check", deck="single",
+        target=None,
+        min_bid=None, meld_needs_trick=False, rounds=3, round_ends="game", hands_per_round=None,
+        stake_per_chip=None, stake_per_win=None, created_by=alice,
+    )  # fmt: skip
+    for player in players:
+        nights.set_checked_in(night=night, player=player, present=True)
+    nights.draw_plan(night=night)
+    nights.start_round(night=night, round_no=1)
     return State(
         codes,
         club.pk,
@@ -119,6 +136,8 @@ def seed() -> State:
         share_codes=share_codes,
         publish_code="fuzzpublished",
         game_ids=game_ids,
+        night_id=night.pk,
+        table_tokens=list(night.tables.values_list("token", flat=True)),
     )
 
 
@@ -376,6 +395,44 @@ class Fuzzer:
             csrf=self.csrf(),
             who=self.rng.choice(["anon", "alice"]),
         )
+
+    def nights(self) -> Request:
+        """The club night pages (/nights/): every form damaged, forged ids, rounds and tokens."""
+        s, rng = self.state, self.rng
+        night = self.int_id([s.night_id])
+        token = rng.choice(s.table_tokens) if rng.random() < 0.7 else rng.choice(BAD_CODES)
+        rounds = self.int_id([1, 2, 3])
+        forms: list[tuple[str, str, dict[str, str]]] = [
+            (f"/nights/clubs/{self.int_id([s.club_id])}/new", "POST", {
+                "played_on": "2026-03-14", "season": str(s.season_id), "variant": "check", "deck": "single",
+                "target": "", "min_bid": "", "rounds": "3", "round_ends": "hands", "hands_per_round": "8",
+                "stake_per_chip": "0.50", "stake_per_win": "",
+            }),
+            (f"/nights/{night}/check-in/{self.int_id(s.player_ids)}", "POST", {"present": "yes"}),
+            (f"/nights/{night}/newcomer", "POST", {"name": "Zoe"}),
+            (f"/nights/{night}/draw", "POST", {}),
+            (f"/nights/{night}/swap", "POST", {
+                "round": "2", "first": self.int_id(s.player_ids), "second": self.int_id(s.player_ids),
+            }),
+            (f"/nights/{night}/late", "POST", {"late-player": self.int_id(s.player_ids)}),
+            (f"/nights/{night}/leave", "POST", {"leave-player": self.int_id(s.player_ids)}),
+            (f"/nights/{night}/rounds/{rounds}/start", "POST", {}),
+            (f"/nights/{night}/finish", "POST", {"finished": rng.choice(["yes", "no"])}),
+            (f"/nights/{night}/remove", "GET", {}),
+            (f"/nights/t/{token}/", rng.choice(["GET", "POST"]), {}),
+            (f"/nights/clubs/{self.int_id([s.club_id])}/", "GET", {}),
+            (f"/nights/{night}/", "GET", {}),
+            (f"/nights/{night}/rounds/{rounds}/cards", "GET", {}),
+            (f"/nights/{night}/plan", "GET", {}),
+            (f"/nights/{night}/standings/", "GET", {}),
+            (f"/nights/{night}/standings/live?v={self.nasty()[:20]}", "GET", {}),
+            (f"/nights/results/{s.publish_code}/{night}/", "GET", {}),
+            (f"/nights/results/{s.publish_code}/{night}/live", "GET", {}),
+        ]  # fmt: skip
+        path, method, fields = rng.choice(forms)
+        pairs = self.damage(fields, ["round", "present"]) if method == "POST" and fields else []
+        who = rng.choice(["anon", "alice"])
+        return Request("club nights", method, path, pairs, csrf=self.csrf(), who=who)
 
     def foreign_charset(self) -> Request:
         """A form posted as UTF-16, Latin-1 or UTF-32 (issue 13, point 12): 400, never a 500."""
@@ -674,6 +731,7 @@ WEIGHTS: list[tuple[float, Callable[[Fuzzer], Request]]] = [
     (2, Fuzzer.foreign_charset),
     (2, Fuzzer.hostile_import),
     (3, Fuzzer.admin_form),
+    (4, Fuzzer.nights),
 ]
 
 

@@ -24,8 +24,10 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.views.generic import RedirectView
 
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
+from nights import services as nights
+from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable
 from scoring.handover import recovery_code, start_handover
-from scoring.models import Game, GameSeat, Hand, HandChange
+from scoring.models import DeviceGame, Game, GameSeat, Hand, HandChange
 from testing.access_helpers import CLUB, PASSWORD, edit_token_cookie, make_game, make_personas
 from testing.helpers import WORKED_EXAMPLE, hand_post
 
@@ -53,6 +55,25 @@ class World:
     token_cookie: tuple[str, str]
     handover_secret: str
     invite: Invite
+    night: Night | None = None  # drawn, no round started: N1..N4 checked in, N5 on the roster
+    live: Night | None = None  # round 1 of 3 started: L1..L4 checked in, L5 on the roster
+
+
+def _night(club: Club, prefix: str, *, season: Season | None = None, start: bool = False) -> Night:
+    night = nights.open_night(
+        club=club, season=season, played_on=datetime.date(2026, 3, 5), variant="standard", deck="single",
+        target=None, min_bid=None, meld_needs_trick=False, rounds=3, round_ends="game",
+        hands_per_round=None, stake_per_chip=None, stake_per_win=None, created_by=None,
+    )  # fmt: skip
+    players = [Player.objects.create(name=f"{prefix}{n}") for n in range(1, 6)]
+    for player in players:
+        Membership.objects.create(club=club, player=player)
+    for player in players[:4]:
+        nights.set_checked_in(night=night, player=player, present=True)
+    nights.draw_plan(night=night)
+    if start:
+        nights.start_round(night=night, round_no=1)
+    return night
 
 
 @pytest.fixture(autouse=True)
@@ -76,7 +97,18 @@ def world() -> World:
     User.objects.create_user("erin", "erin@example.org", PASSWORD)  # signed in, in no club
     User.objects.create_superuser("root", "root@example.org", PASSWORD)
     invite = Invite.objects.create(club=club, player=duplicate, token="invite-token-for-anna-l")
-    return World(game, keep, duplicate, season, token_cookie, start_handover(game=game), invite)
+    Season.objects.filter(pk=season.pk).update(publish_code="published-spring")
+    night = _night(club, "N")
+    live = _night(club, "L", season=season, start=True)
+    return World(game, keep, duplicate, season, token_cookie, start_handover(game=game), invite, night, live)
+
+
+def _player(name: str) -> int:
+    return Player.objects.get(name=name).pk
+
+
+def _token(world: World) -> str:
+    return NightTable.objects.filter(night=world.live, round_no=1).first().token  # type: ignore[union-attr]
 
 
 def client_for(persona: str, world: World) -> Client:
@@ -126,6 +158,14 @@ def snapshot() -> dict[str, Any]:
         ),
         "invites": list(Invite.objects.order_by("pk").values("pk", "player", "token", "accepted_at")),
         "users": list(User.objects.order_by("pk").values("pk", "username", "password")),
+        "nights": list(Night.objects.order_by("pk").values("pk", "seed", "finished_at")),
+        "night_players": list(
+            NightPlayer.objects.order_by("pk").values("player", "from_round", "until_round")
+        ),
+        "night_tables": list(NightTable.objects.order_by("pk").values("pk", "round_no", "table_no", "game")),
+        "night_seats": list(NightSeat.objects.order_by("pk").values("table", "seat", "player")),
+        "night_byes": list(NightBye.objects.order_by("pk").values("round_no", "player")),
+        "device_rights": list(DeviceGame.objects.order_by("pk").values("device", "game", "active")),
     }
 
 
@@ -245,7 +285,47 @@ CLUB_WRITES: dict[str, Write] = {
     "clubs:season_close": Write(
         lambda w: f"/clubs/{CLUB}/seasons/{w.season.pk}/close", lambda w: {"closed": "yes"}, CLUB_MANAGERS
     ),
+    # Club nights (/nights/): run by the club's organisers; a table's link is the right to score it.
+    "nights:new": Write(
+        lambda w: f"/nights/clubs/{CLUB}/new",
+        lambda w: {
+            "played_on": "2026-03-05",
+            "variant": "standard",
+            "deck": "single",
+            "rounds": "3",
+            "round_ends": "game",
+        },
+        CLUB_MANAGERS,
+    ),
+    "nights:check_in": Write(
+        lambda w: f"/nights/{w.night.pk}/check-in/{_player('N5')}",
+        lambda w: {"present": "yes"},
+        CLUB_MANAGERS,
+    ),
+    "nights:newcomer": Write(
+        lambda w: f"/nights/{w.night.pk}/newcomer", lambda w: {"name": "Zed"}, CLUB_MANAGERS
+    ),
+    "nights:draw": Write(lambda w: f"/nights/{w.night.pk}/draw", lambda w: {}, CLUB_MANAGERS),
+    "nights:swap": Write(
+        lambda w: f"/nights/{w.night.pk}/swap",
+        lambda w: {"round": "1", "first": _player("N1"), "second": _player("N2")},
+        CLUB_MANAGERS,
+    ),
+    "nights:late": Write(
+        lambda w: f"/nights/{w.live.pk}/late", lambda w: {"late-player": _player("L5")}, CLUB_MANAGERS
+    ),
+    "nights:leave": Write(
+        lambda w: f"/nights/{w.live.pk}/leave", lambda w: {"leave-player": _player("L1")}, CLUB_MANAGERS
+    ),
+    "nights:round_start": Write(lambda w: f"/nights/{w.live.pk}/rounds/2/start", lambda w: {}, CLUB_MANAGERS),
+    "nights:finish": Write(
+        lambda w: f"/nights/{w.live.pk}/finish", lambda w: {"finished": "yes"}, CLUB_MANAGERS
+    ),
+    "nights:remove": Write(lambda w: f"/nights/{w.night.pk}/remove", lambda w: {}, CLUB_MANAGERS),
+    "nights:table": Write(lambda w: f"/nights/t/{_token(w)}/", lambda w: {}, EVERY_VISITOR),
 }
+
+CLUB_VIEWERS = frozenset({ORGANISER, SCORER, MEMBER, SUPERUSER})
 
 # Who may open the organiser pages (GET): 200 for them, the login page or 403 for the others.
 CLUB_READS: dict[str, tuple[Callable[[World], str], frozenset[str]]] = {
@@ -256,6 +336,17 @@ CLUB_READS: dict[str, tuple[Callable[[World], str], frozenset[str]]] = {
     "clubs:player": (lambda w: f"/clubs/{CLUB}/players/{w.keep.pk}/", CLUB_MANAGERS),
     "clubs:seasons": (lambda w: f"/clubs/{CLUB}/seasons/", CLUB_MANAGERS),
     "clubs:season_edit": (lambda w: f"/clubs/{CLUB}/seasons/{w.season.pk}/", CLUB_MANAGERS),
+    "nights:club_nights": (lambda w: f"/nights/clubs/{CLUB}/", CLUB_VIEWERS),
+    "nights:new": (lambda w: f"/nights/clubs/{CLUB}/new", CLUB_MANAGERS),
+    "nights:night": (lambda w: f"/nights/{w.live.pk}/", CLUB_MANAGERS),
+    "nights:cards": (lambda w: f"/nights/{w.live.pk}/rounds/1/cards", CLUB_MANAGERS),
+    "nights:wall": (lambda w: f"/nights/{w.live.pk}/plan", CLUB_VIEWERS),
+    "nights:standings": (lambda w: f"/nights/{w.live.pk}/standings/", CLUB_VIEWERS),
+    "nights:standings_live": (lambda w: f"/nights/{w.live.pk}/standings/live", CLUB_VIEWERS),
+    "nights:remove": (lambda w: f"/nights/{w.live.pk}/remove", CLUB_MANAGERS),
+    "nights:table": (lambda w: f"/nights/t/{_token(w)}/", EVERY_VISITOR),
+    "nights:published": (lambda w: f"/nights/results/published-spring/{w.live.pk}/", EVERY_VISITOR),
+    "nights:published_live": (lambda w: f"/nights/results/published-spring/{w.live.pk}/live", EVERY_VISITOR),
 }
 
 # URL names that change nothing: each must answer a POST with 405 (checked below), so a write
@@ -267,6 +358,8 @@ READ_ONLY = {
     "league:index", "league:club", "league:season", "league:player", "league:export_games",
     "league:export_hands", "league:results", "league:import_status",
     "clubs:index", "clubs:roster", "clubs:player",
+    "nights:club_nights", "nights:night", "nights:cards", "nights:wall", "nights:standings",
+    "nights:standings_live", "nights:published", "nights:published_live",
 }  # fmt: skip
 
 # A visitor's own account and language (Django's auth views; accounts/tests/test_accounts.py).
@@ -326,6 +419,14 @@ def test_a_read_only_url_refuses_a_post(name, world):
         "clubs:index": "/clubs/",
         "clubs:roster": f"/clubs/{CLUB}/roster/",
         "clubs:player": f"/clubs/{CLUB}/players/{world.keep.pk}/",
+        "nights:club_nights": f"/nights/clubs/{CLUB}/",
+        "nights:night": f"/nights/{world.live.pk}/",
+        "nights:cards": f"/nights/{world.live.pk}/rounds/1/cards",
+        "nights:wall": f"/nights/{world.live.pk}/plan",
+        "nights:standings": f"/nights/{world.live.pk}/standings/",
+        "nights:standings_live": f"/nights/{world.live.pk}/standings/live",
+        "nights:published": f"/nights/results/published-spring/{world.live.pk}/",
+        "nights:published_live": f"/nights/results/published-spring/{world.live.pk}/live",
     }
     client = client_for(ORGANISER, world)
     assert client.post(urls[name]).status_code == 405

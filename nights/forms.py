@@ -1,0 +1,211 @@
+"""Forms of the night pages: each bad input gets its message next to its field, nothing is written.
+
+The game settings are checked by the rules engine (`scoring.rules.parse_settings`), the same check
+every game of the night passes when its round starts, so a night that opens always starts.
+"""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Player, Season
+from clubs.selectors import open_seasons, roster
+from clubs.services import check_player_name
+from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUNDS, Night
+from scoring.engine_messages import engine_message
+from scoring.forms import WholeNumberField
+from scoring.models import Game
+from scoring.rules import RecordError, parse_settings
+from scoring.rules.tables import MAX_BID, MAX_TARGET
+
+
+class NightForm(forms.Form):
+    """Opening a club night: when, which season, the game every table plays, how many rounds."""
+
+    played_on = forms.DateField(
+        label=_("Date"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={"required": _("Enter the night's date."), "invalid": _("Enter a date.")},
+    )
+    season = forms.ModelChoiceField(
+        Season.objects.none(),
+        label=_("Season"),
+        required=False,
+        empty_label=_("— no season —"),
+        error_messages={"invalid_choice": _("Choose one of this club's open seasons.")},
+    )
+    variant = forms.ChoiceField(
+        label=_("Game"), choices=Game.Variant.choices, initial="standard", widget=forms.RadioSelect
+    )
+    deck = forms.ChoiceField(
+        label=_("Deck"), choices=Game.Deck.choices, initial="single", widget=forms.RadioSelect
+    )
+    target = WholeNumberField(
+        label=_("Play to"),
+        required=False,
+        min_value=1,
+        max_value=MAX_TARGET,
+        help_text=_("Leave empty for the rule book: 150, 500 with a double deck, 100 in Check Pinochle."),
+    )
+    min_bid = WholeNumberField(
+        label=_("Minimum bid"),
+        required=False,
+        min_value=1,
+        max_value=MAX_BID,
+        help_text=_("Leave empty for the rule book: 20, 50 with a double deck."),
+    )
+    meld_needs_trick = forms.BooleanField(
+        label=_("House rule: meld needs a trick"),
+        required=False,
+        help_text=_("A side that takes no trick scores no meld."),
+    )
+    rounds = WholeNumberField(
+        label=_("Rounds"),
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        initial=3,
+        error_messages={"required": _("Enter the number of rounds.")},
+    )
+    round_ends = forms.ChoiceField(
+        label=_("A round ends after"),
+        choices=Night.RoundEnds.choices,
+        initial="game",
+        widget=forms.RadioSelect,
+    )
+    hands_per_round = WholeNumberField(
+        label=_("Hands per round"),
+        required=False,
+        min_value=1,
+        max_value=MAX_HANDS_PER_ROUND,
+        help_text=_("Only when a round is a fixed number of hands."),
+    )
+    stake_per_chip = forms.DecimalField(
+        label=_("Stake per chip"),
+        required=False,
+        min_value=Decimal(0),
+        max_digits=8,
+        decimal_places=2,
+        help_text=_("Check Pinochle: money per chip, settled at the end of the night. Empty: no money."),
+    )
+    stake_per_win = forms.DecimalField(
+        label=_("Stake per game won"),
+        required=False,
+        min_value=Decimal(0),
+        max_digits=8,
+        decimal_places=2,
+        help_text=_("Standard game: each loser pays this, the winners share it. Empty: no money."),
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {}).setdefault("played_on", timezone.localdate())
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.fields["season"].queryset = open_seasons(club)  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        variant, deck = data.get("variant"), data.get("deck")
+        if variant and deck:
+            record = {
+                "seats": 4,
+                "variant": variant,
+                "deck": deck,
+                "target": data.get("target"),
+                "min_bid": data.get("min_bid"),
+            }
+            try:
+                parse_settings(record)
+            except RecordError as error:
+                field = error.field if error.field in self.fields else None
+                self.add_error(field, engine_message(error))
+        hands_missing = not data.get("hands_per_round") and "hands_per_round" not in self.errors
+        if data.get("round_ends") == Night.RoundEnds.HANDS and hands_missing:
+            self.add_error("hands_per_round", _("Enter how many hands a round has."))
+        if data.get("round_ends") == Night.RoundEnds.GAME:
+            data["hands_per_round"] = None
+        if variant == Game.Variant.CHECK and data.get("stake_per_win") is not None:
+            self.add_error(
+                "stake_per_win", _("Check Pinochle plays for chips: set a stake per chip instead.")
+            )
+        if variant == Game.Variant.STANDARD and data.get("stake_per_chip") is not None:
+            self.add_error("stake_per_chip", _("Chips are in play only in Check Pinochle."))
+        season: Season | None = data.get("season")
+        played_on: datetime.date | None = data.get("played_on")
+        if (
+            season is not None
+            and played_on is not None
+            and not season.starts_on <= played_on <= season.ends_on
+        ):
+            self.add_error("played_on", _("The date is outside the season."))
+        return data
+
+
+class NewcomerForm(forms.Form):
+    """Someone not on the roster: added to it and checked in."""
+
+    name = forms.CharField(
+        label=_("Newcomer's name"), max_length=100, error_messages={"required": _("A player needs a name.")}
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"].strip()
+        check_player_name(club=self.club, name=name)
+        return name
+
+
+def _player_field(label: str, required_message: str) -> forms.ModelChoiceField:
+    return forms.ModelChoiceField(
+        Player.objects.none(),
+        label=label,
+        empty_label=_("— choose —"),
+        error_messages={
+            "required": required_message,
+            "invalid_choice": _("Choose a player of this night."),
+        },
+    )
+
+
+class SwapForm(forms.Form):
+    """Two players of a round not started yet, to swap."""
+
+    round = forms.TypedChoiceField(label=_("Round"), coerce=int, choices=())
+    first = _player_field(_("Swap"), _("Choose the first player to swap."))
+    second = _player_field(_("with"), _("Choose the second player to swap."))
+
+    def __init__(self, *args: Any, players: Any, rounds: list[int], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["round"].choices = [(r, str(r)) for r in rounds]  # type: ignore[attr-defined]
+        for name in ("first", "second"):
+            self.fields[name].queryset = players  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("first") is not None and data.get("first") == data.get("second"):
+            self.add_error("second", _("Choose two different players to swap."))
+        return data
+
+
+class PlayerChoiceForm(forms.Form):
+    """One player: a late arrival from the roster, or a player leaving."""
+
+    player = _player_field(_("Player"), _("Choose a player."))
+
+    def __init__(self, *args: Any, players: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players  # type: ignore[attr-defined]
+
+
+def late_arrival_choices(club: Club, night: Night) -> Any:
+    """Roster players not playing in the rest of the night."""
+    playing = night.players.filter(until_round__isnull=True).values("player_id")
+    return roster(club).exclude(pk__in=playing)

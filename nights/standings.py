@@ -1,0 +1,185 @@
+"""The live standings of a night: per player games, wins, points difference and, in Check
+Pinochle, net chips, read from the stored statistics of the night's games (which the scoring
+services rewrite with every saved hand) in a fixed number of queries.
+
+Figures of a table:
+- A round of one game: the game as it stands (`GameStat`): its outcome once it is over, its
+  points and chips so far while it is played (game chips included at its end).
+- A round of a fixed number of hands: the figures after that many hands (`HandStat` of that hand:
+  the running totals), or at the end of the game if it ends earlier. The side ahead then wins;
+  equal totals are a draw.
+
+Points difference: a seat's side's points minus the best opposing side's points. Chips are settled
+pair-wise (`nights.settlement.night_chips`): each partner gets the side's chips in full.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Max, Sum
+
+from nights.models import Night, NightTable
+from nights.settlement import SideChips, night_chips
+from scoring.models import Game, GameSeat, GameStat, HandStat
+from scoring.rules.tables import sides_for
+
+
+@dataclass
+class PlayerLine:
+    player_id: int
+    name: str
+    games: int = 0  # tables whose round is over for this player
+    wins: int = 0
+    draws: int = 0
+    points_diff: int = 0
+    chips: int = 0
+    playing: bool = False  # at a table still in play
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One started table: who sits where and the score line as the standings count it."""
+
+    round_no: int
+    table_no: int
+    game: Game
+    seats: list[tuple[str, str]]  # (seat, name)
+    scores: list[tuple[str, int]]  # (side, points), in table order
+    chips: list[tuple[str, int]]
+    hands: int
+    complete: bool
+    winner: str  # a side, "draw", or "" while in play
+
+
+@dataclass
+class NightStandings:
+    lines: list[PlayerLine] = field(default_factory=list)
+    tables: list[TableLine] = field(default_factory=list)
+    chips_in_play: bool = False
+
+    @property
+    def chip_sum(self) -> int:
+        """Always 0: the pair-wise chips of a night add up to zero."""
+        return sum(line.chips for line in self.lines)
+
+
+def version(night: Night) -> str:
+    """Changes whenever a figure of the standings may change: the poll's `v` and ETag."""
+    games = Game.objects.filter(night_table__night=night).aggregate(
+        count=Count("pk"), hands=Sum("hand_count"), latest=Max("updated_at")
+    )
+    latest = games["latest"].timestamp() if games["latest"] else 0
+    finished = night.finished_at.timestamp() if night.finished_at else 0
+    return f"{games['count']}-{games['hands'] or 0}-{latest:.6f}-{finished:.0f}"
+
+
+def _table_figures(
+    night: Night, game: Game, stats: list[GameStat], at_hand: dict[str, HandStat]
+) -> tuple[dict[str, int], dict[str, int], bool, str]:
+    """(points by side, chips by side, complete, winner) of one table as the night counts it."""
+    sides = sides_for(game.seats)
+    limit = night.hands_per_round if night.round_ends == Night.RoundEnds.HANDS else None
+    use_hand = (
+        limit is not None and game.hand_count >= limit and not (game.finished and game.hand_count <= limit)
+    )
+    if use_hand and at_hand:
+        points = {side: at_hand[side].total for side in sides if side in at_hand}
+        chips = {side: at_hand[side].chip_total for side in sides if side in at_hand}
+        best = max(points.values(), default=0)
+        leaders = [side for side, value in points.items() if value == best]
+        return points, chips, True, leaders[0] if len(leaders) == 1 else "draw"
+    by_side = {stat.side: stat for stat in stats}
+    points = {side: by_side[side].points_for for side in sides if side in by_side}
+    chips = {side: by_side[side].chips for side in sides if side in by_side}
+    return points, chips, game.finished, game.winner if game.finished else ""
+
+
+def night_standings(night: Night) -> NightStandings:
+    """The night's standings and its tables (5 queries whatever the number of tables)."""
+    tables = list(
+        NightTable.objects.filter(night=night, game__isnull=False)
+        .select_related("game")
+        .order_by("round_no", "table_no")
+    )
+    game_ids = [table.game_id for table in tables]
+    seats = list(GameSeat.objects.filter(game_id__in=game_ids).select_related("player"))
+    stats = list(GameStat.objects.filter(game_id__in=game_ids))
+    hand_stats: list[HandStat] = []
+    if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round:
+        hand_stats = list(HandStat.objects.filter(game_id__in=game_ids, number=night.hands_per_round))
+    seats_of: dict[int, list[GameSeat]] = {}
+    for seat in seats:
+        seats_of.setdefault(seat.game_id, []).append(seat)  # type: ignore[attr-defined]
+    stats_of: dict[int, list[GameStat]] = {}
+    for stat in stats:
+        stats_of.setdefault(stat.game_id, []).append(stat)  # type: ignore[attr-defined]
+    hands_of: dict[int, dict[str, HandStat]] = {}
+    for row in hand_stats:
+        hands_of.setdefault(row.game_id, {})[row.side] = row  # type: ignore[attr-defined]
+
+    result = NightStandings(chips_in_play=night.is_check)
+    lines: dict[int, PlayerLine] = {}
+    side_chips: list[list[SideChips]] = []
+    for table in tables:
+        game = table.game
+        assert game is not None
+        points, chips, complete, winner = _table_figures(
+            night, game, stats_of.get(game.pk, []), hands_of.get(game.pk, {})
+        )
+        rows = sorted(seats_of.get(game.pk, []), key=lambda row: "NESW".index(row.seat))
+        sides = sides_for(game.seats)
+        members: dict[str, list[int]] = {side: [] for side in sides}
+        for row in rows:
+            if row.player_id is None:  # type: ignore[attr-defined]
+                continue  # a seat unlinked by hand: no one to count it for
+            side = next(side for side in sides if row.seat in side)
+            members[side].append(row.player_id)  # type: ignore[attr-defined]
+            line = lines.setdefault(
+                row.player_id,  # type: ignore[attr-defined]
+                PlayerLine(row.player_id, row.player.name if row.player else row.name),  # type: ignore[attr-defined]
+            )
+            others = [value for other, value in points.items() if other != side]
+            line.points_diff += points.get(side, 0) - (max(others) if others else 0)
+            if complete:
+                line.games += 1
+                line.wins += winner == side
+                line.draws += winner == "draw"
+            else:
+                line.playing = True
+        if night.is_check:
+            side_chips.append([SideChips(tuple(members[side]), chips.get(side, 0)) for side in sides])
+        result.tables.append(
+            TableLine(
+                round_no=table.round_no,
+                table_no=table.table_no,
+                game=game,
+                seats=[(row.seat, row.player.name if row.player else row.name) for row in rows],  # type: ignore[attr-defined]
+                scores=[(side, points.get(side, 0)) for side in sides],
+                chips=[(side, chips.get(side, 0)) for side in sides] if night.is_check else [],
+                hands=game.hand_count,
+                complete=complete,
+                winner=winner,
+            )
+        )
+    if night.is_check:
+        for player, count in night_chips(_complete_sides(side_chips)).items():
+            if player in lines:
+                lines[player].chips = count
+    result.lines = sorted(lines.values(), key=_rank(night.is_check))
+    return result
+
+
+def _complete_sides(games: Iterable[list[SideChips]]) -> list[list[SideChips]]:
+    """Only sides whose players are all linked count (a seat unlinked by hand breaks the pair rule)."""
+    return [sides for sides in games if len({len(side.players) for side in sides}) == 1]
+
+
+def _rank(check: bool) -> Callable[[PlayerLine], tuple[int, int, int, str]]:
+    def key(line: PlayerLine) -> tuple[int, int, int, str]:
+        if check:
+            return (-line.chips, -line.wins, -line.points_diff, line.name.lower())
+        return (-line.wins, -line.points_diff, -line.chips, line.name.lower())
+
+    return key

@@ -1,0 +1,313 @@
+"""Running a club night on its pages: open, check in, draw, start rounds, table links, standings,
+finish and remove, as the organiser and the phones at the tables see them."""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter
+
+import pytest
+from django.test import Client
+
+from clubs.models import Club, Membership, Player, Season
+from clubs.services import merge_players
+from nights import services
+from nights.models import Night, NightPlayer, NightTable
+from nights.standings import night_standings
+from scoring import services as scoring_services
+from scoring import worked_example
+from scoring.models import DeviceGame, Game, HandChange
+from scoring.rules import check_record
+from testing.access_helpers import CLUB, PASSWORD, make_personas
+from testing.helpers import hand_post, quick_hand, text
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Anna", "Bo", "Cleo", "Dan", "Eva", "Finn", "Gus", "Hana", "Ida"]
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def club() -> Club:
+    make_personas()
+    club = Club.objects.get(pk=CLUB)
+    for name in NAMES:
+        Membership.objects.create(club=club, player=Player.objects.create(name=name))
+    return club
+
+
+@pytest.fixture
+def alice() -> Client:
+    client = Client()
+    assert client.login(username="alice", password=PASSWORD)
+    return client
+
+
+def open_night(alice: Client, **fields: str) -> Night:
+    data = {"played_on": "2026-03-05", "variant": "standard", "deck": "single", "rounds": "3",
+            "round_ends": "game", **fields}  # fmt: skip
+    response = alice.post(f"/nights/clubs/{CLUB}/new", data)
+    assert response.status_code == 302, text(response)
+    return Night.objects.latest("pk")
+
+
+def check_in(alice: Client, night: Night, names: list[str]) -> None:
+    for name in names:
+        player = Player.objects.get(name=name)
+        assert alice.post(f"/nights/{night.pk}/check-in/{player.pk}", {"present": "yes"}).status_code == 302
+
+
+def test_it_opens_a_night_and_refuses_bad_settings_naming_the_field(club, alice):
+    response = alice.post(
+        f"/nights/clubs/{CLUB}/new",
+        {"played_on": "", "variant": "check", "deck": "single", "rounds": "0", "round_ends": "hands",
+         "stake_per_win": "2"},
+    )  # fmt: skip
+    assert response.status_code == 400
+    page = text(response)
+    assert "Enter the night" in page and "s date." in page
+    assert "Ensure this value is greater than or equal to 1." in page
+    assert "Enter how many hands a round has." in page
+    assert "set a stake per chip instead" in page
+    assert not Night.objects.exists()
+    night = open_night(alice, variant="check", stake_per_chip="0.50")
+    assert (night.variant, night.rounds, night.stake_per_chip) == ("check", 3, 0.5)
+
+
+def test_it_refuses_a_date_outside_the_chosen_season(club, alice):
+    season = Season.objects.create(
+        club=club, name="Spring", starts_on=datetime.date(2026, 4, 1), ends_on=datetime.date(2026, 6, 30)
+    )
+    response = alice.post(
+        f"/nights/clubs/{CLUB}/new",
+        {"played_on": "2026-03-05", "season": season.pk, "variant": "standard", "deck": "single",
+         "rounds": "3", "round_ends": "game"},
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert "The date is outside the season." in text(response)
+
+
+def test_check_in_is_one_tap_per_name_and_a_newcomer_joins_the_roster(club, alice):
+    night = open_night(alice)
+    check_in(alice, night, ["Anna", "Bo"])
+    page = text(alice.get(f"/nights/{night.pk}/"))
+    assert "2 checked in" in page
+    anna = Player.objects.get(name="Anna")
+    alice.post(f"/nights/{night.pk}/check-in/{anna.pk}", {"present": "no"})
+    assert list(night.players.values_list("player__name", flat=True)) == ["Bo"]
+    response = alice.post(f"/nights/{night.pk}/newcomer", {"name": "Zoe"})
+    assert response.status_code == 302
+    assert Membership.objects.filter(club=club, player__name="Zoe").exists()
+    assert night.players.filter(player__name="Zoe").exists()
+    response = alice.post(f"/nights/{night.pk}/newcomer", {"name": "bo"})
+    assert response.status_code == 400
+    assert "already has a player called bo" in text(response)
+
+
+def test_nine_standard_players_are_drawn_at_tables_of_four_three_and_two(club, alice):
+    night = open_night(alice)
+    check_in(alice, night, NAMES)
+    assert alice.post(f"/nights/{night.pk}/draw").status_code == 302
+    for number in (1, 2, 3):
+        sizes = sorted(t.seats.count() for t in night.tables.filter(round_no=number))
+        assert sizes == [2, 3, 4]
+    page = text(alice.get(f"/nights/{night.pk}/"))
+    assert "Round 3" in page and "Start round 1" in page
+
+
+def test_check_pinochle_gives_byes_and_rotates_partners(club, alice):
+    night = open_night(alice, variant="check")
+    check_in(alice, night, NAMES)
+    alice.post(f"/nights/{night.pk}/draw")
+    byes = Counter(night.byes.values_list("player_id", flat=True))
+    assert night.byes.count() == 3 and max(byes.values()) == 1  # one bye a round, nobody twice
+    plan = services.stored_plan(night)
+    partners = Counter(frozenset(p) for r in plan.rounds for t in r.tables for p in t.partnerships)
+    assert max(partners.values()) == 1
+
+
+def test_starting_a_round_files_one_linked_game_per_table(club, alice):
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:8])
+    alice.post(f"/nights/{night.pk}/draw")
+    assert alice.post(f"/nights/{night.pk}/rounds/2/start").status_code == 302
+    assert not Game.objects.exists()  # round 1 first
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    games = list(night.games)
+    assert len(games) == 2
+    for game in games:
+        table = game.night_table
+        assert (game.club_id, game.played_on) == (CLUB, datetime.date(2026, 3, 5))
+        seats = {row.seat: (row.name, row.player_id) for row in game.seat_rows.all()}
+        assert seats == {s.seat: (s.player.name, s.player_id) for s in table.seats.all()}
+    assert alice.post(f"/nights/{night.pk}/rounds/1/start").status_code == 302
+    assert night.games.count() == 2  # started once
+
+
+def test_swap_and_a_late_arrival_change_only_rounds_not_started(club, alice):
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:8])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+
+    def seats_of_round_1() -> list[list[tuple[str, int]]]:
+        return [list(t.seats.values_list("seat", "player_id")) for t in night.tables.filter(round_no=1)]
+
+    round_1 = seats_of_round_1()
+    anna, bo = Player.objects.get(name="Anna"), Player.objects.get(name="Bo")
+    response = alice.post(f"/nights/{night.pk}/swap", {"round": "1", "first": anna.pk, "second": bo.pk})
+    assert response.status_code == 400
+    assert "Select a valid choice" in text(response)  # round 1 is not offered any more
+    before = {t.seats.get(player=anna).seat if t.seats.filter(player=anna).exists() else None
+              for t in night.tables.filter(round_no=2)}  # fmt: skip
+    response = alice.post(f"/nights/{night.pk}/swap", {"round": "2", "first": anna.pk, "second": bo.pk})
+    assert response.status_code == 302
+    assert seats_of_round_1() == round_1
+    ida = Player.objects.get(name="Ida")
+    assert alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk}).status_code == 302
+    assert NightPlayer.objects.get(night=night, player=ida).from_round == 2
+    assert not night.tables.filter(round_no=1, seats__player=ida).exists()
+    assert night.tables.filter(round_no=2, seats__player=ida).exists()
+    assert before  # Anna was seated in round 2 before the swap
+    assert alice.post(f"/nights/{night.pk}/leave", {"leave-player": anna.pk}).status_code == 302
+    assert NightPlayer.objects.get(night=night, player=anna).until_round == 1
+    assert not night.tables.filter(round_no__gte=2, seats__player=anna).exists()
+    assert night.tables.filter(round_no=1, seats__player=anna).exists()
+
+
+def test_a_table_link_lets_a_phone_score_and_a_second_phone_take_over(club, alice):
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    table = NightTable.objects.get(night=night, round_no=1)
+    game = table.game
+    first, second = Client(), Client()
+    assert "Score this table" in text(first.get(f"/nights/t/{table.token}/"))
+    response = first.post(f"/nights/t/{table.token}/")
+    assert response.status_code == 302 and response["Location"] == f"/g/{game.code}/"
+    assert first.post(f"/g/{game.code}/hands", hand_post(1)).status_code in (200, 302)
+    assert not HandChange.objects.filter(game=game, action="takeover").exists()
+    second.post(f"/nights/t/{table.token}/")
+    change = HandChange.objects.get(game=game, action="takeover")
+    assert change.actor_label == "table-link" and "link" in change.actor_name()
+    assert first.post(f"/g/{game.code}/hands", hand_post(2)).status_code == 403 or not first.get(
+        f"/g/{game.code}/"
+    ).content.count(b'name="bidder"')
+    assert second.post(f"/g/{game.code}/hands", hand_post(2)).status_code in (200, 302)
+    game.refresh_from_db()
+    assert game.hand_count == 2
+
+
+def test_a_finished_night_stops_its_table_links_writing(club, alice):
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    table = NightTable.objects.get(night=night, round_no=1)
+    phone = Client()
+    phone.post(f"/nights/t/{table.token}/")
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes"})
+    assert not DeviceGame.objects.filter(game=table.game, active=True).exists()
+    response = phone.post(f"/g/{table.game.code}/hands", hand_post(1))
+    assert response.status_code in (302, 403)
+    assert Game.objects.get(pk=table.game.pk).hand_count == 0
+    response = phone.post(f"/nights/t/{table.token}/")
+    assert response.status_code == 410
+    assert "no longer scores" in text(response)
+    assert not DeviceGame.objects.filter(game=table.game, active=True).exists()
+
+
+def test_standings_follow_the_engine_and_chips_sum_to_zero(club, alice):
+    night = open_night(alice, variant="check")
+    check_in(alice, night, NAMES[:8])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    record_hands = worked_example.record()["hands"]
+    games = list(night.games.order_by("pk"))
+    for number, data in enumerate(record_hands[:3], start=1):
+        scoring_services.record_hand(game=games[0], number=number, data=data)
+    scoring_services.record_hand(game=games[1], number=1, data=record_hands[0])
+    standings = night_standings(night)
+    assert standings.chip_sum == 0
+    by_id = {line.player_id: line for line in standings.lines}
+    for game in games:
+        result = check_record({**game.settings_record(), "hands": [h.data for h in game.hands.all()]})
+        for row in game.seat_rows.all():
+            side = "NS" if row.seat in "NS" else "EW"
+            other = "EW" if side == "NS" else "NS"
+            line = by_id[row.player_id]
+            assert line.points_diff == result.scores[side] - result.scores[other]
+            assert line.chips == result.chips[side]
+    page = text(Client().get(f"/nights/{night.pk}/standings/"))
+    assert "Night standings" not in page  # not for strangers
+    charlie = Client()
+    charlie.login(username="charlie", password=PASSWORD)
+    response = charlie.get(f"/nights/{night.pk}/standings/")
+    assert response.status_code == 200
+    assert "Chips" in text(response)
+
+
+def test_the_standings_poll_answers_304_until_a_table_saves(club, alice):
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    first = alice.get(f"/nights/{night.pk}/standings/live")
+    assert first.status_code == 200
+    etag = first["ETag"]
+    assert alice.get(f"/nights/{night.pk}/standings/live", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    game = night.games.get()
+    scoring_services.record_hand(game=game, number=1, data=quick_hand())
+    again = alice.get(f"/nights/{night.pk}/standings/live", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 200
+    assert "+" in text(again)
+
+
+def test_published_season_shows_its_night_standings_to_anyone(club, alice):
+    season = Season.objects.create(
+        club=club, name="Spring", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 6, 30)
+    )
+    night = open_night(alice, season=str(season.pk))
+    assert Client().get(f"/nights/results/nothing/{night.pk}/").status_code == 404
+    Season.objects.filter(pk=season.pk).update(publish_code="spring-results")
+    assert Client().get(f"/nights/results/spring-results/{night.pk}/").status_code == 200
+
+
+def test_removing_a_night_asks_first_and_deletes_its_games(club, alice):
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    scoring_services.record_hand(game=night.games.get(), number=1, data=quick_hand())
+    assert "Remove the night?" in text(alice.get(f"/nights/{night.pk}/remove"))
+    assert Game.objects.count() == 1
+    response = alice.post(f"/nights/{night.pk}/remove")
+    assert response.status_code == 302
+    assert not Night.objects.exists() and not Game.objects.exists()
+
+
+def test_merging_two_players_moves_their_night_rows_or_refuses_when_both_were_there(club, alice):
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    anna, bo, ida = (Player.objects.get(name=n) for n in ("Anna", "Bo", "Ida"))
+    with pytest.raises(Exception, match="both checked in"):
+        merge_players(keep=anna, duplicate=bo)
+    merge_players(keep=ida, duplicate=anna)
+    assert night.players.filter(player=ida).exists()
+    assert night.tables.filter(seats__player=ida).exists()
+
+
+def test_strangers_and_members_cannot_run_a_night(club, alice):
+    night = open_night(alice)
+    charlie = Client()
+    charlie.login(username="charlie", password=PASSWORD)
+    assert charlie.get(f"/nights/{night.pk}/").status_code == 403
+    assert charlie.post(f"/nights/{night.pk}/draw").status_code == 403
+    response = Client().get(f"/nights/{night.pk}/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")

@@ -1,0 +1,449 @@
+"""The night pages, mounted at /nights/: open a night, check players in, draw and change the plan,
+start rounds, table links and cards, the wall plan, live standings, finish and remove.
+
+Organisers of the night's club run it (`require_club_role("manage")`); every club role reads its
+standings and the wall plan; a published season's link shows its nights' standings to anyone;
+whoever holds a table's link scores that table's game. Plain forms with post/redirect/get; the
+standings poll with htmx (an ETag answers 304 while nothing changed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control, never_cache
+from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_cookie
+
+from clubs.models import Club, Player, Season
+from clubs.permissions import can_manage_club, require_club_role
+from clubs.selectors import roster
+from nights import services
+from nights.forms import NewcomerForm, NightForm, PlayerChoiceForm, SwapForm, late_arrival_choices
+from nights.models import Night, NightTable
+from nights.standings import night_standings, version
+from scoring.devices import ensure_device, holds_game
+from scoring.permissions import actor_for
+from scoring.qr import qr_svg
+
+
+def night_club(night_id: int) -> int:
+    """The club of the night a URL names (404 for an unknown night)."""
+    return get_object_or_404(Night.objects.only("club_id"), pk=night_id).club_id  # type: ignore[attr-defined]
+
+
+manage_night = require_club_role("manage", club_of=lambda night_id, **kwargs: night_club(night_id))
+view_night = require_club_role("view", club_of=lambda night_id, **kwargs: night_club(night_id))
+
+
+def _night(night_id: int) -> Night:
+    return get_object_or_404(Night.objects.select_related("club", "season"), pk=night_id)
+
+
+def _refusal(request: HttpRequest, error: ValidationError) -> None:
+    for message in error.messages:
+        messages.error(request, message)
+
+
+# --- a club's nights and opening one -----------------------------------------------------------
+
+
+@require_GET
+@require_club_role("view")
+def club_nights(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = get_object_or_404(Club, pk=club_id)
+    context = {
+        "club": club,
+        "nights": club.nights.select_related("season"),  # type: ignore[attr-defined]
+        "manager": can_manage_club(request.user, club.pk),
+    }
+    return render(request, "nights/club_nights.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@require_club_role("manage")
+def night_new(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = get_object_or_404(Club, pk=club_id)
+    form = NightForm(request.POST if request.method == "POST" else None, club=club)
+    if form.is_bound and form.is_valid():
+        try:
+            night = services.open_night(club=club, created_by=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("The night is open: check in who is here."))
+            return redirect("nights:night", night_id=night.pk)
+    return render(
+        request, "nights/night_new.html", {"club": club, "form": form}, status=400 if form.is_bound else 200
+    )
+
+
+# --- the night: check-in, plan, rounds --------------------------------------------------------
+
+
+def _plan_rounds(night: Night) -> list[dict[str, Any]]:
+    """Every round with its tables (seats in N, E, S, W order, with names) and byes."""
+    tables = list(
+        night.tables.select_related("game").prefetch_related("seats__player").order_by("round_no", "table_no")
+    )
+    byes = list(night.byes.select_related("player").order_by("round_no", "player__name"))
+    rounds = []
+    for number in range(1, night.rounds + 1):
+        drawn = [t for t in tables if t.round_no == number]
+        rounds.append(
+            {
+                "number": number,
+                "tables": [{"table": t, "seats": services.ordered_seats(t), "game": t.game} for t in drawn],
+                "byes": [b.player for b in byes if b.round_no == number],
+                "started": any(t.game_id for t in drawn),  # type: ignore[attr-defined]
+            }
+        )
+    return rounds
+
+
+def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **forms: Any) -> HttpResponse:
+    started = services.started_rounds(night)
+    entries = list(night.players.select_related("player"))
+    present_ids = {e.player_id for e in entries if e.until_round is None}  # type: ignore[attr-defined]
+    playing = Player.objects.filter(pk__in=present_ids).order_by("name")
+    open_rounds = list(range(started + 1, night.rounds + 1))
+    context = {
+        "night": night,
+        "club": night.club,
+        "started": started,
+        "drawn": services.is_drawn(night),
+        "rounds": _plan_rounds(night),
+        "entries": entries,
+        "present_ids": present_ids,
+        "roster": roster(night.club) if not started else [],  # type: ignore[arg-type]
+        "next_round": started + 1 if started < night.rounds else None,
+        "newcomer_form": forms.get("newcomer_form") or NewcomerForm(club=night.club),  # type: ignore[arg-type]
+        "swap_form": forms.get("swap_form") or SwapForm(players=playing, rounds=open_rounds),
+        "late_form": forms.get("late_form")
+        or PlayerChoiceForm(players=late_arrival_choices(night.club, night), prefix="late"),  # type: ignore[arg-type]
+        "leave_form": forms.get("leave_form") or PlayerChoiceForm(players=playing, prefix="leave"),
+    }
+    return render(request, "nights/night.html", context, status=status)
+
+
+@require_GET
+@manage_night
+def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
+    return _night_page(request, _night(night_id))
+
+
+def _back(night: Night, anchor: str = "") -> HttpResponse:
+    return redirect(reverse("nights:night", args=[night.pk]) + (f"#{anchor}" if anchor else ""))
+
+
+@require_POST
+@manage_night
+def check_in(request: HttpRequest, night_id: int, player_id: int) -> HttpResponse:
+    """One tap per name: `present` "yes" checks the player in, "no" out."""
+    night = _night(night_id)
+    player = get_object_or_404(Player, pk=player_id)
+    present = request.POST.get("present") == "yes"
+    try:
+        services.set_checked_in(night=night, player=player, present=present)
+    except ValidationError as error:
+        _refusal(request, error)
+    return _back(night, "check-in")
+
+
+@require_POST
+@manage_night
+def newcomer(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    form = NewcomerForm(request.POST, club=night.club)  # type: ignore[arg-type]
+    if not form.is_valid():
+        return _night_page(request, night, status=400, newcomer_form=form)
+    try:
+        player = services.check_in_newcomer(night=night, name=form.cleaned_data["name"])
+    except ValidationError as error:
+        form.add_error("name", error)
+        return _night_page(request, night, status=400, newcomer_form=form)
+    messages.success(request, _("%(name)s is on the roster and checked in.") % {"name": player.name})
+    return _back(night, "check-in")
+
+
+@require_POST
+@manage_night
+def draw(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    try:
+        services.draw_plan(night=night)
+    except ValidationError as error:
+        _refusal(request, error)
+        return _back(night, "check-in")
+    messages.success(request, _("The tables are drawn for every round."))
+    return _back(night, "plan")
+
+
+@require_POST
+@manage_night
+def swap(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    started = services.started_rounds(night)
+    present = night.players.filter(until_round__isnull=True).values("player_id")
+    form = SwapForm(
+        request.POST,
+        players=Player.objects.filter(pk__in=present),
+        rounds=list(range(started + 1, night.rounds + 1)),
+    )
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.swap_players(
+                night=night, round_no=data["round"], first=data["first"], second=data["second"]
+            )
+        except ValidationError as error:
+            _form_error(form, error)
+        else:
+            messages.success(
+                request,
+                _("%(a)s and %(b)s swapped in round %(round)d; the later rounds are drawn again.")
+                % {"a": data["first"].name, "b": data["second"].name, "round": data["round"]},
+            )
+            return _back(night, "plan")
+    return _night_page(request, night, status=400, swap_form=form)
+
+
+def _form_error(form: Any, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+@require_POST
+@manage_night
+def late_arrival(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    form = PlayerChoiceForm(request.POST, players=late_arrival_choices(night.club, night), prefix="late")  # type: ignore[arg-type]
+    if form.is_valid():
+        player = form.cleaned_data["player"]
+        try:
+            first = services.add_late_arrival(night=night, player=player)
+        except ValidationError as error:
+            _form_error(form, error)
+        else:
+            messages.success(
+                request, _("%(name)s plays from round %(round)d.") % {"name": player.name, "round": first}
+            )
+            return _back(night, "plan")
+    return _night_page(request, night, status=400, late_form=form)
+
+
+@require_POST
+@manage_night
+def leave(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    present = night.players.filter(until_round__isnull=True).values("player_id")
+    form = PlayerChoiceForm(request.POST, players=Player.objects.filter(pk__in=present), prefix="leave")
+    if form.is_valid():
+        player = form.cleaned_data["player"]
+        try:
+            first = services.remove_for_remaining_rounds(night=night, player=player)
+        except ValidationError as error:
+            _form_error(form, error)
+        else:
+            messages.success(
+                request,
+                _("%(name)s is out of the plan from round %(round)d on.")
+                % {"name": player.name, "round": first},
+            )
+            return _back(night, "plan")
+    return _night_page(request, night, status=400, leave_form=form)
+
+
+@require_POST
+@manage_night
+def round_start(request: HttpRequest, night_id: int, round_no: int) -> HttpResponse:
+    night = _night(night_id)
+    try:
+        services.start_round(night=night, round_no=round_no, actor=actor_for(request))
+    except ValidationError as error:
+        _refusal(request, error)
+        return _back(night, "plan")
+    messages.success(
+        request,
+        _("Round %(round)d has started: every table scores through its link or QR code.")
+        % {"round": round_no},
+    )
+    return _back(night, f"round-{round_no}")
+
+
+@require_POST
+@manage_night
+def finish(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    if request.POST.get("finished") == "no":
+        services.reopen_night(night=night)
+        messages.success(
+            request, _("The night is open again; a phone opens its table's link again to score.")
+        )
+    else:
+        services.finish_night(night=night)
+        messages.success(request, _("The night is finished: the table links no longer score."))
+    return _back(night)
+
+
+@require_http_methods(["GET", "POST"])
+@manage_night
+def remove(request: HttpRequest, night_id: int) -> HttpResponse:
+    """Asks first (GET); the POST removes the night, its plan and its games."""
+    night = _night(night_id)
+    if request.method == "GET":
+        context = {"night": night, "club": night.club, "games": night.games.count()}
+        return render(request, "nights/remove.html", context)
+    club_id = night.club_id  # type: ignore[attr-defined]
+    removed = services.remove_night(night=night)
+    messages.success(request, _("The night is removed, with its %(count)d games.") % {"count": removed})
+    return redirect("nights:club_nights", club_id=club_id)
+
+
+# --- table links, cards and the wall plan -----------------------------------------------------
+
+
+def _table_url(request: HttpRequest, table: NightTable) -> str:
+    return request.build_absolute_uri(reverse("nights:table", args=[table.token]))
+
+
+@require_GET
+@manage_night
+def table_cards(request: HttpRequest, night_id: int, round_no: int) -> HttpResponse:
+    """Printable cards of a round's tables: round, table, seats and the link's QR code."""
+    night = _night(night_id)
+    rounds = _plan_rounds(night)
+    if not 1 <= round_no <= len(rounds):
+        raise Http404("no such round")
+    cards = []
+    for entry in rounds[round_no - 1]["tables"]:
+        table = entry["table"]
+        url = _table_url(request, table)
+        title = _("QR code of the link of table %(table)d") % {"table": table.table_no}
+        cards.append({**entry, "url": url, "qr": qr_svg(url, title=title, scale=5)})
+    context = {"night": night, "club": night.club, "round": rounds[round_no - 1], "cards": cards}
+    return render(request, "nights/cards.html", context)
+
+
+@require_GET
+@view_night
+def wall_plan(request: HttpRequest, night_id: int) -> HttpResponse:
+    """The plan of every round on one printable page, for the wall."""
+    night = _night(night_id)
+    return render(
+        request, "nights/wall.html", {"night": night, "club": night.club, "rounds": _plan_rounds(night)}
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def table(request: HttpRequest, token: str) -> HttpResponse:
+    """A table's link: the GET asks first (link previews must not take the scoring); the POST
+    gives this phone the scoring of the table's game, as the recovery code would."""
+    nt = get_object_or_404(NightTable.objects.select_related("night__club", "game"), token=token)
+    night, game = nt.night, nt.game
+    context = {"night": night, "table": nt, "seats": services.ordered_seats(nt), "game": game}
+    if night.is_finished or game is None:
+        return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
+    if request.method == "GET":
+        context["holds"] = holds_game(request, game)
+        return render(request, "nights/table.html", context)
+    actor = actor_for(request) if request.user.is_authenticated else services.TABLE_LINK_ACTOR
+    try:
+        taken = services.claim_table(table=nt, device=ensure_device(request), actor=actor)
+    except ValidationError as error:
+        _refusal(request, error)
+        return redirect("nights:table", token=token)
+    if taken:
+        messages.info(
+            request, _("This phone now keeps the score of this table; the other phone only watches.")
+        )
+    else:
+        messages.success(request, _("This phone keeps the score of this table."))
+    return redirect("scoring:game", code=game.code)
+
+
+# --- standings --------------------------------------------------------------------------------
+
+
+def _standings_context(request: HttpRequest, night: Night, *, live_url: str) -> dict[str, Any]:
+    standings = night_standings(night)
+    return {
+        "night": night,
+        "club": night.club,
+        "standings": standings,
+        "version": version(night),
+        "live_url": live_url,
+        "polling": not night.is_finished,
+    }
+
+
+def _standings_etag(request: HttpRequest, night_id: int) -> str:
+    return f"{version(_night(night_id))}-{get_language()}"
+
+
+@require_GET
+@view_night
+def standings(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    live = reverse("nights:standings_live", args=[night.pk])
+    context = {
+        **_standings_context(request, night, live_url=live),
+        "manager": can_manage_club(request.user, night.club_id),
+    }  # type: ignore[attr-defined]
+    return render(request, "nights/standings.html", context)
+
+
+def _live(request: HttpRequest, night: Night, live_url: str) -> HttpResponse:
+    if request.GET.get("v") == version(night):
+        return HttpResponse(status=204)
+    context = _standings_context(request, night, live_url=live_url)
+    html = render_to_string("nights/standings.html#night-standings", context, request)
+    return HttpResponse(html, status=286 if night.is_finished else 200)
+
+
+@require_GET
+@cache_control(private=True)
+@vary_on_cookie
+@view_night
+@condition(etag_func=_standings_etag)
+def standings_live(request: HttpRequest, night_id: int) -> HttpResponse:
+    """What the standings page polls: 204 (or 304 for its ETag) while nothing changed."""
+    night = _night(night_id)
+    return _live(request, night, reverse("nights:standings_live", args=[night.pk]))
+
+
+def _published_night(publish_code: str, night_id: int) -> Night:
+    season = get_object_or_404(Season, publish_code=publish_code)
+    return get_object_or_404(Night.objects.select_related("club", "season"), pk=night_id, season=season)
+
+
+def _published_etag(request: HttpRequest, publish_code: str, night_id: int) -> str:
+    return f"{version(_published_night(publish_code, night_id))}-share-{get_language()}"
+
+
+@require_GET
+def published_standings(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
+    """A published season's night: its standings for anyone with the season's results link."""
+    night = _published_night(publish_code, night_id)
+    live = reverse("nights:published_live", args=[publish_code, night.pk])
+    context = {**_standings_context(request, night, live_url=live), "published": True}
+    return render(request, "nights/standings.html", context)
+
+
+@require_GET
+@condition(etag_func=_published_etag)
+def published_live(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
+    night = _published_night(publish_code, night_id)
+    return _live(request, night, reverse("nights:published_live", args=[publish_code, night.pk]))
