@@ -21,8 +21,10 @@ from clubs.models import Player, Season
 from ledger import compute
 from ledger.compute import CHIPS, MONEY, SeatResult, Stakes, Transfer
 from ledger.models import Payment
-from nights.models import Night, NightSeat, NightTable
-from scoring.models import Game, GameStat, HandStat
+from nights.models import Night, NightTable
+from nights.standings import _table_figures
+from scoring.models import Game, GameSeat, GameStat, HandStat
+from scoring.rules.tables import sides_for
 from scoring.services import score
 
 PlayerId = int
@@ -32,69 +34,58 @@ PlayerId = int
 
 
 def _seat_results(nights: Sequence[Night]) -> dict[int, list[SeatResult]]:
-    """Per night, the seats of its started tables' games with their side's figures (3 queries).
+    """Per night, the seats of its started tables' games with their side's figures (4 queries).
 
-    A round of a fixed number of hands counts the figures after that many hands (or at the end of
-    the game, if it ended sooner): the side's chips then, and as the winner the side ahead (on
-    chips in Check Pinochle, on points otherwise; level: a draw).
+    What a table counts is the night standings' rule (`nights.standings._table_figures`, one
+    definition for both pages): a round of one game counts the game as it stands, its outcome once
+    it is over; a round of a fixed number of hands counts the figures after that many hands, the
+    side ahead winning. A game with a seat not linked to a player is left out, as the standings
+    leave out its chips: the pair-wise rule needs every partner.
     """
     by_id = {night.pk: night for night in nights}
     tables = list(
-        NightTable.objects.filter(night__in=nights, game__isnull=False).values(
-            "night_id", "game_id", "game__finished", "game__hand_count"
-        )
+        NightTable.objects.filter(night__in=nights, game__isnull=False)
+        .select_related("game")
+        .order_by("night_id", "round_no", "table_no")
     )
-    night_of = {row["game_id"]: row["night_id"] for row in tables}
-    fixed = {
-        row["game_id"]: by_id[row["night_id"]].hands_per_round
-        for row in tables
-        if by_id[row["night_id"]].round_ends == Night.RoundEnds.HANDS
-        and row["game__hand_count"] >= (by_id[row["night_id"]].hands_per_round or 0)
-        and not (row["game__finished"] and row["game__hand_count"] == by_id[row["night_id"]].hands_per_round)
-    }
-    # A seat typed without a roster player falls back to the night's seat of that letter.
-    planned = {
-        (row["table__game_id"], row["seat"]): row["player_id"]
-        for row in NightSeat.objects.filter(table__game_id__in=night_of).values(
-            "table__game_id", "seat", "player_id"
-        )
-    }
-    stats = GameStat.objects.filter(game_id__in=night_of).values(
-        "game_id", "seat", "side", "chips", "outcome", "seat_row__player_id"
-    )
-    out: dict[int, list[SeatResult]] = defaultdict(list)
-    later = {}
+    game_ids = [table.game_id for table in tables]
+    players: dict[int, dict[str, int | None]] = defaultdict(dict)
+    for game_id, seat, player in GameSeat.objects.filter(game_id__in=game_ids).values_list(
+        "game_id", "seat", "player_id"
+    ):
+        players[game_id][seat] = player
+    stats: dict[int, list[GameStat]] = defaultdict(list)
+    for stat in GameStat.objects.filter(game_id__in=game_ids):
+        stats[stat.game_id].append(stat)  # type: ignore[attr-defined]
+    fixed = [
+        night.pk for night in nights if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round
+    ]
+    at_hand: dict[int, dict[str, HandStat]] = defaultdict(dict)
     if fixed:
-        later = {
-            (row["game_id"], row["seat"]): row
-            for row in HandStat.objects.filter(
-                Q(*[Q(game_id=game, number=number) for game, number in fixed.items()], _connector=Q.OR)
-            ).values("game_id", "seat", "side", "chip_total", "total")
-        }
-    fixed_rows: dict[int, list[dict[str, object]]] = defaultdict(list)
-    for row in stats:
-        player = row["seat_row__player_id"] or planned.get((row["game_id"], row["seat"]))
-        if player is None:
-            continue  # a seat of nobody at all: nothing to settle with
-        if row["game_id"] in fixed:
-            cut = later.get((row["game_id"], row["seat"]))
-            if cut is None:
-                continue
-            fixed_rows[row["game_id"]].append({**cut, "player": player})
+        limits = Q()
+        for night_id in fixed:
+            limits |= Q(game__night_table__night_id=night_id, number=by_id[night_id].hands_per_round)
+        for row in HandStat.objects.filter(limits, game_id__in=game_ids):
+            at_hand[row.game_id][row.side] = row  # type: ignore[attr-defined]
+    out: dict[int, list[SeatResult]] = defaultdict(list)
+    for table in tables:
+        game, night = table.game, by_id[table.night_id]  # type: ignore[attr-defined]
+        assert game is not None
+        seats = players.get(game.pk, {})
+        if not seats or any(player is None for player in seats.values()):
             continue
-        out[night_of[row["game_id"]]].append(
-            SeatResult(row["game_id"], row["side"], player, row["chips"], row["outcome"])
+        _points, chips, complete, winner = _table_figures(
+            night, game, stats[game.pk], at_hand.get(game.pk, {})
         )
-    for game, rows in fixed_rows.items():
-        night = by_id[night_of[game]]
-        key = "chip_total" if night.is_check else "total"
-        best: dict[str, int] = {str(r["side"]): int(r[key]) for r in rows}  # type: ignore[call-overload]
-        top = max(best.values())
-        leaders = [side for side, value in best.items() if value == top]
-        for r in rows:
-            side = str(r["side"])
-            outcome = "draw" if len(leaders) > 1 else ("win" if side == leaders[0] else "loss")
-            out[night.pk].append(SeatResult(game, side, int(r["player"]), int(r["chip_total"]), outcome))  # type: ignore[call-overload]
+        for seat, player in seats.items():
+            side = next(side for side in sides_for(game.seats) if seat in side)
+            if not complete:
+                outcome = ""
+            elif winner == "draw":
+                outcome = "draw"
+            else:
+                outcome = "win" if winner == side else "loss"
+            out[night.pk].append(SeatResult(game.pk, side, int(player), chips.get(side, 0), outcome))  # type: ignore[arg-type]
     return out
 
 

@@ -18,8 +18,8 @@ from clubs.services import merge_players
 from ledger import selectors, services
 from ledger.models import Payment
 from nights.models import Night
+from nights.services import remove_night
 from scoring import services as scoring
-from scoring.models import Game
 from testing.ledger_helpers import CHECK_HANDS, EW_MAKES, NS_MAKES, make_night, roster, standard_hand
 
 pytestmark = pytest.mark.django_db
@@ -79,14 +79,6 @@ def pay_first(night, people):
     )  # fmt: skip
 
 
-def remove_night(night):
-    """Take a night and its games away (a night's games go only with it)."""
-    games = [table.game_id for table in night.tables.all()]
-    night.tables.all().delete()
-    Game.objects.filter(pk__in=games).delete()
-    night.delete()
-
-
 def test_a_correction_a_deleted_hand_a_merge_and_a_removed_night_keep_it_at_zero(club, season, people):
     anna, bo, cleo, dan, eva, anna2 = roster(club, "Anna", "Bo", "Cleo", "Dan", "Eva", "Anna L.")
     stake = Decimal("0.25")
@@ -119,7 +111,7 @@ def test_a_correction_a_deleted_hand_a_merge_and_a_removed_night_keep_it_at_zero
     assert_balanced(club)
     assert selectors.season_ledger(season).totals == {"money": Decimal(0)}
 
-    remove_night(first)
+    remove_night(night=first)
     assert Payment.objects.count() == 2  # a payment made stays made
     assert_balanced(club)
 
@@ -213,7 +205,7 @@ def test_random_nights_and_changes_keep_every_balance_at_zero_and_true_to_the_en
                 with contextlib.suppress(ValidationError):
                     merge_players(keep=pool[8], duplicate=game.seat_rows.first().player)
             elif what == "remove":
-                remove_night(night)
+                remove_night(night=night)
             elif what == "unfinish":
                 Night.objects.filter(pk=night.pk).update(finished_at=None)
             assert_balanced(club)
