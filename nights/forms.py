@@ -178,6 +178,7 @@ def _player_field(label: str, required_message: str) -> forms.ModelChoiceField:
 class SwapForm(forms.Form):
     """Two players of a round not started yet, to swap."""
 
+    plan = forms.CharField(widget=forms.HiddenInput, required=False)
     round = forms.TypedChoiceField(label=_("Round"), coerce=int, choices=())
     first = _player_field(_("Swap"), _("Choose the first player to swap."))
     second = _player_field(_("with"), _("Choose the second player to swap."))

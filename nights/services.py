@@ -10,6 +10,7 @@ ratings treat a night's games like any other club game.
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -93,6 +94,16 @@ def started_rounds(night: Night) -> int:
 
 def is_drawn(night: Night) -> bool:
     return night.tables.exists()
+
+
+def plan_version(night: Night) -> str:
+    """A short fingerprint of the stored plan: a form drawn from one plan refuses to change
+    another (a double tap on Swap would otherwise swap the two players back)."""
+    seats = NightSeat.objects.filter(table__night=night)
+    seats = seats.order_by("table__round_no", "table__table_no", "seat")
+    rows = [*seats.values_list("table__round_no", "table__table_no", "seat", "player_id")]
+    rows += [*night.byes.order_by("round_no", "player_id").values_list("round_no", "player_id")]
+    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
 
 
 def _check_open(night: Night) -> None:
@@ -227,11 +238,18 @@ def _first_open_round(night: Night) -> int:
 
 
 @transaction.atomic
-def swap_players(*, night: Night, round_no: int, first: Player, second: Player) -> None:
+def swap_players(
+    *, night: Night, round_no: int, first: Player, second: Player, expected_plan: str | None = None
+) -> None:
     """Swap two players' seats (or bye) in a round that has not started; the later rounds are
-    drawn again so that the swap makes no partnership repeat."""
+    drawn again so that the swap makes no partnership repeat. With `expected_plan` (the
+    `plan_version` the form was drawn from) nothing changes if the plan changed meanwhile."""
     night = _lock_night(night)
     _check_open(night)
+    if expected_plan is not None and expected_plan != plan_version(night):
+        raise ValidationError(
+            _("The plan changed since this page was drawn (a second tap?): nothing was swapped.")
+        )
     if round_no < _first_open_round(night):
         raise ValidationError(
             {"round": _("Round %(round)d has started: its tables stay.") % {"round": round_no}}
@@ -339,7 +357,7 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
             season=night.season,  # type: ignore[arg-type]
             played_on=night.played_on,
             place=_("Round %(round)d, table %(table)d") % {"round": round_no, "table": table.table_no},
-            note="",
+            note=round_note(night),
             players={seat.seat: seat.player for seat in seats},
             actor=actor,
         )
@@ -347,6 +365,15 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
         table.save(update_fields=["game"])
         games.append(game)
     return games
+
+
+def round_note(night: Night) -> str:
+    """What a table should know about its round: when it ends, if not with the game."""
+    if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round:
+        return _("Club night: this round ends after %(hands)d hands; the standings count those.") % {
+            "hands": night.hands_per_round
+        }
+    return ""
 
 
 @transaction.atomic

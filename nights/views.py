@@ -126,7 +126,8 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
         "roster": roster(night.club) if not started else [],  # type: ignore[arg-type]
         "next_round": started + 1 if started < night.rounds else None,
         "newcomer_form": forms.get("newcomer_form") or NewcomerForm(club=night.club),  # type: ignore[arg-type]
-        "swap_form": forms.get("swap_form") or SwapForm(players=playing, rounds=open_rounds),
+        "swap_form": forms.get("swap_form")
+        or SwapForm(players=playing, rounds=open_rounds, initial={"plan": services.plan_version(night)}),
         "late_form": forms.get("late_form")
         or PlayerChoiceForm(players=late_arrival_choices(night.club, night), prefix="late"),  # type: ignore[arg-type]
         "leave_form": forms.get("leave_form") or PlayerChoiceForm(players=playing, prefix="leave"),
@@ -202,7 +203,11 @@ def swap(request: HttpRequest, night_id: int) -> HttpResponse:
         data = form.cleaned_data
         try:
             services.swap_players(
-                night=night, round_no=data["round"], first=data["first"], second=data["second"]
+                night=night,
+                round_no=data["round"],
+                first=data["first"],
+                second=data["second"],
+                expected_plan=data["plan"] or None,
             )
         except ValidationError as error:
             _form_error(form, error)

@@ -311,3 +311,46 @@ def test_strangers_and_members_cannot_run_a_night(club, alice):
     assert charlie.post(f"/nights/{night.pk}/draw").status_code == 403
     response = Client().get(f"/nights/{night.pk}/")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+def test_a_second_tap_on_swap_does_not_swap_the_players_back(club, alice):
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:8])
+    alice.post(f"/nights/{night.pk}/draw")
+    anna, bo = Player.objects.get(name="Anna"), Player.objects.get(name="Bo")
+    page = alice.get(f"/nights/{night.pk}/").content.decode()
+    drawn = services.plan_version(night)
+    assert f'value="{drawn}"' in page  # the form carries the plan it was drawn from
+    data = {"plan": drawn, "round": "1", "first": anna.pk, "second": bo.pk}
+    assert alice.post(f"/nights/{night.pk}/swap", data).status_code == 302
+    swapped = services.plan_version(night)
+    assert swapped != drawn
+    response = alice.post(f"/nights/{night.pk}/swap", data)
+    assert response.status_code == 400
+    assert "nothing was swapped" in text(response)
+    assert services.plan_version(night) == swapped
+
+
+def test_a_round_of_fixed_hands_counts_the_scores_after_that_many_hands(club, alice):
+    night = open_night(alice, round_ends="hands", hands_per_round="2")
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    game = night.games.get()
+    assert "ends after 2 hands" in game.note
+    hands = [quick_hand(), quick_hand(bidder="E", ns_tricks=5), quick_hand(ns_meld=30, ns_tricks=25)]
+    scoring_services.record_hand(game=game, number=1, data=hands[0])
+    assert all(line.playing and line.games == 0 for line in night_standings(night).lines)
+    for number, data in enumerate(hands[1:], start=2):
+        scoring_services.record_hand(game=game, number=number, data=data)
+    after_two = check_record({**game.settings_record(), "hands": hands[:2]})
+    standings = night_standings(night)
+    ns = "NS"
+    leader = max(after_two.scores, key=after_two.scores.get)
+    for line in standings.lines:
+        seat = game.seat_rows.get(player_id=line.player_id).seat
+        side = ns if seat in ns else "EW"
+        other = "EW" if side == ns else ns
+        assert line.games == 1 and not line.playing
+        assert line.points_diff == after_two.scores[side] - after_two.scores[other]
+        assert line.wins == (side == leader)
