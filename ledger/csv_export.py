@@ -37,10 +37,9 @@ def number(value: Decimal, unit: str) -> str:
 
 
 def describe(page: StatementPage, line: Line) -> str:
-    """The words of a line: "Club night 2026-11-05", "Paid Anna", "Received from Bo"."""
+    """The words of a line: "Night result", "Paid Anna", "Received from Bo"."""
     if line.kind == "night":
-        night = page.nights[line.ref]
-        return _("Club night %(date)s") % {"date": night.played_on.isoformat()}
+        return _("Night result")
     name = page.names.get(line.other or 0, "?")
     if line.kind == "paid":
         return _("Paid %(name)s") % {"name": name}

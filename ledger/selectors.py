@@ -337,9 +337,15 @@ class StatementPage:
 
 
 def months_of(season: Season) -> list[datetime.date]:
-    first = season.starts_on.replace(day=1)
+    """The first days of the season's months, and of any later or earlier month in which one of its
+    payments was marked (a season settled after its end still has a statement for that month)."""
+    dates = [season.starts_on, season.ends_on]
+    dates += Payment.objects.filter(
+        Q(night__season=season) | Q(night__isnull=True, season=season)
+    ).values_list("paid_on", flat=True)
+    first, last = min(dates).replace(day=1), max(dates)
     out = []
-    while first <= season.ends_on:
+    while first <= last:
         out.append(first)
         first = (first + datetime.timedelta(days=32)).replace(day=1)
     return out
