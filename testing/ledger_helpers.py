@@ -84,6 +84,7 @@ def make_night(
     stake_per_chip: Decimal | None = None,
     stake_per_win: Decimal | None = None,
     finished: bool = True,
+    hands_per_round: int | None = None,
 ) -> Night:
     """A night whose round 1 has one table per `(players N E S W, hands)`; every hand the engine
     refuses (the game is over) is left out."""
@@ -96,6 +97,8 @@ def make_night(
         stake_per_chip=stake_per_chip,
         stake_per_win=stake_per_win,
         finished_at=timezone.now() if finished else None,
+        round_ends=Night.RoundEnds.HANDS if hands_per_round else Night.RoundEnds.GAME,
+        hands_per_round=hands_per_round,
     )
     seen: set[int] = set()
     for number, (players, hands) in enumerate(tables, start=1):
