@@ -7,12 +7,20 @@ the partnerships repeated, how often two players met as opponents (fewest and mo
 many pairs never met), and the time to draw the plan. Aims (issue 14): 8 players over 7 rounds
 partner every other player exactly once; 9-40 players over 6 rounds repeat no partnership; a plan
 for 40 players in under 1 s.
+
+Then (unless `--no-db`) the same for a stored night, on a fresh SQLite database: 40 players
+checked in, 8 rounds of Check Pinochle drawn and written (`nights.services.draw_plan`), round 1
+started (10 games filed through scoring's services), and the organiser's night page and the
+standings page drawn, with their query counts.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -40,6 +48,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", choices=["check", "standard", "both"], default="both")
+    parser.add_argument("--no-db", action="store_true", help="skip the stored night and its pages")
     args = parser.parse_args()
     names = list(VARIANTS) if args.variant == "both" else [args.variant]
 
@@ -73,6 +82,64 @@ def main() -> None:
     print(
         f"nights: 8p×7r partners each exactly once: {'yes' if eight_once else 'no'}; "
         f"9–40p×6r partner repeats: {six_round_repeats}; 40p plan: {slowest_forty:.2f} s"
+    )
+    if not args.no_db:
+        stored_night()
+
+
+def stored_night(players: int = 40, rounds: int = 8) -> None:
+    """Draw, store and show a night of `players` through the app, on a throwaway SQLite file."""
+    os.environ["DATABASE_URL"] = (
+        f"sqlite:///{Path(tempfile.mkdtemp(prefix='nights-bench-')) / 'bench.sqlite3'}"
+    )
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pinochle_site.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from clubs.models import Club, Membership, Player
+    from nights import services
+
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
+    club = Club.objects.create(name="Bench club")
+    roster = [Player.objects.create(name=f"Player {n:02d}") for n in range(1, players + 1)]
+    Membership.objects.bulk_create(Membership(club=club, player=player) for player in roster)
+    night = services.open_night(
+        club=club, season=None, played_on=datetime.date(2026, 12, 1), variant="check", deck="single",
+        target=None, min_bid=None, meld_needs_trick=False, rounds=rounds, round_ends="game",
+        hands_per_round=None, stake_per_chip=None, stake_per_win=None, created_by=None,
+    )  # fmt: skip
+    for player in roster:
+        services.set_checked_in(night=night, player=player, present=True)
+    began = time.perf_counter()
+    services.draw_plan(night=night)
+    drawn = time.perf_counter() - began
+    began = time.perf_counter()
+    services.start_round(night=night, round_no=1)
+    started = time.perf_counter() - began
+    client = Client()
+    client.force_login(User.objects.create_superuser("bench-organiser", None, None))
+    pages = []
+    for url in (f"/nights/{night.pk}/", f"/nights/{night.pk}/standings/"):
+        client.get(url)  # warm
+        with CaptureQueriesContext(connection) as queries:
+            began = time.perf_counter()
+            response = client.get(url)
+            pages.append((url, time.perf_counter() - began, len(queries), response.status_code))
+    print(
+        f"nights: {players}p×{rounds}r stored night: draw and write {drawn:.2f} s, "
+        f"start round 1 ({night.games.count()} games) {started:.2f} s; "
+        + "; ".join(
+            f"{url} {seconds * 1000:.0f} ms, {count} queries ({status})"
+            for url, seconds, count, status in pages
+        )
     )
 
 

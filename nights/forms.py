@@ -129,12 +129,16 @@ class NightForm(forms.Form):
             self.add_error("hands_per_round", _("Enter how many hands a round has."))
         if data.get("round_ends") == Night.RoundEnds.GAME:
             data["hands_per_round"] = None
-        if variant == Game.Variant.CHECK and data.get("stake_per_win") is not None:
+        # Chips are in play in Check Pinochle with a single deck only (with a double deck it is an
+        # ordinary game: rule book, "Check Pinochle with a double deck").
+        chips = variant == Game.Variant.CHECK and deck == Game.Deck.SINGLE
+        if chips and data.get("stake_per_win") is not None:
             self.add_error(
                 "stake_per_win", _("Check Pinochle plays for chips: set a stake per chip instead.")
             )
-        if variant == Game.Variant.STANDARD and data.get("stake_per_chip") is not None:
-            self.add_error("stake_per_chip", _("Chips are in play only in Check Pinochle."))
+        if variant and deck and not chips and data.get("stake_per_chip") is not None:
+            message = _("Chips are in play only in Check Pinochle with a single deck.")
+            self.add_error("stake_per_chip", message)
         season: Season | None = data.get("season")
         played_on: datetime.date | None = data.get("played_on")
         if (

@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_roster_player
@@ -337,7 +338,12 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
         night.tables.filter(round_no=round_no).prefetch_related("seats__player").order_by("table_no")
     )
     if not tables:
-        raise ValidationError({"round": _("Draw the tables first.")})
+        message = (
+            _("Round %(round)d has no table: too few players are checked in for it.") % {"round": round_no}
+            if is_drawn(night)
+            else _("Draw the tables first.")
+        )
+        raise ValidationError({"round": message})
     games = []
     for table in tables:
         seats = ordered_seats(table)
@@ -370,9 +376,11 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
 def round_note(night: Night) -> str:
     """What a table should know about its round: when it ends, if not with the game."""
     if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round:
-        return _("Club night: this round ends after %(hands)d hands; the standings count those.") % {
-            "hands": night.hands_per_round
-        }
+        return ngettext(
+            "Club night: this round ends after %(hands)d hand; the standings count it.",
+            "Club night: this round ends after %(hands)d hands; the standings count those.",
+            night.hands_per_round,
+        ) % {"hands": night.hands_per_round}
     return ""
 
 

@@ -22,6 +22,7 @@ from django.db.models import Count, Max, Sum
 
 from nights.models import Night, NightTable
 from nights.settlement import SideChips, night_chips
+from scoring.labels import side_short
 from scoring.models import Game, GameSeat, GameStat, HandStat
 from scoring.rules.tables import sides_for
 
@@ -46,11 +47,11 @@ class TableLine:
     table_no: int
     game: Game
     seats: list[tuple[str, str]]  # (seat, name)
-    scores: list[tuple[str, int]]  # (side, points), in table order
+    scores: list[tuple[str, int]]  # (side as the page shows it, "N–S"; points), in table order
     chips: list[tuple[str, int]]
     hands: int
     complete: bool
-    winner: str  # a side, "draw", or "" while in play
+    winner: str  # a side as shown ("N–S"), "draw", or "" while in play
 
 
 @dataclass
@@ -156,11 +157,11 @@ def night_standings(night: Night) -> NightStandings:
                 table_no=table.table_no,
                 game=game,
                 seats=[(row.seat, row.player.name if row.player else row.name) for row in rows],  # type: ignore[attr-defined]
-                scores=[(side, points.get(side, 0)) for side in sides],
-                chips=[(side, chips.get(side, 0)) for side in sides] if night.is_check else [],
+                scores=[(side_short(side), points.get(side, 0)) for side in sides],
+                chips=[(side_short(side), chips.get(side, 0)) for side in sides] if night.is_check else [],
                 hands=game.hand_count,
                 complete=complete,
-                winner=winner,
+                winner=side_short(winner) if winner and winner != "draw" else winner,
             )
         )
     if night.is_check:

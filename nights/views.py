@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
@@ -312,7 +312,12 @@ def remove(request: HttpRequest, night_id: int) -> HttpResponse:
         return render(request, "nights/remove.html", context)
     club_id = night.club_id  # type: ignore[attr-defined]
     removed = services.remove_night(night=night)
-    messages.success(request, _("The night is removed, with its %(count)d games.") % {"count": removed})
+    message = ngettext(
+        "The night is removed, with its %(count)d game.",
+        "The night is removed, with its %(count)d games.",
+        removed,
+    )
+    messages.success(request, message % {"count": removed})
     return redirect("nights:club_nights", club_id=club_id)
 
 

@@ -354,3 +354,46 @@ def test_a_round_of_fixed_hands_counts_the_scores_after_that_many_hands(club, al
         assert line.games == 1 and not line.playing
         assert line.points_diff == after_two.scores[side] - after_two.scores[other]
         assert line.wins == (side == leader)
+
+
+def test_removing_a_night_takes_its_finished_games_out_of_the_ratings(club, alice):
+    from ratings.models import PlayerRating, RatingPoint
+
+    night = open_night(alice, target="50")
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    game = night.games.get()
+    for number in (1, 2):
+        scoring_services.record_hand(game=game, number=number, data=quick_hand(ns_meld=20, ns_tricks=15))
+    game.refresh_from_db()
+    assert game.finished
+    assert RatingPoint.objects.filter(game=game, scope=f"club:{CLUB}").count() == 4
+    assert PlayerRating.objects.filter(scope=f"club:{CLUB}").count() == 4
+    alice.post(f"/nights/{night.pk}/remove")
+    assert not RatingPoint.objects.exists()
+    assert not PlayerRating.objects.filter(scope=f"club:{CLUB}").exists()
+
+
+def test_a_stake_per_chip_needs_chips_in_play(club, alice):
+    data = {"played_on": "2026-03-05", "deck": "double", "rounds": "3", "round_ends": "game",
+            "stake_per_chip": "0.50"}  # fmt: skip
+    for variant in ("standard", "check"):
+        response = alice.post(f"/nights/clubs/{CLUB}/new", {**data, "variant": variant})
+        assert response.status_code == 400
+        assert "Chips are in play only in Check Pinochle with a single deck." in text(response)
+    assert not Night.objects.exists()
+    open_night(alice, variant="check", deck="double", stake_per_win="1.00")  # an ordinary game
+
+
+def test_the_season_pages_list_its_nights_and_the_published_one_links_to_their_standings(club, alice):
+    season = Season.objects.create(
+        club=club, name="Spring", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 6, 30)
+    )
+    night = open_night(alice, season=str(season.pk))
+    page = alice.get(f"/league/seasons/{season.pk}/").content.decode()
+    assert f'href="/nights/{night.pk}/standings/"' in page
+    Season.objects.filter(pk=season.pk).update(publish_code="spring-results")
+    page = Client().get("/league/results/spring-results/").content.decode()
+    assert f'href="/nights/results/spring-results/{night.pk}/"' in page
+    assert f'href="/nights/clubs/{CLUB}/"' in alice.get(f"/league/clubs/{CLUB}/").content.decode()

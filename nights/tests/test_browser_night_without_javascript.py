@@ -1,0 +1,80 @@
+"""The organiser's night pages and a table's link with JavaScript off: plain forms and redirects."""
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from clubs.models import Club, Membership, Player
+from nights.models import Night
+from testing.access_helpers import CLUB, make_personas
+from testing.browser import assert_fits_the_phone, sign_in_browser
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = ["Anna", "Bo", "Cleo", "Dan", "Eva"]
+
+
+@pytest.fixture
+def browser_without_js(browser):
+    contexts = []
+
+    def new_page():
+        context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 780})
+        contexts.append(context)
+        return context.new_page()
+
+    yield new_page
+    for context in contexts:
+        context.close()
+
+
+def test_a_night_is_run_without_javascript(browser_without_js, live_server):
+    make_personas()
+    club = Club.objects.get(pk=CLUB)
+    for name in NAMES:
+        Membership.objects.create(club=club, player=Player.objects.create(name=name))
+    page = browser_without_js()
+    sign_in_browser(page, live_server.url, User.objects.get(username="alice"))
+    page.goto(f"{live_server.url}/nights/clubs/{CLUB}/new")
+    page.get_by_label("Rounds").fill("0")
+    page.get_by_role("button", name="Open the night").click()
+    expect(page.get_by_text("Ensure this value is greater than or equal to 1.")).to_be_visible()
+    assert not Night.objects.exists()
+    page.get_by_label("Rounds").fill("2")
+    page.get_by_role("group", name="Game").get_by_text("Check Pinochle").click()
+    page.get_by_role("button", name="Open the night").click()
+    for name in NAMES:
+        page.get_by_role("button", name=name, exact=True).click()
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Draw the tables").click()
+    expect(page.get_by_text("The tables are drawn for every round.")).to_be_visible()
+    night = Night.objects.get()
+    sitting_out = night.byes.get(round_no=1).player.name
+    seated = next(name for name in NAMES if name != sitting_out)
+    page.get_by_label("Round", exact=True).select_option("1")
+    page.get_by_label("Swap", exact=True).select_option(label=sitting_out)
+    page.get_by_label("with", exact=True).select_option(label=seated)
+    page.get_by_role("button", name="Swap", exact=True).click()
+    expect(page.get_by_text(f"{sitting_out} and {seated} swapped in round 1")).to_be_visible()
+    assert night.byes.get(round_no=1).player.name == seated
+    assert_fits_the_phone(page)
+    page.get_by_role("button", name="Start round 1").click()
+    expect(page.get_by_text("Round 1 has started")).to_be_visible()
+
+    link = night.tables.get(round_no=1).token
+    phone = browser_without_js()
+    phone.goto(f"{live_server.url}/nights/t/{link}/")
+    phone.get_by_role("button", name="Score this table").click()
+    expect(phone.get_by_role("heading", name="Enter hand 1")).to_be_visible()
+
+    page.goto(f"{live_server.url}/nights/{night.pk}/standings/")
+    expect(page.get_by_role("table", name="Players").locator("tbody tr")).to_have_count(4)
+    page.goto(f"{live_server.url}/nights/{night.pk}/")
+    page.get_by_role("button", name="Finish the night").click()
+    expect(page.get_by_text("The night is finished: the table links no longer score.")).to_be_visible()
+    phone.goto(f"{live_server.url}/nights/t/{link}/")
+    expect(phone.get_by_text("the table's link no longer scores")).to_be_visible()
+    page.get_by_role("link", name="Remove the night…").click()
+    page.get_by_role("button", name="Remove the night and its games").click()
+    expect(page.get_by_text("The night is removed, with its 1 game.")).to_be_visible()
+    assert not Night.objects.exists()
