@@ -151,3 +151,12 @@ def test_only_the_clubs_roles_read_the_season_ledger_and_statements(autumn, seas
         assert signed_in("charlie").get(url).status_code == 200
         assert signed_in("dave").get(url).status_code == 403
         assert Client().get(url).status_code == 302
+
+
+def test_the_season_page_links_to_its_ledger_but_the_published_results_do_not(autumn, season):
+    page = signed_in("charlie").get(f"/league/seasons/{season.pk}/").content.decode()
+    assert f'href="/ledger/seasons/{season.pk}/"' in page
+    season.publish_code = "published-autumn"
+    season.save()
+    published = Client().get("/league/results/published-autumn/").content.decode()
+    assert "/ledger/" not in published
