@@ -25,6 +25,26 @@ from testing.ledger_helpers import CHECK_HANDS, EW_MAKES, NS_MAKES, make_night, 
 pytestmark = pytest.mark.django_db
 
 
+def side_of(seat, seats):
+    return seat if seats < 4 else ("NS" if seat in "NS" else "EW")
+
+
+def table_figures(night, game):
+    """(chips by side, winning side or "draw" or None, decided) of a night's table from the engine:
+    the whole game, or in a round of fixed hands the first that many hands (the game's own end,
+    game chips included, if it ends by then; else the running totals, the side ahead winning)."""
+    hands = [hand.data for hand in game.hands.order_by("number")]
+    limit = night.hands_per_round if night.round_ends == Night.RoundEnds.HANDS else None
+    result = scoring.score(game, hands[:limit] if limit else hands)
+    if result.finished or limit is None or len(hands) < limit:
+        return result.chips, result.winner, result.finished
+    last = result.hands[-1]
+    ahead = last.chip_totals if night.is_check else last.totals
+    best = max(ahead.values())
+    leaders = [side for side, value in ahead.items() if value == best]
+    return last.chip_totals, leaders[0] if len(leaders) == 1 else "draw", True
+
+
 def expected_balances(club):
     """Per unit, each player's balance from the engine's result of every game and the payments."""
     out = {}
@@ -38,19 +58,15 @@ def expected_balances(club):
             continue
         book = out.setdefault(unit, {})
         for table in night.tables.filter(game__isnull=False).select_related("game"):
-            result = scoring.score(table.game)
+            chips, winner, decided = table_figures(night, table.game)
             seats = list(table.game.seat_rows.all())
-            winners = [
-                s
-                for s in seats
-                if result.winner == (s.seat if len(seats) < 4 else ("NS" if s.seat in "NS" else "EW"))
-            ]
+            winners = [s for s in seats if winner == side_of(s.seat, len(seats))]
             for seat in seats:
-                side = seat.seat if len(seats) < 4 else ("NS" if seat.seat in "NS" else "EW")
+                side = side_of(seat.seat, len(seats))
                 value = Decimal(0)
                 if night.is_check:
-                    value += result.chips[side] * (stake_chip if unit == "money" else 1)
-                if stake_win and result.finished and winners:
+                    value += chips[side] * (stake_chip if unit == "money" else 1)
+                if stake_win and decided and winners:
                     losers = len(seats) - len(winners)
                     value += stake_win * losers / len(winners) if seat in winners else -stake_win
                 book[seat.player_id] = book.get(seat.player_id, Decimal(0)) + value
@@ -134,6 +150,7 @@ night_shape = st.fixed_dictionaries(
         "tables": st.integers(1, 2),
         "stake": st.sampled_from([None, "chip", "win", "both"]),
         "target": st.sampled_from([None, 40]),
+        "hands_per_round": st.sampled_from([None, None, 2]),
         "hands": st.lists(st.tuples(check_hands, standard_hands), min_size=2, max_size=2),
         "seed": st.randoms(use_true_random=False),
     }
@@ -181,6 +198,7 @@ def test_random_nights_and_changes_keep_every_balance_at_zero_and_true_to_the_en
                     played_on=datetime.date(2026, 10, 1 + index),
                     stake_per_chip=Decimal("0.25") if stake in ("chip", "both") else None,
                     stake_per_win=Decimal("1.00") if stake in ("win", "both") else None,
+                    hands_per_round=shape["hands_per_round"],
                 )
             )
         assert_balanced(club)
