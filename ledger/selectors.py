@@ -125,11 +125,6 @@ class Suggestion:
     amount: Decimal
     unit: str
 
-    @property
-    def key(self) -> str:
-        """The suggestion as the mark-paid form posts it, to check it is still due."""
-        return f"{self.payer}:{self.payee}:{self.amount}:{self.unit}"
-
 
 @dataclass
 class PlayerRow:
@@ -139,8 +134,7 @@ class PlayerRow:
     wins: int = 0
     chips: int = 0
     amount: Decimal = Decimal(0)  # what the night brought, in its unit
-    settled: Decimal = Decimal(0)  # paid minus received through the night's payments
-    open: Decimal = Decimal(0)  # still to collect (+) or to pay (-)
+    open: Decimal = Decimal(0)  # after the night's payments: still to collect (+) or to pay (-)
 
 
 @dataclass
@@ -153,11 +147,6 @@ class NightLedger:
     tables: int  # started tables
     open_tables: int  # tables whose game is still going
     mismatches: list[str] = field(default_factory=list)  # games whose stored result the engine disputes
-
-    @property
-    def booked(self) -> bool:
-        """The night counts in the season's balances and may be settled: the organiser finished it."""
-        return self.night.is_finished
 
     @property
     def total_chips(self) -> int:
@@ -190,7 +179,6 @@ def night_ledger(night: Night, *, verify: bool = False) -> NightLedger:
                 figures.wins.get(player, 0),
                 figures.chips.get(player, 0),
                 amount,
-                book.get(player, amount) - amount,
                 book.get(player, amount),
             )
         )
@@ -252,7 +240,6 @@ class SeasonRow:
     nights: int = 0
     chips: int = 0
     results: dict[str, Decimal] = field(default_factory=dict)  # what the nights brought, per unit
-    settled: dict[str, Decimal] = field(default_factory=dict)  # paid minus received, per unit
     balance: dict[str, Decimal] = field(default_factory=dict)
 
 
@@ -299,7 +286,6 @@ def season_ledger(season: Season) -> SeasonLedger:
         for player, value in books[unit].items():
             result = results.get(unit, {}).get(player, Decimal(0))
             rows[player].results[unit] = result
-            rows[player].settled[unit] = value - result
             rows[player].balance[unit] = value
     entries = [
         NightEntry(
