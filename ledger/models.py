@@ -14,8 +14,19 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 
+class LivePayments(models.Manager["Payment"]):
+    """The payments that count: not those an organiser removed (a mistaken mark)."""
+
+    def get_queryset(self) -> models.QuerySet[Payment]:
+        return super().get_queryset().filter(removed_at__isnull=True)
+
+
 class Payment(models.Model):
-    """`payer` paid `payee` `amount` (money, or chips where the night played for no money)."""
+    """`payer` paid `payee` `amount` (money, or chips where the night played for no money).
+
+    A payment marked by mistake is removed, not deleted: it keeps who removed it and when, and
+    stops counting (`Payment.objects` leaves it out; `Payment.all_objects` sees it).
+    """
 
     class Unit(models.TextChoices):
         MONEY = "money", _("money")
@@ -70,8 +81,15 @@ class Payment(models.Model):
     # The one-time id of the form that marked it: the same form posted again (a double tap, a
     # retry after a lost answer) is this payment, not a second one.
     token = models.UUIDField(unique=True, editable=False)
+    removed_at = models.DateTimeField(_("removed at"), null=True, blank=True, editable=False)
+    removed_by_label = models.CharField(max_length=150, blank=True, editable=False)
+
+    all_objects = models.Manager()  # removed ones too: the token check and the audit read them
+    objects = LivePayments()
 
     class Meta:
+        default_manager_name = "all_objects"
+        base_manager_name = "all_objects"
         ordering = ["paid_on", "id"]
         constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="ledger_payment_positive")]
         indexes = [models.Index(fields=["club", "season"], name="ledger_payment_season")]

@@ -147,6 +147,7 @@ class NightLedger:
     tables: int  # started tables
     open_tables: int  # tables whose game is still going
     mismatches: list[str] = field(default_factory=list)  # games whose stored result the engine disputes
+    removed: list[Payment] = field(default_factory=list)  # marked by mistake and taken back
 
     @property
     def total_chips(self) -> int:
@@ -187,6 +188,9 @@ def night_ledger(night: Night, *, verify: bool = False) -> NightLedger:
     limit = night.hands_per_round if night.round_ends == Night.RoundEnds.HANDS else None
     open_tables = sum(1 for finished, hands in games if not finished and (limit is None or hands < limit))
     ledger = NightLedger(night, unit, rows, payments, suggestions, len(games), open_tables)
+    ledger.removed = list(
+        Payment.all_objects.filter(night=night, removed_at__isnull=False).select_related("payer", "payee")
+    )
     if verify:
         ledger.mismatches = engine_mismatches(night)
     return ledger
@@ -224,10 +228,12 @@ def engine_mismatches(night: Night) -> list[str]:
 # --- a season -----------------------------------------------------------------------------------
 
 
-def season_payments(season: Season) -> list[Payment]:
-    """The payments that count in a season: its nights' and its own (a removed night's stay)."""
+def season_payments(season: Season, *, removed: bool = False) -> list[Payment]:
+    """The payments that count in a season: its nights' and its own (a removed night's stay); with
+    `removed`, instead those an organiser took back."""
+    manager = Payment.all_objects.filter(removed_at__isnull=False) if removed else Payment.objects.all()
     return list(
-        Payment.objects.filter(Q(night__season=season) | Q(night__isnull=True, season=season))
+        manager.filter(Q(night__season=season) | Q(night__isnull=True, season=season))
         .select_related("payer", "payee", "night")
         .order_by("paid_on", "id")
     )
@@ -260,6 +266,7 @@ class SeasonLedger:
     payments: list[Payment]
     suggestions: dict[str, list[Suggestion]]
     totals: dict[str, Decimal]  # per unit: always zero
+    removed: list[Payment] = field(default_factory=list)
 
     @property
     def suggestion_list(self) -> list[Suggestion]:
@@ -304,6 +311,7 @@ def season_ledger(season: Season) -> SeasonLedger:
         payments,
         {unit: _suggest(books[unit], unit, names) for unit in units},
         {unit: sum(books[unit].values(), Decimal(0)) for unit in units},
+        season_payments(season, removed=True),
     )
 
 

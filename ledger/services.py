@@ -17,6 +17,7 @@ from decimal import Decimal
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -62,7 +63,9 @@ def mark_paid(
     if not can_manage_club(actor, club.pk):
         raise PermissionDenied(_("Only an organiser of the club can mark payments."))
     list(Club.objects.select_for_update().filter(pk=club.pk))  # one mark at a time per club
-    existing = Payment.objects.filter(token=token).first()
+    existing = Payment.all_objects.filter(token=token).first()
+    if existing is not None and existing.removed_at is not None:
+        raise ValidationError(_("This payment was marked and then removed. Reload the page."))
     if existing is not None:
         if (existing.club_id, existing.payer_id, existing.payee_id, existing.amount, existing.unit) != (
             club.pk,
@@ -109,3 +112,33 @@ def mark_paid(
         token=token,
     )
     return Marked(payment, created=True)
+
+
+@transaction.atomic
+def remove_payment(
+    *,
+    actor: AbstractBaseUser | AnonymousUser,
+    club: Club,
+    payment_id: int,
+    night: Night | None,
+    season: Season | None,
+) -> Payment | None:
+    """Take back a payment marked by mistake: it stops counting and keeps who removed it and when.
+    Only a payment of this night (or of this season, its nights' included) is found; None when it
+    was removed already (a second tap), so nothing changes twice. PermissionDenied unless the
+    actor organises the club."""
+    if not can_manage_club(actor, club.pk):
+        raise PermissionDenied(_("Only an organiser of the club can mark payments."))
+    list(Club.objects.select_for_update().filter(pk=club.pk))
+    payments = Payment.objects.filter(club=club)
+    if night is not None:
+        payments = payments.filter(night=night)
+    elif season is not None:
+        payments = payments.filter(Q(night__season=season) | Q(night__isnull=True, season=season))
+    payment = payments.filter(pk=payment_id).first()
+    if payment is None:
+        return None
+    payment.removed_at = timezone.now()
+    payment.removed_by_label = actor.get_username() if actor.is_authenticated else ""
+    payment.save(update_fields=["removed_at", "removed_by_label"])
+    return payment

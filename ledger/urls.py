@@ -24,8 +24,10 @@ app_name = "ledger"
 urlpatterns = [
     path("nights/<int:night_id>/", views.night, name="night"),
     path("nights/<int:night_id>/pay", views.night_pay, name="night_pay"),
+    path("nights/<int:night_id>/payments/<int:payment_id>/remove", views.night_unpay, name="night_unpay"),
     path("seasons/<int:season_id>/", views.season, name="season"),
     path("seasons/<int:season_id>/pay", views.season_pay, name="season_pay"),
+    path("seasons/<int:season_id>/payments/<int:payment_id>/remove", views.season_unpay, name="season_unpay"),
     path(
         "seasons/<int:season_id>/players/<int:player_id>/<yyyy_mm:month>/",
         views.statement,

@@ -21,11 +21,12 @@ from clubs.models import Membership, Player, Season
 from clubs.permissions import can_manage_club, require_club_role, season_club
 from ledger import csv_export, selectors, services
 from ledger.forms import MarkPaidForm
+from ledger.models import Payment
 from ledger.templatetags.ledger_tags import amount as amount_text
 from nights.models import Night
 
 
-def night_club(night_id: int) -> int:
+def night_club(night_id: int, **_: object) -> int:
     """The club of the night a URL names (404 for an unknown night)."""
     return get_object_or_404(Night.objects.only("club_id"), pk=night_id).club_id
 
@@ -149,3 +150,34 @@ def statement_csv(request: HttpRequest, season_id: int, player_id: int, month: s
     response = StreamingHttpResponse(csv_export.statement_lines(page), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="statement-{player_id}-{month}.csv"'
     return response
+
+
+def _say_removed(request: HttpRequest, payment: Payment | None) -> None:
+    if payment is not None:
+        text = {"payer": payment.payer.name, "payee": payment.payee.name,
+                "amount": amount_text(payment.amount, payment.unit)}  # fmt: skip
+        messages.success(request, _("Removed: %(payer)s paid %(payee)s %(amount)s no longer counts.") % text)
+    else:
+        messages.info(request, _("That payment was already removed."))
+
+
+@require_POST
+@require_club_role("manage", club_of=night_club)
+def night_unpay(request: HttpRequest, night_id: int, payment_id: int) -> HttpResponse:
+    the_night = get_object_or_404(Night.objects.select_related("club"), pk=night_id)
+    payment = services.remove_payment(
+        actor=request.user, club=the_night.club, payment_id=payment_id, night=the_night, season=None
+    )
+    _say_removed(request, payment)
+    return redirect("ledger:night", night_id=the_night.pk)
+
+
+@require_POST
+@require_club_role("manage", club_of=statement_club)
+def season_unpay(request: HttpRequest, season_id: int, payment_id: int) -> HttpResponse:
+    the_season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
+    payment = services.remove_payment(
+        actor=request.user, club=the_season.club, payment_id=payment_id, night=None, season=the_season
+    )
+    _say_removed(request, payment)
+    return redirect("ledger:season", season_id=the_season.pk)

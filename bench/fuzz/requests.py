@@ -452,6 +452,8 @@ class Fuzzer:
             (f"/ledger/nights/{night}/pay", "POST", pay),
             (f"/ledger/seasons/{season}/", "GET", {}),
             (f"/ledger/seasons/{season}/pay", "POST", pay),
+            (f"/ledger/nights/{night}/payments/{self.int_id([1, 2, 3])}/remove", "POST", {}),
+            (f"/ledger/seasons/{season}/payments/{self.int_id([1, 2, 3])}/remove", "POST", {}),
             (f"/ledger/seasons/{season}/players/{player}/{month}/", "GET", {}),
             (f"/ledger/seasons/{season}/players/{player}/{month}.csv", "GET", {}),
         ]

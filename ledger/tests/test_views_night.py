@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from ledger.models import Payment
+from ledger.selectors import night_ledger
 from scoring.services import score
 from testing.access_helpers import PASSWORD
 from testing.helpers import text
@@ -173,3 +174,52 @@ def test_a_scorer_cannot_mark_a_payment(night):
     )  # fmt: skip
     assert response.status_code == 403
     assert not Payment.objects.exists()
+
+
+def test_an_organiser_removes_a_payment_marked_by_mistake_and_it_stops_counting(night):
+    client = signed_in("alice")
+    before = client.get(f"/ledger/nights/{night.pk}/").context["ledger"].suggestions
+    s = before[0]
+    client.post(
+        f"/ledger/nights/{night.pk}/pay",
+        {
+            "payer": s.payer,
+            "payee": s.payee,
+            "amount": str(s.amount),
+            "unit": "money",
+            "token": str(uuid.uuid4()),
+        },
+    )
+    payment = Payment.objects.get()
+    removed = client.post(f"/ledger/nights/{night.pk}/payments/{payment.pk}/remove", follow=True)
+    assert "no longer counts" in text(removed)
+    assert removed.context["ledger"].suggestions == before
+    assert "removed by alice" in text(removed)
+    again = client.post(f"/ledger/nights/{night.pk}/payments/{payment.pk}/remove", follow=True)
+    assert "already removed" in text(again)
+    assert not Payment.objects.exists() and Payment.all_objects.get().removed_by_label == "alice"
+    # The form that marked it, sent again, does not bring it back.
+    repost = client.post(
+        f"/ledger/nights/{night.pk}/pay",
+        {
+            "payer": s.payer,
+            "payee": s.payee,
+            "amount": str(s.amount),
+            "unit": "money",
+            "token": str(payment.token),
+        },
+    )
+    assert repost.status_code == 409 and "marked and then removed" in text(repost)
+    assert not Payment.objects.exists()
+
+
+def test_a_payment_of_another_night_is_not_removed_through_this_one(night, club, season, four):
+    other = make_night(club=club, season=season, tables=[(four, [NS_MAKES])])
+    s = night_ledger(night).suggestions[0]
+    payment = Payment.objects.create(
+        club=club, season=season, night=night, payer_id=s.payer, payee_id=s.payee,
+        amount=s.amount, unit=s.unit, paid_on=night.played_on, token=uuid.uuid4(),
+    )  # fmt: skip
+    response = signed_in("alice").post(f"/ledger/nights/{other.pk}/payments/{payment.pk}/remove", follow=True)
+    assert "already removed" in text(response)
+    assert Payment.objects.filter(pk=payment.pk).exists()

@@ -62,6 +62,7 @@ class World:
     night: Night | None = None  # drawn, no round started: N1..N4 checked in, N5 on the roster
     live: Night | None = None  # round 1 of 3 started: L1..L4 checked in, L5 on the roster
     settled: Night | None = None  # a finished Check Pinochle night of the season, S1..S4: chips to settle
+    payment: Payment | None = None  # one of its two payments, marked as paid
 
 
 def _night(club: Club, prefix: str, *, season: Season | None = None, start: bool = False) -> Night:
@@ -112,8 +113,23 @@ def world() -> World:
         played_on=datetime.date(2026, 3, 12),
         tables=[((s1, s2, s3, s4), [NS_MAKES])],
     )
+    due = night_ledger(settled).suggestions[0]
+    payment = Payment.objects.create(
+        club=club, season=season, night=settled, payer_id=due.payer, payee_id=due.payee, amount=due.amount,
+        unit=due.unit, paid_on=datetime.date(2026, 3, 12), token=uuid.uuid4(),
+    )  # fmt: skip
     return World(
-        game, keep, duplicate, season, token_cookie, start_handover(game=game), invite, night, live, settled
+        game,
+        keep,
+        duplicate,
+        season,
+        token_cookie,
+        start_handover(game=game),
+        invite,
+        night,
+        live,
+        settled,
+        payment,
     )
 
 
@@ -350,6 +366,12 @@ CLUB_WRITES: dict[str, Write] = {
         lambda w: f"/ledger/nights/{w.settled.pk}/pay",
         lambda w: _due_payment(night_ledger(w.settled).suggestions),
         CLUB_MANAGERS,
+    ),
+    "ledger:night_unpay": Write(
+        lambda w: f"/ledger/nights/{w.settled.pk}/payments/{w.payment.pk}/remove", lambda w: {}, CLUB_MANAGERS
+    ),
+    "ledger:season_unpay": Write(
+        lambda w: f"/ledger/seasons/{w.season.pk}/payments/{w.payment.pk}/remove", lambda w: {}, CLUB_MANAGERS
     ),
     "ledger:season_pay": Write(
         lambda w: f"/ledger/seasons/{w.season.pk}/pay",
