@@ -113,7 +113,23 @@ def test_the_settlement_statement_and_marking_a_payment_on_a_phone(
     no_js.locator(".ledger-payments li").first.get_by_role("button", name="Mark as paid").click()
     expect(no_js.get_by_text("Marked as paid:")).to_be_visible()
     assert Payment.objects.count() == 2
+    # A payment marked by mistake is taken back (here without JavaScript too) and listed as removed.
+    no_js.get_by_role("listitem").filter(has_text="marked by alice").last.get_by_role(
+        "button", name="Remove"
+    ).click()
+    expect(no_js.get_by_text("no longer counts")).to_be_visible()
+    assert Payment.objects.count() == 1
+    no_js.get_by_text("1 payment removed").click()
+    expect(no_js.get_by_text("removed by alice")).to_be_visible()
     plain.close()
+    page.reload()
+    expect(page.locator(".ledger-payments li")).to_have_count(3)
+    page.get_by_text("1 payment removed").click()
+    assert_fits_the_phone(page)
+    shot(page, "ledger-settlement-removed-en")
+    page.locator(".ledger-payments li").first.get_by_role("button", name="Mark as paid").click()
+    expect(page.get_by_text("Marked as paid:")).to_be_visible()
+    assert Payment.objects.count() == 2
 
     # The season ledger and Anna's statement for November.
     page.goto(f"{base}/ledger/seasons/{season.pk}/")
