@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .PHONY: run test serve migrate deps lint system-deps clean bench messages bench-league bench-load bench-faults \
-	bench-fuzz bench-nights bench-import bench-chaos bench-ratings bench-taps
+	bench-fuzz bench-nights bench-import bench-chaos bench-ratings bench-taps bench-ledger
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { echo "make: '$(PYTHON) -m venv' failed; on Debian install python3-venv first"; exit 1; }
@@ -90,6 +90,10 @@ bench-fuzz: deps
 # Club night draws for 8 to 40 players over 3 to 8 rounds: partner repeats, opponent spread, time.
 bench-nights: deps
 	$(BIN)/python bench/nights.py $(BENCH_ARGS)
+
+# The chip ledger over a season of club nights: settlement, season and statement pages, queries.
+bench-ledger: deps
+	$(BIN)/python bench/ledger.py $(BENCH_ARGS)
 
 # Issue 11's chaos journey: 200 hands through the phone's UI (Chromium, Playwright) on a bad network
 # (latency 0-800 ms, 10 % of answers dropped, offline spells, double taps, reloads, Back, a second

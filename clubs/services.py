@@ -181,6 +181,10 @@ def merge_players(*, keep: Player, duplicate: Player) -> Player:
     duplicate.night_entries.update(player=keep)
     duplicate.night_seats.update(player=keep)
     duplicate.night_byes.update(player=keep)
+    # So do the payments marked in the chip ledger (a payment between the two becomes one from the
+    # player to themselves, which changes no balance).
+    duplicate.ledger_payments_made.update(payer=keep)
+    duplicate.ledger_payments_received.update(payee=keep)
     have = set(Membership.objects.filter(player=keep).values_list("club_id", flat=True))
     Membership.objects.filter(player=duplicate).exclude(club_id__in=have).update(player=keep)
     duplicate.delete()  # its remaining memberships (clubs both were in) cascade

@@ -6,8 +6,8 @@ Figures of a table:
 - A round of one game: the game as it stands (`GameStat`): its outcome once it is over, its
   points and chips so far while it is played (game chips included at its end).
 - A round of a fixed number of hands: the figures after that many hands (`HandStat` of that hand:
-  the running totals), or at the end of the game if it ends earlier. The side ahead then wins;
-  equal totals are a draw.
+  the running totals), or at the end of the game if it ends earlier. The side ahead then wins (on
+  chips in Check Pinochle, where chips decide the game; on points otherwise); level is a draw.
 
 Points difference: a seat's side's points minus the best opposing side's points. Chips are settled
 pair-wise (`nights.settlement.night_chips`): each partner gets the side's chips in full.
@@ -88,8 +88,11 @@ def _table_figures(
     if use_hand and at_hand:
         points = {side: at_hand[side].total for side in sides if side in at_hand}
         chips = {side: at_hand[side].chip_total for side in sides if side in at_hand}
-        best = max(points.values(), default=0)
-        leaders = [side for side, value in points.items() if value == best]
+        # The side ahead by what decides the game: chips in Check Pinochle (rule book, section 6),
+        # points otherwise.
+        ahead = chips if night.is_check else points
+        best = max(ahead.values(), default=0)
+        leaders = [side for side, value in ahead.items() if value == best]
         return points, chips, True, leaders[0] if len(leaders) == 1 else "draw"
     by_side = {stat.side: stat for stat in stats}
     points = {side: by_side[side].points_for for side in sides if side in by_side}

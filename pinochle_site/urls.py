@@ -4,6 +4,7 @@
 /accounts/   accounts: sign-up, log-in, log-out, passwords
 /clubs/      clubs: your clubs, creating one, roster, invites, seasons (organiser pages)
 /league/     league: club pages, standings, players, published results, export and import
+/ledger/     ledger: a club night's settlement, a season's balances, a player's monthly statement
 /            scoring: the games list, /games/new, /g/<code>/… (one game), /s/<share_code>/…
              (read-only share links), /rules/, /clubs/<id>/corrections/
 /healthz     liveness check
@@ -31,5 +32,6 @@ urlpatterns = [
     path("clubs/", include("clubs.urls")),
     path("league/", include("league.urls")),
     path("nights/", include("nights.urls")),
+    path("ledger/", include("ledger.urls")),
     path("", include("scoring.urls")),
 ]

@@ -459,6 +459,35 @@ class Fuzzer:
         who = rng.choice(["anon", "alice"])
         return Request("club nights", method, path, pairs, csrf=self.csrf(), who=who)
 
+    def ledger(self) -> Request:
+        """The chip ledger (/ledger/): the settlement, season and statement pages with forged ids and
+        months, and the mark-paid forms damaged (a payment nobody was shown, bad amounts and tokens)."""
+        s, rng = self.state, self.rng
+        night = self.int_id([s.night_id])
+        season = self.int_id([s.season_id])
+        player = self.int_id(s.player_ids)
+        month = rng.choice(["2026-03", "2026-01", "2025-12", "2026-13", "0000-00", "9999-99"])
+        pay = {
+            "payer": self.int_id(s.player_ids), "payee": self.int_id(s.player_ids),
+            "amount": rng.choice(["1.00", "0.01", "12", "1e3", "-5", "0", "99999999999.99"]),
+            "unit": rng.choice(["money", "chips"]), "token": str(uuid.uuid4()),
+        }  # fmt: skip
+        forms: list[tuple[str, str, dict[str, str]]] = [
+            (f"/ledger/nights/{night}/", "GET", {}),
+            (f"/ledger/nights/{night}/pay", "POST", pay),
+            (f"/ledger/seasons/{season}/", "GET", {}),
+            (f"/ledger/seasons/{season}/pay", "POST", pay),
+            (f"/ledger/nights/{night}/payments/{self.int_id([1, 2, 3])}/remove", "POST", {}),
+            (f"/ledger/seasons/{season}/payments/{self.int_id([1, 2, 3])}/remove", "POST", {}),
+            (f"/ledger/seasons/{season}/players/{player}/{month}/", "GET", {}),
+            (f"/ledger/seasons/{season}/players/{player}/{month}.csv", "GET", {}),
+        ]
+        path, method, fields = rng.choice(forms)
+        pairs = self.damage(fields, ["amount", "token", "unit"]) if method == "POST" else []
+        return Request(
+            "chip ledger", method, path, pairs, csrf=self.csrf(), who=rng.choice(["anon", "alice"])
+        )
+
     def foreign_charset(self) -> Request:
         """A form posted as UTF-16, Latin-1 or UTF-32 (issue 13, point 12): 400, never a 500."""
         request = self.rng.choice(
@@ -758,6 +787,7 @@ WEIGHTS: list[tuple[float, Callable[[Fuzzer], Request]]] = [
     (2, Fuzzer.hostile_import),
     (3, Fuzzer.admin_form),
     (4, Fuzzer.nights),
+    (2, Fuzzer.ledger),
 ]
 
 

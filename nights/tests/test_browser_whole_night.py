@@ -9,14 +9,17 @@ Rounds are 2 hands each ("a fixed number of hands"), so a night of 18 hands stay
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
+from decimal import Decimal
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, Membership, Player, Season
+from ledger.models import Payment
 from nights.models import Night, NightTable
 from scoring.models import Game, HandChange
 from scoring.rules import check_record
@@ -94,6 +97,13 @@ def test_a_whole_club_night_on_phones(live_server, browser, browser_context_args
     club = Club.objects.get(pk=CLUB)
     for name in ROSTER:
         Membership.objects.create(club=club, player=Player.objects.create(name=name))
+    today = datetime.date.today()
+    season = Season.objects.create(
+        club=club,
+        name="This year",
+        starts_on=today.replace(month=1, day=1),
+        ends_on=today.replace(month=12, day=31),
+    )
     context = browser.new_context(**browser_context_args)
     organiser = context.new_page()
     organiser.set_viewport_size({"width": 360, "height": 780})
@@ -106,6 +116,7 @@ def test_a_whole_club_night_on_phones(live_server, browser, browser_context_args
     organiser.get_by_role("group", name="A round ends after").get_by_text("A fixed number of hands").click()
     organiser.get_by_label("Hands per round").fill(str(HANDS_PER_ROUND))
     organiser.get_by_label("Stake per game won").fill("1.00")
+    organiser.get_by_label("Season").select_option(value=str(season.pk))
     organiser.get_by_role("button", name="Open the night").click()
     expect(organiser.get_by_text("The night is open: check in who is here.")).to_be_visible()
 
@@ -215,5 +226,55 @@ def test_a_whole_club_night_on_phones(live_server, browser, browser_context_args
     assert shown == expected
     assert_fits_the_phone(standings)
     shoot(standings, "night-standings", full_page=True)
+
+    # The chip ledger (standard night, 1.00 a game won): the organiser finishes the night and
+    # settles it; every player's money is the rules engine's winners and losers at 1.00 a game.
+    organiser.goto(f"{base}/nights/{night.pk}/")
+    organiser.get_by_role("button", name="Finish the night").click()
+    organiser.get_by_role("link", name="Settlement").click()
+    expect(organiser.get_by_role("heading", name="Settlement of the night")).to_be_visible()
+    assert_fits_the_phone(organiser)
+    money = {name: Decimal(0) for name in expected}
+    for game in Game.objects.filter(night_table__night=night):
+        result = check_record({**game.settings_record(), "hands": entered[game.pk][:HANDS_PER_ROUND]})
+        best = max(result.scores.values())
+        leaders = [side for side, score in result.scores.items() if score == best]
+        if len(leaders) > 1:
+            continue  # a draw moves no money
+        rows = list(game.seat_rows.select_related("player"))
+        winners = [row for row in rows if row.seat in leaders[0]]
+        for row in rows:
+            won = row in winners
+            money[row.player.name] += Decimal(len(rows) - len(winners)) / len(winners) if won else Decimal(-1)
+    assert sum(money.values()) == 0 and any(money.values())
+    settlement = organiser.get_by_role("table").locator("tbody tr")
+    expect(settlement).to_have_count(9)
+    for index in range(9):
+        cells = settlement.nth(index).locator("th, td").all_inner_texts()
+        value = money[cells[0].strip()]
+        sign = "+" if value > 0 else "\u2212" if value < 0 else ""
+        assert cells[2] == f"{sign}{abs(value):.2f}", (cells, value)
+    shoot(organiser, "night-settlement", full_page=True)
+    proposed = organiser.locator(".ledger-payments li")
+    count = proposed.count()
+    assert 0 < count <= 8  # at most players - 1 payments
+    for _ in range(count):
+        organiser.locator(".ledger-payments li").first.get_by_role("button", name="Mark as paid").click()
+        expect(organiser.get_by_text("Marked as paid:")).to_be_visible()
+    expect(organiser.get_by_text("Everyone is square: nothing to pay.")).to_be_visible()
+    assert Payment.objects.count() == count
+
+    # The season statement of the night's biggest winner: the night, then the payments received.
+    top = max(money, key=lambda name: money[name])
+    player = Player.objects.get(name=top)
+    organiser.goto(f"{base}/ledger/seasons/{season.pk}/")
+    organiser.get_by_role("link", name=top, exact=True).click()
+    expect(organiser.get_by_role("heading", name=f"Statement of {top}")).to_be_visible()
+    assert_fits_the_phone(organiser)
+    lines = organiser.locator("tbody tr")
+    expect(lines.nth(1)).to_contain_text(f"+{money[top]:.2f}")  # the night, after "Carried in"
+    expect(organiser.locator("tfoot")).to_contain_text("0.00")
+    assert sum(p.amount for p in Payment.objects.filter(payee=player)) == money[top]
+    shoot(organiser, "night-statement", full_page=True)
     for page in (*phones, standings, organiser):
         page.context.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.views.generic import RedirectView
 
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
+from ledger.models import Payment
+from ledger.selectors import night_ledger, season_ledger
 from nights import services as nights
 from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable
 from scoring import game_settings
@@ -31,6 +34,7 @@ from scoring.handover import recovery_code, start_handover
 from scoring.models import DeviceGame, Game, GameSeat, Hand, HandChange
 from testing.access_helpers import CLUB, PASSWORD, edit_token_cookie, make_game, make_personas
 from testing.helpers import WORKED_EXAMPLE, hand_post
+from testing.ledger_helpers import NS_MAKES, make_night, roster
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +62,8 @@ class World:
     invite: Invite
     night: Night | None = None  # drawn, no round started: N1..N4 checked in, N5 on the roster
     live: Night | None = None  # round 1 of 3 started: L1..L4 checked in, L5 on the roster
+    settled: Night | None = None  # a finished Check Pinochle night of the season, S1..S4: chips to settle
+    payment: Payment | None = None  # one of its two payments, marked as paid
 
 
 def _night(club: Club, prefix: str, *, season: Season | None = None, start: bool = False) -> Night:
@@ -101,7 +107,38 @@ def world() -> World:
     Season.objects.filter(pk=season.pk).update(publish_code="published-spring")
     night = _night(club, "N")
     live = _night(club, "L", season=season, start=True)
-    return World(game, keep, duplicate, season, token_cookie, start_handover(game=game), invite, night, live)
+    s1, s2, s3, s4 = roster(club, "S1", "S2", "S3", "S4")
+    settled = make_night(
+        club=club,
+        season=season,
+        played_on=datetime.date(2026, 3, 12),
+        tables=[((s1, s2, s3, s4), [NS_MAKES])],
+    )
+    due = night_ledger(settled).suggestions[0]
+    payment = Payment.objects.create(
+        club=club, season=season, night=settled, payer_id=due.payer, payee_id=due.payee, amount=due.amount,
+        unit=due.unit, paid_on=datetime.date(2026, 3, 12), token=uuid.uuid4(),
+    )  # fmt: skip
+    return World(
+        game,
+        keep,
+        duplicate,
+        season,
+        token_cookie,
+        start_handover(game=game),
+        invite,
+        night,
+        live,
+        settled,
+        payment,
+    )
+
+
+def _due_payment(suggestions: list[Any]) -> dict[str, Any]:
+    """The first payment the ledger suggests, as its "Mark as paid" form posts it."""
+    first = suggestions[0]
+    return {"payer": first.payer, "payee": first.payee, "amount": str(first.amount), "unit": first.unit,
+            "token": str(uuid.uuid4())}  # fmt: skip
 
 
 def _player(name: str) -> int:
@@ -171,6 +208,7 @@ def snapshot() -> dict[str, Any]:
         "night_seats": list(NightSeat.objects.order_by("pk").values("table", "seat", "player")),
         "night_byes": list(NightBye.objects.order_by("pk").values("round_no", "player")),
         "device_rights": list(DeviceGame.objects.order_by("pk").values("device", "game", "active")),
+        "payments": list(Payment.objects.order_by("pk").values("payer", "payee", "amount", "unit", "night")),
     }
 
 
@@ -343,6 +381,23 @@ CLUB_WRITES: dict[str, Write] = {
     ),
     "nights:remove": Write(lambda w: f"/nights/{w.night.pk}/remove", lambda w: {}, CLUB_MANAGERS),
     "nights:table": Write(lambda w: f"/nights/t/{_token(w)}/", lambda w: {}, EVERY_VISITOR),
+    # The chip ledger (/ledger/): organisers mark the suggested payments as paid.
+    "ledger:night_pay": Write(
+        lambda w: f"/ledger/nights/{w.settled.pk}/pay",
+        lambda w: _due_payment(night_ledger(w.settled).suggestions),
+        CLUB_MANAGERS,
+    ),
+    "ledger:night_unpay": Write(
+        lambda w: f"/ledger/nights/{w.settled.pk}/payments/{w.payment.pk}/remove", lambda w: {}, CLUB_MANAGERS
+    ),
+    "ledger:season_unpay": Write(
+        lambda w: f"/ledger/seasons/{w.season.pk}/payments/{w.payment.pk}/remove", lambda w: {}, CLUB_MANAGERS
+    ),
+    "ledger:season_pay": Write(
+        lambda w: f"/ledger/seasons/{w.season.pk}/pay",
+        lambda w: _due_payment(season_ledger(w.season).suggestion_list),
+        CLUB_MANAGERS,
+    ),
 }
 
 CLUB_VIEWERS = frozenset({ORGANISER, SCORER, MEMBER, SUPERUSER})
@@ -367,6 +422,17 @@ CLUB_READS: dict[str, tuple[Callable[[World], str], frozenset[str]]] = {
     "nights:table": (lambda w: f"/nights/t/{_token(w)}/", EVERY_VISITOR),
     "nights:published": (lambda w: f"/nights/results/published-spring/{w.live.pk}/", EVERY_VISITOR),
     "nights:published_live": (lambda w: f"/nights/results/published-spring/{w.live.pk}/live", EVERY_VISITOR),
+    # The chip ledger: every role of the club reads it; the published results link does not show it.
+    "ledger:night": (lambda w: f"/ledger/nights/{w.settled.pk}/", CLUB_VIEWERS),
+    "ledger:season": (lambda w: f"/ledger/seasons/{w.season.pk}/", CLUB_VIEWERS),
+    "ledger:statement": (
+        lambda w: f"/ledger/seasons/{w.season.pk}/players/{_player('S1')}/2026-03/",
+        CLUB_VIEWERS,
+    ),
+    "ledger:statement_csv": (
+        lambda w: f"/ledger/seasons/{w.season.pk}/players/{_player('S1')}/2026-03.csv",
+        CLUB_VIEWERS,
+    ),
 }
 
 # URL names that change nothing: each must answer a POST with 405 (checked below), so a write
@@ -380,6 +446,7 @@ READ_ONLY = {
     "clubs:index", "clubs:roster", "clubs:player",
     "nights:club_nights", "nights:night", "nights:cards", "nights:wall", "nights:standings",
     "nights:standings_live", "nights:published", "nights:published_live",
+    "ledger:night", "ledger:season", "ledger:statement", "ledger:statement_csv",
 }  # fmt: skip
 
 # A visitor's own account and language (Django's auth views; accounts/tests/test_accounts.py).
@@ -447,6 +514,10 @@ def test_a_read_only_url_refuses_a_post(name, world):
         "nights:standings_live": f"/nights/{world.live.pk}/standings/live",
         "nights:published": f"/nights/results/published-spring/{world.live.pk}/",
         "nights:published_live": f"/nights/results/published-spring/{world.live.pk}/live",
+        "ledger:night": f"/ledger/nights/{world.settled.pk}/",
+        "ledger:season": f"/ledger/seasons/{world.season.pk}/",
+        "ledger:statement": f"/ledger/seasons/{world.season.pk}/players/{world.keep.pk}/2026-03/",
+        "ledger:statement_csv": f"/ledger/seasons/{world.season.pk}/players/{world.keep.pk}/2026-03.csv",
     }
     client = client_for(ORGANISER, world)
     assert client.post(urls[name]).status_code == 405

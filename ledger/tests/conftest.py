@@ -1,0 +1,36 @@
+import pytest
+
+from clubs.models import Club, Season
+from testing.access_helpers import CLUB, make_personas
+from testing.ledger_helpers import roster
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def people():
+    """alice organises CLUB, bob scores, charlie is a member, dave organises another club."""
+    return make_personas()
+
+
+@pytest.fixture
+def club(people):
+    return Club.objects.get(pk=CLUB)
+
+
+@pytest.fixture
+def season(club):
+    import datetime
+
+    return Season.objects.create(
+        club=club, name="Autumn", starts_on=datetime.date(2026, 9, 1), ends_on=datetime.date(2026, 12, 31)
+    )
+
+
+@pytest.fixture
+def four(club):
+    """Anna, Bo, Cleo and Dan on the club's roster."""
+    return roster(club, "Anna", "Bo", "Cleo", "Dan")

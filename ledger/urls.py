@@ -1,0 +1,41 @@
+"""/ledger/: a night's settlement, a season's balances, a player's statement per month."""
+
+from django.urls import path, register_converter
+
+from ledger import views
+
+
+class MonthConverter:
+    """A month as YYYY-MM (the statement's month)."""
+
+    regex = r"[0-9]{4}-[0-9]{2}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(MonthConverter, "yyyy_mm")
+
+app_name = "ledger"
+
+urlpatterns = [
+    path("nights/<int:night_id>/", views.night, name="night"),
+    path("nights/<int:night_id>/pay", views.night_pay, name="night_pay"),
+    path("nights/<int:night_id>/payments/<int:payment_id>/remove", views.night_unpay, name="night_unpay"),
+    path("seasons/<int:season_id>/", views.season, name="season"),
+    path("seasons/<int:season_id>/pay", views.season_pay, name="season_pay"),
+    path("seasons/<int:season_id>/payments/<int:payment_id>/remove", views.season_unpay, name="season_unpay"),
+    path(
+        "seasons/<int:season_id>/players/<int:player_id>/<yyyy_mm:month>/",
+        views.statement,
+        name="statement",
+    ),
+    path(
+        "seasons/<int:season_id>/players/<int:player_id>/<yyyy_mm:month>.csv",
+        views.statement_csv,
+        name="statement_csv",
+    ),
+]

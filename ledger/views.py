@@ -1,0 +1,183 @@
+"""The ledger's pages: a night's settlement, a season's balances, a player's monthly statement
+(page and CSV), and marking a suggested payment as made (organisers; plain POST, then redirect).
+
+Reading is for every role of the club (organiser, scorer, member) and site admins; the published
+results link does not show money (docs/security.md).
+"""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from clubs.models import Membership, Player, Season
+from clubs.permissions import can_manage_club, require_club_role, season_club
+from ledger import csv_export, selectors, services
+from ledger.forms import MarkPaidForm
+from ledger.models import Payment
+from ledger.templatetags.ledger_tags import amount as amount_text
+from nights.models import Night
+
+
+def night_club(night_id: int, **_: object) -> int:
+    """The club of the night a URL names (404 for an unknown night)."""
+    return get_object_or_404(Night.objects.only("club_id"), pk=night_id).club_id
+
+
+def statement_club(season_id: int, **_: object) -> int:
+    """The club of the statement's season (the player and month are checked by the view)."""
+    return season_club(season_id)
+
+
+def _token() -> str:
+    return str(uuid.uuid4())
+
+
+@require_GET
+@require_club_role("view", club_of=night_club)
+def night(request: HttpRequest, night_id: int) -> HttpResponse:
+    return _night_page(
+        request, get_object_or_404(Night.objects.select_related("club", "season"), pk=night_id)
+    )
+
+
+def _night_page(request: HttpRequest, the_night: Night, *, problems: list[str] | None = None) -> HttpResponse:
+    context = {
+        "ledger": selectors.night_ledger(the_night, verify=True),
+        "organiser": can_manage_club(request.user, the_night.club_id),
+        "token": _token,
+        "problems": problems or [],
+    }
+    return render(request, "ledger/night.html", context, status=409 if problems else 200)
+
+
+@require_POST
+@require_club_role("manage", club_of=night_club)
+def night_pay(request: HttpRequest, night_id: int) -> HttpResponse:
+    the_night = get_object_or_404(Night.objects.select_related("club", "season"), pk=night_id)
+    form = MarkPaidForm(request.POST)
+    if not form.is_valid():
+        return _night_page(request, the_night, problems=form.problems())
+    try:
+        marked = services.mark_paid(actor=request.user, club=the_night.club, night=the_night, season=None,
+                                    **form.cleaned_data)  # fmt: skip
+    except ValidationError as error:
+        return _night_page(request, the_night, problems=error.messages)
+    _say_marked(request, marked)
+    return redirect("ledger:night", night_id=the_night.pk)
+
+
+def _say_marked(request: HttpRequest, marked: services.Marked) -> None:
+    p = marked.payment
+    text = {"payer": p.payer.name, "payee": p.payee.name, "amount": amount_text(p.amount, p.unit)}
+    if marked.created:
+        messages.success(request, _("Marked as paid: %(payer)s paid %(payee)s %(amount)s.") % text)
+    else:
+        messages.info(request, _("Already marked: %(payer)s paid %(payee)s %(amount)s.") % text)
+
+
+@require_GET
+@require_club_role("view", club_of=season_club)
+def season(request: HttpRequest, season_id: int) -> HttpResponse:
+    return _season_page(request, get_object_or_404(Season.objects.select_related("club"), pk=season_id))
+
+
+def _season_page(
+    request: HttpRequest, the_season: Season, *, problems: list[str] | None = None
+) -> HttpResponse:
+    ledger = selectors.season_ledger(the_season)
+    months = selectors.months_of(the_season)
+    today = datetime.date.today().replace(day=1)
+    context = {
+        "ledger": ledger,
+        "organiser": can_manage_club(request.user, the_season.club_id),
+        "token": _token,
+        "problems": problems or [],
+        "month": today if today in months else months[-1],
+    }
+    return render(request, "ledger/season.html", context, status=409 if problems else 200)
+
+
+@require_POST
+@require_club_role("manage", club_of=season_club)
+def season_pay(request: HttpRequest, season_id: int) -> HttpResponse:
+    the_season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
+    form = MarkPaidForm(request.POST)
+    if not form.is_valid():
+        return _season_page(request, the_season, problems=form.problems())
+    try:
+        marked = services.mark_paid(actor=request.user, club=the_season.club, night=None, season=the_season,
+                                    **form.cleaned_data)  # fmt: skip
+    except ValidationError as error:
+        return _season_page(request, the_season, problems=error.messages)
+    _say_marked(request, marked)
+    return redirect("ledger:season", season_id=the_season.pk)
+
+
+def _statement(season_id: int, player_id: int, month: str) -> selectors.StatementPage:
+    the_season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
+    player = get_object_or_404(Player, pk=player_id)
+    if not Membership.objects.filter(club_id=the_season.club_id, player=player).exists():
+        raise Http404("not on this club's roster")
+    try:
+        first = datetime.date.fromisoformat(f"{month}-01")
+    except ValueError:
+        raise Http404("no such month") from None
+    if first not in selectors.months_of(the_season):
+        raise Http404("not a month of this season")
+    return selectors.player_statement(the_season, player, first)
+
+
+@require_GET
+@require_club_role("view", club_of=statement_club)
+def statement(request: HttpRequest, season_id: int, player_id: int, month: str) -> HttpResponse:
+    page = _statement(season_id, player_id, month)
+    rows = [(line, csv_export.describe(page, line)) for line in page.statement.lines]
+    return render(request, "ledger/statement.html", {"page": page, "rows": rows})
+
+
+@require_GET
+@require_club_role("view", club_of=statement_club)
+def statement_csv(request: HttpRequest, season_id: int, player_id: int, month: str) -> HttpResponse:
+    page = _statement(season_id, player_id, month)
+    response = StreamingHttpResponse(csv_export.statement_lines(page), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="statement-{player_id}-{month}.csv"'
+    return response
+
+
+def _say_removed(request: HttpRequest, payment: Payment | None) -> None:
+    if payment is not None:
+        text = {"payer": payment.payer.name, "payee": payment.payee.name,
+                "amount": amount_text(payment.amount, payment.unit)}  # fmt: skip
+        messages.success(request, _("Removed: %(payer)s paid %(payee)s %(amount)s no longer counts.") % text)
+    else:
+        messages.info(request, _("That payment was already removed."))
+
+
+@require_POST
+@require_club_role("manage", club_of=night_club)
+def night_unpay(request: HttpRequest, night_id: int, payment_id: int) -> HttpResponse:
+    the_night = get_object_or_404(Night.objects.select_related("club"), pk=night_id)
+    payment = services.remove_payment(
+        actor=request.user, club=the_night.club, payment_id=payment_id, night=the_night, season=None
+    )
+    _say_removed(request, payment)
+    return redirect("ledger:night", night_id=the_night.pk)
+
+
+@require_POST
+@require_club_role("manage", club_of=statement_club)
+def season_unpay(request: HttpRequest, season_id: int, payment_id: int) -> HttpResponse:
+    the_season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
+    payment = services.remove_payment(
+        actor=request.user, club=the_season.club, payment_id=payment_id, night=None, season=the_season
+    )
+    _say_removed(request, payment)
+    return redirect("ledger:season", season_id=the_season.pk)
