@@ -68,7 +68,8 @@ def hand_for(size: int, round_no: int, table_no: int, number: int) -> dict[str, 
 
 
 def enter_hand(page: Page, hand: dict[str, Any], names: dict[str, str], number: int) -> None:
-    quick = {side_label(side, names): points for side, points in hand["meld_points"].items() if points}
+    # Quick points go in per player; a side scores its players' sum, so the side's first seat takes them.
+    quick = {seat_label(side[0], names): points for side, points in hand["meld_points"].items() if points}
     tricks_shown = dict(list(hand["tricks"].items())[:-1])  # the page fills in the last one
     fill_hand(
         page,
