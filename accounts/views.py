@@ -21,7 +21,7 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from accounts.lookalike import scripts_mixed, skeleton
+from accounts.lookalike import folded_skeleton, looks_alike, scripts_mixed
 from accounts.ratelimit import client_address, over_limit
 
 
@@ -46,8 +46,7 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
                 % {"scripts": ", ".join(script.title() for script in mixed)},
                 code="mixed_script",
             )
-        looks = skeleton(username)
-        if any(skeleton(other) == looks for other in User.objects.values_list("username", flat=True)):
+        if any(looks_alike(username, other) for other in User.objects.values_list("username", flat=True)):
             raise forms.ValidationError(
                 _("This username looks like an existing one; choose one that reads differently."),
                 code="lookalike",
@@ -81,7 +80,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def _signups_throttled(request: HttpRequest) -> bool:
-    wanted = skeleton(request.POST.get("username", "")[:150])
+    wanted = folded_skeleton(request.POST.get("username", "")[:150])
     return over_limit(
         kind="signup",
         limits={
