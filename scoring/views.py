@@ -28,7 +28,7 @@ from django_htmx.middleware import HtmxDetails
 from clubs.permissions import can_manage_club, can_score_for_club, require_club_role, scoring_club_ids
 from scoring import filing, selectors, services, strict_input
 from scoring.audit import Actor, club_corrections, game_corrections
-from scoring.devices import ensure_device
+from scoring.devices import ensure_device, holder_of, may_hold
 from scoring.diff import change_rows
 from scoring.forms import GameDetailsForm, GameForm, HandForm, hand_initial
 from scoring.handover import (
@@ -638,9 +638,19 @@ def take_over(request: HttpRequest, code: str, token: str) -> HttpResponse:
     if request.method == "GET":
         status = 200 if handover_is_open(game=game, token=token) else 410
         return render(request, "scoring/take_over.html", {"game": game, "open": status == 200}, status=status)
-    if not claim_handover(game=game, token=token, device=ensure_device(request)):
+    if not may_hold(request, game):
+        context = {"game": game, "open": False, "error": _not_a_scorer(request)}
+        return render(request, "scoring/take_over.html", context, status=403)
+    if not claim_handover(game=game, token=token, device=ensure_device(request), holder=holder_of(request)):
         return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
     return redirect("scoring:game", code=game.code)
+
+
+def _not_a_scorer(request: HttpRequest) -> str:
+    return _(
+        "You are signed in as %(name)s, who does not score for this game's club: only its scorers "
+        "and organisers, or a phone nobody is signed in on, may take the scoring over."
+    ) % {"name": request.user.get_username()}
 
 
 def _taker(request: HttpRequest) -> Actor:
@@ -657,11 +667,18 @@ def recover(request: HttpRequest, code: str | None = None, share_code: str | Non
     game = get_object_or_404(Game, code=code) if code else get_shared_game_or_404(share_code or "")
     address = client_address(request)
     typed = request.POST.get("recovery_code", "")
-    if not typed.strip():
+    if not may_hold(request, game):
+        error, status = _not_a_scorer(request), 403
+    elif not typed.strip():
         error, status = _("Recovery code: enter the 6 letters shown on the scoring phone."), 400
     else:
         outcome = take_over_with_code(
-            game=game, code=typed, device=ensure_device(request), address=address, actor=_taker(request)
+            game=game,
+            code=typed,
+            device=ensure_device(request),
+            address=address,
+            actor=_taker(request),
+            holder=holder_of(request),
         )
         if outcome:
             messages.success(request, _("This phone now keeps the score of this game."))
