@@ -51,9 +51,10 @@ def test_a_staff_organiser_cannot_tie_an_account_to_a_player_in_the_change_form(
 def test_a_staff_organiser_cannot_add_a_player_tied_to_an_account(two_clubs, member):  # noqa: F811
     client = two_clubs["client"]
     data = form_data(client.get("/admin/clubs/player/add/").content.decode(), "player_form")
-    data.update({"name": "Mia Forged", "user": str(member.pk), "memberships-0-club": str(two_clubs["club"].pk)})
-    client.post("/admin/clubs/player/add/", data)
-    assert not Player.objects.filter(user=member).exists()
+    data.update({"name": "Mia Forged", "user": str(member.pk), "memberships-TOTAL_FORMS": "1"})
+    data["memberships-0-club"] = str(two_clubs["club"].pk)
+    assert client.post("/admin/clubs/player/add/", data).status_code == 302
+    assert Player.objects.get(name="Mia Forged").user is None
 
 
 def test_site_staff_may_still_tie_an_account_in_the_admin(two_clubs, member):  # noqa: F811
