@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from clubs.admin_safety import SafeAdminInputs, make_safe
+from clubs.ids import IdChoiceField, IdMultipleChoiceField
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from clubs.permissions import club_scoped, is_site_admin, may_merge_players, organised_club_ids
 from clubs.services import check_role_change, grant_founding_organiser, merge_players_as, set_club_role
@@ -63,6 +64,7 @@ class OrganisedClubsOnly(SafeAdminInputs):
         if clubs is not None:
             queryset = kwargs.get("queryset") or db_field.related_model._default_manager.all()
             kwargs["queryset"] = club_scoped(queryset, clubs)
+        kwargs.setdefault("form_class", IdChoiceField)
         return make_safe(super().formfield_for_foreignkey(db_field, request, **kwargs))  # type: ignore[misc]
 
     def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
@@ -70,6 +72,7 @@ class OrganisedClubsOnly(SafeAdminInputs):
         if clubs is not None:
             queryset = kwargs.get("queryset") or db_field.related_model._default_manager.all()
             kwargs["queryset"] = club_scoped(queryset, clubs)
+        kwargs.setdefault("form_class", IdMultipleChoiceField)
         return super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
 
 

@@ -25,6 +25,7 @@ from django.views.decorators.http import condition, require_GET, require_http_me
 from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
+from clubs.ids import record_id
 from clubs.permissions import can_manage_club, can_score_for_club, require_club_role, scoring_club_ids
 from scoring import filing, selectors, services, strict_input
 from scoring.audit import Actor, club_corrections, game_corrections
@@ -603,7 +604,9 @@ def game_history(request: HttpRequest, code: str) -> HttpResponse:
 @require_club_role("manage")
 def club_corrections_page(request: HttpRequest, club_id: int) -> HttpResponse:
     """Every correction in the club's games, newest first: for its organisers."""
-    page = Paginator(club_corrections(club_id), 50).get_page(request.GET.get("page"))
+    # A page number that is not plain digits (`0_1`, `１`) shows the first page, as any other
+    # page that is not a number does (Django's int() would read them as page 1 or more).
+    page = Paginator(club_corrections(club_id), 50).get_page(record_id(request.GET.get("page")))
     changes = [(change, change_rows(change.old_data, change.new_data)) for change in page]
     context = {"club_id": club_id, "page": page, "changes": changes}
     return render(request, "scoring/club_corrections.html", context)
