@@ -174,11 +174,21 @@ def held_game_once(request: HttpRequest, game: Game) -> bool:
 
 
 def held_game_ids(request: HttpRequest, *, limit: int = 200) -> list[int]:
-    """The games this browser may score, most recent first (for the games list)."""
+    """The games this browser may score, most recent first (for the games list): a right whose
+    holder no longer scores for the game's club is left out, as `_right` leaves it out."""
     device = device_of(request)
     if device is None:
         return []
-    rows = DeviceGame.objects.filter(device=device, active=True).order_by("-granted_at")
+    scoring_roles = ClubRole.objects.filter(
+        user=OuterRef("holder"), club_id=OuterRef("game__club_id"), role__in=SCORERS
+    )
+    counts = (
+        Q(holder__isnull=True)
+        | Q(game__club__isnull=True)
+        | Q(holder__is_superuser=True)
+        | Q(Exists(scoring_roles))
+    )
+    rows = DeviceGame.objects.filter(counts, device=device, active=True).order_by("-granted_at")
     return list(rows.values_list("game_id", flat=True)[:limit])
 
 

@@ -148,3 +148,14 @@ def test_a_right_in_a_quick_game_does_not_depend_on_the_account():
     _taken_over_by(charlie, game)
     assert _may_edit(charlie, game)
     assert _may_edit(_device_only(charlie), game)
+
+
+def test_the_games_list_no_longer_offers_the_game_to_the_removed_scorers_phone():
+    people = make_personas()
+    game = make_game(hands=1, club_id=CLUB)
+    bob = signed_in(people["bob"])
+    _taken_over_by(bob, game)
+    phone = _device_only(bob)
+    assert f"/g/{game.code}/" in phone.get("/").content.decode()
+    set_club_role(actor=people["alice"], user=people["bob"], club_id=CLUB, role=None)
+    assert f"/g/{game.code}/" not in phone.get("/").content.decode()
