@@ -22,6 +22,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.admin import helpers
+from django.contrib.admin.views.main import PAGE_VAR
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.http import HttpRequest, HttpResponseBase, HttpResponseRedirect
@@ -111,15 +112,24 @@ class SafeAdminInputs:
         """A list filter's id that is not plain digits: the list without that filter, and a
         message naming it (Django would read `0_1` as 1)."""
         bad = [key for key, value in request.GET.lists() if _ID_PARAMETER.search(key) and not _ids(value)]
+        page = request.GET.get(PAGE_VAR)
+        if page is not None and record_id(page) is None:  # the list's page number: the first page
+            self.message_user(  # type: ignore[attr-defined]
+                request,
+                gettext("Page: “%(value)s” is not a page number (plain digits).") % {"value": page[:40]},
+                messages.ERROR,
+            )
+            bad.append(PAGE_VAR)
         if bad:
             kept = request.GET.copy()
-            for key in bad:
+            for key in [key for key in bad if key != PAGE_VAR]:
                 self.message_user(  # type: ignore[attr-defined]
                     request,
                     gettext("%(filter)s: “%(value)s” is not an id (plain digits); the filter was left out.")
                     % {"filter": self._filter_name(key), "value": request.GET[key][:40]},
                     messages.ERROR,
                 )
+            for key in bad:
                 del kept[key]
             return HttpResponseRedirect(f"{request.path}?{kept.urlencode()}" if kept else request.path)
         return super().changelist_view(request, extra_context)  # type: ignore[misc]

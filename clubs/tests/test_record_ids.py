@@ -79,3 +79,9 @@ def test_an_admin_action_on_ids_in_integer_syntax_changes_nothing(two_clubs):  #
     )
     assert "The selection names no item of this list" in response.content.decode()
     assert Player.objects.count() == players
+
+
+def test_an_admin_list_page_number_in_integer_syntax_shows_the_first_page_with_a_message(two_clubs):  # noqa: F811
+    response = two_clubs["client"].get("/admin/clubs/season/?p=0_1", follow=True)
+    assert response.redirect_chain[0][0] == "/admin/clubs/season/"
+    assert "Page: “0_1” is not a page number (plain digits)." in response.content.decode()
