@@ -423,7 +423,8 @@ class Fuzzer:
         """A valid form or query whose one id is a real id in int() syntax (`0_7`, ` 7`, `７`)."""
         rng, s = self.rng, self.state
         ids = {"club": s.club_id, "season": s.season_id, "seat_N": s.player_ids[0]}
-        kind = rng.choice(["details", "export", "merge", "admin form", "admin address", "admin filter"])
+        kinds = ["details", "export", "merge", "admin form", "admin address", "admin filter", "admin page"]
+        kind = rng.choice(kinds)
         if kind in ("details", "export"):
             name = rng.choice(["club", "season"] + (["seat_N"] if kind == "details" else []))
             if kind == "export":
@@ -454,6 +455,10 @@ class Fuzzer:
         if kind == "admin address":  # "does not exist": back to the admin's index
             return Request(
                 "id syntax", "GET", f"/admin/clubs/club/{variant}/change/", who="sam", must_status=302
+            )
+        if kind == "admin page":  # the first page, with a message
+            return Request(
+                "id syntax", "GET", f"/admin/clubs/season/?p={variant}", who="sam", must_status=302
             )
         path = f"/admin/clubs/season/?club__id__exact={variant}"  # the filter is left out, with a message
         return Request("id syntax", "GET", path, who="sam", must_status=302)
