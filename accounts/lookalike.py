@@ -7,12 +7,13 @@ TR39 maps each confusable character to one prototype ("I", "1" and "|" to "l"; "
 directions, so the prototype classes are rebuilt here as the connected groups of those pairs (in
 TR39 they are stars around one prototype, so nothing more is joined). A few look-alikes that the
 confusables data leaves out because they differ in case or are two letters are added
-(`EXTRA_PAIRS`).
+(`EXTRA_PAIRS`, `EXTRA_SEQUENCES`).
 
 Letter case needs care: the skeleton is case-sensitive ("aIice" reads "alice" because a capital I
 looks like a small l), while two names that differ only in case must collide too ("ALICE",
-"alice"). Folding case first loses the capital I; folding after merges every capital with its
-small letter. So a name has two keys (`skeleton_keys`): its case-folded skeleton, and the
+"alice"). Folding case first loses the capital I ("aIice" would read "aiice"); folding only
+after the skeleton makes "Ian" read "lan", which then no longer collides with "ian". So a name has
+two keys (`skeleton_keys`): its case-folded skeleton, and the
 case-folded reading of its skeleton. Two names look alike when they share a key.
 """
 
