@@ -106,13 +106,10 @@ def grant_game(request: HttpRequest, game: Game, *, exclusive: bool) -> None:
 def _holder_scores(game: Game) -> Exists | Q:
     """Whether a right's holder may still score the game's club: an organiser or scorer of it, or
     a superuser. A quick game has no club: its rights do not depend on an account."""
-    if game.club_id is None:  # type: ignore[attr-defined]
+    club_id = game.club_id  # type: ignore[attr-defined]
+    if club_id is None:
         return Q(pk__isnull=False)
-    roles = ClubRole.objects.filter(
-        user=OuterRef("holder"),
-        club_id=game.club_id,
-        role__in=SCORERS,  # type: ignore[attr-defined]
-    )
+    roles = ClubRole.objects.filter(user=OuterRef("holder"), club_id=club_id, role__in=SCORERS)
     return Q(holder__isnull=True) | Q(holder__is_superuser=True) | Q(Exists(roles))
 
 

@@ -638,10 +638,11 @@ def hand_over(request: HttpRequest, code: str) -> HttpResponse:
 def take_over(request: HttpRequest, code: str, token: str) -> HttpResponse:
     """Opening the link asks first (link previews must not use the secret); the POST claims it."""
     game = get_object_or_404(Game, code=code)
-    if request.method == "GET":
-        status = 200 if handover_is_open(game=game, token=token) else 410
-        return render(request, "scoring/take_over.html", {"game": game, "open": status == 200}, status=status)
-    if not may_hold(request, game):
+    if request.method == "GET" and not handover_is_open(game=game, token=token):
+        return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
+    if request.method == "GET" and may_hold(request, game):
+        return render(request, "scoring/take_over.html", {"game": game, "open": True})
+    if not may_hold(request, game):  # said before the button is offered, and again on a POST
         context = {"game": game, "open": False, "error": _not_a_scorer(request)}
         return render(request, "scoring/take_over.html", context, status=403)
     if not claim_handover(game=game, token=token, device=ensure_device(request), holder=holder_of(request)):

@@ -159,3 +159,19 @@ def test_the_games_list_no_longer_offers_the_game_to_the_removed_scorers_phone()
     assert f"/g/{game.code}/" in phone.get("/").content.decode()
     set_club_role(actor=people["alice"], user=people["bob"], club_id=CLUB, role=None)
     assert f"/g/{game.code}/" not in phone.get("/").content.decode()
+
+
+def test_a_signed_in_member_opening_a_handover_link_is_told_why_it_cannot_take_over():
+    people = make_personas()
+    game = make_game(hands=1, club_id=CLUB)
+    table = client_with_token(game)
+    handed = table.post(f"/g/{game.code}/hand-over/").content.decode()
+    link = re.search(r"(/g/[^\"]+/take-over/[^\"]+/)", handed).group(1)
+    charlie = signed_in(people["charlie"])  # a member of the club
+    opened = charlie.get(link)
+    assert opened.status_code == 403
+    assert "who does not score for this game" in text(opened)
+    assert ">Take over</button>" not in opened.content.decode()
+    assert charlie.post(link).status_code == 403
+    assert _may_edit(table, game)  # the link is not spent: signed out, the phone may still use it
+    assert Client().post(link).status_code == 302
