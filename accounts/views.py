@@ -5,12 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from axes.handlers.proxy import AxesProxyHandler
 from django import forms
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    UserCreationForm,
+)
 from django.contrib.auth.models import User
+from django.contrib.auth.signals import user_login_failed
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -21,7 +28,7 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from accounts.lookalike import scripts_mixed, skeleton
+from accounts.lookalike import folded_skeleton, looks_alike, scripts_mixed
 from accounts.ratelimit import client_address, over_limit
 
 
@@ -46,8 +53,7 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
                 % {"scripts": ", ".join(script.title() for script in mixed)},
                 code="mixed_script",
             )
-        looks = skeleton(username)
-        if any(skeleton(other) == looks for other in User.objects.values_list("username", flat=True)):
+        if any(looks_alike(username, other) for other in User.objects.values_list("username", flat=True)):
             raise forms.ValidationError(
                 _("This username looks like an existing one; choose one that reads differently."),
                 code="lookalike",
@@ -81,7 +87,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def _signups_throttled(request: HttpRequest) -> bool:
-    wanted = skeleton(request.POST.get("username", "")[:150])
+    wanted = folded_skeleton(request.POST.get("username", "")[:150])
     return over_limit(
         kind="signup",
         limits={
@@ -127,3 +133,47 @@ def password_reset(request: HttpRequest) -> HttpResponse:
             return render(request, "registration/password_reset_form.html", context, status=429)
     view = auth_views.PasswordResetView.as_view(success_url=reverse_lazy("password_reset_done"))
     return view(request)
+
+
+class LimitedPasswordChangeForm(PasswordChangeForm):
+    """Django's password change, with the old password counted like a login (django-axes, the
+    same budget per username and per client address): a wrong one is a failed login, and once the
+    limit is reached even the right one is refused until the window has passed."""
+
+    def __init__(self, user: Any, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+        self.locked = False
+
+    def clean_old_password(self) -> str:
+        credentials = {"username": self.user.get_username()}
+        if AxesProxyHandler.is_locked(self.request, credentials):
+            self.locked = True
+            raise forms.ValidationError(
+                _(
+                    "Too many wrong passwords. Wait a quarter of an hour and try again, or reset "
+                    "your password."
+                ),
+                code="locked",
+            )
+        old_password = str(self.cleaned_data["old_password"])
+        if not self.user.check_password(old_password):
+            user_login_failed.send(sender=__name__, credentials=credentials, request=self.request)
+            raise forms.ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        return old_password
+
+
+class LimitedPasswordChangeView(auth_views.PasswordChangeView):
+    """`/accounts/password/change/` (Django's view keeps its sensitive-parameter and CSRF
+    decorators): answers 429 while the account's login budget is spent."""
+
+    form_class = LimitedPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_invalid(self, form: LimitedPasswordChangeForm) -> HttpResponse:  # type: ignore[override]
+        response = super().form_invalid(form)
+        if form.locked:
+            response.status_code = 429
+        return response

@@ -22,8 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from clubs.admin_safety import SafeAdminInputs, make_safe
+from clubs.ids import IdChoiceField, IdMultipleChoiceField
 from clubs.models import Club, ClubRole, Membership, Player, Season
-from clubs.permissions import club_scoped, may_merge_players, organised_club_ids
+from clubs.permissions import club_scoped, is_site_admin, may_merge_players, organised_club_ids
 from clubs.services import check_role_change, grant_founding_organiser, merge_players_as, set_club_role
 
 
@@ -63,6 +64,7 @@ class OrganisedClubsOnly(SafeAdminInputs):
         if clubs is not None:
             queryset = kwargs.get("queryset") or db_field.related_model._default_manager.all()
             kwargs["queryset"] = club_scoped(queryset, clubs)
+        kwargs.setdefault("form_class", IdChoiceField)
         return make_safe(super().formfield_for_foreignkey(db_field, request, **kwargs))  # type: ignore[misc]
 
     def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
@@ -70,6 +72,7 @@ class OrganisedClubsOnly(SafeAdminInputs):
         if clubs is not None:
             queryset = kwargs.get("queryset") or db_field.related_model._default_manager.all()
             kwargs["queryset"] = club_scoped(queryset, clubs)
+        kwargs.setdefault("form_class", IdMultipleChoiceField)
         return super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
 
 
@@ -143,6 +146,12 @@ class PlayerAdmin(OrganisedClubsOnly, admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Player]:
         return super().get_queryset(request).prefetch_related("clubs")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> list[str]:
+        """An account is tied to a player by the person accepting the club's invite link (the
+        player page's "invite link"), never picked here by an organiser: only site staff may
+        set or clear it in the admin."""
+        return [] if is_site_admin(request.user) else ["user"]
 
     def has_change_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
         """A player on another club's roster too is changed only by someone organising both."""

@@ -11,6 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubs import services
+from clubs.ids import IdChoiceField
 from clubs.models import Club, Player, Season
 from clubs.selectors import roster
 
@@ -46,7 +47,7 @@ class PlayerNameForm(forms.Form):
 class MergeIntoForm(forms.Form):
     """The roster player entered twice, to fold into the player whose page this is."""
 
-    duplicate = forms.ModelChoiceField(
+    duplicate = IdChoiceField(
         Player.objects.none(),
         label=_("Player entered twice"),
         empty_label=_("— choose —"),

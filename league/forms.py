@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from clubs.ids import IdChoiceField
 from clubs.models import Club, ClubRole, Player, Season
 from league.csv_io import max_import_bytes
 from scoring.models import Game
@@ -16,8 +17,8 @@ from scoring.models import Game
 class ExportForm(forms.Form):
     """Which games to export: a season, a club, a date range or one game (any combination)."""
 
-    season = forms.ModelChoiceField(Season.objects.select_related("club"), required=False, label=_("Season"))
-    club = forms.ModelChoiceField(Club.objects.all(), required=False, label=_("Club"))
+    season = IdChoiceField(Season.objects.select_related("club"), required=False, label=_("Season"))
+    club = IdChoiceField(Club.objects.all(), required=False, label=_("Club"))
     date_from = forms.DateField(
         required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"})
     )
@@ -55,13 +56,13 @@ class ExportForm(forms.Form):
 
 class ImportForm(forms.Form):
     file = forms.FileField(label=_("File"))
-    club = forms.ModelChoiceField(
+    club = IdChoiceField(
         Club.objects.all(),
         required=False,
         label=_("Club (JSON records only)"),
         help_text=_("A hands.csv names its own club and season."),
     )
-    season = forms.ModelChoiceField(
+    season = IdChoiceField(
         Season.objects.select_related("club"), required=False, label=_("Season (JSON records only)")
     )
     played_on = forms.DateField(
@@ -94,7 +95,7 @@ class ImportForm(forms.Form):
 
 
 class MergeForm(forms.Form):
-    duplicate = forms.ModelChoiceField(
+    duplicate = IdChoiceField(
         Player.objects.none(), label=_("Player entered twice"), empty_label=_("— choose —")
     )
 

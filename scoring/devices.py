@@ -14,10 +14,14 @@ import secrets
 from collections.abc import Callable
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.signing import BadSignature
 from django.db import IntegrityError, transaction
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q
 from django.http import HttpRequest, HttpResponseBase
 
+from clubs.models import ClubRole
+from clubs.permissions import SCORERS, can_score_for_club
 from scoring.handover import token_hash, token_matches
 from scoring.models import Device, DeviceGame, Game
 
@@ -79,31 +83,80 @@ def remember_device(request: HttpRequest, response: HttpResponseBase) -> None:
         )
 
 
+def holder_of(request: HttpRequest) -> AbstractBaseUser | None:
+    """The account a right given to this browser now is held for: the signed-in user, else None."""
+    user = getattr(request, "user", None)
+    return user if isinstance(user, AbstractBaseUser) and user.is_authenticated else None
+
+
 def grant_game(request: HttpRequest, game: Game, *, exclusive: bool) -> None:
-    """Give this browser the right to score the game. `exclusive` (a handover or a take-over):
-    every other device loses it and follows the game read-only from then on."""
+    """Give this browser the right to score the game, held for the signed-in account if any.
+    `exclusive` (a handover or a take-over): every other device loses it and follows the game
+    read-only from then on."""
     device = ensure_device(request)
     with transaction.atomic():
         if exclusive:
             DeviceGame.objects.filter(game=game, active=True).exclude(device=device).update(active=False)
-        DeviceGame.objects.update_or_create(device=device, game=game, defaults={"active": True})
+        DeviceGame.objects.update_or_create(
+            device=device, game=game, defaults={"active": True, "holder": holder_of(request)}
+        )
     request.__dict__.pop("_device_rights", None)
 
 
-def _right(request: HttpRequest, game: Game) -> bool | None:
-    """This browser's right to the game: True (scores it), False (scored it before a handover or
-    take-over), None (never). One query per request and game, however often it is asked."""
-    cache: dict[int, bool | None] = request.__dict__.setdefault("_device_rights", {})
+def _holder_scores(game: Game) -> Exists | Q:
+    """Whether a right's holder may still score the game's club: an organiser or scorer of it, or
+    a superuser. A quick game has no club: its rights do not depend on an account."""
+    club_id = game.club_id  # type: ignore[attr-defined]
+    if club_id is None:
+        return Q(pk__isnull=False)
+    roles = ClubRole.objects.filter(user=OuterRef("holder"), club_id=club_id, role__in=SCORERS)
+    return Q(holder__isnull=True) | Q(holder__is_superuser=True) | Q(Exists(roles))
+
+
+def _rights_row(request: HttpRequest, game: Game) -> tuple[bool, bool] | None:
+    """(active, counts) of this browser's right to the game, or None; one query per request and
+    game, however often it is asked. `counts` is False for a right held for an account that no
+    longer scores for the game's club (removed, or made a member)."""
+    cache: dict[int, tuple[bool, bool] | None] = request.__dict__.setdefault("_device_rights", {})
     if game.pk not in cache:
         device_id = _device_id(request)
-        cache[game.pk] = (
+        row = (
             DeviceGame.objects.filter(device__id_hash=token_hash(device_id), game=game)
-            .values_list("active", flat=True)
+            .annotate(counts=ExpressionWrapper(_holder_scores(game), output_field=BooleanField()))
+            .values_list("active", "counts")
             .first()
             if device_id
             else None
         )
+        cache[game.pk] = (bool(row[0]), bool(row[1])) if row is not None else None
     return cache[game.pk]
+
+
+def _right(request: HttpRequest, game: Game) -> bool | None:
+    """This browser's right to the game: True (scores it), False (scored it before a handover or
+    take-over, or its holder no longer scores for the club: it watches read-only), None (never)."""
+    row = _rights_row(request, game)
+    if row is None:
+        return None
+    active, counts = row
+    return active and counts
+
+
+def may_hold(request: HttpRequest, game: Game) -> bool:
+    """Whether a right given to this browser now would count: always for a quick game or a
+    phone nobody is signed in on; in a club game, for an account only while it scores for the club
+    (so a scorer taken off the club, signed in, cannot take a game over again)."""
+    holder = holder_of(request)
+    if holder is None or game.club_id is None:  # type: ignore[attr-defined]
+        return True
+    return can_score_for_club(holder, game.club_id)  # type: ignore[attr-defined]
+
+
+def right_lapsed(request: HttpRequest, game: Game) -> bool:
+    """Whether this browser holds the game's scoring for an account that no longer scores for
+    the game's club: the phone keeps watching, read-only, and is told why."""
+    row = _rights_row(request, game)
+    return row is not None and row[0] and not row[1]
 
 
 def holds_game(request: HttpRequest, game: Game) -> bool:
@@ -118,11 +171,21 @@ def held_game_once(request: HttpRequest, game: Game) -> bool:
 
 
 def held_game_ids(request: HttpRequest, *, limit: int = 200) -> list[int]:
-    """The games this browser may score, most recent first (for the games list)."""
+    """The games this browser may score, most recent first (for the games list): a right whose
+    holder no longer scores for the game's club is left out, as `_right` leaves it out."""
     device = device_of(request)
     if device is None:
         return []
-    rows = DeviceGame.objects.filter(device=device, active=True).order_by("-granted_at")
+    scoring_roles = ClubRole.objects.filter(
+        user=OuterRef("holder"), club_id=OuterRef("game__club_id"), role__in=SCORERS
+    )
+    counts = (
+        Q(holder__isnull=True)
+        | Q(game__club__isnull=True)
+        | Q(holder__is_superuser=True)
+        | Q(Exists(scoring_roles))
+    )
+    rows = DeviceGame.objects.filter(counts, device=device, active=True).order_by("-granted_at")
     return list(rows.values_list("game_id", flat=True)[:limit])
 
 
@@ -175,7 +238,10 @@ __all__ = [
     "grant_game",
     "held_game_ids",
     "held_game_once",
+    "holder_of",
     "holds_game",
+    "may_hold",
     "move_legacy_cookies",
     "remember_device",
+    "right_lapsed",
 ]

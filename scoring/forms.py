@@ -19,6 +19,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from clubs.ids import IdChoiceField
 from clubs.models import Club, Player, Season
 from scoring import game_settings, services
 from scoring.engine_messages import engine_message
@@ -532,8 +533,8 @@ def hand_initial(data: Mapping[str, Any], settings: Settings, number: int) -> di
 class GameDetailsForm(forms.Form):
     """A game's place in the league, and which player sat in each seat."""
 
-    club = forms.ModelChoiceField(Club.objects.all(), required=False, label=_("Club"))
-    season = forms.ModelChoiceField(Season.objects.select_related("club"), required=False, label=_("Season"))
+    club = IdChoiceField(Club.objects.all(), required=False, label=_("Club"))
+    season = IdChoiceField(Season.objects.select_related("club"), required=False, label=_("Season"))
     played_on = forms.DateField(
         required=False, label=_("Date played"), widget=forms.DateInput(attrs={"type": "date"})
     )
@@ -560,7 +561,7 @@ class GameDetailsForm(forms.Form):
                 Q(memberships__club__in=offered, memberships__retired_on=None) | Q(pk__in=self.linked)
             ).distinct()
         for seat in game.seat_rows.all():  # clockwise (GameSeat's ordering)
-            field = forms.ModelChoiceField(
+            field = IdChoiceField(
                 players,
                 required=False,
                 label=_("Seat %(seat)s (typed: %(name)s)") % {"seat": seat.seat, "name": seat.name or "—"},

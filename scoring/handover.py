@@ -64,9 +64,10 @@ def handover_is_open(*, game: Game, token: str) -> bool:
 
 
 @transaction.atomic
-def claim_handover(*, game: Game, token: str, device: Device) -> bool:
-    """Use the handover secret once: `device` gets the scoring and every other device loses it
-    (it follows the game read-only); False when the secret is wrong, used or expired."""
+def claim_handover(*, game: Game, token: str, device: Device, holder: AbstractBaseUser | None = None) -> bool:
+    """Use the handover secret once: `device` gets the scoring (held for `holder`, the account
+    signed in on it, if any) and every other device loses it (it follows the game read-only);
+    False when the secret is wrong, used or expired."""
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if not handover_is_open(game=locked, token=token):
         return False
@@ -75,7 +76,9 @@ def claim_handover(*, game: Game, token: str, device: Device) -> bool:
     locked.edit_token_hash = ""  # an old per-game cookie of the previous phone gives nothing now
     locked.save(update_fields=["handover_token_hash", "handover_expires_at", "edit_token_hash"])
     DeviceGame.objects.filter(game=locked, active=True).exclude(device=device).update(active=False)
-    DeviceGame.objects.update_or_create(device=device, game=locked, defaults={"active": True})
+    DeviceGame.objects.update_or_create(
+        device=device, game=locked, defaults={"active": True, "holder": holder}
+    )
     game.refresh_from_db()
     return True
 
@@ -145,8 +148,17 @@ def _record_failure(game: Game, address: str) -> None:
 
 
 @transaction.atomic
-def take_over_with_code(*, game: Game, code: str, device: Device, address: str, actor: Actor) -> bool | None:
-    """Give `device` the scoring of the game if `code` is its recovery code: every other device
+def take_over_with_code(
+    *,
+    game: Game,
+    code: str,
+    device: Device,
+    address: str,
+    actor: Actor,
+    holder: AbstractBaseUser | None = None,
+) -> bool | None:
+    """Give `device` the scoring of the game if `code` is its recovery code (held for `holder`,
+    the account signed in on it, if any): every other device
     loses it (it follows the game read-only) and the corrections trail records the take-over.
     True when taken over, False for a wrong code, None when refused unchecked (too many wrong
     codes for this game or from this address)."""
@@ -155,27 +167,33 @@ def take_over_with_code(*, game: Game, code: str, device: Device, address: str, 
     if not hmac.compare_digest(normalise_code(code), recovery_code(game)):
         _record_failure(game, address)
         return False
-    _give_scoring(game, device=device, actor=actor, always_record=True)
+    _give_scoring(game, device=device, actor=actor, holder=holder, always_record=True)
     return True
 
 
 @transaction.atomic
-def take_over_with_link(*, game: Game, device: Device, actor: Actor) -> bool:
+def take_over_with_link(
+    *, game: Game, device: Device, actor: Actor, holder: AbstractBaseUser | None = None
+) -> bool:
     """Give `device` the scoring of the game because it opened a link that grants it (a club
     night's table link): like the recovery code, every other device loses it, and when another
     device was scoring, the take-over is written to the corrections trail. Returns whether
     another device was scoring it."""
-    return _give_scoring(game, device=device, actor=actor, always_record=False)
+    return _give_scoring(game, device=device, actor=actor, holder=holder, always_record=False)
 
 
-def _give_scoring(game: Game, *, device: Device, actor: Actor, always_record: bool) -> bool:
+def _give_scoring(
+    game: Game, *, device: Device, actor: Actor, holder: AbstractBaseUser | None, always_record: bool
+) -> bool:
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if locked.edit_token_hash:
         locked.edit_token_hash = ""  # an old per-game cookie of the lost phone gives nothing now
         locked.save(update_fields=["edit_token_hash"])
     others = DeviceGame.objects.filter(game=locked, active=True).exclude(device=device)
     taken = others.update(active=False) > 0
-    DeviceGame.objects.update_or_create(device=device, game=locked, defaults={"active": True})
+    DeviceGame.objects.update_or_create(
+        device=device, game=locked, defaults={"active": True, "holder": holder}
+    )
     if taken or always_record:
         record_hand_change(
             game=locked,

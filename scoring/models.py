@@ -300,11 +300,24 @@ class Device(models.Model):
 
 class DeviceGame(models.Model):
     """A device's edit right to a game. `active` is False once the scoring was handed over or
-    taken over by another device: the old phone then follows the game read-only."""
+    taken over by another device: the old phone then follows the game read-only.
+
+    `holder` is the account signed in on the phone when it got the right (starting the game,
+    claiming a handover, taking over with the recovery code), None for a phone nobody was signed
+    in on. In a club game a right with a holder counts only while that account may score for the
+    club (scoring/devices.py); deleting the account ends it."""
 
     device = models.ForeignKey(Device, on_delete=models.CASCADE, related_name="game_rights")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="device_rights")
     active = models.BooleanField(default=True)
+    holder = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("held for"),
+    )
     granted_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -22,21 +22,29 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
+from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django_htmx.http import HttpResponseClientRedirect
 
 from clubs.models import ClubRole
 from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_in_club, viewable_club_ids
 from scoring.audit import Actor, club_id_of
-from scoring.devices import LEGACY_SALT, grant_game, held_game_ids, held_game_once, holds_game
+from scoring.devices import LEGACY_SALT, grant_game, held_game_ids, held_game_once, holds_game, right_lapsed
 from scoring.handover import record_creator, token_hash, token_matches
 from scoring.models import Game
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
+
+#: Told to a phone whose right to a club game ended with its account's scoring role.
+RIGHT_LAPSED = _(
+    "This phone no longer keeps the score of this game: the account it was given to no longer "
+    "scores for the club. It follows the game read-only."
+)
 
 #: The salt of the old per-game `edit_<code>` cookies (bench/web.py still signs them).
 _EDIT_COOKIE_SALT = LEGACY_SALT
@@ -168,6 +176,8 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
     over is sent to the read-only scoreboard; a phone that never had the right gets the page that
     explains it and offers the take-over with the recovery code (a plain GET), else `deny`."""
     game = get_object_or_404(Game, code=code)
+    if request.method == "GET" and not getattr(request, "htmx", None) and right_lapsed(request, game):
+        messages.warning(request, RIGHT_LAPSED, fail_silently=True)
     if not (can_edit_game(request, game) if edit else can_view_game(request, game)):
         if request.method == "GET" and held_edit_token_once(request, game):
             raise Refused(_to_share_page(request, game))

@@ -25,10 +25,11 @@ from django.views.decorators.http import condition, require_GET, require_http_me
 from django.views.decorators.vary import vary_on_cookie
 from django_htmx.middleware import HtmxDetails
 
+from clubs.ids import record_id
 from clubs.permissions import can_manage_club, can_score_for_club, require_club_role, scoring_club_ids
 from scoring import filing, game_settings, selectors, services, strict_input
 from scoring.audit import Actor, club_corrections, game_corrections
-from scoring.devices import ensure_device
+from scoring.devices import ensure_device, holder_of, may_hold
 from scoring.diff import change_rows
 from scoring.forms import GameDetailsForm, GameForm, GameSettingsForm, HandForm, hand_initial
 from scoring.handover import (
@@ -636,7 +637,9 @@ def game_history(request: HttpRequest, code: str) -> HttpResponse:
 @require_club_role("manage")
 def club_corrections_page(request: HttpRequest, club_id: int) -> HttpResponse:
     """Every correction in the club's games, newest first: for its organisers."""
-    page = Paginator(club_corrections(club_id), 50).get_page(request.GET.get("page"))
+    # A page number that is not plain digits (`0_1`, `１`) shows the first page, as any other
+    # page that is not a number does (Django's int() would read them as page 1 or more).
+    page = Paginator(club_corrections(club_id), 50).get_page(record_id(request.GET.get("page")))
     changes = [(change, change_rows(change.old_data, change.new_data)) for change in page]
     context = {"club_id": club_id, "page": page, "changes": changes}
     return render(request, "scoring/club_corrections.html", context)
@@ -668,12 +671,23 @@ def hand_over(request: HttpRequest, code: str) -> HttpResponse:
 def take_over(request: HttpRequest, code: str, token: str) -> HttpResponse:
     """Opening the link asks first (link previews must not use the secret); the POST claims it."""
     game = get_object_or_404(Game, code=code)
-    if request.method == "GET":
-        status = 200 if handover_is_open(game=game, token=token) else 410
-        return render(request, "scoring/take_over.html", {"game": game, "open": status == 200}, status=status)
-    if not claim_handover(game=game, token=token, device=ensure_device(request)):
+    if request.method == "GET" and not handover_is_open(game=game, token=token):
+        return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
+    if request.method == "GET" and may_hold(request, game):
+        return render(request, "scoring/take_over.html", {"game": game, "open": True})
+    if not may_hold(request, game):  # said before the button is offered, and again on a POST
+        context = {"game": game, "open": False, "error": _not_a_scorer(request)}
+        return render(request, "scoring/take_over.html", context, status=403)
+    if not claim_handover(game=game, token=token, device=ensure_device(request), holder=holder_of(request)):
         return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
     return redirect("scoring:game", code=game.code)
+
+
+def _not_a_scorer(request: HttpRequest) -> str:
+    return _(
+        "You are signed in as %(name)s, who does not score for this game's club: only its scorers "
+        "and organisers, or a phone nobody is signed in on, may take the scoring over."
+    ) % {"name": request.user.get_username()}
 
 
 def _taker(request: HttpRequest) -> Actor:
@@ -690,11 +704,18 @@ def recover(request: HttpRequest, code: str | None = None, share_code: str | Non
     game = get_object_or_404(Game, code=code) if code else get_shared_game_or_404(share_code or "")
     address = client_address(request)
     typed = request.POST.get("recovery_code", "")
-    if not typed.strip():
+    if not may_hold(request, game):
+        error, status = _not_a_scorer(request), 403
+    elif not typed.strip():
         error, status = _("Recovery code: enter the 6 letters shown on the scoring phone."), 400
     else:
         outcome = take_over_with_code(
-            game=game, code=typed, device=ensure_device(request), address=address, actor=_taker(request)
+            game=game,
+            code=typed,
+            device=ensure_device(request),
+            address=address,
+            actor=_taker(request),
+            holder=holder_of(request),
         )
         if outcome:
             messages.success(request, _("This phone now keeps the score of this game."))

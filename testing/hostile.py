@@ -66,6 +66,24 @@ BAD_GAME_IDS = ["a/b", "..", "../x", "x/..", "a b", "ünï", "a" * 17, "a%2Fb", 
 #: Ids that are not ids: zero, past 32 and 64 bits.
 BAD_INTS = ["0", "99999999999999999999999", "9223372036854775808", "2147483648", "4294967296"]
 
+#: Python's int() syntax around a real id (issue 13, point 17): each would name record `id`.
+ID_SYNTAX = ["0_{id}", " {id}", "{id} ", "+{id}", "{fullwidth}", "{id}\u0660"]
+
+
+def id_variants(pk: int) -> list[str]:
+    """A real id written as int() would still read it: `0_7`, ` 7`, `+7`, full-width `７`…"""
+    fullwidth = "".join(chr(0xFF10 + int(digit)) for digit in str(pk))
+    return [pattern.format(id=pk, fullwidth=fullwidth) for pattern in ID_SYNTAX]
+
+
+#: Sign-ups that read like an existing account's name in one alphabet (issue 13, point 16):
+#: capital I or digit 1 for l, rn for m, 0 for o; and a mixed-script one (Cyrillic ѕ).
+LOOKALIKE_USERNAMES = {
+    "alice": ["aIice", "a1ice", "AIice", "ALICE"],
+    "sam": ["sarn", "SARN", "\u0455am"],
+    "bob": ["b0b", "B0B"],
+}
+
 #: A JSON integer past Python's 4,300-digit limit for int() (issue 13, point 6).
 HUGE_JSON_INT = "9" * 4301
 #: A lone surrogate: valid in JSON text ("\ud800"), storable in no database (issue 13, point 6).

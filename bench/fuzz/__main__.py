@@ -27,7 +27,7 @@ from harness import (  # noqa: E402
 )
 
 from fuzz import __doc__ as DOC  # noqa: E402
-from fuzz.checks import refused, route_of, row_counts, url_patterns  # noqa: E402
+from fuzz.checks import refused, reopened, route_of, row_counts, url_patterns  # noqa: E402
 from fuzz.payloads import GAME_SETUP, PASSWORD  # noqa: E402
 from fuzz.requests import WEIGHTS, Fuzzer, seed, send  # noqa: E402
 
@@ -50,6 +50,8 @@ def main() -> int:
     with database(args.postgres) as url:
         env = environment(url)
         env["LOGIN_FAILURES_PER_ADDRESS"] = "1000000"  # let the fuzzed logins reach the form
+        # ... and the sign-ups: a look-alike name must be refused by its check, not the throttle.
+        env["SIGNUPS_PER_ADDRESS"] = env["SIGNUPS_PER_USERNAME"] = "1000000"
         prepare_database(env)
         setup_django(env)
         state = seed()
@@ -64,6 +66,7 @@ def main() -> int:
         by_target: Counter[str] = Counter()
         failures: list[str] = []
         wrote: list[str] = []
+        holes: list[str] = []
         sent = 0
         reached: set[str | None] = set()
         try:
@@ -101,6 +104,11 @@ def main() -> int:
                         f"{request.target}: {request.method} {request.path[:80]} -> {response.status}"
                         f" {[(k, v[:40]) for k, v in request.fields][:12]}"
                     )
+                elif reopened(request, response):
+                    holes.append(
+                        f"{request.target}: {request.method} {request.path[:80]} -> {response.status}"
+                        f" {[(k, v[:40]) for k, v in request.fields][:8]}"
+                    )
                 elif refused(request, response) and after != before:
                     wrote.append(
                         f"{request.target}: {request.method} {request.path[:80]} -> {response.status}"
@@ -116,7 +124,7 @@ def main() -> int:
         log.unlink()
         connections.close_all()
 
-    for line in failures[:25] + wrote[:25] + tracebacks[:40]:
+    for line in failures[:25] + holes[:25] + wrote[:25] + tracebacks[:40]:
         print("  problem:", line)
     missed = sorted(set(routes) - reached)
     print(
@@ -126,10 +134,11 @@ def main() -> int:
     print("  answers: " + ", ".join(f"{status}: {count}" for status, count in sorted(statuses.items())))
     server_errors = sum(1 for line in failures)
     print(
-        f"fuzz: {sent} requests, {server_errors} server errors, {len(wrote)} rows written by refused requests"
+        f"fuzz: {sent} requests, {server_errors} server errors,"
+        f" {len(wrote)} rows written by refused requests, {len(holes)} known holes open"
         f" ({'postgres' if args.postgres else 'sqlite'})"
     )
-    return 1 if failures or wrote else 0
+    return 1 if failures or wrote or holes else 0
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""What the run checks after each request: no 5xx, and a refused request wrote no row."""
+"""What the run checks after each request: no 5xx, a refused request wrote no row, and a known
+hole (look-alike sign-ups, ids in int() syntax, password-change guesses) is still refused."""
 
 from __future__ import annotations
 
@@ -29,6 +30,16 @@ def refused(request: Request, response: Response) -> bool:
     if response.status in (301, 302, 303):
         return "/login/" in response.location()
     return request.method == "POST"  # a POST answered 200 showed its form again (or a preview)
+
+
+def reopened(request: Request, response: Response) -> bool:
+    """Whether a known hole answered as it did before its fix (issue 13: `must_refuse` /
+    `must_status`). A redirect to the log-in page cannot tell (the browser was signed out)."""
+    if response.status in (301, 302, 303) and "/login/" in response.location():
+        return False
+    if request.must_status:
+        return response.status != request.must_status
+    return request.must_refuse and not refused(request, response)
 
 
 def route_of(path: str) -> str | None:

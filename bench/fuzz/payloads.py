@@ -14,9 +14,11 @@ from testing.hostile import (
     HOSTILE_CSV_CELLS,
     HOSTILE_JSON,
     LONE_SURROGATE,
+    LOOKALIKE_USERNAMES,
     NUL_NAME,
     PYTHON_INT_SYNTAX,
     hands_csv,
+    id_variants,
 )
 from testing.hostile import NASTY as SHARED_NASTY
 
@@ -97,10 +99,12 @@ __all__ = [
     "HOSTILE_JSON",
     "ITEMS",
     "LONE_SURROGATE",
+    "LOOKALIKE_USERNAMES",
     "NASTY",
     "NUL_NAME",
     "PASSWORD",
     "PYTHON_INT_SYNTAX",
     "SEATS",
     "hands_csv",
+    "id_variants",
 ]

@@ -23,10 +23,12 @@ from fuzz.payloads import (
     HOSTILE_CSV_CELLS,
     HOSTILE_JSON,
     ITEMS,
+    LOOKALIKE_USERNAMES,
     NASTY,
     PASSWORD,
     SEATS,
     hands_csv,
+    id_variants,
 )
 
 
@@ -56,6 +58,10 @@ class Request:
     csrf: str = "ok"  # ok, missing, wrong
     who: str = "anon"  # anon, alice (an organiser), sam (a staff organiser: the admin)
     charset: str = ""  # declared in the Content-Type (the body is encoded in it when Python can)
+    # A known hole (issue 13): the answer must be a refusal, or exactly this status; a redirect
+    # to the log-in page (the browser was signed out) cannot tell and passes.
+    must_refuse: bool = False
+    must_status: int = 0
 
 
 def seed() -> State:
@@ -76,6 +82,7 @@ def seed() -> State:
     sam = User.objects.create_user("sam", "sam@example.org", PASSWORD, is_staff=True)
     sam.user_permissions.set(Permission.objects.filter(content_type__app_label__in=["clubs", "scoring"]))
     ClubRole.objects.create(user=sam, club_id=club.pk, role=ClubRole.Role.ORGANISER)
+    User.objects.create_user("bob", "bob@example.org", PASSWORD)  # a name look-alike sign-ups aim at
     Season.objects.filter(pk=season.pk).update(publish_code="fuzzpublished")
     share_codes, game_ids = [], []
     codes = []
@@ -144,6 +151,7 @@ def seed() -> State:
 class Fuzzer:
     def __init__(self, rng: random.Random, state: State) -> None:
         self.rng, self.state = rng, state
+        self.password_guesses = 0
 
     def nasty(self) -> str:
         return self.rng.choice(NASTY)
@@ -512,6 +520,75 @@ class Fuzzer:
             "hostile import", "POST", "/league/import/", fields, [("file", name, data)], who="alice"
         )
 
+    # --- known holes (issue 13, points 1, 16, 17): each must stay refused ---------------------------
+
+    def known_holes(self) -> Request:
+        return self.rng.choice([self.lookalike_signup, self.id_syntax, self.password_guess])()
+
+    def lookalike_signup(self) -> Request:
+        name = self.rng.choice([n for names in LOOKALIKE_USERNAMES.values() for n in names])
+        fields = [("username", name), ("email", ""), ("password1", PASSWORD), ("password2", PASSWORD)]
+        return Request("look-alike sign-up", "POST", "/accounts/signup/", fields, must_refuse=True)
+
+    def id_syntax(self) -> Request:
+        """A valid form or query whose one id is a real id in int() syntax (`0_7`, ` 7`, `７`)."""
+        rng, s = self.rng, self.state
+        ids = {"club": s.club_id, "season": s.season_id, "seat_N": s.player_ids[0]}
+        kinds = ["details", "export", "merge", "admin form", "admin address", "admin filter", "admin page"]
+        kind = rng.choice(kinds)
+        if kind in ("details", "export"):
+            name = rng.choice(["club", "season"] + (["seat_N"] if kind == "details" else []))
+            if kind == "export":
+                query = urlencode(
+                    {"season": s.season_id, "club": s.club_id, name: rng.choice(id_variants(ids[name]))}
+                )
+                return Request(
+                    "id syntax", "GET", f"/league/export/games.csv?{query}", who="alice", must_status=400
+                )
+            seats = {f"seat_{seat}": str(pk) for seat, pk in zip("NESW", s.player_ids, strict=True)}
+            fields = {"club": str(s.club_id), "season": str(s.season_id), "played_on": "2026-03-14",
+                      "place": "", "note": "", **seats}  # fmt: skip
+            fields[name] = rng.choice(id_variants(ids[name]))
+            path = f"/g/{s.codes[0]}/details/"
+            return Request("id syntax", "POST", path, list(fields.items()), who="alice", must_refuse=True)
+        if kind == "merge":
+            keep, duplicate = rng.sample(s.player_ids, 2)
+            fields = [("duplicate", rng.choice(id_variants(duplicate)))]
+            path = f"/clubs/{s.club_id}/players/{keep}/merge"  # the roster's merge: 400 and its form
+            return Request("id syntax", "POST", path, fields, who="alice", must_refuse=True)
+        if kind == "admin form":
+            fields = {"club": str(s.club_id), "season": rng.choice(id_variants(s.season_id)),
+                      "played_on": "", "place": "", "note": "", "seat_rows-TOTAL_FORMS": "0",
+                      "seat_rows-INITIAL_FORMS": "0"}  # fmt: skip
+            path = f"/admin/scoring/game/{s.game_ids[0]}/change/"
+            return Request("id syntax", "POST", path, list(fields.items()), who="sam", must_refuse=True)
+        variant = quote(rng.choice(id_variants(s.club_id)))
+        if kind == "admin address":  # "does not exist": back to the admin's index
+            return Request(
+                "id syntax", "GET", f"/admin/clubs/club/{variant}/change/", who="sam", must_status=302
+            )
+        if kind == "admin page":  # the first page, with a message
+            return Request(
+                "id syntax", "GET", f"/admin/clubs/season/?p={variant}", who="sam", must_status=302
+            )
+        path = f"/admin/clubs/season/?club__id__exact={variant}"  # the filter is left out, with a message
+        return Request("id syntax", "GET", path, who="sam", must_status=302)
+
+    def password_guess(self) -> Request:
+        """Wrong old passwords on alice's password change; past the login limit even the right one
+        must get 429 (new = old, so a reopened hole changes nothing else in the run)."""
+        self.password_guesses += 1
+        right = self.password_guesses > 5
+        fields = [
+            ("old_password", PASSWORD if right else f"guess {self.password_guesses}"),
+            ("new_password1", PASSWORD),
+            ("new_password2", PASSWORD),
+        ]
+        path = "/accounts/password/change/"
+        if right:
+            return Request("password guesses", "POST", path, fields, who="alice", must_status=429)
+        return Request("password guesses", "POST", path, fields, who="alice", must_refuse=True)
+
     # --- the admin, as a staff organiser ------------------------------------------------------------
 
     ADMIN_FORMS: dict[str, list[str]] = {
@@ -788,6 +865,7 @@ WEIGHTS: list[tuple[float, Callable[[Fuzzer], Request]]] = [
     (3, Fuzzer.admin_form),
     (4, Fuzzer.nights),
     (2, Fuzzer.ledger),
+    (3, Fuzzer.known_holes),
 ]
 
 

@@ -44,6 +44,10 @@ ORGANISER, SCORER, MEMBER, OUTSIDER = "organiser", "scorer", "member", "outsider
 ANONYMOUS, TOKEN, SHARE = "anonymous", "edit-token holder", "share-link holder"
 EVERYONE = frozenset({ORGANISER, SCORER, MEMBER, OUTSIDER, ANONYMOUS, TOKEN, SHARE})
 GAME_EDITORS = frozenset({ORGANISER, SCORER, TOKEN})  # a club game in progress (docs/security.md)
+# Taking a club game over (handover link, recovery code): a phone nobody is signed in on, or an
+# account that scores for the club; a signed-in member or outsider would hold a right that does
+# not count, so is refused (docs/security.md, "Club games").
+TAKE_OVER = frozenset({ORGANISER, SCORER, ANONYMOUS, TOKEN, SHARE})
 # The organiser pages (/clubs/) are also tried by a signed-in stranger (no club at all) and a superuser.
 STRANGER, SUPERUSER = "signed-in stranger", "superuser"
 EVERY_VISITOR = EVERYONE | {STRANGER, SUPERUSER}
@@ -250,16 +254,16 @@ MATRIX: dict[str, Write] = {
     "scoring:game_hand_over": Write(lambda w: f"/g/{w.game.code}/hand-over/", lambda w: {}, GAME_EDITORS),
     # The one-time secret in the link is the right: whoever has the link takes over.
     "scoring:game_take_over": Write(
-        lambda w: f"/g/{w.game.code}/take-over/{w.handover_secret}/", lambda w: {}, EVERYONE
+        lambda w: f"/g/{w.game.code}/take-over/{w.handover_secret}/", lambda w: {}, TAKE_OVER
     ),
     # The recovery code is the right: whoever knows it takes over (wrong codes are rate-limited).
     "scoring:game_recover": Write(
-        lambda w: f"/g/{w.game.code}/recover", lambda w: {"recovery_code": recovery_code(w.game)}, EVERYONE
+        lambda w: f"/g/{w.game.code}/recover", lambda w: {"recovery_code": recovery_code(w.game)}, TAKE_OVER
     ),
     "scoring:game_shared_recover": Write(
         lambda w: f"/s/{w.game.share_code}/recover",
         lambda w: {"recovery_code": recovery_code(w.game)},
-        EVERYONE,
+        TAKE_OVER,
     ),
     "scoring:game_details": Write(
         lambda w: f"/g/{w.game.code}/details/",

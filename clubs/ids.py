@@ -1,0 +1,71 @@
+"""Record ids as a form or a query string sends them: plain ASCII digits and nothing else.
+
+Django reads a ModelChoiceField's value, a list filter's or a page number with Python's `int()`,
+which also takes `0_1`, ` 1` and full-width `１` (issue 13, point 17): a forged or mangled id then
+names another record instead of being refused. The site writes ids in plain digits, so anything
+else is refused here with the field's message. (Number fields the table types in follow
+`scoring.strict_input.whole_number`, which allows blanks around the digits; an id has none.)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models import Model
+from django.utils.translation import gettext_lazy as _
+
+_ID = re.compile(r"[0-9]{1,18}", re.ASCII)  # 18 digits: within every database's bigint
+
+
+def record_id(value: object) -> int | None:
+    """The id a string names, or None unless it is 1 to 18 plain ASCII digits."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _ID.fullmatch(value):
+        return int(value)
+    return None
+
+
+NOT_AN_ID = _(
+    "Select a valid choice: “%(value)s” is not one of the choices (an id is written in plain digits)."
+)
+
+
+_INTEGER_KEYS = {"AutoField", "BigAutoField", "SmallAutoField", "IntegerField", "BigIntegerField"}
+
+
+def integer_key(model: type[Model], name: str | None = None) -> bool:
+    """Whether the model's field `name` (its primary key if None) holds integer ids."""
+    field = model._meta.pk if name is None else model._meta.get_field(name)
+    return field is not None and field.get_internal_type() in _INTEGER_KEYS
+
+
+def _check(field: forms.ModelChoiceField, value: Any) -> None:  # type: ignore[type-arg]
+    if value in field.empty_values or isinstance(value, Model):
+        return
+    if field.queryset is None or not integer_key(field.queryset.model, field.to_field_name):
+        return
+    if record_id(value) is None:
+        raise ValidationError(NOT_AN_ID, code="invalid_choice", params={"value": str(value)[:40]})
+
+
+class IdChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """A ModelChoiceField that takes only plain-digit ids where its key is an integer (the admin's
+    foreign keys name the key field, `to_field_name="id"`)."""
+
+    def to_python(self, value: Any) -> Any:
+        _check(self, value)
+        return super().to_python(value)
+
+
+class IdMultipleChoiceField(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]
+    """The many-valued IdChoiceField."""
+
+    def clean(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            for item in value:
+                _check(self, item)
+        return super().clean(value)
