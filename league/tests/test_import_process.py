@@ -90,7 +90,9 @@ def test_run_import_refuses_a_batch_that_is_not_waiting_with_exit_status_2(monke
 def test_an_import_process_that_crashes_has_its_batch_refused_and_nothing_stays(settings, monkeypatch):
     raw = _exported()
     uploader = User.objects.create_superuser("boss", "boss@example.org", None)
-    batch = ImportBatch.objects.create(user=uploader, file_name="hands.csv", status=ImportBatch.Status.WRITING)
+    batch = ImportBatch.objects.create(
+        user=uploader, file_name="hands.csv", status=ImportBatch.Status.WRITING
+    )
     services.write_pending_games(batch_id=batch.pk, games=csv_io.check_bytes(raw)[:2])  # half written
     # A process that reads the file and dies as a crash would (no batch update, non-zero status).
     crash = [sys.executable, "-c", "import sys; sys.stdin.buffer.read(); sys.exit(9)"]
