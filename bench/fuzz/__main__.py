@@ -25,8 +25,10 @@ from harness import (  # noqa: E402
     prepare_database,
     setup_django,
 )
+from import_while_saving import build_file  # noqa: E402
 
 from fuzz import __doc__ as DOC  # noqa: E402
+from fuzz import commands  # noqa: E402
 from fuzz.checks import refused, route_of, row_counts, url_patterns  # noqa: E402
 from fuzz.payloads import GAME_SETUP, PASSWORD  # noqa: E402
 from fuzz.requests import WEIGHTS, Fuzzer, seed, send  # noqa: E402
@@ -44,6 +46,12 @@ def main() -> int:
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--port", type=int, default=8711)
     parser.add_argument("--minutes", type=float, default=10, help="stop early after this long")
+    parser.add_argument(
+        "--skip-commands", action="store_true", help="HTTP only: no restore, import_games, crash"
+    )
+    parser.add_argument(
+        "--crash-games", type=int, default=300, help="games in the upload whose import is killed"
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
 
@@ -109,8 +117,28 @@ def main() -> int:
                 for name in ("alice", "sam"):  # a fuzzed form logged one out: log in again
                     if browsers[name].cookies.get("sessionid") is None:
                         log_in(browsers[name], name)
+            if not args.skip_commands:  # an import process killed while it writes
+                log_in(alice, "alice")
+                upload = build_file(args.crash_games, 100)
+                pids = set(server.worker_pids())
+                count, found = commands.import_crash(server.port, alice, upload, pids, state.club_id)
+                sent += count
+                by_target["import process crash"] += count
+                failures += found
         finally:
             server.stop()
+        if not args.skip_commands:  # the commands: restore and import_games with bad input
+            from league import backup
+
+            dump = backup.dump()
+            connections.close_all()
+            for target, (count, found) in (
+                ("restore with long names", commands.restores(env, dump)),
+                ("import_games options", commands.import_options(env, row_counts)),
+            ):
+                sent += count
+                by_target[target] += count
+                failures += found
         routes = url_patterns()
         tracebacks = [line for line in log.read_text(errors="replace").splitlines() if "Error" in line]
         log.unlink()

@@ -74,6 +74,9 @@ def seed() -> State:
     sam = User.objects.create_user("sam", "sam@example.org", PASSWORD, is_staff=True)
     sam.user_permissions.set(Permission.objects.filter(content_type__app_label__in=["clubs", "scoring"]))
     ClubRole.objects.create(user=sam, club_id=club.pk, role=ClubRole.Role.ORGANISER)
+    from clubs.services import create_invite
+
+    create_invite(club=club, player=players[0], by=alice)  # a pending invite for the backup
     Season.objects.filter(pk=season.pk).update(publish_code="fuzzpublished")
     share_codes, game_ids = [], []
     codes = []
