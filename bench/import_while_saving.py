@@ -233,10 +233,14 @@ def main() -> int:
 
         stored_games = Game.objects.exclude(code=saver.code).count()
         stored_hands = Hand.objects.exclude(game__code=saver.code).count()
+        saved_hands = Hand.objects.filter(game__code=saver.code).count()
         connections.close_all()
 
     saves, worst = len(saver.latencies), max(saver.latencies, default=0.0) * 1000
     errors = saver.errors + ([outcome] if outcome else [])
+    answered = len(saver.latencies) - len([e for e in saver.errors if e.startswith("hand ")])
+    if saved_hands != answered:  # every save answered 302 must be a hand in the game, once
+        errors.append(f"{answered} saves answered as saved, {saved_hands} hands in the game")
     for problem in errors[:10]:
         print("  problem:", problem)
     median = sorted(saver.latencies)[saves // 2] * 1000 if saves else 0.0

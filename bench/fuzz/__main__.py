@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -37,6 +38,22 @@ from fuzz.requests import WEIGHTS, Fuzzer, seed, send  # noqa: E402
 def log_in(browser: Browser, username: str) -> bool:
     browser.get("/accounts/login/")
     return browser.post("/accounts/login/", {"username": username, "password": PASSWORD}).status == 302
+
+
+IMPORT_PAGE = re.compile(r"^/league/import/\d+/$")
+
+
+def follow_import(browser: Browser, path: str, limit: float = 120) -> list[str]:
+    """Follow an upload's page until the import ended; a 5xx or no ending is a finding."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        page = browser.get(path)
+        if page.status >= 500:
+            return [f"import page: GET {path} -> {page.status}"]
+        if page.status != 200 or 'http-equiv="refresh"' not in page.text:
+            return []
+        time.sleep(0.2)
+    return [f"import page: {path} still running after {limit:.0f} s"]
 
 
 def main() -> int:
@@ -103,6 +120,11 @@ def main() -> int:
                 by_target[request.target] += 1
                 reached.add(route_of(request.path))
                 statuses[str(response.status)] += 1
+                if response.status == 302 and IMPORT_PAGE.match(response.location()):
+                    # The upload runs in its own process: wait for it, so the rows it writes are
+                    # not taken for rows written by the next (refused) requests.
+                    failures += follow_import(browser, response.location())
+                    reached.add(route_of(response.location()))
                 after = row_counts()
                 if response.status >= 500:
                     failures.append(
