@@ -30,6 +30,7 @@ import contextlib
 import dataclasses
 import datetime
 import logging
+import shutil
 import subprocess
 import sys
 import threading
@@ -117,8 +118,13 @@ class Job:
     def command(self) -> list[str]:
         """The `run_import` command line; the file goes to its standard input."""
         manage = str(settings.BASE_DIR / "manage.py")
-        line = [sys.executable, manage, "run_import", str(self.batch_id)]
-        line += [f"--niceness={int(settings.IMPORT_NICENESS)}", f"--name={_argument(self.name)}"]
+        niceness = int(settings.IMPORT_NICENESS)
+        # `nice` lowers the priority from the start (Python and Django starting up take a second
+        # of CPU); --niceness makes sure of it where there is no `nice`.
+        nice = shutil.which("nice") if niceness > 0 else None
+        line = [nice, "-n", str(niceness)] if nice else []
+        line += [sys.executable, manage, "run_import", str(self.batch_id)]
+        line += [f"--niceness={niceness}", f"--name={_argument(self.name)}"]
         line += [f"--club={_argument(self.club)}", f"--season={_argument(self.season)}"]
         if self.played_on:
             line.append(f"--date={self.played_on.isoformat()}")

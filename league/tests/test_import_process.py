@@ -7,6 +7,7 @@ whole thing under gunicorn; these tests pin each part.
 
 import datetime
 import io
+import shutil
 import sys
 import threading
 import time
@@ -49,14 +50,14 @@ def test_run_import_reads_the_file_on_stdin_lowers_its_priority_and_publishes_th
     uploader = User.objects.create_superuser("boss", "boss@example.org", None)
     batch = ImportBatch.objects.create(user=uploader, file_name="hands.csv")
     niced: list[int] = []
-    monkeypatch.setattr("os.nice", niced.append)
+    monkeypatch.setattr("os.nice", lambda by: niced.append(by) or 0)
 
     out = _run_import(monkeypatch, batch, raw, "--niceness=10", "--name=hands.csv")
 
     batch.refresh_from_db()
     assert (batch.status, batch.written, batch.total, batch.hands) == ("done", 3, 3, 4)
     assert "done, 3 of 3 games" in out
-    assert niced == [10]
+    assert niced == [0, 10]  # asked for the niceness it runs at, then lowered to 10
     assert Game.objects.count() == 3 and Hand.objects.count() == 4
     client = Client()
     client.force_login(uploader)
@@ -173,8 +174,9 @@ def test_the_import_command_line_carries_the_form_and_the_niceness(settings):
         4, b"", name="-odd\x00name.json", club="-Klubbén", season="Vår", played_on=datetime.date(2026, 3, 2)
     )
     line = job.command()
-    assert line[2:4] == ["run_import", "4"]
-    assert line[4:] == [
+    assert line[:3] == [shutil.which("nice"), "-n", "7"]  # niced from the start
+    assert line[5:7] == ["run_import", "4"]
+    assert line[7:] == [
         "--niceness=7",
         "--name=-oddname.json",
         "--club=-Klubbén",

@@ -26,7 +26,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("batch", type=int, help="the ImportBatch id, made by the upload")
-        parser.add_argument("--niceness", type=int, default=0, help="lower this process's priority by N")
+        parser.add_argument("--niceness", type=int, default=0, help="run at this niceness (0 to 19)")
         parser.add_argument("--name", default="", help="the uploaded file's name (CSV or JSON)")
         parser.add_argument("--club", default="", help="club of JSON records")
         parser.add_argument("--season", default="", help="season of JSON records, within --club")
@@ -34,8 +34,9 @@ class Command(BaseCommand):
         parser.add_argument("--language", default="", help="language of the messages")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["niceness"] > 0:
-            os.nice(min(options["niceness"], 19))
+        lower = min(options["niceness"], 19) - os.nice(0)  # to that niceness, not that much more
+        if lower > 0:
+            os.nice(lower)
         try:
             played_on = datetime.date.fromisoformat(options["date"]) if options["date"] else None
         except ValueError:
