@@ -168,6 +168,8 @@ IMPORT_IN_BACKGROUND = envbool("IMPORT_IN_BACKGROUND", True)
 IMPORT_IN_PROCESS = envbool("IMPORT_IN_PROCESS", True)
 IMPORT_NICENESS = envint("IMPORT_NICENESS", 10)
 IMPORT_PROCESSES = envint("IMPORT_PROCESSES", 2)
+# After each chunk an import rests this share of the time the chunk took to write (100: as long).
+IMPORT_WRITE_PAUSE_PERCENT = envint("IMPORT_WRITE_PAUSE_PERCENT", 100)
 
 # The browser that created a game keeps its edit right this long; a handover link lives this long.
 EDIT_TOKEN_MAX_AGE_DAYS = envint("EDIT_TOKEN_MAX_AGE_DAYS", 365)
