@@ -183,3 +183,32 @@ def test_the_import_command_line_carries_the_form_and_the_niceness(settings):
         "--season=Vår",
         "--date=2026-03-02",
     ]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_stalled_import_is_said_on_a_phone_of_360_px_in_swedish_too(live_server, page):
+    width = 360
+    from pathlib import Path
+
+    from testing.browser import assert_fits_the_phone, sign_in_browser
+
+    organiser = User.objects.create_superuser("boss", "boss@example.org", None)
+    batch = ImportBatch.objects.create(
+        user=organiser,
+        file_name="medlemmar-och-partier-hösten-2026-mycket-långt-filnamn.json",
+        status=ImportBatch.Status.WRITING,
+        total=1500,
+        written=600,
+    )
+    ImportBatch.objects.filter(pk=batch.pk).update(updated_at=timezone.now() - datetime.timedelta(seconds=45))
+    page.set_viewport_size({"width": width, "height": 740})
+    sign_in_browser(page, live_server.url, organiser)
+    shots = Path("/work/wt/shots/imports")
+    shots.mkdir(parents=True, exist_ok=True)
+    for language, words in (("en", "it may have stalled"), ("sv", "kan ha fastnat")):
+        page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+        page.goto(f"{live_server.url}/league/import/{batch.pk}/")
+        assert page.get_by_role("alert").filter(has_text=words).is_visible()
+        assert_fits_the_phone(page)
+        page.screenshot(path=str(shots / f"import-stalled-{language}-{width}.png"), full_page=True)
