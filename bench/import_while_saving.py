@@ -165,7 +165,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1500)
     parser.add_argument("--hands", type=int, default=100)
     parser.add_argument("--port", type=int, default=8711)
-    parser.add_argument("--limit", type=float, default=600, help="seconds to wait for the import at most")
+    parser.add_argument("--limit", type=float, default=900, help="seconds to wait for the import at most")
     parser.add_argument(
         "--control",
         type=float,
@@ -255,11 +255,14 @@ def main() -> int:
     for problem in errors[:10]:
         print("  problem:", problem)
     median = sorted(saver.latencies)[saves // 2] * 1000 if saves else 0.0
-    control = [lat for lat, at in zip(saver.latencies, saver.started, strict=True) if at < began]
-    print(
-        f"  control, before the upload: {len(control)} saves, worst {max(control, default=0) * 1000:.0f} ms"
-        " (the machine's own noise)"
-    )
+    control = sorted(lat for lat, at in zip(saver.latencies, saver.started, strict=True) if at < began)
+    during = sorted(lat for lat, at in zip(saver.latencies, saver.started, strict=True) if at >= began)
+    for label, part in (("control, before the upload", control), ("while importing", during)):
+        if part:
+            print(
+                f"  {label}: {len(part)} saves, median {part[len(part) // 2] * 1000:.0f} ms, "
+                f"99th percentile {part[int(len(part) * 0.99)] * 1000:.0f} ms, worst {part[-1] * 1000:.0f} ms"
+            )
     slowest = sorted(zip(saver.latencies, saver.started, strict=True), reverse=True)[:5]
     for latency, at in slowest:
         phase = next((text for moment, text in reversed(phases) if moment <= at), "before the upload")
