@@ -105,6 +105,7 @@ class Saver:
         self.browser = Browser(port, timeout=60)
         self.stop = threading.Event()
         self.latencies: list[float] = []
+        self.started: list[float] = []  # when each save was sent (time.monotonic())
         self.errors: list[str] = []
         self.code = ""
 
@@ -138,6 +139,7 @@ class Saver:
                 began = time.monotonic()
                 answer = self.browser.post(f"/g/{self.code}/hands", form)
                 self.latencies.append(time.monotonic() - began)
+                self.started.append(began)
                 if answer.status != 302:
                     self.errors.append(f"hand {form['number']}: answered {answer.status}")
             except Exception as error:  # a broken connection is an error to report, not a crash
@@ -163,7 +165,13 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1500)
     parser.add_argument("--hands", type=int, default=100)
     parser.add_argument("--port", type=int, default=8711)
-    parser.add_argument("--limit", type=float, default=600, help="seconds to wait for the import at most")
+    parser.add_argument("--limit", type=float, default=900, help="seconds to wait for the import at most")
+    parser.add_argument(
+        "--control",
+        type=float,
+        default=20,
+        help="seconds of saves before the upload, on their own: the machine's own worst save",
+    )
     args = parser.parse_args()
     kind = "postgres" if args.postgres else "sqlite"
     raw = build_file(args.games, args.hands)
@@ -194,8 +202,9 @@ def main() -> int:
             )
             thread = threading.Thread(target=saver.run, daemon=True)
             thread.start()
-            time.sleep(1.0)  # the saves run on their own first
+            time.sleep(max(1.0, args.control))  # the saves run on their own first: the control
             began = time.monotonic()
+            phases: list[tuple[float, str]] = []
             answer = uploader.request(
                 "POST",
                 "/league/import/",
@@ -210,6 +219,8 @@ def main() -> int:
                 status_path = answer.location()
                 while time.monotonic() - began < args.limit:
                     page = uploader.get(status_path)
+                    phase = re.search(r'role="status">([^<]{0,60})', page.text)
+                    phases.append((time.monotonic(), phase.group(1).strip() if phase else "?"))
                     if page.status != 200:
                         outcome = f"import page answered {page.status}"
                         break
@@ -233,13 +244,29 @@ def main() -> int:
 
         stored_games = Game.objects.exclude(code=saver.code).count()
         stored_hands = Hand.objects.exclude(game__code=saver.code).count()
+        saved_hands = Hand.objects.filter(game__code=saver.code).count()
         connections.close_all()
 
     saves, worst = len(saver.latencies), max(saver.latencies, default=0.0) * 1000
     errors = saver.errors + ([outcome] if outcome else [])
+    answered = len(saver.latencies) - len([e for e in saver.errors if e.startswith("hand ")])
+    if saved_hands != answered:  # every save answered 302 must be a hand in the game, once
+        errors.append(f"{answered} saves answered as saved, {saved_hands} hands in the game")
     for problem in errors[:10]:
         print("  problem:", problem)
     median = sorted(saver.latencies)[saves // 2] * 1000 if saves else 0.0
+    control = sorted(lat for lat, at in zip(saver.latencies, saver.started, strict=True) if at < began)
+    during = sorted(lat for lat, at in zip(saver.latencies, saver.started, strict=True) if at >= began)
+    for label, part in (("control, before the upload", control), ("while importing", during)):
+        if part:
+            print(
+                f"  {label}: {len(part)} saves, median {part[len(part) // 2] * 1000:.0f} ms, "
+                f"99th percentile {part[int(len(part) * 0.99)] * 1000:.0f} ms, worst {part[-1] * 1000:.0f} ms"
+            )
+    slowest = sorted(zip(saver.latencies, saver.started, strict=True), reverse=True)[:5]
+    for latency, at in slowest:
+        phase = next((text for moment, text in reversed(phases) if moment <= at), "before the upload")
+        print(f"  slow save: {latency * 1000:.0f} ms at {at - began:+.1f} s, import: {phase[:50]}")
     print(
         f"  upload request answered in {upload_seconds:.2f} s; stored {stored_games} games with "
         f"{stored_hands} hands; median save {median:.0f} ms"

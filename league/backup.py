@@ -10,7 +10,14 @@ are not in the file: `load()` rescores every game with the engine and writes the
 `league.services.store_games`, in one transaction, into an empty database only.
 
 Version 2 added the permissions, groups, publish codes, hand submission ids and the correction
-history (issue 13, point 10); a version 1 file still restores, without them.
+history (issue 13, point 10); version 3 the club invites, pending and accepted, and the phones'
+edit rights (each device's id hash, the SHA-256 of its cookie, and the games it may score), so a
+table's phone goes on scoring after a restore and an invite link sent before it still works.
+Version 1 and 2 files still restore, without what they lack.
+
+Every value is checked before it is written: types, references, and each text against its
+column's length and choices (a message names the part of the file and the field), so SQLite and
+PostgreSQL refuse the same files and neither is asked to store what the other would not.
 """
 
 from __future__ import annotations
@@ -25,18 +32,18 @@ from django.contrib.auth.models import Group, Permission, User
 from django.db import DataError, IntegrityError, connection, transaction
 from django.utils.dateparse import parse_datetime
 
-from clubs.models import Club, ClubRole, Membership, Player, Season
+from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
 from league.services import NewGame, store_games
 from ratings import services as rating_services
-from scoring.models import Game, GameSeat, Hand, HandChange
+from scoring.models import Device, DeviceGame, Game, GameSeat, Hand, HandChange
 from scoring.rules import GameResult, RecordError, check_record
 from scoring.strict_input import find_bad_text, is_game_code
 
 PUBLISH_CODE = re.compile(r"[A-Za-z0-9_-]{1,32}", re.ASCII)
 
 FORMAT = "pinochle-scorekeeper-backup"
-VERSION = 2
-READABLE = (1, 2)  # versions load() accepts
+VERSION = 3
+READABLE = (1, 2, 3)  # versions load() accepts
 
 
 class BackupRefused(Exception):
@@ -124,7 +131,42 @@ def dump() -> dict[str, Any]:
                 for season in Season.objects.select_related("club").order_by("pk")
             ],
             "club_roles": list(_club_roles()),
+            "invites": [
+                {
+                    "club": invite.club.name,
+                    "player": invite.player_id,
+                    "token": invite.token,
+                    "created_by": invite.created_by.username if invite.created_by else None,
+                    "created_at": _date(invite.created_at),
+                    "accepted_by": invite.accepted_by.username if invite.accepted_by else None,
+                    "accepted_at": _date(invite.accepted_at),
+                }
+                for invite in Invite.objects.select_related("club", "created_by", "accepted_by").order_by(
+                    "pk"
+                )
+            ],
             "games": list(_games()),
+            "devices": list(_devices()),
+        }
+
+
+def _devices() -> Iterator[dict[str, Any]]:
+    """Each phone's record (the hash of its cookie) and its edit rights, by game code."""
+    rights: dict[int, list[dict[str, Any]]] = {}
+    for device_id, code, active, granted in (
+        DeviceGame.objects.filter(game__pending_import__isnull=True)
+        .order_by("device_id", "game_id")
+        .values_list("device_id", "game__code", "active", "granted_at")
+    ):
+        rights.setdefault(device_id, []).append(
+            {"game": code, "active": active, "granted_at": _date(granted)}
+        )
+    for device in Device.objects.order_by("pk"):
+        yield {
+            "id_hash": device.id_hash,
+            "created_at": _date(device.created_at),
+            "seen_at": _date(device.seen_at),
+            "games": rights.get(device.pk, []),
         }
 
 
@@ -259,6 +301,32 @@ def _score(record: Any, where: str) -> GameResult:
         raise BackupRefused(f"{where}: {error}") from None
 
 
+def _fits(model: type[Any], where: str, values: Mapping[str, Any]) -> None:
+    """Refuse a value its column would not take: text longer than the field's max_length, a value
+    outside its choices. SQLite stores an over-long name that PostgreSQL refuses; the restore
+    refuses it on both, naming the part of the file and the field."""
+    for name, value in values.items():
+        field = model._meta.get_field(name)
+        if isinstance(value, str) and field.max_length is not None and len(value) > field.max_length:
+            raise BackupRefused(
+                f"{where}: {name!r} is {len(value)} characters long; at most {field.max_length} fit"
+            )
+        if (
+            field.choices
+            and value not in ("", None)
+            and value not in {key for key, _label in field.flatchoices}
+        ):
+            raise BackupRefused(
+                f"{where}: {name!r} {str(value)[:20]!r} is not one of the values this app knows"
+            )
+
+
+def _new(model: type[Any], where: str, **values: Any) -> Any:
+    """An unsaved row, every value checked against its column first (`_fits`)."""
+    _fits(model, where, values)
+    return model(**values)
+
+
 def load(data: Any) -> dict[str, int]:
     """Restore a `dump()` into an empty database, all or nothing; returns what was restored.
 
@@ -284,7 +352,9 @@ def load(data: Any) -> dict[str, int]:
             players = _restore_players(_list(data, "players"), clubs, users)
             seasons = _restore_seasons(_list(data, "seasons"), clubs)
             roles = _restore_roles(_list(data, "club_roles"), users, clubs)
+            invites = _restore_invites(data.get("invites") or [], users, clubs, players)
             games, hands = _restore_games(_list(data, "games"), users, clubs, seasons, players)
+            devices, rights = _restore_devices(data.get("devices") or [])
             rating_services.refresh_all()  # the ratings are derived: rebuilt from the restored games
     except (IntegrityError, DataError) as error:
         # What the checks above do not look for (a row given twice, a name longer than its column)
@@ -299,6 +369,9 @@ def load(data: Any) -> dict[str, int]:
         "users": len(users),
         "groups": len(groups),
         "club_roles": roles,
+        "invites": invites,
+        "devices": devices,
+        "device_rights": rights,
     }
 
 
@@ -326,8 +399,9 @@ def _restore_groups(rows: Any) -> dict[str, Group]:
     for index, row in enumerate(rows, start=1):
         where = f"groups[{index}]"
         name = _field(row, "name", str, where)
-        if not name or name in groups or len(name) > 150:
-            raise BackupRefused(f"{where}: the group name is empty, too long or repeated")
+        if not name or name in groups:
+            raise BackupRefused(f"{where}: the group name is empty or repeated")
+        _fits(Group, where, {"name": name})
         groups[name], _created = Group.objects.get_or_create(name=name)
         groups[name].permissions.set(_permissions(row.get("permissions", []), where))
     return groups
@@ -342,7 +416,9 @@ def _restore_users(rows: list[Any], groups: Mapping[str, Group]) -> dict[str, Us
         name = _field(row, "username", str, where)
         if not name or name in users:
             raise BackupRefused(f"{where}: the username is empty or repeated")
-        users[name] = User(
+        users[name] = _new(
+            User,
+            where,
             username=name,
             email=_field(row, "email", str, where, optional=True) or "",
             first_name=_field(row, "first_name", str, where, optional=True) or "",
@@ -381,7 +457,8 @@ def _restore_clubs(rows: list[Any]) -> dict[str, Club]:
         name = _field(row, "name", str, where)
         if not name.strip() or name in clubs:
             raise BackupRefused(f"{where}: the club name is empty or repeated")
-        clubs[name] = Club.objects.create(name=name)
+        clubs[name] = _new(Club, where, name=name)
+        clubs[name].save()
         created = _moment(row.get("created_at"), where)
         if created:
             Club.objects.filter(pk=clubs[name].pk).update(created_at=created)
@@ -409,7 +486,8 @@ def _restore_players(
             raise BackupRefused(f"{where}: account {account[:150]!r} is unknown or tied to another player")
         if account is not None:
             tied.add(account)
-        player = players[key] = Player.objects.create(name=name, user=users[account] if account else None)
+        player = players[key] = _new(Player, where, name=name, user=users[account] if account else None)
+        player.save()
         created = _moment(row.get("created_at"), where)
         if created:
             Player.objects.filter(pk=player.pk).update(created_at=created)
@@ -449,7 +527,9 @@ def _restore_seasons(rows: list[Any], clubs: Mapping[str, Club]) -> dict[tuple[s
             )
         if code is not None:
             codes.add(code)
-        seasons[(club.name, name)] = Season.objects.create(
+        seasons[(club.name, name)] = season = _new(
+            Season,
+            where,
             club=club,
             name=name,
             starts_on=starts,
@@ -457,6 +537,7 @@ def _restore_seasons(rows: list[Any], clubs: Mapping[str, Club]) -> dict[tuple[s
             publish_code=code,
             closed_at=_moment(row.get("closed_at"), where),
         )
+        season.save()
     return seasons
 
 
@@ -471,7 +552,7 @@ def _restore_roles(rows: list[Any], users: Mapping[str, User], clubs: Mapping[st
             raise BackupRefused(f"{where}: user {username[:150]!r} is not among the users")
         if role not in ClubRole.Role.values:
             raise BackupRefused(f"{where}: {role[:20]!r} is not a club role")
-        roles.append(ClubRole(user=users[username], club_id=club.pk, role=role))
+        roles.append(_new(ClubRole, where, user=users[username], club_id=club.pk, role=role))
         times.append(_moment(row.get("updated_at"), where))
     ClubRole.objects.bulk_create(roles)
     # bulk_update writes the times as given (bulk_create stamps `updated_at` with now).
@@ -528,8 +609,10 @@ def _restore_games(
         if created_by is not None and created_by not in users:
             raise BackupRefused(f"{where}: user {str(created_by)[:150]!r} is not among the users")
         place, note = row.get("place") or "", row.get("note") or ""
-        if not isinstance(place, str) or not isinstance(note, str) or len(place) > 100:
-            raise BackupRefused(f"{where}: 'place' or 'note' is not text (place: at most 100 characters)")
+        if not isinstance(place, str) or not isinstance(note, str):
+            raise BackupRefused(f"{where}: 'place' or 'note' is not text")
+        edit_token_hash = row.get("edit_token_hash") if isinstance(row.get("edit_token_hash"), str) else ""
+        _fits(Game, where, {"place": place, "note": note, "edit_token_hash": edit_token_hash})
         # Club and season are set afterwards: store_games would bind named seats to roster players
         # by name, and the backup says exactly which player sat where.
         played_on = _day(row.get("played_on"), where)
@@ -542,9 +625,7 @@ def _restore_games(
                 "season": season,
                 "links": links,
                 "share_code": share_code,
-                "edit_token_hash": row.get("edit_token_hash")
-                if isinstance(row.get("edit_token_hash"), str)
-                else "",
+                "edit_token_hash": edit_token_hash,
                 "created_by": users[created_by] if created_by else None,
                 "created_at": _moment(row.get("created_at"), where),
                 "updated_at": _moment(row.get("updated_at"), where),
@@ -563,7 +644,7 @@ def _restore_games(
         changes: dict[str, Any] = {
             "club": extra["club"],
             "season": extra["season"],
-            "edit_token_hash": extra["edit_token_hash"][:64],
+            "edit_token_hash": extra["edit_token_hash"],
             "created_by": extra["created_by"],
         }
         if extra["share_code"]:
@@ -601,6 +682,109 @@ def _restore_games(
         change.at = moment
     HandChange.objects.bulk_update(trail, ["at"], batch_size=1000)
     return len(stored), sum(len(game.hands) for game in new_games)
+
+
+def _restore_invites(
+    rows: Any, users: Mapping[str, User], clubs: Mapping[str, Club], players: Mapping[int, Player]
+) -> int:
+    """Club invites (version 3): pending ones keep their link working, accepted ones their record."""
+    if not isinstance(rows, list):
+        raise BackupRefused("'invites' is not a list")
+    invites: list[Invite] = []
+    times: list[tuple[datetime.datetime | None, datetime.datetime | None]] = []
+    tokens: set[str] = set()
+    for index, row in enumerate(rows, start=1):
+        where = f"invites[{index}]"
+        club = _club(clubs, _field(row, "club", str, where), where)
+        player = players.get(_field(row, "player", int, where))
+        token = _field(row, "token", str, where)
+        if player is None:
+            raise BackupRefused(f"{where}: 'player' is not among the players")
+        if not token or token in tokens:
+            raise BackupRefused(f"{where}: the token is empty or repeated")
+        tokens.add(token)
+        by, accepted_by = (_user(users, row, key, where) for key in ("created_by", "accepted_by"))
+        accepted_at = _moment(row.get("accepted_at"), where)
+        invites.append(
+            _new(
+                Invite,
+                where,
+                club=club,
+                player=player,
+                token=token,
+                created_by=by,
+                accepted_by=accepted_by,
+                accepted_at=accepted_at,
+            )
+        )
+        times.append((_moment(row.get("created_at"), where), accepted_at))
+    Invite.objects.bulk_create(invites)
+    for invite, (created, _accepted) in zip(invites, times, strict=True):
+        if created:
+            invite.created_at = created
+    Invite.objects.bulk_update(invites, ["created_at"], batch_size=1000)
+    return len(invites)
+
+
+def _user(users: Mapping[str, User], row: Mapping[str, Any], key: str, where: str) -> User | None:
+    name = _field(row, key, str, where, optional=True)
+    if name is not None and name not in users:
+        raise BackupRefused(f"{where}: {key!r} {name[:150]!r} is not among the users")
+    return users[name] if name is not None else None
+
+
+def _restore_devices(rows: Any) -> tuple[int, int]:
+    """The phones and their edit rights (version 3), so a table's phone keeps scoring its game:
+    its cookie holds the device id, whose hash is restored here."""
+    if not isinstance(rows, list):
+        raise BackupRefused("'devices' is not a list")
+    games = dict(Game.objects.values_list("code", "pk"))
+    devices: list[Device] = []
+    device_times: list[tuple[datetime.datetime | None, datetime.datetime | None]] = []
+    rights: list[tuple[int, DeviceGame, datetime.datetime | None]] = []
+    hashes: set[str] = set()
+    for index, row in enumerate(rows, start=1):
+        where = f"devices[{index}]"
+        id_hash = _field(row, "id_hash", str, where)
+        if not id_hash or id_hash in hashes:
+            raise BackupRefused(f"{where}: the id hash is empty or repeated")
+        hashes.add(id_hash)
+        devices.append(_new(Device, where, id_hash=id_hash))
+        device_times.append((_moment(row.get("created_at"), where), _moment(row.get("seen_at"), where)))
+        held = row.get("games", [])
+        if not isinstance(held, list):
+            raise BackupRefused(f"{where}: 'games' is not a list")
+        seen: set[str] = set()
+        for number, right in enumerate(held, start=1):
+            here = f"{where} games[{number}]"
+            code = _field(right, "game", str, here)
+            if code not in games or code in seen:
+                raise BackupRefused(f"{here}: game {code[:16]!r} is not among the games, or is given twice")
+            seen.add(code)
+            active = right.get("active", True)
+            if not isinstance(active, bool):
+                raise BackupRefused(f"{here}: 'active' is not true or false")
+            rights.append(
+                (
+                    len(devices) - 1,
+                    DeviceGame(game_id=games[code], active=active),
+                    _moment(right.get("granted_at"), here),
+                )
+            )
+    Device.objects.bulk_create(devices, batch_size=1000)
+    for device, (created, seen_at) in zip(devices, device_times, strict=True):
+        device.created_at = created or device.created_at
+        device.seen_at = seen_at or device.seen_at
+    Device.objects.bulk_update(devices, ["created_at", "seen_at"], batch_size=1000)
+    rows_made = []
+    for position, right_row, _granted in rights:
+        right_row.device_id = devices[position].pk
+        rows_made.append(right_row)
+    DeviceGame.objects.bulk_create(rows_made, batch_size=1000)
+    for right_row, (_position, _row, granted) in zip(rows_made, rights, strict=True):
+        right_row.granted_at = granted or right_row.granted_at
+    DeviceGame.objects.bulk_update(rows_made, ["granted_at"], batch_size=1000)
+    return len(devices), len(rows_made)
 
 
 def _text(row: Mapping[str, Any], key: str, longest: int, where: str) -> str:
@@ -660,7 +844,9 @@ def _changes(rows: Any, users: Mapping[str, User], clubs: Mapping[str, Club], wh
         if actor is not None and actor not in users:
             raise BackupRefused(f"{here}: user {actor[:150]!r} is not among the users")
         trail.append(
-            HandChange(
+            _new(
+                HandChange,
+                here,
                 hand_number=number,
                 action=action,
                 old_data=old,

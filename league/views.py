@@ -16,6 +16,7 @@ from django.forms import Form, ModelChoiceField
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -26,9 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubs import services as club_services
 from clubs.models import Club, ClubRole, Player, Season
 from clubs.permissions import (
-    AnyUser,
     can_manage_club,
-    can_score_for_club,
     deny,
     is_site_admin,
     may_merge_players,
@@ -301,7 +300,7 @@ def import_games(request: HttpRequest) -> HttpResponse:
     refused_rights: list[csv_io.Problem] = []
 
     def check_rights(games: list[NewGame]) -> list[csv_io.Problem]:
-        refused_rights.extend(_import_rights(request.user, games))
+        refused_rights.extend(imports.import_rights(request.user, games))
         return refused_rights
 
     if form.is_valid():
@@ -350,48 +349,14 @@ def import_status(request: HttpRequest, batch_id: int) -> HttpResponse:
     batch = imports.settle_if_stalled(batch)
     context = {
         "batch": batch,
+        "quiet": imports.is_quiet(batch),
+        "quiet_seconds": int((timezone.now() - batch.updated_at).total_seconds()),
         "problems": imports.problems_of(batch),
         "written": number_format(batch.written, force_grouping=True),
         "total": number_format(batch.total, force_grouping=True),
         "hands": number_format(batch.hands, force_grouping=True),
     }
     return render(request, "league/import_status.html", context)
-
-
-def _import_rights(user: AnyUser, games: list[NewGame]) -> list[csv_io.Problem]:
-    """What the user may not import: games into a club they do not score for, a new club or season
-    (organisers, in the admin or the club's pages), games outside a club (nobody could see them)."""
-    if is_site_admin(user):
-        return []
-    problems = []
-    clubs = {club.name: club.pk for club in Club.objects.filter(name__in={g.club for g in games if g.club})}
-    seasons = set(Season.objects.filter(club__name__in=clubs).values_list("club__name", "name"))
-    closed = set(
-        Season.objects.filter(club__name__in=clubs, closed_at__isnull=False).values_list("club__name", "name")
-    )
-    for new in games:
-        if not new.club:
-            problem = _("only an administrator imports games outside a club")
-        elif new.club not in clubs:
-            problem = _("club %(club)s does not exist; create it on the Clubs page first") % {
-                "club": new.club
-            }
-        elif not can_score_for_club(user, clubs[new.club]):
-            problem = _("you are not a scorer or organiser of %(club)s") % {"club": new.club}
-        elif (
-            new.season
-            and (new.club, new.season) not in seasons
-            and not can_manage_club(user, clubs[new.club])
-        ):
-            problem = _("season %(season)s does not exist; an organiser of the club creates it") % {
-                "season": new.season
-            }
-        elif (new.club, new.season) in closed:
-            problem = _("season %(season)s is closed: it accepts no new games") % {"season": new.season}
-        else:
-            continue
-        problems.append(csv_io.Problem(new.line, problem))
-    return problems
 
 
 def _too_big(request: HttpRequest) -> bool:

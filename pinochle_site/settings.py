@@ -166,12 +166,19 @@ ACCOUNT_THROTTLE_WINDOW_SECONDS = envint("ACCOUNT_THROTTLE_WINDOW_SECONDS", 60 *
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 0)
 
 # Imports (league/imports.py): the largest file accepted, in MB (a bigger upload is refused before
-# it is read); how many games one short write transaction holds; and whether an upload is written
-# by a thread of the web worker while the page shows its progress (off: written during the
-# request, as the tests and the import_games command do).
+# it is read); how many games one short write transaction holds; whether an upload is written in
+# the background while the page shows its progress (off: written during the request, as the tests
+# and the import_games command do); whether the background is a separate OS process
+# (`manage.py run_import`, off: a thread of the web worker), at which niceness, and at most how
+# many such processes one web worker runs at once (more uploads wait their turn).
 IMPORT_MAX_MB = envint("IMPORT_MAX_MB", 20)
 IMPORT_CHUNK_GAMES = envint("IMPORT_CHUNK_GAMES", 20)
 IMPORT_IN_BACKGROUND = envbool("IMPORT_IN_BACKGROUND", True)
+IMPORT_IN_PROCESS = envbool("IMPORT_IN_PROCESS", True)
+IMPORT_NICENESS = envint("IMPORT_NICENESS", 10)
+IMPORT_PROCESSES = envint("IMPORT_PROCESSES", 2)
+# After each chunk an import rests this share of the time the chunk took to write (100: as long).
+IMPORT_WRITE_PAUSE_PERCENT = envint("IMPORT_WRITE_PAUSE_PERCENT", 100)
 
 # The browser that created a game keeps its edit right this long; a handover link lives this long.
 EDIT_TOKEN_MAX_AGE_DAYS = envint("EDIT_TOKEN_MAX_AGE_DAYS", 365)

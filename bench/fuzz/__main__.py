@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -25,8 +26,10 @@ from harness import (  # noqa: E402
     prepare_database,
     setup_django,
 )
+from import_while_saving import build_file  # noqa: E402
 
 from fuzz import __doc__ as DOC  # noqa: E402
+from fuzz import commands  # noqa: E402
 from fuzz.checks import refused, reopened, route_of, row_counts, url_patterns  # noqa: E402
 from fuzz.payloads import GAME_SETUP, PASSWORD  # noqa: E402
 from fuzz.requests import WEIGHTS, Fuzzer, seed, send  # noqa: E402
@@ -37,6 +40,22 @@ def log_in(browser: Browser, username: str) -> bool:
     return browser.post("/accounts/login/", {"username": username, "password": PASSWORD}).status == 302
 
 
+IMPORT_PAGE = re.compile(r"^/league/import/\d+/$")
+
+
+def follow_import(browser: Browser, path: str, limit: float = 120) -> list[str]:
+    """Follow an upload's page until the import ended; a 5xx or no ending is a finding."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        page = browser.get(path)
+        if page.status >= 500:
+            return [f"import page: GET {path} -> {page.status}"]
+        if page.status != 200 or 'http-equiv="refresh"' not in page.text:
+            return []
+        time.sleep(0.2)
+    return [f"import page: {path} still running after {limit:.0f} s"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=DOC, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=6000)
@@ -44,6 +63,12 @@ def main() -> int:
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--port", type=int, default=8711)
     parser.add_argument("--minutes", type=float, default=10, help="stop early after this long")
+    parser.add_argument(
+        "--skip-commands", action="store_true", help="HTTP only: no restore, import_games, crash"
+    )
+    parser.add_argument(
+        "--crash-games", type=int, default=300, help="games in the upload whose import is killed"
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
 
@@ -98,6 +123,11 @@ def main() -> int:
                 by_target[request.target] += 1
                 reached.add(route_of(request.path))
                 statuses[str(response.status)] += 1
+                if response.status == 302 and IMPORT_PAGE.match(response.location()):
+                    # The upload runs in its own process: wait for it, so the rows it writes are
+                    # not taken for rows written by the next (refused) requests.
+                    failures += follow_import(browser, response.location())
+                    reached.add(route_of(response.location()))
                 after = row_counts()
                 if response.status >= 500:
                     failures.append(
@@ -117,8 +147,28 @@ def main() -> int:
                 for name in ("alice", "sam"):  # a fuzzed form logged one out: log in again
                     if browsers[name].cookies.get("sessionid") is None:
                         log_in(browsers[name], name)
+            if not args.skip_commands:  # an import process killed while it writes
+                log_in(alice, "alice")
+                upload = build_file(args.crash_games, 100)
+                pids = set(server.worker_pids())
+                count, found = commands.import_crash(server.port, alice, upload, pids, state.club_id)
+                sent += count
+                by_target["import process crash"] += count
+                failures += found
         finally:
             server.stop()
+        if not args.skip_commands:  # the commands: restore and import_games with bad input
+            from league import backup
+
+            dump = backup.dump()
+            connections.close_all()
+            for target, (count, found) in (
+                ("restore with long names", commands.restores(env, dump)),
+                ("import_games options", commands.import_options(env, row_counts)),
+            ):
+                sent += count
+                by_target[target] += count
+                failures += found
         routes = url_patterns()
         tracebacks = [line for line in log.read_text(errors="replace").splitlines() if "Error" in line]
         log.unlink()

@@ -83,6 +83,9 @@ def seed() -> State:
     sam.user_permissions.set(Permission.objects.filter(content_type__app_label__in=["clubs", "scoring"]))
     ClubRole.objects.create(user=sam, club_id=club.pk, role=ClubRole.Role.ORGANISER)
     User.objects.create_user("bob", "bob@example.org", PASSWORD)  # a name look-alike sign-ups aim at
+    from clubs.services import create_invite
+
+    create_invite(club=club, player=players[0], by=alice)  # a pending invite for the backup
     Season.objects.filter(pk=season.pk).update(publish_code="fuzzpublished")
     share_codes, game_ids = [], []
     codes = []

@@ -17,11 +17,12 @@ from django.contrib.auth.models import Group, Permission, User
 from django.core.management import call_command
 from django.db import models
 
-from clubs.models import Club, Season
+from clubs import services as club_services
+from clubs.models import Club, Invite, Player, Season
 from league import backup
 from scoring import handover, services
 from scoring.audit import Actor
-from scoring.models import Game, HandChange
+from scoring.models import Device, DeviceGame, Game, HandChange
 from testing.helpers import quick_hand, standard_game
 
 from .test_backup import club_night
@@ -105,6 +106,16 @@ def a_club_with_everything() -> None:
     services.record_hand(game=phone, number=1, data=quick_hand(), submission_id=uuid.uuid4())
     services.edit_hand(game=phone, number=1, data=quick_hand(ns_tricks=16), actor=Actor.device())
     handover.start_handover(game=phone)
+    # Version 3: invites (one pending, one accepted) and phones' edit rights (one handed over).
+    roster = list(Player.objects.filter(memberships__club=club).order_by("pk"))
+    club_services.create_invite(club=club, player=roster[0], by=olga)
+    accepted = club_services.create_invite(club=club, player=roster[1], by=olga)
+    club_services.accept_invite(token=accepted.token, user=User.objects.create_user("rosa", "r@example.org"))
+    table, old_phone = Device.objects.create(id_hash="a" * 64), Device.objects.create(id_hash="b" * 64)
+    Device.objects.create(id_hash="c" * 64)  # a phone that scores nothing now
+    DeviceGame.objects.create(device=table, game=phone, active=True)
+    DeviceGame.objects.create(device=old_phone, game=phone, active=False)
+    DeviceGame.objects.create(device=table, game=game, active=True)
     assert club.pk and HandChange.objects.count() == 3
 
 
@@ -112,6 +123,7 @@ def test_issue13_point10_backup_then_restore_brings_back_every_row_of_every_mode
     a_club_with_everything()
     before = every_row()
     assert before["scoring.HandChange"] and before["auth.User_groups"] and before["auth.Group_permissions"]
+    assert len(before["clubs.Invite"]) == 2 and len(before["scoring.DeviceGame"]) == 3
     path = tmp_path / "backup.json"
     call_command("backup", str(path), stderr=io.StringIO())
     wipe_everything()
@@ -145,9 +157,11 @@ def test_issue13_point10_a_version_1_backup_still_restores_without_the_new_parts
         del user["groups"], user["permissions"]
     for game in data["games"]:
         del game["hand_meta"], game["changes"]
+    del data["invites"], data["devices"]
     wipe_everything()
     restored = backup.load(data)
     assert restored["games"] == 6 and not HandChange.objects.exists()
+    assert not Invite.objects.exists() and not Device.objects.exists()
 
 
 def test_issue13_point10_restore_refuses_a_permission_this_app_does_not_have_and_writes_nothing():

@@ -221,3 +221,46 @@ def test_issue13_point17_duplicate_keys_in_a_json_record_are_refused_naming_the_
 def test_issue13_point17_restore_refuses_duplicate_keys_naming_the_key(tmp_path):
     text = json.dumps(backup()).replace('"clubs": [', '"clubs": [], "clubs": [')
     assert 'the key "clubs" appears twice' in restore(text, tmp_path)
+
+
+def test_issue13_point6_import_games_refuses_a_club_name_in_bytes_that_are_not_utf8(tmp_path):
+    """The shell passes the bytes as they are; Python turns the invalid ones into lone surrogates,
+    which no database stores. The command says so and exits with status 2, no traceback."""
+    import os
+    import subprocess
+    import sys
+
+    from django.conf import settings
+
+    path = tmp_path / "games.json"
+    path.write_text("[" + record_with_name("Anna") + "]", encoding="utf-8")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite3'}", "DEBUG": "true"}
+    done = subprocess.run(
+        [sys.executable, str(settings.BASE_DIR / "manage.py"), "import_games", str(path), b"--club=Kl\xffbb"],
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+    err = done.stderr.decode("utf-8", "replace")
+    assert done.returncode == 2, err
+    assert "--club: 'Kl\\udcffbb' is not valid UTF-8 text" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"club": "K" * 101}, "--club: 101 characters; at most 100"),
+        ({"club": "Klubben", "season": "S" * 101}, "--season: 101 characters; at most 100"),
+        ({"club": "Kl" + LONE_SURROGATE}, "--club: 'Kl\\ud800' is not valid UTF-8 text"),
+        ({"season": "Vår"}, "--season needs --club"),
+    ],
+)
+def test_issue13_point6_import_games_refuses_a_bad_club_or_season_option_and_writes_nothing(
+    options, message, tmp_path
+):
+    path = tmp_path / "games.json"
+    path.write_text("[" + record_with_name("Anna") + "]", encoding="utf-8")
+    with pytest.raises(CommandError) as refused:
+        call_command("import_games", str(path), **options)
+    assert refused.value.returncode == 2 and message in str(refused.value)
+    assert not Game.objects.exists() and not Club.objects.exists()

@@ -1,7 +1,9 @@
 """`python manage.py import_games FILE...`: import hands.csv files or JSON game records.
 
 All files are checked first and imported in one transaction: any bad row in any file refuses the
-lot, with one line per problem (file, line, reason) on standard error and exit status 2.
+lot, with one line per problem (file, line, reason) on standard error and exit status 2. Bad
+options (a --club or --season that is not valid UTF-8 text, or longer than a name may be; a --date
+that is not a date) are refused the same way before any file is read.
 """
 
 import datetime
@@ -11,7 +13,19 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from clubs.models import Club, Season
 from league.csv_io import ImportRefused, import_bytes, max_import_bytes
+from scoring.strict_input import text_problem
+
+
+def _name_option(option: str, value: str, longest: int) -> str:
+    """A --club or --season as given: text a database stores, of at most `longest` characters.
+    Bytes that are not UTF-8 reach Python as lone surrogates (the file system's escape)."""
+    if text_problem(value) is not None:
+        raise CommandError(f"--{option}: {value!a} is not valid UTF-8 text", returncode=2)
+    if len(value) > longest:
+        raise CommandError(f"--{option}: {len(value)} characters; at most {longest}", returncode=2)
+    return value
 
 
 class Command(BaseCommand):
@@ -27,9 +41,12 @@ class Command(BaseCommand):
         try:
             played_on = datetime.date.fromisoformat(options["date"]) if options["date"] else None
         except ValueError:
-            raise CommandError(f"--date: {options['date']!r} is not a date like 2026-03-14") from None
+            problem = f"--date: {options['date']!a} is not a date like 2026-03-14"
+            raise CommandError(problem, returncode=2) from None
         if options["season"] and not options["club"]:
-            raise CommandError("--season needs --club")
+            raise CommandError("--season needs --club", returncode=2)
+        for option, model in (("club", Club), ("season", Season)):
+            _name_option(option, options[option], model._meta.get_field("name").max_length)
         failed = False
         games = hands = 0
         with transaction.atomic():

@@ -47,5 +47,6 @@ class Command(BaseCommand):
             raise CommandError(f"{name}: nothing restored: {refused}", returncode=2) from None
         self.stdout.write(
             "restored {games} games with {hands} hands, {clubs} clubs, {players} players, {seasons} seasons, "
-            "{users} accounts and {club_roles} club roles".format(**counts)
+            "{users} accounts, {club_roles} club roles, {invites} invites and {devices} phones with "
+            "{device_rights} edit rights".format(**counts)
         )

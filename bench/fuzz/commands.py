@@ -1,0 +1,245 @@
+"""What the fuzz run sends outside HTTP (issue 13, points 5, 6 and 10): the management commands
+and the import process.
+
+- `restore` of a backup of the seeded database with one value made longer than its column (every
+  text field of every part of the file) into an empty database: each must exit with status 2 and
+  a message naming the field, no traceback, and leave the database empty;
+- `import_games --club` with bytes that are not UTF-8 (and an over-long name): exit status 2, a
+  message, no traceback, no row written;
+- an import process that crashes: a large upload's `run_import` is killed (SIGKILL) while it runs;
+  its page must then say the import stopped, and none of its games may stay, hidden or shown.
+
+Each finding is returned as one line; the run counts them as server errors.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from harness import ROOT, Browser
+
+# The backup's text fields and the longest each column takes (league/backup.py checks them all).
+LONG_FIELDS: list[tuple[str, str, int]] = [
+    ("groups", "name", 150),
+    ("users", "username", 150),
+    ("users", "email", 254),
+    ("users", "first_name", 150),
+    ("users", "last_name", 150),
+    ("users", "password", 128),
+    ("clubs", "name", 100),
+    ("players", "name", 100),
+    ("seasons", "name", 100),
+    ("invites", "token", 64),
+    ("devices", "id_hash", 64),
+    ("games", "place", 100),
+    ("games", "edit_token_hash", 64),
+    ("games", "handover_token_hash", 64),
+]
+
+
+def manage(
+    env: Mapping[str, str], *args: str | bytes, stdin: bytes | None = None
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        cwd=ROOT,
+        env=dict(env),
+        input=stdin,
+        capture_output=True,
+        timeout=300,
+    )
+
+
+def _problem(done: subprocess.CompletedProcess, what: str, expected: str) -> str | None:
+    err = done.stderr.decode("utf-8", "replace")
+    if done.returncode != 2 or "Traceback" in err or expected not in err:
+        return f"{what}: exit status {done.returncode}, {err.strip().splitlines()[-1:] or 'no message'}"
+    return None
+
+
+def long_backups(dump: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(label, the field the message must name, a backup) with one value one character too long."""
+    for part, key, longest in LONG_FIELDS:
+        rows = dump.get(part) or []
+        if not rows:
+            continue
+        changed = copy.deepcopy(dump)
+        changed[part][0][key] = "x" * (longest + 1)
+        yield f"{part}.{key}", f"{part}[1]" if part != "games" else f"'{key}'", changed
+    games_with_changes = [i for i, game in enumerate(dump.get("games", [])) if game.get("changes")]
+    if games_with_changes:
+        changed = copy.deepcopy(dump)
+        changed["games"][games_with_changes[0]]["changes"][0]["actor_label"] = "x" * 151
+        yield "games.changes.actor_label", "'actor_label'", changed
+    changed = copy.deepcopy(dump)
+    if changed.get("club_roles"):
+        changed["club_roles"][0]["role"] = "emperor"
+        yield "club_roles.role", "club_roles[1]", changed
+
+
+@contextlib.contextmanager
+def empty_database(url: str) -> Iterator[str]:
+    """A second, empty database next to the fuzzed one: a temporary SQLite file, or a new database
+    in the same PostgreSQL cluster."""
+    if url.startswith("sqlite"):
+        with tempfile.TemporaryDirectory(prefix="fuzz-restore-") as tmp:
+            yield f"sqlite:///{Path(tmp) / 'restore.sqlite3'}"
+        return
+    import psycopg
+
+    parts = urllib.parse.urlsplit(url)
+    name = parts.path.lstrip("/") + "_restore"
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urllib.parse.urlunsplit(parts._replace(path="/" + name))
+    finally:
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def restores(env: Mapping[str, str], dump: dict[str, Any]) -> tuple[int, list[str]]:
+    """Every over-long backup refused, naming its field, with the database left empty (a restore
+    refuses a database that is not: the next case would say so); then the untouched backup of the
+    fuzzed database restores."""
+    findings: list[str] = []
+    sent = 0
+    with empty_database(env["DATABASE_URL"]) as url:
+        target = {**env, "DATABASE_URL": url}
+        done = manage(target, "migrate", "--noinput", "-v0")
+        if done.returncode != 0:
+            return sent, [f"restore: migrating the empty database failed: {done.stderr[-300:]!r}"]
+        for label, names, backup in long_backups(dump):
+            sent += 1
+            answer = manage(target, "restore", "-", stdin=json.dumps(backup).encode())
+            problem = _problem(answer, f"restore with a long {label}", names)
+            if problem:
+                findings.append(problem)
+        sent += 1
+        whole = manage(target, "restore", "-", stdin=json.dumps(dump).encode())
+        if whole.returncode != 0:
+            findings.append(f"restore of the fuzzed database's backup: {whole.stderr[-300:]!r}")
+    return sent, findings
+
+
+def import_options(env: Mapping[str, str], counts: Any) -> tuple[int, list[str]]:
+    """import_games with a --club that is not UTF-8, or too long: exit 2, nothing written."""
+    from testing.hostile import record_with_name
+
+    findings: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="fuzz-import-") as tmp:
+        path = Path(tmp) / "games.json"
+        path.write_text("[" + record_with_name("Anna") + "]", encoding="utf-8")
+        cases: list[tuple[str, bytes | str, str]] = [
+            ("non-UTF-8 club", b"--club=Kl\xffbb", "not valid UTF-8 text"),
+            ("non-UTF-8 season", b"--season=V\xe5r", "--season"),
+            ("Latin-1 club", b"--club=Klubb\xe9n", "not valid UTF-8 text"),
+            ("over-long club", "--club=" + "K" * 101, "at most 100"),
+        ]
+        for label, option, expected in cases:
+            before = counts()
+            args: list[str | bytes] = ["import_games", str(path), option]
+            if label.endswith("season"):
+                args.append("--club=Fuzz club")
+            problem = _problem(manage(env, *args), f"import_games with a {label}", expected)
+            if problem:
+                findings.append(problem)
+            if counts() != before:
+                findings.append(f"import_games with a {label}: rows were written")
+    return len(cases), findings
+
+
+def import_crash(
+    port: int, browser: Browser, upload: bytes, server_pids: set[int], club_id: int
+) -> tuple[int, list[str]]:
+    """Upload a large file, kill its import process mid-way, and check the page and the database."""
+    from django.db import connections
+
+    from fuzz.requests import multipart
+    from league.models import ImportBatch
+    from scoring.models import Game
+
+    page = browser.get("/league/import/")
+    body, content_type = multipart(
+        [
+            ("csrfmiddlewaretoken", page.csrf() or ""),
+            ("club", str(club_id)),
+            ("season", ""),
+            ("played_on", ""),
+        ],
+        [("file", "crash.json", upload)],
+    )
+    answer = browser.request(
+        "POST",
+        "/league/import/",
+        body,
+        {"Content-Type": content_type, "Referer": f"http://127.0.0.1:{port}/"},
+    )
+    if answer.status != 302:
+        return 1, [f"import crash: the upload answered {answer.status}"]
+    status_path = answer.location()
+    batch_id = int(re.search(r"(\d+)/?$", status_path).group(1))
+    killed = None
+    deadline = time.monotonic() + 300
+    while killed is None and time.monotonic() < deadline:
+        batch = ImportBatch.objects.get(pk=batch_id)
+        if batch.finished:
+            return 1, [f"import crash: the import ended ({batch.status}) before it could be killed"]
+        if batch.status == "writing" and batch.written > 0:  # half written: hidden games to clean
+            for pid in _import_processes(batch_id, server_pids):
+                os.kill(pid, signal.SIGKILL)
+                killed = pid
+        time.sleep(0.05)
+    if killed is None:
+        return 1, ["import crash: no run_import process was seen writing the upload"]
+    findings = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        page = browser.get(status_path)
+        if page.status != 200:
+            findings.append(f"import crash: the import page answered {page.status}")
+            break
+        if 'http-equiv="refresh"' not in page.text:
+            if "the import process stopped before it was finished" not in page.text:
+                findings.append("import crash: the page does not say the import stopped")
+            break
+        time.sleep(0.3)
+    else:
+        findings.append("import crash: the page still says the import runs a minute after the kill")
+    left = Game.all_objects.filter(pending_import=batch_id).count()
+    if left:
+        findings.append(f"import crash: {left} hidden games of the killed import stayed")
+    status = ImportBatch.objects.get(pk=batch_id).status
+    if status != "refused":
+        findings.append(f"import crash: the batch is {status!r}, not refused")
+    connections.close_all()
+    return 1, findings
+
+
+def _import_processes(batch_id: int, parents: set[int]) -> list[int]:
+    """The run_import processes of this batch started by the server's workers (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            line = (entry / "cmdline").read_bytes().split(b"\x00")
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if b"run_import" in line and str(batch_id).encode() in line and parent in parents:
+            found.append(int(entry.name))
+    return found
