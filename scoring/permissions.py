@@ -100,11 +100,11 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
         # table's phone) still scores; set_club_role clears the token of such a scorer's games.
         # Once its club night is finished, a table's phone only watches, even if it took the
         # scoring back with the recovery code or a handover link (nights.services.finish_night).
-        return holds_edit_token(request, game) and not _in_finished_night(game)
+        return holds_edit_token(request, game) and not in_finished_night(game)
     return _runs_the_game(request, game)
 
 
-def _in_finished_night(game: Game) -> bool:
+def in_finished_night(game: Game) -> bool:
     """Whether the game is a table of a club night that is finished (read through the reverse
     relation, as clubs.services reads a night's rows: scoring imports nothing of nights)."""
     return Game.objects.filter(pk=game.pk, night_table__night__finished_at__isnull=False).exists()

@@ -233,7 +233,8 @@ def test_a_table_phone_cannot_score_a_finished_night_again_with_the_recovery_cod
     phone.post(f"/nights/t/{table.token}/")
     code = recovery_code(table.game)  # shown on the scoring phone's page while it scored
     alice.post(f"/nights/{night.pk}/finish", {"finished": "yes"})
-    phone.post(f"/g/{table.game.code}/recover", {"recovery_code": code})
+    response = phone.post(f"/g/{table.game.code}/recover", {"recovery_code": code})
+    assert response.status_code == 403 and "no longer score" in text(response)
     phone.post(f"/g/{table.game.code}/hands", hand_post(1))
     assert Game.objects.get(pk=table.game.pk).hand_count == 0
     assert 'name="bidder"' not in text(phone.get(f"/g/{table.game.code}/"))
