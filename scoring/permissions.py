@@ -98,8 +98,16 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
         # In a club game an account's right comes from its club role alone: a scorer taken off
         # the club no longer edits the games he created. The device holding the edit token (the
         # table's phone) still scores; set_club_role clears the token of such a scorer's games.
-        return holds_edit_token(request, game)
+        # Once its club night is finished, a table's phone only watches, even if it took the
+        # scoring back with the recovery code or a handover link (nights.services.finish_night).
+        return holds_edit_token(request, game) and not in_finished_night(game)
     return _runs_the_game(request, game)
+
+
+def in_finished_night(game: Game) -> bool:
+    """Whether the game is a table of a club night that is finished (read through the reverse
+    relation, as clubs.services reads a night's rows: scoring imports nothing of nights)."""
+    return Game.objects.filter(pk=game.pk, night_table__night__finished_at__isnull=False).exists()
 
 
 def _runs_the_game(request: HttpRequest, game: Game) -> bool:

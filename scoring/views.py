@@ -47,6 +47,7 @@ from scoring.permissions import (
     game_of,
     get_shared_game_or_404,
     grant_edit_token,
+    in_finished_night,
     readable_games,
     require_game_edit,
     require_game_view,
@@ -706,6 +707,8 @@ def recover(request: HttpRequest, code: str | None = None, share_code: str | Non
     typed = request.POST.get("recovery_code", "")
     if not may_hold(request, game):
         error, status = _not_a_scorer(request), 403
+    elif holder_of(request) is None and in_finished_night(game):  # its phones only watch now
+        error, status = _("This night is finished: the table links no longer score."), 403
     elif not typed.strip():
         error, status = _("Recovery code: enter the 6 letters shown on the scoring phone."), 400
     else:

@@ -16,6 +16,7 @@ from nights.models import Night, NightPlayer, NightTable
 from nights.standings import night_standings
 from scoring import services as scoring_services
 from scoring import worked_example
+from scoring.handover import recovery_code
 from scoring.models import DeviceGame, Game, HandChange
 from scoring.rules import check_record
 from testing.access_helpers import CLUB, PASSWORD, make_personas
@@ -220,6 +221,27 @@ def test_a_finished_night_stops_its_table_links_writing(club, alice):
     assert response.status_code == 410
     assert "no longer scores" in text(response)
     assert not DeviceGame.objects.filter(game=table.game, active=True).exists()
+
+
+def test_a_table_phone_cannot_score_a_finished_night_again_with_the_recovery_code(club, alice):
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    table = NightTable.objects.get(night=night, round_no=1)
+    phone = Client()
+    phone.post(f"/nights/t/{table.token}/")
+    code = recovery_code(table.game)  # shown on the scoring phone's page while it scored
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes"})
+    response = phone.post(f"/g/{table.game.code}/recover", {"recovery_code": code})
+    assert response.status_code == 403 and "no longer score" in text(response)
+    phone.post(f"/g/{table.game.code}/hands", hand_post(1))
+    assert Game.objects.get(pk=table.game.pk).hand_count == 0
+    assert 'name="bidder"' not in text(phone.get(f"/g/{table.game.code}/"))
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "no"})  # opened again: the phone scores
+    phone.post(f"/nights/t/{table.token}/")
+    assert phone.post(f"/g/{table.game.code}/hands", hand_post(1)).status_code in (200, 302)
+    assert Game.objects.get(pk=table.game.pk).hand_count == 1
 
 
 def test_standings_follow_the_engine_and_chips_sum_to_zero(club, alice):
