@@ -642,10 +642,13 @@ class GameSettingsForm(forms.Form):
     version = forms.CharField(widget=forms.HiddenInput, required=False)
     confirm = forms.CharField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args: Any, game: Game, settings: Settings, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, game: Game, settings: Settings, rules_locked: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
         self.settings = settings
+        self.rules_locked = rules_locked
         self.record_errors: list[str] = []
         for seat in settings.seat_letters:
             self.fields[f"name_{seat}"] = forms.CharField(
@@ -679,6 +682,14 @@ class GameSettingsForm(forms.Form):
             required=False,
             help_text=_("A side that takes no trick scores no meld."),
         )
+        if rules_locked:
+            # A club night's table plays the night's rules: shown, not changed (a disabled field
+            # keeps its initial value whatever a post says).
+            for name in ("target", "min_bid", "meld_needs_trick"):
+                field = self.fields[name]
+                field.disabled = True
+                field.initial = getattr(settings, name)
+                field.help_text = _("A club night's rule: only an organiser of the club changes it.")
 
     @staticmethod
     def initial_for(settings: Settings, players: Mapping[str, str], version: str) -> dict[str, Any]:

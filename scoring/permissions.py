@@ -46,6 +46,12 @@ RIGHT_LAPSED = _(
     "scores for the club. It follows the game read-only."
 )
 
+#: Told to a table's phone (or a scorer) that tries to change what a club night's plan decides.
+NIGHT_PLAN_LOCKED = _(
+    "This game is a table of a club night: its club, season, date and the players in its seats "
+    "follow the night's plan, and only an organiser of the club changes them."
+)
+
 #: The salt of the old per-game `edit_<code>` cookies (bench/web.py still signs them).
 _EDIT_COOKIE_SALT = LEGACY_SALT
 
@@ -108,6 +114,19 @@ def _runs_the_game(request: HttpRequest, game: Game) -> bool:
     if user.is_authenticated and game.created_by_id is not None and game.created_by_id == user.pk:
         return True
     return holds_edit_token(request, game)
+
+
+def night_plan_locked(request: HttpRequest, game: Game) -> bool:
+    """Whether the game is a table of a club night and this request is not an organiser of its
+    club: its filing, its seats' players and its rules (target, minimum bid, house rule) are the
+    night's plan, so a table's phone (or a scorer) scores its hands but changes none of them. The
+    night's table is reached by its reverse relation, so scoring imports nothing of the nights."""
+    club_id = club_id_of(game)
+    if club_id is None or not game.pk:
+        return False
+    if getattr(game, "night_table", None) is None:  # the reverse one-to-one raises when absent
+        return False
+    return not (is_site_admin(request.user) or role_in_club(request.user, club_id) == ClubRole.Role.ORGANISER)
 
 
 def can_view_game(request: HttpRequest, game: Game, *, share_code: str | None = None) -> bool:

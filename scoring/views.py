@@ -42,11 +42,13 @@ from scoring.handover import (
 )
 from scoring.models import Game, Hand, HandChange
 from scoring.permissions import (
+    NIGHT_PLAN_LOCKED,
     actor_for,
     can_edit_game,
     game_of,
     get_shared_game_or_404,
     grant_edit_token,
+    night_plan_locked,
     readable_games,
     require_game_edit,
     require_game_view,
@@ -593,7 +595,10 @@ def game_details(request: HttpRequest, code: str) -> HttpResponse:
         form = GameDetailsForm(initial=initial, game=game, clubs=scoring_club_ids(request.user))
         return render(request, "scoring/game_details.html", {"game": game, "form": form})
     form = GameDetailsForm(request.POST, game=game, clubs=scoring_club_ids(request.user))
-    if form.is_valid():
+    if night_plan_locked(request, game):
+        form.is_valid()
+        form.add_error(None, NIGHT_PLAN_LOCKED)
+    elif form.is_valid():
         data = form.cleaned_data
         new_club = data["filed_club"].pk if data["filed_club"] else None
         old_club = game.club_id  # type: ignore[attr-defined]
@@ -750,9 +755,13 @@ def game_settings_page(request: HttpRequest, code: str) -> HttpResponse:
     if request.method == "GET":
         players = services.players_of(game)
         initial = GameSettingsForm.initial_for(settings, players, game_settings.version(game))
-        form = GameSettingsForm(initial=initial, game=game, settings=settings)
+        form = GameSettingsForm(
+            initial=initial, game=game, settings=settings, rules_locked=night_plan_locked(request, game)
+        )
         return render(request, "scoring/game_settings.html", {"game": game, "form": form})
-    form = GameSettingsForm(request.POST, game=game, settings=settings)
+    form = GameSettingsForm(
+        request.POST, game=game, settings=settings, rules_locked=night_plan_locked(request, game)
+    )
     preview = _settings_preview(form, game)
     if preview is not None and "save" in request.POST:
         if preview["ending_changes"] and form.cleaned_data["confirm"] != preview["token"]:

@@ -397,3 +397,38 @@ def test_the_season_pages_list_its_nights_and_the_published_one_links_to_their_s
     page = Client().get("/league/results/spring-results/").content.decode()
     assert f'href="/nights/results/spring-results/{night.pk}/"' in page
     assert f'href="/nights/clubs/{CLUB}/"' in alice.get(f"/league/clubs/{CLUB}/").content.decode()
+
+
+def test_a_table_link_scores_its_game_but_cannot_reseat_refile_or_change_the_rules(club, alice):
+    """A table's phone holds the game's scoring, not the night's plan: re-linking a seat to a
+    player of another table (counted twice, and paid twice in the ledger), moving the game to
+    another date or season, or changing the night's target is refused; the organiser still may."""
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:8])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    table, other = NightTable.objects.filter(night=night, round_no=1).order_by("table_no")
+    game = table.game
+    seats = {f"seat_{row.seat}": str(row.player_id) for row in game.seat_rows.all()}
+    elsewhere = str(other.seats.first().player_id)
+    reseat = {"club": str(CLUB), "played_on": "2026-03-06", **seats, "seat_N": elsewhere}
+    phone = Client()
+    phone.post(f"/nights/t/{table.token}/")
+    assert phone.post(f"/g/{game.code}/hands", hand_post(1)).status_code in (200, 302)
+
+    response = phone.post(f"/g/{game.code}/details/", reseat)
+    assert response.status_code == 400 and "only an organiser" in text(response)
+    assert {f"seat_{row.seat}": str(row.player_id) for row in game.seat_rows.all()} == seats
+    assert Game.objects.get(pk=game.pk).played_on == datetime.date(2026, 3, 5)
+
+    page = phone.get(f"/g/{game.code}/settings/")
+    assert 'name="target"' in page.content.decode() and "only an organiser" in text(page)
+    version = page.context["form"].initial["version"]
+    form = {"version": version, "first_dealer": "E", "target": "500", "min_bid": "40", "save": "1"}
+    form |= {f"name_{row.seat}": row.name for row in game.seat_rows.all()}
+    assert phone.post(f"/g/{game.code}/settings/", form).status_code == 302  # the dealer is the table's
+    game.refresh_from_db()
+    assert (game.first_dealer, game.target, game.min_bid, game.meld_needs_trick) == ("E", None, None, False)
+
+    assert alice.post(f"/g/{game.code}/details/", reseat).status_code == 302
+    assert game.seat_rows.get(seat="N").player_id == int(elsewhere)
