@@ -46,6 +46,9 @@ RIGHT_LAPSED = _(
     "scores for the club. It follows the game read-only."
 )
 
+#: Told to a phone that would take over a game of a finished club night (nights' own wording).
+NIGHT_FINISHED = _("This night is finished: the table links no longer score.")
+
 #: Told to a table's phone (or a scorer) that tries to change what a club night's plan decides.
 NIGHT_PLAN_LOCKED = _(
     "This game is a table of a club night: its club, season, date and the players in its seats "
@@ -104,8 +107,18 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
         # In a club game an account's right comes from its club role alone: a scorer taken off
         # the club no longer edits the games he created. The device holding the edit token (the
         # table's phone) still scores; set_club_role clears the token of such a scorer's games.
-        return holds_edit_token(request, game)
+        return holds_edit_token(request, game) and not night_is_over(game)
     return _runs_the_game(request, game)
+
+
+def night_is_over(game: Game) -> bool:
+    """Whether the game is a table of a club night its organiser has finished: no phone's right
+    counts then, however the phone came by it (the table link, a hand-over link started before the
+    finish, the recovery code the table's phone showed); organisers still correct. The night is
+    reached by its reverse relation, so scoring imports nothing of the nights."""
+    if game.club_id is None:  # type: ignore[attr-defined]
+        return False
+    return Game.objects.filter(pk=game.pk, night_table__night__finished_at__isnull=False).exists()
 
 
 def _runs_the_game(request: HttpRequest, game: Game) -> bool:

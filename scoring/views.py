@@ -42,12 +42,14 @@ from scoring.handover import (
 )
 from scoring.models import Game, Hand, HandChange
 from scoring.permissions import (
+    NIGHT_FINISHED,
     NIGHT_PLAN_LOCKED,
     actor_for,
     can_edit_game,
     game_of,
     get_shared_game_or_404,
     grant_edit_token,
+    night_is_over,
     night_plan_locked,
     readable_games,
     require_game_edit,
@@ -676,6 +678,8 @@ def hand_over(request: HttpRequest, code: str) -> HttpResponse:
 def take_over(request: HttpRequest, code: str, token: str) -> HttpResponse:
     """Opening the link asks first (link previews must not use the secret); the POST claims it."""
     game = get_object_or_404(Game, code=code)
+    if night_is_over(game):  # a link started before the night was finished gives nothing now
+        return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
     if request.method == "GET" and not handover_is_open(game=game, token=token):
         return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
     if request.method == "GET" and may_hold(request, game):
@@ -709,7 +713,9 @@ def recover(request: HttpRequest, code: str | None = None, share_code: str | Non
     game = get_object_or_404(Game, code=code) if code else get_shared_game_or_404(share_code or "")
     address = client_address(request)
     typed = request.POST.get("recovery_code", "")
-    if not may_hold(request, game):
+    if night_is_over(game):
+        error, status = str(NIGHT_FINISHED), 403
+    elif not may_hold(request, game):
         error, status = _not_a_scorer(request), 403
     elif not typed.strip():
         error, status = _("Recovery code: enter the 6 letters shown on the scoring phone."), 400

@@ -432,3 +432,31 @@ def test_a_table_link_scores_its_game_but_cannot_reseat_refile_or_change_the_rul
 
     assert alice.post(f"/g/{game.code}/details/", reseat).status_code == 302
     assert game.seat_rows.get(seat="N").player_id == int(elsewhere)
+
+
+def test_neither_a_hand_over_link_nor_the_recovery_code_scores_a_table_after_the_night_is_finished(
+    club, alice
+):
+    """Finishing the night ends the table phones' scoring: a hand-over link the table's phone
+    started before, or the recovery code it showed, does not bring it back (found by review)."""
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    table = NightTable.objects.get(night=night, round_no=1)
+    game = table.game
+    phone = Client()
+    phone.post(f"/nights/t/{table.token}/")
+    code = phone.get(f"/g/{game.code}/").context["recovery_code"]
+    link = phone.post(f"/g/{game.code}/hand-over/").context["url"].split("testserver")[1]
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes"})
+
+    by_link, by_code = Client(), Client()
+    assert by_link.post(link).status_code == 410
+    answer = by_code.post(f"/g/{game.code}/recover", {"recovery_code": code})
+    assert answer.status_code == 403 and "This night is finished" in text(answer)
+    for other in (phone, by_link, by_code):
+        assert other.post(f"/g/{game.code}/hands", hand_post(1)).status_code in (302, 403)
+    assert Game.objects.get(pk=game.pk).hand_count == 0
+    assert alice.post(f"/g/{game.code}/hands", hand_post(1)).status_code in (200, 302)  # organisers correct
+    assert Game.objects.get(pk=game.pk).hand_count == 1
