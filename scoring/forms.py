@@ -8,6 +8,7 @@ built object to services, which score it before anything is written.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -64,6 +65,20 @@ class WholeNumberField(forms.IntegerField):
         if number is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return number
+
+
+class PlainDecimalField(forms.DecimalField):
+    """An amount a person types: ASCII digits with at most one decimal point (a minus sign and
+    blanks around them aside, so a negative amount gets the field's minimum's message). Django's
+    DecimalField reads what Python's Decimal() reads: `0_5` (saved as 5), `1e2`, full-width digits.
+    """
+
+    _PLAIN = re.compile(r"\s*-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*", re.ASCII)
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str) and value.strip() and not self._PLAIN.fullmatch(value):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
 
 
 class GameForm(forms.Form):

@@ -460,3 +460,23 @@ def test_neither_a_hand_over_link_nor_the_recovery_code_scores_a_table_after_the
     assert Game.objects.get(pk=game.pk).hand_count == 0
     assert alice.post(f"/g/{game.code}/hands", hand_post(1)).status_code in (200, 302)  # organisers correct
     assert Game.objects.get(pk=game.pk).hand_count == 1
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("stake_per_win", "0_5", "Enter a number."),
+        ("stake_per_win", "\uff15", "Enter a number."),
+        ("season", "0_{season}", "an id is written in plain digits"),
+    ],
+)
+def test_a_night_refuses_python_number_syntax_in_stakes_and_ids(club, alice, field, value, message):
+    """`0_5` is not 5 and `0_1` names no season (issue 13, point 17, in the night's form)."""
+    season = Season.objects.create(
+        club=club, name="Spring", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 6, 30)
+    )
+    data = {"played_on": "2026-03-05", "variant": "standard", "deck": "single", "rounds": "3",
+            "round_ends": "game", field: value.format(season=season.pk)}  # fmt: skip
+    response = alice.post(f"/nights/clubs/{CLUB}/new", data)
+    assert response.status_code == 400 and message in text(response)
+    assert not Night.objects.exists()
