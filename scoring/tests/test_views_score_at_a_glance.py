@@ -121,3 +121,16 @@ def test_the_chart_keeps_the_target_apart_from_a_side_ending_just_below_it():
     assert len(margin) == 3
     margin.sort()
     assert all(b - a >= 13 for a, b in itertools.pairwise(margin)), margin
+
+
+def test_the_backup_pad_of_a_check_pinochle_game_has_a_chips_column_per_side():
+    game = check_game()
+    html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
+    pad = html[html.index('<section class="blank-pad print-only"') :]
+    head = pad[: pad.index("</thead>")]
+    assert "N–S Chips" in head and "E–W Chips" in head
+    first_row = pad[pad.index("<tr><td>1</td>") :].split("</tr>")[0]
+    assert first_row.count("<td>") == 3 + 3 * 2  # #, dealer, bid; meld, total and chips per side
+    standard = standard_game()
+    plain = client_with_token(standard).get(f"/g/{standard.code}/").content.decode()
+    assert "Chips</th>" not in plain[plain.index('<section class="blank-pad print-only"') :]
