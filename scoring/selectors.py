@@ -304,6 +304,7 @@ def settings_preview(outcome: game_settings.Outcome, players: Mapping[str, str])
         "totals": totals,
         "totals_change": any(before != after for _side, before, after in totals),
         "chips": chips if new.settings.chips_in_play else [],
+        "finished": new.finished,  # the chips are "final" only when the game is over after the change
         "ending": ending,
         "ending_changes": outcome.ending_changes,
         "token": outcome.ending_token,
