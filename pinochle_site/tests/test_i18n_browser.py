@@ -233,7 +233,8 @@ def test_the_table_pages_header_stays_on_two_rows_on_a_390_px_phone(live_server,
 
     game = check_game()
     if signed_in:
-        sign_in_browser(page, live_server.url, User.objects.create_superuser("organiser-longname", None, None))
+        user = User.objects.create_superuser("organiser-longname", None, None)
+        sign_in_browser(page, live_server.url, user)
     page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
     state = "in" if signed_in else "out"
     for width in (390, 360):
@@ -250,7 +251,8 @@ def test_the_table_pages_header_stays_on_two_rows_on_a_390_px_phone(live_server,
         page.evaluate(
             """(game) => {
                  localStorage.setItem('pinochle:outbox', JSON.stringify(
-                   [{id: 'x1', game: game, number: 9, state: 'queued', tries: 0, next: Date.now() + 3600000}]));
+                   [{id: 'x1', game: game, number: 9, state: 'queued', tries: 0,
+                     next: Date.now() + 3600000}]));
                  window.dispatchEvent(new Event('offline'));
                }""",
             game.code,
