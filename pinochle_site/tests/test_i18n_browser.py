@@ -199,3 +199,68 @@ def test_the_longer_swedish_and_czech_words_fit_a_360_px_phone(live_server, page
         shoot(page, f"i18n-{lang}-page-{name}")
         if name == "game":
             shoot(page, f"i18n-{lang}-page-game-full", full_page=True)
+
+
+HEADER_SHOTS = Path("/work/wt/shots/header")
+
+
+def _header_rows(page) -> int:
+    """How many rows the site header's items sit on: an item below the bottom of the row so far starts one."""
+    boxes = page.evaluate(
+        """() => Array.from(document.querySelectorAll(
+              '.site-header .brand, .site-header nav, .site-header .net-state, .site-header .account-nav, '
+              + '.site-header .language-switcher'))
+             .filter(el => el.offsetParent !== null)
+             .map(el => [el.getBoundingClientRect().top, el.getBoundingClientRect().bottom])"""
+    )
+    rows = 0
+    bottom = float("-inf")
+    for top, low in sorted(boxes):
+        if top >= bottom - 2:
+            rows += 1
+        bottom = max(bottom, low) if top < bottom - 2 else low
+    return rows
+
+
+@pytest.mark.parametrize("signed_in", [False, True], ids=["signed-out", "signed-in"])
+@pytest.mark.parametrize("lang", ["en", "sv", "cs"])
+def test_the_table_pages_header_stays_on_two_rows_on_a_390_px_phone(live_server, page, lang, signed_in):
+    """Brand, links, network state, account and languages: two rows at 390 px, online or offline."""
+    from django.contrib.auth.models import User
+
+    from testing.browser import assert_fits_the_phone, sign_in_browser
+    from testing.helpers import check_game
+
+    game = check_game()
+    if signed_in:
+        user = User.objects.create_superuser("organiser-longname", None, None)
+        sign_in_browser(page, live_server.url, user)
+    page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    state = "in" if signed_in else "out"
+    for width in (390, 360):
+        page.set_viewport_size({"width": width, "height": 780})
+        page.goto(f"{live_server.url}/g/{game.code}/")
+        status = page.locator(".site-header .net-state")
+        assert status.get_attribute("role") == "status" and status.get_attribute("aria-live") == "polite"
+        assert status.inner_text().strip()  # "Online" in words, not only a coloured dot
+        page.screenshot(path=str(HEADER_SHOTS / f"{lang}-{width}-{state}-online.png"))
+        assert _header_rows(page) <= 2, (lang, width, "online")
+        assert_fits_the_phone(page)
+        # Offline with a hand waiting on the phone: the badge shows, the header keeps its two rows.
+        page.context.set_offline(True)
+        page.evaluate(
+            """(game) => {
+                 localStorage.setItem('pinochle:outbox', JSON.stringify(
+                   [{id: 'x1', game: game, number: 9, state: 'queued', tries: 0,
+                     next: Date.now() + 3600000}]));
+                 window.dispatchEvent(new Event('offline'));
+               }""",
+            game.code,
+        )
+        badge = page.locator(".site-header .pending-badge")
+        assert badge.is_visible() and "2" not in badge.inner_text() and "1" in badge.inner_text()
+        page.screenshot(path=str(HEADER_SHOTS / f"{lang}-{width}-{state}-offline-pending.png"))
+        assert _header_rows(page) <= 2, (lang, width, "offline, one waiting")
+        assert_fits_the_phone(page)
+        page.evaluate("() => localStorage.removeItem('pinochle:outbox')")
+        page.context.set_offline(False)

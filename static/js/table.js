@@ -309,7 +309,10 @@
       pill.setAttribute("role", "status");
       pill.setAttribute("aria-live", "polite");
       pill.innerHTML = '<span class="net"></span> <span class="pending-badge" hidden></span>';
-      header.append(pill);
+      // On the first row, beside the links (css/app.css keeps it compact): the header stays two rows.
+      const nav = header.querySelector("nav");
+      if (nav) nav.after(pill);
+      else header.append(pill);
     }
     const online = navigator.onLine;
     pill.classList.toggle("offline", !online);
@@ -317,7 +320,19 @@
     const items = outbox();
     const badge = pill.querySelector(".pending-badge");
     badge.hidden = items.length === 0;
-    badge.textContent = say("pending", { count: items.length });
+    // The whole sentence is read out and shown on wide screens; a phone shows the count in a pill,
+    // with the words kept for screen readers and in the tooltip (css/app.css).
+    const words = say("pending", { count: "\u0000" }).split("\u0000");
+    badge.textContent = "";
+    badge.title = say("pending", { count: items.length });
+    words.forEach(function (part, index) {
+      if (index > 0) badge.append(String(items.length));
+      if (!part) return;
+      const span = document.createElement("span");
+      span.className = "pending-words";
+      span.textContent = part;
+      badge.append(span);
+    });
 
     const form = entryForm();
     if (!form) return;
