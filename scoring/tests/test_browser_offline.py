@@ -121,6 +121,9 @@ def test_a_hand_saved_offline_waits_on_the_phone_and_is_sent_once_when_the_netwo
     start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
     game = _game(page)
     _wait_until_kept_offline(page)
+    # Chromium's offline emulation can let a request of a freshly reloaded document through before
+    # it applies to it; a phone with no network cannot, so the saves are also refused at the route.
+    page.context.route("**/hands", lambda route: route.abort("internetdisconnected"))
     page.context.set_offline(True)
     expect(page.locator(".net-state")).to_contain_text("Offline")
     fill_hand(page, bidder="North (Anna)", bid=21)
@@ -134,6 +137,7 @@ def test_a_hand_saved_offline_waits_on_the_phone_and_is_sent_once_when_the_netwo
     expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
     expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
     assert Hand.objects.filter(game=game).count() == 0
+    page.context.unroute("**/hands")
     page.context.set_offline(False)
     expect(page.get_by_role("status").filter(has_text="Hand 1 saved.")).to_be_visible(timeout=20_000)
     expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible()
