@@ -169,6 +169,9 @@ def newcomer(request: HttpRequest, night_id: int) -> HttpResponse:
     try:
         player, first = services.check_in_newcomer(night=night, name=form.cleaned_data["name"])
     except ValidationError as error:
+        if services.started_rounds(night) >= night.rounds:  # no form on the page to show it next to
+            _refusal(request, error)
+            return _back(night, "plan")
         form.add_error("name", error.messages)
         return _night_page(request, night, status=400, newcomer_form=form)
     if first > 1:  # a late arrival: the rounds not started yet are drawn again with them

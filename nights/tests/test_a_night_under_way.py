@@ -1,5 +1,6 @@
-"""Finishing a night while tables still play: the organiser is told first what stays open and how
-it counts, and afterwards nothing on the standings says a table is still in play."""
+"""A night under way: finishing it while tables still play (the organiser is told first what stays
+open and how it counts, and afterwards nothing on the standings says a table is still in play),
+and a newcomer who arrives after round 1."""
 
 from __future__ import annotations
 
@@ -94,3 +95,28 @@ def test_after_the_finish_the_standings_no_longer_say_playing_or_in_play(alice):
         page = text(Client().get(url) if "results" in url else alice.get(url))
         assert "(playing)" not in page and "in play" not in page, url
         assert "stopped when the night was finished" in page, url
+
+
+def test_a_newcomer_after_round_one_is_added_from_the_night_page_for_the_remaining_rounds(alice):
+    night = started_night(alice)
+    page = text(alice.get(f"/nights/{night.pk}/"))
+    assert "A newcomer arrives (plays from round 2)" in page
+    response = alice.post(f"/nights/{night.pk}/newcomer", {"name": "Zoe"})
+    assert response.status_code == 302
+    zoe = Player.objects.get(name="Zoe")
+    assert Membership.objects.filter(club=night.club, player=zoe).exists()
+    entry = night.players.get(player=zoe)
+    assert (entry.from_round, entry.until_round) == (2, None)
+    seated = {seat.table.round_no for seat in zoe.night_seats.select_related("table")}
+    sits_out = set(night.byes.filter(player=zoe).values_list("round_no", flat=True))
+    assert seated | sits_out == {2, 3} and 1 not in seated
+    assert "Zoe is on the roster and plays from round 2." in text(alice.get(f"/nights/{night.pk}/"))
+    # A name already on the roster is refused next to the field, and nothing changes.
+    response = alice.post(f"/nights/{night.pk}/newcomer", {"name": "Anna"})
+    assert response.status_code == 400 and 'id="late-newcomer"' in response.content.decode()
+    # With every round started there is nothing left to join: refused, nobody added to the roster.
+    for round_no in (2, 3):
+        assert alice.post(f"/nights/{night.pk}/rounds/{round_no}/start").status_code == 302
+    response = alice.post(f"/nights/{night.pk}/newcomer", {"name": "Yan"}, follow=True)
+    assert "no round left to join" in text(response)
+    assert not Player.objects.filter(name="Yan").exists()
