@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -197,12 +198,17 @@ def set_checked_in(*, night: Night, player: Player, present: bool) -> None:
 
 
 @transaction.atomic
-def check_in_newcomer(*, night: Night, name: str) -> Player:
-    """Someone not on the roster yet: added to the club's roster and checked in at once."""
+def check_in_newcomer(*, night: Night, name: str) -> tuple[Player, int]:
+    """Someone not on the roster yet: added to the club's roster and checked in at once. Once a
+    round has started they come as a late arrival and play the rounds not started yet (refused,
+    and nobody added to the roster, when every round has started). Returns the player and the
+    first round they play."""
     _check_open(night)
     player = add_roster_player(club=night.club, name=name)  # type: ignore[arg-type]
+    if started_rounds(night):
+        return player, add_late_arrival(night=night, player=player)
     set_checked_in(night=night, player=player, present=True)
-    return player
+    return player, 1
 
 
 def _draw_all(night: Night) -> None:
@@ -384,6 +390,44 @@ def round_note(night: Night) -> str:
     return ""
 
 
+@dataclass(frozen=True)
+class OpenPlay:
+    """What is still open when a night is finished: tables whose game goes on (as (round, table,
+    hands)) and rounds not started yet."""
+
+    tables: list[tuple[int, int, int]]
+    unstarted_rounds: list[int]
+
+    def __bool__(self) -> bool:
+        return bool(self.tables or self.unstarted_rounds)
+
+    @property
+    def rounds(self) -> list[int]:
+        """The rounds with a table still playing."""
+        return sorted({round_no for round_no, _table, _hands in self.tables})
+
+
+def table_complete(night: Night, game: Game) -> bool:
+    """A table's round is over: its game has ended, or (a round of a fixed number of hands) it has
+    played that many hands. The standings and the ledger count it the same way."""
+    limit = night.hands_per_round if night.round_ends == Night.RoundEnds.HANDS else None
+    return game.finished or (limit is not None and game.hand_count >= limit)
+
+
+def open_play(night: Night) -> OpenPlay:
+    """The tables still playing and the rounds not started: what finishing the night would stop."""
+    tables = night.tables.filter(game__isnull=False).select_related("game").order_by("round_no", "table_no")
+    playing = [
+        (t.round_no, t.table_no, t.game.hand_count)  # type: ignore[union-attr]
+        for t in tables
+        if not table_complete(night, t.game)  # type: ignore[arg-type]
+    ]
+    started = started_rounds(night)
+    drawn = set(night.tables.values_list("round_no", flat=True))
+    unstarted = [n for n in range(started + 1, night.rounds + 1) if n in drawn]
+    return OpenPlay(playing, unstarted)
+
+
 @transaction.atomic
 def finish_night(*, night: Night) -> None:
     """The night is over: its plan is kept, and the table links score no more (every phone that
@@ -404,11 +448,28 @@ def reopen_night(*, night: Night) -> None:
     night.save(update_fields=["finished_at"])
 
 
+def marked_payments(night: Night) -> list:  # type: ignore[type-arg]
+    """The payments marked (and not taken back) for this night's settlement. Read through the
+    reverse relation of the ledger's `Payment` (the ledger knows nights, not the other way)."""
+    rows = night.ledger_payments.filter(removed_at__isnull=True)  # type: ignore[attr-defined]
+    return list(rows.select_related("payer", "payee", "season").order_by("paid_on", "id"))
+
+
 @transaction.atomic
-def remove_night(*, night: Night) -> int:
+def remove_night(*, night: Night, keep_payments: bool = True, removed_by: str = "") -> int:
     """Remove a night with its plan, and its games through scoring's services (statistics and
-    ratings follow the deleted games). Returns the number of games removed."""
+    ratings follow the deleted games). Returns the number of games removed.
+
+    The payments marked for its settlement: with `keep_payments` those of a season stay in that
+    season's ledger (money that changed hands did; the season then proposes paying it back),
+    otherwise they are taken back (they stop counting and keep who removed them and when). A
+    payment of a night in no season would show in no ledger once the night is gone: it is always
+    taken back."""
     night = _lock_night(night)
+    payments = night.ledger_payments.filter(removed_at__isnull=True)  # type: ignore[attr-defined]
+    if keep_payments:
+        payments = payments.filter(season__isnull=True)
+    payments.update(removed_at=timezone.now(), removed_by_label=removed_by)
     games = list(night.games)
     night.delete()  # players, tables, seats and byes cascade; games are PROTECTed until now
     for game in games:

@@ -36,7 +36,7 @@ class PlayerLine:
     draws: int = 0
     points_diff: int = 0
     chips: int = 0
-    playing: bool = False  # at a table still in play
+    playing: bool = False  # at a table still in play (never once the night is finished)
 
 
 @dataclass(frozen=True)
@@ -52,12 +52,14 @@ class TableLine:
     hands: int
     complete: bool
     winner: str  # a side as shown ("N–S"), "draw", or "" while in play
+    stopped: bool = False  # not complete when the organiser finished the night: counts as it stood
 
 
 @dataclass
 class NightStandings:
     lines: list[PlayerLine] = field(default_factory=list)
     tables: list[TableLine] = field(default_factory=list)
+    finished: bool = False  # the organiser finished the night: nothing is "in play" any more
     chips_in_play: bool = False
 
     @property
@@ -123,7 +125,7 @@ def night_standings(night: Night) -> NightStandings:
     for row in hand_stats:
         hands_of.setdefault(row.game_id, {})[row.side] = row  # type: ignore[attr-defined]
 
-    result = NightStandings(chips_in_play=night.is_check)
+    result = NightStandings(chips_in_play=night.is_check, finished=night.is_finished)
     lines: dict[int, PlayerLine] = {}
     side_chips: list[list[SideChips]] = []
     for table in tables:
@@ -150,7 +152,7 @@ def night_standings(night: Night) -> NightStandings:
                 line.games += 1
                 line.wins += winner == side
                 line.draws += winner == "draw"
-            else:
+            elif not night.is_finished:
                 line.playing = True
         if night.is_check:
             side_chips.append([SideChips(tuple(members[side]), chips.get(side, 0)) for side in sides])
@@ -165,6 +167,7 @@ def night_standings(night: Night) -> NightStandings:
                 hands=game.hand_count,
                 complete=complete,
                 winner=side_short(winner) if winner and winner != "draw" else winner,
+                stopped=not complete and night.is_finished,
             )
         )
     if night.is_check:

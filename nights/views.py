@@ -167,10 +167,20 @@ def newcomer(request: HttpRequest, night_id: int) -> HttpResponse:
     if not form.is_valid():
         return _night_page(request, night, status=400, newcomer_form=form)
     try:
-        player = services.check_in_newcomer(night=night, name=form.cleaned_data["name"])
+        player, first = services.check_in_newcomer(night=night, name=form.cleaned_data["name"])
     except ValidationError as error:
-        form.add_error("name", error)
+        if services.started_rounds(night) >= night.rounds:  # no form on the page to show it next to
+            _refusal(request, error)
+            return _back(night, "plan")
+        form.add_error("name", error.messages)
         return _night_page(request, night, status=400, newcomer_form=form)
+    if first > 1:  # a late arrival: the rounds not started yet are drawn again with them
+        messages.success(
+            request,
+            _("%(name)s is on the roster and plays from round %(round)d.")
+            % {"name": player.name, "round": first},
+        )
+        return _back(night, "plan")
     messages.success(request, _("%(name)s is on the roster and checked in.") % {"name": player.name})
     return _back(night, "check-in")
 
@@ -297,6 +307,10 @@ def finish(request: HttpRequest, night_id: int) -> HttpResponse:
             request, _("The night is open again; a phone opens its table's link again to score.")
         )
     else:
+        still = services.open_play(night)
+        if still and not night.is_finished and request.POST.get("confirm") != "yes":
+            # Asks first (works without JavaScript): what is still open and how it will count.
+            return render(request, "nights/finish.html", {"night": night, "club": night.club, "open": still})
         services.finish_night(night=night)
         messages.success(request, _("The night is finished: the table links no longer score."))
     return _back(night)
@@ -307,11 +321,23 @@ def finish(request: HttpRequest, night_id: int) -> HttpResponse:
 def remove(request: HttpRequest, night_id: int) -> HttpResponse:
     """Asks first (GET); the POST removes the night, its plan and its games."""
     night = _night(night_id)
-    if request.method == "GET":
-        context = {"night": night, "club": night.club, "games": night.games.count()}
-        return render(request, "nights/remove.html", context)
+    payments = services.marked_payments(night)
+    choice = request.POST.get("payments")
+    if request.method == "GET" or (payments and choice not in ("keep", "remove")):
+        context = {
+            "night": night,
+            "club": night.club,
+            "games": night.games.count(),
+            "payments": payments,
+            "seasonal": [p for p in payments if p.season_id is not None],
+            "choice": choice,
+            "choice_error": request.method == "POST",
+        }
+        return render(request, "nights/remove.html", context, status=400 if request.method == "POST" else 200)
     club_id = night.club_id  # type: ignore[attr-defined]
-    removed = services.remove_night(night=night)
+    removed = services.remove_night(
+        night=night, keep_payments=choice != "remove", removed_by=request.user.get_username()
+    )
     message = ngettext(
         "The night is removed, with its %(count)d game.",
         "The night is removed, with its %(count)d games.",

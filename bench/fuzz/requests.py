@@ -453,7 +453,9 @@ class Fuzzer:
             (f"/nights/{night}/late", "POST", {"late-player": self.int_id(s.player_ids)}),
             (f"/nights/{night}/leave", "POST", {"leave-player": self.int_id(s.player_ids)}),
             (f"/nights/{night}/rounds/{rounds}/start", "POST", {}),
-            (f"/nights/{night}/finish", "POST", {"finished": rng.choice(["yes", "no"])}),
+            (f"/nights/{night}/finish", "POST", {
+                "finished": rng.choice(["yes", "no"]), "confirm": rng.choice(["yes", "", "no"]),
+            }),
             (f"/nights/{night}/remove", "GET", {}),
             (f"/nights/t/{token}/", rng.choice(["GET", "POST"]), {}),
             (f"/nights/clubs/{self.int_id([s.club_id])}/", "GET", {}),

@@ -71,6 +71,11 @@ def test_a_night_is_run_without_javascript(browser_without_js, live_server):
     expect(page.get_by_role("table", name="Players").locator("tbody tr")).to_have_count(4)
     page.goto(f"{live_server.url}/nights/{night.pk}/")
     page.get_by_role("button", name="Finish the night").click()
+    # A table is still playing: the night asks first, on a page of its own.
+    expect(page.get_by_role("heading", name="Finish the night?")).to_be_visible()
+    expect(page.get_by_text("1 table is still playing.")).to_be_visible()
+    assert_fits_the_phone(page)
+    page.get_by_role("button", name="Finish the night anyway").click()
     expect(page.get_by_text("The night is finished: the table links no longer score.")).to_be_visible()
     phone.goto(f"{live_server.url}/nights/t/{link}/")
     expect(phone.get_by_text("the table's link no longer scores")).to_be_visible()

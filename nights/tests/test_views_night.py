@@ -212,7 +212,7 @@ def test_a_finished_night_stops_its_table_links_writing(club, alice):
     table = NightTable.objects.get(night=night, round_no=1)
     phone = Client()
     phone.post(f"/nights/t/{table.token}/")
-    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes"})
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes", "confirm": "yes"})
     assert not DeviceGame.objects.filter(game=table.game, active=True).exists()
     response = phone.post(f"/g/{table.game.code}/hands", hand_post(1))
     assert response.status_code in (302, 403)
@@ -232,7 +232,7 @@ def test_a_table_phone_cannot_score_a_finished_night_again_with_the_recovery_cod
     phone = Client()
     phone.post(f"/nights/t/{table.token}/")
     code = recovery_code(table.game)  # shown on the scoring phone's page while it scored
-    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes"})
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes", "confirm": "yes"})
     response = phone.post(f"/g/{table.game.code}/recover", {"recovery_code": code})
     assert response.status_code == 403 and "no longer score" in text(response)
     phone.post(f"/g/{table.game.code}/hands", hand_post(1))
@@ -471,7 +471,7 @@ def test_neither_a_hand_over_link_nor_the_recovery_code_scores_a_table_after_the
     phone.post(f"/nights/t/{table.token}/")
     code = phone.get(f"/g/{game.code}/").context["recovery_code"]
     link = phone.post(f"/g/{game.code}/hand-over/").context["url"].split("testserver")[1]
-    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes"})
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes", "confirm": "yes"})
 
     by_link, by_code = Client(), Client()
     assert by_link.post(link).status_code == 410

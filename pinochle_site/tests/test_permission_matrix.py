@@ -381,7 +381,9 @@ CLUB_WRITES: dict[str, Write] = {
     ),
     "nights:round_start": Write(lambda w: f"/nights/{w.live.pk}/rounds/2/start", lambda w: {}, CLUB_MANAGERS),
     "nights:finish": Write(
-        lambda w: f"/nights/{w.live.pk}/finish", lambda w: {"finished": "yes"}, CLUB_MANAGERS
+        lambda w: f"/nights/{w.live.pk}/finish",
+        lambda w: {"finished": "yes", "confirm": "yes"},
+        CLUB_MANAGERS,
     ),
     "nights:remove": Write(lambda w: f"/nights/{w.night.pk}/remove", lambda w: {}, CLUB_MANAGERS),
     "nights:table": Write(lambda w: f"/nights/t/{_token(w)}/", lambda w: {}, EVERY_VISITOR),

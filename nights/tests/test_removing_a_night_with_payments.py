@@ -1,0 +1,123 @@
+"""Removing a night whose settlement has payments marked: the confirmation lists them and the
+organiser chooses whether they stay in the season ledger or are taken back with the night; a
+night in no season always takes its payments back (they would show in no ledger)."""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from clubs.models import Club, Season
+from ledger.models import Payment
+from ledger.selectors import night_ledger, season_ledger
+from nights.models import Night
+from testing.access_helpers import CLUB, PASSWORD, make_personas
+from testing.helpers import text
+from testing.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night, roster
+
+pytestmark = pytest.mark.django_db
+
+HANDS = [NS_MAKES, EW_SLAM, S_CONCEDES, NS_MAKES, NS_MAKES]
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def club() -> Club:
+    make_personas()
+    return Club.objects.get(pk=CLUB)
+
+
+@pytest.fixture
+def four(club):
+    return roster(club, "Anna", "Bo", "Cleo", "Dan")
+
+
+@pytest.fixture
+def season(club):
+    return Season.objects.create(
+        club=club, name="Autumn", starts_on=datetime.date(2026, 9, 1), ends_on=datetime.date(2026, 12, 31)
+    )
+
+
+@pytest.fixture
+def alice() -> Client:
+    client = Client()
+    assert client.login(username="alice", password=PASSWORD)
+    return client
+
+
+def settled_night(club, season, four) -> tuple[Night, Payment]:
+    night = make_night(
+        club=club, season=season, tables=[(four, HANDS)], stake_per_chip=Decimal("0.50"), target=60
+    )
+    s = night_ledger(night).suggestions[0]
+    payment = Payment.objects.create(
+        club=club, season=season, night=night, payer_id=s.payer, payee_id=s.payee,
+        amount=s.amount, unit=s.unit, paid_on=night.played_on, token=uuid.uuid4(), marked_by_label="alice",
+    )  # fmt: skip
+    return night, payment
+
+
+def line(payment: Payment) -> str:
+    return f"{payment.payer.name} paid {payment.payee.name} {payment.amount:.2f}"
+
+
+def test_the_confirmation_lists_the_payments_and_insists_on_a_choice(club, season, four, alice):
+    night, payment = settled_night(club, season, four)
+    page = text(alice.get(f"/nights/{night.pk}/remove"))
+    assert "Payments marked for this night" in page and line(payment) in page
+    assert "Keep them in the season ledger" in page and "Take them back with the night" in page
+    response = alice.post(f"/nights/{night.pk}/remove")  # no choice: nothing removed
+    assert response.status_code == 400
+    assert "Choose what happens to the payments marked for this night." in text(response)
+    assert Night.objects.filter(pk=night.pk).exists()
+
+
+def test_kept_payments_stay_in_the_season_ledger(club, season, four, alice):
+    night, payment = settled_night(club, season, four)
+    assert alice.post(f"/nights/{night.pk}/remove", {"payments": "keep"}).status_code == 302
+    assert not Night.objects.filter(pk=night.pk).exists()
+    ledger = season_ledger(season)
+    assert [p.pk for p in ledger.payments] == [payment.pk]
+    assert line(payment) in text(alice.get(f"/ledger/seasons/{season.pk}/"))
+    # The money changed hands and the night is gone: the season proposes paying it back.
+    [back] = ledger.suggestion_list
+    assert (back.payer, back.payee, back.amount) == (payment.payee_id, payment.payer_id, payment.amount)
+
+
+def test_payments_taken_back_stop_counting_and_stay_listed_as_removed(club, season, four, alice):
+    night, payment = settled_night(club, season, four)
+    assert alice.post(f"/nights/{night.pk}/remove", {"payments": "remove"}).status_code == 302
+    payment.refresh_from_db()
+    assert payment.removed_at is not None and payment.removed_by_label == "alice"
+    ledger = season_ledger(season)
+    assert ledger.payments == [] and ledger.suggestion_list == []
+    assert [p.pk for p in ledger.removed] == [payment.pk]
+    assert "1 payment removed" in text(alice.get(f"/ledger/seasons/{season.pk}/"))
+
+
+def test_a_night_in_no_season_takes_its_payments_back_with_it(club, four, alice):
+    night, payment = settled_night(club, None, four)
+    page = text(alice.get(f"/nights/{night.pk}/remove"))
+    assert line(payment) in page and "Keep them in the season ledger" not in page
+    assert "in no season" in page
+    # Even a post asking to keep them: there is no ledger they could show in.
+    assert alice.post(f"/nights/{night.pk}/remove", {"payments": "keep"}).status_code == 302
+    payment.refresh_from_db()
+    assert payment.removed_at is not None
+    assert not Payment.objects.filter(club=club).exists()  # nothing counts in the club's balances
+
+
+def test_a_night_without_payments_is_removed_without_a_choice(club, season, four, alice):
+    night = make_night(club=club, season=season, tables=[(four, HANDS)], target=60)
+    assert "Payments marked" not in text(alice.get(f"/nights/{night.pk}/remove"))
+    assert alice.post(f"/nights/{night.pk}/remove").status_code == 302
+    assert not Night.objects.filter(pk=night.pk).exists()
