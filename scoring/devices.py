@@ -16,6 +16,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.signing import BadSignature
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponseBase
 
 from scoring.handover import token_hash, token_matches
@@ -106,6 +107,22 @@ def _right(request: HttpRequest, game: Game) -> bool | None:
     return cache[game.pk]
 
 
+def with_rights(request: HttpRequest, games: QuerySet[Game]) -> QuerySet[Game]:
+    """`games` with this browser's right to each read in the same query (`note_right` keeps it, so
+    `holds_game` and `held_game_once` ask the database no more): one query fewer per page."""
+    device_id = _device_id(request)
+    if not device_id:
+        return games
+    rights = DeviceGame.objects.filter(game=OuterRef("pk"), device__id_hash=token_hash(device_id))
+    return games.annotate(device_right=Subquery(rights.values("active")[:1]))
+
+
+def note_right(request: HttpRequest, game: Game) -> None:
+    """Keep the right read with the game by `with_rights` for this request."""
+    if hasattr(game, "device_right"):
+        request.__dict__.setdefault("_device_rights", {})[game.pk] = game.device_right
+
+
 def holds_game(request: HttpRequest, game: Game) -> bool:
     """Whether this browser may score the game (its device holds the active right)."""
     return _right(request, game) is True
@@ -177,5 +194,7 @@ __all__ = [
     "held_game_once",
     "holds_game",
     "move_legacy_cookies",
+    "note_right",
     "remember_device",
+    "with_rights",
 ]

@@ -20,6 +20,7 @@ from scoring import signals, stats
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, GameSetup, Hand, HandChange
 from scoring.rules import GameResult, RecordError, check_record, parse_settings, score_game
+from scoring.rules.tables import SEAT_ORDER
 
 
 class HandConflict(Exception):
@@ -52,7 +53,15 @@ class GameMovedOn(Exception):
 
 def players_of(game: Game) -> dict[str, str]:
     """Names by seat, in seat order; a seat with no name is left out."""
-    return {row.seat: row.name for row in game.seat_rows.all() if row.name}
+    if "seat_rows" in getattr(game, "_prefetched_objects_cache", {}):
+        return {row.seat: row.name for row in game.seat_rows.all() if row.name}
+    # Sorted here: GameSeat's default ordering ("game", then seat) joins the game table only to sort.
+    rows = GameSeat.objects.filter(game_id=game.pk).order_by().values_list("seat", "name")
+    return {seat: name for seat, name in sorted(rows, key=_seat_index) if name}
+
+
+def _seat_index(row: Sequence[Any]) -> int:
+    return SEAT_ORDER.index(row[0])
 
 
 def game_record(game: Game, hands: Sequence[Hand] | None = None) -> dict[str, Any]:
@@ -150,7 +159,8 @@ def _lock(game: Game) -> tuple[list[GameSeat], list[Hand]]:
 
     The game's settings never change after it is created, so the caller's Game is not read again.
     """
-    seat_rows = list(GameSeat.objects.select_for_update().filter(game_id=game.pk))
+    rows = GameSeat.objects.select_for_update().filter(game_id=game.pk).order_by()  # no join to sort
+    seat_rows = sorted(rows, key=lambda row: SEAT_ORDER.index(row.seat))
     if not seat_rows:
         raise Game.DoesNotExist(f"game {game.code} does not exist")
     return seat_rows, list(Hand.objects.filter(game_id=game.pk).order_by("number"))
