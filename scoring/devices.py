@@ -16,11 +16,12 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.signing import BadSignature
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponseBase
 
 from scoring.handover import token_hash, token_matches
 from scoring.models import Device, DeviceGame, Game
+from scoring.prepared import Prepared
 
 DEVICE_COOKIE = "device"
 _SALT = "scoring.devices.device-id"
@@ -107,20 +108,33 @@ def _right(request: HttpRequest, game: Game) -> bool | None:
     return cache[game.pk]
 
 
-def with_rights(request: HttpRequest, games: QuerySet[Game]) -> QuerySet[Game]:
-    """`games` with this browser's right to each read in the same query (`note_right` keeps it, so
-    `holds_game` and `held_game_once` ask the database no more): one query fewer per page."""
+#: The game by its code, and the same with a device's right to it (scoring/prepared.py: compiled once).
+_GAME = Prepared(lambda code: Game.objects.filter(code=code), code=str)
+_GAME_AND_RIGHT = Prepared(
+    lambda code, device: Game.objects.filter(code=code).annotate(
+        device_right=Subquery(
+            DeviceGame.objects.filter(game=OuterRef("pk"), device__id_hash=device).values("active")[:1]
+        )
+    ),
+    code=str,
+    device=str,
+)
+
+
+def game_with_right(request: HttpRequest, code: str) -> Game | None:
+    """The game with this code (None: there is none), with this browser's right to it read in the
+    same query and kept for the request, so `holds_game` and `held_game_once` ask no more: the one
+    query of a scoreboard drawn from shared parts."""
     device_id = _device_id(request)
-    if not device_id:
-        return games
-    rights = DeviceGame.objects.filter(game=OuterRef("pk"), device__id_hash=token_hash(device_id))
-    return games.annotate(device_right=Subquery(rights.values("active")[:1]))
-
-
-def note_right(request: HttpRequest, game: Game) -> None:
-    """Keep the right read with the game by `with_rights` for this request."""
-    if hasattr(game, "device_right"):
-        request.__dict__.setdefault("_device_rights", {})[game.pk] = game.device_right
+    found = (
+        _GAME_AND_RIGHT.rows(code=code, device=token_hash(device_id)) if device_id else _GAME.rows(code=code)
+    )
+    if not found:
+        return None
+    game = found[0]
+    if device_id:
+        request.__dict__.setdefault("_device_rights", {})[game.pk] = game.device_right  # type: ignore[attr-defined]
+    return game
 
 
 def holds_game(request: HttpRequest, game: Game) -> bool:
@@ -189,12 +203,11 @@ __all__ = [
     "DeviceMiddleware",
     "device_of",
     "ensure_device",
+    "game_with_right",
     "grant_game",
     "held_game_ids",
     "held_game_once",
     "holds_game",
     "move_legacy_cookies",
-    "note_right",
     "remember_device",
-    "with_rights",
 ]

@@ -34,12 +34,11 @@ from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_
 from scoring.audit import Actor, club_id_of
 from scoring.devices import (
     LEGACY_SALT,
+    game_with_right,
     grant_game,
     held_game_ids,
     held_game_once,
     holds_game,
-    note_right,
-    with_rights,
 )
 from scoring.handover import record_creator, token_hash, token_matches
 from scoring.models import Game
@@ -175,8 +174,9 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
     (`edit=True`): 404 for an unknown code, `Refused` otherwise. A phone that handed the scoring
     over is sent to the read-only scoreboard; a phone that never had the right gets the page that
     explains it and offers the take-over with the recovery code (a plain GET), else `deny`."""
-    game = get_object_or_404(with_rights(request, Game.objects.filter(code=code)))
-    note_right(request, game)
+    game = game_with_right(request, code)
+    if game is None:
+        raise Http404("no game with this code")
     if not (can_edit_game(request, game) if edit else can_view_game(request, game)):
         if request.method == "GET" and held_edit_token_once(request, game):
             raise Refused(_to_share_page(request, game))

@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from scoring import signals, stats
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, GameSetup, Hand, HandChange
+from scoring.prepared import Prepared
 from scoring.rules import GameResult, RecordError, check_record, parse_settings, score_game
 from scoring.rules.tables import SEAT_ORDER
 
@@ -159,11 +160,18 @@ def _lock(game: Game) -> tuple[list[GameSeat], list[Hand]]:
 
     The game's settings never change after it is created, so the caller's Game is not read again.
     """
-    rows = GameSeat.objects.select_for_update().filter(game_id=game.pk).order_by()  # no join to sort
-    seat_rows = sorted(rows, key=lambda row: SEAT_ORDER.index(row.seat))
+    seat_rows = sorted(_LOCK_SEATS.rows(game=game.pk), key=lambda row: SEAT_ORDER.index(row.seat))
     if not seat_rows:
         raise Game.DoesNotExist(f"game {game.code} does not exist")
-    return seat_rows, list(Hand.objects.filter(game_id=game.pk).order_by("number"))
+    return seat_rows, _HANDS.rows(game=game.pk)
+
+
+# Every write reads these two (scoring/prepared.py: compiled once per process). The seats are sorted
+# in Python: GameSeat's default ordering ("game", then seat) would join the game table to sort.
+_LOCK_SEATS = Prepared(
+    lambda game: GameSeat.objects.select_for_update().filter(game_id=game).order_by(), game=int
+)
+_HANDS = Prepared(lambda game: Hand.objects.filter(game_id=game).order_by("number"), game=int)
 
 
 def record_hand(
@@ -327,7 +335,9 @@ def store_result(
     stats.refresh_game(
         game, result, hand_data=hand_data, seat_rows=seat_rows, first_changed=first_changed, appended=appended
     )
-    signals.game_changed.send(sender=Game, game=game)  # derived data of other apps (ratings)
+    # Derived data of other apps (ratings). A hand appended to a game was appended to a game in
+    # progress (the engine refuses a hand after the end), so `was_finished` is known to be False.
+    signals.game_changed.send(sender=Game, game=game, was_finished=False if appended else None)
 
 
 __all__ = [
