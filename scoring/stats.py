@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game, GameSeat, GameStat, HandStat
+from scoring.prepared import insert_rows
 from scoring.rules import GameResult
 from scoring.rules.tables import MELD_ITEMS
 
@@ -187,15 +188,6 @@ def refresh_game(
     hand_stats, game_stats = stat_rows(game, seat_rows, hand_data, result, first_number=first_changed)
     if not appended:
         HandStat.objects.filter(game=game, number__gte=first_changed).delete()
-    HandStat.objects.bulk_create(hand_stats, batch_size=500)
+    insert_rows(HandStat, hand_stats)
     # One row per seat, always: written over the seat's old row in one statement (its seat is unique).
-    GameStat.objects.bulk_create(
-        game_stats, update_conflicts=True, unique_fields=["seat_row"], update_fields=_GAME_STAT_FIELDS
-    )
-
-
-_GAME_STAT_FIELDS = [
-    field.name
-    for field in GameStat._meta.concrete_fields
-    if not field.primary_key and field.name != "seat_row"
-]
+    insert_rows(GameStat, game_stats, update_on="seat_row")

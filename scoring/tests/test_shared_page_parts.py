@@ -9,8 +9,8 @@ from django.template import Context, Template
 from django.test import Client
 
 from scoring import devices, fragments, services, worked_example
-from scoring.models import DeviceGame, Game
-from scoring.prepared import Prepared
+from scoring.models import DeviceGame, Game, GameStat, HandStat
+from scoring.prepared import Prepared, insert_rows
 from testing.access_helpers import client_with_token
 from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
 
@@ -117,3 +117,32 @@ def test_a_prepared_read_refuses_a_placeholder_it_cannot_find_in_the_sql():
         unused.rows(code="x")
     with pytest.raises(TypeError):
         Prepared(lambda when: Game.objects.filter(created_at=when), when=float).rows(when=1.0)
+
+
+def test_rows_inserted_without_a_query_object_are_what_the_orm_would_write():
+    game = check_game()
+    services.record_hand(game=game, number=1, data=worked_example.hand(1))
+    by_orm = {
+        (row.seat, row.number): {
+            f.attname: getattr(row, f.attname) for f in HandStat._meta.concrete_fields[1:]
+        }
+        for row in HandStat.objects.filter(game=game)
+    }
+    copies = list(HandStat.objects.filter(game=game))
+    HandStat.objects.filter(game=game).delete()
+    for row in copies:
+        row.pk = None
+    insert_rows(HandStat, copies)
+    again = {
+        (row.seat, row.number): {
+            f.attname: getattr(row, f.attname) for f in HandStat._meta.concrete_fields[1:]
+        }
+        for row in HandStat.objects.filter(game=game)
+    }
+    assert again == by_orm and len(again) == 4
+    # An upsert writes over the row with the same unique field, and adds none.
+    stats = list(GameStat.objects.filter(game=game))
+    for row in stats:
+        row.pk, row.chips = None, 99
+    insert_rows(GameStat, stats, update_on="seat_row")
+    assert list(GameStat.objects.filter(game=game).values_list("chips", flat=True)) == [99] * 4
