@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from django.db import connections, models, router
+from django.db import DatabaseError, connections, models, router
 from django.db.models import QuerySet
 from django.db.models.constants import OnConflict
 
@@ -145,4 +145,29 @@ def _insert_sql(alias: str, model: type[models.Model], rows: int, update_on: str
     return sql
 
 
-__all__ = ["Prepared", "insert_rows"]
+def update_row(instance: models.Model, names: Sequence[str]) -> None:
+    """Write the fields `names` of one saved instance, as `save(update_fields=names)` does (an
+    `auto_now` field is set to now), with the SQL made once per shape. No save signals are sent:
+    nothing in this project listens to them for the models written here (a game's summary)."""
+    model = type(instance)
+    connection = connections[router.db_for_write(model)]
+    fields = [model._meta.get_field(name) for name in names]
+    key = (connection.alias, model, tuple(names))
+    sql = _UPDATES.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        sets = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+        sql = _UPDATES[key] = (
+            f"UPDATE {quote(model._meta.db_table)} SET {sets} WHERE {quote(model._meta.pk.column)} = %s"
+        )
+    params = [field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, instance.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"{model.__name__} {instance.pk} was not there to update")
+
+
+_UPDATES: dict[tuple[str, type[models.Model], tuple[str, ...]], str] = {}
+
+
+__all__ = ["Prepared", "insert_rows", "update_row"]

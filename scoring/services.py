@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from scoring import signals, stats
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, GameSetup, Hand, HandChange
-from scoring.prepared import Prepared
+from scoring.prepared import Prepared, update_row
 from scoring.rules import GameResult, RecordError, check_record, parse_settings, score_game
 from scoring.rules.tables import SEAT_ORDER
 
@@ -331,7 +331,7 @@ def store_result(
     """
     for name, value in summary_fields(result).items():
         setattr(game, name, value)
-    game.save(update_fields=[*SUMMARY_FIELDS, "updated_at"])
+    update_row(game, [*SUMMARY_FIELDS, "updated_at"])  # game.save(update_fields=…), its SQL made once
     stats.refresh_game(
         game, result, hand_data=hand_data, seat_rows=seat_rows, first_changed=first_changed, appended=appended
     )
