@@ -403,7 +403,8 @@ def _game_context(
     if board is None:
         board = SimpleLazyObject(lambda: selectors.scoreboard(game))  # type: ignore[assignment]
     context = _board_context(request, game, board, mode=mode)
-    context["end_key"] = context["state_key"]  # no entry on this page, so the game's end is shared
+    # With a fresh form (no refused save to explain) the end of the game is the same for everyone.
+    context["end_key"] = context["state_key"]
     if mode == "edit":
         submission_id = uuid.uuid4()
         initial = {"number": game.hand_count + 1, "submission_id": submission_id}
