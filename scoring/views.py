@@ -421,22 +421,24 @@ def _board_context(
     request: HttpRequest, game: Game, board: selectors.Scoreboard, *, mode: str
 ) -> dict[str, Any]:
     """What the game fragment shows besides the form: only what everyone in `mode` may see."""
-    # Read only when the history is drawn (not when it comes from the cache).
+    # Read only when the history is drawn (not when it comes from the shared parts).
     corrections = SimpleLazyObject(lambda: _corrections(game))
+    version = _version(game)
     if mode == "share":
-        live_url = reverse("scoring:game_shared_live", args=[game.share_code])
+        live = ("scoring:game_shared_live", game.share_code)
     else:
-        live_url = reverse("scoring:game_live", args=[game.code])
+        live = ("scoring:game_live", game.code)
     context: dict[str, Any] = {
         "board": board,
         "game": game,
         "editable": mode == "edit",
         "shared": mode == "share",
-        "live_url": f"{live_url}?v={_version(game)}",
+        # Only drawn with the scoreboard, which usually comes from the shared parts.
+        "live_url": SimpleLazyObject(lambda: f"{reverse(live[0], args=[live[1]])}?v={version}"),
         "next_number": game.hand_count + 1,
         # The scoreboard and the history are the same for everyone who sees this state of the game
         # in this mode: `{% shared %}` parts keyed by it (and the language).
-        "state_key": f"{game.code}:{_version(game)}:{mode}",
+        "state_key": f"{game.code}:{version}:{mode}",
         "edited": SimpleLazyObject(lambda: corrections[0]),
         "deleted": SimpleLazyObject(lambda: corrections[1]),
         **_form_urls(game, None),
