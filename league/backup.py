@@ -11,7 +11,8 @@ are not in the file: `load()` rescores every game with the engine and writes the
 
 Version 2 added the permissions, groups, publish codes, hand submission ids and the correction
 history (issue 13, point 10); version 3 the club invites, pending and accepted, and the phones'
-edit rights (each device's id hash, the SHA-256 of its cookie, and the games it may score), so a
+edit rights (each device's id hash, the SHA-256 of its cookie, and the games it may score, each with
+the account it is held for, without which a lapsed right would count again), so a
 table's phone goes on scoring after a restore and an invite link sent before it still works.
 Version 1 and 2 files still restore, without what they lack.
 
@@ -153,13 +154,15 @@ def dump() -> dict[str, Any]:
 def _devices() -> Iterator[dict[str, Any]]:
     """Each phone's record (the hash of its cookie) and its edit rights, by game code."""
     rights: dict[int, list[dict[str, Any]]] = {}
-    for device_id, code, active, granted in (
+    for device_id, code, active, granted, holder in (
         DeviceGame.objects.filter(game__pending_import__isnull=True)
         .order_by("device_id", "game_id")
-        .values_list("device_id", "game__code", "active", "granted_at")
+        .values_list("device_id", "game__code", "active", "granted_at", "holder__username")
     ):
+        # The account a right is held for: without it a restored right of a scorer taken off the
+        # club would count again (a right held for nobody always counts).
         rights.setdefault(device_id, []).append(
-            {"game": code, "active": active, "granted_at": _date(granted)}
+            {"game": code, "active": active, "granted_at": _date(granted), "holder": holder}
         )
     for device in Device.objects.order_by("pk"):
         yield {
@@ -354,7 +357,7 @@ def load(data: Any) -> dict[str, int]:
             roles = _restore_roles(_list(data, "club_roles"), users, clubs)
             invites = _restore_invites(data.get("invites") or [], users, clubs, players)
             games, hands = _restore_games(_list(data, "games"), users, clubs, seasons, players)
-            devices, rights = _restore_devices(data.get("devices") or [])
+            devices, rights = _restore_devices(data.get("devices") or [], users)
             rating_services.refresh_all()  # the ratings are derived: rebuilt from the restored games
     except (IntegrityError, DataError) as error:
         # What the checks above do not look for (a row given twice, a name longer than its column)
@@ -733,7 +736,7 @@ def _user(users: Mapping[str, User], row: Mapping[str, Any], key: str, where: st
     return users[name] if name is not None else None
 
 
-def _restore_devices(rows: Any) -> tuple[int, int]:
+def _restore_devices(rows: Any, users: Mapping[str, User]) -> tuple[int, int]:
     """The phones and their edit rights (version 3), so a table's phone keeps scoring its game:
     its cookie holds the device id, whose hash is restored here."""
     if not isinstance(rows, list):
@@ -767,7 +770,9 @@ def _restore_devices(rows: Any) -> tuple[int, int]:
             rights.append(
                 (
                     len(devices) - 1,
-                    DeviceGame(game_id=games[code], active=active),
+                    DeviceGame(
+                        game_id=games[code], active=active, holder=_user(users, right, "holder", here)
+                    ),
                     _moment(right.get("granted_at"), here),
                 )
             )

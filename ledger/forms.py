@@ -8,12 +8,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ledger.models import Payment
+from scoring.forms import PlainDecimalField, WholeNumberField
 
 
 class MarkPaidForm(forms.Form):
-    payer = forms.IntegerField(label=_("Payer"), min_value=1, max_value=2**31 - 1)
-    payee = forms.IntegerField(label=_("Payee"), min_value=1, max_value=2**31 - 1)
-    amount = forms.DecimalField(
+    # Plain digits only (issue 13, point 17): `0_1` or a full-width digit names no player here.
+    payer = WholeNumberField(label=_("Payer"), min_value=1, max_value=2**31 - 1)
+    payee = WholeNumberField(label=_("Payee"), min_value=1, max_value=2**31 - 1)
+    amount = PlainDecimalField(
         label=_("Amount"), min_value=Decimal("0.01"), max_digits=12, decimal_places=2, localize=False
     )
     unit = forms.ChoiceField(label=_("Unit"), choices=Payment.Unit.choices)

@@ -14,12 +14,13 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from clubs.ids import IdChoiceField
 from clubs.models import Club, Player, Season
 from clubs.selectors import open_seasons, roster
 from clubs.services import check_player_name
 from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUNDS, Night
 from scoring.engine_messages import engine_message
-from scoring.forms import WholeNumberField
+from scoring.forms import PlainDecimalField, WholeNumberField
 from scoring.models import Game
 from scoring.rules import RecordError, parse_settings
 from scoring.rules.tables import MAX_BID, MAX_TARGET
@@ -33,7 +34,7 @@ class NightForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
         error_messages={"required": _("Enter the night's date."), "invalid": _("Enter a date.")},
     )
-    season = forms.ModelChoiceField(
+    season = IdChoiceField(
         Season.objects.none(),
         label=_("Season"),
         required=False,
@@ -85,7 +86,7 @@ class NightForm(forms.Form):
         max_value=MAX_HANDS_PER_ROUND,
         help_text=_("Only when a round is a fixed number of hands."),
     )
-    stake_per_chip = forms.DecimalField(
+    stake_per_chip = PlainDecimalField(
         label=_("Stake per chip"),
         required=False,
         min_value=Decimal(0),
@@ -93,7 +94,7 @@ class NightForm(forms.Form):
         decimal_places=2,
         help_text=_("Check Pinochle: money per chip, settled at the end of the night. Empty: no money."),
     )
-    stake_per_win = forms.DecimalField(
+    stake_per_win = PlainDecimalField(
         label=_("Stake per game won"),
         required=False,
         min_value=Decimal(0),
@@ -168,7 +169,7 @@ class NewcomerForm(forms.Form):
 
 
 def _player_field(label: str, required_message: str) -> forms.ModelChoiceField:
-    return forms.ModelChoiceField(
+    return IdChoiceField(
         Player.objects.none(),
         label=label,
         empty_label=_("— choose —"),

@@ -83,6 +83,16 @@ def _chart(series: list[Series], title: str, *, target: int | None, last_tick: s
             '<text x="{}" y="{}" text-anchor="end" font-size="11">{}</text>', LEFT - 4, _f(y(low) + 4), low
         ),
     ]
+    # The end labels and the target's share the right margin: nudged apart so they never overlap
+    # (at least 13 units between baselines); key -1 is the target's.
+    marks = [(y(line.values[-1]) + 4, n) for n, line in enumerate(series)]
+    if target:
+        marks.append((y(target) + 4, -1))
+    label_y: dict[int, float] = {}
+    last = -100.0
+    for base, n in sorted(marks):
+        label_y[n] = max(base, last + 13)
+        last = label_y[n]
     if target:
         body.append(
             format_html(
@@ -93,7 +103,7 @@ def _chart(series: list[Series], title: str, *, target: int | None, last_tick: s
                 WIDTH - RIGHT,
                 _f(y(target)),
                 WIDTH - RIGHT + 3,
-                _f(y(target) + 4),
+                _f(label_y[-1]),
                 target,
             )
         )
@@ -111,13 +121,6 @@ def _chart(series: list[Series], title: str, *, target: int | None, last_tick: s
                 tick,
             )
         )
-    # End labels, nudged apart so they never overlap (at least 13 units between baselines).
-    ends = sorted(range(len(series)), key=lambda n: y(series[n].values[-1]))
-    label_y: dict[int, float] = {}
-    last = -100.0
-    for n in ends:
-        label_y[n] = max(y(series[n].values[-1]) + 4, last + 13)
-        last = label_y[n]
     for number, line in enumerate(series):
         colour, dash = COLOURS[number % 3], DASHES[number % 3]
         coords = " ".join(f"{_f(x(index))},{_f(y(value))}" for index, value in enumerate(line.values))

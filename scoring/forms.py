@@ -8,6 +8,7 @@ built object to services, which score it before anything is written.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -64,6 +65,20 @@ class WholeNumberField(forms.IntegerField):
         if number is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return number
+
+
+class PlainDecimalField(forms.DecimalField):
+    """An amount a person types: ASCII digits with at most one decimal point (a minus sign and
+    blanks around them aside, so a negative amount gets the field's minimum's message). Django's
+    DecimalField reads what Python's Decimal() reads: `0_5` (saved as 5), `1e2`, full-width digits.
+    """
+
+    _PLAIN = re.compile(r"\s*-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*", re.ASCII)
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str) and value.strip() and not self._PLAIN.fullmatch(value):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
 
 
 class GameForm(forms.Form):
@@ -642,10 +657,13 @@ class GameSettingsForm(forms.Form):
     version = forms.CharField(widget=forms.HiddenInput, required=False)
     confirm = forms.CharField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args: Any, game: Game, settings: Settings, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, game: Game, settings: Settings, rules_locked: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
         self.settings = settings
+        self.rules_locked = rules_locked
         self.record_errors: list[str] = []
         for seat in settings.seat_letters:
             self.fields[f"name_{seat}"] = forms.CharField(
@@ -679,6 +697,14 @@ class GameSettingsForm(forms.Form):
             required=False,
             help_text=_("A side that takes no trick scores no meld."),
         )
+        if rules_locked:
+            # A club night's table plays the night's rules: shown, not changed (a disabled field
+            # keeps its initial value whatever a post says).
+            for name in ("target", "min_bid", "meld_needs_trick"):
+                field = self.fields[name]
+                field.disabled = True
+                field.initial = getattr(settings, name)
+                field.help_text = _("A club night's rule: only an organiser of the club changes it.")
 
     @staticmethod
     def initial_for(settings: Settings, players: Mapping[str, str], version: str) -> dict[str, Any]:

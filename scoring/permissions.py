@@ -54,6 +54,15 @@ RIGHT_LAPSED = _(
     "scores for the club. It follows the game read-only."
 )
 
+#: Told to a phone that would take over a game of a finished club night (nights' own wording).
+NIGHT_FINISHED = _("This night is finished: the table links no longer score.")
+
+#: Told to a table's phone (or a scorer) that tries to change what a club night's plan decides.
+NIGHT_PLAN_LOCKED = _(
+    "This game is a table of a club night: its club, season, date and the players in its seats "
+    "follow the night's plan, and only an organiser of the club changes them."
+)
+
 #: The salt of the old per-game `edit_<code>` cookies (bench/web.py still signs them).
 _EDIT_COOKIE_SALT = LEGACY_SALT
 
@@ -106,8 +115,18 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
         # In a club game an account's right comes from its club role alone: a scorer taken off
         # the club no longer edits the games he created. The device holding the edit token (the
         # table's phone) still scores; set_club_role clears the token of such a scorer's games.
-        return holds_edit_token(request, game)
+        return holds_edit_token(request, game) and not night_is_over(game)
     return _runs_the_game(request, game)
+
+
+def night_is_over(game: Game) -> bool:
+    """Whether the game is a table of a club night its organiser has finished: no phone's right
+    counts then, however the phone came by it (the table link, a hand-over link started before the
+    finish, the recovery code the table's phone showed); organisers still correct. The night is
+    reached by its reverse relation, so scoring imports nothing of the nights."""
+    if game.club_id is None:  # type: ignore[attr-defined]
+        return False
+    return Game.objects.filter(pk=game.pk, night_table__night__finished_at__isnull=False).exists()
 
 
 def _runs_the_game(request: HttpRequest, game: Game) -> bool:
@@ -116,6 +135,19 @@ def _runs_the_game(request: HttpRequest, game: Game) -> bool:
     if user.is_authenticated and game.created_by_id is not None and game.created_by_id == user.pk:
         return True
     return holds_edit_token(request, game)
+
+
+def night_plan_locked(request: HttpRequest, game: Game) -> bool:
+    """Whether the game is a table of a club night and this request is not an organiser of its
+    club: its filing, its seats' players and its rules (target, minimum bid, house rule) are the
+    night's plan, so a table's phone (or a scorer) scores its hands but changes none of them. The
+    night's table is reached by its reverse relation, so scoring imports nothing of the nights."""
+    club_id = club_id_of(game)
+    if club_id is None or not game.pk:
+        return False
+    if getattr(game, "night_table", None) is None:  # the reverse one-to-one raises when absent
+        return False
+    return not (is_site_admin(request.user) or role_in_club(request.user, club_id) == ClubRole.Role.ORGANISER)
 
 
 def can_view_game(request: HttpRequest, game: Game, *, share_code: str | None = None) -> bool:

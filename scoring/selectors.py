@@ -197,6 +197,9 @@ def end_reason(result: GameResult) -> list[SafeString]:
     elif hand.bidding_side == reached:
         message = _("%(side)s bid and reached %(target)s in hand %(number)s: the bidders go out first.")
         lines = [_html(message, params)]
+    elif len(result.settings.sides) > 2:  # three players, each on their own
+        message = _("Several players passed %(target)s in hand %(number)s: %(side)s has the most points.")
+        lines = [_html(message, params)]
     else:
         message = _("Both sides passed %(target)s in hand %(number)s: %(side)s have more points.")
         lines = [_html(message, params)]
@@ -301,6 +304,7 @@ def settings_preview(outcome: game_settings.Outcome, players: Mapping[str, str])
         "totals": totals,
         "totals_change": any(before != after for _side, before, after in totals),
         "chips": chips if new.settings.chips_in_play else [],
+        "finished": new.finished,  # the chips are "final" only when the game is over after the change
         "ending": ending,
         "ending_changes": outcome.ending_changes,
         "token": outcome.ending_token,

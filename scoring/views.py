@@ -42,11 +42,15 @@ from scoring.handover import (
 )
 from scoring.models import Game, Hand, HandChange
 from scoring.permissions import (
+    NIGHT_FINISHED,
+    NIGHT_PLAN_LOCKED,
     actor_for,
     can_edit_game,
     game_of,
     get_shared_game_or_404,
     grant_edit_token,
+    night_is_over,
+    night_plan_locked,
     readable_games,
     require_game_edit,
     require_game_view,
@@ -608,7 +612,10 @@ def game_details(request: HttpRequest, code: str) -> HttpResponse:
         form = GameDetailsForm(initial=initial, game=game, clubs=scoring_club_ids(request.user))
         return render(request, "scoring/game_details.html", {"game": game, "form": form})
     form = GameDetailsForm(request.POST, game=game, clubs=scoring_club_ids(request.user))
-    if form.is_valid():
+    if night_plan_locked(request, game):
+        form.is_valid()
+        form.add_error(None, NIGHT_PLAN_LOCKED)
+    elif form.is_valid():
         data = form.cleaned_data
         new_club = data["filed_club"].pk if data["filed_club"] else None
         old_club = game.club_id  # type: ignore[attr-defined]
@@ -686,6 +693,8 @@ def hand_over(request: HttpRequest, code: str) -> HttpResponse:
 def take_over(request: HttpRequest, code: str, token: str) -> HttpResponse:
     """Opening the link asks first (link previews must not use the secret); the POST claims it."""
     game = get_object_or_404(Game, code=code)
+    if night_is_over(game):  # a link started before the night was finished gives nothing now
+        return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
     if request.method == "GET" and not handover_is_open(game=game, token=token):
         return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
     if request.method == "GET" and may_hold(request, game):
@@ -719,7 +728,9 @@ def recover(request: HttpRequest, code: str | None = None, share_code: str | Non
     game = get_object_or_404(Game, code=code) if code else get_shared_game_or_404(share_code or "")
     address = client_address(request)
     typed = request.POST.get("recovery_code", "")
-    if not may_hold(request, game):
+    if night_is_over(game):
+        error, status = str(NIGHT_FINISHED), 403
+    elif not may_hold(request, game):
         error, status = _not_a_scorer(request), 403
     elif not typed.strip():
         error, status = _("Recovery code: enter the 6 letters shown on the scoring phone."), 400
@@ -765,9 +776,13 @@ def game_settings_page(request: HttpRequest, code: str) -> HttpResponse:
     if request.method == "GET":
         players = services.players_of(game)
         initial = GameSettingsForm.initial_for(settings, players, game_settings.version(game))
-        form = GameSettingsForm(initial=initial, game=game, settings=settings)
+        form = GameSettingsForm(
+            initial=initial, game=game, settings=settings, rules_locked=night_plan_locked(request, game)
+        )
         return render(request, "scoring/game_settings.html", {"game": game, "form": form})
-    form = GameSettingsForm(request.POST, game=game, settings=settings)
+    form = GameSettingsForm(
+        request.POST, game=game, settings=settings, rules_locked=night_plan_locked(request, game)
+    )
     preview = _settings_preview(form, game)
     if preview is not None and "save" in request.POST:
         if preview["ending_changes"] and form.cleaned_data["confirm"] != preview["token"]:

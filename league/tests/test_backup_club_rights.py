@@ -148,3 +148,17 @@ def test_restore_refuses_a_correction_with_an_over_long_actor_label_through_the_
     assert refused.value.returncode == 2
     assert "changes[1]: 'actor_label' is" in str(refused.value) and "nothing restored" in str(refused.value)
     assert not Game.objects.exists()
+
+
+def test_the_account_a_phone_right_is_held_for_survives_backup_and_restore(tmp_path):
+    """A right held for an account counts only while it scores for the club; the restore keeps
+    the account it is held for, so it does not count again for everyone (found by review)."""
+    a_club_with_everything()
+    olga = User.objects.get(username="olga")
+    right = DeviceGame.objects.get(holder=olga)
+    game_code, device_hash = right.game.code, right.device.id_hash
+
+    _backup_wipe_restore(tmp_path)
+
+    restored = DeviceGame.objects.get(game__code=game_code, device__id_hash=device_hash)
+    assert restored.holder is not None and restored.holder.username == "olga"

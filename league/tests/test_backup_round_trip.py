@@ -115,7 +115,7 @@ def a_club_with_everything() -> None:
     Device.objects.create(id_hash="c" * 64)  # a phone that scores nothing now
     DeviceGame.objects.create(device=table, game=phone, active=True)
     DeviceGame.objects.create(device=old_phone, game=phone, active=False)
-    DeviceGame.objects.create(device=table, game=game, active=True)
+    DeviceGame.objects.create(device=table, game=game, active=True, holder=olga)  # held for her account
     assert club.pk and HandChange.objects.count() == 3
 
 

@@ -16,6 +16,7 @@ from nights.models import Night, NightPlayer, NightTable
 from nights.standings import night_standings
 from scoring import services as scoring_services
 from scoring import worked_example
+from scoring.handover import recovery_code
 from scoring.models import DeviceGame, Game, HandChange
 from scoring.rules import check_record
 from testing.access_helpers import CLUB, PASSWORD, make_personas
@@ -222,6 +223,27 @@ def test_a_finished_night_stops_its_table_links_writing(club, alice):
     assert not DeviceGame.objects.filter(game=table.game, active=True).exists()
 
 
+def test_a_table_phone_cannot_score_a_finished_night_again_with_the_recovery_code(club, alice):
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    table = NightTable.objects.get(night=night, round_no=1)
+    phone = Client()
+    phone.post(f"/nights/t/{table.token}/")
+    code = recovery_code(table.game)  # shown on the scoring phone's page while it scored
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes"})
+    response = phone.post(f"/g/{table.game.code}/recover", {"recovery_code": code})
+    assert response.status_code == 403 and "no longer score" in text(response)
+    phone.post(f"/g/{table.game.code}/hands", hand_post(1))
+    assert Game.objects.get(pk=table.game.pk).hand_count == 0
+    assert 'name="bidder"' not in text(phone.get(f"/g/{table.game.code}/"))
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "no"})  # opened again: the phone scores
+    phone.post(f"/nights/t/{table.token}/")
+    assert phone.post(f"/g/{table.game.code}/hands", hand_post(1)).status_code in (200, 302)
+    assert Game.objects.get(pk=table.game.pk).hand_count == 1
+
+
 def test_standings_follow_the_engine_and_chips_sum_to_zero(club, alice):
     night = open_night(alice, variant="check")
     check_in(alice, night, NAMES[:8])
@@ -397,3 +419,86 @@ def test_the_season_pages_list_its_nights_and_the_published_one_links_to_their_s
     page = Client().get("/league/results/spring-results/").content.decode()
     assert f'href="/nights/results/spring-results/{night.pk}/"' in page
     assert f'href="/nights/clubs/{CLUB}/"' in alice.get(f"/league/clubs/{CLUB}/").content.decode()
+
+
+def test_a_table_link_scores_its_game_but_cannot_reseat_refile_or_change_the_rules(club, alice):
+    """A table's phone holds the game's scoring, not the night's plan: re-linking a seat to a
+    player of another table (counted twice, and paid twice in the ledger), moving the game to
+    another date or season, or changing the night's target is refused; the organiser still may."""
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:8])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    table, other = NightTable.objects.filter(night=night, round_no=1).order_by("table_no")
+    game = table.game
+    seats = {f"seat_{row.seat}": str(row.player_id) for row in game.seat_rows.all()}
+    elsewhere = str(other.seats.first().player_id)
+    reseat = {"club": str(CLUB), "played_on": "2026-03-06", **seats, "seat_N": elsewhere}
+    phone = Client()
+    phone.post(f"/nights/t/{table.token}/")
+    assert phone.post(f"/g/{game.code}/hands", hand_post(1)).status_code in (200, 302)
+
+    response = phone.post(f"/g/{game.code}/details/", reseat)
+    assert response.status_code == 400 and "only an organiser" in text(response)
+    assert {f"seat_{row.seat}": str(row.player_id) for row in game.seat_rows.all()} == seats
+    assert Game.objects.get(pk=game.pk).played_on == datetime.date(2026, 3, 5)
+
+    page = phone.get(f"/g/{game.code}/settings/")
+    assert 'name="target"' in page.content.decode() and "only an organiser" in text(page)
+    version = page.context["form"].initial["version"]
+    form = {"version": version, "first_dealer": "E", "target": "500", "min_bid": "40", "save": "1"}
+    form |= {f"name_{row.seat}": row.name for row in game.seat_rows.all()}
+    assert phone.post(f"/g/{game.code}/settings/", form).status_code == 302  # the dealer is the table's
+    game.refresh_from_db()
+    assert (game.first_dealer, game.target, game.min_bid, game.meld_needs_trick) == ("E", None, None, False)
+
+    assert alice.post(f"/g/{game.code}/details/", reseat).status_code == 302
+    assert game.seat_rows.get(seat="N").player_id == int(elsewhere)
+
+
+def test_neither_a_hand_over_link_nor_the_recovery_code_scores_a_table_after_the_night_is_finished(
+    club, alice
+):
+    """Finishing the night ends the table phones' scoring: a hand-over link the table's phone
+    started before, or the recovery code it showed, does not bring it back (found by review)."""
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    table = NightTable.objects.get(night=night, round_no=1)
+    game = table.game
+    phone = Client()
+    phone.post(f"/nights/t/{table.token}/")
+    code = phone.get(f"/g/{game.code}/").context["recovery_code"]
+    link = phone.post(f"/g/{game.code}/hand-over/").context["url"].split("testserver")[1]
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes"})
+
+    by_link, by_code = Client(), Client()
+    assert by_link.post(link).status_code == 410
+    answer = by_code.post(f"/g/{game.code}/recover", {"recovery_code": code})
+    assert answer.status_code == 403 and "This night is finished" in text(answer)
+    for other in (phone, by_link, by_code):
+        assert other.post(f"/g/{game.code}/hands", hand_post(1)).status_code in (302, 403)
+    assert Game.objects.get(pk=game.pk).hand_count == 0
+    assert alice.post(f"/g/{game.code}/hands", hand_post(1)).status_code in (200, 302)  # organisers correct
+    assert Game.objects.get(pk=game.pk).hand_count == 1
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("stake_per_win", "0_5", "Enter a number."),
+        ("stake_per_win", "\uff15", "Enter a number."),
+        ("season", "0_{season}", "an id is written in plain digits"),
+    ],
+)
+def test_a_night_refuses_python_number_syntax_in_stakes_and_ids(club, alice, field, value, message):
+    """`0_5` is not 5 and `0_1` names no season (issue 13, point 17, in the night's form)."""
+    season = Season.objects.create(
+        club=club, name="Spring", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 6, 30)
+    )
+    data = {"played_on": "2026-03-05", "variant": "standard", "deck": "single", "rounds": "3",
+            "round_ends": "game", field: value.format(season=season.pk)}  # fmt: skip
+    response = alice.post(f"/nights/clubs/{CLUB}/new", data)
+    assert response.status_code == 400 and message in text(response)
+    assert not Night.objects.exists()

@@ -71,3 +71,24 @@ def test_when_both_sides_pass_the_target_the_end_says_the_bidders_go_out_first()
     board = selectors.scoreboard(game)
     lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
     assert lines == ["E–W bid and reached 30 in hand 2: the bidders go out first."]
+
+
+def test_when_two_of_three_players_pass_the_target_the_end_does_not_speak_of_both_sides():
+    game = standard_game(seats=3, target=50)
+    first = {
+        "bidder": "N",
+        "bid": 25,
+        "meld_points": {"N": 15, "E": 10, "S": 0},
+        "tricks": {"N": 15, "E": 5, "S": 5},
+    }
+    services.record_hand(game=game, number=1, data=first)  # N 30, E 15, S 5
+    second = {
+        "bidder": "S",
+        "bid": 20,
+        "meld_points": {"N": 22, "E": 21, "S": 1},
+        "tricks": {"N": 10, "E": 15, "S": 0},
+    }
+    services.record_hand(game=game, number=2, data=second)  # S set: N 62, E 51, S -15
+    board = selectors.scoreboard(game)
+    lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
+    assert lines == ["Several players passed 50 in hand 2: N has the most points."]

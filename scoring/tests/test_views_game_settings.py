@@ -330,3 +330,13 @@ def test_a_house_rule_that_would_end_the_game_before_recorded_hands_is_refused_n
         "are recorded." in text(response)
     )
     assert rows(game) == before
+
+
+def test_the_preview_calls_the_chips_final_only_when_the_game_is_over_after_the_change(client):
+    worked = [example_hand(number) for number in (1, 2, 3)]
+    game = played(check_game(), *worked)
+    still_open = text(client.post(url(game), post(game, first_dealer="E", preview="1")))
+    assert "Chips: N–S" in still_open and "Final chips:" not in still_open
+    target = engine_totals(game).scores["EW"]  # E–W reach it with the last hand: the game ends there
+    ending = text(client.post(url(game), post(game, target=str(target), preview="1")))
+    assert "Final chips: N–S" in ending

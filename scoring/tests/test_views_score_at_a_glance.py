@@ -1,6 +1,7 @@
 """The score at a glance: who leads, each side's distance to the target, what the bidders need,
 the chart, what a correction changes, the log's changed fields and the printed sheet."""
 
+import itertools
 import re
 
 import pytest
@@ -107,3 +108,29 @@ def test_no_need_is_guessed_while_the_bid_is_missing():
     post = {k: v for k, v in hand_post(1).items() if k not in ("tricks_NS", "bid")}
     page = text(client_with_token(game).post(f"/g/{game.code}/preview", post, headers={"HX-Request": "true"}))
     assert "trick points (bid" not in page and "Not ready to save" in page
+
+
+def test_the_chart_keeps_the_target_apart_from_a_side_ending_just_below_it():
+    game = standard_game(target=100)
+    services.record_hand(game=game, number=1, data=quick_hand(ns_meld=20, ns_tricks=25))  # N–S 45, E–W 0
+    services.record_hand(game=game, number=2, data=quick_hand(ns_meld=25, ns_tricks=25))  # N–S 95
+    html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
+    svg = html.split('<figure class="chart">')[1].split("</svg>")[0]
+    # The right margin's labels (x past the plot): the target's "100" and each side's end.
+    margin = [float(y) for x, y in re.findall(r'<text x="([\d.]+)" y="([\d.]+)"', svg) if float(x) > 260]
+    assert len(margin) == 3
+    margin.sort()
+    assert all(b - a >= 13 for a, b in itertools.pairwise(margin)), margin
+
+
+def test_the_backup_pad_of_a_check_pinochle_game_has_a_chips_column_per_side():
+    game = check_game()
+    html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
+    pad = html[html.index('<section class="blank-pad print-only"') :]
+    head = pad[: pad.index("</thead>")]
+    assert "N–S Chips" in head and "E–W Chips" in head
+    first_row = pad[pad.index("<tr><td>1</td>") :].split("</tr>")[0]
+    assert first_row.count("<td>") == 3 + 3 * 2  # #, dealer, bid; meld, total and chips per side
+    standard = standard_game()
+    plain = client_with_token(standard).get(f"/g/{standard.code}/").content.decode()
+    assert "Chips</th>" not in plain[plain.index('<section class="blank-pad print-only"') :]
