@@ -146,5 +146,5 @@ def member_client(db):
 @pytest.fixture(autouse=True)
 def _imports_in_the_request(settings):
     """Uploads are written during the request in tests (a thread would not see a test's
-    transaction); league/tests/test_issue13_imports.py runs the background thread itself."""
+    transaction); league/tests/test_import_limits.py runs the background thread itself."""
     settings.IMPORT_IN_BACKGROUND = False

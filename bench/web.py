@@ -4,7 +4,8 @@
 valid hand: each goes to its own game, which already holds 5 hands), (c) the trivial /healthz.
 Requests (a) and (b) carry the scoring phone's `device` cookie, which holds the right to the games.
 Prints requests/s and the ratio to (c), checks afterwards that the saves were written, and counts
-the database queries of one save (in-process, the same request, after 5 and after 40 hands).
+the database queries of one save (in-process, the same request, after 5 and after 40 hands) and of
+the scoreboard (a first view, which draws the parts every viewer shares, and the next one).
 
 Run: .venv/bin/python bench/web.py   (or bench/web.sh). Everything lives in a temporary folder;
 the server is stopped by its PID. Only 127.0.0.1.
@@ -199,6 +200,37 @@ def save_queries(token: str, hands: int) -> int:
     return len(queries)
 
 
+def scoreboard_queries(token: str, hands: int) -> tuple[int, int]:
+    """The queries of the scoring phone's page of a game of `hands` hands, counted in-process: the
+    first view (which draws the parts every viewer of this state shares) and the next one."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring import services
+    from scoring.handover import token_hash
+    from scoring.models import Game
+
+    game = services.create_game(
+        seats=4, variant="check", deck="single", target=9999, min_bid=None, first_dealer="N",
+        meld_needs_trick=False, players={"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"},
+    )  # fmt: skip
+    for number in range(1, hands + 1):
+        services.record_hand(game=game, number=number, data=WORKED_EXAMPLE)
+    Game.objects.filter(pk=game.pk).update(edit_token_hash=token_hash(token))
+    grant_device(token, [game])
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.cookies["device"] = edit_cookie(game.code, token)
+    counts = []
+    for _view in range(2):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(f"/g/{game.code}/")
+        if response.status_code != 200:
+            raise SystemExit(f"the counted scoreboard was answered {response.status_code}")
+        counts.append(len(queries))
+    return counts[0], counts[1]
+
+
 def wait_until_up(deadline: float) -> None:
     while time.monotonic() < deadline:
         try:
@@ -237,6 +269,7 @@ def main() -> None:
         board_code, board_cookie, codes = seed(workdir)
         query_token = secrets.token_urlsafe(32)
         queries = {hands: save_queries(query_token, hands) for hands in (5, 40)}
+        board_queries = scoreboard_queries(query_token, 40)
         from django.db import connections
 
         connections.close_all()
@@ -279,6 +312,10 @@ def main() -> None:
             print(f"{name:<28} {rate:>11.1f} {rate / trivial:>10.1%}")
         print(f"saves answered 302: {saved}, other answers: {other}; hands written: {written}")
         print("queries of one save: " + ", ".join(f"{n} after {hands} hands" for hands, n in queries.items()))
+        print(
+            f"queries of the 40-hand scoreboard: {board_queries[0]} when it draws its shared parts, "
+            f"{board_queries[1]} when they are drawn already"
+        )
         # wrk stops counting at the deadline; up to one request per connection may still land.
         if other or not saved <= written <= saved + 16:
             raise SystemExit("the save benchmark did not write one hand per request")

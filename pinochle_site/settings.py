@@ -112,13 +112,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The login rate limit must be shared by every gunicorn worker, so the cache lives in the database
 # (`make migrate` runs `createcachetable`; the test runner creates it by itself).
 CACHES = {
-    # Per process: the game page's {% cache %} fragments (history, a fresh entry form). Each key
-    # names the game's state, so a worker that has not seen a change draws them afresh.
+    # Per process (the game page's shared parts have their own store: scoring/fragments.py).
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
     # Shared by every gunicorn worker: login attempt counts (django-axes, accounts/lockout.py) and
     # the password-reset and sign-up throttles (accounts/ratelimit.py).
     "shared": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pinochle_cache"},
 }
+
+# The parts of pages every viewer shares ({% shared %}, scoring/fragments.py), kept per process: at
+# most this many characters (a 40-hand game page is about 100,000), least recently used first out.
+SHARED_FRAGMENT_MAX_CHARS = envint("SHARED_FRAGMENT_MAX_CHARS", 20_000_000)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

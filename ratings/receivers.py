@@ -14,7 +14,11 @@ from scoring.signals import game_changed
 
 
 @receiver(game_changed)
-def _game_changed(sender: Any, *, game: Game, **kwargs: Any) -> None:
+def _game_changed(sender: Any, *, game: Game, was_finished: bool | None = None, **kwargs: Any) -> None:
+    if was_finished is False and not game.finished:
+        # Only finished games are rated, and a game that stops being finished loses its points at
+        # that change: a game in progress before and after has none to look at (a query per save).
+        return
     services.game_changed(game)
 
 

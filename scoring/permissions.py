@@ -34,7 +34,15 @@ from django_htmx.http import HttpResponseClientRedirect
 from clubs.models import ClubRole
 from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_in_club, viewable_club_ids
 from scoring.audit import Actor, club_id_of
-from scoring.devices import LEGACY_SALT, grant_game, held_game_ids, held_game_once, holds_game, right_lapsed
+from scoring.devices import (
+    LEGACY_SALT,
+    game_with_right,
+    grant_game,
+    held_game_ids,
+    held_game_once,
+    holds_game,
+    right_lapsed,
+)
 from scoring.handover import record_creator, token_hash, token_matches
 from scoring.models import Game
 
@@ -207,7 +215,9 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
     (`edit=True`): 404 for an unknown code, `Refused` otherwise. A phone that handed the scoring
     over is sent to the read-only scoreboard; a phone that never had the right gets the page that
     explains it and offers the take-over with the recovery code (a plain GET), else `deny`."""
-    game = get_object_or_404(Game, code=code)
+    game = game_with_right(request, code)
+    if game is None:
+        raise Http404("no game with this code")
     if request.method == "GET" and not getattr(request, "htmx", None) and right_lapsed(request, game):
         messages.warning(request, RIGHT_LAPSED, fail_silently=True)
     if not (can_edit_game(request, game) if edit else can_view_game(request, game)):

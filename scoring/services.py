@@ -19,7 +19,9 @@ from django.db import IntegrityError, transaction
 from scoring import signals, stats
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, GameSetup, Hand, HandChange
+from scoring.prepared import Prepared, update_row
 from scoring.rules import GameResult, RecordError, check_record, parse_settings, score_game
+from scoring.rules.tables import SEAT_ORDER
 
 
 class HandConflict(Exception):
@@ -52,7 +54,15 @@ class GameMovedOn(Exception):
 
 def players_of(game: Game) -> dict[str, str]:
     """Names by seat, in seat order; a seat with no name is left out."""
-    return {row.seat: row.name for row in game.seat_rows.all() if row.name}
+    if "seat_rows" in getattr(game, "_prefetched_objects_cache", {}):
+        return {row.seat: row.name for row in game.seat_rows.all() if row.name}
+    # Sorted here: GameSeat's default ordering ("game", then seat) joins the game table only to sort.
+    rows = GameSeat.objects.filter(game_id=game.pk).order_by().values_list("seat", "name")
+    return {seat: name for seat, name in sorted(rows, key=_seat_index) if name}
+
+
+def _seat_index(row: Sequence[Any]) -> int:
+    return SEAT_ORDER.index(row[0])
 
 
 def game_record(game: Game, hands: Sequence[Hand] | None = None) -> dict[str, Any]:
@@ -153,13 +163,22 @@ def _lock(game: Game) -> tuple[list[GameSeat], list[Hand]]:
     with settings another phone changed a moment ago. (A query of its own: joined to the locking
     query, PostgreSQL would return the game row as it was before the wait for the lock.)
     """
-    seat_rows = list(GameSeat.objects.select_for_update().filter(game_id=game.pk))
+    seat_rows = sorted(_LOCK_SEATS.rows(game=game.pk), key=lambda row: SEAT_ORDER.index(row.seat))
     if not seat_rows:
         raise Game.DoesNotExist(f"game {game.code} does not exist")
-    fresh = Game.all_objects.filter(pk=game.pk).values_list(*SETTINGS_FIELDS).get()
-    for name, value in zip(SETTINGS_FIELDS, fresh, strict=True):
-        setattr(game, name, value)
-    return seat_rows, list(Hand.objects.filter(game_id=game.pk).order_by("number"))
+    fresh = _SETTINGS.rows(game=game.pk)[0]
+    for name in SETTINGS_FIELDS:
+        setattr(game, name, getattr(fresh, name))
+    return seat_rows, _HANDS.rows(game=game.pk)
+
+
+# Every write reads these (scoring/prepared.py: compiled once per process). The seats are sorted
+# in Python: GameSeat's default ordering ("game", then seat) would join the game table to sort.
+_LOCK_SEATS = Prepared(
+    lambda game: GameSeat.objects.select_for_update().filter(game_id=game).order_by(), game=int
+)
+_SETTINGS = Prepared(lambda game: Game.all_objects.filter(pk=game).order_by(), game=int)
+_HANDS = Prepared(lambda game: Hand.objects.filter(game_id=game).order_by("number"), game=int)
 
 
 def record_hand(
@@ -329,11 +348,13 @@ def store_result(
     """
     for name, value in summary_fields(result).items():
         setattr(game, name, value)
-    game.save(update_fields=[*SUMMARY_FIELDS, "updated_at"])
+    update_row(game, [*SUMMARY_FIELDS, "updated_at"])  # game.save(update_fields=…), its SQL made once
     stats.refresh_game(
         game, result, hand_data=hand_data, seat_rows=seat_rows, first_changed=first_changed, appended=appended
     )
-    signals.game_changed.send(sender=Game, game=game)  # derived data of other apps (ratings)
+    # Derived data of other apps (ratings). A hand appended to a game was appended to a game in
+    # progress (the engine refuses a hand after the end), so `was_finished` is known to be False.
+    signals.game_changed.send(sender=Game, game=game, was_finished=False if appended else None)
 
 
 def remember_meld_mode(*, game: Game, mode: str) -> None:

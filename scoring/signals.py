@@ -1,7 +1,8 @@
 """Signals the table sends; other apps (ratings) listen without the table importing them.
 
 `game_changed(game=…)` is sent inside the transaction that changed a game's hands (its result),
-its club, season or date, or the player linked to one of its seats.
+its club, season or date, or the player linked to one of its seats. `was_finished=False` says the
+game was in progress before the change (a hand appended to it); None says nothing is known.
 """
 
 from django.dispatch import Signal

@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game, GameSeat, GameStat, HandStat
+from scoring.prepared import insert_rows
 from scoring.rules import GameResult
 from scoring.rules.tables import MELD_ITEMS
 
@@ -187,6 +188,6 @@ def refresh_game(
     hand_stats, game_stats = stat_rows(game, seat_rows, hand_data, result, first_number=first_changed)
     if not appended:
         HandStat.objects.filter(game=game, number__gte=first_changed).delete()
-    GameStat.objects.filter(game=game).delete()
-    HandStat.objects.bulk_create(hand_stats, batch_size=500)
-    GameStat.objects.bulk_create(game_stats)
+    insert_rows(HandStat, hand_stats)
+    # One row per seat, always: written over the seat's old row in one statement (its seat is unique).
+    insert_rows(GameStat, game_stats, update_on="seat_row")

@@ -7,7 +7,7 @@ import pytest
 
 from clubs.ids import record_id
 from clubs.models import Player
-from clubs.tests.test_issue13_admin import form_data, two_clubs  # noqa: F401 (fixture)
+from clubs.tests.test_admin_scope import form_data, two_clubs  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from clubs.models import Club, Invite, Player
 from league import backup
 from scoring.models import Device, DeviceGame, Game
 
-from .test_issue13_backup_round_trip import a_club_with_everything, wipe_everything
+from .test_backup_round_trip import a_club_with_everything, wipe_everything
 
 pytestmark = pytest.mark.django_db
 

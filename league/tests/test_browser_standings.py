@@ -8,11 +8,16 @@ from testing.browser import sign_in_browser
 from testing.league_data import small_season
 
 
-def _organiser():
+def _organiser(club):
+    """A plain account holding the organiser role in the club (a real role, not a superuser): the
+    league pages are the club's records."""
     from django.contrib.auth.models import User
 
-    # A superuser counts as an organiser of every club; the league pages are the club's records.
-    return User.objects.create_superuser("organiser", "organiser@example.org", None)
+    from clubs.models import ClubRole
+
+    user = User.objects.create_user("organiser", "organiser@example.org", None)
+    ClubRole.objects.create(user=user, club=club, role=ClubRole.Role.ORGANISER)
+    return user
 
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
@@ -22,7 +27,7 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 @pytest.mark.django_db(transaction=True)
 def test_it_shows_standings_on_a_phone_without_page_scrolling_sideways(live_server, page):
     data = small_season()
-    sign_in_browser(page, live_server.url, _organiser())
+    sign_in_browser(page, live_server.url, _organiser(data["club"]))
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.goto(f"{live_server.url}/league/seasons/{data['season'].pk}/")
 
@@ -59,7 +64,7 @@ def test_it_shows_standings_on_a_phone_without_page_scrolling_sideways(live_serv
 @pytest.mark.django_db(transaction=True)
 def test_it_fits_a_360_px_phone(live_server, page):
     data = small_season()
-    sign_in_browser(page, live_server.url, _organiser())
+    sign_in_browser(page, live_server.url, _organiser(data["club"]))
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": 360, "height": 740})
     for url, shot in (
@@ -77,12 +82,13 @@ def test_it_fits_a_360_px_phone(live_server, page):
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_it_reports_a_refused_import_line_by_line_on_a_phone(live_server, page):
+    from clubs.models import Club
     from scoring.models import Game
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     header = "game_id,seats,variant,deck,hand,bidder,bid,trump,tricks_NS,tricks_EW,melds_N\n"
     body = "g1,4,standard,single,1,N,21,hearts,15,11,run\ng1,4,standard,single,2,E,19,spades,10,15,\n"
-    sign_in_browser(page, live_server.url, _organiser())
+    sign_in_browser(page, live_server.url, _organiser(Club.objects.create(name="Klubbén")))
     page.goto(f"{live_server.url}/league/import/")
     page.get_by_label("File").set_input_files(
         files=[{"name": "hands.csv", "mimeType": "text/csv", "buffer": (header + body).encode()}]

@@ -166,12 +166,12 @@ def test_issue13_point5_the_largest_file_accepted_is_a_setting_stated_on_the_pag
 
 
 @pytest.mark.django_db(transaction=True)
-def test_issue13_point5_an_upload_is_written_by_a_background_thread_while_its_page_counts(settings):
+def test_issue13_point5_an_upload_is_written_by_a_background_thread_while_its_page_counts(
+    settings, league_client
+):
     settings.IMPORT_IN_BACKGROUND = True
     settings.IMPORT_IN_PROCESS = False  # the thread; league/tests/test_import_process.py: the process
-    organiser = User.objects.create_superuser("boss", "boss@example.org", None)
-    client = Client()
-    client.force_login(organiser)
+    client = league_client  # the organiser of the clubs the test makes (a real role)
     raw = _exported(client)
     response = client.post("/league/import/", {"file": _upload(raw)})
     assert response.status_code == 302
