@@ -121,6 +121,31 @@ def insert_rows(
 _INSERTS: dict[tuple[str, type[models.Model], int, str | None], str] = {}
 
 
+def insert_row(instance: models.Model) -> None:
+    """Insert one new instance, as `Model.objects.create` does (an `auto_now_add` field is set to
+    now, the primary key the database gives is set on it, and it counts as saved), with the SQL
+    made once per model. No save signals are sent: nothing in this project listens to them for the
+    models written here (a game's hands)."""
+    model = type(instance)
+    connection = connections[router.db_for_write(model)]
+    pk = model._meta.pk
+    fields = [field for field in model._meta.local_concrete_fields if not field.primary_key]
+    returning = connection.features.can_return_columns_from_insert
+    sql = _insert_sql(connection.alias, model, 1, None)
+    if returning:
+        sql = f"{sql} RETURNING {connection.ops.quote_name(pk.column)}"
+    params = [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if returning:
+            value = cursor.fetchone()[0]
+        else:
+            value = connection.ops.last_insert_id(cursor, model._meta.db_table, pk.column)
+    instance.pk = value
+    instance._state.adding = False
+    instance._state.db = connection.alias
+
+
 def _insert_sql(alias: str, model: type[models.Model], rows: int, update_on: str | None) -> str:
     key = (alias, model, rows, update_on)
     sql = _INSERTS.get(key)
@@ -170,4 +195,4 @@ def update_row(instance: models.Model, names: Sequence[str]) -> None:
 _UPDATES: dict[tuple[str, type[models.Model], tuple[str, ...]], str] = {}
 
 
-__all__ = ["Prepared", "insert_rows", "update_row"]
+__all__ = ["Prepared", "insert_row", "insert_rows", "update_row"]

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from scoring import signals, stats
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, GameSetup, Hand, HandChange
-from scoring.prepared import Prepared, update_row
+from scoring.prepared import Prepared, insert_row, update_row
 from scoring.rules import GameResult, RecordError, check_record, parse_settings, score_game
 from scoring.rules.tables import SEAT_ORDER
 
@@ -203,7 +203,8 @@ def record_hand(
                 raise HandConflict(number)
             hand_data.append(dict(data))
             result = score(game, hand_data)
-            hand = Hand.objects.create(game=game, number=number, data=dict(data), submission_id=submission_id)
+            hand = Hand(game=game, number=number, data=dict(data), submission_id=submission_id)
+            insert_row(hand)  # Hand.objects.create(…), its SQL made once
             store_result(
                 game=game,
                 result=result,

@@ -7,13 +7,14 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.core import signing
+from django.db import IntegrityError, transaction
 from django.template import Context, Template
 from django.test import Client
 
 from scoring import devices, fragments, services, worked_example
 from scoring.handover import token_hash
-from scoring.models import Device, DeviceGame, Game, GameStat, HandStat
-from scoring.prepared import Prepared, insert_rows
+from scoring.models import Device, DeviceGame, Game, GameStat, Hand, HandStat
+from scoring.prepared import Prepared, insert_row, insert_rows
 from testing.access_helpers import CLUB, client_with_token, make_game, make_personas, request_as
 from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
 
@@ -181,3 +182,19 @@ def test_rows_inserted_without_a_query_object_are_what_the_orm_would_write():
         row.pk, row.chips = None, 99
     insert_rows(GameStat, stats, update_on="seat_row")
     assert list(GameStat.objects.filter(game=game).values_list("chips", flat=True)) == [99] * 4
+
+
+def test_a_hand_inserted_by_insert_row_is_what_create_would_write_and_counts_as_saved():
+    game = check_game()
+    data = worked_example.hand(1)
+    by_create = Hand.objects.create(game=game, number=1, data=data)
+    hand = Hand(game=game, number=2, data=data)
+    insert_row(hand)
+    assert hand.pk is not None and hand.pk != by_create.pk and not hand._state.adding
+    read = Hand.objects.get(pk=hand.pk)
+    assert (read.game_id, read.number, read.data, read.submission_id) == (game.pk, 2, data, None)
+    assert read.created_at == hand.created_at and read.updated_at == hand.updated_at
+    assert read.created_at >= by_create.created_at
+    # A number already taken is refused by the database, as create() is.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_row(Hand(game=game, number=2, data=data))
