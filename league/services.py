@@ -21,6 +21,7 @@ from clubs.services import add_player
 from ratings import services as rating_services
 from scoring import stats
 from scoring.models import Game, GameSeat, GameStat, Hand, HandStat
+from scoring.prepared import insert_sql, insert_values
 from scoring.rules import GameResult
 from scoring.services import summary_fields
 
@@ -108,8 +109,11 @@ def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game
         seat_rows = _seat_rows(games, game_rows, roster=None)
         GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
     hand_rows, hand_stats, game_stats = _hand_and_stat_rows(games, game_rows, seat_rows)
-    inserts = [_insert_rows(model, rows) for model, rows in ((Hand, hand_rows), (HandStat, hand_stats))]
-    inserts.append(_insert_rows(GameStat, game_stats))
+    inserts = [
+        _insert_rows(Hand, hand_rows),
+        (insert_sql(HandStat, stats.HAND_STAT_COLUMNS), hand_stats),
+        (insert_sql(GameStat, stats.GAME_STAT_COLUMNS), game_stats),
+    ]
     with transaction.atomic(), connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         _hidden_write()
         for sql, values in inserts:
@@ -160,12 +164,7 @@ def _insert_rows(model: type[Model], rows: Sequence[Model]) -> tuple[str, list[t
             getters.append(operator.attrgetter(f.attname))
         else:
             getters.append(lambda row, f=f: f.get_db_prep_save(getattr(row, f.attname), db))
-    quote = db.ops.quote_name
-    sql = "INSERT INTO {} ({}) VALUES ({})".format(
-        quote(model._meta.db_table),
-        ", ".join(quote(f.column) for f in fields),
-        ", ".join(["%s"] * len(fields)),
-    )
+    sql = insert_sql(model, [f.attname for f in fields])
     return sql, [tuple(get(row) for get in getters) for row in rows]
 
 
@@ -266,8 +265,8 @@ def _write(
     GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
     hand_rows, hand_stats, game_stats = _hand_and_stat_rows(games, game_rows, seat_rows)
     Hand.objects.bulk_create(hand_rows, batch_size=1000)
-    HandStat.objects.bulk_create(hand_stats, batch_size=1000)
-    GameStat.objects.bulk_create(game_stats, batch_size=1000)
+    insert_values(HandStat, stats.HAND_STAT_COLUMNS, hand_stats)
+    insert_values(GameStat, stats.GAME_STAT_COLUMNS, game_stats)
     return game_rows
 
 
@@ -321,13 +320,14 @@ def _seat_rows(
 
 def _hand_and_stat_rows(
     games: Sequence[NewGame], game_rows: Sequence[Game], seat_rows: Sequence[GameSeat]
-) -> tuple[list[Hand], list[HandStat], list[GameStat]]:
+) -> tuple[list[Hand], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """Unsaved hands, and the statistics rows as values (scoring.stats.stat_rows)."""
     by_game: dict[int, list[GameSeat]] = {}
     for seat_row in seat_rows:
         by_game.setdefault(seat_row.game_id, []).append(seat_row)  # type: ignore[attr-defined]
     hand_rows: list[Hand] = []
-    hand_stats: list[HandStat] = []
-    game_stats: list[GameStat] = []
+    hand_stats: list[tuple[Any, ...]] = []
+    game_stats: list[tuple[Any, ...]] = []
     for new, game in zip(games, game_rows, strict=True):
         hand_rows.extend(
             Hand(game=game, number=number, data=dict(data)) for number, data in enumerate(new.hands, start=1)

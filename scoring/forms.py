@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from django import forms
 from django.db import IntegrityError
 from django.db.models import Q
+from django.utils.choices import BaseChoiceIterator
 from django.utils.functional import lazy
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -184,6 +186,27 @@ class GameForm(forms.Form):
             return None
 
 
+class FixedChoices(BaseChoiceIterator):
+    """Choices already in Django's (value, label) form, taken as they are: Django would normalize
+    a list again for the field and for its widget, on every form, and a save builds one."""
+
+    def __init__(self, choices: Iterable[tuple[str, Any]]) -> None:
+        self.choices = list(choices)
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
+        return iter(self.choices)
+
+    def __len__(self) -> int:
+        return len(self.choices)
+
+
+#: "♠ Spades": made once, translated when drawn (a save only checks the posted suit).
+TRUMP_CHOICES = FixedChoices(
+    (suit, format_lazy("{} {}", SUIT_SYMBOLS[suit], SUIT_NAMES[suit])) for suit in SUITS
+)
+MELD_MODE_CHOICES = FixedChoices(Game.MeldMode.choices)
+
+
 class HandForm(forms.Form):
     """One hand: bidder, bid, trump, melds (item by item or plain points), tricks.
 
@@ -208,7 +231,7 @@ class HandForm(forms.Form):
         if s.seats == 2:
             bidders.append(("", _("No bidding")))
         self.fields["bidder"] = forms.ChoiceField(
-            label=_("Bidder"), choices=bidders, required=False, widget=forms.RadioSelect
+            label=_("Bidder"), choices=FixedChoices(bidders), required=False, widget=forms.RadioSelect
         )
         self.fields["bid"] = WholeNumberField(
             label=_("Bid"),
@@ -220,7 +243,7 @@ class HandForm(forms.Form):
         )
         self.fields["trump"] = forms.ChoiceField(
             label=_("Trump"),
-            choices=[(suit, f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}") for suit in SUITS],
+            choices=TRUMP_CHOICES,
             required=False,
             widget=forms.RadioSelect,
         )
@@ -228,7 +251,7 @@ class HandForm(forms.Form):
         if not s.chips_in_play:
             self.fields["meld_mode"] = forms.ChoiceField(
                 label=_("Meld entry"),
-                choices=Game.MeldMode.choices,
+                choices=MELD_MODE_CHOICES,
                 initial="items",
                 required=False,
                 widget=forms.RadioSelect,
@@ -263,7 +286,9 @@ class HandForm(forms.Form):
             )
         self.fields["slam"] = forms.ChoiceField(
             label=_("Took every trick"),
-            choices=[("", _("Nobody")), *((side, lazy_side_label(side, players)) for side in s.sides)],
+            choices=FixedChoices(
+                [("", _("Nobody")), *((side, lazy_side_label(side, players)) for side in s.sides)]
+            ),
             required=False,
             widget=forms.RadioSelect,
         )
@@ -315,10 +340,13 @@ class HandForm(forms.Form):
     def _clean_melds(self) -> dict[str, list[str]]:
         """The meld items per seat from the picker's counts ("meld_N_run" = "1")."""
         melds = {}
+        # The posted counts, read once (what meld_value reads, for up to 76 keys).
+        source = self.data if self.is_bound else self.initial
+        posted = {key: value for key, value in source.items() if key.startswith("meld_")}
         for seat in self.settings.seat_letters:
             items = []
             for item in self.items:
-                raw = self.meld_value(seat, item.name)
+                raw = posted.get(f"meld_{seat}_{item.name}", "")
                 if raw in ("", None):
                     continue
                 top = MAX_REPEAT if item.name in REPEATABLE else 1

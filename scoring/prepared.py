@@ -95,30 +95,70 @@ class Prepared(Generic[M]):
         return found
 
 
-def insert_rows(
-    model: type[models.Model], objs: Sequence[models.Model], *, update_on: str | None = None
+def insert_values(
+    model: type[models.Model],
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    update_on: str | None = None,
 ) -> None:
-    """Insert `objs` (new instances of `model`, primary key left to the database) in as few
-    statements as the database allows, reading nothing back: their primary keys stay unset. With
-    `update_on` (a unique field's name), a row that is there already is written over (an upsert).
-    What `bulk_create` does, with the SQL text made once per shape instead of by a query on each
-    call: the statistics rows of every save."""
-    if not objs:
+    """Insert rows of plain database values (numbers, text, flags, None, primary keys) into
+    `model`'s table, one value per name in `columns` (the fields' attnames), in as few statements
+    as the database allows, reading nothing back. With `update_on` (the attname of a unique field),
+    a row that is there already is written over (an upsert). What `bulk_create` does, without
+    model instances and with the SQL text made once per shape: the statistics rows of every save."""
+    if not rows:
         return
     connection = connections[router.db_for_write(model)]
-    fields = [field for field in model._meta.local_concrete_fields if not field.primary_key]
-    batch = connection.ops.bulk_batch_size(fields, objs) or len(objs)
-    for start in range(0, len(objs), batch):
-        chunk = objs[start : start + batch]
-        sql = _insert_sql(connection.alias, model, len(chunk), update_on)
-        params = [
-            field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in chunk for field in fields
-        ]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+    fields = _fields(model, columns)
+    batch = connection.ops.bulk_batch_size(fields, rows) or len(rows)
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), batch):
+            chunk = rows[start : start + batch]
+            sql = insert_sql(model, columns, rows=len(chunk), update_on=update_on, using=connection.alias)
+            cursor.execute(sql, [value for row in chunk for value in row])
 
 
-_INSERTS: dict[tuple[str, type[models.Model], int, str | None], str] = {}
+def _fields(model: type[models.Model], attnames: Sequence[str]) -> list[models.Field[Any, Any]]:
+    by_attname = {field.attname: field for field in model._meta.concrete_fields}
+    return [by_attname[name] for name in attnames]
+
+
+def insert_sql(
+    model: type[models.Model],
+    columns: Sequence[str],
+    *,
+    rows: int = 1,
+    update_on: str | None = None,
+    using: str | None = None,
+) -> str:
+    """The INSERT of `rows` rows of `columns` (attnames) into `model`'s table, made once per shape
+    (league.services runs the one-row form with executemany)."""
+    alias = using or router.db_for_write(model)
+    key = (alias, model, tuple(columns), rows, update_on)
+    sql = _INSERTS.get(key)
+    if sql is None:
+        connection = connections[alias]
+        quote = connection.ops.quote_name
+        fields = _fields(model, columns)
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        sql = "INSERT INTO {} ({}) VALUES {}".format(
+            quote(model._meta.db_table),
+            ", ".join(quote(field.column) for field in fields),
+            ", ".join([row] * rows),
+        )
+        if update_on is not None:
+            unique = _fields(model, [update_on])[0]
+            updated = [field.column for field in fields if field is not unique]
+            suffix = connection.ops.on_conflict_suffix_sql(
+                fields, OnConflict.UPDATE, updated, [unique.column]
+            )
+            sql = f"{sql} {suffix}"
+        sql = _INSERTS[key] = sql
+    return sql
+
+
+_INSERTS: dict[tuple[str, type[models.Model], tuple[str, ...], int, str | None], str] = {}
 
 
 def insert_row(instance: models.Model) -> None:
@@ -131,7 +171,7 @@ def insert_row(instance: models.Model) -> None:
     pk = model._meta.pk
     fields = [field for field in model._meta.local_concrete_fields if not field.primary_key]
     returning = connection.features.can_return_columns_from_insert
-    sql = _insert_sql(connection.alias, model, 1, None)
+    sql = insert_sql(model, [field.attname for field in fields], using=connection.alias)
     if returning:
         sql = f"{sql} RETURNING {connection.ops.quote_name(pk.column)}"
     params = [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
@@ -144,30 +184,6 @@ def insert_row(instance: models.Model) -> None:
     instance.pk = value
     instance._state.adding = False
     instance._state.db = connection.alias
-
-
-def _insert_sql(alias: str, model: type[models.Model], rows: int, update_on: str | None) -> str:
-    key = (alias, model, rows, update_on)
-    sql = _INSERTS.get(key)
-    if sql is None:
-        connection = connections[alias]
-        quote = connection.ops.quote_name
-        fields = [field for field in model._meta.local_concrete_fields if not field.primary_key]
-        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-        sql = "INSERT INTO {} ({}) VALUES {}".format(
-            quote(model._meta.db_table),
-            ", ".join(quote(field.column) for field in fields),
-            ", ".join([row] * rows),
-        )
-        if update_on is not None:
-            unique = model._meta.get_field(update_on)
-            updated = [field.column for field in fields if field is not unique]
-            suffix = connection.ops.on_conflict_suffix_sql(
-                fields, OnConflict.UPDATE, updated, [unique.column]
-            )
-            sql = f"{sql} {suffix}"
-        sql = _INSERTS[key] = sql
-    return sql
 
 
 def update_row(instance: models.Model, names: Sequence[str]) -> None:
@@ -195,4 +211,4 @@ def update_row(instance: models.Model, names: Sequence[str]) -> None:
 _UPDATES: dict[tuple[str, type[models.Model], tuple[str, ...]], str] = {}
 
 
-__all__ = ["Prepared", "insert_row", "insert_rows", "update_row"]
+__all__ = ["Prepared", "insert_row", "insert_sql", "insert_values", "update_row"]

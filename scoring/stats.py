@@ -2,7 +2,9 @@
 
 `refresh_game(game, result)` is called by services.store_result, inside the transaction of
 every change of a game's hands, so the HandStat/GameStat rows of a game can never disagree with
-its hands. `stat_rows(...)` builds the same rows unsaved, for bulk imports and the benchmark.
+its hands. `stat_rows(...)` builds the same rows as plain values in the order of
+HAND_STAT_COLUMNS and GAME_STAT_COLUMNS, for refresh_game and for bulk imports: a save writes 8
+rows, and making them as model instances cost more than the rest of its transaction.
 
 Bid bands (docs/rules.md has no bands; these are the club's): single deck 20–24, 25–29, 30–34, 35+.
 Double-deck bids are about 2.5 times single-deck ones (minimum 50 against 20), so the band
@@ -17,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game, GameSeat, GameStat, HandStat
-from scoring.prepared import insert_rows
+from scoring.prepared import insert_values
 from scoring.rules import GameResult
 from scoring.rules.tables import MELD_ITEMS
 
@@ -54,6 +56,20 @@ _ROLLUP = ("hands", "bids", "bids_made", "sets", "meld_sum", "meld_hands")
 _ROLLUP += ("side_bids", "side_made", "side_sets", "side_meld_sum")
 
 
+#: The columns of a HandStat / GameStat row, in the order stat_rows gives their values (every
+#: concrete field but the primary key; a test holds these to the models).
+HAND_STAT_COLUMNS = (
+    "game_id", "seat_row_id", "partner_row_id", "number", "seat", "side", "dealer", "result",
+    "is_bidder", "side_bid", "bid", "bid_band", "trump", "seat_meld", "meld", "tricks", "points",
+    "chips", "total", "chip_total",
+)  # fmt: skip
+GAME_STAT_COLUMNS = (
+    "game_id", "seat_row_id", "partner_row_id", "seat", "side", "outcome", "points_for",
+    "points_against", "chips", *_ROLLUP,
+)  # fmt: skip
+_OUTCOME = {None: GameStat.Outcome.OPEN.value, "draw": GameStat.Outcome.DRAW.value}
+
+
 def seat_meld_points(items: Iterable[str], deck: str) -> int:
     # A roundhouse has no points of its own (docs/rules.md, "Roundhouse"): a seat's meld is its items' sum.
     return sum(MELD_ITEMS[item].points(deck) or 0 for item in items)
@@ -66,63 +82,55 @@ def stat_rows(
     result: GameResult,
     *,
     first_number: int = 1,
-) -> tuple[list[HandStat], list[GameStat]]:
-    """Unsaved HandStat and GameStat rows of one game, from its stored hands and the engine's result.
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The HandStat and GameStat rows of one game (values in the order of HAND_STAT_COLUMNS and
+    GAME_STAT_COLUMNS), from its stored hands and the engine's result.
 
     HandStat rows are made for hands from `first_number` on; the GameStat roll-up covers them all.
+    `game` and `seat_rows` are saved rows (their primary keys are written).
 
     `hand_data` are the hand objects (docs/record-format.md) the engine scored and checked, read here
     only for what GameResult does not carry: bidder seat, bid, trump and each seat's meld items.
     """
     settings = result.settings
     deck = settings.deck
-    by_seat = {row.seat: row for row in seat_rows}
+    seats = settings.seat_letters
+    game_id = game.pk
+    seat_id = {row.seat: row.pk for row in seat_rows}
     partner = {"N": "S", "S": "N", "E": "W", "W": "E"} if settings.seats == 4 else {}
-    hand_stats: list[HandStat] = []
-    rollup = {seat: dict.fromkeys(_ROLLUP, 0) for seat in settings.seat_letters}
+    partner_id = {seat: seat_id.get(partner.get(seat, "")) for seat in seats}
+    side_of = {seat: settings.side_of(seat) for seat in seats}
+    split_points = settings.seats == 4  # a partnership's plain meld number cannot be split
+    hand_stats: list[tuple[Any, ...]] = []
+    rollup = {seat: dict.fromkeys(_ROLLUP, 0) for seat in seats}
     for scored, data in zip(result.hands, hand_data, strict=True):
         bidder = data.get("bidder")
         bid = data.get("bid")
+        band = bid_band(bid, deck)
+        trump = data.get("trump") or ""
         melds = data.get("melds")
         played = scored.result != "passed"
-        for seat in settings.seat_letters:
-            side = settings.side_of(seat)
+        made = scored.result == "made"
+        keep = scored.number >= first_number
+        for seat in seats:
+            side = side_of[seat]
             if melds is not None:
                 seat_meld: int | None = seat_meld_points(melds.get(seat, ()), deck)
-            elif data.get("meld_points") is not None and settings.seats == 4:
-                seat_meld = None  # a partnership's plain meld number cannot be split between partners
+            elif split_points and data.get("meld_points") is not None:
+                seat_meld = None
             else:
                 seat_meld = scored.meld[side]
             is_bidder = bidder == seat
             side_bid = scored.bidding_side == side
-            made = scored.result == "made"
-            row = by_seat[seat]
-            mate = by_seat.get(partner.get(seat, ""))
-            if scored.number >= first_number:
+            if keep:
                 hand_stats.append(
-                    HandStat(
-                        game=game,
-                        seat_row=row,
-                        partner_row=mate,
-                        number=scored.number,
-                        seat=seat,
-                        side=side,
-                        dealer=scored.dealer,
-                        result=scored.result,
-                        is_bidder=is_bidder,
-                        side_bid=side_bid,
-                        bid=bid,
-                        bid_band=bid_band(bid, deck),
-                        trump=data.get("trump") or "",
-                        seat_meld=seat_meld,
-                        meld=scored.meld[side],
-                        tricks=scored.tricks[side],
-                        points=scored.points[side],
-                        chips=scored.chips[side],
-                        total=scored.totals[side],
-                        chip_total=scored.chip_totals[side],
+                    (
+                        game_id, seat_id[seat], partner_id[seat], scored.number, seat, side,
+                        scored.dealer, scored.result, is_bidder, side_bid, bid, band, trump,
+                        seat_meld, scored.meld[side], scored.tricks[side], scored.points[side],
+                        scored.chips[side], scored.totals[side], scored.chip_totals[side],
                     )
-                )
+                )  # fmt: skip
             if not played:
                 continue
             up = rollup[seat]
@@ -139,29 +147,21 @@ def stat_rows(
             up["side_meld_sum"] += scored.meld[side]
 
     game_stats = []
-    for seat in settings.seat_letters:
-        side = settings.side_of(seat)
+    for seat in seats:
+        side = side_of[seat]
         others = [score for other, score in result.scores.items() if other != side]
-        if result.winner is None:
-            outcome = GameStat.Outcome.OPEN
-        elif result.winner == "draw":
-            outcome = GameStat.Outcome.DRAW
+        winner = result.winner
+        if winner in _OUTCOME:
+            outcome = _OUTCOME[winner]
         else:
-            outcome = GameStat.Outcome.WIN if result.winner == side else GameStat.Outcome.LOSS
+            outcome = (GameStat.Outcome.WIN if winner == side else GameStat.Outcome.LOSS).value
         game_stats.append(
-            GameStat(
-                game=game,
-                seat_row=by_seat[seat],
-                partner_row=by_seat.get(partner.get(seat, "")),
-                seat=seat,
-                side=side,
-                outcome=outcome,
-                points_for=result.scores[side],
-                points_against=max(others) if others else 0,
-                chips=result.chips[side],
-                **rollup[seat],
+            (
+                game_id, seat_id[seat], partner_id[seat], seat, side, outcome, result.scores[side],
+                max(others) if others else 0, result.chips[side],
+                *(rollup[seat][name] for name in _ROLLUP),
             )
-        )
+        )  # fmt: skip
     return hand_stats, game_stats
 
 
@@ -188,6 +188,6 @@ def refresh_game(
     hand_stats, game_stats = stat_rows(game, seat_rows, hand_data, result, first_number=first_changed)
     if not appended:
         HandStat.objects.filter(game=game, number__gte=first_changed).delete()
-    insert_rows(HandStat, hand_stats)
+    insert_values(HandStat, HAND_STAT_COLUMNS, hand_stats)
     # One row per seat, always: written over the seat's old row in one statement (its seat is unique).
-    insert_rows(GameStat, game_stats, update_on="seat_row")
+    insert_values(GameStat, GAME_STAT_COLUMNS, game_stats, update_on="seat_row_id")

@@ -11,10 +11,10 @@ from django.db import IntegrityError, transaction
 from django.template import Context, Template
 from django.test import Client
 
-from scoring import devices, fragments, services, worked_example
+from scoring import devices, fragments, services, stats, worked_example
 from scoring.handover import token_hash
 from scoring.models import Device, DeviceGame, Game, GameStat, Hand, HandStat
-from scoring.prepared import Prepared, insert_row, insert_rows
+from scoring.prepared import Prepared, insert_row, insert_values
 from testing.access_helpers import CLUB, client_with_token, make_game, make_personas, request_as
 from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
 
@@ -155,33 +155,37 @@ def test_a_prepared_read_refuses_a_placeholder_it_cannot_find_in_the_sql():
         Prepared(lambda when: Game.objects.filter(created_at=when), when=float).rows(when=1.0)
 
 
-def test_rows_inserted_without_a_query_object_are_what_the_orm_would_write():
+def test_statistics_rows_inserted_as_plain_values_are_what_the_orm_reads_back():
     game = check_game()
     services.record_hand(game=game, number=1, data=worked_example.hand(1))
-    by_orm = {
-        (row.seat, row.number): {
-            f.attname: getattr(row, f.attname) for f in HandStat._meta.concrete_fields[1:]
+
+    def hand_rows() -> dict[tuple[str, int], dict[str, object]]:
+        return {
+            (row.seat, row.number): {
+                f.attname: getattr(row, f.attname) for f in HandStat._meta.concrete_fields[1:]
+            }
+            for row in HandStat.objects.filter(game=game)
         }
-        for row in HandStat.objects.filter(game=game)
-    }
-    copies = list(HandStat.objects.filter(game=game))
+
+    by_save = hand_rows()
+    assert len(by_save) == 4 and by_save[("N", 1)]["is_bidder"] is True and by_save[("E", 1)]["bid"] == 27
+    values = list(HandStat.objects.filter(game=game).values_list(*stats.HAND_STAT_COLUMNS))
     HandStat.objects.filter(game=game).delete()
-    for row in copies:
-        row.pk = None
-    insert_rows(HandStat, copies)
-    again = {
-        (row.seat, row.number): {
-            f.attname: getattr(row, f.attname) for f in HandStat._meta.concrete_fields[1:]
-        }
-        for row in HandStat.objects.filter(game=game)
-    }
-    assert again == by_orm and len(again) == 4
+    insert_values(HandStat, stats.HAND_STAT_COLUMNS, values)
+    assert hand_rows() == by_save
     # An upsert writes over the row with the same unique field, and adds none.
-    stats = list(GameStat.objects.filter(game=game))
-    for row in stats:
-        row.pk, row.chips = None, 99
-    insert_rows(GameStat, stats, update_on="seat_row")
+    rows = [
+        (*row[:8], 99, *row[9:])
+        for row in GameStat.objects.filter(game=game).values_list(*stats.GAME_STAT_COLUMNS)
+    ]
+    insert_values(GameStat, stats.GAME_STAT_COLUMNS, rows, update_on="seat_row_id")
     assert list(GameStat.objects.filter(game=game).values_list("chips", flat=True)) == [99] * 4
+
+
+def test_the_statistics_columns_are_every_field_of_their_models():
+    for model, columns in ((HandStat, stats.HAND_STAT_COLUMNS), (GameStat, stats.GAME_STAT_COLUMNS)):
+        fields = [f.attname for f in model._meta.concrete_fields if not f.primary_key]
+        assert sorted(columns) == sorted(fields), model.__name__
 
 
 def test_a_hand_inserted_by_insert_row_is_what_create_would_write_and_counts_as_saved():
