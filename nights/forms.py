@@ -20,14 +20,15 @@ from clubs.selectors import open_seasons, roster
 from clubs.services import check_player_name
 from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUNDS, Night
 from scoring.engine_messages import engine_message
-from scoring.forms import PlainDecimalField, WholeNumberField
+from scoring.forms import GameRulesForm, PlainDecimalField, WholeNumberField
 from scoring.models import Game
 from scoring.rules import RecordError, parse_settings
-from scoring.rules.tables import MAX_BID, MAX_TARGET
 
 
-class NightForm(forms.Form):
+class NightForm(GameRulesForm):
     """Opening a club night: when, which season, the game every table plays, how many rounds."""
+
+    field_order = ["played_on", "season", "variant", "deck", "target", "min_bid", "meld_needs_trick"]
 
     played_on = forms.DateField(
         label=_("Date"),
@@ -40,31 +41,6 @@ class NightForm(forms.Form):
         required=False,
         empty_label=_("— no season —"),
         error_messages={"invalid_choice": _("Choose one of this club's open seasons.")},
-    )
-    variant = forms.ChoiceField(
-        label=_("Game"), choices=Game.Variant.choices, initial="standard", widget=forms.RadioSelect
-    )
-    deck = forms.ChoiceField(
-        label=_("Deck"), choices=Game.Deck.choices, initial="single", widget=forms.RadioSelect
-    )
-    target = WholeNumberField(
-        label=_("Play to"),
-        required=False,
-        min_value=1,
-        max_value=MAX_TARGET,
-        help_text=_("Leave empty for the rule book: 150, 500 with a double deck, 100 in Check Pinochle."),
-    )
-    min_bid = WholeNumberField(
-        label=_("Minimum bid"),
-        required=False,
-        min_value=1,
-        max_value=MAX_BID,
-        help_text=_("Leave empty for the rule book: 20, 50 with a double deck."),
-    )
-    meld_needs_trick = forms.BooleanField(
-        label=_("House rule: meld needs a trick"),
-        required=False,
-        help_text=_("A side that takes no trick scores no meld."),
     )
     rounds = WholeNumberField(
         label=_("Rounds"),

@@ -83,19 +83,10 @@ class PlainDecimalField(forms.DecimalField):
         return super().to_python(value)
 
 
-class GameForm(forms.Form):
-    """Setting up a game at the table. `setup_token` is a one-time token drawn into the form: the
-    same form posted twice (a second tap, Back and Start) opens the game it already made."""
+class GameRulesForm(forms.Form):
+    """The rules a game is played by, as a new game and a club night (nights.forms.NightForm) set
+    them: variant, deck, target, minimum bid and the house rule."""
 
-    setup_token = forms.UUIDField(widget=forms.HiddenInput, required=False)
-
-    seats = forms.TypedChoiceField(
-        label=_("Seats at the table"),
-        choices=[(4, _("4 (two partnerships)")), (3, _("3")), (2, _("2"))],
-        coerce=int,
-        initial=4,
-        widget=forms.RadioSelect,
-    )
     variant = forms.ChoiceField(
         label=_("Game"), choices=Game.Variant.choices, initial="standard", widget=forms.RadioSelect
     )
@@ -116,17 +107,35 @@ class GameForm(forms.Form):
         max_value=MAX_BID,
         help_text=_("Leave empty for the rule book: 20, 50 with a double deck."),
     )
+    meld_needs_trick = forms.BooleanField(
+        label=_("House rule: meld needs a trick"),
+        required=False,
+        help_text=_("A side that takes no trick scores no meld."),
+    )
+
+
+class GameForm(GameRulesForm):
+    """Setting up a game at the table. `setup_token` is a one-time token drawn into the form: the
+    same form posted twice (a second tap, Back and Start) opens the game it already made."""
+
+    field_order = ["setup_token", "seats", "variant", "deck", "target", "min_bid", "name_N", "name_E"]
+    field_order += ["name_S", "name_W", "first_dealer", "meld_needs_trick"]
+
+    setup_token = forms.UUIDField(widget=forms.HiddenInput, required=False)
+
+    seats = forms.TypedChoiceField(
+        label=_("Seats at the table"),
+        choices=[(4, _("4 (two partnerships)")), (3, _("3")), (2, _("2"))],
+        coerce=int,
+        initial=4,
+        widget=forms.RadioSelect,
+    )
     name_N = forms.CharField(label=_("North"), required=False, max_length=MAX_NAME_LENGTH)
     name_E = forms.CharField(label=_("East"), required=False, max_length=MAX_NAME_LENGTH)
     name_S = forms.CharField(label=_("South"), required=False, max_length=MAX_NAME_LENGTH)
     name_W = forms.CharField(label=_("West"), required=False, max_length=MAX_NAME_LENGTH)
     first_dealer = forms.ChoiceField(
         label=_("First dealer"), choices=list(SEAT_NAMES.items()), initial="N", widget=forms.RadioSelect
-    )
-    meld_needs_trick = forms.BooleanField(
-        label=_("House rule: meld needs a trick"),
-        required=False,
-        help_text=_("A side that takes no trick scores no meld."),
     )
 
     def clean(self) -> dict[str, Any]:
