@@ -67,11 +67,11 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 
 @pytest.fixture
 def table_client(db):
-    """The test client signed in as the account that created the games of testing/helpers.py: it may
+    """The test client signed in as the account that created the games of tests/helpers.py: it may
     enter, correct and delete their hands (an edit right, as the scoring phone has)."""
     from django.test import Client
 
-    from testing.helpers import table_user
+    from tests.helpers import table_user
 
     client = Client()
     client.force_login(table_user())

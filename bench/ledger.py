@@ -45,7 +45,7 @@ def build(args: argparse.Namespace):
     from django.contrib.auth.models import User
 
     from clubs.models import Club, ClubRole, Season
-    from testing.ledger_helpers import CHECK_HANDS, make_night, roster
+    from tests.ledger_helpers import CHECK_HANDS, make_night, roster
 
     rng = random.Random(args.seed)
     user = User.objects.create_user("organiser", password="x")

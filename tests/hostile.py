@@ -95,6 +95,32 @@ NUL_NAME = "A\x00B"
 FOREIGN_CHARSETS = ["utf-16", "utf-16-le", "latin-1", "iso-8859-1", "utf-32", "cp1252", "no-such-charset"]
 
 
+#: The hand form's inputs a forger posts to (real ones, and names of seats and items no form has).
+HAND_FIELDS = [
+    "number",
+    "submission_id",
+    "bidder",
+    "bid",
+    "trump",
+    "passed",
+    "conceded",
+    "meld_mode",
+    "meld_points_NS",
+    "meld_points_EW",
+    "meld_points_N",
+    "meld_N_run",
+    "meld_W_marriage",
+    "meld_Q_run",
+    "tricks_NS",
+    "tricks_EW",
+    "tricks_N",
+    "tricks_E",
+    "tricks_S",
+    "slam",
+    "step",
+]
+
+
 def record(**changes: object) -> dict[str, object]:
     """A valid four-seat game record of one hand, with `changes` applied to its top level."""
     data: dict[str, object] = {

@@ -12,7 +12,7 @@ import pytest
 
 from scoring.rules import score_record, tables
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 RULES = DOCS / "rules.md"
 RECORD_FORMAT = DOCS / "record-format.md"

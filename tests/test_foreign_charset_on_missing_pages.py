@@ -5,7 +5,7 @@ bench/fuzz against gunicorn, where CSRF is enforced)."""
 import pytest
 from django.test import Client
 
-from testing.hostile import FOREIGN_CHARSETS
+from tests.hostile import FOREIGN_CHARSETS
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "test-output" / "screenshots"
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,7 +47,7 @@ def test_a_czech_table_enters_a_check_pinochle_hand_on_a_phone(live_server, page
     from playwright.sync_api import expect
 
     from scoring.models import Game
-    from testing.browser import assert_fits_the_phone, shoot
+    from tests.browser import assert_fits_the_phone, shoot
 
     page.set_viewport_size({"width": 360, "height": 780})
     page.goto(f"{live_server.url}/")
@@ -146,13 +146,13 @@ def test_the_longer_swedish_and_czech_words_fit_a_360_px_phone(live_server, page
     """Every main page in Swedish and Czech: nothing sticks out sideways, every tap target stays 44 px."""
     from django.contrib.auth.models import User
 
-    from pinochle_site.tests.test_i18n_pages import CHECK_HANDS
     from scoring import services
     from scoring.audit import Actor
-    from testing.access_helpers import edit_token_cookie
-    from testing.browser import assert_fits_the_phone, shoot, sign_in_browser
-    from testing.helpers import check_game
-    from testing.league_data import small_season
+    from tests.access_helpers import edit_token_cookie
+    from tests.browser import assert_fits_the_phone, shoot, sign_in_browser
+    from tests.helpers import check_game
+    from tests.league_data import small_season
+    from tests.test_i18n_pages import CHECK_HANDS
 
     league = small_season()
     finished = league["games"][2]
@@ -228,8 +228,8 @@ def test_the_table_pages_header_stays_on_two_rows_on_a_390_px_phone(live_server,
     """Brand, links, network state, account and languages: two rows at 390 px, online or offline."""
     from django.contrib.auth.models import User
 
-    from testing.browser import assert_fits_the_phone, sign_in_browser
-    from testing.helpers import check_game
+    from tests.browser import assert_fits_the_phone, sign_in_browser
+    from tests.helpers import check_game
 
     game = check_game()
     if signed_in:

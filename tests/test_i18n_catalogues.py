@@ -10,7 +10,7 @@ from pathlib import Path
 import polib
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("sv", "cs")
 PLURAL_FORMS = {
     "sv": "nplurals=2; plural=(n != 1);",

@@ -23,10 +23,10 @@ from scoring import game_settings, services
 from scoring.audit import Actor
 from scoring.handover import recovery_code, start_handover
 from scoring.models import Game
-from testing.access_helpers import client_with_token
-from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, table_user
-from testing.i18n_helpers import text_segments, wordy
-from testing.league_data import small_season
+from tests.access_helpers import client_with_token
+from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, table_user
+from tests.i18n_helpers import text_segments, wordy
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +99,7 @@ def organiser() -> Client:
 
 @pytest.fixture
 def table() -> Client:
-    """The phone signed in as the account that created the games of testing/helpers.py."""
+    """The phone signed in as the account that created the games of tests/helpers.py."""
     client = Client()
     client.force_login(table_user())
     return client

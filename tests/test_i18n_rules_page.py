@@ -8,7 +8,7 @@ from django.test import Client
 
 from scoring.rules import tables
 from scoring.rules_page import contract_bands, meld_rows
-from testing.i18n_helpers import text_segments, wordy
+from tests.i18n_helpers import text_segments, wordy
 
 # Words every language writes the same way: the game's name, the switcher's own language names,
 # and the Swedish and Czech seed pages keep "slam" (and Swedish keeps "Check Pinochle").

@@ -7,7 +7,7 @@ import re
 from django.conf import settings
 from django.test import Client
 
-from testing.i18n_helpers import text_segments
+from tests.i18n_helpers import text_segments
 
 
 def test_it_offers_each_language_named_in_itself():

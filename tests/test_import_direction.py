@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 APPS = ["accounts", "clubs", "scoring", "ratings", "league", "nights", "ledger"]
 # What each app's code (tests and migrations aside) may import of the others.
 ALLOWED = {

@@ -32,13 +32,13 @@ from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable
 from scoring import game_settings
 from scoring.handover import recovery_code, start_handover
 from scoring.models import DeviceGame, Game, GameSeat, Hand, HandChange
-from testing.access_helpers import CLUB, PASSWORD, edit_token_cookie, make_game, make_personas
-from testing.helpers import WORKED_EXAMPLE, hand_post
-from testing.ledger_helpers import NS_MAKES, make_night, roster
+from tests.access_helpers import CLUB, PASSWORD, edit_token_cookie, make_game, make_personas
+from tests.helpers import WORKED_EXAMPLE, hand_post
+from tests.ledger_helpers import NS_MAKES, make_night, roster
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "record-example.json"
+EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "record-example.json"
 
 ORGANISER, SCORER, MEMBER, OUTSIDER = "organiser", "scorer", "member", "outsider"
 ANONYMOUS, TOKEN, SHARE = "anonymous", "edit-token holder", "share-link holder"

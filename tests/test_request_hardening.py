@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 
 from scoring.models import Game, Hand
-from testing.helpers import hand_post, save_url, standard_game
-from testing.hostile import FOREIGN_CHARSETS, PYTHON_INT_SYNTAX
+from tests.helpers import hand_post, save_url, standard_game
+from tests.hostile import FOREIGN_CHARSETS, PYTHON_INT_SYNTAX
 
 pytestmark = pytest.mark.django_db
 

@@ -102,7 +102,7 @@ def test_it_has_no_inline_script_or_style_in_templates(template):
 def test_it_explains_a_refused_form_without_saving_anything():
     from django.test import Client
 
-    from testing.access_helpers import make_game
+    from tests.access_helpers import make_game
 
     game = make_game()
     response = Client(enforce_csrf_checks=True).post(f"/g/{game.code}/hand-over/")

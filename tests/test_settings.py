@@ -66,3 +66,25 @@ def test_in_development_the_machines_private_addresses_are_allowed_for_the_phone
     assert _allowed_hosts({"ALLOWED_HOSTS": "scores.example"}) == ["scores.example"]
     production = {"DEBUG": "false", "SECRET_KEY": "x" * 50}
     assert _allowed_hosts(production) == ["127.0.0.1", "localhost", "[::1]"]
+
+
+def test_make_test_runs_the_tests_of_every_app():
+    """`make test` runs the folders pyproject.toml lists: an app whose tests folder is missing
+    there has tests that never run (the ledger's were, once)."""
+    import tomllib
+    from pathlib import Path
+
+    from django.apps import apps
+
+    root = Path(__file__).resolve().parent.parent
+    listed = set(
+        tomllib.loads((root / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["testpaths"]
+    )
+    with_tests = {
+        Path(config.path).name
+        for config in apps.get_app_configs()
+        if Path(config.path).parent == root and (Path(config.path) / "tests").is_dir()
+    }
+    assert with_tests, "no app of this project was found"
+    assert with_tests - listed == set()
+    assert "tests" in listed

@@ -27,7 +27,7 @@ from ratings.models import PlayerRating
 from scoring import services
 from scoring.audit import Actor
 from scoring.models import Game, GameStat, Hand, HandChange, HandStat
-from testing.league_data import G2, small_season
+from tests.league_data import G2, small_season
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,7 +111,7 @@ def test_an_existing_database_migrates_forward_with_every_record_figure_and_page
     for name, url in pages.items():
         assert _page(reader if name != "share link" else Client(), url) == before[name], name
     assert {model: model.objects.count() for model in counts} == counts
-    # The figures themselves (testing/league_data.py): NS win 34–20, 37–(−20); check chips ±16.
+    # The figures themselves (tests/league_data.py): NS win 34–20, 37–(−20); check chips ±16.
     scores = {game.code: game.scores for game in Game.objects.all()}
     assert scores[g1.code] == {"NS": 34, "EW": 20}
     assert scores[g2.code] == {"NS": 37, "EW": -20}

@@ -5,7 +5,7 @@ Against gunicorn (2 workers, DEBUG off) on 127.0.0.1 with a fresh database (SQLi
 valid form with random damage: fields dropped, wrong types, huge and negative numbers, unknown
 seats and meld items, NUL bytes and long text, forged game codes and ids, a missing or wrong CSRF
 token, the wrong method; the import gets broken CSV and JSON, undecodable bytes and a file over
-the 10 MB limit. The hostile inputs are shared with the tests (testing/hostile.py): game codes
+the 10 MB limit. The hostile inputs are shared with the tests (tests/hostile.py): game codes
 with a slash, JSON integers past 4,300 digits, duplicate JSON keys, lone surrogates and NUL in
 names and cells, Python's integer syntax (`25_0`, `+5`), posts declared in UTF-16, Latin-1 or
 UTF-32, HEAD on every page. The admin's forms are fuzzed too, signed in as a staff organiser of

@@ -11,7 +11,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-# Run as a directory: import the package `fuzz` and `harness` from bench/, `testing` from the root,
+# Run as a directory: import the package `fuzz` and `harness` from bench/, `tests` from the root,
 # never this folder's `requests.py` in place of a library of that name.
 BENCH = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != BENCH / "fuzz"]

@@ -137,7 +137,7 @@ def restores(env: Mapping[str, str], dump: dict[str, Any]) -> tuple[int, list[st
 
 def import_options(env: Mapping[str, str], counts: Any) -> tuple[int, list[str]]:
     """import_games with a --club that is not UTF-8, or too long: exit 2, nothing written."""
-    from testing.hostile import record_with_name
+    from tests.hostile import record_with_name
 
     findings: list[str] = []
     with tempfile.TemporaryDirectory(prefix="fuzz-import-") as tmp:

@@ -1,16 +1,17 @@
-"""What the fuzz run sends: the shared hostile inputs (testing/hostile.py, which the tests use
+"""What the fuzz run sends: the shared hostile inputs (tests/hostile.py, which the tests use
 too) plus the valid forms the fuzzer damages."""
 
 from __future__ import annotations
 
 import uuid
 
-from testing.hostile import (
+from tests.hostile import (
     BAD_CODES,
     BAD_GAME_IDS,
     BAD_INTS,
     CSV_HEADER,
     FOREIGN_CHARSETS,
+    HAND_FIELDS,
     HOSTILE_CSV_CELLS,
     HOSTILE_JSON,
     LONE_SURROGATE,
@@ -20,7 +21,8 @@ from testing.hostile import (
     hands_csv,
     id_variants,
 )
-from testing.hostile import NASTY as SHARED_NASTY
+from tests.hostile import NASTY as SHARED_NASTY
+from tests.hostile import record as valid_record
 
 #: The shared list and one fresh UUID (a well-formed id of nothing).
 NASTY = [*SHARED_NASTY, str(uuid.uuid4())]
@@ -51,26 +53,6 @@ HAND = {
     "meld_E_aces": "1",
     "tricks_NS": "15",
 }
-HAND_FIELDS = [
-    "number",
-    "submission_id",
-    "bidder",
-    "bid",
-    "trump",
-    "passed",
-    "conceded",
-    "meld_mode",
-    "meld_points_NS",
-    "meld_points_EW",
-    "meld_points_N",
-    "tricks_NS",
-    "tricks_EW",
-    "tricks_N",
-    "tricks_E",
-    "tricks_S",
-    "slam",
-    "step",
-]
 GAME_SETUP = {
     "seats": "4",
     "variant": "standard",
@@ -107,4 +89,5 @@ __all__ = [
     "SEATS",
     "hands_csv",
     "id_variants",
+    "valid_record",
 ]

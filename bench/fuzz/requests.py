@@ -29,6 +29,7 @@ from fuzz.payloads import (
     SEATS,
     hands_csv,
     id_variants,
+    valid_record,
 )
 
 
@@ -755,22 +756,7 @@ class Fuzzer:
 
     def bad_json(self) -> str:
         rng = self.rng
-        record: dict[str, object] = {
-            "seats": 4,
-            "variant": "standard",
-            "deck": "single",
-            "first_dealer": "N",
-            "players": {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"},
-            "hands": [
-                {
-                    "bidder": "N",
-                    "bid": 27,
-                    "trump": "hearts",
-                    "melds": {"N": ["run", "marriage"]},
-                    "tricks": {"NS": 15, "EW": 10},
-                }
-            ],
-        }
+        record = valid_record()  # one valid hand, shared with the tests
         values: list[object] = [
             None,
             True,

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from clubs.models import Club, Player, Season
-from testing.league_data import small_season
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 

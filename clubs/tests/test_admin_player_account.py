@@ -9,7 +9,7 @@ from django.test import Client
 
 from clubs.models import ClubRole, Player
 from clubs.tests.test_admin_scope import form_data, two_clubs  # noqa: F401 (fixture)
-from testing.access_helpers import PASSWORD
+from tests.access_helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.test import Client
 
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from scoring.models import Game, GameSeat, Hand, HandChange
-from testing.access_helpers import HAND_1, PASSWORD, fast_password_hashing, make_game  # noqa: F401
-from testing.league_data import small_season
+from tests.access_helpers import HAND_1, PASSWORD, fast_password_hashing, make_game  # noqa: F401
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 
@@ -219,7 +219,7 @@ def test_issue13_point2_no_admin_form_offers_a_staff_organiser_another_clubs_rec
     from django import forms
     from django.contrib import admin
 
-    from testing.access_helpers import make_game
+    from tests.access_helpers import make_game
 
     game_a = make_game(club_id=two_clubs["club_a"].pk)
     foreign = {

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from clubs.models import ClubRole, Player
-from testing.browser import assert_fits_the_phone, shoot
+from tests.browser import assert_fits_the_phone, shoot
 
 PHONE = {"width": 360, "height": 780}
 PASSWORD = "a long pass phrase 4 cards"

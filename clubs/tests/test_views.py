@@ -12,7 +12,7 @@ from django.test import Client
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
 from clubs.selectors import roster
 from scoring.models import GameSeat
-from testing.access_helpers import make_game
+from tests.access_helpers import make_game
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.test import Client
 
 from clubs.models import Club, ClubRole, Season
 from scoring.models import Game
-from testing.access_helpers import CLUB, OTHER_CLUB, PASSWORD, client_with_token, make_game, make_personas
+from tests.access_helpers import CLUB, OTHER_CLUB, PASSWORD, client_with_token, make_game, make_personas
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from django.core.management import CommandError, call_command
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from scoring import filing, services
 from scoring.models import Game, GameStat, HandStat
-from testing.helpers import quick_hand, standard_game, text
-from testing.league_data import small_season
+from tests.helpers import quick_hand, standard_game, text
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from scoring import game_settings, services
 from scoring.audit import Actor
 from scoring.models import Game, HandChange
-from testing.helpers import PLAYERS, quick_hand, standard_game
+from tests.helpers import PLAYERS, quick_hand, standard_game
 
 pytestmark = pytest.mark.django_db
 

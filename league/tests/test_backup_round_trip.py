@@ -23,7 +23,7 @@ from league import backup
 from scoring import handover, services
 from scoring.audit import Actor
 from scoring.models import Device, DeviceGame, Game, HandChange
-from testing.helpers import quick_hand, standard_game
+from tests.helpers import quick_hand, standard_game
 
 from .test_backup import club_night
 

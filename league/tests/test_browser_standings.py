@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from testing.browser import sign_in_browser
-from testing.league_data import small_season
+from tests.browser import sign_in_browser
+from tests.league_data import small_season
 
 
 def _organiser(club):

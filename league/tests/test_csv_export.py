@@ -7,7 +7,7 @@ import pytest
 
 from league.csv_io import GAMES_COLUMNS, HANDS_COLUMNS, neutralise, unneutralise
 from scoring.models import GameSeat
-from testing.league_data import small_season
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from clubs.models import Player
 from league import csv_io
 from league.csv_io import GAMES_COLUMNS, HANDS_COLUMNS, local_header
 from scoring.models import Game
-from testing.league_data import small_season
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 

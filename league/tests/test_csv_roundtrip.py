@@ -8,7 +8,7 @@ from clubs.models import Club, Player, Season
 from league import standings
 from league.csv_io import import_bytes
 from scoring.models import Game, GameStat, Hand, HandStat
-from testing.league_data import small_season
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 

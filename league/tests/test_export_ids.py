@@ -3,7 +3,7 @@ with a page naming the field, not read by int() as season 1."""
 
 import pytest
 
-from testing.league_data import small_season
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 

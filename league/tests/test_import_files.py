@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from clubs.models import Club, Player, Season
 from league.csv_io import ImportRefused, import_bytes
 from scoring.models import Game, Hand
-from testing.league_data import small_season
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 

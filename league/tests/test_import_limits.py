@@ -18,8 +18,8 @@ from clubs.models import Club, Player
 from league import csv_io, imports, services, standings
 from league.models import ImportBatch
 from scoring.models import Game, GameStat, Hand
-from testing.helpers import text
-from testing.league_data import small_season
+from tests.helpers import text
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from clubs.models import Club, ClubRole, Player
 from league import csv_io, imports, services
 from league.models import ImportBatch
 from scoring.models import Game, Hand
-from testing.league_data import small_season
+from tests.league_data import small_season
 
 
 def _exported() -> bytes:
@@ -191,7 +191,7 @@ def test_a_stalled_import_is_said_on_a_phone_of_360_px_in_swedish_too(live_serve
     width = 360
     from pathlib import Path
 
-    from testing.browser import assert_fits_the_phone, sign_in_browser
+    from tests.browser import assert_fits_the_phone, sign_in_browser
 
     organiser = User.objects.create_superuser("boss", "boss@example.org", None)
     batch = ImportBatch.objects.create(

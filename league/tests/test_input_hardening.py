@@ -20,7 +20,7 @@ from django.test import Client
 from clubs.models import Club, ClubRole, Player
 from league.csv_io import ImportRefused, import_bytes
 from scoring.models import Game, Hand
-from testing.hostile import (
+from tests.hostile import (
     BAD_GAME_IDS,
     HOSTILE_CSV_CELLS,
     HOSTILE_JSON,
@@ -34,7 +34,7 @@ from testing.hostile import (
     record_with_huge_int,
     record_with_name,
 )
-from testing.league_data import small_season
+from tests.league_data import small_season
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 

@@ -19,7 +19,7 @@ from league import backup, standings
 from league.csv_io import ImportRefused, import_bytes
 from scoring import filing
 from scoring.models import Game, GameSeat, GameStat
-from testing.league_data import small_season
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from league import standings
 from scoring import services
 from scoring.models import GameStat, HandStat
-from testing.league_data import small_season
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 

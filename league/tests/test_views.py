@@ -8,7 +8,7 @@ from clubs.services import merge_players
 from league import standings
 from scoring import filing
 from scoring.models import GameSeat
-from testing.league_data import small_season
+from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 

@@ -1,8 +1,8 @@
 import pytest
 
 from clubs.models import Club, Season
-from testing.access_helpers import CLUB, make_personas
-from testing.ledger_helpers import roster
+from tests.access_helpers import CLUB, make_personas
+from tests.ledger_helpers import roster
 
 
 @pytest.fixture(autouse=True)

@@ -18,9 +18,9 @@ from playwright.sync_api import Page, expect
 from clubs.models import Club
 from ledger.models import Payment
 from scoring.services import score
-from testing.access_helpers import CLUB, make_personas
-from testing.browser import SHOTS, assert_fits_the_phone, shoot, sign_in_browser
-from testing.ledger_helpers import EW_MAKES, EW_SLAM, NS_MAKES, S_CONCEDES, make_club, make_night, roster
+from tests.access_helpers import CLUB, make_personas
+from tests.browser import SHOTS, assert_fits_the_phone, shoot, sign_in_browser
+from tests.ledger_helpers import EW_MAKES, EW_SLAM, NS_MAKES, S_CONCEDES, make_club, make_night, roster
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from nights.settlement import fewest_payments
-from testing.helpers import text
+from tests.helpers import text
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 
 from ledger import selectors
 from nights.standings import night_standings
-from testing.ledger_helpers import CHECK_HANDS, EW_MAKES, NS_MAKES, make_night, roster, standard_hand
+from tests.ledger_helpers import CHECK_HANDS, EW_MAKES, NS_MAKES, make_night, roster, standard_hand
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ from django.test import Client
 from ledger.models import Payment
 from ledger.selectors import night_ledger
 from scoring.services import score
-from testing.access_helpers import PASSWORD
-from testing.helpers import text
-from testing.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night
+from tests.access_helpers import PASSWORD
+from tests.helpers import text
+from tests.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night
 
 pytestmark = pytest.mark.django_db
 

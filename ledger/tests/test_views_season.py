@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 
 from ledger.models import Payment
-from testing.access_helpers import PASSWORD
-from testing.helpers import text
-from testing.ledger_helpers import EW_MAKES, NS_MAKES, make_night, roster
+from tests.access_helpers import PASSWORD
+from tests.helpers import text
+from tests.ledger_helpers import EW_MAKES, NS_MAKES, make_night, roster
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from ledger.models import Payment
 from nights.models import Night
 from nights.services import remove_night
 from scoring import services as scoring
-from testing.ledger_helpers import CHECK_HANDS, EW_MAKES, NS_MAKES, make_night, roster, standard_hand
+from tests.ledger_helpers import CHECK_HANDS, EW_MAKES, NS_MAKES, make_night, roster, standard_hand
 
 pytestmark = pytest.mark.django_db
 

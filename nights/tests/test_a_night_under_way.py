@@ -10,8 +10,8 @@ from django.test import Client
 from clubs.models import Club, Membership, Player, Season
 from nights.models import Night
 from scoring import services as scoring_services
-from testing.access_helpers import CLUB, PASSWORD, make_personas
-from testing.helpers import quick_hand, text
+from tests.access_helpers import CLUB, PASSWORD, make_personas
+from tests.helpers import quick_hand, text
 
 pytestmark = pytest.mark.django_db
 

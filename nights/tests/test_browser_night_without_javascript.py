@@ -6,8 +6,8 @@ from playwright.sync_api import expect
 
 from clubs.models import Club, Membership, Player
 from nights.models import Night
-from testing.access_helpers import CLUB, make_personas
-from testing.browser import assert_fits_the_phone, sign_in_browser
+from tests.access_helpers import CLUB, make_personas
+from tests.browser import assert_fits_the_phone, sign_in_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

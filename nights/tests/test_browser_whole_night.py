@@ -24,8 +24,8 @@ from nights.models import Night, NightTable
 from scoring.models import Game, HandChange
 from scoring.rules import check_record
 from scoring.rules.tables import seats_for, sides_for
-from testing.access_helpers import CLUB, make_personas
-from testing.browser import assert_fits_the_phone, correct_hand, fill_hand, save_hand, shoot, sign_in_browser
+from tests.access_helpers import CLUB, make_personas
+from tests.browser import assert_fits_the_phone, correct_hand, fill_hand, save_hand, shoot, sign_in_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

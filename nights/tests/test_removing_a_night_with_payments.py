@@ -15,9 +15,9 @@ from clubs.models import Club, Season
 from ledger.models import Payment
 from ledger.selectors import night_ledger, season_ledger
 from nights.models import Night
-from testing.access_helpers import CLUB, PASSWORD, make_personas
-from testing.helpers import text
-from testing.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night, roster
+from tests.access_helpers import CLUB, PASSWORD, make_personas
+from tests.helpers import text
+from tests.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night, roster
 
 pytestmark = pytest.mark.django_db
 

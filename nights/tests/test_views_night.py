@@ -19,8 +19,8 @@ from scoring import worked_example
 from scoring.handover import recovery_code
 from scoring.models import DeviceGame, Game, HandChange
 from scoring.rules import check_record
-from testing.access_helpers import CLUB, PASSWORD, make_personas
-from testing.helpers import hand_post, quick_hand, text
+from tests.access_helpers import CLUB, PASSWORD, make_personas
+from tests.helpers import hand_post, quick_hand, text
 
 pytestmark = pytest.mark.django_db
 

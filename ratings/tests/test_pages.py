@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from testing.league_data import G2, H1, play, small_season
+from tests.league_data import G2, H1, play, small_season
 
 pytestmark = pytest.mark.django_db
 

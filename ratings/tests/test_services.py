@@ -11,7 +11,7 @@ from ratings.compute import compute_ratings, display_rating
 from ratings.models import PairRating, PlayerRating, RatingPoint
 from scoring import filing
 from scoring import services as scoring
-from testing.league_data import G2, G3, H1, play, small_season
+from tests.league_data import G2, G3, H1, play, small_season
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.models import Game
 from scoring.rules import check_record, score_record
-from testing.browser import (
+from tests.browser import (
     assert_fits_the_phone,
     award_row,
     correct_hand,

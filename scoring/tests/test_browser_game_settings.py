@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 
 from scoring import services
 from scoring.models import Game
-from testing.browser import assert_fits_the_phone, shoot
-from testing.helpers import quick_hand
+from tests.browser import assert_fits_the_phone, shoot
+from tests.helpers import quick_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -4,7 +4,7 @@ and sees the totals change by themselves, without reloading (issue 5, "Live and 
 import pytest
 from playwright.sync_api import expect
 
-from testing.browser import fill_hand, save_hand, shoot, start_game
+from tests.browser import fill_hand, save_hand, shoot, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

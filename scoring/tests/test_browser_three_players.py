@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.models import Game
 from scoring.rules import score_record
-from testing.browser import (
+from tests.browser import (
     assert_fits_the_phone,
     correct_hand,
     entry,

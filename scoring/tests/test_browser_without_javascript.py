@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Hand
-from testing.browser import assert_fits_the_phone, entry, shoot
+from tests.browser import assert_fits_the_phone, entry, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -15,7 +15,7 @@ from scoring.devices import DEVICE_COOKIE
 from scoring.handover import recovery_code
 from scoring.models import DeviceGame, Game
 from scoring.permissions import can_edit_game
-from testing.access_helpers import (  # noqa: F401 (fast_password_hashing is an autouse fixture)
+from tests.access_helpers import (  # noqa: F401 (fast_password_hashing is an autouse fixture)
     CLUB,
     client_with_token,
     fast_password_hashing,
@@ -23,7 +23,7 @@ from testing.access_helpers import (  # noqa: F401 (fast_password_hashing is an 
     make_personas,
     request_as,
 )
-from testing.helpers import hand_post, text
+from tests.helpers import hand_post, text
 
 pytestmark = pytest.mark.django_db
 

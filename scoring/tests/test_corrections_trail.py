@@ -7,7 +7,7 @@ from scoring.diff import change_rows
 from scoring.models import HandChange
 from scoring.permissions import actor_for
 from scoring.rules import RecordError
-from testing.access_helpers import (
+from tests.access_helpers import (
     CLUB,
     HAND_1,
     HAND_2,

@@ -5,7 +5,7 @@ import pytest
 from league import standings
 from scoring import services
 from scoring.models import Game, GameSeat
-from testing.league_data import H1, small_season
+from tests.league_data import H1, small_season
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from scoring.handover import claim_handover, start_handover
 from scoring.models import Device, Game
 from scoring.permissions import can_edit_game
 from scoring.qr import qr_svg
-from testing.access_helpers import (  # noqa: F401 (fast_password_hashing is an autouse fixture)
+from tests.access_helpers import (  # noqa: F401 (fast_password_hashing is an autouse fixture)
     client_with_token,
     fast_password_hashing,
     make_game,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from testing.helpers import standard_game
+from tests.helpers import standard_game
 
 pytestmark = pytest.mark.django_db
 

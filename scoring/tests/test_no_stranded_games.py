@@ -13,8 +13,8 @@ from scoring import services
 from scoring.devices import DEVICE_COOKIE, LEGACY_SALT
 from scoring.handover import recovery_code, token_hash
 from scoring.models import Game, Hand, HandChange
-from testing.access_helpers import client_with_token, make_game
-from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
+from tests.access_helpers import client_with_token, make_game
+from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from scoring import permissions
 from scoring.devices import DEVICE_COOKIE
 from scoring.models import Device, Game
 from scoring.permissions import can_edit_game, can_view_game, grant_edit_token
-from testing.access_helpers import (
+from tests.access_helpers import (
     CLUB,
     OTHER_CLUB,
     client_with_token,

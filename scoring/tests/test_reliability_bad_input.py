@@ -3,7 +3,7 @@
 import pytest
 
 from scoring.models import Game
-from testing.helpers import check_game, hand_post
+from tests.helpers import check_game, hand_post
 
 pytestmark = pytest.mark.django_db
 

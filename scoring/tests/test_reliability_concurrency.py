@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 
 from scoring.models import Hand
-from testing.helpers import check_game, hand_post, save_url, table_user, text
+from tests.helpers import check_game, hand_post, save_url, table_user, text
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

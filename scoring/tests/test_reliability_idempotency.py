@@ -6,7 +6,7 @@ import pytest
 
 from scoring import services
 from scoring.models import Hand
-from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, quick_hand, save_url, standard_game, text
+from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, quick_hand, save_url, standard_game, text
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from scoring import game_settings, services
 from scoring.models import Game, Hand, HandChange
 from scoring.rules import check_record
 from scoring.tests.test_reliability_races import together
-from testing.helpers import hand_post, quick_hand, save_url, standard_game
+from tests.helpers import hand_post, quick_hand, save_url, standard_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,7 +13,7 @@ from scoring.devices import DEVICE_COOKIE
 from scoring.handover import record_creator
 from scoring.models import HandChange
 from scoring.permissions import can_edit_game
-from testing.access_helpers import (
+from tests.access_helpers import (
     CLUB,
     HAND_2,
     edit_token_cookie,

@@ -9,7 +9,7 @@ import pytest
 
 from scoring import services
 from scoring.models import Hand, HandChange
-from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
+from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from scoring import selectors, services
-from testing.helpers import check_game, quick_hand, standard_game
+from tests.helpers import check_game, quick_hand, standard_game
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from scoring import devices, fragments, services, stats, worked_example
 from scoring.handover import token_hash
 from scoring.models import Device, DeviceGame, Game, GameStat, Hand, HandStat
 from scoring.prepared import Prepared, insert_row, insert_values
-from testing.access_helpers import CLUB, client_with_token, make_game, make_personas, request_as
-from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
+from tests.access_helpers import CLUB, client_with_token, make_game, make_personas, request_as
+from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,9 @@ import pytest
 
 from scoring import services
 from scoring.models import Hand
-from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, standard_game
-from testing.hostile import NASTY  # the list bench/fuzz sends too
+from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, standard_game
+from tests.hostile import HAND_FIELDS as FIELDS  # the lists bench/fuzz sends too
+from tests.hostile import NASTY
 
 pytestmark = pytest.mark.django_db
 
@@ -16,27 +17,6 @@ pytestmark = pytest.mark.django_db
 def client(table_client):
     """The scoring phone: signed in as the account that created the game, so it may enter hands."""
     return table_client
-
-
-FIELDS = [
-    "number",
-    "submission_id",
-    "bidder",
-    "bid",
-    "trump",
-    "passed",
-    "conceded",
-    "meld_mode",
-    "meld_points_NS",
-    "meld_N_run",
-    "meld_W_marriage",
-    "meld_Q_run",
-    "tricks_NS",
-    "tricks_EW",
-    "tricks_N",
-    "slam",
-    "step",
-]
 
 
 @pytest.mark.parametrize("seed", range(3))

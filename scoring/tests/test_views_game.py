@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 
 from scoring import services
-from testing.access_helpers import client_with_token
-from testing.helpers import WORKED_EXAMPLE, check_game, quick_hand, standard_game, text
+from tests.access_helpers import client_with_token
+from tests.helpers import WORKED_EXAMPLE, check_game, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from django.test import Client
 from scoring import services
 from scoring.audit import Actor
 from scoring.models import Game, HandChange
-from testing.access_helpers import CLUB, PASSWORD, client_with_token, make_game, make_personas
-from testing.helpers import WORKED_EXAMPLE, hand_post, quick_hand, standard_game, text
+from tests.access_helpers import CLUB, PASSWORD, client_with_token, make_game, make_personas
+from tests.helpers import WORKED_EXAMPLE, hand_post, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 import pytest
 
 from scoring import services
-from testing.helpers import check_game, quick_hand, standard_game, text
+from tests.helpers import check_game, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
 

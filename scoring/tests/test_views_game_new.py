@@ -1,7 +1,7 @@
 import pytest
 
 from scoring.models import Game, GameSeat
-from testing.helpers import text
+from tests.helpers import text
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from scoring.audit import Actor
 from scoring.models import Game, GameSeat, Hand, HandChange, HandStat
 from scoring.rules import check_record
 from scoring.worked_example import hand as example_hand
-from testing.helpers import PLAYERS, check_game, quick_hand, standard_game, text
+from tests.helpers import PLAYERS, check_game, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
 

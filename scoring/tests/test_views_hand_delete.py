@@ -3,7 +3,7 @@ from django.test import Client
 
 from scoring import services
 from scoring.models import Hand
-from testing.helpers import check_game, quick_hand, standard_game, text
+from tests.helpers import check_game, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ from django.test import Client
 
 from scoring import services
 from scoring.models import Game, Hand
-from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, quick_hand, standard_game, text
+from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ from django.test import Client
 
 from scoring import services
 from scoring.models import Hand
-from testing.access_helpers import client_with_token
-from testing.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, standard_game, text
+from tests.access_helpers import client_with_token
+from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, standard_game, text
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ import re
 import pytest
 
 from scoring.models import Game, Hand
-from testing.access_helpers import client_with_token
-from testing.helpers import check_game, hand_post, save_url, standard_game
+from tests.access_helpers import client_with_token
+from tests.helpers import check_game, hand_post, save_url, standard_game
 
 pytestmark = pytest.mark.django_db
 

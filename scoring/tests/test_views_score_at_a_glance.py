@@ -7,8 +7,8 @@ import re
 import pytest
 
 from scoring import services
-from testing.access_helpers import client_with_token
-from testing.helpers import check_game, hand_post, quick_hand, save_url, standard_game, text
+from tests.access_helpers import client_with_token
+from tests.helpers import check_game, hand_post, quick_hand, save_url, standard_game, text
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.templatetags.static import static
 
 from scoring import services
 from scoring.models import Game, Hand
-from testing.helpers import quick_hand, standard_game
+from tests.helpers import quick_hand, standard_game
 
 pytestmark = pytest.mark.django_db
 
