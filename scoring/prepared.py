@@ -5,9 +5,10 @@ Django compiles a queryset to SQL on every evaluation, and for the short reads o
 several times what SQLite takes to answer. A `Prepared` query is written as an ordinary queryset
 with named placeholders; it is compiled on first use (per database connection alias), and each
 call binds the values and turns the rows into model instances as the ORM would (the fields'
-converters, `Model.from_db`, annotations as attributes). Only a plain `filter()` /
-`annotate()` / `order_by()` / `select_for_update()` on one model is supported: no
-`select_related`, no `values()`, no deferred fields.
+converters, `Model.from_db`, annotations as attributes), or, for a `values_list()` query, into
+tuples of its columns. Only a plain `filter()` / `annotate()` / `order_by()` /
+`select_for_update()` / `values_list()` on one model is supported: no `select_related`, no
+`values()`, no deferred fields.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, Generic, TypeVar
 from django.db import DatabaseError, connections, models, router
 from django.db.models import QuerySet
 from django.db.models.constants import OnConflict
+from django.db.models.query import ValuesListIterable
 
 M = TypeVar("M", bound=models.Model)
 
@@ -50,6 +52,13 @@ class _Compiled:
         self.converters = compiler.get_converters(expressions)
         self.apply_converters = compiler.apply_converters
         klass_info = compiler.klass_info
+        #: A values_list() query gives tuples of its columns (converted), no model instances.
+        iterable = queryset._iterable_class  # type: ignore[attr-defined]
+        if queryset._fields is not None and iterable is not ValuesListIterable:  # type: ignore[attr-defined]
+            raise ValueError("a prepared query gives model rows or values_list() tuples")
+        self.tuples = iterable is ValuesListIterable
+        if self.tuples:
+            return
         if klass_info is None or klass_info.get("related_klass_infos"):
             raise ValueError("a prepared query reads one model's rows")
         start, end = min(klass_info["select_fields"]), max(klass_info["select_fields"]) + 1
@@ -86,6 +95,8 @@ class Prepared(Generic[M]):
             fetched: Any = cursor.fetchall()
         if compiled.converters:
             fetched = compiled.apply_converters(fetched, compiled.converters)
+        if compiled.tuples:
+            return [tuple(row) for row in fetched]
         found = []
         for row in fetched:
             instance = compiled.model.from_db(compiled.db, compiled.attnames, row[compiled.model_slice])

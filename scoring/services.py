@@ -155,8 +155,13 @@ def create_game(
 
 
 def _lock(game: Game) -> tuple[list[GameSeat], list[Hand]]:
+    """Inside a write's transaction: lock the game's seat rows (_lock_seats) and read its hands in order."""
+    return _lock_seats(game), _HANDS.rows(game=game.pk)
+
+
+def _lock_seats(game: Game) -> list[GameSeat]:
     """Inside a write's transaction: lock the game's seat rows (every write of hands takes this
-    lock first, so writes of one game follow each other) and read its hands in order.
+    lock first, so writes of one game follow each other) and return them in seat order.
 
     The settings can change after Start (scoring/game_settings.py, under this lock): they are
     read again once the lock is held and copied onto the caller's Game, so a hand is never scored
@@ -169,7 +174,7 @@ def _lock(game: Game) -> tuple[list[GameSeat], list[Hand]]:
     fresh = _SETTINGS.rows(game=game.pk)[0]
     for name in SETTINGS_FIELDS:
         setattr(game, name, getattr(fresh, name))
-    return seat_rows, _HANDS.rows(game=game.pk)
+    return seat_rows
 
 
 # Every write reads these (scoring/prepared.py: compiled once per process). The seats are sorted
@@ -179,6 +184,13 @@ _LOCK_SEATS = Prepared(
 )
 _SETTINGS = Prepared(lambda game: Game.all_objects.filter(pk=game).order_by(), game=int)
 _HANDS = Prepared(lambda game: Hand.objects.filter(game_id=game).order_by("number"), game=int)
+# A new hand needs only the hands' numbers, objects and submission ids (tuples, no model instances).
+_HAND_DATA = Prepared(
+    lambda game: (
+        Hand.objects.filter(game_id=game).order_by("number").values_list("number", "data", "submission_id")
+    ),
+    game=int,
+)
 
 
 def record_hand(
@@ -194,13 +206,15 @@ def record_hand(
     """
     try:
         with transaction.atomic():
-            seat_rows, rows = _lock(game)
-            hand_data = [row.data for row in rows]
-            same = next((row for row in rows if submission_id and row.submission_id == submission_id), None)
-            if same is not None:
-                return _same_submission(game, same, data)
+            seat_rows = _lock_seats(game)
+            rows = _HAND_DATA.rows(game=game.pk)
+            if submission_id is not None:
+                same = next((row[0] for row in rows if row[2] == submission_id), None)
+                if same is not None:
+                    return _same_submission(game, Hand.objects.get(game=game, number=same), data)
             if number != len(rows) + 1:
                 raise HandConflict(number)
+            hand_data = [row[1] for row in rows]
             hand_data.append(dict(data))
             result = score(game, hand_data)
             hand = Hand(game=game, number=number, data=dict(data), submission_id=submission_id)

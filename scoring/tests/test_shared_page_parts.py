@@ -115,6 +115,18 @@ def test_a_prepared_read_gives_what_the_orm_gives():
     assert devices._GAME.rows(code="nosuchgame") == []
 
 
+def test_a_prepared_values_list_gives_the_orms_tuples_and_values_is_refused():
+    game = check_game()
+    for number in (1, 2):
+        services.record_hand(game=game, number=number, data=worked_example.hand(number))
+    columns = ("number", "data", "submission_id")
+    query = Prepared(lambda game: Hand.objects.filter(game_id=game).values_list(*columns), game=int)
+    assert query.rows(game=game.pk) == list(Hand.objects.filter(game=game).values_list(*columns))
+    assert query.rows(game=game.pk)[1][1] == worked_example.hand(2)  # JSON read back as the hand object
+    with pytest.raises(ValueError, match="values_list"):
+        Prepared(lambda game: Hand.objects.filter(game_id=game).values("data"), game=int).rows(game=1)
+
+
 @pytest.mark.parametrize("role", [None, "organiser", "scorer", "member", "superuser", "quick game"])
 @pytest.mark.parametrize("active", [True, False])
 def test_the_prepared_read_of_a_right_applies_the_holder_rule_as_the_orm_read_does(role, active):
