@@ -93,6 +93,10 @@ MESSAGES: Final[Mapping[str, str]] = {
     "deck_short_side_suits": gettext_noop(
         "the marriages and arounds need %(need)s %(card)s, but the deck has only %(capacity)s"
     ),
+    "marriages_do_not_fit": gettext_noop(
+        "the marriages outside trump cannot all be placed: with the arounds and pinochles shown, the "
+        "side suits have too few kings and queens left for them"
+    ),
 }
 
 #: Codes whose sentence follows the offending field's name: "passed: only in Check Pinochle ...".
@@ -122,6 +126,7 @@ AFTER_FIELD: Final = frozenset(
         "roundhouse_incomplete",
         "deck_short",
         "deck_short_side_suits",
+        "marriages_do_not_fit",
     }
 )
 

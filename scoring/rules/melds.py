@@ -6,6 +6,10 @@ single class needs of it, and the whole deal may not need more copies of a card 
 
 Example: in a single deck (two copies of each card) a seat showing `double_run` and
 `trump_marriage` needs three trump kings in class A, which is one more than exists.
+
+The counts are packed per card (`_CARDS`), with the three side suits' kings and queens counted
+together; a deal whose counts fit and that shows marriages outside trump is then placed suit by
+suit (`_marriages_placed`), so the check is exact (scoring/tests/test_rules_deck_oracle.py).
 """
 
 from __future__ import annotations
@@ -44,6 +48,9 @@ class SeatMeld:
     marriage: int = 0
     dix: int = 0
     demand: tuple[int, int, int] = (0, 0, 0)
+    #: (kings level, queens level, pinochle level, marriages outside trump): what placing the
+    #: marriages in the side suits depends on (check_deal).
+    placing: tuple[int, int, int, int] = (0, 0, 0, 0)
     # Derived once: the bidder's check reads it for every hand.
     trump_marriage_held: bool = False
 
@@ -122,9 +129,19 @@ def seat_meld(items: tuple[str, ...], deck: str) -> SeatMeld:
         if deck == "single":
             chips += ROUNDHOUSE_CHIPS
     copies = COPIES[deck]
-    demand = tuple(_pack(_needs(levels, counts, trump), copies) for trump in _TRUMP_KINDS)
+    spades, diamonds, other = (_pack(_needs(levels, counts, trump), copies) for trump in _TRUMP_KINDS)
     held = counts["trump_marriage"] > 0 or levels["run"] > 0 or roundhouse
-    return SeatMeld(items, points, chips, **levels, **counts, demand=demand, trump_marriage_held=held)  # type: ignore[arg-type]
+    placing = (levels["kings"], levels["queens"], levels["pinochle"], counts["marriage"])
+    return SeatMeld(
+        items,
+        points,
+        chips,
+        **levels,
+        **counts,
+        demand=(spades, diamonds, other),
+        placing=placing,
+        trump_marriage_held=held,
+    )
 
 
 # What a deal needs of each card, per seat; the last two count the kings and queens of the three
@@ -206,12 +223,18 @@ def check_deal(seats: Mapping[str, SeatMeld], trump: str | None, deck: str, hand
     copies = COPIES[deck]
     bias, high = _MASKS[copies]
     kinds = (0, 1, 2) if trump is None else (_TRUMP_INDEX[trump],)
+    placing: tuple[tuple[int, int, int, int], ...] | None = None
     for kind in kinds:
         total = 0
         for profile in seats.values():
             total += profile.demand[kind]
         if not (total + bias) & high:
-            return
+            # The counts fit. Marriages outside trump were counted over the side suits together;
+            # whether they can be placed suit by suit is only a question when some seat shows one.
+            if placing is None:
+                placing = tuple(sorted(p.placing for p in seats.values())) if _any_marriage(seats) else ()
+            if not placing or _marriages_placed(placing, kind != 0, copies):
+                return
     # Over capacity: name the first card short, with the unclamped count.
     trump_kind = _TRUMP_KINDS[kinds[0]]
     needs = [_needs(_levels(p), _counts(p), trump_kind) for p in seats.values()]
@@ -220,7 +243,50 @@ def check_deal(seats: Mapping[str, SeatMeld], trump: str | None, deck: str, hand
         if need > capacity:
             code = "deck_short_side_suits" if index >= _SIDE_SUITS_TOGETHER else "deck_short"
             raise RecordError.of(code, field="melds", hand=hand, need=need, card=card, capacity=capacity)
-    raise AssertionError("a deal over capacity names a card")  # pragma: no cover
+    raise RecordError.of("marriages_do_not_fit", field="melds", hand=hand)
+
+
+def _any_marriage(seats: Mapping[str, SeatMeld]) -> bool:
+    return any(p.marriage for p in seats.values())
+
+
+@lru_cache(maxsize=4096)
+def _marriages_placed(placing: tuple[tuple[int, int, int, int], ...], spades_side: bool, copies: int) -> bool:
+    """Whether every marriage outside trump can be put in a side suit so that no side suit needs
+    more kings or queens than the deck has of it.
+
+    `placing`: per seat, (kings level, queens level, pinochle level, marriages outside trump).
+    Arounds need a king (queen) of every side suit; a pinochle needs the queen of spades, a side
+    suit when `spades_side` (it is then the first of the three). A seat's marriage shares its king
+    and queen with the seat's own arounds and pinochle (another class of meld), so n marriages
+    in a suit need max(n, kings level) kings there from that seat, not n more."""
+    kings = sum(seat[0] for seat in placing)
+    queens = sum(seat[1] for seat in placing)
+    spades = sum(max(seat[1], seat[2]) for seat in placing) if spades_side else queens
+    if kings > copies or max(queens, spades) > copies:
+        return False
+    with_marriages = [seat for seat in placing if seat[3]]
+
+    def place(index: int, used: tuple[tuple[int, int], ...]) -> bool:
+        if index == len(with_marriages):
+            return True
+        k, q, pin, count = with_marriages[index]
+        held_q = [max(q, pin) if suit == 0 and spades_side else q for suit in range(3)]
+        for first in range(count + 1):
+            for second in range(count - first + 1):
+                after = []
+                for suit, n in enumerate((first, second, count - first - second)):
+                    suit_kings = used[suit][0] + max(k, n) - k
+                    suit_queens = used[suit][1] + max(held_q[suit], n) - held_q[suit]
+                    if suit_kings > copies or suit_queens > copies:
+                        break
+                    after.append((suit_kings, suit_queens))
+                else:
+                    if place(index + 1, tuple(after)):
+                        return True
+        return False
+
+    return place(0, ((kings, spades), (kings, queens), (kings, queens)))
 
 
 def _levels(p: SeatMeld) -> dict[str, int]:

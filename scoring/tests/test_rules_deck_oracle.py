@@ -2,7 +2,8 @@
 (docs/rules.md, "What the deck can hold").
 
 The engine decides whether the deck can hold a deal's melds with packed per-card counts and the
-side suits' kings and queens counted together (`scoring/rules/melds.py`). The oracle here knows
+side suits' kings and queens counted together, then, when a seat shows marriages outside trump,
+a search over the suits they can sit in (`scoring/rules/melds.py`). The oracle here knows
 nothing of that: it lays out real cards. Each seat's melds are split into the three classes of
 §3 (A: runs, marriages, dix; B: arounds; C: pinochles); a card may serve once in each class, so a
 seat holds of every card the most any one class needs of it. Every marriage outside trump is
@@ -104,7 +105,7 @@ def engine_holds(seats: Mapping[str, Sequence[str]], trump: str | None, deck: st
     try:
         check_deal(profiles, trump, deck, 1)
     except RecordError as error:
-        assert error.code in ("deck_short", "deck_short_side_suits")
+        assert error.code in ("deck_short", "deck_short_side_suits", "marriages_do_not_fit")
         return False
     return True
 

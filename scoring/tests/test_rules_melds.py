@@ -177,6 +177,37 @@ def test_it_refuses_seven_side_suit_marriages_in_one_single_deck_hand():
     )
 
 
+def test_it_refuses_marriages_that_fit_the_side_suits_in_number_but_not_suit_by_suit():
+    # E's double pinochle takes both queens of spades, so E's two marriages go in spades or take
+    # two more queens. Either way a side suit runs out: spades has no king left for N's kings
+    # around, or N's four marriages find only three queens of hearts and clubs. Counted over the
+    # side suits together (6 kings, 6 queens) the deal fitted.
+    melds = {
+        "N": ["marriage"] * 4 + ["dix", "dix", "kings"],
+        "E": ["marriage", "marriage", "double_pinochle"],
+    }
+    error = refusal(melds, trump="hearts")
+    assert error.code == "marriages_do_not_fit"
+    assert str(error) == (
+        "hand 1: melds: the marriages outside trump cannot all be placed: with the arounds and pinochles "
+        "shown, the side suits have too few kings and queens left for them"
+    )
+    # With one marriage fewer at E it fits: E's marriage and pinochle share a queen of spades.
+    melds["E"] = ["marriage", "double_pinochle"]
+    assert deal(melds, trump="hearts")["meld"] == {"NS": 4 * 2 + 2 * 1 + 8, "EW": 2 + 30}
+
+
+def test_it_refuses_side_marriages_without_trump_when_no_trump_suit_places_them():
+    melds = {
+        "N": ["trump_marriage", *["marriage"] * 4, "kings"],
+        "E": ["marriage", "marriage", "double_pinochle"],
+    }
+    for trump in ("hearts", "diamonds", "clubs"):
+        assert refusal(melds, trump=trump).code == "marriages_do_not_fit"
+    assert refusal(melds, trump="spades").code == "deck_short"  # three queens of spades
+    assert refusal(melds, trump=None).field == "melds"  # no suit as trump lets the deck hold them
+
+
 def test_it_accepts_quadruple_melds_of_a_double_deck():
     hand = deal(
         {"N": ["quadruple_run", "quadruple_aces", "quadruple_pinochle"]}, deck="double", trump="clubs"
