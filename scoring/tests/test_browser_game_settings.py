@@ -41,6 +41,7 @@ def test_a_name_and_a_target_are_changed_on_a_phone_without_javascript(page_with
     page.get_by_role("textbox", name="North").fill("Anna")
     page.get_by_role("textbox", name="East").fill("Bo")
     page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/g/*/")  # the game page has opened: reloading it now reloads the game
     game = Game.objects.get()
     for number in (1, 2):
         services.record_hand(game=game, number=number, data=quick_hand(ns_meld=10, ns_tricks=20))
@@ -94,6 +95,7 @@ def test_a_name_and_a_target_are_changed_on_a_phone_without_javascript(page_with
 def test_the_first_dealer_is_changed_with_javascript_on(page, live_server):
     page.goto(live_server.url + "/games/new")
     page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/g/*/")  # the game page has opened: reloading it now reloads the game
     game = Game.objects.get()
     services.record_hand(game=game, number=1, data=quick_hand())
     page.reload()
