@@ -1,6 +1,6 @@
 """Club writes: clubs, rosters, merging players, invites, seasons, club roles.
 
-Keyword-only, typed, one transaction each (STYLE.md). A player's games are reached through the
+Keyword-only, typed, one transaction each. A player's games are reached through the
 reverse relation `Player.seats` (scoring's GameSeat points here), so this module imports nothing
 from the table; statistics follow a seat's player, so merging rewrites no derived rows.
 """

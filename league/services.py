@@ -1,6 +1,6 @@
 """League writes: storing checked games in bulk (CSV and JSON imports, restore, the benchmark).
 
-Keyword-only, typed, one transaction each (STYLE.md).
+Keyword-only, typed, one transaction each.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Writes of a club night: open it, check players in, draw and change the plan, start rounds,
-finish it, remove it. Keyword-only, typed, one transaction each (STYLE.md).
+finish it, remove it. Keyword-only, typed, one transaction each.
 
 The draw is `nights.planning` (plain Python); this module turns the stored rows into a
 `NightPlan`, asks the planner, and writes back the rounds that are not started yet. Games are

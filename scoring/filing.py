@@ -1,6 +1,6 @@
 """Filing a game in a club's league: its club, season, date, place, and which player sat where.
 
-Keyword-only, typed, one transaction each (STYLE.md). Statistics follow a seat's player through
+Keyword-only, typed, one transaction each. Statistics follow a seat's player through
 GameSeat, so linking a seat rewrites no derived rows.
 """
 

@@ -41,7 +41,8 @@ OUTSIDE_FILES = re.compile(
             r"\bRECORD" + r"\.md",
             r"\bRULES" + r" §",
             r"shared" + r"/seeds",
-            r"/work" + r"/shared",
+            r"/work" + r"/",
+            r"\bSTYLE" + r"\.md",
             r"team's" + r" shared folder",
         ]
     )
@@ -92,6 +93,11 @@ def test_it_names_no_rule_book_or_record_file_that_the_repository_does_not_conta
             if OUTSIDE_FILES.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert found == []
+
+
+def test_the_architecture_is_told_by_layers_and_apps_not_by_issue_numbers():
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    assert re.findall(r"(?i)\bissues?\b.{0,20}", text) == []
 
 
 def test_it_links_the_readme_and_docs_only_to_files_and_headings_that_exist():

@@ -201,7 +201,8 @@ def test_the_longer_swedish_and_czech_words_fit_a_360_px_phone(live_server, page
             shoot(page, f"i18n-{lang}-page-game-full", full_page=True)
 
 
-HEADER_SHOTS = Path("/work/wt/shots/header")
+# Inside the repository (test-output/, ignored by git), wherever it is cloned.
+HEADER_SHOTS = Path(__file__).resolve().parents[1] / "test-output" / "screenshots" / "header"
 
 
 def _header_rows(page) -> int:

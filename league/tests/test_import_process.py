@@ -189,9 +189,7 @@ def test_the_import_command_line_carries_the_form_and_the_niceness(settings):
 @pytest.mark.django_db(transaction=True)
 def test_a_stalled_import_is_said_on_a_phone_of_360_px_in_swedish_too(live_server, page):
     width = 360
-    from pathlib import Path
-
-    from tests.browser import assert_fits_the_phone, sign_in_browser
+    from tests.browser import SHOTS, assert_fits_the_phone, sign_in_browser
 
     organiser = User.objects.create_superuser("boss", "boss@example.org", None)
     batch = ImportBatch.objects.create(
@@ -204,7 +202,7 @@ def test_a_stalled_import_is_said_on_a_phone_of_360_px_in_swedish_too(live_serve
     ImportBatch.objects.filter(pk=batch.pk).update(updated_at=timezone.now() - datetime.timedelta(seconds=45))
     page.set_viewport_size({"width": width, "height": 740})
     sign_in_browser(page, live_server.url, organiser)
-    shots = Path("/work/wt/shots/imports")
+    shots = SHOTS / "imports"
     shots.mkdir(parents=True, exist_ok=True)
     for language, words in (("en", "it may have stalled"), ("sv", "kan ha fastnat")):
         page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
