@@ -1,6 +1,7 @@
 """Organiser pages, mounted at /clubs/ (a club's records and standings stay under /league/)."""
 
 from django.urls import path
+from django.views.generic import RedirectView
 
 from clubs import views
 
@@ -19,4 +20,9 @@ urlpatterns = [
     path("<int:club_id>/seasons/", views.seasons, name="seasons"),
     path("<int:club_id>/seasons/<int:season_id>/", views.season_edit, name="season_edit"),
     path("<int:club_id>/seasons/<int:season_id>/close", views.season_close, name="season_close"),
+    # The club's corrections trail is a page of its games (scoring): where it used to be.
+    path(
+        "<int:club_id>/corrections/",
+        RedirectView.as_view(pattern_name="scoring:club_corrections", permanent=True, query_string=True),
+    ),
 ]

@@ -4,9 +4,10 @@
 /accounts/   accounts: sign-up, log-in, log-out, passwords
 /clubs/      clubs: your clubs, creating one, roster, invites, seasons (organiser pages)
 /league/     league: club pages, standings, players, published results, export and import
+/nights/     nights: club nights (check-in, the plan of tables and rounds, table cards, standings)
 /ledger/     ledger: a club night's settlement, a season's balances, a player's monthly statement
 /            scoring: the games list, /games/new, /g/<code>/… (one game), /s/<share_code>/…
-             (read-only share links), /rules/, /clubs/<id>/corrections/
+             (read-only share links), /rules/, /games/clubs/<id>/corrections/ (a club's games)
 /healthz     liveness check
 /sw.js       the service worker (offline copies of the app and of opened games)
 """

@@ -1,5 +1,6 @@
-"""The table's pages. Mounted at the site root: the games list is the home page, and a game's
-pages all live under /g/<code>/ (its read-only share link under /s/<share_code>/)."""
+"""The table's pages. Mounted at the site root: the games list is the home page, a game's pages
+all live under /g/<code>/ (its read-only share link under /s/<share_code>/), and pages about many
+games under /games/."""
 
 from django.urls import path
 from django.views.generic import RedirectView
@@ -36,8 +37,8 @@ urlpatterns = [
     path("s/<str:share_code>/", views.shared_game, name="game_shared"),
     path("s/<str:share_code>/live", views.shared_live, name="game_shared_live"),
     path("s/<str:share_code>/recover", views.recover, name="game_shared_recover"),
-    # A club's corrections trail (organisers).
-    path("clubs/<int:club_id>/corrections/", views.club_corrections_page, name="club_corrections"),
+    # A club's corrections trail: the club's games, seen by its organisers.
+    path("games/clubs/<int:club_id>/corrections/", views.club_corrections_page, name="club_corrections"),
     # Where a game's pages used to be.
     path("games/<str:code>/history/", moved("scoring:game_history")),
     path("games/<str:code>/hand-over/", moved("scoring:game_hand_over")),

@@ -143,7 +143,7 @@ def paths(league: dict, game: Game) -> dict[str, str]:
         "share page of a finished game": f"/s/{finished_check.share_code}/",
         "corrections of a game": f"/g/{game.code}/history/",
         "game settings": f"/g/{game.code}/settings/",
-        "corrections of a club": f"/clubs/{league['club'].pk}/corrections/",
+        "corrections of a club": f"/games/clubs/{league['club'].pk}/corrections/",
         "roles": f"/league/clubs/{league['club'].pk}/roles/",
         "published season results": f"/league/results/{league['season'].publish_code}/",
         "take over the scoring": f"/g/{game.code}/take-over/{league.get('handover')}/",

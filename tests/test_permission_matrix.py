@@ -496,7 +496,7 @@ def test_a_read_only_url_refuses_a_post(name, world):
         "scoring:game_shared": f"/s/{world.game.share_code}/",
         "scoring:game_shared_live": f"/s/{world.game.share_code}/live",
         "scoring:game_history": f"/g/{world.game.code}/history/",
-        "scoring:club_corrections": f"/clubs/{CLUB}/corrections/",
+        "scoring:club_corrections": f"/games/clubs/{CLUB}/corrections/",
         "league:club": f"/league/clubs/{CLUB}/",
         "league:season": f"/league/seasons/{world.season.pk}/",
         "league:player": f"/league/players/{world.keep.pk}/",

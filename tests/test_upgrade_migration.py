@@ -81,7 +81,7 @@ def test_an_existing_database_migrates_forward_with_every_record_figure_and_page
         "game page": f"/g/{g2.code}/",
         "check game page": f"/g/{g3.code}/",
         "corrections": f"/g/{g2.code}/history/",
-        "club corrections": f"/clubs/{club.pk}/corrections/",
+        "club corrections": f"/games/clubs/{club.pk}/corrections/",
         "standings": f"/league/seasons/{season.pk}/",
         "player page": f"/league/players/{data['people']['Åsa'].pk}/",
         "club page": f"/league/clubs/{club.pk}/",

@@ -339,7 +339,7 @@ class Fuzzer:
                 f"?sort={self.nasty()[:30]}&dir={self.nasty()[:10]}",
                 f"/league/players/{self.int_id(s.player_ids)}/",
                 f"/league/results/{publish}/",
-                f"/clubs/{self.int_id([s.club_id])}/corrections/?page={self.nasty()[:30]}",
+                f"/games/clubs/{self.int_id([s.club_id])}/corrections/?page={self.nasty()[:30]}",
                 f"/games/{self.code()}/history/",
                 f"/g/{self.code()}/",
                 f"/g/{self.code()}/live",

@@ -146,16 +146,16 @@ def test_it_shows_an_organiser_every_correction_in_the_club():
     services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(people["bob"]))
     alice = Client()
     alice.force_login(people["alice"])
-    page = alice.get(f"/clubs/{CLUB}/corrections/").content.decode()
+    page = alice.get(f"/games/clubs/{CLUB}/corrections/").content.decode()
     assert "Hand 1 corrected by bob" in page
     assert f"/g/{game.code}/history/" in page
-    assert alice.get(f"/clubs/{OTHER_CLUB}/corrections/").status_code == 403
+    assert alice.get(f"/games/clubs/{OTHER_CLUB}/corrections/").status_code == 403
 
 
 def test_it_says_so_when_a_club_has_no_corrections():
     alice = Client()
     alice.force_login(make_personas()["alice"])
-    assert "No hand in this club" in alice.get(f"/clubs/{CLUB}/corrections/").content.decode()
+    assert "No hand in this club" in alice.get(f"/games/clubs/{CLUB}/corrections/").content.decode()
 
 
 @pytest.mark.parametrize("persona", ["bob", "charlie", "dave"])
@@ -163,8 +163,14 @@ def test_it_keeps_the_club_corrections_from_everyone_but_its_organisers(persona)
     people = make_personas()
     client = Client()
     client.force_login(people[persona])
-    assert client.get(f"/clubs/{CLUB}/corrections/").status_code == 403
-    assert Client().get(f"/clubs/{CLUB}/corrections/").status_code == 302
+    assert client.get(f"/games/clubs/{CLUB}/corrections/").status_code == 403
+    assert Client().get(f"/games/clubs/{CLUB}/corrections/").status_code == 302
+
+
+def test_the_old_address_of_the_club_corrections_leads_to_the_new_one():
+    response = Client().get(f"/clubs/{CLUB}/corrections/?page=2")
+    assert response.status_code == 301
+    assert response["Location"] == f"/games/clubs/{CLUB}/corrections/?page=2"
 
 
 def test_it_pages_a_long_list_of_club_corrections():
@@ -175,7 +181,7 @@ def test_it_pages_a_long_list_of_club_corrections():
     )
     alice = Client()
     alice.force_login(make_personas()["alice"])
-    first = alice.get(f"/clubs/{CLUB}/corrections/").content.decode()
+    first = alice.get(f"/games/clubs/{CLUB}/corrections/").content.decode()
     assert "Page 1 of 2" in first
     assert first.count('class="change"') == 50
-    assert alice.get(f"/clubs/{CLUB}/corrections/?page=2").content.decode().count('class="change"') == 1
+    assert alice.get(f"/games/clubs/{CLUB}/corrections/?page=2").content.decode().count('class="change"') == 1
