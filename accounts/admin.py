@@ -15,21 +15,26 @@ from django.contrib.auth.models import Group, User
 from django.http import HttpRequest
 
 
+def _site_staff(request: HttpRequest) -> bool:
+    # accounts sits beside clubs (it may not import clubs.permissions.is_site_admin): the same rule.
+    return bool(request.user.is_authenticated and getattr(request.user, "is_superuser", False))
+
+
 class SiteStaffOnly:
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return bool(getattr(request.user, "is_superuser", False))
+        return _site_staff(request)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(getattr(request.user, "is_superuser", False))
+        return _site_staff(request)
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
-        return bool(getattr(request.user, "is_superuser", False))
+        return _site_staff(request)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(getattr(request.user, "is_superuser", False))
+        return _site_staff(request)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(getattr(request.user, "is_superuser", False))
+        return _site_staff(request)
 
 
 class StaffUserAdmin(SiteStaffOnly, UserAdmin):  # type: ignore[type-arg]

@@ -114,7 +114,7 @@ class ClubAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Club | None = None) -> bool:
         """Site staff only, and only a club without games: deleting one would turn its games
         into club-less games and drop its seasons from the standings."""
-        if not getattr(request.user, "is_superuser", False):
+        if not is_site_admin(request.user):
             return False
         return obj is not None and not obj.games.exists()  # type: ignore[attr-defined]
 

@@ -23,6 +23,7 @@ from scoring import stats
 from scoring.models import Game, GameSeat, GameStat, Hand, HandStat
 from scoring.prepared import insert_sql, insert_values
 from scoring.rules import GameResult
+from scoring.rules.tables import SEAT_ORDER
 from scoring.services import summary_fields
 
 # --- bulk storing of checked games (imports, the benchmark) ------------------------------------
@@ -65,7 +66,7 @@ def repeated_player(players: Mapping[str, str]) -> str | None:
     """Why a club game cannot take these names: in a club game every named seat is bound to the roster
     player of that name, so one name in two seats would seat one player twice (issue 13, point 9)."""
     seen: dict[str, str] = {}
-    for seat in sorted(players, key="NESW".index):
+    for seat in sorted(players, key=SEAT_ORDER.index):
         key = (players[seat] or "").strip().casefold()
         if not key:
             continue

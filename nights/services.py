@@ -31,7 +31,7 @@ from scoring.audit import Actor
 from scoring.filing import file_game
 from scoring.handover import take_over_with_link
 from scoring.models import Device, DeviceGame, Game
-from scoring.rules.tables import seats_for
+from scoring.rules.tables import SEAT_ORDER, seats_for
 
 #: Who the corrections trail names when a phone takes a table over through its link.
 TABLE_LINK_ACTOR = Actor(user=None, label="table-link")
@@ -130,7 +130,7 @@ def stored_plan(night: Night) -> planning.NightPlan:
 
 
 def ordered_seats(table: NightTable) -> list[NightSeat]:
-    return sorted(table.seats.all(), key=lambda seat: "NESW".index(seat.seat))
+    return sorted(table.seats.all(), key=lambda seat: SEAT_ORDER.index(seat.seat))
 
 
 def _write_rounds(night: Night, plan: planning.NightPlan, *, from_round: int) -> None:

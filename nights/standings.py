@@ -24,7 +24,7 @@ from nights.models import Night, NightTable
 from nights.settlement import SideChips, night_chips
 from scoring.labels import side_short
 from scoring.models import Game, GameSeat, GameStat, HandStat
-from scoring.rules.tables import sides_for
+from scoring.rules.tables import SEAT_ORDER, sides_for
 
 
 @dataclass
@@ -134,7 +134,7 @@ def night_standings(night: Night) -> NightStandings:
         points, chips, complete, winner = _table_figures(
             night, game, stats_of.get(game.pk, []), hands_of.get(game.pk, {})
         )
-        rows = sorted(seats_of.get(game.pk, []), key=lambda row: "NESW".index(row.seat))
+        rows = sorted(seats_of.get(game.pk, []), key=lambda row: SEAT_ORDER.index(row.seat))
         sides = sides_for(game.seats)
         members: dict[str, list[int]] = {side: [] for side in sides}
         for row in rows:

@@ -17,6 +17,7 @@ from clubs.models import Club, Player, Season
 from scoring import signals
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, HandChange
+from scoring.rules.tables import SEAT_ORDER
 
 
 @transaction.atomic
@@ -84,7 +85,7 @@ def file_game(
     rows = {row.seat: row for row in game.seat_rows.all()}
     after = {seat: players.get(seat, row.player) for seat, row in rows.items()}
     seen: dict[int, str] = {}
-    for seat in sorted(after, key="NESW".index):
+    for seat in sorted(after, key=SEAT_ORDER.index):
         player = after[seat]
         if player is None:
             continue

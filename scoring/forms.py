@@ -36,6 +36,7 @@ from scoring.rules.tables import (
     MAX_TARGET,
     REPEATABLE,
     ROUNDHOUSE_CHIPS,
+    SEAT_ORDER,
     SUITS,
     default_min_bid,
     default_target,
@@ -44,7 +45,7 @@ from scoring.rules.tables import (
 )
 from scoring.strict_input import whole_number
 
-ALL_SEATS = "NESW"
+ALL_SEATS = SEAT_ORDER
 # Labels that name players are only worked out when drawn, so a save that redirects never
 # needs the players' names (one query fewer on the busiest write).
 lazy_seat_label = lazy(seat_label, str)

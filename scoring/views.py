@@ -649,7 +649,7 @@ def game_details(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 @require_game_view
 def game_history(request: HttpRequest, code: str) -> HttpResponse:
-    game = get_object_or_404(Game, code=code)
+    game = _game(request, code)
     changes = [(change, change_rows(change.old_data, change.new_data)) for change in game_corrections(game)]
     context = {"game": game, "changes": changes, "back": reverse("scoring:game", kwargs={"code": game.code})}
     return render(request, "scoring/game_history.html", context)
@@ -673,7 +673,7 @@ def club_corrections_page(request: HttpRequest, club_id: int) -> HttpResponse:
 def hand_over(request: HttpRequest, code: str) -> HttpResponse:
     """A fresh one-time link (and its QR code) that moves the edit right to the phone opening it.
     Shown once, not redirected to: the secret is not stored anywhere it could be shown again."""
-    game = get_object_or_404(Game, code=code)
+    game = _game(request, code)
     token = start_handover(game=game)
     url = request.build_absolute_uri(
         reverse("scoring:game_take_over", kwargs={"code": game.code, "token": token})
