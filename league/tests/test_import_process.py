@@ -26,12 +26,21 @@ from scoring.models import Game, Hand
 from tests.league_data import small_season
 
 
+def _organiser(username: str = "boss") -> User:
+    """An organiser of Klubbén, the small season's club (made here when the test has no season)."""
+    club, _made = Club.objects.get_or_create(name="Klubbén")
+    user = User.objects.create_user(username, f"{username}@example.org", "not-used-here-1")
+    ClubRole.objects.create(user=user, club=club, role=ClubRole.Role.ORGANISER)
+    return user
+
+
 def _exported() -> bytes:
-    """The small season as hands.csv, and a database without its games and players."""
+    """The small season as hands.csv (exported by an organiser of its club), and a database
+    without its games and players."""
     small_season()
-    admin = Client()
-    admin.force_login(User.objects.create_superuser("exporter", "x@example.org", None))
-    raw = b"".join(admin.get("/league/export/hands.csv").streaming_content)
+    exporter = Client()
+    exporter.force_login(_organiser("exporter"))
+    raw = b"".join(exporter.get("/league/export/hands.csv").streaming_content)
     Game.objects.all().delete()
     Player.objects.all().delete()
     return raw
@@ -47,7 +56,7 @@ def _run_import(monkeypatch, batch: ImportBatch, raw: bytes, *args: str) -> str:
 @pytest.mark.django_db(transaction=True)
 def test_run_import_reads_the_file_on_stdin_lowers_its_priority_and_publishes_the_games(monkeypatch):
     raw = _exported()
-    uploader = User.objects.create_superuser("boss", "boss@example.org", None)
+    uploader = _organiser()
     batch = ImportBatch.objects.create(user=uploader, file_name="hands.csv")
     niced: list[int] = []
     monkeypatch.setattr("os.nice", lambda by: niced.append(by) or 0)
@@ -90,7 +99,7 @@ def test_run_import_refuses_a_batch_that_is_not_waiting_with_exit_status_2(monke
 @pytest.mark.django_db(transaction=True)
 def test_an_import_process_that_crashes_has_its_batch_refused_and_nothing_stays(settings, monkeypatch):
     raw = _exported()
-    uploader = User.objects.create_superuser("boss", "boss@example.org", None)
+    uploader = _organiser()
     batch = ImportBatch.objects.create(
         user=uploader, file_name="hands.csv", status=ImportBatch.Status.WRITING
     )
@@ -148,7 +157,7 @@ def test_a_worker_runs_at_most_import_processes_at_once_and_the_rest_wait_their_
 
 @pytest.mark.django_db(transaction=True)
 def test_the_heartbeat_stamps_a_running_batch_and_the_page_calls_a_silent_one_stalled():
-    organiser = User.objects.create_superuser("boss", "boss@example.org", None)
+    organiser = _organiser()
     old = timezone.now() - datetime.timedelta(seconds=40)
     batch = ImportBatch.objects.create(
         user=organiser, file_name="big.json", status=ImportBatch.Status.WRITING, total=1500, written=600
@@ -191,7 +200,7 @@ def test_a_stalled_import_is_said_on_a_phone_of_360_px_in_swedish_too(live_serve
     width = 360
     from tests.browser import SHOTS, assert_fits_the_phone, sign_in_browser
 
-    organiser = User.objects.create_superuser("boss", "boss@example.org", None)
+    organiser = _organiser()
     batch = ImportBatch.objects.create(
         user=organiser,
         file_name="medlemmar-och-partier-hösten-2026-mycket-långt-filnamn.json",
