@@ -265,3 +265,27 @@ def test_the_table_pages_header_stays_on_two_rows_on_a_390_px_phone(live_server,
         assert_fits_the_phone(page)
         page.evaluate("() => localStorage.removeItem('pinochle:outbox')")
         page.context.set_offline(False)
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "cs"])
+def test_no_seat_of_the_bidder_buttons_is_cut_short_on_a_360_px_phone(live_server, page, lang):
+    """Four seats on one row: the seat ("Východ", the longest) is shown whole, a long name may be cut."""
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page.goto(f"{live_server.url}/games/new")
+    for seat, name in zip("NESW", ["Anna", "Bohumil", "Cecílie", "Dobroslav"], strict=True):
+        page.locator(f"#id_name_{seat}").fill(name)
+    page.locator("form.setup button[type=submit]").last.click()
+    page.wait_for_url("**/g/*/")
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('#bidder .seat-dir')]
+            .filter(seat => seat.scrollWidth > seat.clientWidth).map(seat => seat.textContent)"""
+    )
+    assert cut == []
+    chips = page.locator("#bidder .chip")
+    assert chips.count() == 4
+    boxes = [chips.nth(index).bounding_box() for index in range(4)]
+    assert all(box and box["height"] >= 44 for box in boxes)
+    assert len({round(box["y"]) for box in boxes if box}) == 1  # one row
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#bidder").screenshot(path=str(SCREENSHOTS / f"bidder-seats-{lang}-360.png"))
