@@ -210,7 +210,10 @@ def test_the_app_can_be_installed_and_its_worker_looks_after_the_whole_site(live
     assert {"192x192", "512x512"} <= {icon["sizes"] for icon in data["icons"]}
     worker = page.request.get(live_server.url + "/sw.js")
     assert worker.ok and worker.headers["service-worker-allowed"] == "/"
-    scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+    # Waited for with a timeout: `ready` never settles when a registration fails, and evaluate()
+    # would wait for it forever (a hung suite, not a failed test).
+    ready = page.wait_for_function("navigator.serviceWorker.ready.then(r => r.scope)", timeout=15_000)
+    scope = ready.json_value()
     assert scope == live_server.url + "/"
 
 
