@@ -110,7 +110,7 @@ DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The login rate limit must be shared by every gunicorn worker, so the cache lives in the database
-# (`make migrate` runs `createcachetable`; the test runner creates it by itself).
+# (made by every `migrate`: accounts/apps.py runs `createcachetable` after it).
 CACHES = {
     # Per process (the game page's shared parts have their own store: scoring/fragments.py).
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
