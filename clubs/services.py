@@ -34,8 +34,10 @@ def create_club(*, name: str, founder: AbstractBaseUser) -> Club:
 
 
 def check_club_name(*, name: str) -> None:
-    """Refuse the name of an existing club (in any letter case)."""
-    if Club.objects.filter(name__iexact=name).exists():
+    """Refuse the name of an existing club (in any letter case: compared case-folded here, as
+    SQLite's `iexact` folds only ASCII letters and would let "KLUBBÉN" past "Klubbén")."""
+    folded = name.casefold()
+    if any(other.casefold() == folded for other in Club.objects.values_list("name", flat=True).iterator()):
         raise ValidationError(_("There is already a club called %(name)s.") % {"name": name})
 
 

@@ -424,6 +424,20 @@ class Problem:
         return _("line %(line)s: %(message)s") % {"line": self.line, "message": self.message}
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where games of a file go: the club and season a hands.csv row names (or the upload form
+    gives JSON records), and the line that first names them."""
+
+    club: str
+    season: str
+    line: int | None = None
+
+
+# The uploader's rights over the places a file names: the problems, or [] when they may import.
+PlaceCheck = Callable[[Sequence[Place]], list[Problem]]
+
+
 class ImportRefused(Exception):
     """The file was refused whole; `problems` says where and why, one per bad row."""
 
@@ -474,18 +488,22 @@ def check_bytes(
     club: str = "",
     season: str = "",
     played_on: datetime.date | None = None,
-    check: Callable[[list[NewGame]], list[Problem]] | None = None,
+    check: PlaceCheck | None = None,
 ) -> list[NewGame]:
     """Read and check one file (hands.csv, or JSON game records) whole, writing nothing and taking
-    no write lock: every game through the engine, the user's rights (`check`), codes already here,
-    seasons' dates. ImportRefused lists every problem found."""
+    no write lock: the user's rights (`check`), every game through the engine, codes already here,
+    seasons' dates. ImportRefused lists every problem found.
+
+    The rights come first: JSON records before they are read (their place is the form's), a
+    hands.csv on each new club and season as its rows are read, so a file naming a club the user
+    may not import into is refused at that row, before the rest is read or any game is scored."""
     text = decode(raw, name)
     if text.lstrip()[:1] in ("{", "["):
+        if check is not None and (problems := check([Place(club, season)])):
+            raise ImportRefused(problems)
         games = parse_json(text, club=club, season=season, played_on=played_on)
     else:
-        games = parse_hands_csv(text)
-    if check is not None and (problems := check(list(games))):
-        raise ImportRefused(problems)
+        games = parse_hands_csv(text, check=check)
     _check_places(games)
     return games
 
@@ -497,13 +515,13 @@ def import_bytes(
     club: str = "",
     season: str = "",
     played_on: datetime.date | None = None,
-    check: Callable[[list[NewGame]], list[Problem]] | None = None,
+    check: PlaceCheck | None = None,
 ) -> ImportReport:
     """Import one file in one transaction, all or nothing (the import_games command; the upload
     page writes in short transactions instead, league/imports.py).
 
-    `check` (the importing user's rights) sees the parsed games before anything is written; any
-    problem it returns refuses the whole file."""
+    `check` (the importing user's rights) sees every club and season the file names before its
+    games are scored; any problem it returns refuses the whole file."""
     games = check_bytes(raw, name=name, club=club, season=season, played_on=played_on, check=check)
     try:
         with transaction.atomic():
@@ -693,8 +711,11 @@ def _hand_of(row: dict[str, str]) -> dict[str, Any]:
     return hand
 
 
-def parse_hands_csv(text: str) -> list[NewGame]:
-    """Read an exported hands.csv back into checked games; refuse the file on any bad row."""
+def parse_hands_csv(text: str, *, check: PlaceCheck | None = None) -> list[NewGame]:
+    """Read an exported hands.csv back into checked games; refuse the file on any bad row.
+
+    `check` is asked about each club and season when a row first names them, and a problem it
+    returns refuses the file there and then (the rest is neither read nor scored)."""
     try:
         reader = csv.reader(io.StringIO(text, newline=""), strict=True)
         header = [cell.strip() for cell in next(reader, [])]
@@ -715,6 +736,7 @@ def parse_hands_csv(text: str) -> list[NewGame]:
         )
     problems: list[Problem] = []
     by_game: dict[str, list[tuple[int, dict[str, str]]]] = {}
+    places: set[tuple[str, str]] = set()
     has_nul = "\x00" in text
     try:
         for cells in reader:
@@ -751,6 +773,11 @@ def parse_hands_csv(text: str) -> list[NewGame]:
             if not game_id:
                 problems.append(Problem(line, _("game_id is empty")))
                 continue
+            place = (row.get("club", "").strip(), row.get("season", "").strip())
+            if check is not None and place not in places:
+                places.add(place)
+                if refused := check([Place(*place, line=line)]):
+                    raise ImportRefused(refused)
             by_game.setdefault(game_id, []).append((line, row))
     except csv.Error as error:
         problems.append(Problem(reader.line_num, _("broken CSV: %(error)s") % {"error": error}))

@@ -35,15 +35,18 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+import unicodedata
+from collections.abc import Iterator, Sequence
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, close_old_connections, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import override
 
+from clubs import services as club_services
 from clubs.models import Club, Season
 from clubs.permissions import AnyUser, can_manage_club, can_score_for_club, is_site_admin
 from league import csv_io
@@ -54,6 +57,8 @@ from scoring.models import Game
 
 log = logging.getLogger(__name__)
 
+CLUB_NAME_MAX = Club._meta.get_field("name").max_length or 100
+
 # The pause after each chunk on SQLite, so a hand save waiting for the write lock gets it.
 SQLITE_GAP_SECONDS = 0.15
 # How often a running import stamps its batch, how long without a stamp its page calls it
@@ -62,7 +67,7 @@ HEARTBEAT_SECONDS = 2.0
 QUIET_AFTER = datetime.timedelta(seconds=20)
 STALLED_AFTER = datetime.timedelta(minutes=3)
 
-Check = Callable[[list[NewGame]], list[csv_io.Problem]]
+Check = csv_io.PlaceCheck
 
 
 def start(
@@ -255,48 +260,76 @@ def rights_of(user_id: int | None) -> Check:
     """The rights check of the batch's uploader, for a process that has no request."""
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first() if user_id else None
 
-    def check(games: list[NewGame]) -> list[csv_io.Problem]:
+    def check(places: Sequence[csv_io.Place]) -> list[csv_io.Problem]:
         if user is None:
             return [csv_io.Problem(None, _("the account that uploaded the file no longer exists"))]
-        return import_rights(user, games)
+        return import_rights(user, places)
 
     return check
 
 
-def import_rights(user: AnyUser, games: list[NewGame]) -> list[csv_io.Problem]:
-    """What the user may not import: games into a club they do not score for, a new club or season
-    (organisers, in the admin or the club's pages), games outside a club (nobody could see them)."""
+def import_rights(user: AnyUser, places: Sequence[csv_io.Place]) -> list[csv_io.Problem]:
+    """What the user may not import, named once per club or season at the line that first names
+    it: games into a club they do not score for, a new season of a club they do not organise, a
+    closed season, games outside a club (nobody could see them).
+
+    A club that does not exist yet is made by the import, with the uploader as its first organiser
+    (`league.services.publish_pending_games`); only a name no club has, in any letter case, can be
+    made, so nobody writes into a club that is not theirs by naming it."""
     if is_site_admin(user):
         return []
-    problems = []
-    clubs = {club.name: club.pk for club in Club.objects.filter(name__in={g.club for g in games if g.club})}
+    if not user.is_authenticated:
+        return [csv_io.Problem(None, _("sign in to import games"))]
+    names = {place.club for place in places if place.club}
+    clubs = {club.name: club.pk for club in Club.objects.filter(name__in=names)}
     seasons = set(Season.objects.filter(club__name__in=clubs).values_list("club__name", "name"))
     closed = set(
         Season.objects.filter(club__name__in=clubs, closed_at__isnull=False).values_list("club__name", "name")
     )
-    for new in games:
-        if not new.club:
+    problems: dict[str, csv_io.Problem] = {}
+    for place in places:
+        problem: str | None
+        if not place.club:
             problem = _("only an administrator imports games outside a club")
-        elif new.club not in clubs:
-            problem = _("club %(club)s does not exist; create it on the Clubs page first") % {
-                "club": new.club
-            }
-        elif not can_score_for_club(user, clubs[new.club]):
-            problem = _("you are not a scorer or organiser of %(club)s") % {"club": new.club}
+        elif place.club not in clubs:
+            problem = new_club_problem(place.club)
+        elif not can_score_for_club(user, clubs[place.club]):
+            problem = _("you are not a scorer or organiser of %(club)s") % {"club": place.club}
         elif (
-            new.season
-            and (new.club, new.season) not in seasons
-            and not can_manage_club(user, clubs[new.club])
+            place.season
+            and (place.club, place.season) not in seasons
+            and not can_manage_club(user, clubs[place.club])
         ):
             problem = _("season %(season)s does not exist; an organiser of the club creates it") % {
-                "season": new.season
+                "season": place.season
             }
-        elif (new.club, new.season) in closed:
-            problem = _("season %(season)s is closed: it accepts no new games") % {"season": new.season}
+        elif (place.club, place.season) in closed:
+            problem = _("season %(season)s is closed: it accepts no new games") % {"season": place.season}
         else:
-            continue
-        problems.append(csv_io.Problem(new.line, problem))
-    return problems
+            problem = None
+        if problem is not None and problem not in problems:
+            problems[problem] = csv_io.Problem(place.line, problem)
+    return list(problems.values())
+
+
+def new_club_problem(name: str) -> str | None:
+    """Why an import cannot make a club of this name (too long, a control character, the name of
+    an existing club in other letter case), or None."""
+    if len(name) > CLUB_NAME_MAX:
+        return _("club: %(club)s… is longer than %(max)s characters") % {
+            "club": name[:20],
+            "max": CLUB_NAME_MAX,
+        }
+    if any(unicodedata.category(char).startswith("C") for char in name):
+        return _("club: %(club)s holds a control character") % {"club": repr(name[:40])}
+    try:
+        club_services.check_club_name(name=name)
+    except ValidationError as error:
+        return _("club %(club)s: %(problem)s Write its name exactly as it is spelt, or another name.") % {
+            "club": name,
+            "problem": " ".join(error.messages),
+        }
+    return None
 
 
 def run(
@@ -339,17 +372,24 @@ def run(
             if connections[DEFAULT_DB_ALIAS].vendor == "sqlite":
                 rest = max(rest, SQLITE_GAP_SECONDS)
             time.sleep(rest)
+        uploader = ImportBatch.objects.select_related("user").get(pk=batch_id).user
         with transaction.atomic():
-            publish_pending_games(batch_id=batch_id, placed=placed)
+            publish_pending_games(batch_id=batch_id, placed=placed, uploader=uploader)
             _update(batch_id, status=ImportBatch.Status.DONE)
         # Ratings are derived: the clubs the import filled are rated again, after the publishing
         # transaction (a table's hand save need not wait for it).
         clubs = Game.objects.filter(pk__in=[pk for pk, _new in placed]).values_list("club_id", flat=True)
         rating_services.recompute_scopes(rating_services.scopes_for_clubs(set(clubs)))
     except IntegrityError:
-        # Another import took one of these game codes between the check and the write.
+        # Another import took one of these game codes (or made one of these clubs) between the
+        # check and the write.
         discard_pending_games(batch_id=batch_id)
         _refuse(batch_id, [csv_io.another_import()])
+    except (PermissionDenied, ValidationError) as error:
+        # The club was made by someone else, or the uploader's role changed, after the check.
+        discard_pending_games(batch_id=batch_id)
+        messages = error.messages if isinstance(error, ValidationError) else [str(error)]
+        _refuse(batch_id, [csv_io.Problem(None, message) for message in messages])
     except Exception:
         log.exception("import %s: writing failed", batch_id)
         discard_pending_games(batch_id=batch_id)

@@ -11,13 +11,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Season
-from clubs.services import add_player
+from clubs.permissions import can_manage_club, can_score_for_club
+from clubs.services import add_player, create_club
 from ratings import services as rating_services
 from scoring import stats
 from scoring.models import Game, GameSeat, GameStat, Hand, HandStat
@@ -170,13 +173,20 @@ def _insert_rows(model: type[Model], rows: Sequence[Model]) -> tuple[str, list[t
 
 
 @transaction.atomic
-def publish_pending_games(*, batch_id: int, placed: Sequence[tuple[int, NewGame]]) -> None:
+def publish_pending_games(
+    *, batch_id: int, placed: Sequence[tuple[int, NewGame]], uploader: AbstractBaseUser | None = None
+) -> None:
     """The last short transaction of an import: clubs, seasons and roster players are found or
     made, every pending game is filed and its seats bound, and all become visible together.
 
-    `placed`: (game id, the game as read from the file) for every game the batch wrote."""
+    `placed`: (game id, the game as read from the file) for every game the batch wrote.
+    `uploader`: the account the import is for. A club it names that does not exist is made with
+    the uploader as its first organiser (`clubs.services.create_club`); an existing club takes its
+    games only if the uploader scores for it, and a new season only if they organise it, checked
+    again here because a club may have been made, or a role changed, since the file was checked
+    (PermissionDenied, ValidationError: nothing is published)."""
     games = [new for _pk, new in placed]
-    clubs, seasons, roster = _places(games)
+    clubs, seasons, roster = _places(games, uploader=uploader)
     by_place: dict[tuple[str, str], list[int]] = {}
     for pk, new in placed:
         by_place.setdefault((new.club, new.season), []).append(pk)
@@ -228,22 +238,42 @@ def _refuse_repeated_players(games: Sequence[NewGame]) -> None:
 
 
 def _places(
-    games: Sequence[NewGame],
+    games: Sequence[NewGame], *, uploader: AbstractBaseUser | None = None
 ) -> tuple[dict[str, Club], dict[tuple[str, str], Season], dict[tuple[int, str], Player]]:
-    """The clubs and seasons the games name (found or created) and the clubs' rosters by name."""
+    """The clubs and seasons the games name (found or created) and the clubs' rosters by name.
+
+    A season made here spans the dates of its games (a hands.csv does not carry a season's dates);
+    an existing season's dates are never changed (the check refuses a game outside them)."""
     clubs: dict[str, Club] = {}
     seasons: dict[tuple[str, str], Season] = {}
     for new in games:
-        if new.club and new.club not in clubs:
-            clubs[new.club], _created = Club.objects.get_or_create(name=new.club)
-    for key in {(new.club, new.season) for new in games if new.club and new.season}:
+        if not new.club or new.club in clubs:
+            continue
+        club = Club.objects.filter(name=new.club).first()
+        if club is None and uploader is not None:
+            club = create_club(name=new.club, founder=uploader)
+        elif club is None:
+            club = Club.objects.create(name=new.club)
+        elif uploader is not None and not can_score_for_club(uploader, club.pk):
+            raise PermissionDenied(_("you are not a scorer or organiser of %(club)s") % {"club": club.name})
+        clubs[new.club] = club
+    for key in sorted({(new.club, new.season) for new in games if new.club and new.season}):
         dates = [g.played_on for g in games if (g.club, g.season) == key and g.played_on]
         today = datetime.date.today()
-        seasons[key], _created = Season.objects.get_or_create(
-            club=clubs[key[0]],
-            name=key[1],
-            defaults={"starts_on": min(dates, default=today), "ends_on": max(dates, default=today)},
-        )
+        season = Season.objects.filter(club=clubs[key[0]], name=key[1]).first()
+        if season is None:
+            if uploader is not None and not can_manage_club(uploader, clubs[key[0]].pk):
+                raise PermissionDenied(
+                    _("season %(season)s does not exist; an organiser of the club creates it")
+                    % {"season": key[1]}
+                )
+            season = Season.objects.create(
+                club=clubs[key[0]],
+                name=key[1],
+                starts_on=min(dates, default=today),
+                ends_on=max(dates, default=today),
+            )
+        seasons[key] = season
     roster: dict[tuple[int, str], Player] = {}
     for club in clubs.values():
         for membership in Membership.objects.filter(club=club).select_related("player"):

@@ -8,6 +8,8 @@ merge players, change roles and publish seasons; scorers and organisers file and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -40,7 +42,6 @@ from clubs.permissions import (
 from league import csv_io, imports, standings
 from league.forms import ExportForm, ImportForm, MergeForm, RoleForm
 from league.models import ImportBatch
-from league.services import NewGame
 from ratings import selectors as rating_selectors
 from scoring.models import GameSeat, new_game_code
 from scoring.permissions import readable_games
@@ -280,9 +281,11 @@ def export_csv(request: HttpRequest, which: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def import_games(request: HttpRequest) -> HttpResponse:
-    clubs = scoring_club_ids(request.user)
-    if clubs is not None and not clubs:  # a scorer or organiser somewhere (None: every club)
+    # Any signed-in user: a hands.csv naming a club that does not exist yet makes it, with the
+    # uploader as its organiser; what they may not import is refused by the rights check below.
+    if not request.user.is_authenticated:
         return deny(request)
+    clubs = scoring_club_ids(request.user)  # None: every club
     if request.method == "GET":
         return _import_page(request, {"form": _only_clubs(ImportForm(), clubs)})
     if _too_big(request):
@@ -294,13 +297,13 @@ def import_games(request: HttpRequest) -> HttpResponse:
         )
         return _import_page(request, {"form": ImportForm(), "problems": [problem]}, status=413)
     # Any club validates: the rights check below refuses a club the user may not import into with
-    # 403 and a message per game; the page drawn again offers only the user's own clubs.
+    # 403, named once; the page drawn again offers only the user's own clubs.
     form = ImportForm(request.POST, request.FILES)
     problems: list[csv_io.Problem] = []
     refused_rights: list[csv_io.Problem] = []
 
-    def check_rights(games: list[NewGame]) -> list[csv_io.Problem]:
-        refused_rights.extend(imports.import_rights(request.user, games))
+    def check_rights(places: Sequence[csv_io.Place]) -> list[csv_io.Problem]:
+        refused_rights.extend(imports.import_rights(request.user, places))
         return refused_rights
 
     if form.is_valid():

@@ -100,7 +100,11 @@ def test_a_scorer_imports_into_their_club_but_not_into_another(people):
     assert not Game.objects.exists()
     assert upload(CLUB).status_code == 302
     assert Game.objects.get().club_id == CLUB
-    assert signed_in("charlie").get("/league/import/").status_code == 403
+    # A member opens the page (a file naming a new club would make it) but imports nothing here.
+    assert signed_in("charlie").get("/league/import/").status_code == 200
+    data = SimpleUploadedFile("game.json", json.dumps(record).encode(), content_type="application/json")
+    refused = signed_in("charlie").post("/league/import/", {"file": data, "club": str(CLUB)})
+    assert refused.status_code == 403 and Game.objects.count() == 1
 
 
 def test_the_scoring_phone_cannot_file_its_quick_game_in_a_club_it_has_no_role_in(people):

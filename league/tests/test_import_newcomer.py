@@ -1,0 +1,233 @@
+"""Importing into a fresh instance: the upload makes the club its hands.csv names, with the
+uploader as its first organiser; nobody writes into a club that is not theirs by naming it (the
+rights are checked row by row, before any game is scored); a refused club or season is named
+once; an existing season's dates never change."""
+
+import datetime
+import io
+import sys
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.test import Client
+
+from clubs.models import Club, ClubRole, Membership, Player, Season
+from league import csv_io, imports
+from league.models import ImportBatch
+from scoring.models import Game, Hand
+from tests.league_data import small_season
+
+pytestmark = pytest.mark.django_db
+
+
+def _hands_csv() -> str:
+    """The small season (3 games of Klubbén, season Vår 2026, 2–16 March 2026) as hands.csv,
+    and a database with nothing of it left: no game, player, season, role or club."""
+    small_season()
+    admin = User.objects.create_superuser("exporter", "x@example.org", "not-used-here-1")
+    exporter = Client()
+    exporter.force_login(admin)
+    raw = b"".join(exporter.get("/league/export/hands.csv").streaming_content)
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    Season.objects.all().delete()
+    Club.objects.all().delete()
+    admin.delete()
+    return raw.decode("utf-8-sig")
+
+
+def _user(username: str, *, organises: str = "", role: str = ClubRole.Role.ORGANISER) -> Client:
+    user = User.objects.create_user(username, f"{username}@example.org", "not-used-here-1")
+    if organises:
+        club, _made = Club.objects.get_or_create(name=organises)
+        ClubRole.objects.create(user=user, club=club, role=role)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _upload(client: Client, text: str):
+    upload = SimpleUploadedFile("hands.csv", text.encode(), content_type="text/csv")
+    return client.post("/league/import/", {"file": upload}, follow=True)
+
+
+def _problems(response) -> list[str]:
+    page = response.content.decode()
+    return [line.strip() for line in page.split("<li>")[1:] if "Line" in line or "line" in line]
+
+
+def _nothing_imported() -> None:
+    assert not Game.all_objects.exists() and not Hand.objects.exists() and not Player.objects.exists()
+
+
+def test_a_newcomer_imports_a_file_and_becomes_the_first_organiser_of_its_club():
+    text = _hands_csv()
+    newcomer = _user("newcomer")
+    assert newcomer.get("/league/import/").status_code == 200
+
+    response = _upload(newcomer, text)
+
+    assert response.status_code == 200
+    assert "Imported 3 games with 4 hands." in response.content.decode()
+    club = Club.objects.get()
+    assert club.name == "Klubbén"
+    role = ClubRole.objects.get(club=club)
+    assert (role.user.username, role.role) == ("newcomer", ClubRole.Role.ORGANISER)
+    assert Game.objects.filter(club=club).count() == 3
+    assert sorted(Membership.objects.filter(club=club).values_list("player__name", flat=True)) == sorted(
+        ["Åsa", "Örjan", "Čeněk", "Řehoř"]
+    )
+    # A season the file names is made spanning its games' dates (a hands.csv carries no season dates).
+    season = Season.objects.get(club=club)
+    assert (season.name, season.starts_on, season.ends_on) == (
+        "Vår 2026",
+        datetime.date(2026, 3, 2),
+        datetime.date(2026, 3, 16),
+    )
+    # The new organiser runs the club from the organiser pages.
+    assert newcomer.get(f"/clubs/{club.pk}/roster/").status_code == 200
+    assert "Klubbén" in newcomer.get("/clubs/").content.decode()
+
+
+def test_an_organiser_of_one_club_cannot_import_into_another_club_nothing_is_written():
+    text = _hands_csv()
+    _user("owner", organises="Klubbén")
+    intruder = _user("intruder", organises="Club A")
+
+    response = _upload(intruder, text)
+
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert page.count("you are not a scorer or organiser of Klubbén") == 1  # named once, not per game
+    assert "The file was refused: 1 problem" in page
+    _nothing_imported()
+    assert not Season.objects.exists()
+    assert set(ClubRole.objects.values_list("user__username", "club__name")) == {
+        ("owner", "Klubbén"),
+        ("intruder", "Club A"),
+    }
+
+
+def test_a_club_named_in_other_letter_case_is_not_made_and_not_written_into():
+    text = _hands_csv()
+    _user("owner", organises="Klubbén")
+    intruder = _user("intruder")
+
+    response = _upload(intruder, text.replace("Klubbén", "KLUBBÉN"))
+
+    assert response.status_code == 403
+    assert "There is already a club called KLUBBÉN." in response.content.decode()
+    assert list(Club.objects.values_list("name", flat=True)) == ["Klubbén"]
+    _nothing_imported()
+
+
+def test_the_rights_are_checked_before_any_game_is_scored_or_the_rest_of_the_file_read(monkeypatch):
+    text = _hands_csv()
+    _user("owner", organises="Klubbén")
+    intruder = _user("intruder")
+    scored = []
+    monkeypatch.setattr(csv_io, "_score", lambda *args: scored.append(args))
+    lines = text.splitlines()
+    lines[3] = lines[3].replace("Klubbén", "Another club")  # a later row: never asked about
+    lines.append('broken,"unclosed')  # a broken row further on: never read
+
+    response = _upload(intruder, "\n".join(lines))
+
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "<strong>Line 2:</strong> you are not a scorer or organiser of Klubbén" in page
+    assert "The file was refused: 1 problem" in page
+    assert scored == []
+    assert not Club.objects.filter(name="Another club").exists()
+    _nothing_imported()
+
+
+def test_a_season_a_scorer_may_not_make_is_named_once():
+    text = _hands_csv()
+    scorer = _user("scorer", organises="Klubbén", role=ClubRole.Role.SCORER)
+
+    response = _upload(scorer, text)
+
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert page.count("season Vår 2026 does not exist") == 1
+    _nothing_imported()
+
+
+def test_an_import_never_changes_an_existing_seasons_dates():
+    text = _hands_csv()
+    organiser = _user("owner", organises="Klubbén")
+    club = Club.objects.get(name="Klubbén")
+    spring = Season.objects.create(
+        club=club, name="Vår 2026", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 6, 30)
+    )
+
+    assert "Imported 3 games" in _upload(organiser, text).content.decode()
+
+    spring.refresh_from_db()
+    assert (spring.starts_on, spring.ends_on) == (datetime.date(2026, 1, 1), datetime.date(2026, 6, 30))
+    assert Game.objects.filter(season=spring).count() == 3
+
+
+def test_a_game_dated_outside_an_existing_season_refuses_the_file_naming_its_line():
+    text = _hands_csv()
+    organiser = _user("owner", organises="Klubbén")
+    club = Club.objects.get(name="Klubbén")
+    spring = Season.objects.create(
+        club=club, name="Vår 2026", starts_on=datetime.date(2026, 3, 5), ends_on=datetime.date(2026, 6, 30)
+    )
+
+    response = _upload(organiser, text)
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "<strong>Line 2:</strong> date: 2026-03-02 is outside season Vår 2026" in page
+    spring.refresh_from_db()
+    assert (spring.starts_on, spring.ends_on) == (datetime.date(2026, 3, 5), datetime.date(2026, 6, 30))
+    _nothing_imported()
+
+
+def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(monkeypatch):
+    text = _hands_csv()
+    _user("newcomer")
+    newcomer = User.objects.get(username="newcomer")
+    other = User.objects.create_user("quick", "q@example.org", "not-used-here-1")
+    write = imports.write_pending_games
+
+    def someone_makes_the_club_meanwhile(**kwargs):
+        if not Club.objects.exists():
+            club = Club.objects.create(name="Klubbén")
+            ClubRole.objects.create(user=other, club=club, role=ClubRole.Role.ORGANISER)
+        return write(**kwargs)
+
+    monkeypatch.setattr(imports, "write_pending_games", someone_makes_the_club_meanwhile)
+    batch = imports.start(
+        raw=text.encode(), name="hands.csv", user_id=newcomer.pk, check=imports.rights_of(newcomer.pk)
+    )
+
+    assert batch.status == ImportBatch.Status.REFUSED
+    assert [p["message"] for p in batch.problems] == ["you are not a scorer or organiser of Klubbén"]
+    assert not Game.all_objects.exists()
+    assert list(ClubRole.objects.values_list("user__username", flat=True)) == ["quick"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_import_process_makes_the_club_for_the_uploader(monkeypatch):
+    text = _hands_csv()
+    newcomer = User.objects.create_user("newcomer", "n@example.org", "not-used-here-1")
+    batch = ImportBatch.objects.create(user=newcomer, file_name="hands.csv")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+
+    call_command("run_import", str(batch.pk), "--name=hands.csv", stdout=io.StringIO())
+
+    batch.refresh_from_db()
+    assert batch.status == ImportBatch.Status.DONE
+    assert ClubRole.objects.get(club__name="Klubbén").user == newcomer
+    assert Game.objects.filter(club__name="Klubbén").count() == 3
+
+
+def test_an_anonymous_visitor_is_sent_to_log_in():
+    response = Client().get("/league/import/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
