@@ -44,6 +44,33 @@ class PlayerNameForm(forms.Form):
         return name
 
 
+class NameListForm(forms.Form):
+    """Names pasted one per line, to add to the roster in one go (`services.read_name_list`)."""
+
+    names = forms.CharField(
+        label=_("Names, one per line"),
+        widget=forms.Textarea(attrs={"rows": 8, "autocapitalize": "words", "spellcheck": "false"}),
+        max_length=services.NAME_LIST_MAX * 120,
+        strip=False,
+        error_messages={"required": _("Paste or type at least one name.")},
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.read: services.NameList | None = None
+
+    def clean_names(self) -> str:
+        text: str = self.cleaned_data["names"]
+        read = services.read_name_list(club=self.club, text=text)
+        if read.refused:
+            raise forms.ValidationError(read.refused)
+        if not read.new and not read.skipped:
+            raise forms.ValidationError(_("Paste or type at least one name."))
+        self.read = read
+        return text
+
+
 class MergeIntoForm(forms.Form):
     """The roster player entered twice, to fold into the player whose page this is."""
 

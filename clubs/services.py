@@ -7,8 +7,11 @@ from the table; statistics follow a seat's player, so merging rewrites no derive
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import secrets
+import unicodedata
+from collections.abc import Sequence
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
@@ -17,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.lookalike import scripts_mixed, skeleton_keys
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
 from clubs.permissions import can_manage_club, may_merge_players
 
@@ -53,11 +57,13 @@ def check_season_name(*, club: Club, name: str, exclude: Season | None = None) -
 
 
 def check_player_name(*, club: Club, name: str, exclude: Player | None = None) -> None:
-    """Refuse a name another player on the club's roster already has (in any letter case)."""
-    same = Player.objects.filter(memberships__club=club, name__iexact=name)
+    """Refuse a name another player on the club's roster already has (in any letter case,
+    compared case-folded here: SQLite's `iexact` folds only ASCII letters)."""
+    same = Player.objects.filter(memberships__club=club)
     if exclude is not None:
         same = same.exclude(pk=exclude.pk)
-    if same.exists():
+    folded = name.casefold()
+    if any(other.casefold() == folded for other in same.values_list("name", flat=True)):
         raise ValidationError(
             _("%(club)s already has a player called %(name)s.") % {"club": club.name, "name": name}
         )
@@ -72,6 +78,89 @@ def add_player(*, club: Club, name: str) -> Player:
     player = Player.objects.create(name=name)
     Membership.objects.create(club=club, player=player)
     return player
+
+
+#: The most names one pasted list adds (a club's whole roster fits; a runaway paste does not).
+NAME_LIST_MAX = 300
+
+
+@dataclasses.dataclass(frozen=True)
+class NameList:
+    """A pasted list of names, read against a club's roster: the names to add, the lines skipped
+    because the name is on the roster already (or earlier in the list), and the lines refused."""
+
+    new: list[str]
+    skipped: list[tuple[int, str]]
+    refused: list[str]
+
+
+def read_name_list(*, club: Club, text: str) -> NameList:
+    """One name per line: blank lines and the spaces around a name are ignored. A name already on
+    the roster (in any letter case, retired players included) or earlier in the list is skipped;
+    a name that only looks like one of them ("Аnna" with a Cyrillic А, "Ann0" for "Anno"), mixes
+    alphabets, holds a control character or is longer than a name may be is refused, naming
+    its line."""
+    max_length = Player._meta.get_field("name").max_length or 100
+    taken: dict[str, str] = {}  # case-folded name -> the name as written
+    alike: dict[str, str] = {}  # look-alike key -> the name as written
+    for name in Player.objects.filter(memberships__club=club).values_list("name", flat=True):
+        _remember(name, taken, alike)
+    new: list[str] = []
+    skipped: list[tuple[int, str]] = []
+    refused: list[str] = []
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
+        name = line.strip()
+        if not name:
+            continue
+        problem = _name_problem(name, max_length=max_length, taken=taken, alike=alike)
+        if problem is None and name.casefold() in taken:
+            skipped.append((number, taken[name.casefold()]))
+        elif problem is None:
+            new.append(name)
+            _remember(name, taken, alike)
+        else:
+            refused.append(_("Line %(line)s: %(problem)s") % {"line": number, "problem": problem})
+    if len(new) > NAME_LIST_MAX:
+        refused.append(
+            _("The list has %(count)s new names; add at most %(max)s at a time.")
+            % {"count": len(new), "max": NAME_LIST_MAX}
+        )
+    return NameList(new=new, skipped=skipped, refused=refused)
+
+
+def _remember(name: str, taken: dict[str, str], alike: dict[str, str]) -> None:
+    taken.setdefault(name.casefold(), name)
+    for key in skeleton_keys(name):
+        alike.setdefault(key, name)
+
+
+def _name_problem(name: str, *, max_length: int, taken: dict[str, str], alike: dict[str, str]) -> str | None:
+    if len(name) > max_length:
+        return _("%(name)s… is longer than %(max)s characters.") % {"name": name[:20], "max": max_length}
+    if any(unicodedata.category(char)[0] == "C" for char in name):
+        return _("%(name)s holds a control character.") % {"name": repr(name[:40])}
+    if scripts := scripts_mixed(name):
+        return _("%(name)s mixes letters of different alphabets (%(scripts)s); type it again.") % {
+            "name": name,
+            "scripts": ", ".join(script.title() for script in scripts),
+        }
+    if name.casefold() in taken:
+        return None
+    twin = next((alike[key] for key in skeleton_keys(name) if key in alike), None)
+    if twin is not None:
+        return _("%(name)s looks like %(other)s, who is on the roster or higher in the list.") % {
+            "name": name,
+            "other": twin,
+        }
+    return None
+
+
+@transaction.atomic
+def add_roster_players(*, club: Club, names: Sequence[str]) -> list[Player]:
+    """Add the new names of a pasted list (`read_name_list(...).new`), all or none: a name
+    another organiser added meanwhile refuses the lot (ValidationError)."""
+    return [add_roster_player(club=club, name=name) for name in names]
 
 
 @transaction.atomic

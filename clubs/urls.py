@@ -12,6 +12,7 @@ urlpatterns = [
     path("join/<str:token>/", views.invite, name="invite"),
     path("<int:club_id>/roster/", views.roster_page, name="roster"),
     path("<int:club_id>/roster/add", views.player_add, name="player_add"),
+    path("<int:club_id>/roster/add-list", views.players_add, name="players_add"),
     path("<int:club_id>/players/<int:player_id>/", views.player_page, name="player"),
     path("<int:club_id>/players/<int:player_id>/rename", views.player_rename, name="player_rename"),
     path("<int:club_id>/players/<int:player_id>/retire", views.player_retire, name="player_retire"),

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_cookie
+from django_htmx.middleware import HtmxDetails
 
 from clubs.models import Club, Player, Season
 from clubs.permissions import can_manage_club, require_club_role
@@ -33,6 +34,10 @@ from nights.standings import night_standings, version
 from scoring.devices import ensure_device, holds_game
 from scoring.permissions import actor_for
 from scoring.qr import qr_svg
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
 
 
 def night_club(night_id: int) -> int:
@@ -147,16 +152,41 @@ def _back(night: Night, anchor: str = "") -> HttpResponse:
 
 @require_POST
 @manage_night
-def check_in(request: HttpRequest, night_id: int, player_id: int) -> HttpResponse:
-    """One tap per name: `present` "yes" checks the player in, "no" out."""
+def check_in(request: HtmxHttpRequest, night_id: int, player_id: int) -> HttpResponse:
+    """One tap per name: `present` "yes" checks the player in, "no" out. From htmx the answer is
+    the name's row drawn again (and the count, and a drawn plan, drawn again out of band), so the
+    page does not reload; a plain post goes back to the same name on the page."""
     night = _night(night_id)
     player = get_object_or_404(Player, pk=player_id)
     present = request.POST.get("present") == "yes"
+    refusal = ""
     try:
         services.set_checked_in(night=night, player=player, present=present)
     except ValidationError as error:
-        _refusal(request, error)
-    return _back(night, "check-in")
+        refusal = " ".join(error.messages)
+        if not request.htmx:
+            _refusal(request, error)
+    if not request.htmx:
+        return _back(night, f"check-in-{player.pk}")
+    return _check_in_row(request, night, player, refusal)
+
+
+def _check_in_row(request: HttpRequest, night: Night, player: Player, refusal: str) -> HttpResponse:
+    present_ids = set(night.players.filter(until_round=None).values_list("player_id", flat=True))  # type: ignore[attr-defined]
+    context = {"night": night, "player": player, "present_ids": present_ids, "refusal": refusal, "oob": True}
+    parts = [
+        render_to_string("nights/night.html#check-in-row", context, request),
+        render_to_string("nights/night.html#check-in-count", context, request),
+    ]
+    if services.is_drawn(night):  # the plan was drawn again for the new list
+        started = services.started_rounds(night)
+        plan = {
+            **context,
+            "rounds": _plan_rounds(night),
+            "next_round": started + 1 if started < night.rounds else None,
+        }
+        parts.append(render_to_string("nights/night.html#plan", plan, request))
+    return HttpResponse("".join(parts))
 
 
 @require_POST

@@ -1,4 +1,5 @@
-"""The apps import one way: accounts and clubs know no other app, scoring knows clubs, league knows
+"""The apps import one way: accounts knows no other app, clubs only accounts' look-alike check,
+scoring knows clubs, league knows
 clubs and scoring, nights knows clubs and scoring, the ledger knows nights, league, scoring and clubs
 (docs/architecture.md). Read from the source with
 `ast`, so a new import against the direction fails here before it makes a cycle."""
@@ -13,7 +14,9 @@ APPS = ["accounts", "clubs", "scoring", "ratings", "league", "nights", "ledger"]
 # What each app's code (tests and migrations aside) may import of the others.
 ALLOWED = {
     "accounts": set(),
-    "clubs": set(),
+    # The roster reads pasted names with the sign-up's look-alike check (accounts/lookalike.py,
+    # plain Python): one reading of "looks the same" for account and player names.
+    "clubs": {"accounts"},
     "scoring": {"clubs"},
     "ratings": {"clubs", "scoring"},
     "league": {"clubs", "scoring", "ratings"},
@@ -97,3 +100,12 @@ def test_the_plain_modules_import_no_django_and_no_app(module_path):
         and (module.split(".")[0] in {"django", "pinochle_site", *APPS} and module not in plain)
     ]
     assert not wrong, "plain data in, plain data out:\n" + "\n".join(wrong)
+
+
+def test_clubs_uses_nothing_of_accounts_but_its_lookalike_check():
+    wrong = [
+        f"{path}:{line} imports {module}"
+        for path, line, module in _app_imports("clubs")
+        if module.split(".")[0] == "accounts" and module != "accounts.lookalike"
+    ]
+    assert not wrong, "clubs may use accounts/lookalike.py only:\n" + "\n".join(wrong)

@@ -324,6 +324,9 @@ CLUB_WRITES: dict[str, Write] = {
     "clubs:player_add": Write(
         lambda w: f"/clubs/{CLUB}/roster/add", lambda w: {"name": "Cecilia"}, CLUB_MANAGERS
     ),
+    "clubs:players_add": Write(
+        lambda w: f"/clubs/{CLUB}/roster/add-list", lambda w: {"names": "Cecilia\nDavid"}, CLUB_MANAGERS
+    ),
     "clubs:player_rename": Write(
         lambda w: f"/clubs/{CLUB}/players/{w.keep.pk}/rename", lambda w: {"name": "Anna Z."}, CLUB_MANAGERS
     ),
