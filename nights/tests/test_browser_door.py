@@ -44,6 +44,8 @@ def test_names_pasted_into_the_roster_are_checked_in_with_one_tap_each_without_a
         page.get_by_role("button", name=name, exact=True).click()
         expect(page.get_by_role("button", name=name, exact=True)).to_have_attribute("aria-pressed", "true")
         expect(page.get_by_text(f"{count} checked in.")).to_be_visible()
+        player = Player.objects.get(name=name)
+        assert page.evaluate("document.activeElement.id") == f"check-in-button-{player.pk}"
     assert page.evaluate("window.stillTheSamePage === true")
     assert page.url == address
     assert set(NightPlayer.objects.filter(night=night).values_list("player__name", flat=True)) == {
