@@ -31,6 +31,7 @@ from nights.forms import NewcomerForm, NightForm, PlayerChoiceForm, SwapForm, la
 from nights.models import Night, NightTable
 from nights.standings import night_standings, version
 from scoring.devices import ensure_device, holds_game
+from scoring.labels import side_label
 from scoring.permissions import actor_for
 from scoring.qr import qr_svg
 
@@ -389,7 +390,11 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
     gives this phone the scoring of the table's game, as the recovery code would."""
     nt = get_object_or_404(NightTable.objects.select_related("night__club", "game"), token=token)
     night, game = nt.night, nt.game
-    context = {"night": night, "table": nt, "seats": services.ordered_seats(nt), "game": game}
+    seats = services.ordered_seats(nt)
+    context = {"night": night, "table": nt, "seats": seats, "game": game}
+    if game is not None and game.finished:  # the round is over: its result, and nothing to score
+        context["winner_label"] = side_label(game.winner, {seat.seat: seat.player.name for seat in seats})
+        return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
     if night.is_finished or game is None:
         return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
     if request.method == "GET":

@@ -215,7 +215,7 @@ def test_the_table_phone_says_round_over_with_the_result_and_the_server_refuses_
     assert "The round was 3 hands and they are all played, so this hand was not saved." in shown
     assert game.hands.count() == 3
     link = text(Client().get(f"/nights/t/{table.token}/"))
-    assert "Round over" in link and "N–S won" in link and f"Final points: {scores}" in link
+    assert "Round over" in link and "N–S (" in link and ") won" in link and f"Final points: {scores}" in link
 
 
 def test_the_settings_page_shows_the_length_and_keeps_it(club, season, alice):
