@@ -269,3 +269,23 @@ def test_the_csv_export_carries_the_length_and_counts_the_round_as_finished(club
     rows = b"".join(response.streaming_content).decode().lstrip("\ufeff")
     (line,) = csv.DictReader(io.StringIO(rows))
     assert (line["deals"], line["hands"], line["finished"], line["winner"]) == ("3", "3", "1", "NS")
+
+
+def test_a_round_of_three_hands_goes_through_a_hands_csv_import_and_a_backup_as_a_game_of_three_deals(
+    club, season, alice
+):
+    from league.backup import dump
+    from league.csv_io import import_bytes
+
+    night = started_night(club, season)
+    game = play(night.games.get(), [NS_MAKES, NS_MAKES, EW_SET])
+    (record,) = [item["record"] for item in dump()["games"] if item["code"] == game.code]
+    assert record["options"] == {"meld_needs_trick": False, "deals": 3}
+    exported = b"".join(alice.get(f"/league/export/hands.csv?game={game.code}").streaming_content)
+    code, winner, scores = game.code, game.winner, game.scores
+    services.remove_night(night=night)
+    report = import_bytes(exported, name="hands.csv")
+    assert (report.games, report.hands) == (1, 3)
+    imported = Game.objects.get(code=code)
+    assert (imported.deals, imported.finished, imported.winner, imported.scores) == (3, True, winner, scores)
+    assert RatingPoint.objects.filter(game=imported).count() == 8
