@@ -289,3 +289,14 @@ def test_a_round_of_three_hands_goes_through_a_hands_csv_import_and_a_backup_as_
     imported = Game.objects.get(code=code)
     assert (imported.deals, imported.finished, imported.winner, imported.scores) == (3, True, winner, scores)
     assert RatingPoint.objects.filter(game=imported).count() == 8
+
+
+def test_a_plain_migrate_finishes_them_without_a_manual_step(club, season):
+    game = stored_the_old_way(started_night(club, season), [NS_MAKES, NS_MAKES, NS_MAKES])
+    assert not game.finished
+    out = io.StringIO()
+    call_command("migrate", verbosity=1, stdout=out)
+    game.refresh_from_db()
+    assert (game.deals, game.finished, game.winner) == (3, True, "NS")
+    assert f"Club night game given its length: {game.club} night of 2026-11-05" in out.getvalue()
+    assert RatingPoint.objects.filter(game=game).count() == 8
