@@ -93,7 +93,7 @@ _COLUMN_WORDS = {
     "min_bid": pgettext_lazy("CSV column", "Minimum bid"),
     "first_dealer": pgettext_lazy("CSV column", "First dealer"),
     "meld_needs_trick": pgettext_lazy("CSV column", "Meld needs a trick"),
-    "deals": pgettext_lazy("CSV column", "Deals"),
+    "deals": pgettext_lazy("CSV column", "Game length (deals)"),
     "hands": pgettext_lazy("CSV column", "Hands"),
     "finished": pgettext_lazy("CSV column", "Finished"),
     "winner": pgettext_lazy("CSV column", "Winner"),
