@@ -53,7 +53,7 @@ CHIP_SIDES = ("NS", "EW")
 
 GAME_SETTING_COLUMNS = [
     "game_id", "date", "club", "season", "place", "note",
-    "variant", "deck", "seats", "target", "min_bid", "first_dealer", "meld_needs_trick",
+    "variant", "deck", "seats", "target", "min_bid", "first_dealer", "meld_needs_trick", "deals",
     *(f"player_{seat}" for seat in SEATS),
 ]  # fmt: skip
 GAMES_COLUMNS = [
@@ -93,6 +93,7 @@ _COLUMN_WORDS = {
     "min_bid": pgettext_lazy("CSV column", "Minimum bid"),
     "first_dealer": pgettext_lazy("CSV column", "First dealer"),
     "meld_needs_trick": pgettext_lazy("CSV column", "Meld needs a trick"),
+    "deals": pgettext_lazy("CSV column", "Game length (deals)"),
     "hands": pgettext_lazy("CSV column", "Hands"),
     "finished": pgettext_lazy("CSV column", "Finished"),
     "winner": pgettext_lazy("CSV column", "Winner"),
@@ -203,7 +204,7 @@ def csv_lines(header: Sequence[str], rows: Iterable[Sequence[object]]) -> Iterat
 
 _GAME_FIELDS = (
     "id", "code", "played_on", "club__name", "season__name", "place", "note", "variant", "deck", "seats",
-    "target", "min_bid", "first_dealer", "meld_needs_trick", "hand_count", "finished", "scores",
+    "target", "min_bid", "first_dealer", "meld_needs_trick", "deals", "hand_count", "finished", "scores",
     "chip_totals", "winner",
 )  # fmt: skip
 
@@ -216,7 +217,7 @@ def _raw_settings_cells(game: dict[str, Any], names: dict[str, str]) -> list[obj
     return [
         game["code"], game["played_on"].isoformat() if game["played_on"] else "", game["club__name"] or "",
         game["season__name"] or "", game["place"], game["note"], game["variant"], game["deck"], game["seats"],
-        game["target"], game["min_bid"], game["first_dealer"], game["meld_needs_trick"],
+        game["target"], game["min_bid"], game["first_dealer"], game["meld_needs_trick"], game["deals"],
         *(names.get(seat, "") for seat in SEATS),
     ]  # fmt: skip
 
@@ -655,7 +656,7 @@ def _settings_of(row: dict[str, str]) -> dict[str, Any]:
         "target": _int(row, "target"),
         "min_bid": _int(row, "min_bid"),
         "first_dealer": row.get("first_dealer", "").strip() or None,
-        "options": {"meld_needs_trick": _flag(row, "meld_needs_trick")},
+        "options": {"meld_needs_trick": _flag(row, "meld_needs_trick"), "deals": _int(row, "deals")},
     }
 
 

@@ -59,7 +59,10 @@ class NewGame:
             "target": record.get("target"),
             "min_bid": record.get("min_bid"),
             "first_dealer": result.settings.first_dealer,
-            "options": {"meld_needs_trick": result.settings.meld_needs_trick},
+            "options": {
+                "meld_needs_trick": result.settings.meld_needs_trick,
+                **({"deals": result.settings.deals} if result.settings.deals is not None else {}),
+            },
         }
         players = dict(result.settings.players)
         return cls(settings=settings, players=players, hands=record["hands"], result=result, **league)
@@ -318,6 +321,7 @@ def _game_rows(
             min_bid=new.settings.get("min_bid"),
             first_dealer=new.settings.get("first_dealer") or "N",
             meld_needs_trick=bool(new.settings.get("options", {}).get("meld_needs_trick")),
+            deals=new.result.settings.deals,
             club=clubs.get(new.club),
             season=seasons.get((new.club, new.season)),
             played_on=new.played_on,

@@ -1,6 +1,6 @@
 """Reads of the chip ledger: a night's settlement, a season's balances, a player's statement.
 
-Every figure comes from the games' stored results (`GameStat`, `HandStat`, written by the scoring
+Every figure comes from the games' stored results (`GameStat`, written by the scoring
 service from the rules engine in the transaction of every change of hands) and from the payments;
 the arithmetic is `ledger.compute`'s. Each read is a fixed number of queries whatever the number of
 nights, games or players. `engine_mismatches` scores a night's games again with the engine and
@@ -23,7 +23,7 @@ from ledger.compute import CHIPS, MONEY, SeatResult, Stakes, Transfer
 from ledger.models import Payment
 from nights.models import Night, NightTable
 from nights.standings import _table_figures
-from scoring.models import Game, GameSeat, GameStat, HandStat
+from scoring.models import Game, GameSeat, GameStat
 from scoring.rules.tables import sides_for
 from scoring.services import score
 
@@ -34,12 +34,12 @@ PlayerId = int
 
 
 def _seat_results(nights: Sequence[Night]) -> dict[int, list[SeatResult]]:
-    """Per night, the seats of its started tables' games with their side's figures (4 queries).
+    """Per night, the seats of its started tables' games with their side's figures (3 queries).
 
     What a table counts is the night standings' rule (`nights.standings._table_figures`, one
-    definition for both pages): a round of one game counts the game as it stands, its outcome once
-    it is over; a round of a fixed number of hands counts the figures after that many hands, the
-    side ahead winning. A game with a seat not linked to a player is left out, as the standings
+    definition for both pages): the game as it stands, its outcome once it is over (a round of a
+    fixed number of hands is a game of that many deals, over after its last hand, game chips
+    included). A game with a seat not linked to a player is left out, as the standings
     leave out its chips: the pair-wise rule needs every partner.
     """
     by_id = {night.pk: night for night in nights}
@@ -57,16 +57,6 @@ def _seat_results(nights: Sequence[Night]) -> dict[int, list[SeatResult]]:
     stats: dict[int, list[GameStat]] = defaultdict(list)
     for stat in GameStat.objects.filter(game_id__in=game_ids):
         stats[stat.game_id].append(stat)  # type: ignore[attr-defined]
-    fixed = [
-        night.pk for night in nights if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round
-    ]
-    at_hand: dict[int, dict[str, HandStat]] = defaultdict(dict)
-    if fixed:
-        limits = Q()
-        for night_id in fixed:
-            limits |= Q(game__night_table__night_id=night_id, number=by_id[night_id].hands_per_round)
-        for row in HandStat.objects.filter(limits, game_id__in=game_ids):
-            at_hand[row.game_id][row.side] = row  # type: ignore[attr-defined]
     out: dict[int, list[SeatResult]] = defaultdict(list)
     for table in tables:
         game, night = table.game, by_id[table.night_id]  # type: ignore[attr-defined]
@@ -74,9 +64,7 @@ def _seat_results(nights: Sequence[Night]) -> dict[int, list[SeatResult]]:
         seats = players.get(game.pk, {})
         if not seats or any(player is None for player in seats.values()):
             continue
-        _points, chips, complete, winner = _table_figures(
-            night, game, stats[game.pk], at_hand.get(game.pk, {})
-        )
+        _points, chips, complete, winner = _table_figures(game, stats[game.pk])
         for seat, player in seats.items():
             side = next(side for side in sides_for(game.seats) if seat in side)
             if not complete:
@@ -184,9 +172,8 @@ def night_ledger(night: Night, *, verify: bool = False) -> NightLedger:
             )
         )
     suggestions = _suggest(book, unit, names) if unit else []
-    games = list(night.games.values_list("finished", "hand_count"))
-    limit = night.hands_per_round if night.round_ends == Night.RoundEnds.HANDS else None
-    open_tables = sum(1 for finished, hands in games if not finished and (limit is None or hands < limit))
+    games = list(night.games.values_list("finished", flat=True))
+    open_tables = sum(1 for finished in games if not finished)
     ledger = NightLedger(night, unit, rows, payments, suggestions, len(games), open_tables)
     ledger.removed = list(
         Payment.all_objects.filter(night=night, removed_at__isnull=False).select_related("payer", "payee")

@@ -29,8 +29,9 @@ from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable, n
 from scoring import services as scoring_services
 from scoring.audit import Actor
 from scoring.filing import file_game
+from scoring.game_settings import Length, set_lengths
 from scoring.handover import take_over_with_link
-from scoring.models import Device, DeviceGame, Game
+from scoring.models import UPGRADE_LABEL, Device, DeviceGame, Game
 from scoring.rules.tables import SEAT_ORDER, seats_for
 
 #: Who the corrections trail names when a phone takes a table over through its link.
@@ -362,6 +363,7 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
             first_dealer="N",
             meld_needs_trick=night.meld_needs_trick,
             players={seat.seat: seat.player.name for seat in seats},
+            deals=round_deals(night),
         )
         file_game(
             game=game,
@@ -379,6 +381,14 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
     return games
 
 
+def round_deals(night: Night) -> int | None:
+    """The length of a round's games: a round of N hands is a game of N deals, which ends after
+    hand N (docs/rules.md, "A fixed number of deals"); a round of one game plays to the target."""
+    if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round:
+        return int(night.hands_per_round)
+    return None
+
+
 def round_note(night: Night) -> str:
     """What a table should know about its round: when it ends, if not with the game."""
     if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round:
@@ -388,6 +398,54 @@ def round_note(night: Night) -> str:
             night.hands_per_round,
         ) % {"hands": night.hands_per_round}
     return ""
+
+
+@dataclass(frozen=True)
+class LengthGiven:
+    """A round's game stored before games had a length, as `finish_rounds_of_hands` left it."""
+
+    night: Night
+    table: NightTable
+    game: Game
+    hands_per_round: int
+    deals: int
+
+    @property
+    def longer(self) -> bool:
+        """The table played on past its round's hands: its length is its hands, none is lost."""
+        return self.deals > self.hands_per_round
+
+
+@transaction.atomic
+def finish_rounds_of_hands() -> list[LengthGiven]:
+    """Give every game of a round of N hands stored without a length (before a round was a game
+    of N deals) its length, in one transaction: N deals, so a game with N hands is over (its
+    result, game chips in Check Pinochle, season standings and ratings follow) and one with fewer
+    plays on to hand N. A table that played on past hand N, when the phones still offered more,
+    keeps every hand: its game's length is its number of hands, it ends after its last one, and
+    the change goes into the game's corrections trail for the organiser. Run after every
+    `migrate` (`nights.apps`) and by `manage.py finish_rounds_of_hands`; a second run finds
+    nothing to do."""
+    tables = (
+        NightTable.objects.filter(
+            night__round_ends=Night.RoundEnds.HANDS,
+            night__hands_per_round__isnull=False,
+            game__deals__isnull=True,
+        )
+        .select_related("night", "game")
+        .order_by("night_id", "round_no", "table_no")
+    )
+    given = []
+    for table in tables:
+        game, night = table.game, table.night
+        assert game is not None and night.hands_per_round is not None
+        limit = int(night.hands_per_round)
+        given.append(LengthGiven(night, table, game, limit, max(limit, game.hand_count)))
+    set_lengths(
+        lengths=[Length(item.game, item.deals, in_trail=item.longer) for item in given],
+        actor=Actor(user=None, label=UPGRADE_LABEL),
+    )
+    return given
 
 
 @dataclass(frozen=True)
@@ -408,10 +466,10 @@ class OpenPlay:
 
 
 def table_complete(night: Night, game: Game) -> bool:
-    """A table's round is over: its game has ended, or (a round of a fixed number of hands) it has
-    played that many hands. The standings and the ledger count it the same way."""
-    limit = night.hands_per_round if night.round_ends == Night.RoundEnds.HANDS else None
-    return game.finished or (limit is not None and game.hand_count >= limit)
+    """A table's round is over: its game has ended (a round of a fixed number of hands is a game
+    of that many deals, which the engine ends after its last hand). The standings and the ledger
+    count it the same way."""
+    return bool(game.finished)
 
 
 def open_play(night: Night) -> OpenPlay:

@@ -2,12 +2,11 @@
 Pinochle, net chips, read from the stored statistics of the night's games (which the scoring
 services rewrite with every saved hand) in a fixed number of queries.
 
-Figures of a table:
-- A round of one game: the game as it stands (`GameStat`): its outcome once it is over, its
-  points and chips so far while it is played (game chips included at its end).
-- A round of a fixed number of hands: the figures after that many hands (`HandStat` of that hand:
-  the running totals), or at the end of the game if it ends earlier. The side ahead then wins (on
-  chips in Check Pinochle, where chips decide the game; on points otherwise); level is a draw.
+Figures of a table: its game as it stands (`GameStat`): its outcome once it is over, its points
+and chips so far while it is played (game chips included at its end). A round of a fixed number
+of hands is a game of that many deals (`Game.deals`, set by `services.start_round`): the engine
+ends it after its last hand (or sooner, at the target), the side ahead on points wins (in Check
+Pinochle the chips decide, game chips included), level points are a draw on points.
 
 Points difference: a seat's side's points minus the best opposing side's points. Chips are settled
 pair-wise (`nights.settlement.night_chips`): each partner gets the side's chips in full.
@@ -23,7 +22,7 @@ from django.db.models import Count, Max, Sum
 from nights.models import Night, NightTable
 from nights.settlement import SideChips, night_chips
 from scoring.labels import side_short
-from scoring.models import Game, GameSeat, GameStat, HandStat
+from scoring.models import Game, GameSeat, GameStat
 from scoring.rules.tables import SEAT_ORDER, sides_for
 
 
@@ -78,24 +77,10 @@ def version(night: Night) -> str:
     return f"{games['count']}-{games['hands'] or 0}-{latest:.6f}-{finished:.0f}"
 
 
-def _table_figures(
-    night: Night, game: Game, stats: list[GameStat], at_hand: dict[str, HandStat]
-) -> tuple[dict[str, int], dict[str, int], bool, str]:
-    """(points by side, chips by side, complete, winner) of one table as the night counts it."""
+def _table_figures(game: Game, stats: list[GameStat]) -> tuple[dict[str, int], dict[str, int], bool, str]:
+    """(points by side, chips by side, complete, winner) of one table as the night counts it: the
+    game as it stands, complete once it is over (the ledger counts a table the same way)."""
     sides = sides_for(game.seats)
-    limit = night.hands_per_round if night.round_ends == Night.RoundEnds.HANDS else None
-    use_hand = (
-        limit is not None and game.hand_count >= limit and not (game.finished and game.hand_count <= limit)
-    )
-    if use_hand and at_hand:
-        points = {side: at_hand[side].total for side in sides if side in at_hand}
-        chips = {side: at_hand[side].chip_total for side in sides if side in at_hand}
-        # The side ahead by what decides the game: chips in Check Pinochle (rule book, section 6),
-        # points otherwise.
-        ahead = chips if night.is_check else points
-        best = max(ahead.values(), default=0)
-        leaders = [side for side, value in ahead.items() if value == best]
-        return points, chips, True, leaders[0] if len(leaders) == 1 else "draw"
     by_side = {stat.side: stat for stat in stats}
     points = {side: by_side[side].points_for for side in sides if side in by_side}
     chips = {side: by_side[side].chips for side in sides if side in by_side}
@@ -103,7 +88,7 @@ def _table_figures(
 
 
 def night_standings(night: Night) -> NightStandings:
-    """The night's standings and its tables (5 queries whatever the number of tables)."""
+    """The night's standings and its tables (4 queries whatever the number of tables)."""
     tables = list(
         NightTable.objects.filter(night=night, game__isnull=False)
         .select_related("game")
@@ -112,18 +97,12 @@ def night_standings(night: Night) -> NightStandings:
     game_ids = [table.game_id for table in tables]
     seats = list(GameSeat.objects.filter(game_id__in=game_ids).select_related("player"))
     stats = list(GameStat.objects.filter(game_id__in=game_ids))
-    hand_stats: list[HandStat] = []
-    if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round:
-        hand_stats = list(HandStat.objects.filter(game_id__in=game_ids, number=night.hands_per_round))
     seats_of: dict[int, list[GameSeat]] = {}
     for seat in seats:
         seats_of.setdefault(seat.game_id, []).append(seat)  # type: ignore[attr-defined]
     stats_of: dict[int, list[GameStat]] = {}
     for stat in stats:
         stats_of.setdefault(stat.game_id, []).append(stat)  # type: ignore[attr-defined]
-    hands_of: dict[int, dict[str, HandStat]] = {}
-    for row in hand_stats:
-        hands_of.setdefault(row.game_id, {})[row.side] = row  # type: ignore[attr-defined]
 
     result = NightStandings(chips_in_play=night.is_check, finished=night.is_finished)
     lines: dict[int, PlayerLine] = {}
@@ -131,9 +110,7 @@ def night_standings(night: Night) -> NightStandings:
     for table in tables:
         game = table.game
         assert game is not None
-        points, chips, complete, winner = _table_figures(
-            night, game, stats_of.get(game.pk, []), hands_of.get(game.pk, {})
-        )
+        points, chips, complete, winner = _table_figures(game, stats_of.get(game.pk, []))
         rows = sorted(seats_of.get(game.pk, []), key=lambda row: SEAT_ORDER.index(row.seat))
         sides = sides_for(game.seats)
         members: dict[str, list[int]] = {side: [] for side in sides}

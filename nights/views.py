@@ -32,8 +32,10 @@ from nights.forms import NewcomerForm, NightForm, PlayerChoiceForm, SwapForm, la
 from nights.models import Night, NightTable
 from nights.standings import night_standings, version
 from scoring.devices import ensure_device, holds_game
+from scoring.labels import side_label, side_short
 from scoring.permissions import actor_for
 from scoring.qr import qr_svg
+from scoring.rules.tables import sides_for
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -419,7 +421,15 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
     gives this phone the scoring of the table's game, as the recovery code would."""
     nt = get_object_or_404(NightTable.objects.select_related("night__club", "game"), token=token)
     night, game = nt.night, nt.game
-    context = {"night": night, "table": nt, "seats": services.ordered_seats(nt), "game": game}
+    seats = services.ordered_seats(nt)
+    context = {"night": night, "table": nt, "seats": seats, "game": game}
+    if game is not None and game.finished:  # the round is over: its result, and nothing to score
+        context["winner_label"] = side_label(game.winner, {seat.seat: seat.player.name for seat in seats})
+        # In seat order (N–S before E–W): a JSON column's keys come back sorted on PostgreSQL.
+        sides = sides_for(game.seats)
+        context["final_points"] = [(side_short(side), game.scores.get(side, 0)) for side in sides]
+        context["final_chips"] = [(side_short(side), game.chip_totals.get(side, 0)) for side in sides]
+        return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
     if night.is_finished or game is None:
         return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
     if request.method == "GET":

@@ -10,7 +10,7 @@ from django.dispatch import receiver
 from clubs.models import Player
 from ratings import services
 from scoring.models import Game
-from scoring.signals import game_changed
+from scoring.signals import game_changed, games_changed
 
 
 @receiver(game_changed)
@@ -20,6 +20,14 @@ def _game_changed(sender: Any, *, game: Game, was_finished: bool | None = None, 
         # that change: a game in progress before and after has none to look at (a query per save).
         return
     services.game_changed(game)
+
+
+@receiver(games_changed)
+def _games_changed(sender: Any, *, games: list[Game], **kwargs: Any) -> None:
+    """Many games' results rewritten at once: the scopes they were or now are in, recomputed once."""
+    before = services.scopes_of_games([game.pk for game in games])
+    now = services.scopes_for_clubs({game.club_id for game in games if game.finished})  # type: ignore[attr-defined]
+    services.recompute_scopes(before | now)
 
 
 @receiver(pre_delete, sender=Game)

@@ -84,7 +84,7 @@ class GameAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     # The rules of a game and its hands change only through the game page (services rescore the
     # game and keep the audit trail); the admin files games through the filing service.
     readonly_fields = [
-        "code", "seats", "variant", "deck", "target", "min_bid", "first_dealer", "meld_needs_trick",
+        "code", "seats", "variant", "deck", "target", "min_bid", "first_dealer", "meld_needs_trick", "deals",
         "hand_count", "finished", "winner", "scores", "chip_totals",
     ]  # fmt: skip
     inlines = [GameSeatInline]

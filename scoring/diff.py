@@ -35,6 +35,7 @@ _LABELS = {
     "target": gettext_lazy("Play to"),
     "min_bid": gettext_lazy("Minimum bid"),
     "meld_needs_trick": gettext_lazy("House rule: meld needs a trick"),
+    "deals": gettext_lazy("Deals in the game"),
 }
 _ORDER = list(_LABELS)
 

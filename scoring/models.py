@@ -56,6 +56,10 @@ class Game(models.Model):
     min_bid = models.PositiveIntegerField(_("minimum bid"), null=True, blank=True)
     first_dealer = models.CharField(_("first dealer"), max_length=1, choices=SEAT_CHOICES, default="N")
     meld_needs_trick = models.BooleanField(_("meld needs a trick"), default=False)
+    # A game of a fixed number of deals (docs/rules.md, "A fixed number of deals"): it ends after
+    # this many hands unless the target ended it sooner. None: played to the target. A club night
+    # whose rounds are N hands starts its games with N (nights.services.start_round).
+    deals = models.PositiveIntegerField(_("deals"), null=True, blank=True)
 
     # The meld entry the table used last in this game (items picked or quick points per side):
     # the next hand's form opens in it. Only where chips are not in play (Check needs the items).
@@ -134,7 +138,13 @@ class Game(models.Model):
         return reverse("scoring:game", kwargs={"code": self.code}) if is_game_code(self.code) else ""
 
     def settings_record(self) -> dict[str, Any]:
-        """The record settings (docs/record-format.md) of this game (everything but players and hands)."""
+        """The record settings (docs/record-format.md) of this game (everything but players and hands).
+
+        `options.deals` only for a game of a fixed number of deals: the record of a game played to
+        the target stays as it always was."""
+        options: dict[str, Any] = {"meld_needs_trick": self.meld_needs_trick}
+        if self.deals is not None:
+            options["deals"] = self.deals
         return {
             "seats": self.seats,
             "variant": self.variant,
@@ -142,7 +152,7 @@ class Game(models.Model):
             "target": self.target,
             "min_bid": self.min_bid,
             "first_dealer": self.first_dealer,
-            "options": {"meld_needs_trick": self.meld_needs_trick},
+            "options": options,
         }
 
 
@@ -214,6 +224,11 @@ class Hand(models.Model):
         return f"{self.game.code} #{self.number}"
 
 
+#: The corrections trail's actor of a change the scorekeeper made itself when it was upgraded
+#: (nights.services.finish_rounds_of_hands: the length given to a round's game stored before).
+UPGRADE_LABEL = "upgrade"
+
+
 class HandChange(models.Model):
     """One correction of a saved hand: what it was, what it became, who did it and when."""
 
@@ -266,6 +281,8 @@ class HandChange(models.Model):
             return str(_("a phone with the recovery code"))
         if self.actor_label == "table-link":
             return str(_("a phone with the table's link"))
+        if self.actor_label == UPGRADE_LABEL:
+            return str(_("the scorekeeper's upgrade"))
         return self.actor_label or str(_("someone unknown"))
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import diff, game_settings, services
 from scoring.chart import progression_svg
@@ -110,9 +111,15 @@ class Scoreboard:
         winner = self.game.winner
         if not winner:
             return ""
-        if winner == "draw":
-            return _("It is a draw on chips")
-        return side_label(winner, self.players)
+        return winner_words(winner, self.settings, self.players)
+
+
+def winner_words(winner: str, settings: Settings, players: Mapping[str, str]) -> str:
+    """The winner for a sentence: a side's label, or the draw (on chips in Check Pinochle, where the
+    chips decide; on points in a game of a fixed number of deals that ended level)."""
+    if winner == "draw":
+        return _("It is a draw on chips") if settings.chips_in_play else _("It is a draw on points")
+    return side_label(winner, players)
 
 
 def settings_of(game: Game) -> Settings:
@@ -186,8 +193,59 @@ def end_reason(result: GameResult) -> list[SafeString]:
 
     HTML lines: a side and its figure never break apart ("N–S 53" stays on one line)."""
     reached, number = result.reached, result.ended_after
-    if not result.finished or reached is None or number is None:
+    if not result.finished or number is None:
         return []
+    if result.ended_by == "deals":
+        lines = _deals_reason(result, number)
+    elif reached is None:
+        return []
+    else:
+        lines = _target_reason(result, reached, number)
+    if result.settings.chips_in_play and result.winner is not None:
+        chips = mark_safe(
+            " · ".join(_nobreak(f"{side_short(side)} {result.chips[side]}") for side in result.settings.sides)
+        )
+        if result.winner == "draw":
+            lines.append(_html(_("In Check Pinochle the chips decide: %(chips)s, a draw."), {"chips": chips}))
+        else:
+            message = _("In Check Pinochle the side with more chips wins: %(chips)s.")
+            lines.append(_html(message, {"chips": chips}))
+    return lines
+
+
+def _deals_reason(result: GameResult, number: int) -> list[SafeString]:
+    """The game of a fixed number of deals ended after its last deal, short of the target."""
+    scores = mark_safe(
+        " · ".join(_nobreak(f"{side_short(side)} {result.scores[side]}") for side in result.settings.sides)
+    )
+    params: dict[str, Any] = {"number": number, "scores": scores}
+    if result.reached is None:
+        message = ngettext(
+            "The game was %(number)s deal; after it the points are level: %(scores)s.",
+            "The game was %(number)s deals; after the last one the points are level: %(scores)s.",
+            number,
+        )
+        lines = [_html(message, params)]
+        if result.settings.chips_in_play:
+            lines.append(_html(_("No game chips: neither side is ahead on points."), {}))
+        return lines
+    params["side"] = _nobreak(side_short(result.reached))
+    if result.settings.seats == 4:  # a partnership
+        message = ngettext(
+            "The game was %(number)s deal: %(side)s have the most points, %(scores)s.",
+            "The game was %(number)s deals: %(side)s have the most points, %(scores)s.",
+            number,
+        )
+    else:
+        message = ngettext(
+            "The game was %(number)s deal: %(side)s has the most points, %(scores)s.",
+            "The game was %(number)s deals: %(side)s has the most points, %(scores)s.",
+            number,
+        )
+    return [_html(message, params)]
+
+
+def _target_reason(result: GameResult, reached: str, number: int) -> list[SafeString]:
     target = result.settings.target
     hand = result.hands[number - 1]
     over = [side for side in result.settings.sides if hand.totals[side] >= target]
@@ -203,15 +261,6 @@ def end_reason(result: GameResult) -> list[SafeString]:
     else:
         message = _("Both sides passed %(target)s in hand %(number)s: %(side)s have more points.")
         lines = [_html(message, params)]
-    if result.settings.chips_in_play and result.winner is not None:
-        chips = mark_safe(
-            " · ".join(_nobreak(f"{side_short(side)} {result.chips[side]}") for side in result.settings.sides)
-        )
-        if result.winner == "draw":
-            lines.append(_html(_("In Check Pinochle the chips decide: %(chips)s, a draw."), {"chips": chips}))
-        else:
-            message = _("In Check Pinochle the side with more chips wins: %(chips)s.")
-            lines.append(_html(message, {"chips": chips}))
     return lines
 
 
@@ -266,7 +315,11 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
         lines.append(_("Chips: %(chips)s") % {"chips": chips})
     totals = " · ".join(f"{side_short(side)} {hand.totals[side]}" for side in sides)
     lines.append(_("Totals after: %(totals)s") % {"totals": totals})
-    if result.ended_after == number and result.reached:
+    if result.ended_after == number and result.ended_by == "deals":
+        lines.append(
+            _("This is the game's last deal (%(deals)d): the game ends after it.") % {"deals": number}
+        )
+    elif result.ended_after == number and result.reached:
         lines.append(
             _("This hand ends the game: %(side)s reach the target.") % {"side": side_short(result.reached)}
         )
@@ -281,7 +334,7 @@ def settings_preview(outcome: game_settings.Outcome, players: Mapping[str, str])
     totals = [(side_short(side), old.scores[side], new.scores[side]) for side in sides]
     chips = [(side_short(side), old.chips[side], new.chips[side]) for side in sides]
     if new.finished and new.ended_after is not None:
-        winner = _("It is a draw on chips") if new.winner == "draw" else side_label(new.winner or "", players)
+        winner = winner_words(new.winner or "", new.settings, players)
         if not old.finished:
             ending = _("This change ends the game after hand %(number)d. Winner: %(winner)s.")
         elif (old.winner, old.ended_after) != (new.winner, new.ended_after):

@@ -125,8 +125,12 @@ def create_game(
     meld_needs_trick: bool,
     players: Mapping[str, str],
     setup_token: uuid.UUID | None = None,
+    deals: int | None = None,
 ) -> Game:
     """Start a game; its settings are checked by the engine first (RecordError names the field).
+
+    `deals`: a game of that many deals (docs/rules.md, "A fixed number of deals"); None plays to
+    the target.
 
     `setup_token` is the setup form's one-time token: a second game with the same token is refused
     by a unique constraint (IntegrityError), so the caller opens the first one instead.
@@ -139,6 +143,7 @@ def create_game(
         min_bid=min_bid,
         first_dealer=first_dealer,
         meld_needs_trick=meld_needs_trick,
+        deals=deals,
     )
     settings = parse_settings({**game.settings_record(), "players": dict(players)})
     game.save()
@@ -354,12 +359,14 @@ def store_result(
     seat_rows: Sequence[GameSeat] | None = None,
     first_changed: int = 1,
     appended: bool = False,
+    notify: bool = True,
 ) -> None:
     """Write a checked result: the game's summary (on `game` too) and its derived statistics.
 
     Called inside the transaction that changed the hands, so hands, summary and statistics never
     disagree. `hand_data` are the hand objects the engine scored; `appended` says the change
-    only added hand `first_changed` at the end (no statistics rows to remove).
+    only added hand `first_changed` at the end (no statistics rows to remove). `notify=False`
+    leaves out `signals.game_changed`: the caller sends `signals.games_changed` for many games.
     """
     for name, value in summary_fields(result).items():
         setattr(game, name, value)
@@ -369,7 +376,8 @@ def store_result(
     )
     # Derived data of other apps (ratings). A hand appended to a game was appended to a game in
     # progress (the engine refuses a hand after the end), so `was_finished` is known to be False.
-    signals.game_changed.send(sender=Game, game=game, was_finished=False if appended else None)
+    if notify:
+        signals.game_changed.send(sender=Game, game=game, was_finished=False if appended else None)
 
 
 def remember_meld_mode(*, game: Game, mode: str) -> None:

@@ -147,11 +147,15 @@ def stat_rows(
             up["side_meld_sum"] += scored.meld[side]
 
     game_stats = []
+    best = max(result.scores.values(), default=0)
     for seat in seats:
         side = side_of[seat]
         others = [score for other, score in result.scores.items() if other != side]
         winner = result.winner
-        if winner in _OUTCOME:
+        if winner == "draw" and not settings.chips_in_play and result.scores[side] < best:
+            # Level on points after the last deal of three players: those level drew, the third lost.
+            outcome = GameStat.Outcome.LOSS.value
+        elif winner in _OUTCOME:
             outcome = _OUTCOME[winner]
         else:
             outcome = (GameStat.Outcome.WIN if winner == side else GameStat.Outcome.LOSS).value

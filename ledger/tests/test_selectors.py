@@ -11,7 +11,7 @@ from tests.ledger_helpers import CHECK_HANDS, EW_MAKES, NS_MAKES, make_night, ro
 pytestmark = pytest.mark.django_db
 
 
-def test_a_round_of_fixed_hands_counts_the_chips_after_that_many_hands_like_the_standings(club, season):
+def test_a_round_of_fixed_hands_counts_the_chips_at_the_end_of_its_game_like_the_standings(club, season):
     players = roster(club, *"ABCDEFGH")
     night = make_night(
         club=club,

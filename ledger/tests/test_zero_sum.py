@@ -31,18 +31,13 @@ def side_of(seat, seats):
 
 def table_figures(night, game):
     """(chips by side, winning side or "draw" or None, decided) of a night's table from the engine:
-    the whole game, or in a round of fixed hands the first that many hands (the game's own end,
-    game chips included, if it ends by then; else the running totals, the side ahead winning)."""
+    the whole game (a round of a fixed number of hands is a game of that many deals, which the
+    engine ends after its last hand, game chips included)."""
     hands = [hand.data for hand in game.hands.order_by("number")]
-    limit = night.hands_per_round if night.round_ends == Night.RoundEnds.HANDS else None
-    result = scoring.score(game, hands[:limit] if limit else hands)
-    if result.finished or limit is None or len(hands) < limit:
-        return result.chips, result.winner, result.finished
-    last = result.hands[-1]
-    ahead = last.chip_totals if night.is_check else last.totals
-    best = max(ahead.values())
-    leaders = [side for side, value in ahead.items() if value == best]
-    return last.chip_totals, leaders[0] if len(leaders) == 1 else "draw", True
+    if night.round_ends == Night.RoundEnds.HANDS:
+        assert game.deals == night.hands_per_round
+    result = scoring.score(game, hands)
+    return result.chips, result.winner, result.finished
 
 
 def expected_balances(club):

@@ -18,7 +18,7 @@ from scoring import services as scoring_services
 from scoring import worked_example
 from scoring.handover import recovery_code
 from scoring.models import DeviceGame, Game, HandChange
-from scoring.rules import check_record
+from scoring.rules import RecordError, check_record
 from tests.access_helpers import CLUB, PASSWORD, make_personas
 from tests.helpers import hand_post, quick_hand, text
 
@@ -353,18 +353,24 @@ def test_a_second_tap_on_swap_does_not_swap_the_players_back(club, alice):
     assert services.plan_version(night) == swapped
 
 
-def test_a_round_of_fixed_hands_counts_the_scores_after_that_many_hands(club, alice):
+def test_a_round_of_fixed_hands_ends_its_game_after_that_many_hands(club, alice):
     night = open_night(alice, round_ends="hands", hands_per_round="2")
     check_in(alice, night, NAMES[:4])
     alice.post(f"/nights/{night.pk}/draw")
     alice.post(f"/nights/{night.pk}/rounds/1/start")
     game = night.games.get()
     assert "ends after 2 hands" in game.note
+    assert game.deals == 2
     hands = [quick_hand(), quick_hand(bidder="E", ns_tricks=5), quick_hand(ns_meld=30, ns_tricks=25)]
     scoring_services.record_hand(game=game, number=1, data=hands[0])
     assert all(line.playing and line.games == 0 for line in night_standings(night).lines)
-    for number, data in enumerate(hands[1:], start=2):
-        scoring_services.record_hand(game=game, number=number, data=data)
+    scoring_services.record_hand(game=game, number=2, data=hands[1])
+    game.refresh_from_db()
+    assert game.finished and game.hand_count == 2
+    with pytest.raises(RecordError) as refused:
+        scoring_services.record_hand(game=game, number=3, data=hands[2])
+    assert refused.value.code == "game_over"
+    assert game.hands.count() == 2
     after_two = check_record({**game.settings_record(), "hands": hands[:2]})
     standings = night_standings(night)
     ns = "NS"

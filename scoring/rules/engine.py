@@ -6,6 +6,14 @@ returns the result object described there, or raises RecordError naming the hand
 Worked example (docs/rules.md, "Worked example", hand 1): N bids 27 in hearts at Check Pinochle;
 NS meld 21 and take 15 trick points, EW meld 10 and take 10. NS make (36 ≥ 27) and score 36, EW
 score 20. Chips: NS win 2 (run) + 4 (contract of 27), EW win 2 (aces), so the hand's chips are NS +4, EW −4.
+
+A game of a fixed number of deals (`options.deals`, docs/rules.md "A fixed number of deals") ends
+after hand D unless the target ended it sooner. With D = 3 and the first three hands of that
+example (NS 36 · EW 20 after hand 1; hand 2 passed out, a deal all the same; hand 3 E's roundhouse
+and slam: NS 36 · EW 69, chips NS −15 · EW +15), the game ends after hand 3 below the target of
+100: EW lead by 33 points and win 10 + ⌈33 / 10⌉ = 14 game chips, final chips NS −29 · EW +29, and
+EW win (in Check Pinochle the side with more chips). Equal points after hand D are a draw on points:
+no game chips, the chips decide (a standard game is then a draw).
 """
 
 from __future__ import annotations
@@ -60,6 +68,9 @@ class GameResult:
     game_chips: Mapping[str, int]
     chips: Mapping[str, int]  # final chip totals, game chips included
     ended_after: int | None  # the hand number that ended the game
+    #: Which rule ended it: "target" (docs/rules.md, "End of the game"), "deals" (the game's fixed
+    #: number of deals was played), or None while it goes on.
+    ended_by: str | None = None
 
     @property
     def next_dealer(self) -> str:
@@ -164,11 +175,22 @@ def _reached(totals: Mapping[str, int], target: int, bidders: str | None) -> str
     return leaders[0] if len(leaders) == 1 else None
 
 
+def _ahead(totals: Mapping[str, int]) -> str | None:
+    """The side with the most points alone, or None when the best are level (a draw on points)."""
+    best = max(totals.values())
+    leaders = [side for side, total in totals.items() if total == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
 def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
     """Score checked hands in order; a hand after the end of the game is refused.
 
     `hands` may be read lazily (`score_record` checks each hand just before scoring it): every
     hand is still taken, so a mistake in any hand is reported before a hand after the end.
+
+    The game ends when a side reaches the target (docs/rules.md, "End of the game") or, in a game
+    of a fixed number of deals, after hand `settings.deals` whatever the score: the side with the
+    most points then wins on points, and level points are a draw on points (no game chips).
     """
     sides = settings.sides
     totals = dict.fromkeys(sides, 0)
@@ -176,8 +198,10 @@ def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
     scored: list[HandScore] = []
     reached: str | None = None
     ended_after: int | None = None
+    ended_by: str | None = None
     after_end: int | None = None  # the first hand recorded after the end
     target, side_by_seat, seats = settings.target, settings.side_by_seat, settings.seats
+    deals = settings.deals
     letters = settings.seat_letters
     first = letters.index(settings.first_dealer)
     for hand in hands:
@@ -208,7 +232,11 @@ def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
         if result != "passed" and max(totals.values()) >= target:
             reached = _reached(totals, target, bidders)
             if reached is not None:
-                ended_after = hand.number
+                ended_after, ended_by = hand.number, "target"
+        if ended_after is None and deals is not None and hand.number >= deals:
+            # The last deal is played (a passed-out hand is a deal too): most points wins.
+            reached = _ahead(totals)
+            ended_after, ended_by = hand.number, "deals"
 
     if after_end is not None:
         raise RecordError.of("game_over", field="hands", hand=after_end, params={"hand": ended_after})
@@ -221,22 +249,24 @@ def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
             (other,) = (side for side in sides if side != reached)
             award = game_chips(totals[reached] - totals[other])
             end_chips = {reached: award, other: -award}
-            final = {side: chip_totals[side] + end_chips[side] for side in sides}
-            if final[reached] == final[other]:
-                winner = "draw"
-            else:
-                winner = reached if final[reached] > final[other] else other
     final_chips = {side: chip_totals[side] + end_chips[side] for side in sides}
+    if ended_after is not None and settings.chips_in_play:
+        # Check Pinochle: the chips decide, game chips included (none after a draw on points).
+        a, b = sides
+        winner = "draw" if final_chips[a] == final_chips[b] else a if final_chips[a] > final_chips[b] else b
+    elif ended_after is not None and reached is None:
+        winner = "draw"  # level on points after the last deal
     return GameResult(
         settings,
         scored,
-        reached is not None,
+        ended_after is not None,
         reached,
         winner,
         dict(totals),
         end_chips,
         final_chips,
         ended_after,
+        ended_by,
     )
 
 

@@ -16,6 +16,7 @@ from scoring.rules.melds import MeldProblem, SeatMeld, check_deal, read_seat_mel
 from scoring.rules.tables import (
     DECKS,
     MAX_BID,
+    MAX_DEALS,
     MAX_MELD_POINTS,
     MAX_NAME_LENGTH,
     MAX_TARGET,
@@ -36,7 +37,7 @@ HandKind = Literal["played", "conceded", "passed", "nobid"]
 _GAME_KEYS = frozenset(
     {"seats", "variant", "deck", "target", "min_bid", "first_dealer", "players", "options", "hands"}
 )
-_OPTION_KEYS = frozenset({"meld_needs_trick"})
+_OPTION_KEYS = frozenset({"meld_needs_trick", "deals"})
 _HAND_KEYS = frozenset(
     {"bidder", "bid", "trump", "melds", "meld_points", "tricks", "tricks_won", "passed", "conceded"}
 )
@@ -55,6 +56,9 @@ class Settings:
     first_dealer: str = "N"
     meld_needs_trick: bool = False
     players: Mapping[str, str] = field(default_factory=dict)
+    #: A game of a fixed number of deals: it ends after hand `deals` (passed-out hands count) unless
+    #: the target ended it sooner. None: the game is played to the target only.
+    deals: int | None = None
 
     # Derived once here rather than on every use: the engine reads them for every hand.
     chips_in_play: bool = field(init=False)
@@ -208,11 +212,14 @@ def parse_settings(data: object) -> Settings:
     first = _choice("N" if first is None else first, "first_dealer", None, letters)
     options = record.get("options")
     meld_needs_trick = False
+    deals: int | None = None
     if options is not None:
         options = _mapping(options, "options", None)
         _unknown_keys(options, _OPTION_KEYS, None, "options")
         if "meld_needs_trick" in options:
             meld_needs_trick = _bool(options["meld_needs_trick"], "options.meld_needs_trick", None)
+        if options.get("deals") is not None:
+            deals = _int(options["deals"], "options.deals", None, low=1, high=MAX_DEALS)
     players: dict[str, str] = {}
     raw_players = record.get("players")
     if raw_players is not None:
@@ -227,7 +234,7 @@ def parse_settings(data: object) -> Settings:
                     "player_name_too_long", field=f"players.{seat}", seat=seat, max=MAX_NAME_LENGTH
                 )
             players[seat] = name
-    return Settings(seats, variant, requested, deck, target, min_bid, first, meld_needs_trick, players)
+    return Settings(seats, variant, requested, deck, target, min_bid, first, meld_needs_trick, players, deals)
 
 
 # --- hands ---------------------------------------------------------------------------------

@@ -32,6 +32,8 @@ MAX_BID: Final = 9999
 MAX_TARGET: Final = 1_000_000
 MAX_MELD_POINTS: Final = 9999
 MAX_NAME_LENGTH: Final = 100
+#: The longest game of a fixed number of deals (docs/rules.md, "A fixed number of deals").
+MAX_DEALS: Final = 1000
 
 SLAM_CHIPS: Final = 5
 ROUNDHOUSE_CHIPS: Final = 5

@@ -92,3 +92,33 @@ def test_when_two_of_three_players_pass_the_target_the_end_does_not_speak_of_bot
     board = selectors.scoreboard(game)
     lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
     assert lines == ["Several players passed 50 in hand 2: N has the most points."]
+
+
+def test_the_end_of_a_game_of_fixed_deals_says_the_last_deal_ended_it():
+    game = check_game(deals=1)
+    services.record_hand(
+        game=game, number=1, data={**HAND, "tricks": {"NS": 15, "EW": 10}, "tricks_won": None}
+    )
+    board = selectors.scoreboard(game)
+    lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
+    # N-S 4 + 15 = 19 < 20: set, −20; E-W 10. E-W ahead by 30: 10 + 3 game chips.
+    assert lines == [
+        "The game was 1 deal: E–W have the most points, N–S -20 · E–W 10.",
+        "In Check Pinochle the side with more chips wins: N–S -17 · E–W 17.",
+    ]
+    assert board.winner_label == "E–W (Bo & David)"
+
+
+def test_level_points_after_the_last_deal_are_explained_with_no_game_chips():
+    game = check_game(deals=1)
+    melds = {"N": ["trump_marriage", "dix"], "E": ["aces"]}  # N-S 5 + 15, E-W 10 + 10
+    level = {"bidder": "N", "bid": 20, "trump": "hearts", "melds": melds, "tricks": {"NS": 15, "EW": 10}}
+    services.record_hand(game=game, number=1, data=level)
+    board = selectors.scoreboard(game)
+    lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
+    assert lines == [
+        "The game was 1 deal; after it the points are level: N–S 20 · E–W 20.",
+        "No game chips: neither side is ahead on points.",
+        "In Check Pinochle the chips decide: N–S 0 · E–W 0, a draw.",
+    ]
+    assert board.winner_label == "It is a draw on chips"
