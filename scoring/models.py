@@ -21,9 +21,20 @@ from scoring.rules.tables import SEAT_ORDER
 SEAT_CHOICES = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
 
 
+#: What a spreadsheet reads as the start of a formula (league.csv_io.neutralise escapes such a cell).
+FORMULA_STARTS = frozenset("-+=@")
+
+
 def new_game_code() -> str:
-    """An unguessable id for URLs (about 60 bits), so game ids cannot be enumerated."""
-    return secrets.token_urlsafe(8)
+    """An unguessable id for URLs (about 60 bits), so game ids cannot be enumerated.
+
+    Never starting with - + = or @: a code goes into the CSV exports as it is, not escaped as a
+    formula, so a code copied from a spreadsheet opens its game. Codes made before keep working:
+    a lookup accepts any code of `strict_input.GAME_CODE`."""
+    while True:
+        code = secrets.token_urlsafe(8)
+        if code[0] not in FORMULA_STARTS:
+            return code
 
 
 class VisibleGameManager(models.Manager["Game"]):
