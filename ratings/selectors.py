@@ -92,11 +92,10 @@ def player_ratings(player: Player, *, partners: int = 5) -> PlayerRatings:
             ranks=tuple(ranks[point.game_id][index] for index in order),
         )
         games.append(insight_maths.player_game(finished, player.pk, played=point.day, chips=point.chips))
-    found = insight_maths.insight(games)
-    wanted = {r.player_id for r in found.partners[:partners]} | {
-        r.player_id for r in (found.rival, found.nemesis, found.buddy) if r is not None
-    }
-    people = Player.objects.in_bulk(wanted)
+    # Everyone the player met, named: a tie between two of them goes to the name (insight_maths).
+    met = {other for game in sides.values() for side in game.values() for other in side} - {player.pk}
+    people = Player.objects.in_bulk(met)
+    found = insight_maths.insight(games, {pk: person.name for pk, person in people.items()})
 
     def named(record: insight_maths.Record | None) -> Named | None:
         return Named(people[record.player_id], record) if record is not None else None
