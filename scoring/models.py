@@ -16,7 +16,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules.tables import SEAT_ORDER
+from scoring.rules.tables import SEAT_ORDER, sides_for
 
 SEAT_CHOICES = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
 
@@ -143,6 +143,15 @@ class Game(models.Model):
         from scoring.strict_input import is_game_code
 
         return reverse("scoring:game", kwargs={"code": self.code}) if is_game_code(self.code) else ""
+
+    def score_line(self) -> list[tuple[str, int]]:
+        """(side, points) in table order, N–S before E–W: PostgreSQL's jsonb keeps `scores` keys in
+        an order of its own (E–W first), so a page never iterates the stored dict itself."""
+        return [(side, self.scores.get(side, 0)) for side in sides_for(self.seats)]
+
+    def chip_line(self) -> list[tuple[str, int]]:
+        """(side, chips) in table order, as `score_line`."""
+        return [(side, self.chip_totals.get(side, 0)) for side in sides_for(self.seats)]
 
     def settings_record(self) -> dict[str, Any]:
         """The record settings (docs/record-format.md) of this game (everything but players and hands)."""
