@@ -113,7 +113,8 @@ class SeasonForm(forms.Form):
     )
 
     def __init__(self, *args: Any, club: Club, season: Season | None = None, **kwargs: Any) -> None:
-        if season is not None and not args and "data" not in kwargs:
+        # The edit page passes data=None on a GET: that form shows the season as it is.
+        if season is not None and (args[0] if args else kwargs.get("data")) is None:
             kwargs["initial"] = {
                 "name": season.name,
                 "starts_on": season.starts_on,

@@ -18,6 +18,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.lookalike import scripts_mixed, skeleton_keys
@@ -264,7 +265,7 @@ def merge_players(*, keep: Player, duplicate: Player) -> Player:
     if both:
         raise ValidationError(
             _("%(a)s and %(b)s were both checked in at the club night of %(date)s, so they are two people.")
-            % {"a": keep.name, "b": duplicate.name, "date": both[0]["night__played_on"]}
+            % {"a": keep.name, "b": duplicate.name, "date": date_format(both[0]["night__played_on"])}
         )
     duplicate.seats.update(player=keep)
     # A club night's check-ins, seats and byes follow like the game seats (reverse relations, so

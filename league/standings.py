@@ -243,7 +243,9 @@ def player_figures(player: Player, recent: int = 10) -> PlayerFigures:
     career = _line(career_row, (player.pk,), (player.name,))
 
     season_rows = list(
-        mine.values("game__season").annotate(**_game_sums()).order_by("-game__season__starts_on")
+        mine.values("game__season")
+        .annotate(**_game_sums())
+        .order_by(F("game__season__starts_on").desc(nulls_last=True), "-game__season")
     )
     seasons_by_id = Season.objects.select_related("club").in_bulk(
         [row["game__season"] for row in season_rows if row["game__season"]]
@@ -284,7 +286,7 @@ def player_figures(player: Player, recent: int = 10) -> PlayerFigures:
     recent_seats = list(
         GameSeat.objects.filter(player=player)
         .select_related("game", "game__season", "game__club", "stat")
-        .order_by(F("game__played_on").desc(nulls_last=True), "-game__created_at")[:recent]
+        .order_by(F("game__played_on").desc(nulls_last=True), "-game__created_at", "-game_id")[:recent]
     )
     return PlayerFigures(
         player=player,

@@ -55,9 +55,15 @@ _CLOCKWISE_SEATS = Prefetch(
 )
 
 
+#: A club's seasons, the newest first; two starting on the same day in the order they were made.
+_SEASONS_NEWEST_FIRST = Season.objects.order_by("-starts_on", "-pk")
+
+
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
-    clubs = Club.objects.prefetch_related("seasons")
+    clubs = Club.objects.order_by("name").prefetch_related(
+        Prefetch("seasons", queryset=_SEASONS_NEWEST_FIRST)
+    )
     viewable = viewable_club_ids(request.user)
     if viewable is not None:
         clubs = clubs.filter(pk__in=viewable)
@@ -65,7 +71,7 @@ def index(request: HttpRequest) -> HttpResponse:
         readable_games(request)
         .filter(club=None)
         .prefetch_related(_CLOCKWISE_SEATS)
-        .order_by("-created_at")[:20]
+        .order_by("-created_at", "-pk")[:20]
     )
     export_form = _only_clubs(ExportForm(), viewable)
     rated = None if viewable is None else Player.objects.filter(memberships__club__in=viewable).values("pk")
@@ -91,12 +97,16 @@ def _only_clubs(form: Form, club_ids: set[int] | None) -> Form:
 @require_club_role("view")
 def club(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
-    roster = Player.objects.filter(memberships__club=club).order_by("name")
+    # Sorted here, accents aside (Čeněk among the C's): a database sorts by its own collation.
+    roster = sorted(
+        Player.objects.filter(memberships__club=club),
+        key=lambda p: (standings.name_key(p.name), p.name, p.pk),
+    )
     games = (
         club.games.select_related("season")
         .prefetch_related("seat_rows")
         .order_by(  # type: ignore[attr-defined]
-            F("played_on").desc(nulls_last=True), "-created_at"
+            F("played_on").desc(nulls_last=True), "-created_at", "-pk"
         )[:20]
     )
     return render(
@@ -104,7 +114,7 @@ def club(request: HttpRequest, club_id: int) -> HttpResponse:
         "league/club.html",
         {
             "club": club,
-            "seasons": club.seasons.all(),
+            "seasons": club.seasons.order_by("-starts_on", "-pk"),
             "roster": roster,
             "games": games,
             "organiser": can_manage_club(request.user, club.pk),

@@ -101,7 +101,7 @@ def _plan_rounds(night: Night) -> list[dict[str, Any]]:
     tables = list(
         night.tables.select_related("game").prefetch_related("seats__player").order_by("round_no", "table_no")
     )
-    byes = list(night.byes.select_related("player").order_by("round_no", "player__name"))
+    byes = list(night.byes.select_related("player").order_by("round_no", "player__name", "player_id"))
     rounds = []
     for number in range(1, night.rounds + 1):
         drawn = [t for t in tables if t.round_no == number]
@@ -120,7 +120,7 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
     started = services.started_rounds(night)
     entries = list(night.players.select_related("player"))
     present_ids = {e.player_id for e in entries if e.until_round is None}  # type: ignore[attr-defined]
-    playing = Player.objects.filter(pk__in=present_ids).order_by("name")
+    playing = Player.objects.filter(pk__in=present_ids).order_by("name", "pk")
     open_rounds = list(range(started + 1, night.rounds + 1))
     context = {
         "night": night,

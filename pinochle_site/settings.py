@@ -195,6 +195,8 @@ RECOVERY_FAILURE_WINDOW_SECONDS = envint("RECOVERY_FAILURE_WINDOW_SECONDS", 15 *
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("sv", "Svenska"), ("cs", "Čeština")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# How each language prints a date (pinochle_site/formats/<language>/formats.py).
+FORMAT_MODULE_PATH = ["pinochle_site.formats"]
 # Django's default language cookie ends with the browser session; a phone at the card table
 # should keep the language its players chose, so the switcher's choice lasts a year.
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365

@@ -5,21 +5,28 @@ player, in any order: games are taken in order of (order key, game id), as the r
 
 - **Form**: the outcomes of the last FORM_GAMES (10) games, oldest first.
 - **Partners**: everyone who sat on the player's side, most games together first, then the better
-  win rate, then player id.
-- **Rival**: the opponent met most often (ties: lower player id), with the player's record.
-- **Nemesis**: among opponents met at least MIN_GAMES (3) times, the one against whom the player
+  record, then name.
+- **Rival**: among opponents met at least MIN_GAMES (3) times, the one met most often, with the
+  player's record against them. Ties: the closer contest (a score nearer ½), then name.
+- **Nemesis**: among opponents met at least MIN_GAMES times, the one against whom the player
   scores worst, where a win counts 1 and a draw ½ — and only if that score is below ½: someone the
-  player beats more often than not is nobody's nemesis. Ties: more games, then lower id.
+  player beats more often than not is nobody's nemesis. Ties: more games, then name.
 - **Buddy**: the same for partners, the best score above ½.
 - **Chips per night** (Check Pinochle): the player's side's chips summed per club night, or per
   day for games filed without a night.
 
 Against an opponent in a 3-seat game the player wins if they placed above them, draws if level.
+
+Every choice and every list is decided by the games and the names (`names`, player id → name,
+compared accents and case aside), never by a database id: the same games give the same insight on
+any database and after an export and import. Only two players of the very same name fall back to
+their ids, and they read the same on the page.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
@@ -169,21 +176,38 @@ def _chips_per_night(games: Sequence[PlayerGame]) -> list[NightChips]:
     return list(nights.values())
 
 
-def insight(games: Iterable[PlayerGame]) -> Insight:
-    """Everything above, for one player's finished games."""
+def name_key(name: str) -> str:
+    """A name for ordering: accents and case aside, so Čeněk sorts among the C's, Åsa among the A's."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def insight(games: Iterable[PlayerGame], names: Mapping[int, str] | None = None) -> Insight:
+    """Everything above, for one player's finished games; `names` (player id → name) breaks ties."""
+    known = names or {}
+
+    def name(record: Record) -> tuple[str, str, int]:
+        text = known.get(record.player_id, "")
+        return name_key(text), text, record.player_id
+
+    def better(record: Record) -> tuple[float, int, int]:
+        """The better record first: the higher score, then more wins, then fewer losses."""
+        return -record.score, -record.wins, record.losses
+
     ordered = sorted(games, key=lambda game: (game.order, game.game_id))
     partners = _tally((partner, game.result) for game in ordered for partner in game.partners)
     opponents = _tally((opp.player_id, opp.outcome) for game in ordered for opp in game.opponents)
-    by_games = sorted(opponents.values(), key=lambda record: (-record.games, record.player_id))
-    nemeses = [record for record in by_games if record.games >= MIN_GAMES and record.score < 0.5]
+    by_games = sorted(opponents.values(), key=lambda r: (-r.games, *better(r), *name(r)))
+    rivals = [record for record in by_games if record.games >= MIN_GAMES]
+    nemeses = [record for record in rivals if record.score < 0.5]
     buddies = [record for record in partners.values() if record.games >= MIN_GAMES and record.score > 0.5]
     return Insight(
         games=len(ordered),
         form=[game.result for game in ordered[-FORM_GAMES:]],
-        partners=sorted(partners.values(), key=lambda r: (-r.games, -r.win_rate, r.player_id)),
+        partners=sorted(partners.values(), key=lambda r: (-r.games, *better(r), *name(r))),
         opponents=by_games,
-        rival=by_games[0] if by_games else None,
-        nemesis=min(nemeses, key=lambda r: (r.score, -r.games, r.player_id)) if nemeses else None,
-        buddy=min(buddies, key=lambda r: (-r.score, -r.games, r.player_id)) if buddies else None,
+        rival=min(rivals, key=lambda r: (-r.games, abs(r.score - 0.5), *name(r))) if rivals else None,
+        nemesis=min(nemeses, key=lambda r: (r.score, -r.games, *name(r))) if nemeses else None,
+        buddy=min(buddies, key=lambda r: (-r.score, -r.games, *name(r))) if buddies else None,
         chips_per_night=_chips_per_night(ordered),
     )

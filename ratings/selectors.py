@@ -22,11 +22,11 @@ __all__ = ["ALL", "PlayerRatings", "club_scope", "leaderboard", "partnership_boa
 
 
 def leaderboard(scope: str, *, players: Any = None, limit: int | None = None) -> list[PlayerRating]:
-    """The scope's players best first (by μ − 3σ, then player id), optionally only some of them."""
+    """The scope's players best first (by μ − 3σ, then name), optionally only some of them."""
     rows = (
         PlayerRating.objects.filter(scope=scope)
         .select_related("player")
-        .order_by("-conservative", "player_id")
+        .order_by("-conservative", "player__name", "player_id")
     )
     if players is not None:
         rows = rows.filter(player_id__in=players)  # ids, or a subquery of them
@@ -38,7 +38,7 @@ def partnership_board(scope: str, *, limit: int | None = 20) -> list[PairRating]
     rows = (
         PairRating.objects.filter(scope=scope, games__gte=PARTNERSHIP_MIN_GAMES)
         .select_related("player_a", "player_b")
-        .order_by("-conservative", "player_a_id", "player_b_id")
+        .order_by("-conservative", "player_a__name", "player_b__name", "player_a_id", "player_b_id")
     )
     return list(rows[:limit] if limit else rows)
 
@@ -69,7 +69,9 @@ def player_ratings(player: Player, *, partners: int = 5) -> PlayerRatings:
     ratings = list(PlayerRating.objects.filter(player=player).order_by("scope"))
     overall = next((row for row in ratings if row.scope == ALL), None)
     clubs = {f"club:{club.pk}": club.name for club in player.clubs.all()}
-    club_ratings = [(clubs[row.scope], row) for row in ratings if row.scope in clubs]
+    club_ratings = sorted(
+        ((clubs[row.scope], row) for row in ratings if row.scope in clubs), key=lambda c: c[0]
+    )
     if overall is None:
         return PlayerRatings(rating=None, club_ratings=club_ratings)
 
@@ -92,11 +94,10 @@ def player_ratings(player: Player, *, partners: int = 5) -> PlayerRatings:
             ranks=tuple(ranks[point.game_id][index] for index in order),
         )
         games.append(insight_maths.player_game(finished, player.pk, played=point.day, chips=point.chips))
-    found = insight_maths.insight(games)
-    wanted = {r.player_id for r in found.partners[:partners]} | {
-        r.player_id for r in (found.rival, found.nemesis, found.buddy) if r is not None
-    }
-    people = Player.objects.in_bulk(wanted)
+    # Everyone the player met, named: a tie between two of them goes to the name (insight_maths).
+    met = {other for game in sides.values() for side in game.values() for other in side} - {player.pk}
+    people = Player.objects.in_bulk(met)
+    found = insight_maths.insight(games, {pk: person.name for pk, person in people.items()})
 
     def named(record: insight_maths.Record | None) -> Named | None:
         return Named(people[record.player_id], record) if record is not None else None

@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring.labels import MELD_NAMES, SEAT_NAMES, SUIT_NAMES, side_short
+from scoring.rules.tables import SEAT_ORDER
 
 _LABELS = {
     "bidder": gettext_lazy("Bidder"),
@@ -94,9 +95,16 @@ def _flatten(hand: Mapping[str, Any] | None) -> dict[str, Any]:
     return flat
 
 
-def _top_order(key: str) -> int:
-    top = key.split("\t", 1)[0]
-    return _ORDER.index(top) if top in _ORDER else len(_ORDER)
+#: Seats clockwise, then the partnerships N–S before E–W: the order of the game page's columns.
+_PLACES = [*SEAT_ORDER, "NS", "EW"]
+
+
+def _order(key: str) -> tuple[int, str, int, str]:
+    """Record order for the fields, seats and sides in table order within a field: never the order
+    of the stored JSON's keys (PostgreSQL's jsonb keeps its own, and a phone may send any)."""
+    top, _tab, sub = key.partition("\t")
+    place = _PLACES.index(sub) if sub in _PLACES else len(_PLACES)
+    return (_ORDER.index(top) if top in _ORDER else len(_ORDER), top, place, sub)
 
 
 def _label(key: str) -> str:
@@ -106,8 +114,7 @@ def _label(key: str) -> str:
 
 
 def change_rows(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> list[ChangeRow]:
-    """Every field of either hand, in record order, with its value before and after."""
+    """Every field of either hand, in record order (seats and sides in table order), before and after."""
     before, after = _flatten(old), _flatten(new)
-    # Record order for the fields; seats and sides in the order the table entered them.
-    keys = sorted(dict.fromkeys([*before, *after]), key=_top_order)
+    keys = sorted(dict.fromkeys([*before, *after]), key=_order)
     return [ChangeRow(_label(key), _text(before.get(key), key), _text(after.get(key), key)) for key in keys]

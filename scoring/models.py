@@ -16,14 +16,25 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules.tables import SEAT_ORDER
+from scoring.rules.tables import SEAT_ORDER, sides_for
 
 SEAT_CHOICES = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
 
 
+#: What a spreadsheet reads as the start of a formula (league.csv_io.neutralise escapes such a cell).
+FORMULA_STARTS = frozenset("-+=@")
+
+
 def new_game_code() -> str:
-    """An unguessable id for URLs (about 60 bits), so game ids cannot be enumerated."""
-    return secrets.token_urlsafe(8)
+    """An unguessable id for URLs (about 60 bits), so game ids cannot be enumerated.
+
+    Never starting with - + = or @: a code goes into the CSV exports as it is, not escaped as a
+    formula, so a code copied from a spreadsheet opens its game. Codes made before keep working:
+    a lookup accepts any code of `strict_input.GAME_CODE`."""
+    while True:
+        code = secrets.token_urlsafe(8)
+        if code[0] not in FORMULA_STARTS:
+            return code
 
 
 class VisibleGameManager(models.Manager["Game"]):
@@ -136,6 +147,15 @@ class Game(models.Model):
         from scoring.strict_input import is_game_code
 
         return reverse("scoring:game", kwargs={"code": self.code}) if is_game_code(self.code) else ""
+
+    def score_line(self) -> list[tuple[str, int]]:
+        """(side, points) in table order, N–S before E–W: PostgreSQL's jsonb keeps `scores` keys in
+        an order of its own (E–W first), so a page never iterates the stored dict itself."""
+        return [(side, self.scores.get(side, 0)) for side in sides_for(self.seats)]
+
+    def chip_line(self) -> list[tuple[str, int]]:
+        """(side, chips) in table order, as `score_line`."""
+        return [(side, self.chip_totals.get(side, 0)) for side in sides_for(self.seats)]
 
     def settings_record(self) -> dict[str, Any]:
         """The record settings (docs/record-format.md) of this game (everything but players and hands).

@@ -57,7 +57,7 @@ from scoring.permissions import (
 )
 from scoring.qr import qr_svg
 from scoring.rules import RecordError, Settings
-from scoring.rules.tables import MAX_BID, next_bid, previous_bid, side_of, sides_for
+from scoring.rules.tables import MAX_BID, next_bid, previous_bid, side_of
 from scoring.services import GameMovedOn, HandConflict, SubmissionReused
 
 
@@ -67,11 +67,9 @@ class HtmxHttpRequest(HttpRequest):
 
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
-    games = list(readable_games(request).prefetch_related("seat_rows")[:100])
+    games = list(readable_games(request).order_by("-updated_at", "-pk").prefetch_related("seat_rows")[:100])
     for game in games:
         game.names = ", ".join(row.name for row in game.seat_rows.all() if row.name)  # type: ignore[attr-defined]
-        # In table order: PostgreSQL's jsonb does not keep the keys' order.
-        game.score_line = [(side, game.scores.get(side, 0)) for side in sides_for(game.seats)]  # type: ignore[attr-defined]
     playing = [game for game in games if not game.finished]
     done = [game for game in games if game.finished]
     return render(request, "scoring/game_list.html", {"playing": playing, "done": done})

@@ -99,7 +99,7 @@ def test_it_shows_the_chip_table_with_the_defenders_doubled():
 @pytest.mark.parametrize(
     ("lang", "date", "factor", "million"),
     [
-        ("en", "Nov. 29, 2026", "worth 1.5 and 2 times", "1,000,000"),
+        ("en", "29 November 2026", "worth 1.5 and 2 times", "1,000,000"),
         ("sv", "29 november 2026", "värda 1,5 respektive 2 gånger", "1\xa0000\xa0000"),
         ("cs", "29. listopadu 2026", "čtveřice 1,5násobek a čtyřnásobná 2násobek", "1\xa0000\xa0000"),
     ],

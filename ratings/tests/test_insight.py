@@ -53,9 +53,42 @@ def test_the_rival_is_the_opponent_met_most_often_with_the_players_record() -> N
     assert insight(games).rival == Record(3, wins=0, draws=1, losses=3)
 
 
-def test_equally_met_rivals_go_to_the_lower_player_id() -> None:
-    games = [game(1, W, against={7: W}), game(2, L, against={4: L})]
-    assert insight(games).rival == Record(4, losses=1)
+def test_an_opponent_met_fewer_than_three_times_is_nobodys_rival() -> None:
+    games = [game(1, W, against={7: W}), game(2, L, against={4: L, 7: L})]
+    assert insight(games).rival is None
+    games += [game(3, D, against={4: D})]
+    assert insight(games).rival is None  # 7 twice, 4 twice
+    assert insight([*games, game(4, W, against={4: W})]).rival == Record(4, wins=1, draws=1, losses=1)
+
+
+def test_equally_met_rivals_go_to_the_closer_contest() -> None:
+    games = [game(n, W, against={4: W, 7: outcome}) for n, outcome in enumerate((W, L, D), start=1)]
+    assert insight(games, {4: "Anna", 7: "Örjan"}).rival == Record(7, wins=1, draws=1, losses=1)
+
+
+def swap_names(names: dict[int, str]) -> dict[int, str]:
+    first, second = names
+    return {first: names[second], second: names[first]}
+
+
+def test_a_tie_of_games_and_record_goes_to_the_name_never_the_id() -> None:
+    games = [game(n, L, against={4: L, 7: L}, partners=(2, 5)) for n in range(1, 4)]
+    names = {4: "Örjan", 7: "Åsa"}  # Å sorts with the A's, before Ö, however the ids fall
+    assert insight(games, names).rival == insight(games, names).nemesis == Record(7, losses=3)
+    assert insight(games, swap_names(names)).rival == Record(4, losses=3)
+    assert [r.player_id for r in insight(games, names).opponents] == [7, 4]
+    wins = [partnered(n, 2, W) for n in range(1, 4)] + [partnered(n, 5, W) for n in range(4, 7)]
+    partners = {2: "Čeněk", 5: "Bo"}
+    assert insight(wins, partners).buddy == Record(5, wins=3)
+    assert [r.player_id for r in insight(wins, partners).partners] == [5, 2]
+    assert [r.player_id for r in insight(wins, swap_names(partners)).partners] == [2, 5]
+
+
+def test_partners_of_as_many_games_go_by_the_better_record_then_the_name() -> None:
+    games = [partnered(1, 2, W), partnered(2, 2, L), partnered(3, 3, D), partnered(4, 3, D)]
+    games += [partnered(5, 4, W), partnered(6, 4, W)]
+    names = {2: "Anna", 3: "Bo", 4: "Cecilia"}
+    assert [r.player_id for r in insight(games, names).partners] == [4, 2, 3]
 
 
 def test_the_nemesis_is_the_opponent_the_player_scores_worst_against_in_three_games_or_more() -> None:

@@ -91,3 +91,68 @@ def test_the_rules_page_explains_the_ratings_in_every_language(client):
         "Jak funguje hodnocení"
         in client.get(reverse("scoring:rules_help"), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
     )
+
+
+def _season_of(names):
+    import datetime
+
+    from clubs.models import Club, Membership, Player, Season
+
+    club = Club.objects.create(name="Klubbén")
+    season = Season.objects.create(
+        club=club, name="Höst", starts_on=datetime.date(2026, 3, 1), ends_on=datetime.date(2026, 5, 31)
+    )
+    people = {}
+    for name in names:  # in this order, so the ids are in this order too
+        people[name] = Player.objects.create(name=name)
+        Membership.objects.create(club=club, player=people[name])
+    return season, people
+
+
+def test_equal_rivals_go_to_the_name_not_to_who_was_entered_first(reader):
+    season, p = _season_of(["Bo", "Anna", "Cilla", "Dan", "Eva"])
+    for day, partner in ((2, "Dan"), (3, "Dan"), (4, "Dan"), (5, "Eva")):
+        seating = {"N": p["Cilla"], "E": p["Bo"], "S": p[partner], "W": p["Anna"]}
+        play(variant="standard", seating=seating, hands=[H1], season=season, day=day)
+    page = reader.get(reverse("league:player", args=[p["Cilla"].pk])).content.decode()
+    rival = page.split("Rival</dt>")[1].split("</dd>")[0]
+    assert "Anna" in rival and "Bo" not in rival
+    assert "4–0–0 (won–lost–drawn) in 4 games" in rival
+    partners = page.split("Most frequent partners")[1].split("</ul>")[0]
+    assert partners.index("Dan") < partners.index("Eva")
+    assert "3–0–0 (won–lost–drawn) in 3 games" in partners and "1–0–0 (won–lost–drawn) in 1 game<" in partners
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "three"),
+    [
+        (
+            "sv",
+            "1–0–0 (vunna–förlorade–oavgjorda) på 1 parti",
+            "3–0–0 (vunna–förlorade–oavgjorda) på 3 partier",
+        ),
+        ("cs", "1–0–0 (výhry–prohry–remízy) v 1 hře", "3–0–0 (výhry–prohry–remízy) ve 3 hrách"),
+    ],
+)
+def test_a_record_takes_the_languages_plural(reader, lang, one, three):
+    season, p = _season_of(["Cilla", "Dan", "Eva", "Bo", "Anna"])
+    for day, partner in ((2, "Dan"), (3, "Dan"), (4, "Dan"), (5, "Eva")):
+        seating = {"N": p["Cilla"], "E": p["Bo"], "S": p[partner], "W": p["Anna"]}
+        play(variant="standard", seating=seating, hands=[H1], season=season, day=day)
+    url = reverse("league:player", args=[p["Cilla"].pk])
+    page = reader.get(url, headers={"Accept-Language": lang}).content.decode()
+    assert one + "<" in page and three in page
+
+
+def test_czech_counts_five_games_in_its_third_form():
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from ratings.insight import Record
+
+    named = SimpleNamespace(player=SimpleNamespace(pk=1, name="Anna"), record=Record(1, wins=3, losses=2))
+    with translation.override("cs"):
+        html = render_to_string("ratings/_record.html", {"n": named})
+    assert "3–2–0 (výhry–prohry–remízy) v 5 hrách" in html

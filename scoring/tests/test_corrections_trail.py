@@ -133,6 +133,18 @@ def test_it_lays_out_a_change_as_labelled_rows():
     assert [row.after for row in change_rows({"passed": True}, None)] == ["—"]
 
 
+def test_it_lists_seats_and_sides_in_table_order_whatever_order_the_hand_was_stored_in():
+    """PostgreSQL's jsonb gives a hand's keys back in an order of its own (E before N, EW before NS)."""
+    stored = {
+        "tricks": {"EW": 10, "NS": 15},
+        "melds": {"W": ["dix"], "S": ["aces"], "E": ["kings"], "N": ["run"]},
+    }
+    fields = [row.field for row in change_rows(stored, None)]
+    assert fields == [
+        "Melds North", "Melds East", "Melds South", "Melds West", "Trick points N–S", "Trick points E–W",
+    ]  # fmt: skip
+
+
 def test_it_names_the_scoring_phone_and_unknown_actors():
     game = make_game(hands=2)
     services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.device())
