@@ -180,4 +180,4 @@ def test_every_page_of_the_clubs_games_is_drawn_as_committed():
 def test_the_open_game_shows_east_west_ahead_with_north_south_first():
     data = club_with_games()
     page = drawn(data["client"], f"/g/{data['games'][3].code}/details/")
-    assert re.search(r"N–S -?\d+ · E–W \d+", page), page
+    assert re.search(r"N–S&nbsp;-?\d+ · E–W&nbsp;\d+", page), page
