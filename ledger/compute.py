@@ -170,14 +170,15 @@ def settle(
     unit: str,
     *,
     order: Sequence[PlayerId] = (),
-    prefer: Iterable[tuple[PlayerId, PlayerId]] = (),
+    prefer: Iterable[tuple[PlayerId, PlayerId, Decimal | None]] = (),
 ) -> list[Payment]:
     """The fewest payments that bring every balance of `book` to zero (`nights.settlement`), with
-    its tie-break `order` and `prefer`red pairs. Chips are whole numbers; money is settled in cents.
+    its tie-break `order` and `prefer`red payments. Chips are whole numbers; money is settled in cents.
     """
     if unit == CHIPS:
         whole = {player: int(value) for player, value in book.items()}
-        return fewest_payments(whole, order=order, prefer=prefer)
+        wanted = [(a, b, None if v is None else int(v)) for a, b, v in prefer]
+        return fewest_payments(whole, order=order, prefer=wanted)
     cents = {player: value.quantize(CENT) for player, value in book.items()}
     payments = fewest_payments(cents, order=order, prefer=prefer)
     return [Payment(p.payer, p.payee, Decimal(p.amount).quantize(CENT)) for p in payments]
@@ -228,9 +229,11 @@ def proposals(
         if match is not None:
             current = current[:match] + current[match + 1 :]
             continue
-        prefer = [(p.payer, p.payee) for p in current]
+        prefer: list[tuple[PlayerId, PlayerId, Decimal | None]] = [
+            (p.payer, p.payee, Decimal(p.amount)) for p in current
+        ]
         for earlier in reversed(made):
-            prefer += [(earlier.payee, earlier.payer), (earlier.payer, earlier.payee)]
+            prefer += [(earlier.payee, earlier.payer, None), (earlier.payer, earlier.payee, None)]
         current = settle(book, unit, order=order, prefer=prefer)
     return current
 

@@ -140,7 +140,7 @@ def fewest_payments(
     balances: Mapping[PlayerId, Amount],
     *,
     order: Sequence[PlayerId] = (),
-    prefer: Iterable[tuple[PlayerId, PlayerId]] = (),
+    prefer: Iterable[tuple[PlayerId, PlayerId, Amount | None]] = (),
 ) -> list[Payment]:
     """The payments that settle `balances` (positive: is owed; they must add up to zero).
 
@@ -149,12 +149,12 @@ def fewest_payments(
 
     `order` is the tie-break between players (the ledger gives them sorted by name, then id; players
     not in it come after, by id): the groups, who pays whom within a group and the order of the list
-    (by payer, then payee) follow it, never the order of a mapping. `prefer` lists pairs
-    (payer, payee) to keep where the balances allow, best first (the proposals shown before, a
-    payback to the one who paid): each is taken, for as much as evens out one of the two, when the
-    rest can still be settled in as few payments as without it.
+    (by payer, then payee) follow it, never the order of a mapping. `prefer` lists payments
+    (payer, payee, amount) to keep where the balances allow, best first (the proposals shown
+    before; a payback to the one who paid, amount None): each is taken for its amount, or else for
+    as much as evens out one of the two, when the whole still takes as few payments as without it.
 
-    >>> fewest_payments({1: 5, 2: -5, 3: 5, 4: -5}, prefer=[(4, 1)])
+    >>> fewest_payments({1: 5, 2: -5, 3: 5, 4: -5}, prefer=[(4, 1, None)])
     [Payment(payer=2, payee=3, amount=5), Payment(payer=4, payee=1, amount=5)]
     """
     if sum(balances.values()) != 0:
@@ -165,14 +165,20 @@ def fewest_payments(
     players = [player for player in ranked if balances[player] != 0]
     if not players:
         return []
-    places = _decimal_places(balances[p] for p in players)
+    wishes = list(prefer)
+    amounts = [balances[p] for p in players] + [wish[2] for wish in wishes if wish[2] is not None]
+    places = _decimal_places(amounts)
     units = {p: int(Decimal(balances[p]).scaleb(places)) for p in players}
     money = isinstance(balances[players[0]], Decimal)
 
     def amount(value: int) -> int | Decimal:
         return Decimal(value).scaleb(-places) if money else value
 
-    transfers = _settle(players, units, list(prefer))
+    wanted = [
+        (payer, payee, None if value is None else int(Decimal(value).scaleb(places)))
+        for payer, payee, value in wishes
+    ]
+    transfers = _settle(players, units, wanted)
     payments = [Payment(payer, payee, amount(value)) for payer, payee, value in transfers]
     return sorted(payments, key=lambda pay: (rank[pay.payer], rank[pay.payee]))
 
@@ -197,27 +203,34 @@ def _decimal_places(amounts: Iterable[int | Decimal]) -> int:
 
 
 def _settle(
-    players: list[PlayerId], units: dict[PlayerId, int], prefer: list[tuple[PlayerId, PlayerId]]
+    players: list[PlayerId], units: dict[PlayerId, int], prefer: list[tuple[PlayerId, PlayerId, int | None]]
 ) -> list[tuple[PlayerId, PlayerId, int]]:
     """Payments (payer, payee, amount in whole units) that even out `units`, players in tie-break
-    order: first the preferred pairs that keep the count at its minimum, then each zero-sum group
-    within itself (`_greedy`)."""
+    order: first the preferred payments that keep the count at its minimum, then each zero-sum
+    group within itself (`_greedy`).
+
+    A payment that evens out one of two players in the same group keeps the count (the group is
+    still zero-sum and one smaller); any other is tried: taken only if what is left then needs one
+    payment fewer than before."""
     left = dict(units)
     groups = _partition(players, left)
     out: list[tuple[PlayerId, PlayerId, int]] = []
-    for payer, payee in prefer:
+    for payer, payee, wanted in prefer:
         if not (left.get(payer, 0) < 0 < left.get(payee, 0)):
             continue
-        value = min(-left[payer], left[payee])
+        most = min(-left[payer], left[payee])
         group_of = {player: number for number, group in enumerate(groups) for player in group}
-        if group_of[payer] != group_of[payee]:
-            # Across two groups: only if the rest still settles in one payment fewer than now.
+        for value in dict.fromkeys(v for v in (wanted, most) if v is not None and 0 < v <= most):
+            if value == most and group_of[payer] == group_of[payee]:
+                break
             trial = {**left, payer: left[payer] + value, payee: left[payee] - value}
             still = [player for player in players if trial[player] != 0]
             regrouped = _partition(still, trial)
-            if len(still) - len(regrouped) != _count(groups) - 1:
-                continue
-            groups = regrouped
+            if len(still) - len(regrouped) == _count(groups) - 1:
+                groups = regrouped
+                break
+        else:
+            continue
         out.append((payer, payee, value))
         left[payer] += value
         left[payee] -= value
