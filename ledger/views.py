@@ -76,8 +76,9 @@ def _blank_record(club: Club, units: list[str]) -> RecordPaymentForm:
 
 
 def _record(request: HttpRequest, *, club: Club, night: Night | None, season: Season | None,
-            units: list[str]) -> services.Marked | RecordPaymentForm:  # fmt: skip
-    """Record the posted payment; the bound form with its errors when nothing was written."""
+            units: list[str]) -> services.Marked | RecordPaymentForm | list[str]:  # fmt: skip
+    """Record the posted payment; when nothing was written, the bound form with its errors, or the
+    problems of the night or season."""
     form = RecordPaymentForm(request.POST, club=club, units=units)
     if not form.is_valid():
         return form
@@ -85,8 +86,10 @@ def _record(request: HttpRequest, *, club: Club, night: Night | None, season: Se
         return services.record_payment(actor=request.user, club=club, night=night, season=season,
                                        **form.cleaned_data)  # fmt: skip
     except ValidationError as error:
-        form.add_error(None, error)
-        return form
+        if hasattr(error, "error_dict"):
+            form.add_error(None, error)  # each message next to its field
+            return form
+        return error.messages  # about the night (locked, still being played): shown above the lists
 
 
 @require_POST
@@ -113,6 +116,8 @@ def night_record(request: HttpRequest, night_id: int) -> HttpResponse:
     result = _record(request, club=the_night.club, night=the_night, season=None, units=[unit] if unit else [])
     if isinstance(result, RecordPaymentForm):
         return _night_page(request, the_night, record=result)
+    if isinstance(result, list):
+        return _night_page(request, the_night, problems=result)
     _say_marked(request, result)
     return redirect("ledger:night", night_id=the_night.pk)
 
@@ -203,6 +208,8 @@ def season_record(request: HttpRequest, season_id: int) -> HttpResponse:
     result = _record(request, club=the_season.club, night=None, season=the_season, units=units)
     if isinstance(result, RecordPaymentForm):
         return _season_page(request, the_season, record=result)
+    if isinstance(result, list):
+        return _season_page(request, the_season, problems=result)
     _say_marked(request, result)
     return redirect("ledger:season", season_id=the_season.pk)
 

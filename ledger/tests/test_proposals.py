@@ -73,7 +73,7 @@ def planted(rng: random.Random, sizes: list[int]) -> dict[int, Decimal]:
     values = []
     for size in sizes:
         group = [rng.randint(-9000, 9000) or 1 for _ in range(size - 1)]
-        values.append(group + [-sum(group)])
+        values.append([*group, -sum(group)])
     flat = [v for group in values for v in group]
     rng.shuffle(flat)
     return {100 + i: Decimal(v).scaleb(-2) for i, v in enumerate(flat)}
