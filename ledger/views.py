@@ -160,10 +160,12 @@ def _say_marked(request: HttpRequest, marked: services.Marked) -> None:
     }
     if marked.created:
         messages.success(
-            request, _("Marked as paid: %(payer)s paid %(payee)s %(amount)s (%(method)s).") % text
+            request, _("Marked as paid: %(payer)s paid %(payee)s %(amount)s. How: %(method)s.") % text
         )
     else:
-        messages.info(request, _("Already marked: %(payer)s paid %(payee)s %(amount)s (%(method)s).") % text)
+        messages.info(
+            request, _("Already marked: %(payer)s paid %(payee)s %(amount)s. How: %(method)s.") % text
+        )
 
 
 @require_GET

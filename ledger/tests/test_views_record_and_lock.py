@@ -62,7 +62,7 @@ def test_an_organiser_records_a_part_payment_by_swish_and_only_its_proposal_chan
     anna, bo, *_ = four
     client = signed_in("alice")
     response = record(client, night, payer=bo.pk, payee=anna.pk, amount="1.50", method="swish")
-    assert "Marked as paid: Bo paid Anna 1.50 (Swish)." in text(response)
+    assert "Marked as paid: Bo paid Anna 1.50. How: Swish." in text(response)
     assert "Bo paid Anna 1.50 · Swish" in text(response)
     payment = Payment.objects.get()
     assert (payment.amount, payment.method, payment.night, payment.marked_by_label) == (
@@ -89,7 +89,7 @@ def test_marking_a_proposal_leaves_the_other_as_it_was_and_says_how_it_was_paid(
          "method": "other", "token": str(uuid.uuid4())},
         follow=True,
     )  # fmt: skip
-    assert "Marked as paid: Dan paid Cleo 2.00 (Other)." in text(response)
+    assert "Marked as paid: Dan paid Cleo 2.00. How: Other." in text(response)
     assert response.context["ledger"].suggestions == [before[0]]
     assert Payment.objects.get().method == "other"
 
@@ -100,7 +100,7 @@ def test_the_same_form_sent_twice_records_one_payment(night, four):
     token = str(uuid.uuid4())
     record(client, night, payer=bo.pk, payee=anna.pk, amount="1.00", token=token)
     again = record(client, night, payer=bo.pk, payee=anna.pk, amount="1.00", token=token)
-    assert "Already marked: Bo paid Anna 1.00 (Cash)." in text(again)
+    assert "Already marked: Bo paid Anna 1.00. How: Cash." in text(again)
     assert Payment.objects.count() == 1
 
 
@@ -159,7 +159,7 @@ def test_the_season_page_records_a_payment_of_its_balances(club, season, night, 
     post = {"payer": bo.pk, "payee": anna.pk, "amount": "2.00", "unit": "money", "method": "swish",
             "token": str(uuid.uuid4())}  # fmt: skip
     response = client.post(f"/ledger/seasons/{season.pk}/record", post, follow=True)
-    assert "Marked as paid: Bo paid Anna 2.00 (Swish)." in text(response)
+    assert "Marked as paid: Bo paid Anna 2.00. How: Swish." in text(response)
     payment = Payment.objects.get()
     assert (payment.night, payment.season) == (None, season)
     assert [(s.payer_name, s.payee_name) for s in response.context["ledger"].suggestion_list] == [
