@@ -189,7 +189,7 @@ def test_an_organiser_locks_a_settled_night_and_then_nothing_of_it_can_change(ni
     assert "Everyone is square" in text(page) and "Lock as settled" in text(page)
     locked = client.post(f"/ledger/nights/{night.pk}/lock", follow=True)
     page = text(locked)
-    assert "Settled — locked Locked by alice," in page
+    assert "Settled — locked Locked by alice," in page and "No payment of this night can be marked" in page
     assert "Record a payment" not in page and "Remove" not in page
     lock = NightLock.objects.get()
     assert lock.locked_by_label == "alice" and lock.figures == [
