@@ -252,3 +252,20 @@ def test_a_correction_after_the_lock_says_plainly_that_the_locked_figures_no_lon
     client.post(f"/ledger/nights/{night.pk}/unlock")
     back = client.get(f"/ledger/nights/{night.pk}/").context["ledger"].suggestions
     assert {(s.payer_name, s.payee_name) for s in back} == {("Anna", "Bo"), ("Cleo", "Dan")}
+
+
+def test_a_locked_night_cannot_be_removed_until_it_is_unlocked(night):
+    client = signed_in("alice")
+    settle_all(client, night)
+    client.post(f"/ledger/nights/{night.pk}/lock")
+    asked = client.get(f"/nights/{night.pk}/remove")
+    assert "settled and locked in the ledger" in text(asked)
+    assert "Remove the night and its games" not in text(asked)
+    refused = client.post(f"/nights/{night.pk}/remove", {"payments": "remove"})
+    assert refused.status_code == 409
+    assert night.__class__.objects.filter(pk=night.pk).exists()
+    assert Payment.objects.count() == 2
+    client.post(f"/ledger/nights/{night.pk}/unlock")
+    client.post(f"/nights/{night.pk}/remove", {"payments": "keep"})
+    assert not night.__class__.objects.filter(pk=night.pk).exists()
+    assert Payment.objects.count() == 2  # kept in the season's ledger
