@@ -7,8 +7,10 @@ Builds a club of `--players` players and a season of `--nights` finished Check P
 saved through the scoring service, so the stored results are the rules engine's), marks one
 payment, then times through the Django test client: a night's settlement page (which scores the
 night's games again to check them), the season ledger page and a statement, with their query counts;
-and the fewest-payments search alone for 12 players (the exact search) and 40 players (past the
-exact limit). Aims: pages < 0.5 s and a query count that does not grow with the number of nights.
+and the fewest-payments search alone for 12 and 20 open balances (the exact search) and 40 (past
+the exact limit), and a night's proposals replayed through its payments (`--search-only`: these
+alone). Aims: pages < 0.5 s, 20 open balances < 0.5 s, and a query count that does not grow with
+the number of nights.
 """
 
 from __future__ import annotations
@@ -82,7 +84,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--hands", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--search-only", action="store_true", help="only the fewest-payments search")
     args = parser.parse_args()
+    if args.search_only:
+        search(args.seed)
+        return
 
     db = Path(tempfile.mkdtemp(prefix="ledger-bench-")) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
@@ -104,7 +110,6 @@ def main() -> None:
     print(f"built {args.nights} nights, {games} games, {args.players} players in {took:.1f} s")
 
     from ledger import selectors
-    from nights.settlement import fewest_payments
 
     client = Client()
     client.force_login(user)
@@ -127,16 +132,66 @@ def main() -> None:
     ledger = selectors.season_ledger(season)
     print(f"season totals {ledger.totals} (zero in every unit)")
 
-    rng = random.Random(args.seed)
-    for count in (12, 40):
-        book = {p: rng.randint(-40, 40) for p in range(1, count)}
-        book[count] = -sum(book.values())
-        began = time.perf_counter()
-        payments = fewest_payments(book)
-        took = time.perf_counter() - began
-        movers = sum(1 for v in book.values() if v)
-        print(f"fewest payments, {count} players: {len(payments)} payments for {movers} owing or owed, "
-              f"{took * 1000:.1f} ms")  # fmt: skip
+    search(args.seed)
+
+
+def search(seed: int) -> None:
+    """The fewest-payments search alone: 12 and 20 open balances (exact), 40 (beyond the exact
+    limit), each in cents with no structure and with planted groups that each add up to zero; and a
+    night's proposals replayed through 10 recorded payments, half of them not proposed."""
+    from ledger.compute import MONEY, Transfer, proposals
+    from nights.settlement import EXACT_LIMIT, fewest_payments
+
+    rng = random.Random(seed)
+    print(f"exact search up to {EXACT_LIMIT} open balances")
+    for count in (12, 20, 40):
+        for shape in ("random", "groups", "small chips"):
+            if shape == "small chips":  # many subsets add up to zero: the most levels to search
+                values = [0]
+                while sum(values) == 0:
+                    values = [rng.choice([-3, -2, -1, 1, 2, 3]) for _ in range(count - 1)]
+                values.append(-sum(values))
+                groups = 0
+            elif shape == "random":
+                values = [rng.randint(-9000, 9000) for _ in range(count - 1)]
+                values.append(-sum(values))
+                groups = 0
+            else:
+                sizes = [2, 3] * (count // 5) + [2] * (count % 5 // 2) + [3] * (count % 5 % 2)
+                groups = len(sizes)
+                values = []
+                for size in sizes:
+                    part = [rng.randint(-9000, 9000) or 1 for _ in range(size - 1)]
+                    values += [*part, -sum(part)]
+                rng.shuffle(values)
+            scale = 0 if shape == "small chips" else -2
+            book = {p: Decimal(v).scaleb(scale) for p, v in enumerate(values, start=1)}
+            began = time.perf_counter()
+            payments = fewest_payments(book)
+            took = time.perf_counter() - began
+            planted = f", {groups} zero-sum groups planted" if groups else ""
+            print(f"fewest payments, {count} open balances ({shape}{planted}): {len(payments)} payments, "
+                  f"{took * 1000:.1f} ms")  # fmt: skip
+    sizes = [2, 3, 2, 3, 2, 3, 2, 3]
+    values = []
+    for size in sizes:
+        part = [rng.randint(-9000, 9000) or 1 for _ in range(size - 1)]
+        values += [*part, -sum(part)]
+    rng.shuffle(values)
+    start = {p: Decimal(v).scaleb(-2) for p, v in enumerate(values, start=1)}
+    shown = proposals(start, MONEY, [])
+    paid = []
+    for index, p in enumerate(shown[:10]):
+        amount = p.amount if index % 2 == 0 else (p.amount / 2).quantize(Decimal("0.01"))
+        paid.append(Transfer(p.payer, p.payee, amount, MONEY))
+    from nights.settlement import _zero_sum_groups
+
+    _zero_sum_groups.cache_clear()  # a first view in a fresh process
+    began = time.perf_counter()
+    proposals(start, MONEY, paid)
+    took = time.perf_counter() - began
+    print(f"proposals of a night of {len(start)} players replayed through {len(paid)} payments "
+          f"(half of them part payments): {took * 1000:.1f} ms")  # fmt: skip
 
 
 if __name__ == "__main__":

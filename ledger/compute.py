@@ -165,15 +165,77 @@ def balances(
     return out
 
 
-def settle(book: Mapping[PlayerId, Decimal], unit: str) -> list[Payment]:
-    """The fewest payments that bring every balance of `book` to zero (`nights.settlement`).
-
-    Chips are whole numbers; money is settled in cents.
+def settle(
+    book: Mapping[PlayerId, Decimal],
+    unit: str,
+    *,
+    order: Sequence[PlayerId] = (),
+    prefer: Iterable[tuple[PlayerId, PlayerId, Decimal | None]] = (),
+) -> list[Payment]:
+    """The fewest payments that bring every balance of `book` to zero (`nights.settlement`), with
+    its tie-break `order` and `prefer`red payments. Chips are whole numbers; money is settled in cents.
     """
     if unit == CHIPS:
-        return fewest_payments({player: int(value) for player, value in book.items()})
-    payments = fewest_payments({player: value.quantize(CENT) for player, value in book.items()})
+        whole = {player: int(value) for player, value in book.items()}
+        wanted = [(a, b, None if v is None else int(v)) for a, b, v in prefer]
+        return fewest_payments(whole, order=order, prefer=wanted)
+    cents = {player: value.quantize(CENT) for player, value in book.items()}
+    payments = fewest_payments(cents, order=order, prefer=prefer)
     return [Payment(p.payer, p.payee, Decimal(p.amount).quantize(CENT)) for p in payments]
+
+
+def proposals(
+    start: Mapping[PlayerId, Decimal],
+    unit: str,
+    transfers: Iterable[Transfer],
+    *,
+    order: Sequence[PlayerId] = (),
+) -> list[Payment]:
+    """The payments proposed now, replayed from the balances before any payment (`start`) through
+    the payments recorded since, in the order they were recorded.
+
+    The first proposals are the fewest payments for `start`. A recorded payment that is one of the
+    proposals takes it off the list and leaves the others as they were: they still settle the
+    balances, in as few payments as any (one payment can lower the minimum by at most one). Any
+    other payment (part of a proposal, one between other players, a payment that a correction of
+    the games has made too large) proposes again, keeping what it can, best first: the proposals
+    shown before, then paybacks straight to a player who paid (and further payments to one who was
+    paid), the latest payment first; each only where the count stays at its minimum.
+
+    So the list depends on nothing but the stored figures and payments: every page, a second
+    organiser's phone and a restored backup show the same proposals.
+
+    Worked example: Anna +12, Bo −12, Cleo +5, Dan −5 propose "Bo pays Anna 12" and "Dan pays Cleo
+    5". Bo pays: "Dan pays Cleo 5" is left as it was. A correction then gives Anna +10 and Bo −10:
+    Anna now owes Bo 2, proposed straight back to Bo rather than through Cleo or Dan.
+    """
+    book = {player: Decimal(value) for player, value in start.items()}
+    current = settle(book, unit, order=order)
+    made: list[Transfer] = []
+    for transfer in transfers:
+        if transfer.unit != unit or transfer.payer == transfer.payee:
+            continue
+        book[transfer.payer] = book.get(transfer.payer, Decimal(0)) + transfer.amount
+        book[transfer.payee] = book.get(transfer.payee, Decimal(0)) - transfer.amount
+        made.append(transfer)
+        match = next(
+            (
+                index
+                for index, p in enumerate(current)
+                if (p.payer, p.payee, p.amount) == (transfer.payer, transfer.payee, transfer.amount)
+            ),
+            None,
+        )
+        if match is not None:
+            current = current[:match] + current[match + 1 :]
+            continue
+        prefer: list[tuple[PlayerId, PlayerId, Decimal | None]] = [
+            (p.payer, p.payee, Decimal(p.amount)) for p in current
+        ]
+        for earlier in reversed(made):
+            prefer += [(earlier.payee, earlier.payer, None), (earlier.payer, earlier.payee, None)]
+        current = settle(book, unit, order=order, prefer=prefer)
+    return current
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""The chip ledger keeps one kind of row: a payment an organiser marked as made.
+"""The chip ledger keeps two kinds of row: a payment an organiser recorded as made, and a night's
+"Settled — locked" (who locked and unlocked it, when, and the figures it was locked with).
 
 What a night brings each player is never stored: it is read from the night's games (their stored
 results, `ledger.selectors`), so a correction, a deleted hand or a merge changes it at once and the
@@ -11,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -31,6 +33,11 @@ class Payment(models.Model):
     class Unit(models.TextChoices):
         MONEY = "money", _("money")
         CHIPS = "chips", _("chips")
+
+    class Method(models.TextChoices):
+        CASH = "cash", _("Cash")
+        SWISH = "swish", "Swish"  # a name, the same in every language
+        OTHER = "other", _("Other")
 
     club = models.ForeignKey(
         "clubs.Club", on_delete=models.CASCADE, related_name="ledger_payments", verbose_name=_("club")
@@ -66,6 +73,7 @@ class Payment(models.Model):
     )
     amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=2)
     unit = models.CharField(_("unit"), max_length=5, choices=Unit.choices)
+    method = models.CharField(_("how"), max_length=5, choices=Method.choices, default=Method.CASH)
     paid_on = models.DateField(_("paid on"))
     marked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -98,3 +106,54 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer_id} pays {self.payee_id} {self.amount} {self.unit}"
+
+
+class NightLock(models.Model):
+    """An organiser's "Settled — locked" on a club night: while it holds (`unlocked_at` empty) no
+    payment of the night can be marked, recorded or removed. Unlocking keeps the row (who unlocked
+    it and when), so the night's page shows every lock and unlock.
+
+    `figures` are the night's amounts when it was locked, by player name ([["Anna", "8.00"], …], in
+    the night's `unit`): a correction of a game afterwards changes the night's figures, which are
+    always read from the games, and the page then says that they no longer match the locked ones.
+    Names, not ids, so the comparison survives a backup and restore.
+    """
+
+    night = models.ForeignKey(
+        "nights.Night", on_delete=models.CASCADE, related_name="ledger_locks", verbose_name=_("club night")
+    )
+    unit = models.CharField(_("unit"), max_length=5, choices=Payment.Unit.choices)
+    figures = models.JSONField(_("figures when locked"), default=list)
+    locked_at = models.DateTimeField(_("locked at"), default=timezone.now)
+    locked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("locked by"),
+    )
+    locked_by_label = models.CharField(max_length=150, blank=True)
+    unlocked_at = models.DateTimeField(_("unlocked at"), null=True, blank=True)
+    unlocked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("unlocked by"),
+    )
+    unlocked_by_label = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["locked_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["night"], condition=Q(unlocked_at__isnull=True), name="ledger_one_open_lock_per_night"
+            )
+        ]
+        verbose_name = _("night lock")
+        verbose_name_plural = _("night locks")
+
+    def __str__(self) -> str:
+        return f"night {self.night_id} locked at {self.locked_at:%Y-%m-%d %H:%M}"

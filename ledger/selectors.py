@@ -20,7 +20,7 @@ from django.db.models import Q
 from clubs.models import Player, Season
 from ledger import compute
 from ledger.compute import CHIPS, MONEY, SeatResult, Stakes, Transfer
-from ledger.models import Payment
+from ledger.models import NightLock, Payment
 from nights.models import Night, NightTable
 from nights.standings import _table_figures
 from scoring.models import Game, GameSeat, GameStat
@@ -125,6 +125,40 @@ class PlayerRow:
     open: Decimal = Decimal(0)  # after the night's payments: still to collect (+) or to pay (-)
 
 
+@dataclass(frozen=True)
+class LockedFigure:
+    """A player whose figure of the night is not what it was when the night was locked."""
+
+    name: str
+    locked: Decimal | None  # None: not in the night when it was locked
+    now: Decimal | None  # None: no longer in the night
+
+
+def figures_for_lock(rows: Sequence[PlayerRow]) -> list[list[str]]:
+    """A night's figures as a lock keeps them: [name, amount] by name (`NightLock.figures`)."""
+    return [
+        [row.name, str(row.amount)] for row in sorted(rows, key=lambda r: (r.name, r.player)) if row.games
+    ]
+
+
+def _changed(lock: NightLock | None, rows: Sequence[PlayerRow], unit: str | None) -> list[LockedFigure]:
+    if lock is None:
+        return []
+    then = {name: Decimal(value) for name, value in lock.figures}
+    now = {row.name: row.amount for row in rows if row.games} if unit == lock.unit else {}
+    return [
+        LockedFigure(name, then.get(name), now.get(name))
+        for name in sorted(set(then) | set(now))
+        if then.get(name) != now.get(name)
+    ]
+
+
+def player_order(names: dict[PlayerId, str]) -> list[PlayerId]:
+    """The ledger's tie-break between players: by name, then id (a fixed rule, never a mapping's
+    order), so the proposals read the same on every database and after a restore."""
+    return sorted(names, key=lambda pk: (names[pk], pk))
+
+
 @dataclass
 class NightLedger:
     night: Night
@@ -136,6 +170,24 @@ class NightLedger:
     open_tables: int  # tables whose game is still going
     mismatches: list[str] = field(default_factory=list)  # games whose stored result the engine disputes
     removed: list[Payment] = field(default_factory=list)  # marked by mistake and taken back
+    locks: list[NightLock] = field(default_factory=list)  # every lock and unlock, oldest first
+    changed: list[LockedFigure] = field(default_factory=list)  # figures unlike the locked ones
+
+    @property
+    def lock(self) -> NightLock | None:
+        """The lock in force ("Settled — locked"), or None."""
+        return next((lock for lock in self.locks if lock.unlocked_at is None), None)
+
+    @property
+    def settled(self) -> bool:
+        """Finished, trusted and nothing left to pay: the night can be locked."""
+        return bool(
+            self.night.is_finished
+            and self.unit
+            and not self.mismatches
+            and not self.suggestions
+            and self.rows
+        )
 
     @property
     def total_chips(self) -> int:
@@ -171,22 +223,30 @@ def night_ledger(night: Night, *, verify: bool = False) -> NightLedger:
                 book.get(player, amount),
             )
         )
-    suggestions = _suggest(book, unit, names) if unit else []
+    order = player_order(names)
+    start = dict(figures.amounts)
+    suggestions = (
+        _suggest(compute.proposals(start, unit, _transfers(payments), order=order), unit, names)
+        if unit
+        else []
+    )
     games = list(night.games.values_list("finished", flat=True))
     open_tables = sum(1 for finished in games if not finished)
     ledger = NightLedger(night, unit, rows, payments, suggestions, len(games), open_tables)
     ledger.removed = list(
         Payment.all_objects.filter(night=night, removed_at__isnull=False).select_related("payer", "payee")
     )
+    ledger.locks = list(NightLock.objects.filter(night=night).order_by("locked_at", "id"))
+    ledger.changed = _changed(ledger.lock, rows, unit)
     if verify:
         ledger.mismatches = engine_mismatches(night)
     return ledger
 
 
-def _suggest(book: dict[PlayerId, Decimal], unit: str, names: dict[PlayerId, str]) -> list[Suggestion]:
+def _suggest(payments: Iterable[compute.Payment], unit: str, names: dict[PlayerId, str]) -> list[Suggestion]:
     return [
         Suggestion(p.payer, names.get(p.payer, ""), p.payee, names.get(p.payee, ""), Decimal(p.amount), unit)
-        for p in compute.settle(book, unit)
+        for p in payments
     ]
 
 
@@ -242,6 +302,8 @@ class NightEntry:
     unit: str | None
     players: int
     booked: bool
+    lock: NightLock | None = None  # "Settled — locked"
+    lock_matches: bool = True  # False: a correction changed the figures since it was locked
 
 
 @dataclass
@@ -270,6 +332,7 @@ def season_ledger(season: Season) -> SeasonLedger:
     books = compute.balances(night_amounts, _transfers(payments))
     ids = {p for f in figures.values() for p in f.games} | {p for book in books.values() for p in book}
     names = _names(ids)
+    locks = _season_locks(nights)
     rows = {pk: SeasonRow(pk, names.get(pk, "")) for pk in ids}
     for f in figures.values():
         for player in f.games:
@@ -287,6 +350,8 @@ def season_ledger(season: Season) -> SeasonLedger:
             figures[night.pk].unit if night.pk in figures else None,
             len(figures[night.pk].games) if night.pk in figures else 0,
             night.is_finished,
+            locks.get(night.pk),
+            night.pk not in locks or _lock_matches(locks[night.pk], figures.get(night.pk), names),
         )
         for night in nights
     ]
@@ -296,10 +361,43 @@ def season_ledger(season: Season) -> SeasonLedger:
         sorted(rows.values(), key=lambda r: (r.name, r.player)),
         entries,
         payments,
-        {unit: _suggest(books[unit], unit, names) for unit in units},
+        _season_proposals(night_amounts, payments, units, names),
         {unit: sum(books[unit].values(), Decimal(0)) for unit in units},
         season_payments(season, removed=True),
     )
+
+
+def _season_proposals(
+    night_amounts: list[tuple[str, dict[PlayerId, Decimal]]],
+    payments: Sequence[Payment],
+    units: Sequence[str],
+    names: dict[PlayerId, str],
+) -> dict[str, list[Suggestion]]:
+    """Per unit, the season's proposals: replayed (`compute.proposals`) from the balances after the
+    nights and their own payments through the payments recorded on the season's page (no night),
+    in the order they were recorded."""
+    own = sorted((p for p in payments if p.night_id is None), key=lambda p: (p.marked_at, p.pk))
+    start = compute.balances(night_amounts, _transfers(p for p in payments if p.night_id is not None))
+    order = player_order(names)
+    return {
+        unit: _suggest(
+            compute.proposals(start.get(unit, {}), unit, _transfers(own), order=order), unit, names
+        )
+        for unit in units
+    }
+
+
+def _season_locks(nights: Sequence[Night]) -> dict[int, NightLock]:
+    """The locks in force on these nights, by night id (one query)."""
+    locks = NightLock.objects.filter(night__in=nights, unlocked_at__isnull=True)
+    return {lock.night_id: lock for lock in locks}  # type: ignore[attr-defined]
+
+
+def _lock_matches(lock: NightLock, f: compute.NightFigures | None, names: dict[PlayerId, str]) -> bool:
+    then = {name: Decimal(value) for name, value in lock.figures}
+    if f is None or f.unit != lock.unit:
+        return not then
+    return then == {names.get(player, ""): f.amounts.get(player, Decimal(0)) for player in f.games}
 
 
 # --- a player's statement -----------------------------------------------------------------------

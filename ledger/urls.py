@@ -24,9 +24,13 @@ app_name = "ledger"
 urlpatterns = [
     path("nights/<int:night_id>/", views.night, name="night"),
     path("nights/<int:night_id>/pay", views.night_pay, name="night_pay"),
+    path("nights/<int:night_id>/record", views.night_record, name="night_record"),
     path("nights/<int:night_id>/payments/<int:payment_id>/remove", views.night_unpay, name="night_unpay"),
+    path("nights/<int:night_id>/lock", views.night_lock, name="night_lock"),
+    path("nights/<int:night_id>/unlock", views.night_unlock, name="night_unlock"),
     path("seasons/<int:season_id>/", views.season, name="season"),
     path("seasons/<int:season_id>/pay", views.season_pay, name="season_pay"),
+    path("seasons/<int:season_id>/record", views.season_record, name="season_record"),
     path("seasons/<int:season_id>/payments/<int:payment_id>/remove", views.season_unpay, name="season_unpay"),
     path(
         "seasons/<int:season_id>/players/<int:player_id>/<yyyy_mm:month>/",

@@ -513,6 +513,12 @@ def marked_payments(night: Night) -> list:  # type: ignore[type-arg]
     return list(rows.select_related("payer", "payee", "season").order_by("paid_on", "id"))
 
 
+def settled_and_locked(night: Night) -> bool:
+    """Whether the ledger holds the night "Settled — locked" (read through the reverse relation of
+    the ledger's `NightLock`): its payments cannot change, so neither can the night be removed."""
+    return night.ledger_locks.filter(unlocked_at__isnull=True).exists()  # type: ignore[attr-defined]
+
+
 @transaction.atomic
 def remove_night(*, night: Night, keep_payments: bool = True, removed_by: str = "") -> int:
     """Remove a night with its plan, and its games through scoring's services (statistics and
@@ -522,8 +528,14 @@ def remove_night(*, night: Night, keep_payments: bool = True, removed_by: str = 
     season's ledger (money that changed hands did; the season then proposes paying it back),
     otherwise they are taken back (they stop counting and keep who removed them and when). A
     payment of a night in no season would show in no ledger once the night is gone: it is always
-    taken back."""
+    taken back. Refused (ValidationError, nothing removed) while the ledger holds the night
+    settled and locked."""
     night = _lock_night(night)
+    if settled_and_locked(night):
+        raise ValidationError(
+            _("The night is settled and locked in the ledger: an organiser unlocks it on its "
+              "settlement page first.")
+        )  # fmt: skip
     payments = night.ledger_payments.filter(removed_at__isnull=True)  # type: ignore[attr-defined]
     if keep_payments:
         payments = payments.filter(season__isnull=True)

@@ -355,8 +355,10 @@ def remove(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
     payments = services.marked_payments(night)
     choice = request.POST.get("payments")
-    if request.method == "GET" or (payments and choice not in ("keep", "remove")):
+    locked = services.settled_and_locked(night)
+    if request.method == "GET" or locked or (payments and choice not in ("keep", "remove")):
         context = {
+            "locked": locked,
             "night": night,
             "club": night.club,
             "games": night.games.count(),
@@ -365,7 +367,8 @@ def remove(request: HttpRequest, night_id: int) -> HttpResponse:
             "choice": choice,
             "choice_error": request.method == "POST",
         }
-        return render(request, "nights/remove.html", context, status=400 if request.method == "POST" else 200)
+        status = 200 if request.method == "GET" else 409 if locked else 400
+        return render(request, "nights/remove.html", context, status=status)
     club_id = night.club_id  # type: ignore[attr-defined]
     removed = services.remove_night(
         night=night, keep_payments=choice != "remove", removed_by=request.user.get_username()

@@ -25,7 +25,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.views.generic import RedirectView
 
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
-from ledger.models import Payment
+from ledger.models import NightLock, Payment
 from ledger.selectors import night_ledger, season_ledger
 from nights import services as nights
 from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable
@@ -68,6 +68,8 @@ class World:
     live: Night | None = None  # round 1 of 3 started: L1..L4 checked in, L5 on the roster
     settled: Night | None = None  # a finished Check Pinochle night of the season, S1..S4: chips to settle
     payment: Payment | None = None  # one of its two payments, marked as paid
+    square: Night | None = None  # a finished night whose payments are all marked: it can be locked
+    locked: Night | None = None  # a night like it, locked ("Settled — locked")
 
 
 def _night(club: Club, prefix: str, *, season: Season | None = None, start: bool = False) -> Night:
@@ -123,6 +125,8 @@ def world() -> World:
         club=club, season=season, night=settled, payer_id=due.payer, payee_id=due.payee, amount=due.amount,
         unit=due.unit, paid_on=datetime.date(2026, 3, 12), token=uuid.uuid4(),
     )  # fmt: skip
+    square, locked = (_square_night(club, (s1, s2, s3, s4), day) for day in (19, 26))
+    NightLock.objects.create(night=locked, unit="chips", figures=[], locked_by_label="alice")
     return World(
         game,
         keep,
@@ -135,7 +139,28 @@ def world() -> World:
         live,
         settled,
         payment,
+        square,
+        locked,
     )
+
+
+def _square_night(club: Club, players: tuple[Player, ...], day: int) -> Night:
+    """A finished night in no season with every proposed payment marked."""
+    night = make_night(
+        club=club, season=None, played_on=datetime.date(2026, 3, day), tables=[(players, [NS_MAKES])]
+    )
+    for due in night_ledger(night).suggestions:
+        Payment.objects.create(
+            club=club, night=night, payer_id=due.payer, payee_id=due.payee, amount=due.amount, unit=due.unit,
+            paid_on=night.played_on, token=uuid.uuid4(),
+        )  # fmt: skip
+    return night
+
+
+def _any_payment(unit: str) -> dict[str, Any]:
+    """A payment nobody proposed, as the "Record a payment" form posts it."""
+    return {"payer": _player("S1"), "payee": _player("S2"), "amount": "1", "unit": unit, "method": "swish",
+            "token": str(uuid.uuid4())}  # fmt: skip
 
 
 def _due_payment(suggestions: list[Any]) -> dict[str, Any]:
@@ -212,7 +237,12 @@ def snapshot() -> dict[str, Any]:
         "night_seats": list(NightSeat.objects.order_by("pk").values("table", "seat", "player")),
         "night_byes": list(NightBye.objects.order_by("pk").values("round_no", "player")),
         "device_rights": list(DeviceGame.objects.order_by("pk").values("device", "game", "active")),
-        "payments": list(Payment.objects.order_by("pk").values("payer", "payee", "amount", "unit", "night")),
+        "payments": list(
+            Payment.all_objects.order_by("pk").values(
+                "payer", "payee", "amount", "unit", "night", "removed_at"
+            )
+        ),
+        "night_locks": list(NightLock.objects.order_by("pk").values("night", "unlocked_at")),
     }
 
 
@@ -406,6 +436,17 @@ CLUB_WRITES: dict[str, Write] = {
         lambda w: f"/ledger/seasons/{w.season.pk}/pay",
         lambda w: _due_payment(season_ledger(w.season).suggestion_list),
         CLUB_MANAGERS,
+    ),
+    # Any payment that was made, proposed or not; a settled night's lock.
+    "ledger:night_record": Write(
+        lambda w: f"/ledger/nights/{w.settled.pk}/record", lambda w: _any_payment("chips"), CLUB_MANAGERS
+    ),
+    "ledger:season_record": Write(
+        lambda w: f"/ledger/seasons/{w.season.pk}/record", lambda w: _any_payment("chips"), CLUB_MANAGERS
+    ),
+    "ledger:night_lock": Write(lambda w: f"/ledger/nights/{w.square.pk}/lock", lambda w: {}, CLUB_MANAGERS),
+    "ledger:night_unlock": Write(
+        lambda w: f"/ledger/nights/{w.locked.pk}/unlock", lambda w: {}, CLUB_MANAGERS
     ),
 }
 

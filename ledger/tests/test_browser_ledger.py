@@ -169,3 +169,70 @@ def test_the_settlement_statement_and_marking_a_payment_on_a_phone(
         shot(page, f"ledger-statement-{lang}")
         assert_fits_the_phone(page)
     context.close()
+
+
+def sentences(page: Page) -> list[str]:
+    return [text.strip() for text in page.locator(".ledger-payments .ledger-payment").all_inner_texts()]
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_a_treasurer_reads_the_list_out_ticks_it_off_records_a_part_payment_and_locks_the_night(
+    live_server, browser, browser_context_args, width
+):
+    _club, season, night, _players = world()
+    base = live_server.url
+    context = browser.new_context(**{**browser_context_args, "viewport": {"width": width, "height": 780}})
+    page = context.new_page()
+    sign_in_browser(page, base, User.objects.get(username="alice"))
+    page.goto(f"{base}/ledger/nights/{night.pk}/")
+    read_out = sentences(page)
+    assert len(read_out) == 4
+    assert_fits_the_phone(page)
+    shot(page, f"ledger-proposals-{width}")
+
+    # The third one on the list paid by Swish: the others stay as they were read out.
+    third = page.locator(".ledger-payments li").nth(2)
+    third.get_by_label("How").select_option(label="Swish")
+    third.get_by_role("button", name="Mark as paid").click()
+    expect(page.get_by_text("How: Swish.")).to_be_visible()
+    assert sentences(page) == read_out[:2] + read_out[3:]
+
+    # The first payer hands over only part: recorded with the form, only that proposal changes.
+    payer, rest = read_out[0].split(" pays ")
+    payee, amount = rest.rsplit(" ", 1)
+    form = page.locator("#record")
+    form.get_by_label("Payer").select_option(label=payer)
+    form.get_by_label("Payee").select_option(label=payer)  # a slip of the thumb
+    form.get_by_label("Amount").fill("1.00")
+    form.get_by_text("Swish").click()
+    form.get_by_role("button", name="Record the payment").click()
+    expect(page.get_by_text("Payee: A player cannot pay themselves.")).to_be_visible()
+    assert_fits_the_phone(page)
+    shot(page, f"ledger-record-refused-{width}")
+    assert Payment.objects.count() == 1
+    form = page.locator("#record")
+    form.get_by_label("Payee").select_option(label=payee)
+    form.get_by_role("button", name="Record the payment").click()
+    expect(page.get_by_text(f"Marked as paid: {payer} paid {payee} 1.00. How: Swish.")).to_be_visible()
+    left = Decimal(amount) - 1
+    assert sentences(page) == [f"{payer} pays {payee} {left:.2f}", read_out[1], read_out[3]]
+
+    # Ticked off to the end, then locked.
+    while page.locator(".ledger-payments li button").count():
+        page.locator(".ledger-payments li").first.get_by_role("button", name="Mark as paid").click()
+        expect(page.get_by_text("Marked as paid:")).to_be_visible()
+    page.get_by_role("button", name="Lock as settled").click()
+    expect(page.get_by_role("heading", name="Settled — locked")).to_be_visible()
+    expect(page.get_by_role("button", name="Remove")).to_have_count(0)
+    assert_fits_the_phone(page)
+    shot(page, f"ledger-locked-{width}")
+    page.goto(f"{base}/ledger/seasons/{season.pk}/")
+    expect(page.get_by_text("Settled — locked")).to_be_visible()
+    assert_fits_the_phone(page)
+    shot(page, f"ledger-season-record-{width}")
+    context.add_cookies([{"name": "django_language", "value": "sv", "url": base}])
+    page.goto(f"{base}/ledger/nights/{night.pk}/")
+    expect(page.get_by_role("heading", name="Uppgjord — låst")).to_be_visible()
+    assert_fits_the_phone(page)
+    shot(page, f"ledger-locked-sv-{width}")
+    context.close()
