@@ -93,10 +93,18 @@ def fits(model: type[models.Model], where: str, values: Mapping[str, Any]) -> No
         field = model._meta.get_field(name)
         max_length = getattr(field, "max_length", None)
         if isinstance(value, str) and max_length is not None and len(value) > max_length:
-            raise BackupRefused(f"{where}: {name!r} is {len(value)} characters long; at most {max_length} fit")
+            raise BackupRefused(
+                f"{where}: {name!r} is {len(value)} characters long; at most {max_length} fit"
+            )
         choices = getattr(field, "flatchoices", None)
         if choices and value not in ("", None) and value not in {key for key, _label in choices}:
-            raise BackupRefused(f"{where}: {name!r} {str(value)[:20]!r} is not one of the values this app knows")
+            raise BackupRefused(
+                f"{where}: {name!r} {str(value)[:20]!r} is not one of the values this app knows"
+            )
+
+
+def _shown(raw: Any) -> str:
+    return repr(raw[:40] if isinstance(raw, str) else raw)[:60]
 
 
 def _message(error: ValidationError) -> str:
@@ -112,21 +120,25 @@ def value_of(field: models.Field[Any, Any], raw: Any, where: str) -> Any:
         return None
     how = kind(field)
     expected = {"key": int, "int": int, "bool": bool, "text": str, "as_text": str}.get(how)
-    if expected is not None and (not isinstance(raw, expected) or (expected is int and isinstance(raw, bool))):
-        raise BackupRefused(f"{where}: {name!r} is not {'a number' if expected is int else expected.__name__}")
+    if expected is not None and (
+        not isinstance(raw, expected) or (expected is int and isinstance(raw, bool))
+    ):
+        raise BackupRefused(
+            f"{where}: {name!r} is not {'a number' if expected is int else expected.__name__}"
+        )
     if how == "key":
         return raw
     try:
         value = field.to_python(raw)
     except ValidationError as error:
-        raise BackupRefused(f"{where}: {name!r} {str(raw)[:40]!r}: {_message(error)}") from None
+        raise BackupRefused(f"{where}: {name!r} {_shown(raw)}: {_message(error)}") from None
     if value is None:
-        raise BackupRefused(f"{where}: {name!r} {str(raw)[:40]!r} is not a value of this field")
+        raise BackupRefused(f"{where}: {name!r} {_shown(raw)} is not a value of this field")
     fits(field.model, where, {name: value})
     try:
         field.run_validators(value)
     except ValidationError as error:
-        raise BackupRefused(f"{where}: {name!r} {str(raw)[:40]!r}: {_message(error)}") from None
+        raise BackupRefused(f"{where}: {name!r} {_shown(raw)}: {_message(error)}") from None
     return value
 
 
@@ -146,15 +158,19 @@ def values_of(
     for field in fields:
         if field.name in row:
             values[field.attname] = value_of(field, row[field.name], where)
-        elif field.primary_key:
-            raise BackupRefused(f"{where}: {field.name!r} is missing")
-        elif field.has_default() or field.null:
-            values[field.attname] = field.get_default()
         elif getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
             values[field.attname] = None  # stamped with the time of the restore when written
-        else:
+        elif field.primary_key or not _has_a_default(field):
             raise BackupRefused(f"{where}: {field.name!r} is missing")
+        else:
+            values[field.attname] = field.get_default()
     return values
+
+
+def _has_a_default(field: models.Field[Any, Any]) -> bool:
+    """Whether a row written before the field existed can take the field's default: a declared
+    default, an empty value the field allows (null, or blank text)."""
+    return field.has_default() or field.null or (field.empty_strings_allowed and field.blank)
 
 
 def _stamped(fields: Iterable[models.Field[Any, Any]]) -> list[models.Field[Any, Any]]:
@@ -166,7 +182,11 @@ def check_unique(model: type[models.Model], part: str, rows: Sequence[Mapping[st
     rows of the file share it, naming both rows (the database is empty but for the file)."""
     groups: list[tuple[str, ...]] = [(f.attname,) for f in fields_of(model) if f.unique]
     for constraint in model._meta.constraints:
-        if isinstance(constraint, models.UniqueConstraint) and constraint.condition is None and constraint.fields:
+        if (
+            isinstance(constraint, models.UniqueConstraint)
+            and constraint.condition is None
+            and constraint.fields
+        ):
             groups.append(tuple(model._meta.get_field(name).attname for name in constraint.fields))
     for together in model._meta.unique_together:
         groups.append(tuple(model._meta.get_field(name).attname for name in together))
@@ -198,8 +218,8 @@ def check_references(model: type[models.Model], part: str, rows: Sequence[Mappin
             value = row[field.attname]
             if value is not None and value not in found:
                 raise BackupRefused(
-                    f"{part}[{index}]: {field.name!r} {value} is not among the {target._meta.verbose_name_plural}"
-                    " of the backup"
+                    f"{part}[{index}]: {field.name!r} {value} is not among the"
+                    f" {target._meta.verbose_name_plural} of the backup"
                 )
 
 

@@ -97,11 +97,14 @@ FIELDS_WRITTEN: dict[str, set[str]] = {
     "clubs.Membership": {"id", "club", "player", "joined_on", "retired_on"},
     "clubs.Season": {"id", "club", "name", "starts_on", "ends_on", "publish_code", "closed_at"},
     "clubs.ClubRole": {"id", "club", "user", "role", "updated_at"},
-    "clubs.Invite": {"id", "club", "player", "token", "created_by", "created_at", "accepted_by", "accepted_at"},
+    "clubs.Invite": {
+        "id", "club", "player", "token", "created_by", "created_at", "accepted_by", "accepted_at",
+    },
     "scoring.GameSeat": {"id", "game", "seat", "name", "player"},
     "scoring.Hand": {"id", "game", "number", "data", "submission_id", "created_at", "updated_at"},
     "scoring.HandChange": {
-        "id", "game", "club_id", "hand_number", "action", "old_data", "new_data", "actor", "actor_label", "at",
+        "id", "game", "club_id", "hand_number", "action", "old_data", "new_data", "actor", "actor_label",
+        "at",
     },
     "scoring.Device": {"id", "id_hash", "created_at", "seen_at"},
     "scoring.DeviceGame": {"id", "device", "game", "active", "holder", "granted_at"},
@@ -195,82 +198,80 @@ def _permission_names(permissions: Any) -> list[str]:
 def dump_part() -> dict[str, Any]:
     """The league's keys of the file: accounts, clubs, games, phones."""
     return {
-            "groups": [
-                {"name": group.name, "permissions": _permission_names(group.permissions.all())}
-                for group in Group.objects.order_by("pk").prefetch_related("permissions__content_type")
-            ],
-            "users": [
-                {
-                    "id": user.pk,
-                    "username": user.username,
-                    "email": user.email,
-                    "first_name": user.first_name,
-                    "last_name": user.last_name,
-                    "password": user.password,
-                    "is_active": user.is_active,
-                    "is_staff": user.is_staff,
-                    "is_superuser": user.is_superuser,
-                    "date_joined": _date(user.date_joined),
-                    "last_login": _date(user.last_login),
-                    "groups": sorted(group.name for group in user.groups.all()),
-                    "permissions": _permission_names(user.user_permissions.all()),
-                }
-                for user in User.objects.order_by("pk").prefetch_related(
-                    "groups", "user_permissions__content_type"
-                )
-            ],
-            "clubs": [
-                {"id": club.pk, "name": club.name, "created_at": _date(club.created_at)}
-                for club in Club.objects.order_by("pk")
-            ],
-            "players": [
-                {
-                    "id": player.pk,
-                    "name": player.name,
-                    "created_at": _date(player.created_at),
-                    "account": player.user.get_username() if player.user else None,
-                    "clubs": [
-                        {
-                            "club": m.club.name,
-                            "joined_on": _date(m.joined_on),
-                            "retired_on": _date(m.retired_on),
-                        }
-                        for m in player.memberships.all()
-                    ],
-                }
-                for player in Player.objects.order_by("pk")
-                .select_related("user")
-                .prefetch_related("memberships__club")
-            ],
-            "seasons": [
-                {
-                    "id": season.pk,
-                    "club": season.club.name,
-                    "name": season.name,
-                    "starts_on": _date(season.starts_on),
-                    "ends_on": _date(season.ends_on),
-                    "publish_code": season.publish_code,
-                    "closed_at": _date(season.closed_at),
-                }
-                for season in Season.objects.select_related("club").order_by("pk")
-            ],
-            "club_roles": list(_club_roles()),
-            "invites": [
-                {
-                    "club": invite.club.name,
-                    "player": invite.player_id,
-                    "token": invite.token,
-                    "created_by": invite.created_by.username if invite.created_by else None,
-                    "created_at": _date(invite.created_at),
-                    "accepted_by": invite.accepted_by.username if invite.accepted_by else None,
-                    "accepted_at": _date(invite.accepted_at),
-                }
-                for invite in Invite.objects.select_related("club", "created_by", "accepted_by").order_by(
-                    "pk"
-                )
-            ],
-            "games": list(_games()),
-            "devices": list(_devices()),
+        "groups": [
+            {"name": group.name, "permissions": _permission_names(group.permissions.all())}
+            for group in Group.objects.order_by("pk").prefetch_related("permissions__content_type")
+        ],
+        "users": [
+            {
+                "id": user.pk,
+                "username": user.username,
+                "email": user.email,
+                "first_name": user.first_name,
+                "last_name": user.last_name,
+                "password": user.password,
+                "is_active": user.is_active,
+                "is_staff": user.is_staff,
+                "is_superuser": user.is_superuser,
+                "date_joined": _date(user.date_joined),
+                "last_login": _date(user.last_login),
+                "groups": sorted(group.name for group in user.groups.all()),
+                "permissions": _permission_names(user.user_permissions.all()),
+            }
+            for user in User.objects.order_by("pk").prefetch_related(
+                "groups", "user_permissions__content_type"
+            )
+        ],
+        "clubs": [
+            {"id": club.pk, "name": club.name, "created_at": _date(club.created_at)}
+            for club in Club.objects.order_by("pk")
+        ],
+        "players": [
+            {
+                "id": player.pk,
+                "name": player.name,
+                "created_at": _date(player.created_at),
+                "account": player.user.get_username() if player.user else None,
+                "clubs": [
+                    {
+                        "club": m.club.name,
+                        "joined_on": _date(m.joined_on),
+                        "retired_on": _date(m.retired_on),
+                    }
+                    for m in player.memberships.all()
+                ],
+            }
+            for player in Player.objects.order_by("pk")
+            .select_related("user")
+            .prefetch_related("memberships__club")
+        ],
+        "seasons": [
+            {
+                "id": season.pk,
+                "club": season.club.name,
+                "name": season.name,
+                "starts_on": _date(season.starts_on),
+                "ends_on": _date(season.ends_on),
+                "publish_code": season.publish_code,
+                "closed_at": _date(season.closed_at),
+            }
+            for season in Season.objects.select_related("club").order_by("pk")
+        ],
+        "club_roles": list(_club_roles()),
+        "invites": [
+            {
+                "club": invite.club.name,
+                "player": invite.player_id,
+                "token": invite.token,
+                "created_by": invite.created_by.username if invite.created_by else None,
+                "created_at": _date(invite.created_at),
+                "accepted_by": invite.accepted_by.username if invite.accepted_by else None,
+                "accepted_at": _date(invite.accepted_at),
+            }
+            for invite in Invite.objects.select_related("club", "created_by", "accepted_by").order_by("pk")
+        ],
+        "games": list(_games()),
+        "devices": list(_devices()),
     }
 
 
@@ -590,7 +591,9 @@ def _restore_players(
             raise BackupRefused(f"{where}: account {account[:150]!r} is unknown or tied to another player")
         if account is not None:
             tied.add(account)
-        player = players[key] = _new(Player, where, id=key, name=name, user=users[account] if account else None)
+        player = players[key] = _new(
+            Player, where, id=key, name=name, user=users[account] if account else None
+        )
         player.save(force_insert=True)
         created = _moment(row.get("created_at"), where)
         if created:
@@ -1002,4 +1005,4 @@ PART = parts.Part(
     load=_load_league,
 )  # fmt: skip
 
-__all__ = ["BackupRefused", "PART", "database_is_empty", "dump", "load"]
+__all__ = ["PART", "BackupRefused", "database_is_empty", "dump", "load"]

@@ -20,7 +20,7 @@ from league.backup import dump
 
 
 class Command(BaseCommand):
-    help = "Write everything a club made (games, clubs, accounts, nights, payments) to a JSON file (or - for stdout)."
+    help = "Write everything a club made (games, clubs, accounts, nights, payments) to a JSON file or -."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="where to write the backup; - for standard output")

@@ -2,9 +2,10 @@
 
 Every part of the backup comes back (league/backup.py: accounts, clubs, games, phones; the club
 nights; the ledger). Every game is rescored by the rules engine, and its totals, league statistics
-and ratings are written afresh, all in one transaction: a refused file (broken JSON, a game the rules refuse, a reference
-to a club or player that is not in the file) or a database that already holds data writes nothing
-and exits with status 2, naming what is wrong.
+and ratings are written afresh, all in one transaction: a refused file (broken JSON, a game the
+rules refuse, a reference to a club or player that is not in the file, a value its column would
+not take) or a database that already holds data writes nothing and exits with status 2, naming
+what is wrong.
 """
 
 import sys
