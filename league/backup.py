@@ -22,8 +22,8 @@ device's id hash, the SHA-256 of its cookie, and the games it may score, each wi
 is held for, without which a lapsed right would count again), so a table's phone goes on scoring
 after a restore and an invite link sent before it still works; version 4 the club nights and the
 ledger (the parts of `nights` and `ledger`), every row's id (accounts, clubs, players, seasons,
-games and the rows of the new parts keep their ids, so every link and every order by id is the
-same after a restore) and the games' other columns. Version 1 to 3 files still restore, without
+games, corrections and the rows of the new parts keep their ids, so every link and every order
+by id is the same after a restore) and the games' other columns. Version 1 to 3 files still restore, without
 what they lack.
 
 Every value is checked before it is written: types, references, and each text against its
@@ -329,6 +329,7 @@ def _games() -> Iterator[dict[str, Any]]:
     for change in HandChange.objects.select_related("actor").order_by("game_id", "at", "pk"):
         changes.setdefault(change.game_id, []).append(
             {
+                "id": change.pk,  # the club's corrections page lists changes of one moment by id
                 "hand_number": change.hand_number,
                 "action": change.action,
                 "old_data": change.old_data,
@@ -974,6 +975,7 @@ def _changes(rows: Any, users: Mapping[str, User], clubs: Mapping[str, Club], wh
             _new(
                 HandChange,
                 here,
+                id=_key(row, here),
                 hand_number=number,
                 action=action,
                 old_data=old,
