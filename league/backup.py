@@ -1,20 +1,30 @@
-"""Backup and restore of everything: games as game records (docs/record-format.md), plus the club data.
+"""Backup and restore of everything a club made, and the league's part of it.
 
-`dump()` builds one JSON-ready object: accounts (with password hashes, so keep backups private)
-with their admin permissions and groups, the groups and their permissions, clubs, players and
-rosters, seasons (with their published-results codes), club roles by username, and every game as
-its game record (settings, players, hands) with its league details (club, season, date, place,
-note, which player sat in each seat), its code, share code and edit secrets, each hand's
-submission id and times, and the game's correction history. Derived figures (totals, statistics)
-are not in the file: `load()` rescores every game with the engine and writes them afresh through
-`league.services.store_games`, in one transaction, into an empty database only.
+`dump()` builds one JSON-ready object from the parts of every app (`backups.parts`: each app's
+`backup.py` says what it holds and what it leaves out as derived), read in one transaction so the
+parts agree; `load()` restores them in the order of INSTALLED_APPS (every app after those it
+points at), all in one transaction, into an empty database only, and then computes the ratings
+afresh from the restored games.
+
+The league's part: accounts (with password hashes, so keep backups private) with their admin
+permissions and groups, the groups and their permissions, clubs, players and rosters, seasons
+(with their published-results codes), club roles by username, club invites, every game as its
+game record (settings, players, hands) with its league details (club, season, date, place, note,
+which player sat in each seat), its code, share code and edit secrets, each hand's submission id
+and times, the game's correction history, and every other column of the game (`columns`, written
+by `backups.rows`, so a field added to `Game` later is kept); and the phones' edit rights. Derived
+figures (totals, statistics) are not in the file: `load()` rescores every game with the engine and
+writes them afresh through `league.services.store_games`.
 
 Version 2 added the permissions, groups, publish codes, hand submission ids and the correction
-history (issue 13, point 10); version 3 the club invites, pending and accepted, and the phones'
-edit rights (each device's id hash, the SHA-256 of its cookie, and the games it may score, each with
-the account it is held for, without which a lapsed right would count again), so a
-table's phone goes on scoring after a restore and an invite link sent before it still works.
-Version 1 and 2 files still restore, without what they lack.
+history; version 3 the club invites, pending and accepted, and the phones' edit rights (each
+device's id hash, the SHA-256 of its cookie, and the games it may score, each with the account it
+is held for, without which a lapsed right would count again), so a table's phone goes on scoring
+after a restore and an invite link sent before it still works; version 4 the club nights and the
+ledger (the parts of `nights` and `ledger`), every row's id (accounts, clubs, players, seasons,
+games, corrections and the rows of the new parts keep their ids, so every link and every order
+by id is the same after a restore) and the games' other columns. Version 1 to 3 files still restore, without
+what they lack.
 
 Every value is checked before it is written: types, references, and each text against its
 column's length and choices (a message names the part of the file and the field), so SQLite and
@@ -30,9 +40,12 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from django.contrib.auth.models import Group, Permission, User
-from django.db import DataError, IntegrityError, connection, transaction
+from django.core.management.color import no_style
+from django.db import DataError, IntegrityError, connection, models, transaction
 from django.utils.dateparse import parse_datetime
 
+from backups import parts
+from backups.rows import BackupRefused, fits, row_of, values_of
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
 from league.services import NewGame, store_games
 from ratings import services as rating_services
@@ -43,15 +56,134 @@ from scoring.strict_input import find_bad_text, is_game_code
 PUBLISH_CODE = re.compile(r"[A-Za-z0-9_-]{1,32}", re.ASCII)
 
 FORMAT = "pinochle-scorekeeper-backup"
-VERSION = 3
-READABLE = (1, 2, 3)  # versions load() accepts
+VERSION = 4
+READABLE = (1, 2, 3, 4)  # versions load() accepts
+
+# The game's fields this part writes by name or in the game record; the others (but the derived
+# ones) go into the row's `columns`, field by field, whatever fields Game gains later.
+GAME_FIELDS_BY_NAME = {
+    "id", "code", "seats", "variant", "deck", "target", "min_bid", "first_dealer", "meld_needs_trick",
+    "club", "season", "played_on", "place", "note", "share_code", "edit_token_hash",
+    "handover_token_hash", "handover_expires_at", "created_by", "created_at", "updated_at",
+}  # fmt: skip
+GAME_FIELDS_DERIVED = {
+    "hand_count": "the game's summary: the engine scores the restored hands again",
+    "finished": "the game's summary: the engine scores the restored hands again",
+    "winner": "the game's summary: the engine scores the restored hands again",
+    "scores": "the game's summary: the engine scores the restored hands again",
+    "chip_totals": "the game's summary: the engine scores the restored hands again",
+    "pending_import": "an upload still being imported is not in a backup (its games are hidden)",
+}
 
 
-class BackupRefused(Exception):
-    """The file cannot be restored; the message says what is wrong and where."""
+def _game_columns() -> list[models.Field[Any, Any]]:
+    return [
+        field
+        for field in Game._meta.concrete_fields
+        if field.name not in GAME_FIELDS_BY_NAME and field.name not in GAME_FIELDS_DERIVED
+    ]
 
 
-# --- backup ------------------------------------------------------------------------------------
+# Each field of the models this part writes by hand, and where it goes (tests/test_backup_coverage.py
+# fails on a field that is not here, so a field added to one of these models is not lost unseen).
+FIELDS_WRITTEN: dict[str, set[str]] = {
+    "auth.User": {
+        "id", "username", "email", "first_name", "last_name", "password", "is_active", "is_staff",
+        "is_superuser", "date_joined", "last_login",
+    },
+    "auth.Group": {"id", "name"},  # the groups' ids are not kept: nothing shows them
+    "clubs.Club": {"id", "name", "created_at"},
+    "clubs.Player": {"id", "name", "created_at", "user"},
+    "clubs.Membership": {"id", "club", "player", "joined_on", "retired_on"},
+    "clubs.Season": {"id", "club", "name", "starts_on", "ends_on", "publish_code", "closed_at"},
+    "clubs.ClubRole": {"id", "club", "user", "role", "updated_at"},
+    "clubs.Invite": {
+        "id", "club", "player", "token", "created_by", "created_at", "accepted_by", "accepted_at",
+    },
+    "scoring.GameSeat": {"id", "game", "seat", "name", "player"},
+    "scoring.Hand": {"id", "game", "number", "data", "submission_id", "created_at", "updated_at"},
+    "scoring.HandChange": {
+        "id", "game", "club_id", "hand_number", "action", "old_data", "new_data", "actor", "actor_label",
+        "at",
+    },
+    "scoring.Device": {"id", "id_hash", "created_at", "seen_at"},
+    "scoring.DeviceGame": {"id", "device", "game", "active", "holder", "granted_at"},
+}  # fmt: skip
+
+
+# --- backup of every part ----------------------------------------------------------------------
+
+
+def dump() -> dict[str, Any]:
+    """Everything, read in one transaction so the parts agree with each other."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and outermost:
+            # A snapshot that does not block the tables' writers while it is read.
+            connection.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "created": _date(datetime.datetime.now(datetime.UTC)),
+        }
+        for app, part in parts.found():
+            if part.dump is None:
+                continue
+            written = part.dump()
+            repeated = set(written) & set(data)
+            if repeated:
+                raise TypeError(f"the backup part of {app} writes {sorted(repeated)}, written before")
+            data.update(written)
+        return data
+
+
+def database_is_empty() -> bool:
+    return not any(model._base_manager.exists() for model in parts.held_models())
+
+
+def load(data: Any) -> dict[str, int]:
+    """Restore a `dump()` into an empty database, all or nothing; returns what was restored.
+
+    BackupRefused names the first problem (the part of the file, and what is wrong with it).
+    """
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BackupRefused(f'not a backup of this app (no "format": "{FORMAT}")')
+    version = data.get("version")
+    if version not in READABLE:
+        raise BackupRefused(
+            f"backup version {version!r}; this app restores versions {', '.join(str(v) for v in READABLE)}"
+        )
+    bad = find_bad_text(data)
+    if bad is not None:  # no database stores these (PostgreSQL refuses NUL, neither takes surrogates)
+        raise BackupRefused(f"{bad[0]}: {bad[1]}")
+    counts: dict[str, int] = {}
+    try:
+        with transaction.atomic():
+            if not database_is_empty():
+                raise BackupRefused("the database is not empty")
+            for _app, part in parts.found():
+                if part.load is not None:
+                    counts.update(part.load(data, version))
+            _restart_ids()
+            rating_services.refresh_all()  # the ratings are derived: rebuilt from the restored games
+    except (IntegrityError, DataError) as error:
+        # What the checks above do not look for (a row given twice, a name longer than its column)
+        # the database refuses; the transaction has written nothing.
+        raise BackupRefused(f"the database refused the backup: {str(error).splitlines()[0][:200]}") from None
+    return counts
+
+
+def _restart_ids() -> None:
+    """Rows written with the file's ids: the next new row of each table takes the next id (on
+    PostgreSQL the sequences are set past the restored ids; SQLite does that by itself)."""
+    statements = connection.ops.sequence_reset_sql(no_style(), parts.held_models())
+    if statements:
+        with connection.cursor() as cursor:
+            for statement in statements:
+                cursor.execute(statement)
+
+
+# --- the league's part: backup -------------------------------------------------------------------
 
 
 def _date(value: datetime.date | datetime.datetime | None) -> str | None:
@@ -63,92 +195,84 @@ def _permission_names(permissions: Any) -> list[str]:
     return sorted(f"{p.content_type.app_label}.{p.codename}" for p in permissions)
 
 
-def dump() -> dict[str, Any]:
-    """Everything, read in one transaction so the parts agree with each other."""
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
-        if connection.vendor == "postgresql" and outermost:
-            # A snapshot that does not block the tables' writers while it is read.
-            connection.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        return {
-            "format": FORMAT,
-            "version": VERSION,
-            "created": _date(datetime.datetime.now(datetime.UTC)),
-            "groups": [
-                {"name": group.name, "permissions": _permission_names(group.permissions.all())}
-                for group in Group.objects.order_by("pk").prefetch_related("permissions__content_type")
-            ],
-            "users": [
-                {
-                    "username": user.username,
-                    "email": user.email,
-                    "first_name": user.first_name,
-                    "last_name": user.last_name,
-                    "password": user.password,
-                    "is_active": user.is_active,
-                    "is_staff": user.is_staff,
-                    "is_superuser": user.is_superuser,
-                    "date_joined": _date(user.date_joined),
-                    "last_login": _date(user.last_login),
-                    "groups": sorted(group.name for group in user.groups.all()),
-                    "permissions": _permission_names(user.user_permissions.all()),
-                }
-                for user in User.objects.order_by("pk").prefetch_related(
-                    "groups", "user_permissions__content_type"
-                )
-            ],
-            "clubs": [
-                {"name": club.name, "created_at": _date(club.created_at)}
-                for club in Club.objects.order_by("pk")
-            ],
-            "players": [
-                {
-                    "id": player.pk,
-                    "name": player.name,
-                    "created_at": _date(player.created_at),
-                    "account": player.user.get_username() if player.user else None,
-                    "clubs": [
-                        {
-                            "club": m.club.name,
-                            "joined_on": _date(m.joined_on),
-                            "retired_on": _date(m.retired_on),
-                        }
-                        for m in player.memberships.all()
-                    ],
-                }
-                for player in Player.objects.order_by("pk")
-                .select_related("user")
-                .prefetch_related("memberships__club")
-            ],
-            "seasons": [
-                {
-                    "club": season.club.name,
-                    "name": season.name,
-                    "starts_on": _date(season.starts_on),
-                    "ends_on": _date(season.ends_on),
-                    "publish_code": season.publish_code,
-                    "closed_at": _date(season.closed_at),
-                }
-                for season in Season.objects.select_related("club").order_by("pk")
-            ],
-            "club_roles": list(_club_roles()),
-            "invites": [
-                {
-                    "club": invite.club.name,
-                    "player": invite.player_id,
-                    "token": invite.token,
-                    "created_by": invite.created_by.username if invite.created_by else None,
-                    "created_at": _date(invite.created_at),
-                    "accepted_by": invite.accepted_by.username if invite.accepted_by else None,
-                    "accepted_at": _date(invite.accepted_at),
-                }
-                for invite in Invite.objects.select_related("club", "created_by", "accepted_by").order_by(
-                    "pk"
-                )
-            ],
-            "games": list(_games()),
-            "devices": list(_devices()),
-        }
+def dump_part() -> dict[str, Any]:
+    """The league's keys of the file: accounts, clubs, games, phones."""
+    return {
+        "groups": [
+            {"name": group.name, "permissions": _permission_names(group.permissions.all())}
+            for group in Group.objects.order_by("pk").prefetch_related("permissions__content_type")
+        ],
+        "users": [
+            {
+                "id": user.pk,
+                "username": user.username,
+                "email": user.email,
+                "first_name": user.first_name,
+                "last_name": user.last_name,
+                "password": user.password,
+                "is_active": user.is_active,
+                "is_staff": user.is_staff,
+                "is_superuser": user.is_superuser,
+                "date_joined": _date(user.date_joined),
+                "last_login": _date(user.last_login),
+                "groups": sorted(group.name for group in user.groups.all()),
+                "permissions": _permission_names(user.user_permissions.all()),
+            }
+            for user in User.objects.order_by("pk").prefetch_related(
+                "groups", "user_permissions__content_type"
+            )
+        ],
+        "clubs": [
+            {"id": club.pk, "name": club.name, "created_at": _date(club.created_at)}
+            for club in Club.objects.order_by("pk")
+        ],
+        "players": [
+            {
+                "id": player.pk,
+                "name": player.name,
+                "created_at": _date(player.created_at),
+                "account": player.user.get_username() if player.user else None,
+                "clubs": [
+                    {
+                        "club": m.club.name,
+                        "joined_on": _date(m.joined_on),
+                        "retired_on": _date(m.retired_on),
+                    }
+                    for m in player.memberships.all()
+                ],
+            }
+            for player in Player.objects.order_by("pk")
+            .select_related("user")
+            .prefetch_related("memberships__club")
+        ],
+        "seasons": [
+            {
+                "id": season.pk,
+                "club": season.club.name,
+                "name": season.name,
+                "starts_on": _date(season.starts_on),
+                "ends_on": _date(season.ends_on),
+                "publish_code": season.publish_code,
+                "closed_at": _date(season.closed_at),
+            }
+            for season in Season.objects.select_related("club").order_by("pk")
+        ],
+        "club_roles": list(_club_roles()),
+        "invites": [
+            {
+                "club": invite.club.name,
+                "player": invite.player_id,
+                "token": invite.token,
+                "created_by": invite.created_by.username if invite.created_by else None,
+                "created_at": _date(invite.created_at),
+                "accepted_by": invite.accepted_by.username if invite.accepted_by else None,
+                "accepted_at": _date(invite.accepted_at),
+            }
+            for invite in Invite.objects.select_related("club", "created_by", "accepted_by").order_by("pk")
+        ],
+        "games": list(_games()),
+        "devices": list(_devices()),
+    }
 
 
 def _devices() -> Iterator[dict[str, Any]]:
@@ -205,6 +329,7 @@ def _games() -> Iterator[dict[str, Any]]:
     for change in HandChange.objects.select_related("actor").order_by("game_id", "at", "pk"):
         changes.setdefault(change.game_id, []).append(
             {
+                "id": change.pk,  # the club's corrections page lists changes of one moment by id
                 "hand_number": change.hand_number,
                 "action": change.action,
                 "old_data": change.old_data,
@@ -218,13 +343,15 @@ def _games() -> Iterator[dict[str, Any]]:
     seats: dict[int, list[GameSeat]] = {}
     for row in GameSeat.objects.order_by("game_id", "seat"):
         seats.setdefault(row.game_id, []).append(row)
+    columns = _game_columns()
     for game in games.iterator(chunk_size=500):
-        rows = seats.get(game.pk, [])
+        seat_rows = seats.get(game.pk, [])
         yield {
+            "id": game.pk,
             "code": game.code,
             "record": {
                 **game.settings_record(),
-                "players": {row.seat: row.name for row in rows if row.name},
+                "players": {row.seat: row.name for row in seat_rows if row.name},
                 "hands": hands.get(game.pk, []),
             },
             "club": game.club.name if game.club else None,
@@ -232,7 +359,7 @@ def _games() -> Iterator[dict[str, Any]]:
             "played_on": _date(game.played_on),
             "place": game.place,
             "note": game.note,
-            "seat_players": {row.seat: row.player_id for row in rows if row.player_id},
+            "seat_players": {row.seat: row.player_id for row in seat_rows if row.player_id},
             "share_code": game.share_code,
             "edit_token_hash": game.edit_token_hash,
             "handover_token_hash": game.handover_token_hash,
@@ -242,14 +369,11 @@ def _games() -> Iterator[dict[str, Any]]:
             "created_by": game.created_by.username if game.created_by else None,
             "created_at": _date(game.created_at),
             "updated_at": _date(game.updated_at),
+            "columns": row_of(game, columns),
         }
 
 
 # --- restore -----------------------------------------------------------------------------------
-
-
-def database_is_empty() -> bool:
-    return not any(model.objects.exists() for model in (Game, Club, Player, Season, User, ClubRole))
 
 
 def _field(obj: Any, key: str, kind: type | tuple[type, ...], where: str, *, optional: bool = False) -> Any:
@@ -304,65 +428,40 @@ def _score(record: Any, where: str) -> GameResult:
         raise BackupRefused(f"{where}: {error}") from None
 
 
-def _fits(model: type[Any], where: str, values: Mapping[str, Any]) -> None:
-    """Refuse a value its column would not take: text longer than the field's max_length, a value
-    outside its choices. SQLite stores an over-long name that PostgreSQL refuses; the restore
-    refuses it on both, naming the part of the file and the field."""
-    for name, value in values.items():
-        field = model._meta.get_field(name)
-        if isinstance(value, str) and field.max_length is not None and len(value) > field.max_length:
-            raise BackupRefused(
-                f"{where}: {name!r} is {len(value)} characters long; at most {field.max_length} fit"
-            )
-        if (
-            field.choices
-            and value not in ("", None)
-            and value not in {key for key, _label in field.flatchoices}
-        ):
-            raise BackupRefused(
-                f"{where}: {name!r} {str(value)[:20]!r} is not one of the values this app knows"
-            )
-
-
 def _new(model: type[Any], where: str, **values: Any) -> Any:
-    """An unsaved row, every value checked against its column first (`_fits`)."""
-    _fits(model, where, values)
+    """An unsaved row, every value checked against its column first (`backups.rows.fits`)."""
+    fits(model, where, values)
     return model(**values)
 
 
-def load(data: Any) -> dict[str, int]:
-    """Restore a `dump()` into an empty database, all or nothing; returns what was restored.
+def _key(row: Mapping[str, Any], where: str) -> int | None:
+    """The row's id in the source database (version 4), kept by the restore; None in older files."""
+    key = _field(row, "id", int, where, optional=True)
+    if key is not None and not 0 < key < 2**31:
+        raise BackupRefused(f"{where}: 'id' {key} is not a row id")
+    return key
 
-    BackupRefused names the first problem (the part of the file, and what is wrong with it).
-    """
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BackupRefused(f'not a backup of this app (no "format": "{FORMAT}")')
-    if data.get("version") not in READABLE:
-        raise BackupRefused(
-            f"backup version {data.get('version')!r}; this app restores versions "
-            f"{', '.join(str(v) for v in READABLE)}"
-        )
-    bad = find_bad_text(data)
-    if bad is not None:  # no database stores these (PostgreSQL refuses NUL, neither takes surrogates)
-        raise BackupRefused(f"{bad[0]}: {bad[1]}")
-    try:
-        with transaction.atomic():
-            if not database_is_empty():
-                raise BackupRefused("the database is not empty")
-            groups = _restore_groups(data.get("groups") or [])
-            users = _restore_users(_list(data, "users"), groups)
-            clubs = _restore_clubs(_list(data, "clubs"))
-            players = _restore_players(_list(data, "players"), clubs, users)
-            seasons = _restore_seasons(_list(data, "seasons"), clubs)
-            roles = _restore_roles(_list(data, "club_roles"), users, clubs)
-            invites = _restore_invites(data.get("invites") or [], users, clubs, players)
-            games, hands = _restore_games(_list(data, "games"), users, clubs, seasons, players)
-            devices, rights = _restore_devices(data.get("devices") or [], users)
-            rating_services.refresh_all()  # the ratings are derived: rebuilt from the restored games
-    except (IntegrityError, DataError) as error:
-        # What the checks above do not look for (a row given twice, a name longer than its column)
-        # the database refuses; the transaction has written nothing.
-        raise BackupRefused(f"the database refused the backup: {str(error).splitlines()[0][:200]}") from None
+
+def _unique_key(row: Mapping[str, Any], where: str, seen: set[int]) -> int | None:
+    key = _key(row, where)
+    if key is not None and key in seen:
+        raise BackupRefused(f"{where}: the id {key} is repeated")
+    if key is not None:
+        seen.add(key)
+    return key
+
+
+def _load_league(data: Mapping[str, Any], version: int) -> dict[str, int]:
+    """The league's part back: accounts, clubs, rosters, seasons, roles, invites, games, phones."""
+    groups = _restore_groups(data.get("groups") or [])
+    users = _restore_users(_list(data, "users"), groups)
+    clubs = _restore_clubs(_list(data, "clubs"))
+    players = _restore_players(_list(data, "players"), clubs, users)
+    seasons = _restore_seasons(_list(data, "seasons"), clubs)
+    roles = _restore_roles(_list(data, "club_roles"), users, clubs)
+    invites = _restore_invites(data.get("invites") or [], users, clubs, players)
+    games, hands = _restore_games(_list(data, "games"), users, clubs, seasons, players)
+    devices, rights = _restore_devices(data.get("devices") or [], users)
     return {
         "games": games,
         "hands": hands,
@@ -404,7 +503,7 @@ def _restore_groups(rows: Any) -> dict[str, Group]:
         name = _field(row, "name", str, where)
         if not name or name in groups:
             raise BackupRefused(f"{where}: the group name is empty or repeated")
-        _fits(Group, where, {"name": name})
+        fits(Group, where, {"name": name})
         groups[name], _created = Group.objects.get_or_create(name=name)
         groups[name].permissions.set(_permissions(row.get("permissions", []), where))
     return groups
@@ -412,6 +511,7 @@ def _restore_groups(rows: Any) -> dict[str, Group]:
 
 def _restore_users(rows: list[Any], groups: Mapping[str, Group]) -> dict[str, User]:
     users: dict[str, User] = {}
+    ids: set[int] = set()
     memberships: dict[str, list[Group]] = {}
     permissions: dict[str, list[Permission]] = {}
     for index, row in enumerate(rows, start=1):
@@ -422,6 +522,7 @@ def _restore_users(rows: list[Any], groups: Mapping[str, Group]) -> dict[str, Us
         users[name] = _new(
             User,
             where,
+            id=_unique_key(row, where, ids),
             username=name,
             email=_field(row, "email", str, where, optional=True) or "",
             first_name=_field(row, "first_name", str, where, optional=True) or "",
@@ -455,13 +556,14 @@ def _restore_users(rows: list[Any], groups: Mapping[str, Group]) -> dict[str, Us
 
 def _restore_clubs(rows: list[Any]) -> dict[str, Club]:
     clubs: dict[str, Club] = {}
+    ids: set[int] = set()
     for index, row in enumerate(rows, start=1):
         where = f"clubs[{index}]"
         name = _field(row, "name", str, where)
         if not name.strip() or name in clubs:
             raise BackupRefused(f"{where}: the club name is empty or repeated")
-        clubs[name] = _new(Club, where, name=name)
-        clubs[name].save()
+        clubs[name] = _new(Club, where, id=_unique_key(row, where, ids), name=name)
+        clubs[name].save(force_insert=True)
         created = _moment(row.get("created_at"), where)
         if created:
             Club.objects.filter(pk=clubs[name].pk).update(created_at=created)
@@ -482,6 +584,7 @@ def _restore_players(
     for index, row in enumerate(rows, start=1):
         where = f"players[{index}]"
         key, name = _field(row, "id", int, where), _field(row, "name", str, where)
+        _key(row, where)  # a player keeps the id the file gives it (every version has one)
         if key in players or not name.strip():
             raise BackupRefused(f"{where}: the id is repeated or the name is empty")
         account = _field(row, "account", str, where, optional=True)
@@ -489,8 +592,10 @@ def _restore_players(
             raise BackupRefused(f"{where}: account {account[:150]!r} is unknown or tied to another player")
         if account is not None:
             tied.add(account)
-        player = players[key] = _new(Player, where, name=name, user=users[account] if account else None)
-        player.save()
+        player = players[key] = _new(
+            Player, where, id=key, name=name, user=users[account] if account else None
+        )
+        player.save(force_insert=True)
         created = _moment(row.get("created_at"), where)
         if created:
             Player.objects.filter(pk=player.pk).update(created_at=created)
@@ -511,6 +616,7 @@ def _restore_players(
 def _restore_seasons(rows: list[Any], clubs: Mapping[str, Club]) -> dict[tuple[str, str], Season]:
     seasons: dict[tuple[str, str], Season] = {}
     codes: set[str] = set()
+    ids: set[int] = set()
     for index, row in enumerate(rows, start=1):
         where = f"seasons[{index}]"
         club = _club(clubs, _field(row, "club", str, where), where)
@@ -533,6 +639,7 @@ def _restore_seasons(rows: list[Any], clubs: Mapping[str, Club]) -> dict[tuple[s
         seasons[(club.name, name)] = season = _new(
             Season,
             where,
+            id=_unique_key(row, where, ids),
             club=club,
             name=name,
             starts_on=starts,
@@ -540,7 +647,7 @@ def _restore_seasons(rows: list[Any], clubs: Mapping[str, Club]) -> dict[tuple[s
             publish_code=code,
             closed_at=_moment(row.get("closed_at"), where),
         )
-        season.save()
+        season.save(force_insert=True)
     return seasons
 
 
@@ -576,6 +683,8 @@ def _restore_games(
     new_games: list[NewGame] = []
     extras: list[dict[str, Any]] = []
     codes: set[str] = set()
+    ids: set[int] = set()
+    columns = _game_columns()
     for index, row in enumerate(rows, start=1):
         code = _field(row, "code", str, f"games[{index}]")
         where = f"games[{index}] (game {code[:16]})"
@@ -615,12 +724,20 @@ def _restore_games(
         if not isinstance(place, str) or not isinstance(note, str):
             raise BackupRefused(f"{where}: 'place' or 'note' is not text")
         edit_token_hash = row.get("edit_token_hash") if isinstance(row.get("edit_token_hash"), str) else ""
-        _fits(Game, where, {"place": place, "note": note, "edit_token_hash": edit_token_hash})
+        fits(Game, where, {"place": place, "note": note, "edit_token_hash": edit_token_hash})
         # Club and season are set afterwards: store_games would bind named seats to roster players
         # by name, and the backup says exactly which player sat where.
         played_on = _day(row.get("played_on"), where)
         new_games.append(
-            NewGame.of_record(record, result, code=code, played_on=played_on, place=place, note=note)
+            NewGame.of_record(
+                record,
+                result,
+                pk=_unique_key(row, where, ids),
+                code=code,
+                played_on=played_on,
+                place=place,
+                note=note,
+            )
         )
         extras.append(
             {
@@ -636,6 +753,11 @@ def _restore_games(
                 "handover_expires_at": _moment(row.get("handover_expires_at"), where),
                 "hand_meta": _hand_meta(row.get("hand_meta"), len(record["hands"]), where),
                 "changes": _changes(row.get("changes"), users, clubs, where),
+                # Version 4: every other column of the game (its last meld entry, whatever Game
+                # gains later), each checked against its column.
+                "columns": values_of(Game, row["columns"], f"{where} columns", columns)
+                if "columns" in row
+                else {},
             }
         )
     stored = store_games(games=new_games)
@@ -649,6 +771,7 @@ def _restore_games(
             "season": extra["season"],
             "edit_token_hash": extra["edit_token_hash"],
             "created_by": extra["created_by"],
+            **extra["columns"],
         }
         if extra["share_code"]:
             changes["share_code"] = extra["share_code"]
@@ -852,6 +975,7 @@ def _changes(rows: Any, users: Mapping[str, User], clubs: Mapping[str, Club], wh
             _new(
                 HandChange,
                 here,
+                id=_key(row, here),
                 hand_number=number,
                 action=action,
                 old_data=old,
@@ -865,4 +989,22 @@ def _changes(rows: Any, users: Mapping[str, User], clubs: Mapping[str, Club], wh
     return trail
 
 
-__all__ = ["BackupRefused", "database_is_empty", "dump", "load"]
+PART = parts.Part(
+    holds=(
+        "auth.Group", "auth.Group_permissions", "auth.User", "auth.User_groups", "auth.User_user_permissions",
+        "clubs.Club", "clubs.Player", "clubs.Membership", "clubs.Season", "clubs.ClubRole", "clubs.Invite",
+        "scoring.Game", "scoring.GameSeat", "scoring.Hand", "scoring.HandChange",
+        "scoring.Device", "scoring.DeviceGame",
+    ),
+    derived={
+        "scoring.HandStat": "statistics: rewritten from the hands when the engine scores each game again",
+        "scoring.GameStat": "statistics: rewritten from the hands when the engine scores each game again",
+        "scoring.GameSetup": "transient: the one-time token of the form that started a game, against a"
+        " second tap on Start within moments",
+        "league.ImportBatch": "transient: an upload's progress page; its games, once published, are games",
+    },
+    dump=dump_part,
+    load=_load_league,
+)  # fmt: skip
+
+__all__ = ["PART", "BackupRefused", "database_is_empty", "dump", "load"]

@@ -48,6 +48,7 @@ class NewGame:
     note: str = ""
     line: int | None = None  # where it came from, for messages
     player_ids: dict[str, int] = field(default_factory=dict)
+    pk: int | None = None  # a restored game keeps the id it had
 
     @classmethod
     def of_record(cls, record: Mapping[str, Any], result: GameResult, **league: Any) -> NewGame:
@@ -332,6 +333,8 @@ def _game_rows(
         )
         if new.code:
             row.code = new.code
+        if new.pk is not None:
+            row.pk = new.pk
         game_rows.append(row)
     return game_rows
 

@@ -1,7 +1,9 @@
 """`python manage.py backup FILE` (or `-` for standard output): everything as one JSON file.
 
-Games as game records (docs/record-format.md) with their league details, plus clubs, players,
-rosters, seasons, accounts and club roles (league/backup.py). It holds password hashes: keep it private.
+Every app's part (league/backup.py): games as game records (docs/record-format.md) with their
+league details, clubs, players, rosters, seasons, accounts, club roles, invites and the phones' edit
+rights; the club nights with their plans and table links; the ledger's payments. It holds
+password hashes: keep it private.
 A file is written next to its final name and renamed into place, so a failed run never leaves a
 half-written backup where the last good one was.
 """
@@ -18,7 +20,7 @@ from league.backup import dump
 
 
 class Command(BaseCommand):
-    help = "Write every game, club, player, season and account to a JSON file (or - for stdout)."
+    help = "Write everything a club made (games, clubs, accounts, nights, payments) to a JSON file or -."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="where to write the backup; - for standard output")

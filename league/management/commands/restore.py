@@ -1,14 +1,17 @@
 """`python manage.py restore FILE` (or `-` for standard input): load a backup into an EMPTY database.
 
-Every game is rescored by the rules engine, and its totals and league statistics are written
-afresh, all in one transaction: a refused file (broken JSON, a game the rules refuse, a reference
-to a club or player that is not in the file) or a database that already holds data writes nothing
-and exits with status 2, naming what is wrong.
+Every part of the backup comes back (league/backup.py: accounts, clubs, games, phones; the club
+nights; the ledger). Every game is rescored by the rules engine, and its totals, league statistics
+and ratings are written afresh, all in one transaction: a refused file (broken JSON, a game the
+rules refuse, a reference to a club or player that is not in the file, a value its column would
+not take) or a database that already holds data writes nothing and exits with status 2, naming
+what is wrong.
 """
 
 import sys
 from typing import Any
 
+from django.apps import apps
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from league.backup import BackupRefused, database_is_empty, load
@@ -45,8 +48,14 @@ class Command(BaseCommand):
             counts = load(data)
         except BackupRefused as refused:
             raise CommandError(f"{name}: nothing restored: {refused}", returncode=2) from None
+        rows = [
+            f"{count} {apps.get_model(label)._meta.verbose_name_plural}"
+            for label, count in counts.items()
+            if "." in label  # the rows of the parts kept table by table (club nights, payments, …)
+        ]
         self.stdout.write(
             "restored {games} games with {hands} hands, {clubs} clubs, {players} players, {seasons} seasons, "
             "{users} accounts, {club_roles} club roles, {invites} invites and {devices} phones with "
             "{device_rights} edit rights".format(**counts)
+            + "".join(f"; {row}" for row in rows)
         )
