@@ -72,11 +72,12 @@ def whole_app(app_label: str, *, derived: Mapping[str, str] | None = None, since
 
 
 def found() -> list[tuple[str, Part]]:
-    """Every app of the project (under BASE_DIR) with a `backup.py`, in INSTALLED_APPS order."""
+    """Every app of the project (a folder at the top of BASE_DIR, not a library in a virtualenv there)
+    with a `backup.py`, in INSTALLED_APPS order."""
     base = Path(settings.BASE_DIR).resolve()
     parts = []
     for config in apps.get_app_configs():
-        if not Path(config.path).resolve().is_relative_to(base):
+        if Path(config.path).resolve().parent != base:
             continue  # Django's and the libraries' apps: their tables are not the club's records
         name = f"{config.name}.backup"
         if importlib.util.find_spec(name) is None:

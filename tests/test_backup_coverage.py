@@ -28,7 +28,7 @@ def _project_models() -> set[str]:
     return {
         model._meta.label
         for model in apps.get_models(include_auto_created=True)
-        if Path(model._meta.app_config.path).resolve().is_relative_to(base)
+        if Path(model._meta.app_config.path).resolve().parent == base
     } | ALSO_KEPT
 
 
