@@ -86,8 +86,11 @@ def test_it_reports_a_refused_import_line_by_line_on_a_phone(live_server, page):
     from scoring.models import Game
 
     SHOTS.mkdir(parents=True, exist_ok=True)
-    header = "game_id,seats,variant,deck,hand,bidder,bid,trump,tricks_NS,tricks_EW,melds_N\n"
-    body = "g1,4,standard,single,1,N,21,hearts,15,11,run\ng1,4,standard,single,2,E,19,spades,10,15,\n"
+    header = "game_id,club,seats,variant,deck,hand,bidder,bid,trump,tricks_NS,tricks_EW,melds_N\n"
+    body = (
+        "g1,Klubbén,4,standard,single,1,N,21,hearts,15,11,run\n"
+        "g1,Klubbén,4,standard,single,2,E,19,spades,10,15,\n"
+    )
     sign_in_browser(page, live_server.url, _organiser(Club.objects.create(name="Klubbén")))
     page.goto(f"{live_server.url}/league/import/")
     page.get_by_label("File").set_input_files(
