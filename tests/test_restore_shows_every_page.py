@@ -3,12 +3,15 @@ for byte as before, and a table's phone scores on through its link.
 
 The club: a Check Pinochle night played for money (a bye every round) and a standard night with a
 stake per game won, a late arrival, a leaver and a swap, both finished, with payments marked and one
-removed; an open night whose table is mid-round, scored by a phone through the table's link; a
-merged duplicate player and a deleted game, so the ids have gaps a restore must keep. Every page is
-read before the backup; the database is then flushed (every table emptied, as a new database), the
-backup restored, and every page read again. Only what differs between two reads of the same page
+removed, and a payment recorded by Swish that the settlement did not propose; a night of rounds of 3
+hands (its games over after the third hand), paid in full and locked as settled; an open night
+whose table is mid-round, scored by a phone through the table's link; a merged duplicate player and
+a deleted game, so the ids have gaps a restore must keep. Every page is read before the backup; the
+database is then flushed (every table emptied, as a new database), the backup restored, and every
+page read again. Only what differs between two reads of the same page
 is masked: the CSRF tokens and the forms' one-time ids (the share link's host is the same test
-server here, and masked all the same). Runs on SQLite and PostgreSQL (CI runs both).
+server here, and masked all the same). After the restore the locked night still refuses a payment and
+a game of the round of 3 hands a fourth hand. Runs on SQLite and PostgreSQL (CI runs both).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import caches
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
@@ -153,6 +157,31 @@ def a_club_with_nights_and_money() -> dict:
     paid = _pay(alice, check, count=2) + _pay(alice, standard, count=2)
     ledger_services.remove_payment(actor=alice, club=club, payment_id=paid[1].pk, night=check, season=None)
 
+    # A night of rounds of 3 hands: its games end after the third hand ("Round over"), not at a target.
+    # Its settlement is paid in full and the organiser locks it ("Settled — locked").
+    hands = _night(club, season, alice, played_on=datetime.date(2026, 11, 8), variant="standard",
+                   target=None, rounds=1, round_ends="hands", hands_per_round=3,
+                   stake_per_win=Decimal("2.00"))  # fmt: skip
+    _check_in(hands, NAMES[:8])
+    night_services.draw_plan(night=hands)
+    _play_round(hands, 1, [standard_hand("N", True), standard_hand("E", False), standard_hand("W", True)] * 2)
+    night_services.finish_night(night=hands)
+    round_games = [table.game for table in hands.tables.select_related("game")]
+    assert round_games and all(g.deals == 3 and g.finished and g.hand_count == 3 for g in round_games)
+    while ledger_selectors.night_ledger(hands).suggestions:
+        _pay(alice, hands, count=1)
+    assert ledger_services.lock_night(actor=alice, night=hands) is not None
+
+    # A payment recorded by Swish that the settlement did not propose (the proposals are worked out
+    # again from it).
+    proposed = {(s.payer, s.payee) for s in ledger_selectors.night_ledger(standard).suggestions}
+    eva, finn = Player.objects.get(name="Eva"), Player.objects.get(name="Finn")
+    assert (eva.pk, finn.pk) not in proposed
+    ledger_services.record_payment(
+        actor=alice, club=club, night=standard, season=None, payer=eva, payee=finn, amount=Decimal("1.50"),
+        unit=Payment.Unit.MONEY, method=Payment.Method.SWISH, token=uuid.uuid4(),
+    )  # fmt: skip
+
     # An open night: its table is mid-round, scored by a phone through the table's link.
     open_night = _night(club, season, alice, played_on=datetime.date(2026, 11, 19), variant="standard",
                         target=None, rounds=1)  # fmt: skip
@@ -165,7 +194,8 @@ def a_club_with_nights_and_money() -> dict:
     for number in (1, 2):
         assert phone.post(f"/g/{table.game.code}/hands", hand_post(number)).status_code in (200, 302)
     return {"club": club, "season": season, "nights": [check, standard, open_night], "table": table,
-            "phone": phone, "finished_table": check.tables.first()}  # fmt: skip
+            "phone": phone, "finished_table": check.tables.first(), "locked": hands,
+            "round_game": round_games[0], "swish_night": standard}  # fmt: skip
 
 
 def club_pages(club: Club, season: Season) -> list[tuple[str, str]]:
@@ -244,6 +274,10 @@ def test_a_restore_into_a_fresh_database_shows_every_page_and_export_as_before(t
     assert read_all(pages) == before, "the mask leaves something that differs between two reads"
     assert before[f"alice /ledger/nights/{club['nights'][0].pk}/"][0] == 200
     assert Payment.all_objects.filter(removed_at__isnull=False).count() == 1
+    locked_page = before[f"alice /ledger/nights/{club['locked'].pk}/"][2]
+    assert "Settled — locked" in locked_page and "Locked by alice" in locked_page
+    assert "Round over" in before[f"alice /g/{club['round_game'].code}/"][2]
+    assert "· Swish" in before[f"alice /ledger/nights/{club['swish_night'].pk}/"][2]
     path = tmp_path / "backup.json"
     started = time.perf_counter()
     call_command("backup", str(path), stderr=io.StringIO())
@@ -274,8 +308,21 @@ def test_a_restore_into_a_fresh_database_shows_every_page_and_export_as_before(t
     assert Game.objects.get(pk=table.game.pk).hand_count == 3
     assert Client().post(f"/nights/t/{club['finished_table'].token}/").status_code == 410
     assert Client().post(f"/nights/t/{table.token}/").status_code == 302  # a new phone may take it over
-    # New rows after the restore take new ids (PostgreSQL's sequences were moved past the file's).
     alice = User.objects.get(username="alice")
+    # The locked night still refuses a payment; the round of 3 hands still refuses a fourth hand.
+    locked = Night.objects.get(pk=club["locked"].pk)
+    anna, bo = Player.objects.get(name="Anna"), Player.objects.get(name="Bo")
+    with pytest.raises(ValidationError, match="settled and locked"):
+        ledger_services.record_payment(
+            actor=alice, club=locked.club, night=locked, season=None, payer=anna, payee=bo,
+            amount=Decimal("1.00"), unit=Payment.Unit.MONEY, method=Payment.Method.CASH, token=uuid.uuid4(),
+        )  # fmt: skip
+    round_game = Game.objects.get(pk=club["round_game"].pk)
+    assert round_game.deals == 3 and round_game.finished and round_game.hand_count == 3
+    with pytest.raises(RecordError):
+        scoring_services.record_hand(game=round_game, number=4, data=standard_hand("N", True))
+    assert Game.objects.get(pk=round_game.pk).hand_count == 3
+    # New rows after the restore take new ids (PostgreSQL's sequences were moved past the file's).
     night = _night(club["club"], club["season"], alice, played_on=datetime.date(2026, 11, 26),
                    variant="standard", target=None, rounds=1)  # fmt: skip
     newcomer, _round = night_services.check_in_newcomer(night=night, name="Zoe")
