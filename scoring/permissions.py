@@ -45,6 +45,7 @@ from scoring.devices import (
 )
 from scoring.handover import record_creator, token_hash, token_matches
 from scoring.models import Game
+from scoring.strict_input import is_game_code
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
@@ -240,6 +241,10 @@ def require_game(*, edit: bool) -> Callable[[View], View]:
             code = kwargs.get("code")
             if code is None:
                 raise Http404("no game code in the URL")
+            if request.method == "GET" and code.startswith("'") and is_game_code(code[1:]):
+                # A code made before codes avoided a leading - + = @, copied out of a spreadsheet
+                # with the export's protective apostrophe still in front: the game's own address.
+                return redirect(request.get_full_path().replace(f"/{code}/", f"/{code[1:]}/", 1))
             try:
                 get_game_for(request, code, edit=edit)
             except Refused as refused:

@@ -58,3 +58,12 @@ def test_a_code_made_before_with_a_leading_minus_still_opens_its_game(table_clie
     assert table_client.get("/g/-36ZdKq0aBc/history/").status_code == 200
     # The export still escapes it as any other text cell starting like a formula.
     assert [row["game_id"] for row in exported(table_client, "games", "-36ZdKq0aBc")] == ["'-36ZdKq0aBc"]
+
+
+def test_an_old_code_copied_from_the_spreadsheet_with_its_apostrophe_opens_its_game(table_client):
+    game = standard_game()
+    Game.objects.filter(pk=game.pk).update(code="-36ZdKq0aBc")
+    page = table_client.get("/g/'-36ZdKq0aBc/")
+    assert page.status_code == 302 and page["Location"] == "/g/-36ZdKq0aBc/"
+    assert table_client.get("/g/'-36ZdKq0aBc/history/")["Location"] == "/g/-36ZdKq0aBc/history/"
+    assert table_client.get("/g/'nothere0000/", follow=True).status_code == 404
