@@ -123,6 +123,24 @@ def test_a_club_named_in_other_letter_case_is_not_made_and_not_written_into():
     _nothing_imported()
 
 
+@pytest.mark.parametrize(
+    "look_alike",
+    ["Klubbe\u0301n", "\u041alubbén", "Klub\u00a0bén", "Ｋｌｕｂｂéｎ"],
+)
+def test_a_club_named_with_look_alike_letters_is_not_made_and_takes_no_games(look_alike):
+    text = _hands_csv()
+    _user("owner", organises="Klub bén" if "\u00a0b" in look_alike else "Klubbén")
+    intruder = _user("intruder")
+
+    response = _upload(intruder, text.replace("Klubbén", look_alike))
+
+    assert response.status_code == 403
+    assert "a club already here; choose another name." in response.content.decode()
+    assert Club.objects.count() == 1
+    assert list(ClubRole.objects.values_list("user__username", flat=True)) == ["owner"]
+    _nothing_imported()
+
+
 def test_the_rights_are_checked_before_any_game_is_scored_or_the_rest_of_the_file_read(monkeypatch):
     text = _hands_csv()
     _user("owner", organises="Klubbén")
