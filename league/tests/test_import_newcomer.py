@@ -290,6 +290,34 @@ def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(mon
     assert list(ClubRole.objects.values_list("user__username", flat=True)) == ["quick"]
 
 
+def test_a_season_closed_after_the_check_takes_none_of_the_games(monkeypatch):
+    text = _hands_csv()
+    _user("owner", organises="Klubbén")
+    owner = User.objects.get(username="owner")
+    spring = Season.objects.create(
+        club=Club.objects.get(name="Klubbén"),
+        name="Vår 2026",
+        starts_on=datetime.date(2026, 3, 1),
+        ends_on=datetime.date(2026, 5, 31),
+    )
+    write = imports.write_pending_games
+
+    def an_organiser_closes_the_season_meanwhile(**kwargs):
+        Season.objects.filter(pk=spring.pk).update(
+            closed_at=datetime.datetime(2026, 6, 1, tzinfo=datetime.UTC)
+        )
+        return write(**kwargs)
+
+    monkeypatch.setattr(imports, "write_pending_games", an_organiser_closes_the_season_meanwhile)
+    batch = imports.start(
+        raw=text.encode(), name="hands.csv", user_id=owner.pk, check=imports.rights_of(owner.pk)
+    )
+
+    assert batch.status == ImportBatch.Status.REFUSED
+    assert [p["message"] for p in batch.problems] == ["season Vår 2026 is closed: it accepts no new games"]
+    assert not Game.all_objects.exists()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_import_process_makes_the_club_for_the_uploader(monkeypatch):
     text = _hands_csv()
