@@ -110,7 +110,8 @@ def looks_alike(name: str, other: str) -> bool:
 
 
 def scripts_mixed(name: str) -> list[str]:
-    """The alphabets a name mixes (e.g. ["CYRILLIC", "LATIN"]), or [] when it uses one."""
-    if not confusables.is_mixed_script(name):
-        return []
-    return sorted(categories.unique_aliases(name) - {"COMMON"})
+    """The alphabets a name mixes (e.g. ["CYRILLIC", "LATIN"]), or [] when it uses one. Common
+    characters (digits, spaces) and combining marks (Inherited: the accent of "Bo\u0301b", as a
+    phone or a Mac may send "Bób") belong to no alphabet of their own."""
+    scripts = categories.unique_aliases(name) - {"COMMON", "INHERITED"}
+    return sorted(scripts) if len(scripts) > 1 else []

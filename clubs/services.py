@@ -40,10 +40,27 @@ def create_club(*, name: str, founder: AbstractBaseUser) -> Club:
 
 def check_club_name(*, name: str) -> None:
     """Refuse the name of an existing club (in any letter case: compared case-folded here, as
-    SQLite's `iexact` folds only ASCII letters and would let "KLUBBÉN" past "Klubbén")."""
+    SQLite's `iexact` folds only ASCII letters and would let "KLUBBÉN" past "Klubbén"), and a
+    name that only looks like one: another Unicode form of its accents, look-alike letters of
+    another alphabet ("Кlubbén" with a Cyrillic К), other spaces or invisible characters. Such a
+    club would pass for the existing one on every page and invite link."""
     folded = name.casefold()
-    if any(other.casefold() == folded for other in Club.objects.values_list("name", flat=True).iterator()):
-        raise ValidationError(_("There is already a club called %(name)s.") % {"name": name})
+    keys = _club_name_keys(name)
+    for other in Club.objects.values_list("name", flat=True).iterator():
+        if other.casefold() == folded:
+            raise ValidationError(_("There is already a club called %(name)s.") % {"name": name})
+        if not keys.isdisjoint(_club_name_keys(other)):
+            raise ValidationError(
+                _("%(name)s looks like %(other)s, a club already here; choose another name.")
+                % {"name": name, "other": other}
+            )
+
+
+def _club_name_keys(name: str) -> frozenset[str]:
+    """The look-alike keys of a club name, its invisible characters left out and its spaces of
+    any kind read as one."""
+    visible = "".join(char for char in name if unicodedata.category(char) not in ("Cc", "Cf"))
+    return skeleton_keys(" ".join(visible.split()))
 
 
 def check_season_name(*, club: Club, name: str, exclude: Season | None = None) -> None:

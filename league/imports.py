@@ -44,7 +44,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, close_old_connections, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import override
+from django.utils.translation import ngettext, override
 
 from clubs import services as club_services
 from clubs.models import Club, Season
@@ -58,6 +58,9 @@ from scoring.models import Game
 log = logging.getLogger(__name__)
 
 CLUB_NAME_MAX = Club._meta.get_field("name").max_length or 100
+#: The most clubs one upload by someone other than a site administrator makes (a newcomer moves
+#: their club's records; a file naming hundreds of new clubs is refused before any is made).
+NEW_CLUBS_MAX = 5
 
 # The pause after each chunk on SQLite, so a hand save waiting for the write lock gets it.
 SQLITE_GAP_SECONDS = 0.15
@@ -259,23 +262,28 @@ def heartbeat(batch_id: int, every: float = HEARTBEAT_SECONDS) -> Iterator[None]
 def rights_of(user_id: int | None) -> Check:
     """The rights check of the batch's uploader, for a process that has no request."""
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first() if user_id else None
+    new_clubs: set[str] = set()
 
     def check(places: Sequence[csv_io.Place]) -> list[csv_io.Problem]:
         if user is None:
             return [csv_io.Problem(None, _("the account that uploaded the file no longer exists"))]
-        return import_rights(user, places)
+        return import_rights(user, places, new_clubs=new_clubs)
 
     return check
 
 
-def import_rights(user: AnyUser, places: Sequence[csv_io.Place]) -> list[csv_io.Problem]:
+def import_rights(
+    user: AnyUser, places: Sequence[csv_io.Place], *, new_clubs: set[str] | None = None
+) -> list[csv_io.Problem]:
     """What the user may not import, named once per club or season at the line that first names
     it: games into a club they do not score for, a new season of a club they do not organise, a
     closed season, games outside a club (nobody could see them).
 
     A club that does not exist yet is made by the import, with the uploader as its first organiser
     (`league.services.publish_pending_games`); only a name no club has, in any letter case, can be
-    made, so nobody writes into a club that is not theirs by naming it."""
+    made, so nobody writes into a club that is not theirs by naming it. `new_clubs` gathers the
+    new clubs of one file over the calls made while it is read: past `NEW_CLUBS_MAX` of them the
+    file is refused."""
     if is_site_admin(user):
         return []
     if not user.is_authenticated:
@@ -293,6 +301,16 @@ def import_rights(user: AnyUser, places: Sequence[csv_io.Place]) -> list[csv_io.
             problem = _("only an administrator imports games outside a club")
         elif place.club not in clubs:
             problem = new_club_problem(place.club)
+            if problem is None and new_clubs is not None:
+                new_clubs.add(place.club.casefold())
+                if len(new_clubs) > NEW_CLUBS_MAX:
+                    problem = ngettext(
+                        "the file names more than %(max)s club that is not here yet; an import makes"
+                        " at most %(max)s (create the others on the Clubs page first)",
+                        "the file names more than %(max)s clubs that are not here yet; an import makes"
+                        " at most %(max)s (create the others on the Clubs page first)",
+                        NEW_CLUBS_MAX,
+                    ) % {"max": NEW_CLUBS_MAX}
         elif not can_score_for_club(user, clubs[place.club]):
             problem = _("you are not a scorer or organiser of %(club)s") % {"club": place.club}
         elif (

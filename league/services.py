@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Season
-from clubs.permissions import can_manage_club, can_score_for_club
+from clubs.permissions import can_manage_club, can_score_for_club, is_site_admin
 from clubs.services import add_player, create_club
 from ratings import services as rating_services
 from scoring import stats
@@ -187,8 +187,8 @@ def publish_pending_games(
     `uploader`: the account the import is for. A club it names that does not exist is made with
     the uploader as its first organiser (`clubs.services.create_club`); an existing club takes its
     games only if the uploader scores for it, and a new season only if they organise it, checked
-    again here because a club may have been made, or a role changed, since the file was checked
-    (PermissionDenied, ValidationError: nothing is published)."""
+    again here because a club may have been made, a role changed or a season closed since the file
+    was checked (PermissionDenied, ValidationError: nothing is published)."""
     games = [new for _pk, new in placed]
     clubs, seasons, roster = _places(games, uploader=uploader)
     by_place: dict[tuple[str, str], list[int]] = {}
@@ -276,6 +276,11 @@ def _places(
                 name=key[1],
                 starts_on=min(dates, default=today),
                 ends_on=max(dates, default=today),
+            )
+        elif season.closed_at is not None and uploader is not None and not is_site_admin(uploader):
+            # Closed by an organiser since the file was checked: it accepts no new games.
+            raise PermissionDenied(
+                _("season %(season)s is closed: it accepts no new games") % {"season": key[1]}
             )
         seasons[key] = season
     roster: dict[tuple[int, str], Player] = {}

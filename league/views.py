@@ -311,9 +311,10 @@ def import_games(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST, request.FILES)
     problems: list[csv_io.Problem] = []
     refused_rights: list[csv_io.Problem] = []
+    new_clubs: set[str] = set()  # the clubs the file would make, counted as its rows are read
 
     def check_rights(places: Sequence[csv_io.Place]) -> list[csv_io.Problem]:
-        refused_rights.extend(imports.import_rights(request.user, places))
+        refused_rights.extend(imports.import_rights(request.user, places, new_clubs=new_clubs))
         return refused_rights
 
     if form.is_valid():

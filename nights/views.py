@@ -159,7 +159,9 @@ def check_in(request: HtmxHttpRequest, night_id: int, player_id: int) -> HttpRes
     the name's row drawn again (and the count, and a drawn plan, drawn again out of band), so the
     page does not reload; a plain post goes back to the same name on the page."""
     night = _night(night_id)
-    player = get_object_or_404(Player, pk=player_id)
+    # Only a player on the night's club roster: another club's player id answers 404 and never
+    # shows that player's name.
+    player = get_object_or_404(Player, pk=player_id, memberships__club_id=night.club_id)  # type: ignore[attr-defined]
     present = request.POST.get("present") == "yes"
     refusal = ""
     try:

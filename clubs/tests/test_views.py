@@ -61,6 +61,32 @@ def test_it_refuses_a_club_name_already_taken_naming_the_field(alice, club):
     assert Club.objects.count() == 1
 
 
+@pytest.mark.parametrize(
+    "look_alike",
+    [
+        "Klubbe\u0301n",  # the same accent as a combining mark (NFD)
+        "\u041alubbén",  # a Cyrillic К
+        "Klubb\u00e9n\u200b",  # an invisible zero-width space
+        "Ｋｌｕｂｂéｎ",  # full-width letters
+    ],
+)
+def test_it_refuses_a_club_name_that_only_looks_like_an_existing_one(alice, club, look_alike):
+    bob = signed_in("bob")
+    response = bob.post("/clubs/new", {"name": look_alike})
+    assert response.status_code == 400
+    assert "looks like Klubbén, a club already here; choose another name." in response.content.decode()
+    assert list(Club.objects.values_list("name", flat=True)) == ["Klubbén"]
+    assert not ClubRole.objects.filter(user__username="bob").exists()
+
+
+def test_it_refuses_a_club_name_with_other_spaces_than_an_existing_one(alice):
+    alice.post("/clubs/new", {"name": "Club of Brno"})
+    response = signed_in("bob").post("/clubs/new", {"name": "Club\u00a0of  Brno"})
+    assert response.status_code == 400
+    assert "looks like Club of Brno" in response.content.decode()
+    assert Club.objects.count() == 1
+
+
 def test_it_sends_an_anonymous_visitor_to_log_in_before_creating_a_club():
     response = Client().get("/clubs/new")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")

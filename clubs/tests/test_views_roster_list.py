@@ -126,3 +126,12 @@ def test_someone_who_does_not_organise_the_club_adds_nobody(club):
     response = _paste(signed_in("mallory"), club, "Bo", **HTMX)
     assert response.status_code == 403
     assert not Player.objects.filter(name="Bo").exists()
+
+
+def test_a_name_whose_accent_is_a_combining_mark_is_added_as_written_not_called_mixed_alphabets(alice, club):
+    decomposed = "Bo\u0301b"  # "Bób" as a Mac or a phone may send it (NFD)
+
+    response = _paste(alice, club, f"{decomposed}\nCleo")
+
+    assert response.status_code == 302
+    assert _roster(club) == ["Anna", decomposed, "Cleo", "Åsa"]

@@ -3,6 +3,7 @@ uploader as its first organiser; nobody writes into a club that is not theirs by
 rights are checked row by row, before any game is scored); a refused club or season is named
 once; an existing season's dates never change."""
 
+import csv
 import datetime
 import io
 import sys
@@ -123,6 +124,82 @@ def test_a_club_named_in_other_letter_case_is_not_made_and_not_written_into():
     _nothing_imported()
 
 
+@pytest.mark.parametrize(
+    "look_alike",
+    ["Klubbe\u0301n", "\u041alubbén", "Klub\u00a0bén", "Ｋｌｕｂｂéｎ"],
+)
+def test_a_club_named_with_look_alike_letters_is_not_made_and_takes_no_games(look_alike):
+    text = _hands_csv()
+    _user("owner", organises="Klub bén" if "\u00a0b" in look_alike else "Klubbén")
+    intruder = _user("intruder")
+
+    response = _upload(intruder, text.replace("Klubbén", look_alike))
+
+    assert response.status_code == 403
+    assert "a club already here; choose another name." in response.content.decode()
+    assert Club.objects.count() == 1
+    assert list(ClubRole.objects.values_list("user__username", flat=True)) == ["owner"]
+    _nothing_imported()
+
+
+def _copies_in_clubs(text: str, count: int) -> str:
+    """The file's games once per club "Club 1" … "Club <count>", each copy with its own codes."""
+    header, *rows = list(csv.reader(io.StringIO(text)))
+    club, game_id = header.index("club"), header.index("game_id")
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    for number in range(1, count + 1):
+        for row in rows:
+            writer.writerow([
+                *row[:game_id], f"{row[game_id][:10]}x{number:03d}", *row[game_id + 1 : club],
+                f"Club {number}", *row[club + 1 :],
+            ])  # fmt: skip
+    return out.getvalue()
+
+
+def test_one_upload_makes_at_most_the_limit_of_new_clubs_and_a_file_naming_more_writes_nothing():
+    text = _copies_in_clubs(_hands_csv(), imports.NEW_CLUBS_MAX + 1)
+    intruder = _user("intruder")
+
+    response = _upload(intruder, text)
+
+    assert response.status_code == 403
+    page = response.content.decode()
+    first_row_of_the_club_past_the_limit = 2 + 4 * imports.NEW_CLUBS_MAX  # 4 hand rows per club
+    assert (
+        f"<strong>Line {first_row_of_the_club_past_the_limit}:</strong> the file names more than 5 clubs"
+        " that are not here yet; an import makes at most 5" in page
+    )
+    assert not Club.objects.exists() and not ClubRole.objects.exists() and not Season.objects.exists()
+    _nothing_imported()
+
+
+def test_the_import_process_holds_the_uploader_to_the_limit_of_new_clubs_too():
+    text = _copies_in_clubs(_hands_csv(), imports.NEW_CLUBS_MAX + 1)
+    newcomer = User.objects.create_user("newcomer", "n@example.org", "not-used-here-1")
+
+    batch = imports.start(
+        raw=text.encode(), name="hands.csv", user_id=newcomer.pk, check=imports.rights_of(newcomer.pk)
+    )
+
+    assert batch.status == ImportBatch.Status.REFUSED
+    assert "an import makes at most 5" in batch.problems[0]["message"]
+    assert not Club.objects.exists() and not ClubRole.objects.exists()
+    _nothing_imported()
+
+
+def test_an_upload_naming_as_many_new_clubs_as_the_limit_makes_them_all():
+    text = _copies_in_clubs(_hands_csv(), imports.NEW_CLUBS_MAX)
+    newcomer = _user("newcomer")
+
+    response = _upload(newcomer, text)
+
+    assert f"Imported {3 * imports.NEW_CLUBS_MAX} games" in response.content.decode()
+    assert Club.objects.count() == imports.NEW_CLUBS_MAX
+    assert set(ClubRole.objects.values_list("user__username", "role")) == {("newcomer", "organiser")}
+
+
 def test_the_rights_are_checked_before_any_game_is_scored_or_the_rest_of_the_file_read(monkeypatch):
     text = _hands_csv()
     _user("owner", organises="Klubbén")
@@ -211,6 +288,34 @@ def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(mon
     assert [p["message"] for p in batch.problems] == ["you are not a scorer or organiser of Klubbén"]
     assert not Game.all_objects.exists()
     assert list(ClubRole.objects.values_list("user__username", flat=True)) == ["quick"]
+
+
+def test_a_season_closed_after_the_check_takes_none_of_the_games(monkeypatch):
+    text = _hands_csv()
+    _user("owner", organises="Klubbén")
+    owner = User.objects.get(username="owner")
+    spring = Season.objects.create(
+        club=Club.objects.get(name="Klubbén"),
+        name="Vår 2026",
+        starts_on=datetime.date(2026, 3, 1),
+        ends_on=datetime.date(2026, 5, 31),
+    )
+    write = imports.write_pending_games
+
+    def an_organiser_closes_the_season_meanwhile(**kwargs):
+        Season.objects.filter(pk=spring.pk).update(
+            closed_at=datetime.datetime(2026, 6, 1, tzinfo=datetime.UTC)
+        )
+        return write(**kwargs)
+
+    monkeypatch.setattr(imports, "write_pending_games", an_organiser_closes_the_season_meanwhile)
+    batch = imports.start(
+        raw=text.encode(), name="hands.csv", user_id=owner.pk, check=imports.rights_of(owner.pk)
+    )
+
+    assert batch.status == ImportBatch.Status.REFUSED
+    assert [p["message"] for p in batch.problems] == ["season Vår 2026 is closed: it accepts no new games"]
+    assert not Game.all_objects.exists()
 
 
 @pytest.mark.django_db(transaction=True)

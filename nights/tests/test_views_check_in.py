@@ -10,7 +10,7 @@ from django.test import Client
 from clubs.models import Club, Membership, Player
 from nights.models import Night, NightPlayer
 from nights.tests.test_views_night import NAMES, check_in, open_night
-from tests.access_helpers import CLUB, PASSWORD, make_personas
+from tests.access_helpers import CLUB, OTHER_CLUB, PASSWORD, make_personas
 from tests.helpers import text
 
 pytestmark = pytest.mark.django_db
@@ -133,4 +133,18 @@ def test_a_tap_by_someone_who_does_not_run_the_club_is_refused(club, alice):
     assert charlie.login(username="charlie", password=PASSWORD)
     response = _tap(charlie, night, "Anna", "yes", **HTMX)
     assert response.status_code == 403
+    assert not night.players.exists()
+
+
+def test_a_tap_on_another_clubs_player_answers_404_and_never_shows_their_name(club, alice):
+    night = open_night(alice)
+    stranger = Player.objects.create(name="Stranger Elsewhere")
+    Membership.objects.create(club_id=OTHER_CLUB, player=stranger)
+    unrostered = Player.objects.create(name="Nobody's Roster")
+    for player in (stranger, unrostered):
+        url = f"/nights/{night.pk}/check-in/{player.pk}"
+        for headers in (HTMX, {}):
+            response = alice.post(url, {"present": "yes"}, follow=True, **headers)
+            assert response.status_code == 404
+            assert player.name not in response.content.decode()
     assert not night.players.exists()
