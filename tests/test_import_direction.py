@@ -40,7 +40,7 @@ PLAIN_MODULES = [
 ]
 
 
-def _app_imports(app: str) -> list[tuple[str, int, str]]:
+def _read_app_imports(app: str) -> list[tuple[str, int, str]]:
     found = []
     for path in sorted((ROOT / app).rglob("*.py")):
         parts = path.relative_to(ROOT / app).parts
@@ -55,6 +55,16 @@ def _app_imports(app: str) -> list[tuple[str, int, str]]:
                 continue
             found += [(str(path.relative_to(ROOT)), node.lineno, module) for module in modules]
     return found
+
+
+# Read once, when pytest collects this file: Python 3.11.7's ast.parse can fail with "AST constructor
+# recursion depth mismatch" when it runs in a thread that earlier tests left with a changed
+# recursion limit (hypothesis raises it while it draws examples), and collection comes before them.
+IMPORTS = {app: _read_app_imports(app) for app in APPS}
+
+
+def _app_imports(app: str) -> list[tuple[str, int, str]]:
+    return IMPORTS[app]
 
 
 @pytest.mark.parametrize("app", APPS)
