@@ -144,7 +144,8 @@ def member_client(db):
 
 
 @pytest.fixture(autouse=True)
-def _imports_in_the_request(settings):
-    """Uploads are written during the request in tests (a thread would not see a test's
-    transaction); league/tests/test_import_limits.py runs the background thread itself."""
-    settings.IMPORT_IN_BACKGROUND = False
+def _tasks_in_the_request(settings):
+    """Background tasks (imports) run during the request in tests, by Django's immediate task
+    backend: a worker process would not see a test's transaction. league/tests/test_import_worker.py
+    runs the real database queue and a `db_worker` process."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

@@ -21,6 +21,7 @@ import urllib.parse
 from collections.abc import Iterator, Mapping
 from http.cookies import SimpleCookie
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PGBIN = Path(os.environ.get("PGBIN", "/usr/lib/postgresql/15/bin"))
@@ -77,11 +78,14 @@ def free_port(preferred: int) -> int:
 
 
 class Server:
-    """gunicorn with N sync workers on 127.0.0.1:port, in its own process group."""
+    """gunicorn with N sync workers on 127.0.0.1:port, in its own process group, and beside it the
+    task worker that runs the uploads' imports (`manage.py db_worker`, niced as `make serve` does),
+    in another."""
 
     def __init__(self, env: Mapping[str, str], port: int, workers: int = 2, log: Path | None = None) -> None:
         self.env, self.port, self.workers, self.log = dict(env), port, workers, log
         self.process: subprocess.Popen[bytes] | None = None
+        self.tasks: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 60) -> None:
         gunicorn = Path(sys.executable).with_name("gunicorn")
@@ -104,6 +108,7 @@ class Server:
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=self.env, start_new_session=True, stderr=stderr
         )
+        self.start_tasks(stderr)
         if stderr is not None:
             stderr.close()
         deadline = time.monotonic() + timeout
@@ -121,6 +126,20 @@ class Server:
         self.stop()
         raise SystemExit("gunicorn did not answer on /healthz")
 
+    def start_tasks(self, stderr: Any = None) -> None:
+        """The task worker, started (again, after `kill_tasks`)."""
+        worker = [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay", "-v0"]
+        self.tasks = subprocess.Popen(
+            ["nice", "-n", "10", *worker], cwd=ROOT, env=self.env, start_new_session=True, stderr=stderr
+        )
+
+    def kill_tasks(self) -> int:
+        """Kill the task worker as a crash would (SIGKILL): its pid."""
+        assert self.tasks is not None
+        os.kill(self.tasks.pid, signal.SIGKILL)
+        self.tasks.wait(timeout=10)
+        return self.tasks.pid
+
     def worker_pids(self) -> list[int]:
         """The master's children (its workers), from /proc."""
         if self.process is None:
@@ -137,6 +156,13 @@ class Server:
         return pid
 
     def stop(self) -> None:
+        if self.tasks is not None and self.tasks.poll() is None:
+            os.killpg(self.tasks.pid, signal.SIGTERM)  # ends once its current import is done
+            try:
+                self.tasks.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.tasks.pid, signal.SIGKILL)  # that import is refused, later
+                self.tasks.wait(timeout=10)
         if self.process is None or self.process.poll() is not None:
             return
         os.killpg(self.process.pid, signal.SIGTERM)

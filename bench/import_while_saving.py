@@ -1,17 +1,20 @@
-"""Import while saving (issue 13, point 5): a 10 MB upload must not hold up the tables.
+"""Import while saving: a 10.9 MB upload must not hold up the tables.
 
-gunicorn with 2 sync workers on 127.0.0.1 (bench/harness.py). One client, signed in as an
-administrator, uploads a JSON file of 1,500 game records × 100 hands (about 10.9 MB) through the
-import page and follows its progress page until the import is done; meanwhile another client
-saves hands into its own quick game without pause (game page, then the hand form, as a phone
-does). Printed: the import's time, the number of saves, the worst save latency and the errors.
+gunicorn with 2 sync workers on 127.0.0.1 and one task worker (`manage.py db_worker`, niced) beside
+it (bench/harness.py). One client, signed in as an administrator, uploads a JSON file of 1,500
+game records × 100 hands (about 10.9 MB) through the import page, which queues it for the task
+worker, and follows its progress page until the import is done; meanwhile another client saves
+hands into its own quick game without pause (game page, then the hand form, as a phone does).
+Printed: the import's time, the number of saves, the worst save latency, the errors, and the task
+worker's memory: its resident size before the upload and at its peak (Linux /proc), the
+difference against the file's size.
 
     .venv/bin/python bench/import_while_saving.py               # SQLite file in a temporary folder
     .venv/bin/python bench/import_while_saving.py --postgres    # a throwaway PostgreSQL 15 cluster
     .venv/bin/python bench/import_while_saving.py --games 300   # a smaller file, for a quick look
 
-Aim: no save waits more than 1 s or fails. Exit status 1 when a save failed or the import did
-not finish.
+Aim: no save waits more than 1 s or fails; the import holds at most 5x the file's size. Exit
+status 1 when a save failed or the import did not finish.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Browser, Server, database, environment, free_port, prepare_database, setup_django
 
-_NUMBER = re.compile(r'name="number" value="(\d+)"')
+# The hand form's number: the Undo form of a hand just saved also carries one, before it.
+_NUMBER = re.compile(r'name="number" value="(\d+)" id="id_number"')
 _SUBMISSION = re.compile(r'name="submission_id" value="([0-9a-f-]{36})"')
 _GAME_PATH = re.compile(r"^/g/([\w-]+)/$")
 _IMPORTED = re.compile(r"Imported ([\d,]+) games with ([\d,]+) hands")
@@ -147,6 +151,14 @@ class Saver:
                 self.browser.close()
 
 
+def memory_mb(pid: int, field: str) -> float:
+    """A process's VmRSS (resident now) or VmHWM (resident at its peak), in MB, from /proc."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def sign_in(browser: Browser) -> None:
     page = browser.get("/accounts/login/")
     answer = browser.post(
@@ -203,6 +215,8 @@ def main() -> int:
             thread = threading.Thread(target=saver.run, daemon=True)
             thread.start()
             time.sleep(max(1.0, args.control))  # the saves run on their own first: the control
+            assert server.tasks is not None
+            idle_mb = memory_mb(server.tasks.pid, "VmRSS")
             began = time.monotonic()
             phases: list[tuple[float, str]] = []
             answer = uploader.request(
@@ -233,6 +247,7 @@ def main() -> int:
                 else:
                     outcome = f"not finished after {args.limit:.0f} s"
             import_seconds = time.monotonic() - began
+            peak_mb = memory_mb(server.tasks.pid, "VmHWM")
             time.sleep(1.0)  # and again on their own after it
             saver.stop.set()
             thread.join(timeout=60)
@@ -270,6 +285,10 @@ def main() -> int:
     print(
         f"  upload request answered in {upload_seconds:.2f} s; stored {stored_games} games with "
         f"{stored_hands} hands; median save {median:.0f} ms"
+    )
+    print(
+        f"  task worker: {idle_mb:.0f} MB resident before the upload, {peak_mb:.0f} MB at its peak: "
+        f"{peak_mb - idle_mb:.0f} MB for the import, {(peak_mb - idle_mb) / (len(raw) / 2**20):.1f}x the file"
     )
     print(
         f"import-while-saving: {size:.1f} MB, {args.games} games in {import_seconds:.1f} s; "

@@ -493,20 +493,227 @@ def check_bytes(
 ) -> list[NewGame]:
     """Read and check one file (hands.csv, or JSON game records) whole, writing nothing and taking
     no write lock: the user's rights (`check`), every game through the engine, codes already here,
-    seasons' dates. ImportRefused lists every problem found.
-
-    The rights come first: JSON records before they are read (their place is the form's), a
-    hands.csv on each new club and season as its rows are read, so a file naming a club the user
-    may not import into is refused at that row, before the rest is read or any game is scored."""
-    text = decode(raw, name)
-    if text.lstrip()[:1] in ("{", "["):
-        if check is not None and (problems := check([Place(club, season)])):
-            raise ImportRefused(problems)
-        games = parse_json(text, club=club, season=season, played_on=played_on)
-    else:
-        games = parse_hands_csv(text, check=check)
-    _check_places(games)
+    seasons' dates. ImportRefused lists every problem found. (The upload page's import does the
+    same game by game, writing as it goes: league/imports.py.)"""
+    reader = FileReader(raw, name=name, club=club, season=season, played_on=played_on, check=check)
+    reader.count()
+    games = list(reader.games())
+    if reader.problems:
+        raise ImportRefused(reader.sorted_problems())
+    if problems := place_problems(games):
+        raise ImportRefused(problems)
     return games
+
+
+def parse_hands_csv(text: str, *, check: PlaceCheck | None = None) -> list[NewGame]:
+    """The checked games of a hands.csv, without the database's checks (codes, seasons' dates)."""
+    reader = FileReader(text.encode(), name="hands.csv", check=check)
+    reader.count()
+    games = list(reader.games())
+    if reader.problems:
+        raise ImportRefused(reader.sorted_problems())
+    return games
+
+
+class FileReader:
+    """One file (hands.csv, or JSON game records) read game by game in two passes, so that a large
+    file is never held whole as rows, records or scored games: at most its bytes (a hands.csv is
+    decoded as it is read) and, for JSON, its text.
+
+    `count()` reads it through without scoring anything: its size and encoding, its kind, the
+    user's rights over every club and season it names (`check`, asked when a row first names one:
+    a refused file stops there, before any game is scored) and JSON's syntax; it returns the number
+    of games, or raises ImportRefused. `games()` then reads it again and yields each game the rules
+    engine accepts; what is wrong with the others (every bad row, at its line) gathers in
+    `problems`. A hands.csv whose games' rows are not each together (edited by hand) is grouped
+    in memory first, as a whole."""
+
+    def __init__(
+        self,
+        raw: bytes,
+        *,
+        name: str = "file",
+        club: str = "",
+        season: str = "",
+        played_on: datetime.date | None = None,
+        check: PlaceCheck | None = None,
+    ) -> None:
+        self.raw = raw
+        self.name = name
+        self.club, self.season, self.played_on = club, season, played_on
+        self.check = check
+        self.problems: list[Problem] = []
+        self.total = 0
+        self._text: str | None = None  # JSON's text; a hands.csv is read from the bytes
+        self._places: set[tuple[str, str]] = set()  # the places whose rights were checked
+        self._grouped = True  # each game's rows together, as exported
+
+    def count(self) -> int:
+        text = decode(self.raw, self.name)
+        if text.lstrip()[:1] in ("{", "["):
+            if self.check is not None and (problems := self.check([Place(self.club, self.season)])):
+                raise ImportRefused(problems)
+            try:
+                self.total = sum(1 for _record in strict_input.iter_loads(text))
+            except strict_input.JsonRefused as error:
+                raise ImportRefused([Problem(error.line, error.message)]) from None
+            self._text = text
+            return self.total
+        del text  # a hands.csv is read from the bytes again, row by row
+        seen: set[str] = set()
+        current = None
+        for _line, game_id, _row in self._rows([]):
+            if game_id != current:
+                self._grouped = self._grouped and game_id not in seen
+                seen.add(game_id)
+                current = game_id
+        self.total = len(seen)
+        return self.total
+
+    def games(self) -> Iterator[NewGame]:
+        if self._text is not None:
+            yield from self._json_games(self._text)
+        else:
+            yield from self._csv_games()
+
+    def sorted_problems(self) -> list[Problem]:
+        return sorted(self.problems, key=lambda p: p.line or 0)
+
+    def _json_games(self, text: str) -> Iterator[NewGame]:
+        found = False
+        for index, record in enumerate(strict_input.iter_loads(text), start=1):
+            where: list[Problem] = []
+            game = None
+            if not isinstance(record, dict) or not isinstance(record.get("hands"), list):
+                where.append(
+                    Problem(None, _("not a game record: an object with a list of hands is expected"))
+                )
+            else:
+                result = _score(record, [], where)
+                if result is not None and self.club and (problem := repeated_player(result.settings.players)):
+                    where.append(Problem(None, problem))
+                elif result is not None:
+                    game = NewGame.of_record(
+                        record, result, club=self.club, season=self.season, played_on=self.played_on
+                    )
+            prefix = _("record %(index)s: ") % {"index": index} if self.total > 1 else ""
+            self.problems.extend(
+                Problem(None, prefix + p.message if p.line is None else prefix + str(p)) for p in where
+            )
+            if game is not None:
+                found = True
+                yield game
+        if not found and not self.problems:
+            self.problems.append(Problem(None, _("the file holds no game records")))
+
+    def _csv_games(self) -> Iterator[NewGame]:
+        rows = self._rows(self.problems)
+        groups: Iterable[tuple[str, list[tuple[int, dict[str, str]]]]]
+        if self._grouped:
+            groups = (
+                (game_id, [(line, row) for line, _id, row in group])
+                for game_id, group in groupby(rows, key=lambda each: each[1])
+            )
+        else:
+            by_game: dict[str, list[tuple[int, dict[str, str]]]] = {}
+            for line, game_id, row in rows:
+                by_game.setdefault(game_id, []).append((line, row))
+            groups = by_game.items()
+        found = False
+        for game_id, group in groups:
+            found = True
+            game = _read_game(game_id, group, self.problems)
+            if game is not None:
+                yield game
+        if not found and not self.problems:
+            self.problems.append(Problem(None, _("the file holds no hands")))
+
+    def _rows(self, problems: list[Problem]) -> Iterator[tuple[int, str, dict[str, str]]]:
+        """(line, game_id, row) for each row of a hands.csv; a bad row goes to `problems`."""
+        stream = io.TextIOWrapper(io.BytesIO(self.raw), encoding="utf-8-sig", newline="")
+        reader = csv.reader(stream, strict=True)
+        try:
+            header = [cell.strip() for cell in next(reader, [])]
+        except csv.Error as error:
+            raise ImportRefused(
+                [Problem(1, _("not a readable CSV file: %(error)s") % {"error": error})]
+            ) from None
+        missing = [column for column in _REQUIRED if column not in header]
+        if missing:
+            raise ImportRefused(
+                [
+                    Problem(
+                        1,
+                        _("not a hands.csv: the header lacks %(columns)s (see docs/csv.md)")
+                        % {"columns": ", ".join(missing)},
+                    )
+                ]
+            )
+        has_nul = b"\x00" in self.raw
+        try:
+            for cells in reader:
+                line = reader.line_num
+                if not any(cell.strip() for cell in cells):
+                    continue
+                if len(cells) > len(header):
+                    problems.append(
+                        Problem(
+                            line,
+                            _("%(cells)s cells, but the header has %(columns)s columns")
+                            % {"cells": len(cells), "columns": len(header)},
+                        )
+                    )
+                    continue
+                # Decoded UTF-8 holds no lone surrogate; cells are searched for NUL if the file has one.
+                bad = (
+                    next((i for i, cell in enumerate(cells) if strict_input.text_problem(cell)), None)
+                    if has_nul
+                    else None
+                )
+                if bad is not None:
+                    column = header[bad] if bad < len(header) else str(bad + 1)
+                    problems.append(
+                        Problem(
+                            line,
+                            _("%(where)s: %(problem)s")
+                            % {"where": column, "problem": strict_input.text_problem(cells[bad])},
+                        )
+                    )
+                    continue
+                row = {key: unneutralise(value) for key, value in zip(header, cells, strict=False)}
+                game_id = row.get("game_id", "").strip()
+                if not game_id:
+                    problems.append(Problem(line, _("game_id is empty")))
+                    continue
+                place = (row.get("club", "").strip(), row.get("season", "").strip())
+                if self.check is not None and place not in self._places:
+                    self._places.add(place)
+                    if refused := self.check([Place(*place, line=line)]):
+                        raise ImportRefused(refused)
+                yield line, game_id, row
+        except csv.Error as error:
+            problems.append(Problem(reader.line_num, _("broken CSV: %(error)s") % {"error": error}))
+
+
+def first_places(raw: bytes, *, club: str = "", season: str = "", size: int = 64 * 1024) -> list[Place]:
+    """The clubs and seasons the start of a file names, read from its first `size` bytes without
+    reading the rest: JSON records go where the form says; a hands.csv's first rows name theirs.
+    The upload page checks the user's rights over these before it keeps the file."""
+    head = raw[:size].decode("utf-8-sig", errors="ignore")
+    if head.lstrip()[:1] in ("{", "["):
+        return [Place(club, season)]
+    if len(raw) > size:
+        head = head[: head.rfind("\n") + 1]  # whole lines only
+    places: dict[tuple[str, str], Place] = {}
+    try:
+        reader = csv.DictReader(io.StringIO(head, newline=""), strict=True)
+        for row in reader:
+            key = (str(row.get("club") or "").strip(), str(row.get("season") or "").strip())
+            if row.get("game_id") and key not in places:
+                places[key] = Place(*key, line=reader.line_num)
+    except csv.Error:
+        pass  # a row cut off at the end of the head, or a broken file: `count` says what is wrong
+    return list(places.values())
 
 
 def import_bytes(
@@ -533,7 +740,7 @@ def import_bytes(
     return ImportReport(games=len(games), hands=sum(len(g.hands) for g in games))
 
 
-def _check_places(games: Sequence[NewGame]) -> None:
+def place_problems(games: Sequence[NewGame]) -> list[Problem]:
     """League checks against the database: unknown codes, seasons' date ranges."""
     problems = []
     codes = [g.code for g in games if g.code]
@@ -567,8 +774,7 @@ def _check_places(games: Sequence[NewGame]) -> None:
                         },
                     )
                 )
-    if problems:
-        raise ImportRefused(problems)
+    return problems
 
 
 def _score(record: dict[str, Any], lines: Sequence[int | None], problems: list[Problem]) -> Any:
@@ -581,40 +787,6 @@ def _score(record: dict[str, Any], lines: Sequence[int | None], problems: list[P
             line = lines[(each.hand or 1) - 1] if lines else None
             problems.append(Problem(line, engine_line(each)))
         return None
-
-
-# JSON records ------------------------------------------------------------------------------------
-
-
-def parse_json(
-    text: str, *, club: str = "", season: str = "", played_on: datetime.date | None = None
-) -> list[NewGame]:
-    try:
-        data = strict_input.loads(text)
-    except strict_input.JsonRefused as error:
-        raise ImportRefused([Problem(error.line, error.message)]) from None
-    records = data if isinstance(data, list) else [data]
-    problems: list[Problem] = []
-    games = []
-    for index, record in enumerate(records, start=1):
-        where: list[Problem] = []
-        if not isinstance(record, dict) or not isinstance(record.get("hands"), list):
-            where.append(Problem(None, _("not a game record: an object with a list of hands is expected")))
-        else:
-            result = _score(record, [], where)
-            if result is not None and club and (problem := repeated_player(result.settings.players)):
-                where.append(Problem(None, problem))
-            elif result is not None:
-                games.append(NewGame.of_record(record, result, club=club, season=season, played_on=played_on))
-        prefix = _("record %(index)s: ") % {"index": index} if len(records) > 1 else ""
-        problems.extend(
-            Problem(None, prefix + p.message if p.line is None else prefix + str(p)) for p in where
-        )
-    if problems:
-        raise ImportRefused(problems)
-    if not games:
-        raise ImportRefused([Problem(None, _("the file holds no game records"))])
-    return games
 
 
 # hands.csv -----------------------------------------------------------------------------------------
@@ -710,90 +882,6 @@ def _hand_of(row: dict[str, str]) -> dict[str, Any]:
     if any(value is not None for value in won.values()):
         hand["tricks_won"] = {side: value for side, value in won.items() if value is not None}
     return hand
-
-
-def parse_hands_csv(text: str, *, check: PlaceCheck | None = None) -> list[NewGame]:
-    """Read an exported hands.csv back into checked games; refuse the file on any bad row.
-
-    `check` is asked about each club and season when a row first names them, and a problem it
-    returns refuses the file there and then (the rest is neither read nor scored)."""
-    try:
-        reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-        header = [cell.strip() for cell in next(reader, [])]
-    except csv.Error as error:
-        raise ImportRefused(
-            [Problem(1, _("not a readable CSV file: %(error)s") % {"error": error})]
-        ) from None
-    missing = [column for column in _REQUIRED if column not in header]
-    if missing:
-        raise ImportRefused(
-            [
-                Problem(
-                    1,
-                    _("not a hands.csv: the header lacks %(columns)s (see docs/csv.md)")
-                    % {"columns": ", ".join(missing)},
-                )
-            ]
-        )
-    problems: list[Problem] = []
-    by_game: dict[str, list[tuple[int, dict[str, str]]]] = {}
-    places: set[tuple[str, str]] = set()
-    has_nul = "\x00" in text
-    try:
-        for cells in reader:
-            line = reader.line_num
-            if not any(cell.strip() for cell in cells):
-                continue
-            if len(cells) > len(header):
-                problems.append(
-                    Problem(
-                        line,
-                        _("%(cells)s cells, but the header has %(columns)s columns")
-                        % {"cells": len(cells), "columns": len(header)},
-                    )
-                )
-                continue
-            # Decoded UTF-8 holds no lone surrogate; cells are searched for NUL if the file has one.
-            bad = (
-                next((i for i, cell in enumerate(cells) if strict_input.text_problem(cell)), None)
-                if has_nul
-                else None
-            )
-            if bad is not None:
-                column = header[bad] if bad < len(header) else str(bad + 1)
-                problems.append(
-                    Problem(
-                        line,
-                        _("%(where)s: %(problem)s")
-                        % {"where": column, "problem": strict_input.text_problem(cells[bad])},
-                    )
-                )
-                continue
-            row = {key: unneutralise(value) for key, value in zip(header, cells, strict=False)}
-            game_id = row.get("game_id", "").strip()
-            if not game_id:
-                problems.append(Problem(line, _("game_id is empty")))
-                continue
-            place = (row.get("club", "").strip(), row.get("season", "").strip())
-            if check is not None and place not in places:
-                places.add(place)
-                if refused := check([Place(*place, line=line)]):
-                    raise ImportRefused(refused)
-            by_game.setdefault(game_id, []).append((line, row))
-    except csv.Error as error:
-        problems.append(Problem(reader.line_num, _("broken CSV: %(error)s") % {"error": error}))
-    if len(by_game) == 0 and not problems:
-        problems.append(Problem(None, _("the file holds no hands")))
-
-    games = []
-    for game_id, rows in by_game.items():
-        game = _read_game(game_id, rows, problems)
-        if game is not None:
-            games.append(game)
-    if problems:
-        problems.sort(key=lambda p: p.line or 0)
-        raise ImportRefused(problems)
-    return games
 
 
 def _read_game(

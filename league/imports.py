@@ -1,56 +1,57 @@
-"""Uploads of games that never hold up the tables (issue 13, point 5).
+"""Uploads of games, run by a task worker, that never hold up the tables.
 
-An upload becomes an ImportBatch (league/models.py) and is then:
-1. checked whole, with no write lock held: parsed, every game through the engine, the user's
-   rights, codes already here, seasons' dates (`csv_io.check_bytes`); a bad file is refused here
-   with every problem and nothing written;
-2. written in short transactions of `IMPORT_CHUNK_GAMES` games each, hidden (`Game.pending_import`,
-   filtered by `Game.objects`), the batch counting the games written;
-3. made visible in one last short transaction (`publish_pending_games`).
-A failure in 2 or 3 deletes the batch's hidden games: for the user the import is all or nothing.
+An upload becomes an ImportBatch (league/models.py): its file is kept in the database
+(`ImportFile`) and a task is queued (Django's task framework, the django-tasks backport with its
+database backend), so a `manage.py db_worker` process on any machine sharing the database runs it;
+the web worker that took the upload keeps nothing. Before it keeps the file, the upload page
+refuses one whose first rows name a club or season the user may not import into
+(`csv_io.first_places`), and one more upload than `IMPORTS_WAITING_PER_USER` unfinished imports of
+the user, or `IMPORTS_WAITING_PER_SITE` of everyone, with 429 (`waiting_problem`).
+
+The worker's task (`run_batch`) then, game by game, never holding the whole file as rows or
+records (`csv_io.FileReader`):
+1. reads the file through once without scoring: its encoding and kind, the uploader's rights over
+   every club and season it names, JSON's syntax; a file refused here is refused before any game
+   is scored;
+2. reads it again, each game through the rules engine, and writes the checked games in short
+   transactions of `IMPORT_CHUNK_GAMES` games, hidden (`Game.pending_import`, filtered by
+   `Game.objects`), with codes already here and seasons' dates checked per chunk; after the first
+   problem nothing more is written, but the reading goes on to name every problem;
+3. makes them visible in one last short transaction (`publish_pending_games`).
+A problem or a failure deletes the batch's hidden games: for the user the import is all or nothing.
 A hand saved at a table waits at most for one chunk's transaction, never for the whole file.
 
-On the web (IMPORT_IN_BACKGROUND) the request answers at once and the import page shows the
-batch's progress; the batch's state lives in the database, so any worker can show it. The steps
-run in a separate OS process, `manage.py run_import <id> --niceness IMPORT_NICENESS`, fed the file
-on its standard input (IMPORT_IN_PROCESS; off: a thread of the worker), so the parsing and
-rescoring of a large file takes neither the worker's interpreter lock nor, being niced, the CPU a
-hand save needs. A worker runs at most IMPORT_PROCESSES of them at once; more uploads wait their
-turn (their page says "checking"). A process that exits without finishing its batch (a crash, a
-kill) has the batch refused with a message and its hidden games deleted by the worker that
-started it. While it runs, the process stamps the batch every `HEARTBEAT_SECONDS` (a heartbeat):
-a batch without one for `QUIET_AFTER` is shown as stalled, and one silent for `STALLED_AFTER` (its
-worker was stopped too) is refused and cleaned by the next look at its page.
+The batch's state lives in the database, so any web worker shows its page. The task stamps the
+batch as it goes (a heartbeat, at least every `HEARTBEAT_SECONDS` while it works): a batch without
+a stamp for `QUIET_AFTER` is shown as stalled, and one silent for `IMPORT_STALLED_SECONDS` (its
+worker was killed, or its machine stopped) is refused and its hidden games deleted by the next
+look at its page, the next upload or the next import a worker starts. A task that ends by an
+exception is refused and cleaned at once.
 """
 
 from __future__ import annotations
 
-import collections
-import contextlib
-import dataclasses
 import datetime
+import gc
 import logging
-import shutil
-import subprocess
-import sys
-import threading
 import time
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, close_old_connections, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, override
+from django_tasks import task
 
 from clubs import services as club_services
 from clubs.models import Club, Season
 from clubs.permissions import AnyUser, can_manage_club, can_score_for_club, is_site_admin
 from league import csv_io
-from league.models import ImportBatch
+from league.models import ImportBatch, ImportFile
 from league.services import NewGame, discard_pending_games, publish_pending_games, write_pending_games
 from ratings import services as rating_services
 from scoring.models import Game
@@ -64,199 +65,130 @@ NEW_CLUBS_MAX = 5
 
 # The pause after each chunk on SQLite, so a hand save waiting for the write lock gets it.
 SQLITE_GAP_SECONDS = 0.15
-# How often a running import stamps its batch, how long without a stamp its page calls it
-# stalled, and how long before a silent batch (its process and its worker gone) is refused.
+# How often a running import stamps its batch at least, and how long without a stamp its page
+# calls it stalled (`IMPORT_STALLED_SECONDS` later it is refused).
 HEARTBEAT_SECONDS = 2.0
 QUIET_AFTER = datetime.timedelta(seconds=20)
-STALLED_AFTER = datetime.timedelta(minutes=3)
+#: A waiting upload's page says no worker seems to run after this long with none running.
+NO_WORKER_AFTER = datetime.timedelta(minutes=1)
+
+RUNNING = (ImportBatch.Status.CHECKING, ImportBatch.Status.WRITING)
+UNFINISHED = (ImportBatch.Status.QUEUED, *RUNNING)
 
 Check = csv_io.PlaceCheck
+
+
+class TooManyImports(Exception):
+    """One upload more than the limits allow; the message says which."""
+
+
+class BatchSettled(Exception):
+    """The batch was refused elsewhere (found stalled) while its task still ran."""
+
+
+def waiting_problem(user: AnyUser) -> str | None:
+    """Why the user may not upload now: too many unfinished imports of theirs, or of everyone."""
+    settle_stalled()
+    unfinished = ImportBatch.objects.filter(status__in=UNFINISHED)
+    mine = unfinished.filter(user_id=user.pk).count()
+    per_user = int(settings.IMPORTS_WAITING_PER_USER)
+    if mine >= per_user:
+        return ngettext(
+            "Too many imports waiting: %(count)s of yours is not finished yet, and at most %(limit)s"
+            " may wait at once. Upload the file again when it is done.",
+            "Too many imports waiting: %(count)s of yours are not finished yet, and at most %(limit)s"
+            " may wait at once. Upload the file again when one is done.",
+            mine,
+        ) % {"count": mine, "limit": per_user}
+    everyone = unfinished.count()
+    if everyone >= int(settings.IMPORTS_WAITING_PER_SITE):
+        return _(
+            "Too many imports waiting: the site is working through %(count)s uploads. Upload the file"
+            " again in a few minutes."
+        ) % {"count": everyone}
+    return None
 
 
 def start(
     *,
     raw: bytes,
     name: str,
-    user_id: int | None,
+    user: AnyUser,
     club: str = "",
     season: str = "",
     played_on: datetime.date | None = None,
-    check: Check | None = None,
     language: str | None = None,
 ) -> ImportBatch:
-    """Make the batch and run it: in a process (or a thread) when IMPORT_IN_BACKGROUND, else
-    before returning. `check` is used in this process only; a separate one checks the rights of
-    the batch's user itself (`rights_of`)."""
-    batch = ImportBatch.objects.create(user_id=user_id, file_name=name[:255])
-    job = Job(batch.pk, raw, name=name, club=club, season=season, played_on=played_on, language=language)
-    if not settings.IMPORT_IN_BACKGROUND:
-        job.run_here(check)
-    elif settings.IMPORT_IN_PROCESS:
-        RUNNER.submit(job)
-    else:
-        threading.Thread(target=_in_thread, args=(job, check), name=f"import-{batch.pk}", daemon=True).start()
+    """Keep the file and queue its import (TooManyImports past the limits). With an immediate task
+    backend (the tests) the import has run when this returns."""
+    with transaction.atomic():
+        # One upload at a time per account: two at once cannot both take the last place.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+        if problem := waiting_problem(user):
+            raise TooManyImports(problem)
+        batch = ImportBatch.objects.create(user_id=user.pk, file_name=name[:255])
+        ImportFile.objects.create(batch=batch, data=raw)
+    try:
+        run_batch.enqueue(
+            batch.pk,
+            name=name,
+            club=club,
+            season=season,
+            played_on=played_on.isoformat() if played_on else None,
+            language=language,
+        )
+    except Exception:
+        log.exception("import %s: the task could not be queued", batch.pk)
+        _end_unfinished(batch.pk, _failed())
     batch.refresh_from_db()
     return batch
 
 
-@dataclasses.dataclass
-class Job:
-    """One upload to run: the batch, the file's bytes and what the form said."""
-
-    batch_id: int
-    raw: bytes
-    name: str = ""
-    club: str = ""
-    season: str = ""
-    played_on: datetime.date | None = None
-    language: str | None = None
-
-    def run_here(self, check: Check | None) -> None:
-        with override(self.language):
-            run(
-                self.batch_id,
-                self.raw,
-                name=self.name,
-                club=self.club,
-                season=self.season,
-                played_on=self.played_on,
-                check=check,
-            )
-
-    def command(self) -> list[str]:
-        """The `run_import` command line; the file goes to its standard input."""
-        manage = str(settings.BASE_DIR / "manage.py")
-        niceness = int(settings.IMPORT_NICENESS)
-        # `nice` lowers the priority from the start (Python and Django starting up take a second
-        # of CPU); --niceness makes sure of it where there is no `nice`.
-        nice = shutil.which("nice") if niceness > 0 else None
-        line = [nice, "-n", str(niceness)] if nice else []
-        line += [sys.executable, manage, "run_import", str(self.batch_id)]
-        line += [f"--niceness={niceness}", f"--name={_argument(self.name)}"]
-        line += [f"--club={_argument(self.club)}", f"--season={_argument(self.season)}"]
-        if self.played_on:
-            line.append(f"--date={self.played_on.isoformat()}")
-        if self.language:
-            line.append(f"--language={_argument(self.language)}")
-        return line
-
-
-def _argument(text: str) -> str:
-    """Text a command line can carry (no NUL, no lone surrogate)."""
-    return text.encode("utf-8", "replace").decode("utf-8").replace("\x00", "")
-
-
-def _in_thread(job: Job, check: Check | None) -> None:
-    close_old_connections()
-    try:
-        with heartbeat(job.batch_id):
-            job.run_here(check)
-    finally:
-        connections.close_all()  # this thread's own connection
-
-
-class Runner:
-    """A worker's import processes: at most IMPORT_PROCESSES at once, the others queued. A thread
-    per process feeds it the file, waits for it, and refuses its batch if it ended unfinished."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.waiting: collections.deque[Job] = collections.deque()
-        self.running = 0
-
-    def submit(self, job: Job) -> None:
-        with self.lock:
-            self.waiting.append(job)
-            self._fill()
-
-    def _fill(self) -> None:  # with self.lock held
-        while self.waiting and self.running < max(1, int(settings.IMPORT_PROCESSES)):
-            job = self.waiting.popleft()
-            self.running += 1
-            name = f"import-{job.batch_id}"
-            threading.Thread(target=self._watch, args=(job,), name=name, daemon=True).start()
-
-    def _watch(self, job: Job) -> None:
-        try:
-            status = self._run(job)
-            if status != 0:
-                log.error("import %s: run_import exited with status %s", job.batch_id, status)
-            close_old_connections()
-            with override(job.language):
-                ended_unfinished(job.batch_id, status)
-        except Exception:
-            log.exception("import %s: the import process could not be watched", job.batch_id)
-        finally:
-            connections.close_all()
-            with self.lock:
-                self.running -= 1
-                self._fill()
-
-    @staticmethod
-    def _run(job: Job) -> int:
-        try:
-            process = subprocess.Popen(job.command(), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
-        except OSError:
-            log.exception("import %s: run_import could not be started", job.batch_id)
-            return -1
-        try:
-            process.communicate(job.raw)
-        except OSError:  # the process died before reading the whole file
-            process.wait()
-        job.raw = b""
-        return process.returncode
-
-
-RUNNER = Runner()
-
-
-def ended_unfinished(batch_id: int, status: int) -> bool:
-    """After the import process ended: a batch it left unfinished is refused (its hidden games
-    deleted) with a message saying the import stopped. True when that happened."""
-    batch = ImportBatch.objects.filter(pk=batch_id).first()
-    if batch is None or batch.finished:
-        return False
-    discard_pending_games(batch_id=batch_id)
-    _refuse(
-        batch_id,
-        [
-            csv_io.Problem(
-                None,
-                _(
-                    "the import process stopped before it was finished (status %(status)s);"
-                    " nothing was imported"
-                )
-                % {"status": status},
-            )
-        ],
+@task()
+def run_batch(
+    batch_id: int,
+    *,
+    name: str,
+    club: str = "",
+    season: str = "",
+    played_on: str | None = None,
+    language: str | None = None,
+) -> str:
+    """The queued import of one upload, run by a task worker: its status when it ends."""
+    taken = ImportBatch.objects.filter(pk=batch_id, status=ImportBatch.Status.QUEUED).update(
+        status=ImportBatch.Status.CHECKING, updated_at=timezone.now()
     )
-    return True
-
-
-@contextlib.contextmanager
-def heartbeat(batch_id: int, every: float = HEARTBEAT_SECONDS) -> Iterator[None]:
-    """Stamp the batch every `every` seconds while the block runs (its own thread and connection),
-    so its page can tell a long but living import from a dead one."""
-    stop = threading.Event()
-
-    def beat() -> None:
+    if not taken:  # refused meanwhile, or run by another worker
+        return "not waiting"
+    with override(language):
         try:
-            while not stop.wait(every):
-                ImportBatch.objects.filter(
-                    pk=batch_id, status__in=(ImportBatch.Status.CHECKING, ImportBatch.Status.WRITING)
-                ).update(updated_at=timezone.now())
-        except Exception:
-            log.exception("import %s: heartbeat failed", batch_id)
+            settle_stalled()
+            data = ImportFile.objects.filter(batch_id=batch_id).values_list("data", flat=True).first()
+            user_id = ImportBatch.objects.filter(pk=batch_id).values_list("user_id", flat=True).first()
+            run(
+                batch_id,
+                bytes(data or b""),
+                name=name,
+                club=club,
+                season=season,
+                played_on=datetime.date.fromisoformat(played_on) if played_on else None,
+                check=rights_of(user_id),
+            )
+        except BaseException:  # a crash, a second stop signal to the worker: nothing stays
+            log.exception("import %s: the task failed", batch_id)
+            _end_unfinished(batch_id, _stopped())
+            raise
         finally:
-            connections.close_all()
+            ImportFile.objects.filter(batch_id=batch_id).delete()
+    return str(ImportBatch.objects.filter(pk=batch_id).values_list("status", flat=True).first())
 
-    thread = threading.Thread(target=beat, name=f"import-{batch_id}-heartbeat", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(timeout=30)
+
+def _end_unfinished(batch_id: int, problem: csv_io.Problem) -> None:
+    """Refuse a batch that did not finish, with its hidden games deleted and its file dropped."""
+    if ImportBatch.objects.filter(pk=batch_id, status__in=UNFINISHED).exists():
+        discard_pending_games(batch_id=batch_id)
+        _refuse(batch_id, [problem])
+    ImportFile.objects.filter(batch_id=batch_id).delete()
 
 
 def rights_of(user_id: int | None) -> Check:
@@ -360,44 +292,37 @@ def run(
     played_on: datetime.date | None = None,
     check: Check | None = None,
 ) -> None:
-    """Check, write in chunks, publish; or refuse and leave nothing behind."""
+    """Check game by game, writing hidden chunks as it goes, publish; or refuse and leave nothing."""
+    reader = csv_io.FileReader(raw, name=name, club=club, season=season, played_on=played_on, check=check)
     try:
-        games = csv_io.check_bytes(raw, name=name, club=club, season=season, played_on=played_on, check=check)
+        total = reader.count()
     except csv_io.ImportRefused as refused:
         _refuse(batch_id, refused.problems)
         return
     except Exception:
-        log.exception("import %s: checking failed", batch_id)
+        log.exception("import %s: reading failed", batch_id)
         _refuse(batch_id, [_failed()])
         return
-    hands = sum(len(game.hands) for game in games)
-    _update(batch_id, status=ImportBatch.Status.WRITING, total=len(games), hands=hands)
-    size = max(1, int(settings.IMPORT_CHUNK_GAMES))
-    placed: list[tuple[int, NewGame]] = []
     try:
-        for start_at in range(0, len(games), size):
-            chunk = games[start_at : start_at + size]
-            began = time.monotonic()
-            rows = write_pending_games(batch_id=batch_id, games=chunk)  # short transactions
-            placed.extend((row.pk, new) for row, new in zip(rows, chunk, strict=True))
-            _update(batch_id, written=len(placed))
-            # The database serves the import at full priority (its server process is not niced):
-            # rest IMPORT_WRITE_PAUSE_PERCENT of the time the chunk took (100: as long), so the
-            # tables' saves find the CPU and the disk's log free half of the time. SQLite has one
-            # writer at a time, and a writer kept waiting only retries every 100 ms or so: leave
-            # it a gap at least.
-            rest = (time.monotonic() - began) * int(settings.IMPORT_WRITE_PAUSE_PERCENT) / 100
-            if connections[DEFAULT_DB_ALIAS].vendor == "sqlite":
-                rest = max(rest, SQLITE_GAP_SECONDS)
-            time.sleep(rest)
+        _progress(batch_id, status=ImportBatch.Status.WRITING, total=total)
+        placed, hands, database_problems = _write_checked(batch_id, reader)
+        problems = reader.sorted_problems() or database_problems
+        if problems:
+            discard_pending_games(batch_id=batch_id)
+            _refuse(batch_id, problems)
+            return
         uploader = ImportBatch.objects.select_related("user").get(pk=batch_id).user
         with transaction.atomic():
+            if not ImportBatch.objects.select_for_update().filter(pk=batch_id, status__in=RUNNING).exists():
+                raise BatchSettled
             publish_pending_games(batch_id=batch_id, placed=placed, uploader=uploader)
-            _update(batch_id, status=ImportBatch.Status.DONE)
+            _update(batch_id, status=ImportBatch.Status.DONE, hands=hands)
         # Ratings are derived: the clubs the import filled are rated again, after the publishing
         # transaction (a table's hand save need not wait for it).
         clubs = Game.objects.filter(pk__in=[pk for pk, _new in placed]).values_list("club_id", flat=True)
         rating_services.recompute_scopes(rating_services.scopes_for_clubs(set(clubs)))
+    except BatchSettled:
+        discard_pending_games(batch_id=batch_id)
     except IntegrityError:
         # Another import took one of these game codes (or made one of these clubs) between the
         # check and the write.
@@ -408,27 +333,125 @@ def run(
         discard_pending_games(batch_id=batch_id)
         messages = error.messages if isinstance(error, ValidationError) else [str(error)]
         _refuse(batch_id, [csv_io.Problem(None, message) for message in messages])
+    except csv_io.ImportRefused as refused:  # the reading stopped at a club the user may not use
+        discard_pending_games(batch_id=batch_id)
+        _refuse(batch_id, refused.problems)
     except Exception:
         log.exception("import %s: writing failed", batch_id)
         discard_pending_games(batch_id=batch_id)
         _refuse(batch_id, [_failed()])
 
 
+def _write_checked(
+    batch_id: int, reader: csv_io.FileReader
+) -> tuple[list[tuple[int, NewGame]], int, list[csv_io.Problem]]:
+    """Write the reader's games in hidden chunks while no problem is found: (game id, the game's
+    place) of each written game, the hands written, and the database's problems (codes already
+    here, seasons' dates). Only a game's place is kept once it is written, not its hands."""
+    size = max(1, int(settings.IMPORT_CHUNK_GAMES))
+    placed: list[tuple[int, NewGame]] = []
+    chunk: list[NewGame] = []
+    hands = 0
+    problems: list[csv_io.Problem] = []
+    stamped = time.monotonic()
+    for game in reader.games():
+        if reader.problems or problems:
+            chunk.clear()  # nothing more is written; the reading goes on to name every problem
+            if time.monotonic() - stamped > HEARTBEAT_SECONDS:
+                _progress(batch_id)
+                stamped = time.monotonic()
+            continue
+        chunk.append(game)
+        if len(chunk) >= size:
+            problems += _write_chunk(batch_id, chunk, placed)
+            hands += sum(len(new.hands) for new in chunk)
+            chunk = []
+            stamped = time.monotonic()
+        elif time.monotonic() - stamped > HEARTBEAT_SECONDS:
+            _progress(batch_id)
+            stamped = time.monotonic()
+    if chunk and not reader.problems and not problems:
+        problems += _write_chunk(batch_id, chunk, placed)
+        hands += sum(len(new.hands) for new in chunk)
+    return placed, hands, problems
+
+
+def _write_chunk(
+    batch_id: int, chunk: list[NewGame], placed: list[tuple[int, NewGame]]
+) -> list[csv_io.Problem]:
+    if problems := csv_io.place_problems(chunk):
+        return problems
+    began = time.monotonic()
+    rows = write_pending_games(batch_id=batch_id, games=chunk)  # short transactions
+    placed.extend((row.pk, _place_of(new)) for row, new in zip(rows, chunk, strict=True))
+    del rows
+    # The chunk's model objects refer to each other (a game, its seats): freed now, not whenever
+    # the collector gets to them, so the import holds one chunk at a time.
+    gc.collect()
+    _progress(batch_id, written=len(placed))
+    # The database serves the import at full priority (its server process is not niced): rest
+    # IMPORT_WRITE_PAUSE_PERCENT of the time the chunk took (100: as long), so the tables' saves
+    # find the CPU and the disk's log free half of the time. SQLite has one writer at a time, and
+    # a writer kept waiting only retries every 100 ms or so: leave it a gap at least.
+    rest = (time.monotonic() - began) * int(settings.IMPORT_WRITE_PAUSE_PERCENT) / 100
+    if connections[DEFAULT_DB_ALIAS].vendor == "sqlite":
+        rest = max(rest, SQLITE_GAP_SECONDS)
+    time.sleep(rest)
+    return []
+
+
+def _place_of(new: NewGame) -> NewGame:
+    """What publishing needs of a written game (its club, season and date), without its hands and
+    scores: a large file's games are not all kept in memory."""
+    return NewGame(
+        settings={},
+        players={},
+        hands=(),
+        result=None,  # type: ignore[arg-type]  # publishing reads no score
+        code=new.code,
+        club=new.club,
+        season=new.season,
+        played_on=new.played_on,
+    )
+
+
+def settle_stalled() -> None:
+    """Refuse every running batch whose worker has been silent too long (and delete its games)."""
+    for batch in ImportBatch.objects.filter(
+        status__in=RUNNING, updated_at__lt=timezone.now() - _stalled_after()
+    ):
+        settle_if_stalled(batch)
+
+
+def _stalled_after() -> datetime.timedelta:
+    return datetime.timedelta(seconds=int(settings.IMPORT_STALLED_SECONDS))
+
+
 def settle_if_stalled(batch: ImportBatch) -> ImportBatch:
     """A batch left unfinished by a stopped worker is refused and its hidden games deleted."""
-    if not batch.finished and timezone.now() - batch.updated_at > STALLED_AFTER:
-        discard_pending_games(batch_id=batch.pk)
-        _refuse(
-            batch.pk,
-            [csv_io.Problem(None, _("the import stopped before it was finished; nothing was imported"))],
-        )
+    if batch.status in RUNNING and timezone.now() - batch.updated_at > _stalled_after():
+        _end_unfinished(batch.pk, _stopped())
         batch.refresh_from_db()
     return batch
 
 
 def is_quiet(batch: ImportBatch) -> bool:
-    """An unfinished batch whose import has not stamped it for a while: stalled, or starved."""
-    return not batch.finished and timezone.now() - batch.updated_at > QUIET_AFTER
+    """A running batch whose import has not stamped it for a while: stalled, or starved."""
+    return batch.status in RUNNING and timezone.now() - batch.updated_at > QUIET_AFTER
+
+
+def waiting_ahead(batch: ImportBatch) -> int:
+    """How many unfinished uploads came before this waiting one."""
+    return ImportBatch.objects.filter(status__in=UNFINISHED, pk__lt=batch.pk).count()
+
+
+def no_worker_seen(batch: ImportBatch) -> bool:
+    """A batch waiting a while with no import running anywhere: no task worker seems to run."""
+    if batch.status != ImportBatch.Status.QUEUED or timezone.now() - batch.created_at < NO_WORKER_AFTER:
+        return False
+    return not ImportBatch.objects.filter(
+        status__in=RUNNING, updated_at__gt=timezone.now() - QUIET_AFTER
+    ).exists()
 
 
 def problems_of(batch: ImportBatch) -> list[csv_io.Problem]:
@@ -439,6 +462,10 @@ def _failed() -> csv_io.Problem:
     return csv_io.Problem(None, _("the import failed on the server; nothing was imported"))
 
 
+def _stopped() -> csv_io.Problem:
+    return csv_io.Problem(None, _("the import stopped before it was finished; nothing was imported"))
+
+
 def _refuse(batch_id: int, problems: list[csv_io.Problem]) -> None:
     _update(
         batch_id,
@@ -446,6 +473,14 @@ def _refuse(batch_id: int, problems: list[csv_io.Problem]) -> None:
         written=0,
         problems=[{"line": p.line, "message": p.message} for p in problems[:1000]],
     )
+
+
+def _progress(batch_id: int, **fields: object) -> None:
+    """Stamp a running batch (and note its progress); BatchSettled if it was refused meanwhile."""
+    if not ImportBatch.objects.filter(pk=batch_id, status__in=RUNNING).update(
+        updated_at=timezone.now(), **fields
+    ):
+        raise BatchSettled
 
 
 def _update(batch_id: int, **fields: object) -> None:

@@ -5,6 +5,9 @@ written in chunks of `IMPORT_CHUNK_GAMES` games, each in a short transaction, wi
 `Game.pending_import` set so no page, standing, export or count sees them; the last short
 transaction makes them all visible at once. A refused or broken batch deletes its pending games:
 for the user the import is all or nothing (league/imports.py).
+
+The uploaded file waits in the database (`ImportFile`) until a task worker, on any machine that
+shares the database, runs the batch; it is deleted when the batch ends.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 class ImportBatch(models.Model):
     class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting for its turn")
         CHECKING = "checking", _("checking")
         WRITING = "writing", _("writing")
         DONE = "done", _("imported")
@@ -25,7 +29,7 @@ class ImportBatch(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     file_name = models.CharField(_("file"), max_length=255, blank=True)
-    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.CHECKING)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveIntegerField(_("games in the file"), default=0)
     written = models.PositiveIntegerField(_("games written"), default=0)
     hands = models.PositiveIntegerField(_("hands"), default=0)
@@ -45,3 +49,17 @@ class ImportBatch(models.Model):
     @property
     def finished(self) -> bool:
         return self.status in (self.Status.DONE, self.Status.REFUSED)
+
+
+class ImportFile(models.Model):
+    """An upload's bytes, kept where every task worker can read them until its batch has run."""
+
+    batch = models.OneToOneField(ImportBatch, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    data = models.BinaryField()
+
+    class Meta:
+        verbose_name = _("import file")
+        verbose_name_plural = _("import files")
+
+    def __str__(self) -> str:
+        return f"file of import {self.batch_id}"

@@ -8,8 +8,6 @@ merge players, change roles and publish seasons; scorers and organisers file and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -306,32 +304,34 @@ def import_games(request: HttpRequest) -> HttpResponse:
             % {"limit": csv_io.max_import_bytes() // 1024 // 1024},
         )
         return _import_page(request, {"form": ImportForm(), "problems": [problem]}, status=413)
+    if waiting := imports.waiting_problem(request.user):  # before the body is read, too
+        return _too_many(request, waiting)
     # Any club validates: the rights check below refuses a club the user may not import into with
     # 403, named once; the page drawn again offers only the user's own clubs.
     form = ImportForm(request.POST, request.FILES)
     problems: list[csv_io.Problem] = []
-    refused_rights: list[csv_io.Problem] = []
-    new_clubs: set[str] = set()  # the clubs the file would make, counted as its rows are read
-
-    def check_rights(places: Sequence[csv_io.Place]) -> list[csv_io.Problem]:
-        refused_rights.extend(imports.import_rights(request.user, places, new_clubs=new_clubs))
-        return refused_rights
-
     if form.is_valid():
         data = form.cleaned_data
         season = data["season"]
         club = data["club"] or (season.club if season else None)
-        batch = imports.start(
-            raw=data["file"].read(),
-            name=data["file"].name,
-            user_id=request.user.pk,
-            club=club.name if club else "",
-            season=season.name if season else "",
-            played_on=data["played_on"],
-            check=check_rights,
-            language=get_language(),
-        )
-        if not batch.finished:  # written in the background: its page shows the progress
+        place = {"club": club.name if club else "", "season": season.name if season else ""}
+        raw = data["file"].read()
+        # The clubs and seasons the form or the file's first rows name, before the file is kept.
+        problems = imports.import_rights(request.user, csv_io.first_places(raw, **place), new_clubs=set())
+        if problems:
+            return _import_page(request, {"form": _only_clubs(form, clubs), "problems": problems}, status=403)
+        try:
+            batch = imports.start(
+                raw=raw,
+                name=data["file"].name,
+                user=request.user,
+                played_on=data["played_on"],
+                language=get_language(),
+                **place,
+            )
+        except imports.TooManyImports as error:
+            return _too_many(request, str(error))
+        if not batch.finished:  # queued for a task worker: its page shows the progress
             return redirect("league:import_status", batch_id=batch.pk)
         if batch.status == batch.Status.DONE:
             messages.success(
@@ -341,9 +341,18 @@ def import_games(request: HttpRequest) -> HttpResponse:
             )
             return redirect("league:import")
         problems = imports.problems_of(batch)
-    status = 403 if refused_rights else 400  # refused for want of a right, or for what the file says
     context = {"form": _only_clubs(form, clubs), "problems": problems}
-    return _import_page(request, context, status=status)
+    return _import_page(request, context, status=400)
+
+
+def _too_many(request: HttpRequest, problem: str) -> HttpResponse:
+    context = {
+        "form": _only_clubs(ImportForm(), scoring_club_ids(request.user)),
+        "problems": [csv_io.Problem(None, problem)],
+    }
+    response = _import_page(request, context, status=429)
+    response["Retry-After"] = "60"
+    return response
 
 
 def _import_page(request: HttpRequest, context: dict[str, object], status: int = 200) -> HttpResponse:
@@ -354,7 +363,8 @@ def _import_page(request: HttpRequest, context: dict[str, object], status: int =
 @require_GET
 def import_status(request: HttpRequest, batch_id: int) -> HttpResponse:
     """An upload's progress ("Imported 600 of 1,500 games"), then its outcome. The page refreshes
-    itself while the import runs (no JavaScript needed). Only its uploader (or a superuser) sees it."""
+    itself while the import waits or runs (no JavaScript needed). Only its uploader (or a
+    superuser) sees it."""
     batch = ImportBatch.objects.filter(pk=batch_id).first()
     if batch is None or not (
         request.user.is_authenticated and (batch.user_id == request.user.pk or is_site_admin(request.user))
@@ -365,6 +375,8 @@ def import_status(request: HttpRequest, batch_id: int) -> HttpResponse:
         "batch": batch,
         "quiet": imports.is_quiet(batch),
         "quiet_seconds": int((timezone.now() - batch.updated_at).total_seconds()),
+        "ahead": imports.waiting_ahead(batch) if batch.status == batch.Status.QUEUED else 0,
+        "no_worker": imports.no_worker_seen(batch),
         "problems": imports.problems_of(batch),
         "written": number_format(batch.written, force_grouping=True),
         "total": number_format(batch.total, force_grouping=True),

@@ -38,6 +38,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",  # the queue of background tasks (imports), worked by `manage.py db_worker`
     # Import direction (docs/architecture.md): accounts, clubs <- scoring <- league.
     "axes",  # login limits for every login form, the admin's included (accounts/lockout.py)
     "accounts",
@@ -169,19 +171,22 @@ ACCOUNT_THROTTLE_WINDOW_SECONDS = envint("ACCOUNT_THROTTLE_WINDOW_SECONDS", 60 *
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 0)
 
 # Imports (league/imports.py): the largest file accepted, in MB (a bigger upload is refused before
-# it is read); how many games one short write transaction holds; whether an upload is written in
-# the background while the page shows its progress (off: written during the request, as the tests
-# and the import_games command do); whether the background is a separate OS process
-# (`manage.py run_import`, off: a thread of the web worker), at which niceness, and at most how
-# many such processes one web worker runs at once (more uploads wait their turn).
+# it is read); how many games one short write transaction holds; how many unfinished imports one
+# account, and the whole site, may have waiting or running at once (one upload more is refused with
+# 429 before its file is read); after how long without a sign of life a running import is refused
+# (its worker was killed or its machine stopped) and its hidden games deleted.
 IMPORT_MAX_MB = envint("IMPORT_MAX_MB", 20)
 IMPORT_CHUNK_GAMES = envint("IMPORT_CHUNK_GAMES", 20)
-IMPORT_IN_BACKGROUND = envbool("IMPORT_IN_BACKGROUND", True)
-IMPORT_IN_PROCESS = envbool("IMPORT_IN_PROCESS", True)
-IMPORT_NICENESS = envint("IMPORT_NICENESS", 10)
-IMPORT_PROCESSES = envint("IMPORT_PROCESSES", 2)
+IMPORTS_WAITING_PER_USER = envint("IMPORTS_WAITING_PER_USER", 2)
+IMPORTS_WAITING_PER_SITE = envint("IMPORTS_WAITING_PER_SITE", 10)
+IMPORT_STALLED_SECONDS = envint("IMPORT_STALLED_SECONDS", 180)
 # After each chunk an import rests this share of the time the chunk took to write (100: as long).
 IMPORT_WRITE_PAUSE_PERCENT = envint("IMPORT_WRITE_PAUSE_PERCENT", 100)
+
+# Background tasks (Django's task framework, the django-tasks backport): queued in the database,
+# so every web worker enqueues and any number of `manage.py db_worker` processes, on this machine
+# or others sharing the database, run them. `make run` and `make serve` start one beside the server.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 # The browser that created a game keeps its edit right this long; a handover link lives this long.
 EDIT_TOKEN_MAX_AGE_DAYS = envint("EDIT_TOKEN_MAX_AGE_DAYS", 365)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -113,3 +114,58 @@ def loads(text: str) -> Any:
     if bad is not None:
         raise JsonRefused(_("%(where)s: %(problem)s") % {"where": bad[0], "problem": bad[1]})
     return data
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_int=_integer)
+_BLANK = re.compile(r"[ \t\n\r]*")
+
+
+def iter_loads(text: str) -> Iterator[Any]:
+    """`loads`, one item of a top-level array at a time (a text that is not an array: its one
+    value), so a large file is never held whole as Python objects. The same refusals as `loads`,
+    raised when the reading gets there: a caller that must refuse a bad file before doing anything
+    reads it through once first."""
+    walk = "\\u" in text or _SURROGATE.search(text) is not None
+    try:
+        position = _skip_blanks(text, 0)
+        if not text.startswith("[", position):
+            value, end = _DECODER.raw_decode(text, position)
+            _refuse_bad_text(value, "", walk)
+            yield value
+        else:
+            position = _skip_blanks(text, position + 1)
+            index = 0
+            while not (index == 0 and text.startswith("]", position)):  # not an empty array
+                value, position = _DECODER.raw_decode(text, position)
+                _refuse_bad_text(value, f"[{index}]", walk)
+                yield value
+                index += 1
+                position = _skip_blanks(text, position)
+                if text.startswith("]", position):
+                    break
+                if not text.startswith(",", position):
+                    raise json.JSONDecodeError("Expecting ',' delimiter", text, position)
+                position = _skip_blanks(text, position + 1)
+            end = position + 1
+        end = _skip_blanks(text, end)
+        if end != len(text):
+            raise json.JSONDecodeError("Extra data", text, end)
+    except json.JSONDecodeError as error:
+        raise JsonRefused(
+            _("not valid JSON: %(error)s (column %(column)s)") % {"error": error.msg, "column": error.colno},
+            line=error.lineno,
+            decode_error=error,
+        ) from None
+    except RecursionError:
+        raise JsonRefused(_("the JSON is nested too deeply")) from None
+
+
+def _skip_blanks(text: str, position: int) -> int:
+    match = _BLANK.match(text, position)
+    return match.end() if match else position
+
+
+def _refuse_bad_text(value: Any, where: str, walk: bool) -> None:
+    bad = find_bad_text(value, where) if walk else None
+    if bad is not None:
+        raise JsonRefused(_("%(where)s: %(problem)s") % {"where": bad[0], "problem": bad[1]})

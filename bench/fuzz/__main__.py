@@ -74,6 +74,7 @@ def main() -> int:
 
     with database(args.postgres) as url:
         env = environment(url)
+        env["IMPORT_STALLED_SECONDS"] = "15"  # the crashed import is refused soon after its worker dies
         env["LOGIN_FAILURES_PER_ADDRESS"] = "1000000"  # let the fuzzed logins reach the form
         # ... and the sign-ups: a look-alike name must be refused by its check, not the throttle.
         env["SIGNUPS_PER_ADDRESS"] = env["SIGNUPS_PER_USERNAME"] = "1000000"
@@ -147,11 +148,13 @@ def main() -> int:
                 for name in ("alice", "sam"):  # a fuzzed form logged one out: log in again
                     if browsers[name].cookies.get("sessionid") is None:
                         log_in(browsers[name], name)
-            if not args.skip_commands:  # an import process killed while it writes
+            if not args.skip_commands:  # the task worker killed while it writes an import
                 log_in(alice, "alice")
                 upload = build_file(args.crash_games, 100)
-                pids = set(server.worker_pids())
-                count, found = commands.import_crash(server.port, alice, upload, pids, state.club_id)
+                count, found = commands.import_crash(
+                    server.port, alice, upload, server, state.club_id, float(env["IMPORT_STALLED_SECONDS"])
+                )
+                server.start_tasks()
                 sent += count
                 by_target["import process crash"] += count
                 failures += found

@@ -6,8 +6,9 @@ and the import process.
   a message naming the field, no traceback, and leave the database empty;
 - `import_games --club` with bytes that are not UTF-8 (and an over-long name): exit status 2, a
   message, no traceback, no row written;
-- an import process that crashes: a large upload's `run_import` is killed (SIGKILL) while it runs;
-  its page must then say the import stopped, and none of its games may stay, hidden or shown.
+- an import whose task worker crashes: the worker running a large upload is killed (SIGKILL)
+  while it writes; once the import has been silent for IMPORT_STALLED_SECONDS its page must say
+  the import stopped, and none of its games may stay, hidden or shown.
 
 Each finding is returned as one line; the run counts them as server errors.
 """
@@ -17,9 +18,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -29,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness import ROOT, Browser
+from harness import ROOT, Browser, Server
 
 # The backup's text fields and the longest each column takes (league/backup.py checks them all).
 LONG_FIELDS: list[tuple[str, str, int]] = [
@@ -163,7 +162,7 @@ def import_options(env: Mapping[str, str], counts: Any) -> tuple[int, list[str]]
 
 
 def import_crash(
-    port: int, browser: Browser, upload: bytes, server_pids: set[int], club_id: int
+    port: int, browser: Browser, upload: bytes, server: Server, club_id: int, stalled_after: float
 ) -> tuple[int, list[str]]:
     """Upload a large file, kill its import process mid-way, and check the page and the database."""
     from django.db import connections
@@ -199,26 +198,24 @@ def import_crash(
         if batch.finished:
             return 1, [f"import crash: the import ended ({batch.status}) before it could be killed"]
         if batch.status == "writing" and batch.written > 0:  # half written: hidden games to clean
-            for pid in _import_processes(batch_id, server_pids):
-                os.kill(pid, signal.SIGKILL)
-                killed = pid
+            killed = server.kill_tasks()
         time.sleep(0.05)
     if killed is None:
-        return 1, ["import crash: no run_import process was seen writing the upload"]
+        return 1, ["import crash: the task worker was never seen writing the upload"]
     findings = []
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + stalled_after + 60
     while time.monotonic() < deadline:
         page = browser.get(status_path)
         if page.status != 200:
             findings.append(f"import crash: the import page answered {page.status}")
             break
         if 'http-equiv="refresh"' not in page.text:
-            if "the import process stopped before it was finished" not in page.text:
+            if "the import stopped before it was finished" not in page.text:
                 findings.append("import crash: the page does not say the import stopped")
             break
         time.sleep(0.3)
     else:
-        findings.append("import crash: the page still says the import runs a minute after the kill")
+        findings.append("import crash: the page still says the import runs a minute after it went silent")
     left = Game.all_objects.filter(pending_import=batch_id).count()
     if left:
         findings.append(f"import crash: {left} hidden games of the killed import stayed")
@@ -227,19 +224,3 @@ def import_crash(
         findings.append(f"import crash: the batch is {status!r}, not refused")
     connections.close_all()
     return 1, findings
-
-
-def _import_processes(batch_id: int, parents: set[int]) -> list[int]:
-    """The run_import processes of this batch started by the server's workers (from /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            line = (entry / "cmdline").read_bytes().split(b"\x00")
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        if b"run_import" in line and str(batch_id).encode() in line and parent in parents:
-            found.append(int(entry.name))
-    return found

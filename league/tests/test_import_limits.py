@@ -7,7 +7,6 @@ itself without JavaScript. The largest file accepted is a setting, stated on the
 """
 
 import datetime
-import time
 
 import pytest
 from django.contrib.auth.models import User
@@ -163,28 +162,6 @@ def test_issue13_point5_the_largest_file_accepted_is_a_setting_stated_on_the_pag
     assert "The largest file accepted is 3 MB." in page
     response = client.post("/league/import/", {"file": _upload(b"x" * (3 * 1024 * 1024 + 1))})
     assert response.status_code == 400 and "the limit is 3 MB" in response.content.decode()
-
-
-@pytest.mark.django_db(transaction=True)
-def test_issue13_point5_an_upload_is_written_by_a_background_thread_while_its_page_counts(
-    settings, league_client
-):
-    settings.IMPORT_IN_BACKGROUND = True
-    settings.IMPORT_IN_PROCESS = False  # the thread; league/tests/test_import_process.py: the process
-    client = league_client  # the organiser of the clubs the test makes (a real role)
-    raw = _exported(client)
-    response = client.post("/league/import/", {"file": _upload(raw)})
-    assert response.status_code == 302
-    status_url = response["Location"]
-    assert status_url.startswith("/league/import/") and status_url != "/league/import/"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        page = client.get(status_url).content.decode()
-        if "refresh" not in page:
-            break
-        time.sleep(0.2)
-    assert "Imported 3 games with 4 hands." in page
-    assert Game.objects.count() == 3
 
 
 def _upload(raw: bytes):

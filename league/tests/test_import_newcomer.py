@@ -6,12 +6,10 @@ once; an existing season's dates never change."""
 import csv
 import datetime
 import io
-import sys
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import call_command
 from django.test import Client
 
 from clubs.models import Club, ClubRole, Membership, Player, Season
@@ -175,13 +173,11 @@ def test_one_upload_makes_at_most_the_limit_of_new_clubs_and_a_file_naming_more_
     _nothing_imported()
 
 
-def test_the_import_process_holds_the_uploader_to_the_limit_of_new_clubs_too():
+def test_the_import_task_holds_the_uploader_to_the_limit_of_new_clubs_too():
     text = _copies_in_clubs(_hands_csv(), imports.NEW_CLUBS_MAX + 1)
     newcomer = User.objects.create_user("newcomer", "n@example.org", "not-used-here-1")
 
-    batch = imports.start(
-        raw=text.encode(), name="hands.csv", user_id=newcomer.pk, check=imports.rights_of(newcomer.pk)
-    )
+    batch = imports.start(raw=text.encode(), name="hands.csv", user=newcomer)
 
     assert batch.status == ImportBatch.Status.REFUSED
     assert "an import makes at most 5" in batch.problems[0]["message"]
@@ -280,9 +276,7 @@ def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(mon
         return write(**kwargs)
 
     monkeypatch.setattr(imports, "write_pending_games", someone_makes_the_club_meanwhile)
-    batch = imports.start(
-        raw=text.encode(), name="hands.csv", user_id=newcomer.pk, check=imports.rights_of(newcomer.pk)
-    )
+    batch = imports.start(raw=text.encode(), name="hands.csv", user=newcomer)
 
     assert batch.status == ImportBatch.Status.REFUSED
     assert [p["message"] for p in batch.problems] == ["you are not a scorer or organiser of Klubbén"]
@@ -309,28 +303,11 @@ def test_a_season_closed_after_the_check_takes_none_of_the_games(monkeypatch):
         return write(**kwargs)
 
     monkeypatch.setattr(imports, "write_pending_games", an_organiser_closes_the_season_meanwhile)
-    batch = imports.start(
-        raw=text.encode(), name="hands.csv", user_id=owner.pk, check=imports.rights_of(owner.pk)
-    )
+    batch = imports.start(raw=text.encode(), name="hands.csv", user=owner)
 
     assert batch.status == ImportBatch.Status.REFUSED
     assert [p["message"] for p in batch.problems] == ["season Vår 2026 is closed: it accepts no new games"]
     assert not Game.all_objects.exists()
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_import_process_makes_the_club_for_the_uploader(monkeypatch):
-    text = _hands_csv()
-    newcomer = User.objects.create_user("newcomer", "n@example.org", "not-used-here-1")
-    batch = ImportBatch.objects.create(user=newcomer, file_name="hands.csv")
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
-
-    call_command("run_import", str(batch.pk), "--name=hands.csv", stdout=io.StringIO())
-
-    batch.refresh_from_db()
-    assert batch.status == ImportBatch.Status.DONE
-    assert ClubRole.objects.get(club__name="Klubbén").user == newcomer
-    assert Game.objects.filter(club__name="Klubbén").count() == 3
 
 
 def test_an_anonymous_visitor_is_sent_to_log_in():
