@@ -1002,6 +1002,7 @@ PART = parts.Part(
         "scoring.GameSetup": "transient: the one-time token of the form that started a game, against a"
         " second tap on Start within moments",
         "league.ImportBatch": "transient: an upload's progress page; its games, once published, are games",
+        "league.ImportFile": "transient: an upload waiting for its import, deleted when the import ends",
     },
     dump=dump_part,
     load=_load_league,

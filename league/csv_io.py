@@ -5,8 +5,11 @@ read side by side with `.iterator(chunk_size=...)`, so memory stays flat whateve
 Cells are neutralised against CSV injection; the file starts with a UTF-8 BOM so spreadsheet
 programs read å, ö, č, ř right. The README ("CSV files") lists every column.
 
-Import validates everything with the rules engine before writing anything, and reports every bad
-row (line and reason); `league.services.store_games` then writes the lot in one transaction.
+Import reads a file game by game (`FileReader`: a hands.csv decoded as it is read, JSON records
+one at a time), every game through the rules engine, and reports every bad row (line and
+reason). `import_bytes` (the import_games command) checks the whole file before writing the lot in
+one transaction with `league.services.store_games`; an upload's task writes checked games in
+hidden chunks as it reads (league/imports.py).
 """
 
 from __future__ import annotations

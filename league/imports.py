@@ -123,7 +123,7 @@ def start(
     backend (the tests) the import has run when this returns."""
     with transaction.atomic():
         # One upload at a time per account: two at once cannot both take the last place.
-        get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if problem := waiting_problem(user):
             raise TooManyImports(problem)
         batch = ImportBatch.objects.create(user_id=user.pk, file_name=name[:255])

@@ -96,16 +96,20 @@ def _integer(text: str) -> int:
     return int(text)
 
 
+def _invalid(error: json.JSONDecodeError) -> JsonRefused:
+    return JsonRefused(
+        _("not valid JSON: %(error)s (column %(column)s)") % {"error": error.msg, "column": error.colno},
+        line=error.lineno,
+        decode_error=error,
+    )
+
+
 def loads(text: str) -> Any:
     """JSON text -> Python data, refusing duplicate keys, huge integers, NUL and lone surrogates."""
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=_integer)
     except json.JSONDecodeError as error:
-        raise JsonRefused(
-            _("not valid JSON: %(error)s (column %(column)s)") % {"error": error.msg, "column": error.colno},
-            line=error.lineno,
-            decode_error=error,
-        ) from None
+        raise _invalid(error) from None
     except RecursionError:
         raise JsonRefused(_("the JSON is nested too deeply")) from None
     # A NUL or a surrogate gets into JSON text only as a \u escape (or raw, from text decoded with
@@ -151,11 +155,7 @@ def iter_loads(text: str) -> Iterator[Any]:
         if end != len(text):
             raise json.JSONDecodeError("Extra data", text, end)
     except json.JSONDecodeError as error:
-        raise JsonRefused(
-            _("not valid JSON: %(error)s (column %(column)s)") % {"error": error.msg, "column": error.colno},
-            line=error.lineno,
-            decode_error=error,
-        ) from None
+        raise _invalid(error) from None
     except RecursionError:
         raise JsonRefused(_("the JSON is nested too deeply")) from None
 
