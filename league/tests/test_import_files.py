@@ -180,3 +180,21 @@ def test_it_refuses_a_huge_upload_before_reading_it(client):
     )  # fmt: skip
     assert response.status_code == 413
     assert "larger than the 20 MB limit" in response.content.decode()
+
+
+def test_it_imports_a_file_whose_games_rows_are_not_together(client):
+    """A spreadsheet sorted by another column mixes the games' rows; the import groups them."""
+    header, *rows = _exported(client)
+    game_id = header.split(",").index("game_id")
+    first_of = {}
+    for row in rows:
+        first_of.setdefault(row.split(",")[game_id], row)
+    split = next(row for row in rows if row not in first_of.values())  # a game's second hand
+    its_game = split.split(",")[game_id]
+    others = [row for row in rows if row.split(",")[game_id] != its_game]
+    mixed = [split, *others, first_of[its_game]]  # its hands are apart, the second one first
+
+    report = import_bytes("\n".join([header, *mixed]).encode(), name="hands.csv")
+
+    assert (report.games, report.hands) == (3, 4)
+    assert Game.objects.count() == 3 and Hand.objects.count() == 4
