@@ -156,7 +156,7 @@ def main() -> int:
                 )
                 server.start_tasks()
                 sent += count
-                by_target["import process crash"] += count
+                by_target["import worker crash"] += count
                 failures += found
         finally:
             server.stop()

@@ -1,5 +1,5 @@
 """What the fuzz run sends outside HTTP (issue 13, points 5, 6 and 10): the management commands
-and the import process.
+and the task worker that imports an upload.
 
 - `restore` of a backup of the seeded database with one value made longer than its column (every
   text field of every part of the file) into an empty database: each must exit with status 2 and
@@ -164,7 +164,7 @@ def import_options(env: Mapping[str, str], counts: Any) -> tuple[int, list[str]]
 def import_crash(
     port: int, browser: Browser, upload: bytes, server: Server, club_id: int, stalled_after: float
 ) -> tuple[int, list[str]]:
-    """Upload a large file, kill its import process mid-way, and check the page and the database."""
+    """Upload a large file, kill the task worker importing it mid-way, and check the page and the database."""
     from django.db import connections
 
     from fuzz.requests import multipart
