@@ -255,7 +255,7 @@ def test_an_import_holds_at_most_five_times_its_file_in_memory(settings, monkeyp
     settings.IMPORT_WRITE_PAUSE_PERCENT = 0
     settings.IMPORT_CHUNK_GAMES = 5
     monkeypatch.setattr(imports, "SQLITE_GAP_SECONDS", 0.0)
-    monkeypatch.setattr(imports, "FILE_PIECE_BYTES", 50_000)  # the file read in several pieces
+    monkeypatch.setattr(imports, "FILE_PIECE_BYTES", 50_000)  # on PostgreSQL: read in several pieces
     admin = User.objects.create_superuser("admin", "a@example.org", "not-used-here-1")
     _peak_of_the_task(admin, _records(2, 5), "warm-up.json")  # modules and caches loaded once
     Game.objects.all().delete()
