@@ -1,7 +1,7 @@
 """Record ids as a form or a query string sends them: plain ASCII digits and nothing else.
 
 Django reads a ModelChoiceField's value, a list filter's or a page number with Python's `int()`,
-which also takes `0_1`, ` 1` and full-width `１` (issue 13, point 17): a forged or mangled id then
+which also takes `0_1`, ` 1` and full-width `１`: a forged or mangled id then
 names another record instead of being refused. The site writes ids in plain digits, so anything
 else is refused here with the field's message. (Number fields the table types in follow
 `scoring.strict_input.whole_number`, which allows blanks around the digits; an id has none.)

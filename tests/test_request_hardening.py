@@ -1,4 +1,4 @@
-"""Issue 13's request-level holes, kept as regressions: a form posted in another character set
+"""Request-level holes, kept as regressions: a form posted in another character set
 (point 12), HEAD (point 13), and number fields that read Python's integer syntax (point 17)."""
 
 from urllib.parse import urlencode

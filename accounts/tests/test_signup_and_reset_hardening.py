@@ -1,4 +1,4 @@
-"""Issue 13 point 16: password reset and sign-up are throttled; look-alike usernames are refused."""
+"""Password reset and sign-up are throttled; look-alike usernames are refused."""
 
 import pytest
 from django.contrib.auth.models import User

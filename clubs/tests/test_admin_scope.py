@@ -1,4 +1,4 @@
-"""Issue 13 points 2 and 7: the admin is scoped per club for every choice, and what must go through
+"""The admin is scoped per club for every choice, and what must go through
 the services (hands, seats, games with a history, roles) is not changed or deleted behind them."""
 
 from __future__ import annotations

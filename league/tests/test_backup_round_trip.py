@@ -1,4 +1,4 @@
-"""Issue 13, point 10: backup then restore brings the whole club back, row for row.
+"""Backup then restore brings the whole club back, row for row.
 
 Every table of the club's data is compared before the backup and after the restore, each row with
 every field but its auto id (a foreign key is compared as the row it points at): published-results

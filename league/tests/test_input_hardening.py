@@ -1,4 +1,4 @@
-"""Issue 13's input holes in the imports and the restore, each kept as a regression.
+"""Input holes in the imports and the restore, each kept as a regression.
 
 Point 3: a game code outside the code alphabet (a slash, dots) is refused, and the pages that
 list games stay up even if one were in the database. Point 6: a huge JSON integer, a lone

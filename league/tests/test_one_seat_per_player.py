@@ -1,4 +1,4 @@
-"""Issue 13, point 9: one player takes at most one seat of a game, however the seat gets its player.
+"""One player takes at most one seat of a game, however the seat gets its player.
 
 Two seats of one game linked to one player would count that player twice in the standings (one
 game became a win and a loss). The web filing form, `link_seat`, the CSV and JSON imports,

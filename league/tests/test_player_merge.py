@@ -1,4 +1,4 @@
-"""Issue 13 point 11: a player page's merge list offers an organiser only his own clubs' players."""
+"""A player page's merge list offers an organiser only his own clubs' players."""
 
 import pytest
 from django.contrib.auth.models import User

@@ -120,7 +120,7 @@ def test_a_payment_nobody_was_shown_is_refused(night, four):
         ("unit", "gold", "Unit: Select a valid choice."),
         ("token", "", "Form: This field is required."),
         ("payer", "99999999999999999999", "Payer: Ensure this value is less than or equal to"),
-        # Python's number syntax is not a person's (issue 13, point 17): refused, not read as 10.
+        # Python's number syntax is not a person's: refused, not read as 10.
         ("amount", "1_0", "Amount: Enter a number."),
         ("payer", "\uff11", "Payer: Enter a whole number."),
     ],

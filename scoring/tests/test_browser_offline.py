@@ -1,4 +1,4 @@
-"""The phone at the table on a bad network (issue 11): every tap on the bid stepper counts, a
+"""The phone at the table on a bad network: every tap on the bid stepper counts, a
 half-entered hand survives a reload, a Save without a network waits on the phone and is sent once
 when the network is back, and a Save whose answer is lost says so and is retried, never twice saved."""
 

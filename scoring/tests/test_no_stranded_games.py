@@ -1,4 +1,4 @@
-"""Issue 11, points 5 and 6: a dead phone never strands a game (recovery code, take-over, one
+"""A dead phone never strands a game (recovery code, take-over, one
 bounded device cookie), and setup is idempotent; an empty bid is reported where the player looks."""
 
 import re

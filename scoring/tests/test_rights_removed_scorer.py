@@ -1,4 +1,4 @@
-"""Issue 13 points 8, 14 and 15: rights in club games come from the club role; share viewers see
+"""Rights in club games come from the club role; share viewers see
 that a hand was corrected, not by whom nor a link to the history; taking a game out of its club is
 an organiser's act written to the corrections trail."""
 
