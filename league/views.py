@@ -32,7 +32,7 @@ from clubs.permissions import (
     can_manage_club,
     deny,
     is_site_admin,
-    may_merge_players,
+    may_change_player,
     organised_club_ids,
     require_club_role,
     scoring_club_ids,
@@ -241,7 +241,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "band_rule": BAND_RULE,
         "r": rating_selectors.player_ratings(player),
     }
-    if may_merge_players(request.user, player):
+    if may_change_player(request.user, player):
         context["merge_form"] = MergeForm(keep=player, clubs=organised_club_ids(request.user))
     return render(request, "league/player.html", context)
 
@@ -249,7 +249,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
 @require_POST
 def merge_player(request: HttpRequest, player_id: int) -> HttpResponse:
     keep = get_object_or_404(Player, pk=player_id)
-    if not may_merge_players(request.user, keep):
+    if not may_change_player(request.user, keep):
         return deny(request)
     form = MergeForm(request.POST, keep=keep, clubs=organised_club_ids(request.user))
     if form.is_valid():
