@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection
 from functools import wraps
 from typing import Any, TypeAlias, TypeVar
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
@@ -24,6 +25,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.ratelimit import client_address, over_limit
 from clubs.models import Club, ClubRole, Player, Season
 
 AnyUser: TypeAlias = AbstractBaseUser | AnonymousUser
@@ -98,6 +100,19 @@ def deny(request: HttpRequest) -> HttpResponse:
         back = htmx.current_url_abs_path or request.get_full_path()
         return HttpResponseClientRedirect(redirect_to_login(back).url)
     return redirect_to_login(request.get_full_path())
+
+
+def role_changes_throttled(request: HttpRequest) -> bool:
+    """Count one post of a club's roles form (it names an account by its username) for the signed-in
+    user and for the client address; True when either has had its limit in the window
+    (`ROLE_CHANGES_PER_ACCOUNT`, `ROLE_CHANGES_PER_ADDRESS`, `ACCOUNT_THROTTLE_WINDOW_SECONDS`)."""
+    return over_limit(
+        kind="roles",
+        limits={
+            "account": (str(request.user.pk), settings.ROLE_CHANGES_PER_ACCOUNT),
+            "address": (client_address(request), settings.ROLE_CHANGES_PER_ADDRESS),
+        },
+    )
 
 
 CHECKS: dict[str, Callable[[AnyUser, int], bool]] = {
