@@ -235,12 +235,15 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     viewable = viewable_club_ids(request.user)
     if viewable is not None and not club_ids & viewable:
         return deny(request)
-    figures = standings.player_figures(player)
+    # Only what the viewer may read: the games of their clubs (and quick games they may open),
+    # every figure computed from those; the clubs listed, the ones they read.
+    games = None if viewable is None else readable_games(request)
     context = {
         "player": player,
-        "f": figures,
+        "clubs": [club for club in player.clubs.all() if viewable is None or club.pk in viewable],
+        "f": standings.player_figures(player, games=games),
         "band_rule": BAND_RULE,
-        "r": rating_selectors.player_ratings(player),
+        "r": rating_selectors.player_ratings(player, games=games, club_ids=viewable),
     }
     if may_change_player(request.user, player):
         context["merge_form"] = MergeForm(keep=player, clubs=organised_club_ids(request.user))
