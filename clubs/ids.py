@@ -15,9 +15,34 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Model
+from django.urls import register_converter
 from django.utils.translation import gettext_lazy as _
 
 _ID = re.compile(r"[0-9]{1,18}", re.ASCII)  # 18 digits: within every database's bigint
+
+
+#: The largest id a database holds (a 64-bit signed integer, PostgreSQL's bigint and SQLite's).
+MAX_ID = 2**63 - 1
+
+
+class IdConverter:
+    """`<id:name>` in a URL pattern: plain digits up to MAX_ID. A longer number matches no pattern,
+    so it is a 404 on every database (with `<int:...>` SQLite raised OverflowError, a 500)."""
+
+    regex = "[0-9]{1,19}"
+
+    def to_python(self, value: str) -> int:
+        number = int(value)
+        if number > MAX_ID:
+            raise ValueError(value)  # Django reads this as "no match"
+        return number
+
+    def to_url(self, value: int | str) -> str:
+        return str(value)
+
+
+# Registered when a urls.py imports this module (every one with an id in its paths does).
+register_converter(IdConverter, "id")
 
 
 def record_id(value: object) -> int | None:

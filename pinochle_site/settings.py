@@ -115,7 +115,7 @@ CACHES = {
     # Per process (the game page's shared parts have their own store: scoring/fragments.py).
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
     # Shared by every gunicorn worker: login attempt counts (django-axes, accounts/lockout.py) and
-    # the password-reset and sign-up throttles (accounts/ratelimit.py).
+    # the password-reset, sign-up and club-roles throttles (accounts/ratelimit.py).
     "shared": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pinochle_cache"},
 }
 
@@ -164,6 +164,10 @@ PASSWORD_RESETS_PER_ADDRESS = envint("PASSWORD_RESETS_PER_ADDRESS", 10)
 SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", 10)
 SIGNUPS_PER_USERNAME = envint("SIGNUPS_PER_USERNAME", 3)
 ACCOUNT_THROTTLE_WINDOW_SECONDS = envint("ACCOUNT_THROTTLE_WINDOW_SECONDS", 60 * 60)
+# The club roles form, per organiser account and per client address in the same window: it looks
+# accounts up by name, so it is not a free way to try names.
+ROLE_CHANGES_PER_ACCOUNT = envint("ROLE_CHANGES_PER_ACCOUNT", 30)
+ROLE_CHANGES_PER_ADDRESS = envint("ROLE_CHANGES_PER_ADDRESS", 60)
 # How many reverse proxies in front of the app append to X-Forwarded-For; 0 trusts only
 # REMOTE_ADDR (a client can write anything into X-Forwarded-For).
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 0)
