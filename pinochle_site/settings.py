@@ -200,6 +200,9 @@ FORMAT_MODULE_PATH = ["pinochle_site.formats"]
 # Django's default language cookie ends with the browser session; a phone at the card table
 # should keep the language its players chose, so the switcher's choice lasts a year.
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+# No script reads it (the switcher is a form), and it goes with top-level links like the session.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = envstr("TIME_ZONE", "Europe/Stockholm")
 USE_I18N = True
 USE_TZ = True
@@ -237,11 +240,15 @@ CONTENT_SECURITY_POLICY = (
 if not DEBUG:
     SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
+    LANGUAGE_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    if TRUSTED_PROXY_COUNT > 0:
+        # Only a proxy in front of the app may say the request came over HTTPS: without one, a
+        # client could write X-Forwarded-Proto itself and pass for secure.
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     if not SECURE_HSTS_PRELOAD:
         # Preloading is the domain owner's decision, taken at hstspreload.org and hard to undo;
         # SECURE_HSTS_PRELOAD=true opts in. Without it, check --deploy would always warn.
