@@ -186,10 +186,13 @@ IMPORT_WRITE_PAUSE_PERCENT = envint("IMPORT_WRITE_PAUSE_PERCENT", 100)
 # The browser that created a game keeps its edit right this long; a handover link lives this long.
 EDIT_TOKEN_MAX_AGE_DAYS = envint("EDIT_TOKEN_MAX_AGE_DAYS", 365)
 HANDOVER_LINK_MINUTES = envint("HANDOVER_LINK_MINUTES", 15)
-# Wrong recovery codes (scoring/handover.py): at most this many per game and per client address
-# in the window, then take-over is refused unchecked until the oldest failure leaves the window.
-RECOVERY_FAILURES_PER_GAME = envint("RECOVERY_FAILURES_PER_GAME", 5)
+# Wrong recovery codes at one game (scoring/handover.py): at most this many from one browser, from
+# one client address and from everyone in the window, then that browser, address or everyone is
+# refused unchecked until the oldest failure leaves the window. A spectator with the share link
+# locks out only his own browser; one address (a club's Wi-Fi) cannot use up the game's own limit.
+RECOVERY_FAILURES_PER_CLIENT = envint("RECOVERY_FAILURES_PER_CLIENT", 5)
 RECOVERY_FAILURES_PER_ADDRESS = envint("RECOVERY_FAILURES_PER_ADDRESS", 20)
+RECOVERY_FAILURES_PER_GAME = envint("RECOVERY_FAILURES_PER_GAME", 40)
 RECOVERY_FAILURE_WINDOW_SECONDS = envint("RECOVERY_FAILURE_WINDOW_SECONDS", 15 * 60)
 
 LANGUAGE_CODE = "en"
