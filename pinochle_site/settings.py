@@ -67,6 +67,8 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
     "scoring.devices.DeviceMiddleware",
     "pinochle_site.middleware.ContentSecurityPolicyMiddleware",
+    # Whose session each page was drawn for: the service worker keeps offline copies per session.
+    "pinochle_site.middleware.SessionTagMiddleware",
 ]
 
 ROOT_URLCONF = "pinochle_site.urls"
