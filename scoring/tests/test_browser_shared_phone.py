@@ -4,6 +4,11 @@ slow network, and logging out with hands still waiting to be sent says so first.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -30,6 +35,24 @@ def _open_club_game_signed_in(page: Page, base: str, who: str = "bob") -> Game:
     return game
 
 
+@contextmanager
+def _game_pages_slower_than_the_workers_wait(live_server) -> Iterator[None]:
+    """While inside, the server takes 5 s over a game page (the worker waits 4 s for the network)."""
+    httpd = live_server.thread.httpd
+    app = httpd.get_app()
+
+    def slow(environ: dict[str, Any], start_response: Any) -> Any:
+        if environ["PATH_INFO"].startswith("/g/"):
+            time.sleep(5)
+        return app(environ, start_response)
+
+    httpd.set_app(slow)
+    try:
+        yield
+    finally:
+        httpd.set_app(app)
+
+
 def _shows_nothing_of_the_account(page: Page, game: Game) -> None:
     html = page.content()
     assert recovery_code(game) not in html
@@ -41,6 +64,10 @@ def test_after_log_out_the_phone_does_not_open_the_accounts_club_game_offline(li
     game = _open_club_game_signed_in(page, live_server.url)
     page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    with _game_pages_slower_than_the_workers_wait(live_server):
+        page.goto(f"{live_server.url}/g/{game.code}/")  # the server's own answer, however long it takes
+    expect(page.get_by_label("Recovery code")).to_be_visible()  # the take-over form, empty
+    _shows_nothing_of_the_account(page, game)
     page.context.set_offline(True)
     page.goto(f"{live_server.url}/g/{game.code}/")
     expect(page.get_by_role("heading", name="Offline")).to_be_visible()
