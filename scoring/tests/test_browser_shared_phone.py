@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from scoring.handover import recovery_code
 from scoring.models import Game, Hand
 from tests.access_helpers import CLUB, make_game, make_personas
-from tests.browser import fill_hand, shoot, sign_in_browser
+from tests.browser import fill_hand, server_wrapped, shoot, sign_in_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,19 +38,14 @@ def _open_club_game_signed_in(page: Page, base: str, who: str = "bob") -> Game:
 @contextmanager
 def _game_pages_slower_than_the_workers_wait(live_server) -> Iterator[None]:
     """While inside, the server takes 5 s over a game page (the worker waits 4 s for the network)."""
-    httpd = live_server.thread.httpd
-    app = httpd.get_app()
 
-    def slow(environ: dict[str, Any], start_response: Any) -> Any:
+    def slow(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
         if environ["PATH_INFO"].startswith("/g/"):
             time.sleep(5)
         return app(environ, start_response)
 
-    httpd.set_app(slow)
-    try:
+    with server_wrapped(live_server, slow):
         yield
-    finally:
-        httpd.set_app(app)
 
 
 def _shows_nothing_of_the_account(page: Page, game: Game) -> None:
