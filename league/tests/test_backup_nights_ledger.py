@@ -103,6 +103,30 @@ def test_a_finished_night_stays_locked_after_a_restore_and_an_open_one_scores_th
     )
 
 
+def test_the_phone_of_a_night_finished_while_it_scored_cannot_take_the_table_back_after_a_restore(tmp_path):
+    table = a_finished_and_an_open_night()["open"]
+    game = table.game
+    phone, stranger = Client(), Client()
+    assert phone.post(f"/nights/t/{table.token}/").status_code == 302
+    assert phone.post(f"/g/{game.code}/hands", hand_post(1)).status_code in (200, 302)
+    code = recovery_code(game)  # shown on the table's phone, noted by anyone at the table
+    night_services.finish_night(night=table.night)
+    path = tmp_path / "backup.json"
+    call_command("backup", str(path), stderr=io.StringIO())
+    wipe()
+    call_command("restore", str(path), stdout=io.StringIO())
+
+    assert phone.post(f"/g/{game.code}/hands", hand_post(2)).status_code in (302, 403)
+    for browser in (phone, stranger):
+        for url in (f"/g/{game.code}/recover", f"/s/{game.share_code}/recover"):
+            response = browser.post(url, {"recovery_code": code})
+            assert response.status_code == 403 and "no longer score" in text(response)
+        assert browser.post(f"/nights/t/{table.token}/").status_code == 410
+    restored = Game.objects.get(code=game.code)
+    assert restored.hand_count == 1
+    assert not restored.hand_changes.filter(action="takeover").exists()
+
+
 def test_a_games_last_meld_entry_comes_back_with_its_other_columns():
     tables = a_finished_and_an_open_night()
     game = tables["open"].game
