@@ -19,7 +19,7 @@ from django.test import Client
 from backups import parts
 from clubs.models import Club, Player
 from league import backup
-from ledger.models import Payment
+from ledger.models import NightLock, Payment
 from nights import services as night_services
 from nights.models import Night, NightTable
 from scoring.handover import recovery_code
@@ -195,3 +195,24 @@ def test_a_restore_refuses_a_game_column_outside_its_choices(tmp_path):
     wipe()
     assert "columns: 'meld_mode' 'dial' is not one of the values" in restore_fails(data, tmp_path)
     assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "figures", ["junk", [["Anna"]], [["Anna", "lots"]], [["Anna", 3.5]], [[1, "3.50"]], [["Anna", "NaN"]]]
+)
+def test_a_restore_refuses_a_nights_lock_whose_figures_are_not_names_with_amounts(tmp_path, figures):
+    tables = a_finished_and_an_open_night()
+    NightLock.objects.create(night=tables["finished"].night, unit="money", figures=[["Anna", "3.50"]])
+    data = backup.dump()
+    wipe()
+    refused = restore_fails(_bad(data, "ledger", "NightLock", figures=figures), tmp_path)
+    assert "ledger.NightLock[1]: 'figures' is not a list of [name, amount] pairs" in refused
+
+
+def test_a_nights_lock_comes_back_with_its_figures():
+    tables = a_finished_and_an_open_night()
+    NightLock.objects.create(night=tables["finished"].night, unit="money", figures=[["Anna", "3.50"]])
+    data = backup.dump()
+    wipe()
+    backup.load(data)
+    assert NightLock.objects.get().figures == [["Anna", "3.50"]]
