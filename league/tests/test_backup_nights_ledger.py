@@ -17,7 +17,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from backups import parts
-from clubs.models import Club, Player
+from clubs.models import Club, Player, Season
 from league import backup
 from ledger.models import NightLock, Payment
 from nights import services as night_services
@@ -216,3 +216,19 @@ def test_a_nights_lock_comes_back_with_its_figures():
     wipe()
     backup.load(data)
     assert NightLock.objects.get().figures == [["Anna", "3.50"]]
+
+
+@pytest.mark.parametrize("key", ["users", "clubs", "seasons", "games"])
+def test_a_version_4_file_whose_rows_lack_their_ids_is_refused_as_the_nights_would_point_elsewhere(
+    tmp_path, key
+):
+    tables = a_finished_and_an_open_night()
+    Season.objects.create(
+        club=tables["finished"].night.club, name="Autumn", starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2026, 12, 31),
+    )  # fmt: skip
+    data = backup.dump()
+    wipe()
+    for row in data[key]:
+        del row["id"]
+    assert f"{key}[1]: 'id' is missing" in restore_fails(data, tmp_path)
