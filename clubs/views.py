@@ -304,7 +304,7 @@ def seasons(request: HttpRequest, club_id: int) -> HttpResponse:
         season = services.save_season(club=club, **form.cleaned_data)
         messages.success(request, _("Season %(name)s is created.") % {"name": season.name})
         return redirect("clubs:seasons", club_id=club.pk)
-    context = {"club": club, "form": form, "seasons": club.seasons.order_by("-starts_on")}
+    context = {"club": club, "form": form, "seasons": club.seasons.order_by("-starts_on", "-pk")}
     return render(request, "clubs/seasons.html", context, status=400 if form.is_bound else 200)
 
 
