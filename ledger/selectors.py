@@ -120,6 +120,8 @@ class PlayerRow:
     name: str
     games: int = 0
     wins: int = 0
+    losses: int = 0
+    draws: int = 0
     chips: int = 0
     amount: Decimal = Decimal(0)  # what the night brought, in its unit
     open: Decimal = Decimal(0)  # after the night's payments: still to collect (+) or to pay (-)
@@ -218,6 +220,8 @@ def night_ledger(night: Night, *, verify: bool = False) -> NightLedger:
                 names.get(player, ""),
                 figures.games.get(player, 0),
                 figures.wins.get(player, 0),
+                figures.losses.get(player, 0),
+                figures.draws.get(player, 0),
                 figures.chips.get(player, 0),
                 amount,
                 book.get(player, amount),
