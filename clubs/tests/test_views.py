@@ -232,9 +232,13 @@ def test_it_refuses_a_season_longer_than_five_years_naming_the_last_day_it_may_e
         f"/clubs/{club.pk}/seasons/", {"name": "Forever", "starts_on": "2026-09-01", "ends_on": "9999-12-31"}
     )
     assert response.status_code == 400
-    assert "A season lasts at most 5 years: end it on 1 September 2031 or earlier." in response.content.decode()
+    assert (
+        "A season lasts at most 5 years: end it on 1 September 2031 or earlier." in response.content.decode()
+    )
     assert not Season.objects.exists()
-    alice.post(f"/clubs/{club.pk}/seasons/", {"name": "Five", "starts_on": "2026-09-01", "ends_on": "2031-09-01"})
+    alice.post(
+        f"/clubs/{club.pk}/seasons/", {"name": "Five", "starts_on": "2026-09-01", "ends_on": "2031-09-01"}
+    )
     assert Season.objects.get().ends_on == datetime.date(2031, 9, 1)
 
 
