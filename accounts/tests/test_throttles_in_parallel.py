@@ -1,0 +1,47 @@
+"""Throttled attempts (sign-ups, password resets, the club roles form) sent at the same moment, on a
+real database (SQLite file or PostgreSQL): no more of them get through than the limit allows."""
+
+import threading
+
+import pytest
+from django.core.cache import caches
+from django.db import connection
+
+from accounts.ratelimit import over_limit
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+AT_ONCE = 10
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits():
+    caches["shared"].clear()
+    yield
+    caches["shared"].clear()
+
+
+def attempts_at_once(count: int, limit: int) -> list[bool]:
+    """`count` requests each count one attempt for one address, together; True: refused."""
+    barrier = threading.Barrier(count)
+    refused = [True] * count
+
+    def request(index: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            refused[index] = over_limit(kind="parallel", limits={"address": ("192.0.2.7", limit)})
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=request, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return refused
+
+
+@pytest.mark.parametrize("round_", range(3))
+def test_parallel_attempts_never_get_past_the_throttles_limit(round_):
+    refused = attempts_at_once(AT_ONCE, limit=3)
+    assert refused.count(False) == 3, refused
