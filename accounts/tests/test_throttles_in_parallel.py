@@ -1,13 +1,11 @@
 """Throttled attempts (sign-ups, password resets, the club roles form) sent at the same moment, on a
 real database (SQLite file or PostgreSQL): no more of them get through than the limit allows."""
 
-import threading
-
 import pytest
 from django.core.cache import caches
-from django.db import connection
 
 from accounts.ratelimit import over_limit
+from tests.helpers import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,22 +21,9 @@ def fresh_limits():
 
 def attempts_at_once(count: int, limit: int) -> list[bool]:
     """`count` requests each count one attempt for one address, together; True: refused."""
-    barrier = threading.Barrier(count)
-    refused = [True] * count
-
-    def request(index: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            refused[index] = over_limit(kind="parallel", limits={"address": ("192.0.2.7", limit)})
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=request, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return refused
+    return at_once(
+        count, lambda _index: over_limit(kind="parallel", limits={"address": ("192.0.2.7", limit)})
+    )
 
 
 @pytest.mark.parametrize("round_", range(3))
