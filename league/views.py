@@ -75,7 +75,10 @@ def index(request: HttpRequest) -> HttpResponse:
         .order_by("-created_at", "-pk")[:20]
     )
     export_form = _only_clubs(ExportForm(), viewable)
-    rated = None if viewable is None else Player.objects.filter(memberships__club__in=viewable).values("pk")
+    rated = None
+    if viewable is not None:  # the players of the viewer's clubs whose every rated game they may read
+        members = Player.objects.filter(memberships__club__in=viewable)
+        rated = rating_selectors.all_time_readable(members, readable_games(request)).values("pk")
     board = rating_selectors.leaderboard(rating_selectors.ALL, players=rated, limit=30)
     return render(
         request,

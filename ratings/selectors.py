@@ -19,7 +19,15 @@ from ratings.models import PairRating, PlayerRating, RatingPoint
 from ratings.services import ALL, club_scope
 from ratings.svg import rating_chart
 
-__all__ = ["ALL", "PlayerRatings", "club_scope", "leaderboard", "partnership_board", "player_ratings"]
+__all__ = [
+    "ALL",
+    "PlayerRatings",
+    "all_time_readable",
+    "club_scope",
+    "leaderboard",
+    "partnership_board",
+    "player_ratings",
+]
 
 
 def leaderboard(scope: str, *, players: Any = None, limit: int | None = None) -> list[PlayerRating]:
@@ -32,6 +40,18 @@ def leaderboard(scope: str, *, players: Any = None, limit: int | None = None) ->
     if players is not None:
         rows = rows.filter(player_id__in=players)  # ids, or a subquery of them
     return list(rows[:limit] if limit else rows)
+
+
+def all_time_readable(players: QuerySet[Player], games: QuerySet[Any]) -> QuerySet[Player]:
+    """Those of `players` whose all-time rating counts only `games` (the games a viewer may read).
+    The others' all-time rating and game count tell of games the viewer may not see (another club's),
+    so an all-time leaderboard leaves them out, as their page leaves out that rating."""
+    hidden = (
+        RatingPoint.objects.filter(scope=ALL, player__in=players.values("pk"))
+        .exclude(game_id__in=games.values("pk"))
+        .values("player_id")
+    )
+    return players.exclude(pk__in=hidden)
 
 
 def partnership_board(scope: str, *, limit: int | None = 20) -> list[PairRating]:

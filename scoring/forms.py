@@ -619,6 +619,14 @@ class GameDetailsForm(forms.Form):
             players = players.filter(
                 Q(memberships__club__in=offered, memberships__retired_on=None) | Q(pk__in=self.linked)
             ).distinct()
+        shown = None if clubs is None else offered
+
+        def label(player: Player) -> str:
+            """The player and their clubs among those offered: of a player on another club's roster
+            too, this user does not learn which (site staff, offered every club, see them all)."""
+            names = [c.name for c in player.clubs.all() if shown is None or c.pk in shown]
+            return f"{player.name} ({', '.join(names) or '—'})"
+
         for seat in game.seat_rows.all():  # clockwise (GameSeat's ordering)
             field = IdChoiceField(
                 players,
@@ -626,9 +634,7 @@ class GameDetailsForm(forms.Form):
                 label=_("Seat %(seat)s (typed: %(name)s)") % {"seat": seat.seat, "name": seat.name or "—"},
                 empty_label=_("— not linked —"),
             )
-            field.label_from_instance = lambda p: (
-                f"{p.name} ({', '.join(c.name for c in p.clubs.all()) or '—'})"
-            )
+            field.label_from_instance = label
             self.fields[f"seat_{seat.seat}"] = field
 
     def seat_fields(self) -> list[Any]:

@@ -17,6 +17,9 @@ const OFFLINE_PAGE = {{ offline_page|safe }};
 const TAG_HEADER = "{{ tag_header }}";
 const OWNER_KEY = "/.offline-copies-owner";
 let owner = null;
+// Counts the times the phone changed hands (a log-out, another session seen): an answer to a request
+// made before then was drawn for whoever had the phone at the time.
+let generation = 0;
 
 function currentOwner() {
   if (owner !== null) return Promise.resolve(owner);
@@ -28,6 +31,7 @@ function currentOwner() {
 // Drop every kept page drawn for another session than `tag` ("" drops every page with a tag).
 function keepOnlyFor(tag) {
   owner = tag;
+  generation += 1;
   return caches.open(CACHE).then(function (cache) {
     return cache.put(OWNER_KEY, new Response(tag)).then(function () { return cache.keys(); }).then(function (requests) {
       return Promise.all(requests.map(function (request) {
@@ -61,14 +65,24 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
+// An answer to a request made in generation `asked`: it says whose session the phone is in now and
+// is kept (`copy`, if any) — unless the phone changed hands while it was on its way and it was drawn
+// for another session than the one now (a slow page of the account that just logged out).
+function settle(request, response, copy, asked) {
+  const tag = response.headers.get(TAG_HEADER);
+  if (asked !== generation && tag !== null && tag !== owner) return Promise.resolve();
+  return notice(response).then(function () {
+    if (copy) return caches.open(CACHE).then(function (cache) { return cache.put(request, copy); });
+  });
+}
+
 // The network first (a page is fresh whenever it can be), the kept copy when the network is gone
 // or slower than NETWORK_WAIT_MS.
 function networkFirst(request, keep) {
+  const asked = generation;
   const network = fetch(request).then(function (response) {
     const copy = keep && response.ok && response.type === "basic" ? response.clone() : null;
-    notice(response).then(function () {
-      if (copy) return caches.open(CACHE).then(function (cache) { return cache.put(request, copy); });
-    });
+    settle(request, response, copy, asked);
     return response;
   });
   const kept = function () {
@@ -114,9 +128,8 @@ self.addEventListener("message", function (event) {
   if (data.type !== "refresh" || !data.url) return;
   const url = new URL(data.url);
   if (url.origin !== self.location.origin || !KEEP.test(url.pathname)) return;
+  const asked = generation;
   event.waitUntil(fetch(url.href, { credentials: "same-origin" }).then(function (response) {
-    return notice(response).then(function () {
-      if (response.ok) return caches.open(CACHE).then(function (cache) { return cache.put(url.href, response); });
-    });
+    return settle(url.href, response, response.ok ? response : null, asked);
   }).catch(function () {}));
 });

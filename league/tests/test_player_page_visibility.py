@@ -92,3 +92,24 @@ def test_a_viewer_of_every_club_of_the_player_sees_all_their_records(anna):
     assert context["f"].career.games == 4
     assert not context["r"].partial and "all-time, from 4 rated games" in page
     assert all(game.code in page for game in anna["norr_games"])
+
+
+def test_the_all_time_leaderboard_leaves_out_a_player_whose_rating_counts_games_the_viewer_may_not_read(
+    anna,
+):
+    client = Client()
+    client.force_login(anna["member"])
+    board = client.get("/league/").context["board"]
+    names = [row.player.name for row in board]
+    # Anna's all-time rating (and its game count, 4) counts three games of Norr, which this member
+    # of Söder may not read; her page leaves it out, and so does the leaderboard.
+    assert "Anna" not in names
+    assert "Sara" in names
+
+
+def test_the_all_time_leaderboard_shows_every_rated_player_to_a_viewer_of_every_club(anna):
+    root = User.objects.create_superuser("root", "root@example.org", "pw")
+    client = Client()
+    client.force_login(root)
+    names = [row.player.name for row in client.get("/league/").context["board"]]
+    assert {"Anna", "Sara", "Nils"} <= set(names)

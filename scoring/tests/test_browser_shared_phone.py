@@ -116,3 +116,28 @@ def test_log_out_anyway_logs_out_with_the_hands_still_waiting(live_server, page:
     page.get_by_role("button", name="Log out").click()
     page.get_by_role("alertdialog").get_by_role("button", name="Log out anyway").click()
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
+
+
+def test_a_copy_of_the_accounts_page_fetched_before_log_out_and_answered_after_it_is_not_kept(
+    live_server, page: Page
+):
+    """The page asks the worker to keep a fresh copy of itself; when that answer is slow and comes
+    after the log-out, it was drawn for the account that left: the worker must not keep it, nor
+    take it as the phone's session again."""
+    game = _open_club_game_signed_in(page, live_server.url)
+
+    def drawn_then_slow(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
+        answer = list(app(environ, start_response))  # drawn now, for the account still signed in
+        if environ["PATH_INFO"].startswith("/g/"):
+            time.sleep(5)  # and sent after the log-out
+        return answer
+
+    with server_wrapped(live_server, drawn_then_slow):
+        page.evaluate("navigator.serviceWorker.controller.postMessage({type: 'refresh', url: location.href})")
+        page.get_by_role("button", name="Log out").click()
+        expect(page.get_by_role("link", name="Log in")).to_be_visible()
+        page.wait_for_timeout(7_000)  # the slow copy has come back to the worker by now
+    page.context.set_offline(True)
+    page.goto(f"{live_server.url}/g/{game.code}/")
+    expect(page.get_by_role("heading", name="Offline")).to_be_visible()
+    _shows_nothing_of_the_account(page, game)

@@ -1,15 +1,13 @@
 """Wrong recovery codes sent at the same moment, on a real database (SQLite file or PostgreSQL):
 no more of them are checked than the limit allows, however many arrive together."""
 
-import threading
-
 import pytest
 from django.core.cache import caches
-from django.db import connection
 from django.test import Client
 
 from scoring.models import HandChange
 from tests.access_helpers import make_game
+from tests.helpers import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,23 +23,7 @@ def fresh_limits():
 
 def guess_at_once(url: str, count: int) -> list[int]:
     """POST a wrong code from `count` browsers (each its own client and connection), together."""
-    barrier = threading.Barrier(count)
-    statuses = [0] * count
-
-    def browser(index: int) -> None:
-        try:
-            client = Client()
-            barrier.wait(timeout=10)
-            statuses[index] = client.post(url, {"recovery_code": "AAAAAA"}).status_code
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=browser, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return statuses
+    return at_once(count, lambda _index: Client().post(url, {"recovery_code": "AAAAAA"}).status_code)
 
 
 @pytest.mark.parametrize("round_", range(3))
