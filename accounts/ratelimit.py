@@ -13,6 +13,7 @@ import time
 
 from django.conf import settings
 from django.core.cache import caches
+from django.db import connections, router, transaction
 from django.http import HttpRequest
 
 
@@ -50,8 +51,36 @@ def over_limit(*, kind: str, limits: dict[str, tuple[str, int]]) -> bool:
     """Count one attempt of `kind` (e.g. "reset") for each named value, e.g.
     {"address": ("192.0.2.1", 10), "email": ("a@example.org", 3)}; True when any of them has had
     its limit already in the window (the attempt is then refused and not counted)."""
-    at = now()
     keys = {name: (_key(f"{kind}:{name}", value), limit) for name, (value, limit) in limits.items()}
+    cache = caches["shared"]
+    using = router.db_for_write(cache.cache_model_class)  # type: ignore[attr-defined]
+    with transaction.atomic(using=using):
+        _hold([key for key, _limit in keys.values()], using=using)
+        return _count(keys, now())
+
+
+def _hold(keys: list[str], *, using: str) -> None:
+    """Hold the counts' rows in the cache table until the transaction ends (made first if missing),
+    so that attempts sent at the same moment are counted one after the other: each reads the count
+    the one before it wrote, and no burst gets past the limit. SQLite's IMMEDIATE transactions
+    already run one writer at a time; PostgreSQL needs the rows locked."""
+    cache = caches["shared"]
+    for key in keys:
+        cache.add(key, [], timeout=settings.ACCOUNT_THROTTLE_WINDOW_SECONDS)
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        return
+    table = connection.ops.quote_name(cache._table)  # type: ignore[attr-defined]
+    stored = sorted(cache.make_key(key) for key in keys)  # one order, so two attempts never deadlock
+    with connection.cursor() as cursor:
+        marks = ", ".join(["%s"] * len(stored))
+        cursor.execute(
+            f"SELECT cache_key FROM {table} WHERE cache_key IN ({marks}) ORDER BY cache_key FOR UPDATE",
+            stored,
+        )
+
+
+def _count(keys: dict[str, tuple[str, int]], at: float) -> bool:
     if any(len(_recent(key, at)) >= limit for key, limit in keys.values()):
         return True
     for key, limit in keys.values():

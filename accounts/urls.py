@@ -8,7 +8,7 @@ from accounts import views
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", views.login_view, name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", views.ForgetfulLogoutView.as_view(), name="logout"),
     path("password/change/", views.LimitedPasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("password/reset/", views.password_reset, name="password_reset"),

@@ -1,5 +1,6 @@
-"""Sign up and log in. Log out, password reset and password change are Django's own views
-(accounts/urls.py) with this app's templates."""
+"""Sign up and log in. Password reset and password change are Django's own views
+(accounts/urls.py) with this app's templates; log out is Django's, telling the browser to forget
+what it kept of the account's pages."""
 
 from __future__ import annotations
 
@@ -176,4 +177,18 @@ class LimitedPasswordChangeView(auth_views.PasswordChangeView):
         response = super().form_invalid(form)
         if form.locked:
             response.status_code = 429
+        return response
+
+
+class ForgetfulLogoutView(auth_views.LogoutView):
+    """`/accounts/logout/` (POST): Django's log-out, whose answer also tells the browser to drop
+    what it keeps of this site's pages (`Clear-Site-Data: "cache"`: the HTTP cache and the pages
+    kept for Back). The service worker's offline copies go by their session tag
+    (pinochle_site/middleware.py, templates/sw.js), and the log-out button asks the worker first
+    (static/js/table.js). "storage" is not cleared: it would also drop the hands still waiting on
+    this phone to be sent, which the button warns about instead."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = '"cache"'
         return response

@@ -1,4 +1,4 @@
-"""The chaos journey (issue 11): hands entered through the phone's UI on a bad network, then the
+"""The chaos journey: hands entered through the phone's UI on a bad network, then the
 stored games must equal the games the table meant, hand for hand.
 
 One phone (Chromium at 390x844, Playwright) sets up several games through the setup form and enters
@@ -12,8 +12,7 @@ Network.emulateNetworkConditions), the bid set with taps on "+" 100 ms apart. Al
 - a second phone (another browser context with the scoring right) deletes the last hand or
   corrects an earlier one; the intended game follows what it did.
 The second phone acts between two hands of the first, which then reloads its page, as today's server
-checks the expected hand number of a deletion before taking the game's lock (the server side of
-issue 11 moves that check under the lock).
+checks the expected hand number of a deletion under the game's lock.
 
 Afterwards, with the browser closed, the ORM compares every game's stored hands with the intended
 ones and prints `chaos: N hands intended, N stored, 0 wrong, 0 lost, 0 duplicated`; the exit status

@@ -4,7 +4,7 @@
 
 Draws a plan for every number of players from 8 to 40 over 3 to 8 rounds and prints, per size,
 the partnerships repeated, how often two players met as opponents (fewest and most times, and how
-many pairs never met), and the time to draw the plan. Aims (issue 14): 8 players over 7 rounds
+many pairs never met), and the time to draw the plan. Aims: 8 players over 7 rounds
 partner every other player exactly once; 9-40 players over 6 rounds repeat no partnership; a plan
 for 40 players in under 1 s.
 

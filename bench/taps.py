@@ -1,4 +1,4 @@
-"""Taps per hand at the table (issue 12): a phone (Debian's Chromium, 390×844) plays a fixed set
+"""Taps per hand at the table: a phone (Debian's Chromium, 390×844) plays a fixed set
 of realistic hands and counts what a person does: taps, typed fields and screens scrolled.
 
 Kinds: Check Pinochle with melds picked (10 hands), standard 4 seats with melds picked (10),

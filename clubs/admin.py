@@ -24,7 +24,7 @@ from django.utils.translation import ngettext
 from clubs.admin_safety import SafeAdminInputs, make_safe
 from clubs.ids import IdChoiceField, IdMultipleChoiceField
 from clubs.models import Club, ClubRole, Membership, Player, Season
-from clubs.permissions import club_scoped, is_site_admin, may_merge_players, organised_club_ids
+from clubs.permissions import club_scoped, is_site_admin, may_change_player, organised_club_ids
 from clubs.services import check_role_change, grant_founding_organiser, merge_players_as, set_club_role
 
 
@@ -156,11 +156,11 @@ class PlayerAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
         """A player on another club's roster too is changed only by someone organising both."""
         allowed = super().has_change_permission(request, obj)
-        return allowed and (obj is None or may_merge_players(request.user, obj))
+        return allowed and (obj is None or may_change_player(request.user, obj))
 
     def has_delete_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
         allowed = super().has_delete_permission(request, obj)
-        return allowed and (obj is None or may_merge_players(request.user, obj))
+        return allowed and (obj is None or may_change_player(request.user, obj))
 
     @admin.display(description=_("clubs"))
     def club_names(self, player: Player) -> str:

@@ -8,12 +8,17 @@ import datetime
 from typing import Any
 
 from django import forms
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from clubs import services
 from clubs.ids import IdChoiceField
 from clubs.models import Club, Player, Season
 from clubs.selectors import roster
+
+#: The longest season: each of its months is a statement in the chip ledger.
+SEASON_YEARS_MAX = 5
+SEASON_DAYS_MAX = 365 * SEASON_YEARS_MAX + 1
 
 
 class ClubForm(forms.Form):
@@ -134,4 +139,15 @@ class SeasonForm(forms.Form):
         ends: datetime.date | None = data.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", _("The season ends before it starts."))
+        elif starts and ends and (ends - starts).days > SEASON_DAYS_MAX:
+            # Each month of a season is a statement in the chip ledger: a season to the year 9999
+            # would list 96,000 of them.
+            self.add_error(
+                "ends_on",
+                _("A season lasts at most %(years)d years: end it on %(last)s or earlier.")
+                % {
+                    "years": SEASON_YEARS_MAX,
+                    "last": date_format(starts + datetime.timedelta(days=SEASON_DAYS_MAX)),
+                },
+            )
         return data

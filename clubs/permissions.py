@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection
 from functools import wraps
 from typing import Any, TypeAlias, TypeVar
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
@@ -24,6 +25,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.ratelimit import client_address, over_limit
 from clubs.models import Club, ClubRole, Player, Season
 
 AnyUser: TypeAlias = AbstractBaseUser | AnonymousUser
@@ -100,6 +102,19 @@ def deny(request: HttpRequest) -> HttpResponse:
     return redirect_to_login(request.get_full_path())
 
 
+def role_changes_throttled(request: HttpRequest) -> bool:
+    """Count one post of a club's roles form (it names an account by its username) for the signed-in
+    user and for the client address; True when either has had its limit in the window
+    (`ROLE_CHANGES_PER_ACCOUNT`, `ROLE_CHANGES_PER_ADDRESS`, `ACCOUNT_THROTTLE_WINDOW_SECONDS`)."""
+    return over_limit(
+        kind="roles",
+        limits={
+            "account": (str(request.user.pk), settings.ROLE_CHANGES_PER_ACCOUNT),
+            "address": (client_address(request), settings.ROLE_CHANGES_PER_ADDRESS),
+        },
+    )
+
+
 CHECKS: dict[str, Callable[[AnyUser, int], bool]] = {
     "view": can_view_club,
     "score": can_score_for_club,
@@ -133,13 +148,23 @@ def require_club_role(right: str, *, club_of: Callable[..., int] | None = None) 
     return decorator
 
 
-def may_merge_players(user: AnyUser, *players: Player) -> bool:
-    """Merging players: organisers of every club the players are on (a player in no club:
-    superusers only). The web merge and the admin's merge action both ask here."""
+def clubs_not_run(user: AnyUser, *players: Player) -> list[Club]:
+    """The clubs the players are on that the user does not organise (none for a superuser), by name."""
+    if is_site_admin(user):
+        return []
+    clubs = {club.pk: club for player in players for club in player.clubs.all()}
+    return sorted((c for c in clubs.values() if not can_manage_club(user, c.pk)), key=lambda c: c.name)
+
+
+def may_change_player(user: AnyUser, *players: Player) -> bool:
+    """Changing a player — renaming them, inviting someone to their place (which ties an account
+    to them), merging, editing or deleting them in the admin — needs the organiser's right in every
+    club the players are on (a player in no club: superusers only). A player on two clubs' rosters
+    belongs to neither organiser alone. Every web page that changes a player, its service and the
+    admin ask here; `clubs_not_run` names the clubs that refuse it."""
     if is_site_admin(user):
         return True
-    club_ids = {club.pk for player in players for club in player.clubs.all()}
-    return bool(club_ids) and all(can_manage_club(user, club_id) for club_id in club_ids)
+    return any(player.clubs.all() for player in players) and not clubs_not_run(user, *players)
 
 
 # How each model reaches its club, for scoping a staff organiser's choices to the clubs they

@@ -16,5 +16,6 @@ def roster(club: Club, *, include_retired: bool = False) -> QuerySet[Player]:
 
 
 def open_seasons(club: Club) -> QuerySet[Season]:
-    """The club's seasons that still accept new games (not closed)."""
-    return club.seasons.filter(closed_at=None)
+    """The club's seasons that still accept new games (not closed), newest first (the same start:
+    the one made last first, as every list of seasons)."""
+    return club.seasons.filter(closed_at=None).order_by("-starts_on", "-pk")

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from accounts.lookalike import scripts_mixed, skeleton_keys
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
-from clubs.permissions import can_manage_club, may_merge_players
+from clubs.permissions import can_manage_club, clubs_not_run, may_change_player
 
 
 @transaction.atomic
@@ -189,9 +189,30 @@ def add_roster_player(*, club: Club, name: str) -> Player:
     return add_player(club=club, name=name)
 
 
+def shared_player_refusal(*, actor: AbstractBaseUser | AnonymousUser, player: Player) -> str:
+    """Why `actor` may not change `player` (`may_change_player`), naming the clubs they do not run."""
+    others = clubs_not_run(actor, player)
+    if not others:  # a player on no roster: site staff only
+        return _("Only site staff may change %(name)s, who is on no club's roster.") % {"name": player.name}
+    return _(
+        "%(name)s is also on the roster of %(clubs)s. Only someone who organises every club %(name)s "
+        "is on may rename them, invite someone to their place or merge them."
+    ) % {"name": player.name, "clubs": ", ".join(club.name for club in others)}
+
+
+def check_may_change_player(*, actor: AbstractBaseUser | AnonymousUser, player: Player) -> None:
+    """PermissionDenied, with the reason, unless `actor` may change `player` (`may_change_player`)."""
+    if not may_change_player(actor, player):
+        raise PermissionDenied(shared_player_refusal(actor=actor, player=player))
+
+
 @transaction.atomic
-def rename_player(*, club: Club, player: Player, name: str) -> Player:
-    """A new name for a roster player: every game and standing shows it, since seats point here."""
+def rename_player(
+    *, actor: AbstractBaseUser | AnonymousUser, club: Club, player: Player, name: str
+) -> Player:
+    """A new name for a roster player: every game and standing shows it, since seats point here.
+    Refused (PermissionDenied) unless `actor` organises every club the player is on."""
+    check_may_change_player(actor=actor, player=player)
     name = name.strip()
     if not name:
         raise ValidationError(_("A player needs a name."))
@@ -212,7 +233,10 @@ def set_retired(*, club: Club, player: Player, retired: bool, today: datetime.da
 
 @transaction.atomic
 def create_invite(*, club: Club, player: Player, by: AbstractBaseUser) -> Invite:
-    """A single-use link for the person behind a roster player; earlier unused links for them die."""
+    """A single-use link for the person behind a roster player; earlier unused links for them die.
+    Refused (PermissionDenied) unless `by` organises every club the player is on: whoever accepts
+    the link has their account tied to the player."""
+    check_may_change_player(actor=by, player=player)
     if player.user_id is not None:  # type: ignore[attr-defined]
         raise ValidationError(_("%(name)s already has an account.") % {"name": player.name})
     Invite.objects.filter(club=club, player=player, accepted_at=None).delete()
@@ -229,6 +253,17 @@ def accept_invite(*, token: str, user: AbstractBaseUser) -> Invite:
     player = Player.objects.select_for_update().get(pk=invite.player_id)  # type: ignore[attr-defined]
     if player.user_id is not None:  # type: ignore[attr-defined]
         raise ValidationError(_("%(name)s already has an account.") % {"name": player.name})
+    # A player merged onto another club's roster since the link was made: the link holds only if its
+    # maker organises that club too (as `create_invite` would ask now).
+    maker = invite.created_by or AnonymousUser()
+    if any(club.pk != invite.club_id for club in clubs_not_run(maker, player)):
+        raise ValidationError(
+            _(
+                "This invite link no longer works: %(name)s is now on another club's roster too. "
+                "Ask an organiser of the club for a new link."
+            )
+            % {"name": player.name}
+        )
     if Player.objects.filter(user=user).exists():
         raise ValidationError(_("Your account is already tied to a player."))
     player.user = user  # type: ignore[assignment]
@@ -304,8 +339,9 @@ def merge_players(*, keep: Player, duplicate: Player) -> Player:
 def merge_players_as(*, actor: AbstractBaseUser | AnonymousUser, keep: Player, duplicate: Player) -> Player:
     """`merge_players` for a person: refused (PermissionDenied, nothing written) unless the actor
     organises every club both players are on. The web merge and the admin's action call this."""
-    if not may_merge_players(actor, keep, duplicate):
-        raise PermissionDenied(_("Only an organiser of every club of both players can merge them."))
+    if not may_change_player(actor, keep, duplicate):
+        refused = keep if clubs_not_run(actor, keep) else duplicate
+        raise PermissionDenied(shared_player_refusal(actor=actor, player=refused))
     return merge_players(keep=keep, duplicate=duplicate)
 
 

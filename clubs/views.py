@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -26,7 +26,7 @@ from django_htmx.middleware import HtmxDetails
 from clubs import services
 from clubs.forms import ClubForm, MergeIntoForm, NameListForm, PlayerNameForm, SeasonForm
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
-from clubs.permissions import deny, require_club_role, viewable_club_ids
+from clubs.permissions import deny, may_change_player, require_club_role, viewable_club_ids
 from clubs.selectors import roster
 
 
@@ -174,20 +174,30 @@ def _player_page(
     *,
     rename: PlayerNameForm | None = None,
     merge: MergeIntoForm | None = None,
+    refused: str = "",
 ) -> HttpResponse:
+    """The roster player's page; `refused`: why a change just asked for was refused (403)."""
     club, player, membership = _roster_player(club_id, player_id)
     invite = Invite.objects.filter(club=club, player=player, accepted_at=None).first()
+    shared = (
+        ""
+        if may_change_player(request.user, player)
+        else services.shared_player_refusal(actor=request.user, player=player)
+    )
+    status = 403 if refused else 400 if (rename or merge) else 200
     context = {
         "club": club,
         "player": player,
         "membership": membership,
+        "refused": refused,
+        "shared": shared,
         "rename_form": rename or PlayerNameForm(club=club, player=player, initial={"name": player.name}),
         "merge_form": merge or MergeIntoForm(club=club, keep=player),
         "invite_url": request.build_absolute_uri(reverse("clubs:invite", args=[invite.token]))
         if invite
         else "",
     }
-    return render(request, "clubs/player.html", context, status=400 if (rename or merge) else 200)
+    return render(request, "clubs/player.html", context, status=status)
 
 
 @require_GET
@@ -204,7 +214,10 @@ def player_rename(request: HttpRequest, club_id: int, player_id: int) -> HttpRes
     form = PlayerNameForm(request.POST, club=club, player=player)
     if not form.is_valid():
         return _player_page(request, club_id, player_id, rename=form)
-    services.rename_player(club=club, player=player, name=form.cleaned_data["name"])
+    try:
+        services.rename_player(actor=request.user, club=club, player=player, name=form.cleaned_data["name"])
+    except PermissionDenied as refusal:  # on another club's roster too, which the user does not run
+        return _player_page(request, club_id, player_id, refused=str(refusal))
     messages.success(request, _("%(old)s is now called %(new)s.") % {"old": old, "new": player.name})
     return redirect("clubs:player", club_id=club.pk, player_id=player.pk)
 
@@ -229,6 +242,8 @@ def player_invite(request: HttpRequest, club_id: int, player_id: int) -> HttpRes
     club, player, _membership = _roster_player(club_id, player_id)
     try:
         services.create_invite(club=club, player=player, by=request.user)  # type: ignore[arg-type]
+    except PermissionDenied as refusal:  # on another club's roster too, which the user does not run
+        return _player_page(request, club_id, player_id, refused=str(refusal))
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
@@ -245,8 +260,10 @@ def player_merge(request: HttpRequest, club_id: int, player_id: int) -> HttpResp
     if not form.is_valid():
         return _player_page(request, club_id, player_id, merge=form)
     duplicate = form.cleaned_data["duplicate"]
-    try:  # PermissionDenied (403, nothing written) when either is on a roster the user does not run
+    try:
         services.merge_players_as(actor=request.user, keep=keep, duplicate=duplicate)
+    except PermissionDenied as refusal:  # either is on a roster the user does not run: nothing written
+        return _player_page(request, club_id, player_id, refused=str(refusal))
     except ValidationError as error:
         form.add_error("duplicate", error)
         return _player_page(request, club_id, player_id, merge=form)
@@ -287,7 +304,7 @@ def seasons(request: HttpRequest, club_id: int) -> HttpResponse:
         season = services.save_season(club=club, **form.cleaned_data)
         messages.success(request, _("Season %(name)s is created.") % {"name": season.name})
         return redirect("clubs:seasons", club_id=club.pk)
-    context = {"club": club, "form": form, "seasons": club.seasons.order_by("-starts_on")}
+    context = {"club": club, "form": form, "seasons": club.seasons.order_by("-starts_on", "-pk")}
     return render(request, "clubs/seasons.html", context, status=400 if form.is_bound else 200)
 
 

@@ -453,6 +453,8 @@ def _unique_key(row: Mapping[str, Any], where: str, seen: set[int]) -> int | Non
 
 def _load_league(data: Mapping[str, Any], version: int) -> dict[str, int]:
     """The league's part back: accounts, clubs, rosters, seasons, roles, invites, games, phones."""
+    if version >= 4:
+        _refuse_rows_without_ids(data)
     groups = _restore_groups(data.get("groups") or [])
     users = _restore_users(_list(data, "users"), groups)
     clubs = _restore_clubs(_list(data, "clubs"))
@@ -475,6 +477,19 @@ def _load_league(data: Mapping[str, Any], version: int) -> dict[str, int]:
         "devices": devices,
         "device_rights": rights,
     }
+
+
+def _refuse_rows_without_ids(data: Mapping[str, Any]) -> None:
+    """A version 4 file keeps every account's, club's, season's and game's id, and its club nights
+    and payments point at those ids: a row without one would take the next free id, and a night or
+    payment would then point at another row, or at none."""
+    for key in ("users", "clubs", "seasons", "games"):
+        for index, row in enumerate(_list(data, key), start=1):
+            if isinstance(row, dict) and row.get("id") is None:
+                raise BackupRefused(
+                    f"{key}[{index}]: 'id' is missing (a version 4 file keeps every row's id, which its"
+                    " club nights and payments point at)"
+                )
 
 
 def _permissions(names: Any, where: str) -> list[Permission]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from clubs.ids import IdChoiceField
@@ -129,7 +128,6 @@ class RoleForm(forms.Form):
     )
 
     def clean_username(self) -> str:
-        name = self.cleaned_data["username"].strip()
-        if not get_user_model().objects.filter(username=name).exists():
-            raise forms.ValidationError(_("There is no account with this name; they sign up first."))
+        # Whether the account exists is not said here: the page answers the same either way.
+        name: str = self.cleaned_data["username"].strip()
         return name

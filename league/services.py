@@ -71,7 +71,7 @@ class NewGame:
 
 def repeated_player(players: Mapping[str, str]) -> str | None:
     """Why a club game cannot take these names: in a club game every named seat is bound to the roster
-    player of that name, so one name in two seats would seat one player twice (issue 13, point 9)."""
+    player of that name, so one name in two seats would seat one player twice."""
     seen: dict[str, str] = {}
     for seat in sorted(players, key=SEAT_ORDER.index):
         key = (players[seat] or "").strip().casefold()

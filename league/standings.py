@@ -17,7 +17,7 @@ from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Player, Season
-from scoring.models import GameSeat, GameStat, HandStat
+from scoring.models import Game, GameSeat, GameStat, HandStat
 from scoring.stats import BAND_LABELS
 
 FINISHED = Q(game__finished=True)
@@ -236,9 +236,11 @@ class PlayerFigures:
     recent: Sequence[GameSeat]
 
 
-def player_figures(player: Player, recent: int = 10) -> PlayerFigures:
-    """Everything on the player page, in a fixed number of queries."""
-    mine = GameStat.objects.filter(FINISHED, seat_row__player=player)
+def player_figures(player: Player, recent: int = 10, *, games: QuerySet[Game] | None = None) -> PlayerFigures:
+    """Everything on the player page, in a fixed number of queries. `games`: the games the viewer
+    may read (None: all of them); every figure, partners and seasons included, counts only those."""
+    shown = Q() if games is None else Q(game__in=games.values("pk"))
+    mine = GameStat.objects.filter(FINISHED, shown, seat_row__player=player)
     career_row = mine.aggregate(**_game_sums())
     career = _line(career_row, (player.pk,), (player.name,))
 
@@ -255,7 +257,9 @@ def player_figures(player: Player, recent: int = 10) -> PlayerFigures:
         for row in season_rows
     ]
 
-    bids = HandStat.objects.filter(FINISHED, seat_row__player=player, is_bidder=True).exclude(result="passed")
+    bids = HandStat.objects.filter(FINISHED, shown, seat_row__player=player, is_bidder=True).exclude(
+        result="passed"
+    )
     band_rows = bids.values("game__deck", "bid_band").annotate(
         bids=Count("id"), made=Count("id", filter=Q(result="made"))
     )
@@ -284,7 +288,7 @@ def player_figures(player: Player, recent: int = 10) -> PlayerFigures:
     partners.sort(key=lambda line: (-(line.win_pct or 0), -line.games, line.sort_name))
 
     recent_seats = list(
-        GameSeat.objects.filter(player=player)
+        GameSeat.objects.filter(shown, player=player)
         .select_related("game", "game__season", "game__club", "stat")
         .order_by(F("game__played_on").desc(nulls_last=True), "-game__created_at", "-game_id")[:recent]
     )

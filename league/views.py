@@ -30,9 +30,10 @@ from clubs.permissions import (
     can_manage_club,
     deny,
     is_site_admin,
-    may_merge_players,
+    may_change_player,
     organised_club_ids,
     require_club_role,
+    role_changes_throttled,
     scoring_club_ids,
     season_club,
     viewable_club_ids,
@@ -72,7 +73,10 @@ def index(request: HttpRequest) -> HttpResponse:
         .order_by("-created_at", "-pk")[:20]
     )
     export_form = _only_clubs(ExportForm(), viewable)
-    rated = None if viewable is None else Player.objects.filter(memberships__club__in=viewable).values("pk")
+    rated = None
+    if viewable is not None:  # the players of the viewer's clubs whose every rated game they may read
+        members = Player.objects.filter(memberships__club__in=viewable)
+        rated = rating_selectors.all_time_readable(members, readable_games(request)).values("pk")
     board = rating_selectors.leaderboard(rating_selectors.ALL, players=rated, limit=30)
     return render(
         request,
@@ -232,14 +236,17 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     viewable = viewable_club_ids(request.user)
     if viewable is not None and not club_ids & viewable:
         return deny(request)
-    figures = standings.player_figures(player)
+    # Only what the viewer may read: the games of their clubs (and quick games they may open),
+    # every figure computed from those; the clubs listed, the ones they read.
+    games = None if viewable is None else readable_games(request)
     context = {
         "player": player,
-        "f": figures,
+        "clubs": [club for club in player.clubs.all() if viewable is None or club.pk in viewable],
+        "f": standings.player_figures(player, games=games),
         "band_rule": BAND_RULE,
-        "r": rating_selectors.player_ratings(player),
+        "r": rating_selectors.player_ratings(player, games=games, club_ids=viewable),
     }
-    if may_merge_players(request.user, player):
+    if may_change_player(request.user, player):
         context["merge_form"] = MergeForm(keep=player, clubs=organised_club_ids(request.user))
     return render(request, "league/player.html", context)
 
@@ -247,7 +254,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
 @require_POST
 def merge_player(request: HttpRequest, player_id: int) -> HttpResponse:
     keep = get_object_or_404(Player, pk=player_id)
-    if not may_merge_players(request.user, keep):
+    if not may_change_player(request.user, keep):
         return deny(request)
     form = MergeForm(request.POST, keep=keep, clubs=organised_club_ids(request.user))
     if form.is_valid():
@@ -396,19 +403,34 @@ def _too_big(request: HttpRequest) -> bool:
 @require_http_methods(["GET", "POST"])
 @require_club_role("manage")
 def club_roles(request: HttpRequest, club_id: int) -> HttpResponse:
-    """Organisers give accounts a role in the club, change it, or take it away."""
+    """Organisers give accounts a role in the club, change it, or take it away. The answer is the
+    same whether the account named exists or not (the list of roles shows who has one), and the
+    form is rate-limited (`role_changes_throttled`), so it is no way to find out account names."""
     club = get_object_or_404(Club, pk=club_id)
     form = RoleForm(request.POST if request.method == "POST" else None)
-    if form.is_bound and form.is_valid():
-        user = get_user_model().objects.get(username=form.cleaned_data["username"])
+    status, throttled = (400 if form.is_bound else 200), False
+    if form.is_bound and role_changes_throttled(request):
+        form, status, throttled = RoleForm(initial=request.POST.dict()), 429, True
+    elif form.is_bound and form.is_valid():
+        name = form.cleaned_data["username"]
+        user = get_user_model().objects.filter(username=name).first()
         role = form.cleaned_data["role"] or None
         try:
-            club_services.set_club_role(actor=request.user, user=user, club_id=club.pk, role=role)
+            if user is not None:
+                club_services.set_club_role(actor=request.user, user=user, club_id=club.pk, role=role)
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            messages.success(request, _("Roles saved."))
+            messages.success(
+                request,
+                _(
+                    "Saved for %(name)s, if there is an account with that name. The list shows every "
+                    "role in the club: a name missing from it may be misspelt, or its owner has not "
+                    "signed up yet."
+                )
+                % {"name": name},
+            )
             return redirect("league:roles", club_id=club.pk)
     roles = ClubRole.objects.filter(club=club).select_related("user").order_by("role", "user__username")
-    status = 400 if form.is_bound else 200
-    return render(request, "league/roles.html", {"club": club, "roles": roles, "form": form}, status=status)
+    context = {"club": club, "roles": roles, "form": form, "throttled": throttled}
+    return render(request, "league/roles.html", context, status=status)

@@ -77,11 +77,14 @@ def night_unit(*, chips_in_play: bool, stakes: Stakes) -> str | None:
 
 @dataclass(frozen=True)
 class NightFigures:
-    """What a night brings each player: games, wins, net chips and the amount in the night's unit."""
+    """What a night brings each player: games, their record (won, lost, drawn; a game still being
+    played is none of them), net chips and the amount in the night's unit."""
 
     unit: str | None
     games: dict[PlayerId, int]
     wins: dict[PlayerId, int]
+    losses: dict[PlayerId, int]
+    draws: dict[PlayerId, int]
     chips: dict[PlayerId, int]
     amounts: dict[PlayerId, Decimal]  # in `unit`; empty when there is nothing to settle
 
@@ -97,10 +100,14 @@ def night_figures(seats: Iterable[SeatResult], *, chips_in_play: bool, stakes: S
     by_game: dict[int, dict[str, list[SeatResult]]] = defaultdict(lambda: defaultdict(list))
     games: dict[PlayerId, int] = {}
     wins: dict[PlayerId, int] = {}
+    losses: dict[PlayerId, int] = {}
+    draws: dict[PlayerId, int] = {}
     for seat in seats:
         by_game[seat.game][seat.side].append(seat)
         games[seat.player] = games.get(seat.player, 0) + 1
         wins[seat.player] = wins.get(seat.player, 0) + (seat.outcome == "win")
+        losses[seat.player] = losses.get(seat.player, 0) + (seat.outcome == "loss")
+        draws[seat.player] = draws.get(seat.player, 0) + (seat.outcome == "draw")
     chips: dict[PlayerId, int] = {player: 0 for player in games}
     if chips_in_play:
         sides = [
@@ -122,7 +129,7 @@ def night_figures(seats: Iterable[SeatResult], *, chips_in_play: bool, stakes: S
             for player, money in game_stakes([o for o in outcomes if o], stakes.win_stake).items():
                 amounts[player] += money
         amounts = {player: value.quantize(CENT) for player, value in amounts.items()}
-    return NightFigures(unit, games, wins, chips, amounts)
+    return NightFigures(unit, games, wins, losses, draws, chips, amounts)
 
 
 def _outcome(game: Mapping[str, Sequence[SeatResult]]) -> GameOutcome | None:

@@ -10,6 +10,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubs.ids import IdChoiceField
 from clubs.models import Club
 from clubs.selectors import roster
 from ledger.models import Payment
@@ -59,7 +60,7 @@ class MarkPaidForm(_Problems, forms.Form):
         return data
 
 
-class _PlayerChoice(forms.ModelChoiceField):  # type: ignore[type-arg]
+class _PlayerChoice(IdChoiceField):
     def label_from_instance(self, obj: Any) -> str:
         return str(obj.name)
 

@@ -120,6 +120,8 @@ class PlayerRow:
     name: str
     games: int = 0
     wins: int = 0
+    losses: int = 0
+    draws: int = 0
     chips: int = 0
     amount: Decimal = Decimal(0)  # what the night brought, in its unit
     open: Decimal = Decimal(0)  # after the night's payments: still to collect (+) or to pay (-)
@@ -218,6 +220,8 @@ def night_ledger(night: Night, *, verify: bool = False) -> NightLedger:
                 names.get(player, ""),
                 figures.games.get(player, 0),
                 figures.wins.get(player, 0),
+                figures.losses.get(player, 0),
+                figures.draws.get(player, 0),
                 figures.chips.get(player, 0),
                 amount,
                 book.get(player, amount),
@@ -426,6 +430,8 @@ def months_of(season: Season) -> list[datetime.date]:
     out = []
     while first <= last:
         out.append(first)
+        if (first.year, first.month) == (datetime.MAXYEAR, 12):
+            break  # a season may end on 31 Dec 9999: no date names the month after it
         first = (first + datetime.timedelta(days=32)).replace(day=1)
     return out
 
@@ -448,8 +454,11 @@ def player_statement(season: Season, player: Player, month: datetime.date) -> St
             lines.append(compute.Line(p.paid_on.isoformat(), "paid", p.pk, p.unit, p.amount, p.payee_id))
         if p.payee_id == player.pk:
             lines.append(compute.Line(p.paid_on.isoformat(), "received", p.pk, p.unit, -p.amount, p.payer_id))
-    following = (month + datetime.timedelta(days=32)).replace(day=1)
-    result = compute.statement(lines, month_start=month.isoformat(), month_end=following.isoformat())
+    if (month.year, month.month) == (datetime.MAXYEAR, 12):
+        following = "9999-13"  # no date names the month after; the ISO dates compare as text
+    else:
+        following = (month + datetime.timedelta(days=32)).replace(day=1).isoformat()
+    result = compute.statement(lines, month_start=month.isoformat(), month_end=following)
     units = [unit for unit in (MONEY, CHIPS) if unit in result.closing]
     others = [line.other for line in result.lines if line.other is not None]
     return StatementPage(season, player, month, months_of(season), units, result, _names(others), by_id)

@@ -2,6 +2,7 @@
 
 from django.urls import path, register_converter
 
+import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from ledger import views
 
 
@@ -22,23 +23,23 @@ register_converter(MonthConverter, "yyyy_mm")
 app_name = "ledger"
 
 urlpatterns = [
-    path("nights/<int:night_id>/", views.night, name="night"),
-    path("nights/<int:night_id>/pay", views.night_pay, name="night_pay"),
-    path("nights/<int:night_id>/record", views.night_record, name="night_record"),
-    path("nights/<int:night_id>/payments/<int:payment_id>/remove", views.night_unpay, name="night_unpay"),
-    path("nights/<int:night_id>/lock", views.night_lock, name="night_lock"),
-    path("nights/<int:night_id>/unlock", views.night_unlock, name="night_unlock"),
-    path("seasons/<int:season_id>/", views.season, name="season"),
-    path("seasons/<int:season_id>/pay", views.season_pay, name="season_pay"),
-    path("seasons/<int:season_id>/record", views.season_record, name="season_record"),
-    path("seasons/<int:season_id>/payments/<int:payment_id>/remove", views.season_unpay, name="season_unpay"),
+    path("nights/<id:night_id>/", views.night, name="night"),
+    path("nights/<id:night_id>/pay", views.night_pay, name="night_pay"),
+    path("nights/<id:night_id>/record", views.night_record, name="night_record"),
+    path("nights/<id:night_id>/payments/<id:payment_id>/remove", views.night_unpay, name="night_unpay"),
+    path("nights/<id:night_id>/lock", views.night_lock, name="night_lock"),
+    path("nights/<id:night_id>/unlock", views.night_unlock, name="night_unlock"),
+    path("seasons/<id:season_id>/", views.season, name="season"),
+    path("seasons/<id:season_id>/pay", views.season_pay, name="season_pay"),
+    path("seasons/<id:season_id>/record", views.season_record, name="season_record"),
+    path("seasons/<id:season_id>/payments/<id:payment_id>/remove", views.season_unpay, name="season_unpay"),
     path(
-        "seasons/<int:season_id>/players/<int:player_id>/<yyyy_mm:month>/",
+        "seasons/<id:season_id>/players/<id:player_id>/<yyyy_mm:month>/",
         views.statement,
         name="statement",
     ),
     path(
-        "seasons/<int:season_id>/players/<int:player_id>/<yyyy_mm:month>.csv",
+        "seasons/<id:season_id>/players/<id:player_id>/<yyyy_mm:month>.csv",
         views.statement_csv,
         name="statement_csv",
     ),

@@ -16,6 +16,7 @@ from django.http import (
     HttpResponseBase,
     StreamingHttpResponse,
 )
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
 
 
@@ -94,4 +95,33 @@ class HeadAsGetMiddleware:
             length = len(response.content)
             response.content = b""
             response["Content-Length"] = str(length)
+        return response
+
+
+#: The response header that tells the service worker whose session a page was drawn for.
+SESSION_TAG_HEADER = "X-Session-Tag"
+
+
+def session_tag(request: HttpRequest) -> str:
+    """Who a page was drawn for, as the service worker needs to know it: a keyed hash of the
+    signed-in session (a new one at every login, gone at logout), or "anonymous". The worker
+    keeps pages for offline use only for the tag it last heard (templates/sw.js), so the pages of
+    an account that logged out (its name in the header, a game's recovery code) are dropped at the
+    first answer of the next session and never served to it."""
+    session = getattr(request, "session", None)
+    key = session.session_key if session is not None else None  # read without loading the session
+    if not key or not request.user.is_authenticated:
+        return "anonymous"
+    return salted_hmac("pinochle_site.session-tag", key).hexdigest()[:20]
+
+
+class SessionTagMiddleware:
+    """Every page the site draws says whose session it was drawn for (`session_tag`)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        response[SESSION_TAG_HEADER] = session_tag(request)
         return response

@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
     "scoring.devices.DeviceMiddleware",
     "pinochle_site.middleware.ContentSecurityPolicyMiddleware",
+    # Whose session each page was drawn for: the service worker keeps offline copies per session.
+    "pinochle_site.middleware.SessionTagMiddleware",
 ]
 
 ROOT_URLCONF = "pinochle_site.urls"
@@ -117,7 +119,7 @@ CACHES = {
     # Per process (the game page's shared parts have their own store: scoring/fragments.py).
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
     # Shared by every gunicorn worker: login attempt counts (django-axes, accounts/lockout.py) and
-    # the password-reset and sign-up throttles (accounts/ratelimit.py).
+    # the password-reset, sign-up and club-roles throttles (accounts/ratelimit.py).
     "shared": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pinochle_cache"},
 }
 
@@ -166,6 +168,10 @@ PASSWORD_RESETS_PER_ADDRESS = envint("PASSWORD_RESETS_PER_ADDRESS", 10)
 SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", 10)
 SIGNUPS_PER_USERNAME = envint("SIGNUPS_PER_USERNAME", 3)
 ACCOUNT_THROTTLE_WINDOW_SECONDS = envint("ACCOUNT_THROTTLE_WINDOW_SECONDS", 60 * 60)
+# The club roles form, per organiser account and per client address in the same window: it looks
+# accounts up by name, so it is not a free way to try names.
+ROLE_CHANGES_PER_ACCOUNT = envint("ROLE_CHANGES_PER_ACCOUNT", 30)
+ROLE_CHANGES_PER_ADDRESS = envint("ROLE_CHANGES_PER_ADDRESS", 60)
 # How many reverse proxies in front of the app append to X-Forwarded-For; 0 trusts only
 # REMOTE_ADDR (a client can write anything into X-Forwarded-For).
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 0)
@@ -191,10 +197,13 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # The browser that created a game keeps its edit right this long; a handover link lives this long.
 EDIT_TOKEN_MAX_AGE_DAYS = envint("EDIT_TOKEN_MAX_AGE_DAYS", 365)
 HANDOVER_LINK_MINUTES = envint("HANDOVER_LINK_MINUTES", 15)
-# Wrong recovery codes (scoring/handover.py): at most this many per game and per client address
-# in the window, then take-over is refused unchecked until the oldest failure leaves the window.
-RECOVERY_FAILURES_PER_GAME = envint("RECOVERY_FAILURES_PER_GAME", 5)
+# Wrong recovery codes at one game (scoring/handover.py): at most this many from one browser, from
+# one client address and from everyone in the window, then that browser, address or everyone is
+# refused unchecked until the oldest failure leaves the window. A spectator with the share link
+# locks out only his own browser; one address (a club's Wi-Fi) cannot use up the game's own limit.
+RECOVERY_FAILURES_PER_CLIENT = envint("RECOVERY_FAILURES_PER_CLIENT", 5)
 RECOVERY_FAILURES_PER_ADDRESS = envint("RECOVERY_FAILURES_PER_ADDRESS", 20)
+RECOVERY_FAILURES_PER_GAME = envint("RECOVERY_FAILURES_PER_GAME", 40)
 RECOVERY_FAILURE_WINDOW_SECONDS = envint("RECOVERY_FAILURE_WINDOW_SECONDS", 15 * 60)
 
 LANGUAGE_CODE = "en"
@@ -205,6 +214,9 @@ FORMAT_MODULE_PATH = ["pinochle_site.formats"]
 # Django's default language cookie ends with the browser session; a phone at the card table
 # should keep the language its players chose, so the switcher's choice lasts a year.
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+# No script reads it (the switcher is a form), and it goes with top-level links like the session.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = envstr("TIME_ZONE", "Europe/Stockholm")
 USE_I18N = True
 USE_TZ = True
@@ -242,11 +254,15 @@ CONTENT_SECURITY_POLICY = (
 if not DEBUG:
     SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
+    LANGUAGE_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    if TRUSTED_PROXY_COUNT > 0:
+        # Only a proxy in front of the app may say the request came over HTTPS: without one, a
+        # client could write X-Forwarded-Proto itself and pass for secure.
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     if not SECURE_HSTS_PRELOAD:
         # Preloading is the domain owner's decision, taken at hstspreload.org and hard to undo;
         # SECURE_HSTS_PRELOAD=true opts in. Without it, check --deploy would always warn.

@@ -12,6 +12,8 @@ from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
+from pinochle_site.middleware import SESSION_TAG_HEADER
+
 
 @require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -46,6 +48,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "shell": json.dumps(shell),
             "offline_page": json.dumps(offline, ensure_ascii=False),
             "static_prefix": settings.STATIC_URL,
+            "tag_header": SESSION_TAG_HEADER,
             "version": "",
         },
     )

@@ -2,7 +2,7 @@
 
 A browser is known by a random 256-bit id in the signed, HttpOnly cookie `device`; the database
 keeps only the id's SHA-256 (`Device`) and, per game, whether this device may score it
-(`DeviceGame`). Before issue 11 each game had its own `edit_<code>` cookie; after about 73 quick
+(`DeviceGame`). Older versions gave each game its own `edit_<code>` cookie; after about 73 quick
 games a browser's Cookie header was too large and every request answered 431. `DeviceMiddleware`
 moves such cookies into the device's record on the first request after the upgrade, then deletes
 them (docs/security.md, "Edit rights of a device").

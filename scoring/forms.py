@@ -587,7 +587,13 @@ class GameDetailsForm(forms.Form):
     """A game's place in the league, and which player sat in each seat."""
 
     club = IdChoiceField(Club.objects.all(), required=False, label=_("Club"))
-    season = IdChoiceField(Season.objects.select_related("club"), required=False, label=_("Season"))
+    # Each club's seasons newest first, those of the same start the one made last first (as every
+    # list of seasons): the same choices in the same order on every database.
+    season = IdChoiceField(
+        Season.objects.select_related("club").order_by("club__name", "club_id", "-starts_on", "-pk"),
+        required=False,
+        label=_("Season"),
+    )
     played_on = forms.DateField(
         required=False, label=_("Date played"), widget=forms.DateInput(attrs={"type": "date"})
     )
@@ -606,13 +612,21 @@ class GameDetailsForm(forms.Form):
             assert isinstance(club_field, forms.ModelChoiceField)
             assert isinstance(season_field, forms.ModelChoiceField)
             club_field.queryset = Club.objects.filter(pk__in=offered)
-            season_field.queryset = Season.objects.select_related("club").filter(club__in=offered)
+            season_field.queryset = season_field.queryset.filter(club__in=offered)  # type: ignore[union-attr]
         players = Player.objects.prefetch_related("clubs").order_by("name", "pk")
         if clubs is not None:
             # Retired players are not offered, except where this game already seats them.
             players = players.filter(
                 Q(memberships__club__in=offered, memberships__retired_on=None) | Q(pk__in=self.linked)
             ).distinct()
+        shown = None if clubs is None else offered
+
+        def label(player: Player) -> str:
+            """The player and their clubs among those offered: of a player on another club's roster
+            too, this user does not learn which (site staff, offered every club, see them all)."""
+            names = [c.name for c in player.clubs.all() if shown is None or c.pk in shown]
+            return f"{player.name} ({', '.join(names) or '—'})"
+
         for seat in game.seat_rows.all():  # clockwise (GameSeat's ordering)
             field = IdChoiceField(
                 players,
@@ -620,9 +634,7 @@ class GameDetailsForm(forms.Form):
                 label=_("Seat %(seat)s (typed: %(name)s)") % {"seat": seat.seat, "name": seat.name or "—"},
                 empty_label=_("— not linked —"),
             )
-            field.label_from_instance = lambda p: (
-                f"{p.name} ({', '.join(c.name for c in p.clubs.all()) or '—'})"
-            )
+            field.label_from_instance = label
             self.fields[f"seat_{seat.seat}"] = field
 
     def seat_fields(self) -> list[Any]:

@@ -1,4 +1,4 @@
-"""Changing a game's settings after Start (issue 12): the names, the first dealer, the target, the
+"""Changing a game's settings after Start: the names, the first dealer, the target, the
 minimum bid and the house rule.
 
 Every change rescores the whole game through the one write path (`services.score`, the engine's

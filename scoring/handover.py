@@ -121,30 +121,21 @@ def _now() -> float:
     return time.time()
 
 
-def _failure_keys(game: Game, address: str) -> list[tuple[str, int]]:
+def _failure_keys(game: Game, device: Device, address: str) -> list[tuple[str, int]]:
+    """The counts a wrong code adds to, each with its limit: this browser's guesses at this game,
+    this address's at this game, and everyone's at this game (all per game, so that one guesser
+    blocks neither another game nor, with a few wrong codes, the phone that lost the scoring)."""
     addr = hashlib.sha256(address.encode()).hexdigest()
     return [
+        (f"recovery-failures:game:{game.pk}:device:{device.pk}", settings.RECOVERY_FAILURES_PER_CLIENT),
+        (f"recovery-failures:game:{game.pk}:addr:{addr}", settings.RECOVERY_FAILURES_PER_ADDRESS),
         (f"recovery-failures:game:{game.pk}", settings.RECOVERY_FAILURES_PER_GAME),
-        (f"recovery-failures:addr:{addr}", settings.RECOVERY_FAILURES_PER_ADDRESS),
     ]
 
 
 def _recent(key: str, at: float) -> list[float]:
     window = settings.RECOVERY_FAILURE_WINDOW_SECONDS
     return [t for t in caches["shared"].get(key, []) if t > at - window]
-
-
-def take_over_blocked(*, game: Game, address: str) -> bool:
-    """Whether too many wrong codes were tried for this game or from this address lately."""
-    at = _now()
-    return any(len(_recent(key, at)) >= limit for key, limit in _failure_keys(game, address))
-
-
-def _record_failure(game: Game, address: str) -> None:
-    at = _now()
-    for key, limit in _failure_keys(game, address):
-        times = [*_recent(key, at), at][-limit:]
-        caches["shared"].set(key, times, settings.RECOVERY_FAILURE_WINDOW_SECONDS)
 
 
 @transaction.atomic
@@ -161,11 +152,19 @@ def take_over_with_code(
     the account signed in on it, if any): every other device
     loses it (it follows the game read-only) and the corrections trail records the take-over.
     True when taken over, False for a wrong code, None when refused unchecked (too many wrong
-    codes for this game or from this address)."""
-    if take_over_blocked(game=game, address=address):
+    codes for this game from this browser, from this address or from everyone).
+
+    The game's row is locked first, so the guesses at one game are counted one after the other:
+    parallel wrong codes cannot all read the count before any of them adds to it."""
+    Game.objects.select_for_update().only("pk").get(pk=game.pk)
+    at = _now()
+    counts = [(key, limit, _recent(key, at)) for key, limit in _failure_keys(game, device, address)]
+    if any(len(times) >= limit for _key, limit, times in counts):
         return None
     if not hmac.compare_digest(normalise_code(code), recovery_code(game)):
-        _record_failure(game, address)
+        for key, limit, times in counts:
+            # Only the last `limit` times matter; the list stays small whatever a guesser sends.
+            caches["shared"].set(key, [*times, at][-limit:], settings.RECOVERY_FAILURE_WINDOW_SECONDS)
         return False
     _give_scoring(game, device=device, actor=actor, holder=holder, always_record=True)
     return True

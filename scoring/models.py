@@ -38,7 +38,7 @@ def new_game_code() -> str:
 
 
 class VisibleGameManager(models.Manager["Game"]):
-    """Games everyone may know of: not those of an import still being written (issue 13, point 5).
+    """Games everyone may know of: not those of an import still being written.
 
     This is the one place games are selected: every page, list, standing, export, count and admin
     goes through `Game.objects`; related lookups (`club.games`) use this manager too, and the
@@ -204,7 +204,7 @@ class GameSeat(models.Model):
         ordering = ["game", seat_order()]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="one_row_per_seat"),
-            # One person cannot sit in two seats of one game (issue 13, point 9): the standings
+            # One person cannot sit in two seats of one game: the standings
             # would count them twice.
             models.UniqueConstraint(
                 fields=["game", "player"],

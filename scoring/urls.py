@@ -5,6 +5,7 @@ games under /games/."""
 from django.urls import path
 from django.views.generic import RedirectView
 
+import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from scoring import rules_page, views
 
 app_name = "scoring"
@@ -24,8 +25,8 @@ urlpatterns = [
     path("g/<str:code>/live", views.game_live, name="game_live"),
     path("g/<str:code>/hands", views.hand_save, name="hand_save"),
     path("g/<str:code>/preview", views.hand_preview, name="hand_preview"),
-    path("g/<str:code>/hands/<int:number>/", views.hand_edit, name="hand_edit"),
-    path("g/<str:code>/hands/<int:number>/preview", views.hand_preview, name="hand_edit_preview"),
+    path("g/<str:code>/hands/<id:number>/", views.hand_edit, name="hand_edit"),
+    path("g/<str:code>/hands/<id:number>/preview", views.hand_preview, name="hand_edit_preview"),
     path("g/<str:code>/hands/last/delete", views.hand_delete_last, name="hand_delete_last"),
     path("g/<str:code>/history/", views.game_history, name="game_history"),
     path("g/<str:code>/details/", views.game_details, name="game_details"),
@@ -38,7 +39,7 @@ urlpatterns = [
     path("s/<str:share_code>/live", views.shared_live, name="game_shared_live"),
     path("s/<str:share_code>/recover", views.recover, name="game_shared_recover"),
     # A club's corrections trail: the club's games, seen by its organisers.
-    path("games/clubs/<int:club_id>/corrections/", views.club_corrections_page, name="club_corrections"),
+    path("games/clubs/<id:club_id>/corrections/", views.club_corrections_page, name="club_corrections"),
     # Where a game's pages used to be.
     path("games/<str:code>/history/", moved("scoring:game_history")),
     path("games/<str:code>/hand-over/", moved("scoring:game_hand_over")),

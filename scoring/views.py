@@ -721,8 +721,8 @@ def _taker(request: HttpRequest) -> Actor:
 @require_POST
 def recover(request: HttpRequest, code: str | None = None, share_code: str | None = None) -> HttpResponse:
     """Take over the scoring with the game's recovery code (from the read-only page, the share
-    page or the page a phone without the right lands on). Wrong codes are counted per game and
-    per client address; the take-over is written to the corrections trail."""
+    page or the page a phone without the right lands on). Wrong codes at a game are counted per
+    browser, per client address and in all; the take-over is written to the corrections trail."""
     game = get_object_or_404(Game, code=code) if code else get_shared_game_or_404(share_code or "")
     address = client_address(request)
     typed = request.POST.get("recovery_code", "")

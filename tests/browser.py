@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
+
+
+@contextmanager
+def server_wrapped(live_server: Any, middle: Callable[[Any, dict[str, Any], Any], Any]) -> Iterator[None]:
+    """While inside, every request to the live server goes through
+    `middle(app, environ, start_response)`, which may answer itself or call `app` (slow, refusing)."""
+    httpd = live_server.thread.httpd
+    app = httpd.get_app()
+    httpd.set_app(lambda environ, start_response: middle(app, environ, start_response))
+    try:
+        yield
+    finally:
+        httpd.set_app(app)
 
 
 def shoot(page: Page, name: str, *, full_page: bool = False, element: Locator | None = None) -> None:

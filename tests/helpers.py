@@ -73,3 +73,28 @@ def text(response: Any) -> str:
 
 def save_url(game: Game) -> str:
     return f"/g/{game.code}/hands"
+
+
+def at_once(count: int, work: Any) -> list[Any]:
+    """`work(index)` run by `count` threads released together (each with its own database
+    connection, closed after), for races on a real database; their results in index order."""
+    import threading
+
+    from django.db import connection
+
+    barrier = threading.Barrier(count)
+    results: list[Any] = [None] * count
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[index] = work(index)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results

@@ -49,16 +49,16 @@ NASTY = [
     "-0",
     "+7",
     " 12 ",
-    # issue 13, point 17: Python's integer syntax is not a number a person types.
+    # Python's integer syntax is not a number a person types.
     "25_0",
     "+5",
     "1_000",
 ]
 
-#: Python's int() reads these; a number field must refuse every one (issue 13, point 17).
+#: Python's int() reads these; a number field must refuse every one.
 PYTHON_INT_SYNTAX = ["25_0", "+5", "1_0", "٣", "²"]
 
-#: Game codes no URL of the app can hold, or that name nothing (issue 13, point 3).
+#: Game codes no URL of the app can hold, or that name nothing.
 BAD_CODES = ["AAAAAAAAAAA", "x", "-" * 16, "a" * 300, "%2e%2e", "%00", "code%20with%20space", "ünï"]
 #: game_id cells and backup codes outside the game-code alphabet: a slash, dots, blanks.
 BAD_GAME_IDS = ["a/b", "..", "../x", "x/..", "a b", "ünï", "a" * 17, "a%2Fb", "a?b", "a#b"]
@@ -66,7 +66,7 @@ BAD_GAME_IDS = ["a/b", "..", "../x", "x/..", "a b", "ünï", "a" * 17, "a%2Fb", 
 #: Ids that are not ids: zero, past 32 and 64 bits.
 BAD_INTS = ["0", "99999999999999999999999", "9223372036854775808", "2147483648", "4294967296"]
 
-#: Python's int() syntax around a real id (issue 13, point 17): each would name record `id`.
+#: Python's int() syntax around a real id: each would name record `id`.
 ID_SYNTAX = ["0_{id}", " {id}", "{id} ", "+{id}", "{fullwidth}", "{id}\u0660"]
 
 
@@ -76,7 +76,7 @@ def id_variants(pk: int) -> list[str]:
     return [pattern.format(id=pk, fullwidth=fullwidth) for pattern in ID_SYNTAX]
 
 
-#: Sign-ups that read like an existing account's name in one alphabet (issue 13, point 16):
+#: Sign-ups that read like an existing account's name in one alphabet:
 #: capital I or digit 1 for l, rn for m, 0 for o; and a mixed-script one (Cyrillic ѕ).
 LOOKALIKE_USERNAMES = {
     "alice": ["aIice", "a1ice", "AIice", "ALICE"],
@@ -84,14 +84,14 @@ LOOKALIKE_USERNAMES = {
     "bob": ["b0b", "B0B"],
 }
 
-#: A JSON integer past Python's 4,300-digit limit for int() (issue 13, point 6).
+#: A JSON integer past Python's 4,300-digit limit for int().
 HUGE_JSON_INT = "9" * 4301
-#: A lone surrogate: valid in JSON text ("\ud800"), storable in no database (issue 13, point 6).
+#: A lone surrogate: valid in JSON text ("\ud800"), storable in no database.
 LONE_SURROGATE = "\ud800"
-#: PostgreSQL refuses NUL in text; SQLite stored it (issue 13, point 6).
+#: PostgreSQL refuses NUL in text; SQLite stored it.
 NUL_NAME = "A\x00B"
 
-#: Character sets other than UTF-8 a form post can declare (issue 13, point 12).
+#: Character sets other than UTF-8 a form post can declare.
 FOREIGN_CHARSETS = ["utf-16", "utf-16-le", "latin-1", "iso-8859-1", "utf-32", "cp1252", "no-such-charset"]
 
 
@@ -153,11 +153,11 @@ def record_with_huge_int() -> str:
 
 
 def record_with_duplicate_key() -> str:
-    """Two "bid" keys in one hand: json.loads keeps the last one silently (issue 13, point 17)."""
+    """Two "bid" keys in one hand: json.loads keeps the last one silently."""
     return json.dumps(record()).replace('"bid": 27', '"bid": 27, "bid": 50')
 
 
-#: JSON texts an import must refuse with a message, never a traceback or a 500 (issue 13).
+#: JSON texts an import must refuse with a message, never a traceback or a 500.
 HOSTILE_JSON = {
     "huge integer": record_with_huge_int,
     "duplicate key": record_with_duplicate_key,
@@ -199,7 +199,7 @@ def hands_csv(**cells: str) -> str:
     return CSV_HEADER + "\n" + line + "\n"
 
 
-#: hands.csv cells an import must refuse, by what is wrong with them (issue 13, points 3, 6, 17).
+#: hands.csv cells an import must refuse, by what is wrong with them.
 HOSTILE_CSV_CELLS = [
     *({"game_id": code} for code in BAD_GAME_IDS),
     {"game_id": "fz\x00"},

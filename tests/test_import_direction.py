@@ -1,5 +1,5 @@
 """The apps import one way: `backups` knows no app and every app may use it; accounts knows no other
-app, clubs only accounts' look-alike check, scoring knows clubs, league knows clubs and scoring,
+app, clubs only accounts' look-alike check and limiter, scoring knows clubs, league knows clubs and scoring,
 nights knows clubs and scoring, the ledger knows nights, league, scoring and clubs
 (docs/architecture.md). Read from the source with
 `ast`, so a new import against the direction fails here before it makes a cycle."""
@@ -17,7 +17,8 @@ ALLOWED = {
     "backups": set(),
     "accounts": {"backups"},
     # The roster reads pasted names with the sign-up's look-alike check (accounts/lookalike.py,
-    # plain Python): one reading of "looks the same" for account and player names.
+    # plain Python): one reading of "looks the same" for account and player names; the club roles
+    # form is throttled with the accounts' limiter (accounts/ratelimit.py).
     "clubs": {"backups", "accounts"},
     "scoring": {"backups", "clubs"},
     "ratings": {"backups", "clubs", "scoring"},
@@ -114,10 +115,12 @@ def test_the_plain_modules_import_no_django_and_no_app(module_path):
     assert not wrong, "plain data in, plain data out:\n" + "\n".join(wrong)
 
 
-def test_clubs_uses_nothing_of_accounts_but_its_lookalike_check():
+def test_clubs_uses_nothing_of_accounts_but_its_lookalike_check_and_limiter():
     wrong = [
         f"{path}:{line} imports {module}"
         for path, line, module in _app_imports("clubs")
-        if module.split(".")[0] == "accounts" and module != "accounts.lookalike"
+        if module.split(".")[0] == "accounts" and module not in ("accounts.lookalike", "accounts.ratelimit")
     ]
-    assert not wrong, "clubs may use accounts/lookalike.py only:\n" + "\n".join(wrong)
+    assert not wrong, "clubs may use accounts/lookalike.py and accounts/ratelimit.py only:\n" + "\n".join(
+        wrong
+    )

@@ -1,4 +1,4 @@
-"""The permission matrix: every write endpoint × every kind of visitor (issue 5).
+"""The permission matrix: every write endpoint × every kind of visitor.
 
 Exactly the allowed visitors succeed; everyone else gets 403 or the login page, and nothing in the
 database changes (a dump of every affected table is compared before and after).

@@ -44,16 +44,22 @@ def test_it_starts_in_production_mode_with_a_secret_key():
     assert started.returncode == 0, started.stderr
 
 
-def _allowed_hosts(env: dict[str, str]) -> list[str]:
+def _settings_of(env: dict[str, str], *names: str) -> dict[str, object]:
+    """The named settings as a fresh interpreter reads them from `env`."""
+    code = f"from django.conf import settings; print({{n: getattr(settings, n, None) for n in {names!r}}})"
     started = subprocess.run(
-        [sys.executable, "-c", "from django.conf import settings; print(settings.ALLOWED_HOSTS)"],
+        [sys.executable, "-c", code],
         env={"DJANGO_SETTINGS_MODULE": "pinochle_site.settings", "PATH": "/usr/bin:/bin", **env},
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert started.returncode == 0, started.stderr
-    return ast.literal_eval(started.stdout)  # the list as the child printed it
+    return ast.literal_eval(started.stdout)  # the values as the child printed them
+
+
+def _allowed_hosts(env: dict[str, str]) -> list[str]:
+    return _settings_of(env, "ALLOWED_HOSTS")["ALLOWED_HOSTS"]  # type: ignore[return-value]
 
 
 def test_in_development_the_machines_private_addresses_are_allowed_for_the_phones_at_the_table():
@@ -104,3 +110,23 @@ def test_a_plain_migrate_makes_the_shared_cache_table_so_the_login_page_works():
     assert "pinochle_cache" in connection.introspection.table_names()
     response = Client().post("/accounts/login/", {"username": "nobody", "password": "wrong-password-1"})
     assert response.status_code == 200
+
+
+PRODUCTION = {"DEBUG": "false", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "scores.example"}
+
+
+def test_it_trusts_x_forwarded_proto_only_when_a_proxy_is_configured():
+    alone = _settings_of(PRODUCTION, "SECURE_PROXY_SSL_HEADER")
+    assert alone["SECURE_PROXY_SSL_HEADER"] is None  # a client's own header does not make it secure
+    behind = _settings_of({**PRODUCTION, "TRUSTED_PROXY_COUNT": "1"}, "SECURE_PROXY_SSL_HEADER")
+    assert behind["SECURE_PROXY_SSL_HEADER"] == ("HTTP_X_FORWARDED_PROTO", "https")
+
+
+def test_the_language_cookie_is_as_secure_as_the_session_and_csrf_cookies():
+    names = ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "LANGUAGE_COOKIE_SECURE")
+    production = _settings_of(PRODUCTION, *names, "LANGUAGE_COOKIE_HTTPONLY", "LANGUAGE_COOKIE_SAMESITE")
+    assert [production[name] for name in names] == [True, True, True]
+    assert production["LANGUAGE_COOKIE_HTTPONLY"] is True
+    assert production["LANGUAGE_COOKIE_SAMESITE"] == "Lax"
+    plain = _settings_of({**PRODUCTION, "SECURE_COOKIES": "false"}, *names)
+    assert [plain[name] for name in names] == [False, False, False]

@@ -71,6 +71,25 @@ def test_it_logs_out_only_by_post(client, alice):
     assert "_auth_user_id" not in client.session
 
 
+def test_log_out_tells_the_browser_to_forget_the_pages_it_kept_of_the_account(client, alice):
+    client.force_login(alice)
+    response = client.post("/accounts/logout/")
+    assert response["Clear-Site-Data"] == '"cache"'  # not "storage": hands waiting to be sent stay
+
+
+def test_every_page_says_whose_session_it_was_drawn_for_and_a_new_login_is_a_new_session(client, alice):
+    """The service worker keeps offline copies per session (templates/sw.js)."""
+    assert client.get("/")["X-Session-Tag"] == "anonymous"
+    client.force_login(alice)
+    first = client.get("/")["X-Session-Tag"]
+    assert first != "anonymous" and client.get("/rules/")["X-Session-Tag"] == first
+    assert client.session.session_key not in first  # the key itself is never shown to scripts
+    client.post("/accounts/logout/")
+    assert client.get("/")["X-Session-Tag"] == "anonymous"
+    client.force_login(alice)
+    assert client.get("/")["X-Session-Tag"] not in (first, "anonymous")
+
+
 def test_it_asks_for_a_login_before_changing_a_password(client):
     response = client.get("/accounts/password/change/")
     assert response.status_code == 302

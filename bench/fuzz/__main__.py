@@ -78,6 +78,7 @@ def main() -> int:
         env["LOGIN_FAILURES_PER_ADDRESS"] = "1000000"  # let the fuzzed logins reach the form
         # ... and the sign-ups: a look-alike name must be refused by its check, not the throttle.
         env["SIGNUPS_PER_ADDRESS"] = env["SIGNUPS_PER_USERNAME"] = "1000000"
+        env["ROLE_CHANGES_PER_ACCOUNT"] = env["ROLE_CHANGES_PER_ADDRESS"] = "1000000"  # the roles form too
         prepare_database(env)
         setup_django(env)
         state = seed()

@@ -33,7 +33,7 @@ def refused(request: Request, response: Response) -> bool:
 
 
 def reopened(request: Request, response: Response) -> bool:
-    """Whether a known hole answered as it did before its fix (issue 13: `must_refuse` /
+    """Whether a known hole answered as it did before its fix (`must_refuse` /
     `must_status`). A redirect to the log-in page cannot tell (the browser was signed out)."""
     if response.status in (301, 302, 303) and "/login/" in response.location():
         return False

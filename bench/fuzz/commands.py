@@ -1,4 +1,4 @@
-"""What the fuzz run sends outside HTTP (issue 13, points 5, 6 and 10): the management commands
+"""What the fuzz run sends outside HTTP: the management commands
 and the task worker that imports an upload.
 
 - `restore` of a backup of the seeded database with one value made longer than its column (every

@@ -59,7 +59,7 @@ class Request:
     csrf: str = "ok"  # ok, missing, wrong
     who: str = "anon"  # anon, alice (an organiser), sam (a staff organiser: the admin)
     charset: str = ""  # declared in the Content-Type (the body is encoded in it when Python can)
-    # A known hole (issue 13): the answer must be a refusal, or exactly this status; a redirect
+    # A known hole: the answer must be a refusal, or exactly this status; a redirect
     # to the log-in page (the browser was signed out) cannot tell and passes.
     must_refuse: bool = False
     must_status: int = 0
@@ -503,7 +503,7 @@ class Fuzzer:
         )
 
     def foreign_charset(self) -> Request:
-        """A form posted as UTF-16, Latin-1 or UTF-32 (issue 13, point 12): 400, never a 500."""
+        """A form posted as UTF-16, Latin-1 or UTF-32: 400, never a 500."""
         request = self.rng.choice(
             [self.game_new, self.login, self.hand_save, self.league_game, self.language]
         )()
@@ -511,7 +511,7 @@ class Fuzzer:
         return request
 
     def hostile_import(self) -> Request:
-        """The imports' known holes (issue 13, points 3, 6, 17): each must be refused with a message."""
+        """The imports' known holes: each must be refused with a message."""
         rng = self.rng
         if rng.random() < 0.5:
             kind = rng.choice(sorted(HOSTILE_JSON))
@@ -526,7 +526,7 @@ class Fuzzer:
             "hostile import", "POST", "/league/import/", fields, [("file", name, data)], who="alice"
         )
 
-    # --- known holes (issue 13, points 1, 16, 17): each must stay refused ---------------------------
+    # --- known holes: each must stay refused ---------------------------
 
     def known_holes(self) -> Request:
         return self.rng.choice([self.lookalike_signup, self.id_syntax, self.password_guess])()

@@ -227,6 +227,21 @@ def test_it_refuses_a_season_that_ends_before_it_starts_or_repeats_a_name(alice,
     assert Season.objects.count() == 1
 
 
+def test_it_refuses_a_season_longer_than_five_years_naming_the_last_day_it_may_end(alice, club):
+    response = alice.post(
+        f"/clubs/{club.pk}/seasons/", {"name": "Forever", "starts_on": "2026-09-01", "ends_on": "9999-12-31"}
+    )
+    assert response.status_code == 400
+    assert (
+        "A season lasts at most 5 years: end it on 1 September 2031 or earlier." in response.content.decode()
+    )
+    assert not Season.objects.exists()
+    alice.post(
+        f"/clubs/{club.pk}/seasons/", {"name": "Five", "starts_on": "2026-09-01", "ends_on": "2031-09-01"}
+    )
+    assert Season.objects.get().ends_on == datetime.date(2031, 9, 1)
+
+
 def test_it_names_each_missing_or_wrong_season_field(alice, club):
     response = alice.post(f"/clubs/{club.pk}/seasons/", {"name": "", "starts_on": "", "ends_on": "30/6"})
     page = response.content.decode()
@@ -261,3 +276,24 @@ def test_an_account_tied_to_one_player_cannot_take_a_second_and_the_link_stays_u
     assert "Your account is already tied to a player." in response.content.decode()
     assert Player.objects.get(pk=bo.pk).user is None
     assert signed_in("bo-account").get(f"/clubs/join/{tokens[bo.pk]}/").status_code == 200
+
+
+def test_seasons_starting_on_the_same_day_are_listed_newest_made_first_on_every_page(alice, club):
+    # PostgreSQL and SQLite return rows of equal start in orders of their own: the id decides.
+    for name in ("Monday league", "Thursday league"):
+        Season.objects.create(
+            club=club, name=name, starts_on=datetime.date(2026, 9, 1), ends_on=datetime.date(2026, 12, 31)
+        )
+    for page in (f"/clubs/{club.pk}/seasons/", f"/nights/clubs/{club.pk}/new"):
+        body = alice.get(page).content.decode()
+        assert body.index("Thursday league") < body.index("Monday league"), page
+
+
+def test_a_games_details_offer_seasons_of_the_same_start_newest_made_first(alice, club):
+    for name in ("Monday league", "Thursday league"):
+        Season.objects.create(
+            club=club, name=name, starts_on=datetime.date(2026, 9, 1), ends_on=datetime.date(2026, 12, 31)
+        )
+    game = make_game(club_id=club.pk)
+    body = alice.get(f"/g/{game.code}/details/").content.decode()
+    assert body.index("Thursday league") < body.index("Monday league")

@@ -62,13 +62,11 @@ def test_an_organiser_changes_roles_on_the_roles_page(people):
     assert not ClubRole.objects.filter(user=people["charlie"], club_id=CLUB).exists()
 
 
-def test_the_last_organiser_cannot_step_down_and_an_unknown_account_is_explained(people):
+def test_the_last_organiser_cannot_step_down(people):
     alice = signed_in("alice")
     response = alice.post(f"/league/clubs/{CLUB}/roles/", {"username": "alice", "role": "member"})
     assert response.status_code == 400
     assert "A club needs at least one organiser." in response.content.decode()
-    response = alice.post(f"/league/clubs/{CLUB}/roles/", {"username": "nobody", "role": "member"})
-    assert "There is no account with this name" in response.content.decode()
     assert ClubRole.objects.get(user=people["alice"], club_id=CLUB).role == "organiser"
 
 

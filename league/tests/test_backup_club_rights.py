@@ -1,4 +1,4 @@
-"""What a restore brings back beyond the games (backup format version 3, issue 13 point 10): the
+"""What a restore brings back beyond the games (backup format version 3): the
 phone that was scoring a game goes on scoring it, an invite link sent before the backup still
 works; and (point 6) every name is checked against its column before anything is written, so an
 over-long name is refused with a message naming it, on SQLite as on PostgreSQL.

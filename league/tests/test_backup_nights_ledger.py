@@ -17,9 +17,9 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from backups import parts
-from clubs.models import Club, Player
+from clubs.models import Club, Player, Season
 from league import backup
-from ledger.models import Payment
+from ledger.models import NightLock, Payment
 from nights import services as night_services
 from nights.models import Night, NightTable
 from scoring.handover import recovery_code
@@ -101,6 +101,30 @@ def test_a_finished_night_stays_locked_after_a_restore_and_an_open_one_scores_th
         "alice",
         tables["finished"].night_id,
     )
+
+
+def test_the_phone_of_a_night_finished_while_it_scored_cannot_take_the_table_back_after_a_restore(tmp_path):
+    table = a_finished_and_an_open_night()["open"]
+    game = table.game
+    phone, stranger = Client(), Client()
+    assert phone.post(f"/nights/t/{table.token}/").status_code == 302
+    assert phone.post(f"/g/{game.code}/hands", hand_post(1)).status_code in (200, 302)
+    code = recovery_code(game)  # shown on the table's phone, noted by anyone at the table
+    night_services.finish_night(night=table.night)
+    path = tmp_path / "backup.json"
+    call_command("backup", str(path), stderr=io.StringIO())
+    wipe()
+    call_command("restore", str(path), stdout=io.StringIO())
+
+    assert phone.post(f"/g/{game.code}/hands", hand_post(2)).status_code in (302, 403)
+    for browser in (phone, stranger):
+        for url in (f"/g/{game.code}/recover", f"/s/{game.share_code}/recover"):
+            response = browser.post(url, {"recovery_code": code})
+            assert response.status_code == 403 and "no longer score" in text(response)
+        assert browser.post(f"/nights/t/{table.token}/").status_code == 410
+    restored = Game.objects.get(code=game.code)
+    assert restored.hand_count == 1
+    assert not restored.hand_changes.filter(action="takeover").exists()
 
 
 def test_a_games_last_meld_entry_comes_back_with_its_other_columns():
@@ -195,3 +219,40 @@ def test_a_restore_refuses_a_game_column_outside_its_choices(tmp_path):
     wipe()
     assert "columns: 'meld_mode' 'dial' is not one of the values" in restore_fails(data, tmp_path)
     assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "figures", ["junk", [["Anna"]], [["Anna", "lots"]], [["Anna", 3.5]], [[1, "3.50"]], [["Anna", "NaN"]]]
+)
+def test_a_restore_refuses_a_nights_lock_whose_figures_are_not_names_with_amounts(tmp_path, figures):
+    tables = a_finished_and_an_open_night()
+    NightLock.objects.create(night=tables["finished"].night, unit="money", figures=[["Anna", "3.50"]])
+    data = backup.dump()
+    wipe()
+    refused = restore_fails(_bad(data, "ledger", "NightLock", figures=figures), tmp_path)
+    assert "ledger.NightLock[1]: 'figures' is not a list of [name, amount] pairs" in refused
+
+
+def test_a_nights_lock_comes_back_with_its_figures():
+    tables = a_finished_and_an_open_night()
+    NightLock.objects.create(night=tables["finished"].night, unit="money", figures=[["Anna", "3.50"]])
+    data = backup.dump()
+    wipe()
+    backup.load(data)
+    assert NightLock.objects.get().figures == [["Anna", "3.50"]]
+
+
+@pytest.mark.parametrize("key", ["users", "clubs", "seasons", "games"])
+def test_a_version_4_file_whose_rows_lack_their_ids_is_refused_as_the_nights_would_point_elsewhere(
+    tmp_path, key
+):
+    tables = a_finished_and_an_open_night()
+    Season.objects.create(
+        club=tables["finished"].night.club, name="Autumn", starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2026, 12, 31),
+    )  # fmt: skip
+    data = backup.dump()
+    wipe()
+    for row in data[key]:
+        del row["id"]
+    assert f"{key}[1]: 'id' is missing" in restore_fails(data, tmp_path)

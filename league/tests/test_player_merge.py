@@ -1,4 +1,4 @@
-"""Issue 13 point 11: a player page's merge list offers an organiser only his own clubs' players."""
+"""A player page's merge list offers an organiser only his own clubs' players."""
 
 import pytest
 from django.contrib.auth.models import User
@@ -11,7 +11,7 @@ from tests.league_data import small_season
 pytestmark = pytest.mark.django_db
 
 
-def test_issue13_point11_the_merge_list_names_only_players_of_the_organisers_clubs():
+def test_point11_the_merge_list_names_only_players_of_the_organisers_clubs():
     data = small_season()
     other = Club.objects.create(name="Club Alfa")
     stranger = Player.objects.create(name="Zdeněk Alfa")

@@ -11,7 +11,7 @@ from ledger.selectors import night_ledger
 from scoring.services import score
 from tests.access_helpers import PASSWORD
 from tests.helpers import text
-from tests.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night
+from tests.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night, standard_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +120,7 @@ def test_a_payment_nobody_was_shown_is_refused(night, four):
         ("unit", "gold", "Unit: Select a valid choice."),
         ("token", "", "Form: This field is required."),
         ("payer", "99999999999999999999", "Payer: Ensure this value is less than or equal to"),
-        # Python's number syntax is not a person's (issue 13, point 17): refused, not read as 10.
+        # Python's number syntax is not a person's: refused, not read as 10.
         ("amount", "1_0", "Amount: Enter a number."),
         ("payer", "\uff11", "Payer: Enter a whole number."),
     ],
@@ -226,3 +226,18 @@ def test_a_payment_of_another_night_is_not_removed_through_this_one(night, club,
     response = signed_in("alice").post(f"/ledger/nights/{other.pk}/payments/{payment.pk}/remove", follow=True)
     assert "already removed" in text(response)
     assert Payment.objects.filter(pk=payment.pk).exists()
+
+
+def test_a_standard_nights_players_read_their_record_as_won_lost_drawn(club, season, four):
+    anna, bo, cleo, dan = four
+    night = make_night(
+        club=club,
+        season=season,
+        variant="standard",
+        tables=[((anna, bo, cleo, dan), [standard_hand("N", True)])],
+        stake_per_win=Decimal("1.00"),
+        hands_per_round=1,
+    )
+    page = text(signed_in("charlie").get(f"/ledger/nights/{night.pk}/"))
+    assert "Player Won–lost–drawn Money Still open" in page
+    assert "Anna 1–0–0 +1.00" in page and "Bo 0–1–0 \u22121.00" in page

@@ -269,3 +269,12 @@ def test_a_locked_night_cannot_be_removed_until_it_is_unlocked(night):
     client.post(f"/nights/{night.pk}/remove", {"payments": "keep"})
     assert not night.__class__.objects.filter(pk=night.pk).exists()
     assert Payment.objects.count() == 2  # kept in the season's ledger
+
+
+def test_a_payer_id_past_the_largest_id_is_refused_next_to_the_field_and_nothing_is_written(night, four):
+    anna, *_ = four
+    client = signed_in("alice")
+    response = record(client, night, payer="9" * 20, payee=anna.pk, amount="1.00")
+    assert response.status_code == 409  # the page's answer to a refused payment
+    assert "is not one of the choices (an id is written in plain digits)" in text(response)
+    assert not Payment.objects.exists()

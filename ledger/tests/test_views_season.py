@@ -160,3 +160,14 @@ def test_the_season_page_links_to_its_ledger_but_the_published_results_do_not(au
     season.save()
     published = Client().get("/league/results/published-autumn/").content.decode()
     assert "/ledger/" not in published
+
+
+def test_a_season_ending_in_the_last_year_a_date_can_hold_keeps_its_ledger_and_statements(club, season):
+    # The season form takes any end after the start, 9999-12-31 too: the month after it is no date.
+    season.ends_on = datetime.date(9999, 12, 31)
+    season.save()
+    (anna,) = roster(club, "Anna")
+    reader = signed_in("charlie")
+    assert reader.get(f"/ledger/seasons/{season.pk}/").status_code == 200
+    assert reader.get(f"/ledger/seasons/{season.pk}/players/{anna.pk}/9999-12/").status_code == 200
+    assert reader.get(f"/ledger/seasons/{season.pk}/players/{anna.pk}/2026-09.csv").status_code == 200

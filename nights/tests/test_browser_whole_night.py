@@ -1,4 +1,4 @@
-"""A whole club night on phones (issue 14, "Proof"): the organiser opens it, checks in 8 players by
+"""A whole club night on phones: the organiser opens it, checks in 8 players by
 tapping their names and a newcomer on the spot, draws 3 rounds of tables of 4, 3 and 2; three
 phones score the three tables at once through their links (one takes a table over mid-round from
 another phone); the organiser corrects a hand after the round; the night's standings are checked

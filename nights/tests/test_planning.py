@@ -1,4 +1,4 @@
-"""The table draw of a club night: invariants over generated nights, and the aims of issue 14."""
+"""The table draw of a club night: invariants over generated nights, and the draw's aims."""
 
 import time
 

@@ -499,7 +499,7 @@ def test_neither_a_hand_over_link_nor_the_recovery_code_scores_a_table_after_the
     ],
 )
 def test_a_night_refuses_python_number_syntax_in_stakes_and_ids(club, alice, field, value, message):
-    """`0_5` is not 5 and `0_1` names no season (issue 13, point 17, in the night's form)."""
+    """`0_5` is not 5 and `0_1` names no season (in the night's form)."""
     season = Season.objects.create(
         club=club, name="Spring", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 6, 30)
     )

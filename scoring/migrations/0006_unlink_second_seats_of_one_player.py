@@ -1,4 +1,4 @@
-"""One player, one seat per game (issue 13, point 9).
+"""One player, one seat per game.
 
 Before the constraint is added, any game where one player is linked to two or more seats is
 repaired: the player keeps the first of those seats (clockwise from North) and the others are

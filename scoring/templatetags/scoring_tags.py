@@ -83,6 +83,12 @@ def table_strings() -> str:
         "pending": _("Waiting to be sent: {count}"),
         "draft": _("Draft restored"),
         "discard": _("Discard"),
+        "unsent": _(
+            "Hands not yet sent from this phone: {count}. If you log out now they may never be "
+            "saved. Stay signed in until the network is back and they have been sent."
+        ),
+        "stay": _("Stay signed in"),
+        "leave": _("Log out anyway"),
     }
     return json_script(strings, "table-strings")
 

@@ -1,5 +1,5 @@
 """Two phones on one game: the scoring phone enters hands, a friend follows through the share link
-and sees the totals change by themselves, without reloading (issue 5, "Live and shared")."""
+and sees the totals change by themselves, without reloading."""
 
 import pytest
 from playwright.sync_api import expect

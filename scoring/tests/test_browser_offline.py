@@ -1,4 +1,4 @@
-"""The phone at the table on a bad network (issue 11): every tap on the bid stepper counts, a
+"""The phone at the table on a bad network: every tap on the bid stepper counts, a
 half-entered hand survives a reload, a Save without a network waits on the phone and is sent once
 when the network is back, and a Save whose answer is lost says so and is retried, never twice saved."""
 
@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from scoring.models import Game, Hand
-from tests.browser import fill_hand, shoot, start_game
+from tests.browser import fill_hand, server_wrapped, shoot, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -46,20 +46,15 @@ def _server_unreachable_for_saves(live_server) -> Iterator[None]:
     could not reach it. Chromium's offline emulation and routes do not hold for a request that
     passes through the service worker of a reloaded page (now and then one gets through), so the
     test cuts the saves off at the server too; the phone treats a 503 as it treats no network."""
-    httpd = live_server.thread.httpd
-    app = httpd.get_app()
 
-    def refusing(environ: dict[str, Any], start_response: Any) -> Any:
+    def refusing(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
         if environ["PATH_INFO"].endswith("/hands"):
             start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
             return [b""]
         return app(environ, start_response)
 
-    httpd.set_app(refusing)
-    try:
+    with server_wrapped(live_server, refusing):
         yield
-    finally:
-        httpd.set_app(app)
 
 
 def _rest_of_hand(page: Page) -> None:

@@ -79,3 +79,34 @@ def test_it_shows_the_game_form_with_the_typed_names(client):
     page = client.get(f"/g/{game.code}/details/").content.decode()
     assert "Seat N (typed: asa)" in page
     assert client.get("/g/nope/details/").status_code == 404
+
+
+def test_the_seat_choices_name_only_the_clubs_the_user_files_in_never_another_club_of_a_shared_player():
+    import datetime
+
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from clubs.models import Club, ClubRole, Membership, Player, Season
+
+    norr, soder = Club.objects.create(name="Norr"), Club.objects.create(name="Söder")
+    anna = Player.objects.create(name="Anna")
+    for club in (norr, soder):
+        Membership.objects.create(club=club, player=anna)
+    spring = Season.objects.create(
+        club=soder, name="Vår", starts_on=datetime.date(2026, 3, 1), ends_on=datetime.date(2026, 5, 31)
+    )
+    scorer = User.objects.create_user("sara")
+    ClubRole.objects.create(user=scorer, club=soder, role=ClubRole.Role.SCORER)
+    game = services.create_game(
+        seats=4, variant="standard", deck="single", target=1000, min_bid=None, first_dealer="N",
+        meld_needs_trick=False, players={"N": "Anna", "E": "Bo", "S": "Cia", "W": "Dan"},
+    )  # fmt: skip
+    Game.objects.filter(pk=game.pk).update(club=soder, season=spring, created_by=scorer)
+    client = Client()
+    client.force_login(scorer)
+    response = client.get(f"/g/{game.code}/details/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Anna (Söder)" in page
+    assert "Norr" not in page  # Anna's other club is not this scorer's to know

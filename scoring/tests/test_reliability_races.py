@@ -1,4 +1,4 @@
-"""Issue 11, point 3: delete-last and correct race a save, on a real database (SQLite file or
+"""Delete-last and correct race a save, on a real database (SQLite file or
 PostgreSQL; the CI runs this on both). Each phone posts from its own thread and connection, let
 go together by a barrier, many times over. Whoever loses is told so in words (never a 500), no
 hand is both "saved" and "deleted", and what is stored is what the winners were told."""

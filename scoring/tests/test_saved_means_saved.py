@@ -1,4 +1,4 @@
-"""Issue 11, point 2: "saved" is only said of the hand as shown. A form whose submission id already
+"""A hand is called "saved" only as it is shown. A form whose submission id already
 saved a hand, posted again with other values (a lost reply and a fixed entry, or Back and a new
 hand), is never answered "saved": the stored hand is shown and the new values are offered as a
 correction. The preview names the same hand as the heading, and says when the game moved on."""

@@ -78,7 +78,7 @@ def test_a_plain_preview_shows_the_whole_page_with_the_input_kept(client):
         ("double", "60", "bid_up", "65"),
         ("double", "65", "bid_down", "60"),
         ("double", "55", "bid_up", "56"),
-        ("single", "25_0", "bid_up", "20"),  # issue 13, point 17: not 250 (nor 251)
+        ("single", "25_0", "bid_up", "20"),  # not 250 (nor 251)
     ],
 )
 def test_the_bid_stepper_knows_the_minimum_and_the_steps(client, deck, bid, step, expected):

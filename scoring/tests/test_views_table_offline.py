@@ -1,4 +1,4 @@
-"""What the server gives the phone for the table's offline use (issue 11): the service worker from
+"""What the server gives the phone for the table's offline use: the service worker from
 the site root, the manifest and icons, and the rule book's bid steps on the stepper as data."""
 
 import json

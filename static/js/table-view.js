@@ -1,4 +1,4 @@
-// The game page's view after a save (issue 12): the phone shows the top of the game ("Hand N
+// The game page's view after a save: the phone shows the top of the game ("Hand N
 // saved", the totals, the next hand's first control), and the Undo gives way to "Edit hand N"
 // after a short while; choosing the bidder opens the bidder's meld seat. Additive to
 // table.js: it only listens for new content. (The meld mode is remembered by the server, per game.)

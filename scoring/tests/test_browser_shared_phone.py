@@ -1,0 +1,143 @@
+"""A phone passed from one person to the next: after a log-out the service worker no longer opens
+the account's pages (its name in the header, a club game with its recovery code), offline or on a
+slow network, and logging out with hands still waiting to be sent says so first."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scoring.handover import recovery_code
+from scoring.models import Game, Hand
+from tests.access_helpers import CLUB, make_game, make_personas
+from tests.browser import fill_hand, server_wrapped, shoot, sign_in_browser
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NS = "N–S (Anna & Cecilia)"
+
+
+def _open_club_game_signed_in(page: Page, base: str, who: str = "bob") -> Game:
+    """A scorer of the club opens a game of the club on this phone, and the worker keeps it."""
+    people = make_personas()
+    game = make_game(club_id=CLUB)
+    sign_in_browser(page, base, people[who])
+    page.goto(f"{base}/g/{game.code}/")
+    expect(page.get_by_test_id("recovery-code")).to_have_text(recovery_code(game))
+    page.wait_for_function(
+        "navigator.serviceWorker.ready.then(() => caches.match(location.href)).then(r => !!r)", timeout=15_000
+    )
+    return game
+
+
+@contextmanager
+def _game_pages_slower_than_the_workers_wait(live_server) -> Iterator[None]:
+    """While inside, the server takes 5 s over a game page (the worker waits 4 s for the network)."""
+
+    def slow(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ["PATH_INFO"].startswith("/g/"):
+            time.sleep(5)
+        return app(environ, start_response)
+
+    with server_wrapped(live_server, slow):
+        yield
+
+
+def _shows_nothing_of_the_account(page: Page, game: Game) -> None:
+    html = page.content()
+    assert recovery_code(game) not in html
+    assert "bob" not in html
+    assert 'id="hand-form"' not in html
+
+
+def test_after_log_out_the_phone_does_not_open_the_accounts_club_game_offline(live_server, page: Page):
+    game = _open_club_game_signed_in(page, live_server.url)
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    with _game_pages_slower_than_the_workers_wait(live_server):
+        page.goto(f"{live_server.url}/g/{game.code}/")  # the server's own answer, however long it takes
+    expect(page.get_by_label("Recovery code")).to_be_visible()  # the take-over form, empty
+    _shows_nothing_of_the_account(page, game)
+    page.context.set_offline(True)
+    page.goto(f"{live_server.url}/g/{game.code}/")
+    expect(page.get_by_role("heading", name="Offline")).to_be_visible()
+    _shows_nothing_of_the_account(page, game)
+    page.goto(f"{live_server.url}/")
+    _shows_nothing_of_the_account(page, game)
+
+
+def test_another_session_on_the_phone_is_never_served_the_pages_kept_for_the_last(live_server, page: Page):
+    """Without the log-out button (a session ended on the server, or another account signed in):
+    the first answer of the new session makes the worker drop the old one's pages, so a network
+    slower than the worker's wait cannot bring them back either."""
+    game = _open_club_game_signed_in(page, live_server.url)
+    page.context.clear_cookies()
+    page.goto(f"{live_server.url}/rules/")  # any page: the server answers for no account now
+    page.context.set_offline(True)
+    page.goto(f"{live_server.url}/g/{game.code}/")
+    expect(page.get_by_role("heading", name="Offline")).to_be_visible()
+    _shows_nothing_of_the_account(page, game)
+
+
+def test_log_out_with_hands_waiting_to_be_sent_warns_and_offers_to_stay(live_server, page: Page):
+    game = _open_club_game_signed_in(page, live_server.url)
+    page.route("**/hands", lambda route: route.fulfill(status=503, body=""))  # the server out of reach
+    fill_hand(page, bidder="North (Anna)", bid=21, trump="Hearts", tricks={NS: 15})
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
+
+    page.get_by_role("button", name="Log out").click()
+    warning = page.get_by_role("alertdialog")
+    expect(warning).to_contain_text("Hands not yet sent from this phone: 1.")
+    expect(warning).to_contain_text("If you log out now they may never be saved.")
+    shoot(page, "logout-warning")
+    warning.get_by_role("button", name="Stay signed in").click()
+    expect(warning).to_have_count(0)
+    expect(page.get_by_role("link", name="bob")).to_be_visible()  # still signed in
+
+    page.unroute("**/hands")  # the network is back: the waiting hand is sent
+    expect(page.locator(".pending-badge")).to_be_hidden(timeout=30_000)
+    assert Hand.objects.filter(game=game).count() == 1
+    page.get_by_role("button", name="Log out").click()  # nothing waits now: no question
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+
+
+def test_log_out_anyway_logs_out_with_the_hands_still_waiting(live_server, page: Page):
+    _open_club_game_signed_in(page, live_server.url)
+    page.route("**/hands", lambda route: route.fulfill(status=503, body=""))
+    fill_hand(page, bidder="North (Anna)", bid=21, trump="Hearts", tricks={NS: 15})
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
+    page.get_by_role("button", name="Log out").click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Log out anyway").click()
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+
+
+def test_a_copy_of_the_accounts_page_fetched_before_log_out_and_answered_after_it_is_not_kept(
+    live_server, page: Page
+):
+    """The page asks the worker to keep a fresh copy of itself; when that answer is slow and comes
+    after the log-out, it was drawn for the account that left: the worker must not keep it, nor
+    take it as the phone's session again."""
+    game = _open_club_game_signed_in(page, live_server.url)
+
+    def drawn_then_slow(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
+        answer = list(app(environ, start_response))  # drawn now, for the account still signed in
+        if environ["PATH_INFO"].startswith("/g/"):
+            time.sleep(5)  # and sent after the log-out
+        return answer
+
+    with server_wrapped(live_server, drawn_then_slow):
+        page.evaluate("navigator.serviceWorker.controller.postMessage({type: 'refresh', url: location.href})")
+        page.get_by_role("button", name="Log out").click()
+        expect(page.get_by_role("link", name="Log in")).to_be_visible()
+        page.wait_for_timeout(7_000)  # the slow copy has come back to the worker by now
+    page.context.set_offline(True)
+    page.goto(f"{live_server.url}/g/{game.code}/")
+    expect(page.get_by_role("heading", name="Offline")).to_be_visible()
+    _shows_nothing_of_the_account(page, game)
