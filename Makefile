@@ -105,7 +105,7 @@ bench-nights: deps
 bench-ledger: deps
 	$(BIN)/python bench/ledger.py $(BENCH_ARGS)
 
-# Issue 11's chaos journey: 200 hands through the phone's UI (Chromium, Playwright) on a bad network
+# The chaos journey: 200 hands through the phone's UI (Chromium, Playwright) on a bad network
 # (latency 0-800 ms, 10 % of answers dropped, offline spells, double taps, reloads, Back, a second
 # phone), then the stored games must equal the intended ones. BENCH_ARGS="--hands 40" shortens it.
 bench-chaos: deps system-deps
@@ -114,7 +114,7 @@ bench-chaos: deps system-deps
 bench-ratings: deps
 	$(BIN)/python bench/ratings.py $(BENCH_ARGS)
 
-# Taps, typed fields and screens scrolled per hand on a 390x844 phone (issue 12), in Chromium.
+# Taps, typed fields and screens scrolled per hand on a 390x844 phone, in Chromium.
 bench-taps: deps system-deps
 	$(BIN)/python bench/taps.py
 

@@ -6,7 +6,7 @@ Builds the games in bulk (every hand checked and scored by the rules engine; der
 `scoring.stats.stat_rows`, written by `league.services.store_games`, the import path), then times
 through the Django test client: the season standings page, a player page and the full hands.csv
 export, with the export's rows/s and peak memory, and the standings query count for a small
-season and the full one. Aims (issue #4): pages < 0.5 s; export >= 50,000 rows/s, < 150 MB.
+season and the full one. Aims: pages < 0.5 s; export >= 50,000 rows/s, < 150 MB.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ prints one line per figure:
   equal a full recompute afterwards;
 - the player page of the busiest player: time and query count, next to a player with few games.
 
-Aims (issue #15): full recompute < 5 s, a save's update < 20 ms, player page < 0.2 s with a
+Aims: full recompute < 5 s, a save's update < 20 ms, player page < 0.2 s with a
 constant number of queries.
 """
 

@@ -6,7 +6,7 @@ Random 4-, 3- and 2-seat games (a hidden skill per player decides the places, ab
 twenty is a draw), handed over in a shuffled entry order. Prints the full recompute time (best of
 --repeat), one save's incremental update of the latest game (median of 200 runs, checked equal to
 the full recompute), and the insight + SVG chart of the busiest player (the pure part of a player
-page). Aims (issue #15): full recompute < 5 s, one update < 20 ms.
+page). Aims: full recompute < 5 s, one update < 20 ms.
 """
 
 from __future__ import annotations

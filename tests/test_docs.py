@@ -100,6 +100,18 @@ def test_the_architecture_is_told_by_layers_and_apps_not_by_issue_numbers():
     assert re.findall(r"(?i)\bissues?\b.{0,20}", text) == []
 
 
+def test_code_tests_and_docs_name_behaviour_not_the_issues_that_brought_it():
+    cited = re.compile(r"(?i)\bissues? ?#?\d|\btest_issue\d")
+    found = []
+    for path in project_text_files():
+        if path == Path(__file__).resolve():
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if cited.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
+
+
 def test_it_links_the_readme_and_docs_only_to_files_and_headings_that_exist():
     broken = []
     for doc in documents():
