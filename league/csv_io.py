@@ -438,6 +438,23 @@ class Place:
     line: int | None = None
 
 
+#: The most problems one file's reading keeps (the batch's page lists at most these): a file of
+#: millions of bad rows is refused the same without a Problem held for every row.
+MAX_PROBLEMS = 1000
+
+
+class Problems(list[Problem]):
+    """The problems found in a file, the first `MAX_PROBLEMS` of them kept."""
+
+    def append(self, problem: Problem) -> None:
+        if len(self) < MAX_PROBLEMS:
+            super().append(problem)
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        for problem in problems:
+            self.append(problem)
+
+
 # The uploader's rights over the places a file names: the problems, or [] when they may import.
 PlaceCheck = Callable[[Sequence[Place]], list[Problem]]
 
@@ -545,7 +562,7 @@ class FileReader:
         self.name = name
         self.club, self.season, self.played_on = club, season, played_on
         self.check = check
-        self.problems: list[Problem] = []
+        self.problems: list[Problem] = Problems()
         self.total = 0
         self._text: str | None = None  # JSON's text; a hands.csv is read from the bytes
         self._places: set[tuple[str, str]] = set()  # the places whose rights were checked
@@ -565,7 +582,7 @@ class FileReader:
         del text  # a hands.csv is read from the bytes again, row by row
         seen: set[str] = set()
         current = None
-        for _line, game_id, _row in self._rows([]):
+        for _line, game_id, _row in self._rows(Problems()):
             if game_id != current:
                 self._grouped = self._grouped and game_id not in seen
                 seen.add(game_id)

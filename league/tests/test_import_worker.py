@@ -299,3 +299,26 @@ def test_a_stalled_import_is_said_on_a_phone_of_360_px_in_swedish_too(live_serve
         assert page.get_by_role("alert").filter(has_text=words).is_visible()
         assert_fits_the_phone(page)
         page.screenshot(path=str(shots / f"import-stalled-{language}-{width}.png"), full_page=True)
+
+
+@pytest.mark.django_db
+def test_a_file_of_many_bad_rows_is_refused_holding_at_most_five_times_its_size_in_memory(settings):
+    # An account in no club may upload: rows without a game id never reach the rights check, and
+    # each is a problem of its own. Kept one by one, they cost the worker some 40 times the file.
+    newcomer = User.objects.create_user("newcomer", "n@example.org", "not-used-here-1")
+    header = b"game_id,club,seats,variant,deck,hand,bidder,bid,trump\n"
+    raw = header + b",C\n" * 200_000
+    batch = ImportBatch.objects.create(user=newcomer, file_name="hands.csv")
+    ImportFile.objects.create(batch=batch, data=raw)
+    tracemalloc.start()
+    try:
+        imports.run_batch.call(batch.pk, name="hands.csv")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    batch.refresh_from_db()
+    assert batch.status == "refused"
+    assert len(batch.problems) == csv_io.MAX_PROBLEMS
+    assert batch.problems[0] == {"line": 2, "message": "game_id is empty"}
+    assert peak < 5 * len(raw), (peak, len(raw))
+    assert not Game.all_objects.exists() and not ImportFile.objects.exists()
