@@ -322,3 +322,27 @@ def test_a_file_of_many_bad_rows_is_refused_holding_at_most_five_times_its_size_
     assert batch.problems[0] == {"line": 2, "message": "game_id is empty"}
     assert peak < 5 * len(raw), (peak, len(raw))
     assert not Game.all_objects.exists() and not ImportFile.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_record_of_many_bad_hands_is_refused_holding_at_most_five_times_its_size_in_memory():
+    # Each refused hand's error holds its traceback: kept for every hand of a few bytes, they cost
+    # the worker hundreds of times the file.
+    boss = _organiser()
+    raw = b'[{"hands": [' + b'"",' * 400_000 + b'""]}]'
+    batch = ImportBatch.objects.create(user=boss, file_name="records.json")
+    ImportFile.objects.create(batch=batch, data=raw)
+    club = Club.objects.get(name="Klubbén")
+    tracemalloc.start()
+    try:
+        imports.run_batch.call(batch.pk, name="records.json", club=club.name)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    batch.refresh_from_db()
+    assert batch.status == "refused"
+    assert len(batch.problems) == csv_io.MAX_PROBLEMS
+    assert batch.problems[0]["message"].startswith("hand 1: ")
+    # One record is parsed whole (its list of hands alone is some 3 times the file here).
+    assert peak < 10 * len(raw), (peak, len(raw))
+    assert not Game.all_objects.exists() and not ImportFile.objects.exists()
