@@ -234,18 +234,23 @@ def _records(games: int, hands: int) -> bytes:
     return build_file(games, hands)
 
 
-def _peak_of_the_task(user: User, raw: bytes, name: str) -> int:
+def _task_peak(user: User, raw: bytes, name: str, club: str = "") -> tuple[int, ImportBatch]:
     """The most memory the import task (as a worker runs it, the file read from the database)
-    held at once, in bytes allocated by Python."""
+    held at once, in bytes allocated by Python, and its batch once it has run."""
     batch = ImportBatch.objects.create(user=user, file_name=name)
     ImportFile.objects.create(batch=batch, data=raw)
     tracemalloc.start()
     try:
-        imports.run_batch.call(batch.pk, name=name)
+        imports.run_batch.call(batch.pk, name=name, club=club)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     batch.refresh_from_db()
+    return peak, batch
+
+
+def _peak_of_the_task(user: User, raw: bytes, name: str) -> int:
+    peak, batch = _task_peak(user, raw, name)
     assert batch.status == "done", batch.problems
     return peak
 
@@ -308,15 +313,7 @@ def test_a_file_of_many_bad_rows_is_refused_holding_at_most_five_times_its_size_
     newcomer = User.objects.create_user("newcomer", "n@example.org", "not-used-here-1")
     header = b"game_id,club,seats,variant,deck,hand,bidder,bid,trump\n"
     raw = header + b",C\n" * 200_000
-    batch = ImportBatch.objects.create(user=newcomer, file_name="hands.csv")
-    ImportFile.objects.create(batch=batch, data=raw)
-    tracemalloc.start()
-    try:
-        imports.run_batch.call(batch.pk, name="hands.csv")
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    batch.refresh_from_db()
+    peak, batch = _task_peak(newcomer, raw, "hands.csv")
     assert batch.status == "refused"
     assert len(batch.problems) == csv_io.MAX_PROBLEMS
     assert batch.problems[0] == {"line": 2, "message": "game_id is empty"}
@@ -330,16 +327,7 @@ def test_a_record_of_many_bad_hands_is_refused_holding_at_most_five_times_its_si
     # the worker hundreds of times the file.
     boss = _organiser()
     raw = b'[{"hands": [' + b'"",' * 400_000 + b'""]}]'
-    batch = ImportBatch.objects.create(user=boss, file_name="records.json")
-    ImportFile.objects.create(batch=batch, data=raw)
-    club = Club.objects.get(name="Klubbén")
-    tracemalloc.start()
-    try:
-        imports.run_batch.call(batch.pk, name="records.json", club=club.name)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    batch.refresh_from_db()
+    peak, batch = _task_peak(boss, raw, "records.json", club="Klubbén")
     assert batch.status == "refused"
     assert len(batch.problems) == csv_io.MAX_PROBLEMS
     assert batch.problems[0]["message"].startswith("hand 1: ")
