@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.exceptions import EmptyResultSet
@@ -42,6 +42,7 @@ from scoring.rules.tables import MAX_NAME_LENGTH
 from scoring.stats import seat_meld_points
 
 BOM = "\ufeff"
+T = TypeVar("T")
 
 
 def max_import_bytes() -> int:
@@ -438,6 +439,24 @@ class Place:
     line: int | None = None
 
 
+#: The most problems one file's reading keeps (the batch's page lists at most these): a file of
+#: millions of bad rows is refused the same without a Problem held for every row.
+MAX_PROBLEMS = 1000
+
+
+class FirstOnes(list[T]):
+    """A list that keeps the first `MAX_PROBLEMS` items appended to it: the problems found in a
+    file, the engine's errors of one game's hands."""
+
+    def append(self, item: T) -> None:
+        if len(self) < MAX_PROBLEMS:
+            super().append(item)
+
+    def extend(self, items: Iterable[T]) -> None:
+        for item in items:
+            self.append(item)
+
+
 # The uploader's rights over the places a file names: the problems, or [] when they may import.
 PlaceCheck = Callable[[Sequence[Place]], list[Problem]]
 
@@ -545,7 +564,7 @@ class FileReader:
         self.name = name
         self.club, self.season, self.played_on = club, season, played_on
         self.check = check
-        self.problems: list[Problem] = []
+        self.problems: list[Problem] = FirstOnes[Problem]()
         self.total = 0
         self._text: str | None = None  # JSON's text; a hands.csv is read from the bytes
         self._places: set[tuple[str, str]] = set()  # the places whose rights were checked
@@ -565,7 +584,7 @@ class FileReader:
         del text  # a hands.csv is read from the bytes again, row by row
         seen: set[str] = set()
         current = None
-        for _line, game_id, _row in self._rows([]):
+        for _line, game_id, _row in self._rows(FirstOnes[Problem]()):
             if game_id != current:
                 self._grouped = self._grouped and game_id not in seen
                 seen.add(game_id)
@@ -782,7 +801,9 @@ def place_problems(games: Sequence[NewGame]) -> list[Problem]:
 
 def _score(record: dict[str, Any], lines: Sequence[int | None], problems: list[Problem]) -> Any:
     """Check a record with the engine; every bad hand is reported at its line. None if refused."""
-    hand_errors: list[RecordError] = []
+    # Kept bounded: each error holds its traceback, and a record of a million bad hands (a few
+    # bytes each) would otherwise cost the worker hundreds of times the file.
+    hand_errors: list[RecordError] = FirstOnes[RecordError]()
     try:
         return check_record(record, hand_errors=hand_errors)
     except RecordError as error:

@@ -490,7 +490,7 @@ def _refuse(batch_id: int, problems: list[csv_io.Problem]) -> None:
         batch_id,
         status=ImportBatch.Status.REFUSED,
         written=0,
-        problems=[{"line": p.line, "message": p.message} for p in problems[:1000]],
+        problems=[{"line": p.line, "message": p.message} for p in problems[: csv_io.MAX_PROBLEMS]],
     )
 
 

@@ -234,18 +234,23 @@ def _records(games: int, hands: int) -> bytes:
     return build_file(games, hands)
 
 
-def _peak_of_the_task(user: User, raw: bytes, name: str) -> int:
+def _task_peak(user: User, raw: bytes, name: str, club: str = "") -> tuple[int, ImportBatch]:
     """The most memory the import task (as a worker runs it, the file read from the database)
-    held at once, in bytes allocated by Python."""
+    held at once, in bytes allocated by Python, and its batch once it has run."""
     batch = ImportBatch.objects.create(user=user, file_name=name)
     ImportFile.objects.create(batch=batch, data=raw)
     tracemalloc.start()
     try:
-        imports.run_batch.call(batch.pk, name=name)
+        imports.run_batch.call(batch.pk, name=name, club=club)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     batch.refresh_from_db()
+    return peak, batch
+
+
+def _peak_of_the_task(user: User, raw: bytes, name: str) -> int:
+    peak, batch = _task_peak(user, raw, name)
     assert batch.status == "done", batch.problems
     return peak
 
@@ -299,3 +304,33 @@ def test_a_stalled_import_is_said_on_a_phone_of_360_px_in_swedish_too(live_serve
         assert page.get_by_role("alert").filter(has_text=words).is_visible()
         assert_fits_the_phone(page)
         page.screenshot(path=str(shots / f"import-stalled-{language}-{width}.png"), full_page=True)
+
+
+@pytest.mark.django_db
+def test_a_file_of_many_bad_rows_is_refused_holding_at_most_five_times_its_size_in_memory(settings):
+    # An account in no club may upload: rows without a game id never reach the rights check, and
+    # each is a problem of its own. Kept one by one, they cost the worker some 40 times the file.
+    newcomer = User.objects.create_user("newcomer", "n@example.org", "not-used-here-1")
+    header = b"game_id,club,seats,variant,deck,hand,bidder,bid,trump\n"
+    raw = header + b",C\n" * 200_000
+    peak, batch = _task_peak(newcomer, raw, "hands.csv")
+    assert batch.status == "refused"
+    assert len(batch.problems) == csv_io.MAX_PROBLEMS
+    assert batch.problems[0] == {"line": 2, "message": "game_id is empty"}
+    assert peak < 5 * len(raw), (peak, len(raw))
+    assert not Game.all_objects.exists() and not ImportFile.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_record_of_many_bad_hands_is_refused_holding_at_most_five_times_its_size_in_memory():
+    # Each refused hand's error holds its traceback: kept for every hand of a few bytes, they cost
+    # the worker hundreds of times the file.
+    boss = _organiser()
+    raw = b'[{"hands": [' + b'"",' * 400_000 + b'""]}]'
+    peak, batch = _task_peak(boss, raw, "records.json", club="Klubbén")
+    assert batch.status == "refused"
+    assert len(batch.problems) == csv_io.MAX_PROBLEMS
+    assert batch.problems[0]["message"].startswith("hand 1: ")
+    # One record is parsed whole (its list of hands alone is some 3 times the file here).
+    assert peak < 10 * len(raw), (peak, len(raw))
+    assert not Game.all_objects.exists() and not ImportFile.objects.exists()
