@@ -731,6 +731,8 @@ def first_places(raw: bytes, *, club: str = "", season: str = "", size: int = 64
         reader = csv.DictReader(io.StringIO(head, newline=""), strict=True)
         for row in reader:
             key = (str(row.get("club") or "").strip(), str(row.get("season") or "").strip())
+            if "\x00" in key[0] + key[1]:
+                continue  # no club or season holds a NUL: the worker's full read refuses the line
             if row.get("game_id") and key not in places:
                 places[key] = Place(*key, line=reader.line_num)
     except csv.Error:

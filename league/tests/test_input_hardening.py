@@ -20,6 +20,7 @@ from django.test import Client
 from clubs.models import Club, ClubRole, Player
 from league.csv_io import ImportRefused, import_bytes
 from scoring.models import Game, Hand
+from tests.helpers import text
 from tests.hostile import (
     BAD_GAME_IDS,
     HOSTILE_CSV_CELLS,
@@ -264,3 +265,13 @@ def test_point6_import_games_refuses_a_bad_club_or_season_option_and_writes_noth
         call_command("import_games", str(path), **options)
     assert refused.value.returncode == 2 and message in str(refused.value)
     assert not Game.objects.exists() and not Club.objects.exists()
+
+
+@pytest.mark.parametrize("column", ["club", "season"])
+def test_a_nul_in_the_club_or_season_of_an_uploaded_hands_csv_is_refused_by_line_not_a_500(organiser, column):
+    cells = {"club": "Fuzz club", column: NUL_NAME} if column == "season" else {column: NUL_NAME}
+    response = upload(organiser, hands_csv(**cells), name="hands.csv")
+    assert response.status_code < 500
+    page = organiser.get(response["Location"]) if response.status_code == 302 else response
+    assert f"Line 2: {column}: it contains a NUL character" in text(page)
+    assert not Game.objects.exists()
