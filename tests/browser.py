@@ -26,6 +26,23 @@ def server_wrapped(live_server: Any, middle: Callable[[Any, dict[str, Any], Any]
         httpd.set_app(app)
 
 
+@contextmanager
+def saves_answered(live_server: Any, status: str) -> Iterator[None]:
+    """While inside, the server answers every save of a hand with `status` (e.g. "503 Service
+    Unavailable") and writes nothing. Done at the server, not with Playwright's routes: a route does
+    not see a request from a page the service worker controls, and whether the worker has taken the
+    page over yet is a matter of timing."""
+
+    def refusing(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith("/hands"):
+            start_response(status, [("Content-Type", "text/plain")])
+            return [b""]
+        return app(environ, start_response)
+
+    with server_wrapped(live_server, refusing):
+        yield
+
+
 def shoot(page: Page, name: str, *, full_page: bool = False, element: Locator | None = None) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     if element is not None:

@@ -5,15 +5,12 @@ when the network is back, and a Save whose answer is lost says so and is retried
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, Route, expect
 
 from scoring.models import Game, Hand
-from tests.browser import fill_hand, server_wrapped, shoot, start_game
+from tests.browser import fill_hand, saves_answered, shoot, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,23 +35,6 @@ def _latency(page: Page, milliseconds: int) -> None:
         "Network.emulateNetworkConditions",
         {"offline": False, "latency": milliseconds, "downloadThroughput": -1, "uploadThroughput": -1},
     )
-
-
-@contextmanager
-def _server_unreachable_for_saves(live_server) -> Iterator[None]:
-    """While inside, the server answers every save with 503 and writes nothing, as if the phone
-    could not reach it. Chromium's offline emulation and routes do not hold for a request that
-    passes through the service worker of a reloaded page (now and then one gets through), so the
-    test cuts the saves off at the server too; the phone treats a 503 as it treats no network."""
-
-    def refusing(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
-        if environ["PATH_INFO"].endswith("/hands"):
-            start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
-            return [b""]
-        return app(environ, start_response)
-
-    with server_wrapped(live_server, refusing):
-        yield
 
 
 def _rest_of_hand(page: Page) -> None:
@@ -141,7 +121,7 @@ def test_a_hand_saved_offline_waits_on_the_phone_and_is_sent_once_when_the_netwo
     start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
     game = _game(page)
     _wait_until_kept_offline(page)
-    with _server_unreachable_for_saves(live_server):
+    with saves_answered(live_server, "503 Service Unavailable"):  # as if out of reach
         page.context.route("**/hands", lambda route: route.abort("internetdisconnected"))
         page.context.set_offline(True)
         expect(page.locator(".net-state")).to_contain_text("Offline")
@@ -168,6 +148,8 @@ def test_a_hand_saved_offline_waits_on_the_phone_and_is_sent_once_when_the_netwo
     assert _bids(game) == [21]
 
 
+# A route does not see a request from a page the service worker controls; this test needs no worker.
+@pytest.mark.browser_context_args(service_workers="block")
 def test_a_save_whose_answer_is_lost_says_not_confirmed_and_retries_with_the_same_id(live_server, page: Page):
     start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
     game = _game(page)
@@ -225,7 +207,7 @@ def test_a_hand_saved_offline_then_reloaded_and_its_answer_lost_is_still_saved_o
         else:
             route.continue_()
 
-    page.route("**/hands", drop_the_first_answer)
+    page.context.route("**/hands", drop_the_first_answer)  # the context's routes see the worker's requests
     _wait_until_kept_offline(page)
     page.context.set_offline(True)
     fill_hand(page, bidder="West (David)", bid=22)
@@ -242,15 +224,15 @@ def test_a_hand_saved_offline_then_reloaded_and_its_answer_lost_is_still_saved_o
 
 def test_a_save_the_server_refuses_stays_on_the_phone_until_the_player_discards_it(live_server, page: Page):
     start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
-    page.route("**/hands", lambda route: route.fulfill(status=403, body="Forbidden"))
-    fill_hand(page, bidder="North (Anna)", bid=20)
-    _rest_of_hand(page)
-    page.get_by_role("button", name="Save hand 1").click()
-    expect(page.locator(".save-state")).to_contain_text("Hand 1 was not accepted by the server.")
-    expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
-    page.reload()
-    expect(page.locator(".save-state")).to_contain_text("Hand 1 was not accepted by the server.")
-    expect(page.get_by_role("spinbutton", name="Bid")).to_have_value("20")  # the draft
+    with saves_answered(live_server, "403 Forbidden"):
+        fill_hand(page, bidder="North (Anna)", bid=20)
+        _rest_of_hand(page)
+        page.get_by_role("button", name="Save hand 1").click()
+        expect(page.locator(".save-state")).to_contain_text("Hand 1 was not accepted by the server.")
+        expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
+        page.reload()
+        expect(page.locator(".save-state")).to_contain_text("Hand 1 was not accepted by the server.")
+        expect(page.get_by_role("spinbutton", name="Bid")).to_have_value("20")  # the draft
     page.locator(".save-state").get_by_role("button", name="Discard").click()
     expect(page.locator(".pending-badge")).to_be_hidden()
     expect(page.locator(".save-state")).to_have_count(0)

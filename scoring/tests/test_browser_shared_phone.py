@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from scoring.handover import recovery_code
 from scoring.models import Game, Hand
 from tests.access_helpers import CLUB, make_game, make_personas
-from tests.browser import fill_hand, server_wrapped, shoot, sign_in_browser
+from tests.browser import fill_hand, saves_answered, server_wrapped, shoot, sign_in_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -86,21 +86,20 @@ def test_another_session_on_the_phone_is_never_served_the_pages_kept_for_the_las
 
 def test_log_out_with_hands_waiting_to_be_sent_warns_and_offers_to_stay(live_server, page: Page):
     game = _open_club_game_signed_in(page, live_server.url)
-    page.route("**/hands", lambda route: route.fulfill(status=503, body=""))  # the server out of reach
-    fill_hand(page, bidder="North (Anna)", bid=21, trump="Hearts", tricks={NS: 15})
-    page.get_by_role("button", name="Save hand 1").click()
-    expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
+    with saves_answered(live_server, "503 Service Unavailable"):  # the server out of reach
+        fill_hand(page, bidder="North (Anna)", bid=21, trump="Hearts", tricks={NS: 15})
+        page.get_by_role("button", name="Save hand 1").click()
+        expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
 
-    page.get_by_role("button", name="Log out").click()
-    warning = page.get_by_role("alertdialog")
-    expect(warning).to_contain_text("Hands not yet sent from this phone: 1.")
-    expect(warning).to_contain_text("If you log out now they may never be saved.")
-    shoot(page, "logout-warning")
-    warning.get_by_role("button", name="Stay signed in").click()
-    expect(warning).to_have_count(0)
-    expect(page.get_by_role("link", name="bob")).to_be_visible()  # still signed in
-
-    page.unroute("**/hands")  # the network is back: the waiting hand is sent
+        page.get_by_role("button", name="Log out").click()
+        warning = page.get_by_role("alertdialog")
+        expect(warning).to_contain_text("Hands not yet sent from this phone: 1.")
+        expect(warning).to_contain_text("If you log out now they may never be saved.")
+        shoot(page, "logout-warning")
+        warning.get_by_role("button", name="Stay signed in").click()
+        expect(warning).to_have_count(0)
+        expect(page.get_by_role("link", name="bob")).to_be_visible()  # still signed in
+    # the network is back: the waiting hand is sent
     expect(page.locator(".pending-badge")).to_be_hidden(timeout=30_000)
     assert Hand.objects.filter(game=game).count() == 1
     page.get_by_role("button", name="Log out").click()  # nothing waits now: no question
@@ -109,13 +108,13 @@ def test_log_out_with_hands_waiting_to_be_sent_warns_and_offers_to_stay(live_ser
 
 def test_log_out_anyway_logs_out_with_the_hands_still_waiting(live_server, page: Page):
     _open_club_game_signed_in(page, live_server.url)
-    page.route("**/hands", lambda route: route.fulfill(status=503, body=""))
-    fill_hand(page, bidder="North (Anna)", bid=21, trump="Hearts", tricks={NS: 15})
-    page.get_by_role("button", name="Save hand 1").click()
-    expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
-    page.get_by_role("button", name="Log out").click()
-    page.get_by_role("alertdialog").get_by_role("button", name="Log out anyway").click()
-    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    with saves_answered(live_server, "503 Service Unavailable"):
+        fill_hand(page, bidder="North (Anna)", bid=21, trump="Hearts", tricks={NS: 15})
+        page.get_by_role("button", name="Save hand 1").click()
+        expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
+        page.get_by_role("button", name="Log out").click()
+        page.get_by_role("alertdialog").get_by_role("button", name="Log out anyway").click()
+        expect(page.get_by_role("link", name="Log in")).to_be_visible()
 
 
 def test_a_copy_of_the_accounts_page_fetched_before_log_out_and_answered_after_it_is_not_kept(
