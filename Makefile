@@ -27,7 +27,7 @@ migrate: deps
 # starts beside the server, at a lower CPU priority than the server (WORKER_NICENESS), and is
 # stopped when the server stops: a second signal interrupts an import still running, which is then
 # refused with a message and leaves nothing behind. Further workers, on this machine or others
-# sharing the database, start with the same command (README, "Running for a club").
+# sharing the database, start with the same command (docs/operations.md, "The task worker").
 WORKER_NICENESS ?= 10
 WORKER = nice -n $(WORKER_NICENESS) $(BIN)/python manage.py db_worker --no-reload --no-startup-delay
 WITH_WORKER = worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; trap 'exit 130' INT TERM;
@@ -38,7 +38,7 @@ run: migrate
 
 # Production-like: gunicorn, DEBUG off, hashed and compressed static files served by whitenoise.
 # Plain HTTP on this machine unless told otherwise; behind an HTTPS proxy set SECURE_SSL_REDIRECT
-# and SECURE_COOKIES to true (README, "Running for a club"). The secret key is made once and kept
+# and SECURE_COOKIES to true (docs/operations.md, "Serving"). The secret key is made once and kept
 # in .secret_key unless SECRET_KEY is set.
 PROD_ENV = DEBUG=false SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key)}" \
 	SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-false}" SECURE_COOKIES="$${SECURE_COOKIES:-false}"
@@ -77,7 +77,7 @@ bench: deps
 bench-league: deps
 	$(BIN)/python bench/league.py
 
-# Reliability figures (README, "Running for a club"): gunicorn with 2 workers on 127.0.0.1, first on
+# Reliability figures (docs/benchmarks.md): gunicorn with 2 workers on 127.0.0.1, first on
 # an SQLite file, then on a throwaway PostgreSQL 15 cluster the script starts and stops itself.
 # BENCH_ARGS="--seconds 20" shortens a load run, BENCH_ARGS="--requests 1000" a fuzz run.
 bench-load: deps

@@ -3,7 +3,7 @@
 Export streams: three ordered queries (games, seats, hands, plus the hands' HandStat rows) are
 read side by side with `.iterator(chunk_size=...)`, so memory stays flat whatever the size.
 Cells are neutralised against CSV injection; the file starts with a UTF-8 BOM so spreadsheet
-programs read å, ö, č, ř right. The README ("CSV files") lists every column.
+programs read å, ö, č, ř right. `docs/csv.md` lists every column.
 
 Import reads a file game by game (`FileReader`: a hands.csv decoded as it is read, JSON records
 one at a time), every game through the rules engine, and reports every bad row (line and
@@ -46,7 +46,7 @@ T = TypeVar("T")
 
 
 def max_import_bytes() -> int:
-    """The largest file an import takes (setting IMPORT_MAX_MB; README, "Importing games")."""
+    """The largest file an import takes (setting IMPORT_MAX_MB; docs/settings.md, "Imports")."""
     return int(settings.IMPORT_MAX_MB) * 1024 * 1024
 
 

@@ -1,7 +1,7 @@
 """Settings for the Pinochle scorekeeper, read from the environment.
 
 Development defaults are safe to run on a laptop; production sets SECRET_KEY, DEBUG=false,
-ALLOWED_HOSTS and usually DATABASE_URL (see README, "Running for a club").
+ALLOWED_HOSTS and usually DATABASE_URL. Every variable: docs/settings.md; running it: docs/operations.md.
 """
 
 import os

@@ -152,7 +152,7 @@ def test_an_existing_database_migrates_forward_with_every_record_figure_and_page
 
     _migrate()
     # The ratings are derived (their tables are younger than the split): `refresh_ratings`, a step
-    # of the upgrade (README, "Upgrading"), builds them from the old games before anyone looks.
+    # of the upgrade (docs/operations.md, "Upgrading"), builds them from the old games before anyone looks.
     call_command("refresh_ratings", stdout=io.StringIO())
 
     assert _page(reader, pages["game page"]) == before["game page"]
