@@ -272,3 +272,51 @@ def test_it_states_the_contract_and_game_chips_the_engine_pays():
     assert f"wins all {tables.TRICKS_PER_HAND['single'][4]} tricks wins **{tables.SLAM_CHIPS}** chips" in text
     assert f"a roundhouse wins **{tables.ROUNDHOUSE_CHIPS} chips**" in text
     assert f"wins {tables.GAME_CHIPS_BASE} chips plus 1 for every started 10 points" in text
+
+
+# --- the README and the docs name what the code has -----------------------------------------
+
+SETTINGS_DOC = DOCS / "settings.md"
+#: Sections of docs/settings.md that list make's variables and the test tools', not the site's settings.
+NOT_SITE_SETTINGS = ("Make variables", "Tests and benchmarks only")
+DOCUMENTED_URL = re.compile(r"`(/[^`\s]*)`")
+#: The docs that name the addresses of pages to open (the others name URL prefixes and folders).
+PAGE_GUIDES = ("user-guide.md", "csv.md", "operations.md", "benchmarks.md")
+
+
+def test_the_readme_opens_with_the_two_commands_that_set_everything_up():
+    top = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()[:8]
+    assert any(line.startswith("make run ") for line in top)
+    assert any(line.startswith("make test ") for line in top)
+
+
+def test_the_settings_page_lists_every_setting_read_from_the_environment_and_no_other():
+    code = (ROOT / "pinochle_site" / "settings.py").read_text(encoding="utf-8")
+    read = set(re.findall(r"\benv(?:bool|int|str|list)\(\s*\"([A-Z_]+)\"", code))
+    read |= {"DATABASE_URL"}  # read by dj_database_url.config()
+    sections = SETTINGS_DOC.read_text(encoding="utf-8").split("\n## ")
+    site = "\n".join(section for section in sections if not section.startswith(NOT_SITE_SETTINGS))
+    listed = set(re.findall(r"^\| `([A-Z_]+)`", site, flags=re.MULTILINE))
+    assert listed == read
+
+
+def test_every_benchmark_target_of_the_makefile_is_described():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    targets = set(re.findall(r"^(bench[\w-]*):", makefile, flags=re.MULTILINE))
+    described = (DOCS / "benchmarks.md").read_text(encoding="utf-8")
+    assert {target for target in targets if f"`make {target}`" not in described} == set()
+
+
+def test_the_pages_the_readme_and_the_guides_send_people_to_are_the_apps():
+    from django.urls import Resolver404, resolve
+
+    unknown = []
+    for doc in [ROOT / "README.md", *(DOCS / name for name in PAGE_GUIDES)]:
+        for address in DOCUMENTED_URL.findall(doc.read_text(encoding="utf-8")):
+            path = address.split("#", 1)[0].replace("<YYYY-MM>", "2026-09").replace("…", "x")
+            path = re.sub(r"<[^>]+>", "1", path)
+            try:
+                resolve(path)
+            except Resolver404:
+                unknown.append(f"{doc.relative_to(ROOT)}: {address}")
+    assert unknown == []
