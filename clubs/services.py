@@ -21,9 +21,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from accounts.lookalike import scripts_mixed, skeleton_keys
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
 from clubs.permissions import can_manage_club, clubs_not_run, may_change_player
+from core.lookalike import scripts_mixed, skeleton_keys
 
 
 @transaction.atomic

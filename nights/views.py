@@ -27,6 +27,7 @@ from django_htmx.middleware import HtmxDetails
 from clubs.models import Club, Player, Season
 from clubs.permissions import can_manage_club, require_club_role
 from clubs.selectors import roster
+from core.qr import qr_svg
 from nights import services
 from nights.forms import NewcomerForm, NightForm, PlayerChoiceForm, SwapForm, late_arrival_choices
 from nights.models import Night, NightTable
@@ -34,7 +35,6 @@ from nights.standings import night_standings, version
 from scoring.devices import ensure_device, holds_game
 from scoring.labels import side_label, side_short
 from scoring.permissions import actor_for
-from scoring.qr import qr_svg
 from scoring.rules.tables import sides_for
 
 

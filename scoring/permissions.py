@@ -33,6 +33,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from clubs.models import ClubRole
 from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_in_club, viewable_club_ids
+from core.strict_input import is_game_code
 from scoring.audit import Actor, club_id_of
 from scoring.devices import (
     LEGACY_SALT,
@@ -45,7 +46,6 @@ from scoring.devices import (
 )
 from scoring.handover import record_creator, token_hash, token_matches
 from scoring.models import Game
-from scoring.strict_input import is_game_code
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
