@@ -22,7 +22,7 @@ from ledger import compute
 from ledger.compute import CHIPS, MONEY, SeatResult, Stakes, Transfer
 from ledger.models import NightLock, Payment
 from nights.models import Night, NightTable
-from nights.standings import _table_figures
+from nights.standings import table_figures
 from scoring.models import Game, GameSeat, GameStat
 from scoring.rules.tables import sides_for
 from scoring.services import score
@@ -36,7 +36,7 @@ PlayerId = int
 def _seat_results(nights: Sequence[Night]) -> dict[int, list[SeatResult]]:
     """Per night, the seats of its started tables' games with their side's figures (3 queries).
 
-    What a table counts is the night standings' rule (`nights.standings._table_figures`, one
+    What a table counts is the night standings' rule (`nights.standings.table_figures`, one
     definition for both pages): the game as it stands, its outcome once it is over (a round of a
     fixed number of hands is a game of that many deals, over after its last hand, game chips
     included). A game with a seat not linked to a player is left out, as the standings
@@ -64,7 +64,7 @@ def _seat_results(nights: Sequence[Night]) -> dict[int, list[SeatResult]]:
         seats = players.get(game.pk, {})
         if not seats or any(player is None for player in seats.values()):
             continue
-        _points, chips, complete, winner = _table_figures(game, stats[game.pk])
+        _points, chips, complete, winner = table_figures(game, stats[game.pk])
         for seat, player in seats.items():
             side = next(side for side in sides_for(game.seats) if seat in side)
             if not complete:

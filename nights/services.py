@@ -26,12 +26,14 @@ from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_roster_player
 from nights import planning
 from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable, new_seed
+from nights.signals import Settlement, night_removing, night_settlement
 from scoring import services as scoring_services
 from scoring.audit import Actor
+from scoring.devices import end_rights
 from scoring.filing import file_game
 from scoring.game_settings import Length, set_lengths
 from scoring.handover import take_over_with_link
-from scoring.models import UPGRADE_LABEL, Device, DeviceGame, Game
+from scoring.models import UPGRADE_LABEL, Device, Game
 from scoring.rules.tables import SEAT_ORDER, seats_for
 
 #: Who the corrections trail names when a phone takes a table over through its link.
@@ -495,7 +497,7 @@ def finish_night(*, night: Night) -> None:
         return
     night.finished_at = timezone.now()
     night.save(update_fields=["finished_at"])
-    DeviceGame.objects.filter(game__night_table__night=night, active=True).update(active=False)
+    end_rights(games=Game.objects.filter(night_table__night=night))
 
 
 @transaction.atomic
@@ -506,17 +508,22 @@ def reopen_night(*, night: Night) -> None:
     night.save(update_fields=["finished_at"])
 
 
+def settlement_of(night: Night) -> Settlement:
+    """What the ledger keeps of the night's settlement (nights/signals.py): the ledger knows nights,
+    not the other way."""
+    answers = [answer for _receiver, answer in night_settlement.send(sender=Night, night=night)]
+    return next((answer for answer in answers if answer is not None), Settlement())
+
+
 def marked_payments(night: Night) -> list:  # type: ignore[type-arg]
-    """The payments marked (and not taken back) for this night's settlement. Read through the
-    reverse relation of the ledger's `Payment` (the ledger knows nights, not the other way)."""
-    rows = night.ledger_payments.filter(removed_at__isnull=True)  # type: ignore[attr-defined]
-    return list(rows.select_related("payer", "payee", "season").order_by("paid_on", "id"))
+    """The payments marked (and not taken back) for this night's settlement."""
+    return settlement_of(night).payments
 
 
 def settled_and_locked(night: Night) -> bool:
-    """Whether the ledger holds the night "Settled — locked" (read through the reverse relation of
-    the ledger's `NightLock`): its payments cannot change, so neither can the night be removed."""
-    return night.ledger_locks.filter(unlocked_at__isnull=True).exists()  # type: ignore[attr-defined]
+    """Whether the ledger holds the night "Settled — locked": its payments cannot change, so
+    neither can the night be removed."""
+    return settlement_of(night).locked
 
 
 @transaction.atomic
@@ -529,17 +536,9 @@ def remove_night(*, night: Night, keep_payments: bool = True, removed_by: str = 
     otherwise they are taken back (they stop counting and keep who removed them and when). A
     payment of a night in no season would show in no ledger once the night is gone: it is always
     taken back. Refused (ValidationError, nothing removed) while the ledger holds the night
-    settled and locked."""
+    settled and locked. The ledger does both, receiving `signals.night_removing`."""
     night = _lock_night(night)
-    if settled_and_locked(night):
-        raise ValidationError(
-            _("The night is settled and locked in the ledger: an organiser unlocks it on its "
-              "settlement page first.")
-        )  # fmt: skip
-    payments = night.ledger_payments.filter(removed_at__isnull=True)  # type: ignore[attr-defined]
-    if keep_payments:
-        payments = payments.filter(season__isnull=True)
-    payments.update(removed_at=timezone.now(), removed_by_label=removed_by)
+    night_removing.send(sender=Night, night=night, keep_payments=keep_payments, removed_by=removed_by)
     games = list(night.games)
     night.delete()  # players, tables, seats and byes cascade; games are PROTECTed until now
     for game in games:

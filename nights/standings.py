@@ -77,7 +77,7 @@ def version(night: Night) -> str:
     return f"{games['count']}-{games['hands'] or 0}-{latest:.6f}-{finished:.0f}"
 
 
-def _table_figures(game: Game, stats: list[GameStat]) -> tuple[dict[str, int], dict[str, int], bool, str]:
+def table_figures(game: Game, stats: list[GameStat]) -> tuple[dict[str, int], dict[str, int], bool, str]:
     """(points by side, chips by side, complete, winner) of one table as the night counts it: the
     game as it stands, complete once it is over (the ledger counts a table the same way)."""
     sides = sides_for(game.seats)
@@ -110,7 +110,7 @@ def night_standings(night: Night) -> NightStandings:
     for table in tables:
         game = table.game
         assert game is not None
-        points, chips, complete, winner = _table_figures(game, stats_of.get(game.pk, []))
+        points, chips, complete, winner = table_figures(game, stats_of.get(game.pk, []))
         rows = sorted(seats_of.get(game.pk, []), key=lambda row: SEAT_ORDER.index(row.seat))
         sides = sides_for(game.seats)
         members: dict[str, list[int]] = {side: [] for side in sides}
