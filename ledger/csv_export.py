@@ -9,8 +9,8 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 
 from core.spreadsheet import csv_lines, neutralise
+from ledger.balances import StatementPage
 from ledger.compute import CENT, CHIPS, Line
-from ledger.selectors import StatementPage
 
 COLUMNS = ["date", "entry", "player", "unit", "amount", "balance"]
 

@@ -4,7 +4,7 @@ services rewrite with every saved hand) in a fixed number of queries.
 
 Figures of a table: its game as it stands (`GameStat`): its outcome once it is over, its points
 and chips so far while it is played (game chips included at its end). A round of a fixed number
-of hands is a game of that many deals (`Game.deals`, set by `services.start_round`): the engine
+of hands is a game of that many deals (`Game.deals`, set by `rounds.start_round`): the engine
 ends it after its last hand (or sooner, at the target), the side ahead on points wins (in Check
 Pinochle the chips decide, game chips included), level points are a draw on points.
 

@@ -48,7 +48,7 @@ INSTALLED_APPS = [
     "ratings",
     "league",
     "nights",  # club nights: imports clubs and scoring (docs/architecture.md)
-    "ledger",  # the chip ledger: imports nights, league (its CSV writer), scoring and clubs
+    "ledger",  # the chip ledger: imports nights, scoring and clubs
 ]
 
 MIDDLEWARE = [

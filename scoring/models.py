@@ -69,7 +69,7 @@ class Game(models.Model):
     meld_needs_trick = models.BooleanField(_("meld needs a trick"), default=False)
     # A game of a fixed number of deals (docs/rules.md, "A fixed number of deals"): it ends after
     # this many hands unless the target ended it sooner. None: played to the target. A club night
-    # whose rounds are N hands starts its games with N (nights.services.start_round).
+    # whose rounds are N hands starts its games with N (nights.rounds.start_round).
     deals = models.PositiveIntegerField(_("deals"), null=True, blank=True)
 
     # The meld entry the table used last in this game (items picked or quick points per side):
