@@ -146,7 +146,7 @@ def _season_proposals(
 def _season_locks(nights: Sequence[Night]) -> dict[int, NightLock]:
     """The locks in force on these nights, by night id (one query)."""
     locks = NightLock.objects.filter(night__in=nights, unlocked_at__isnull=True)
-    return {lock.night_id: lock for lock in locks}  # type: ignore[attr-defined]
+    return {lock.night_id: lock for lock in locks}
 
 
 def _lock_matches(lock: NightLock, f: compute.NightFigures | None, names: dict[PlayerId, str]) -> bool:

@@ -14,8 +14,10 @@ from scoring import services as scoring_services
 def settlement_of(night: Night) -> Settlement:
     """What the ledger keeps of the night's settlement (nights/signals.py): the ledger knows nights,
     not the other way."""
-    answers = [answer for _receiver, answer in night_settlement.send(sender=Night, night=night)]
-    return next((answer for answer in answers if answer is not None), Settlement())
+    for _receiver, answer in night_settlement.send(sender=Night, night=night):
+        if isinstance(answer, Settlement):
+            return answer
+    return Settlement()
 
 
 def marked_payments(night: Night) -> list:  # type: ignore[type-arg]

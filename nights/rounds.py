@@ -71,8 +71,8 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
         )
         file_game(
             game=game,
-            club=night.club,  # type: ignore[arg-type]
-            season=night.season,  # type: ignore[arg-type]
+            club=night.club,
+            season=night.season,
             played_on=night.played_on,
             place=_("Round %(round)d, table %(table)d") % {"round": round_no, "table": table.table_no},
             note=round_note(night),

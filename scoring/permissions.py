@@ -132,10 +132,12 @@ def night_is_over(game: Game) -> bool:
 
 def plan_of(game: Game) -> Plan | None:
     """The plan a club game follows (a table of a club night), as the app that plans it answers."""
-    if game.club_id is None or not game.pk:  # type: ignore[attr-defined]
+    if game.club_id is None or not game.pk:
         return None
-    answers = (answer for _receiver, answer in game_planned.send(sender=Game, game=game))
-    return next((answer for answer in answers if answer is not None), None)
+    for _receiver, answer in game_planned.send(sender=Game, game=game):
+        if isinstance(answer, Plan):
+            return answer
+    return None
 
 
 def _runs_the_game(request: HttpRequest, game: Game) -> bool:
