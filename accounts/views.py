@@ -29,8 +29,8 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from accounts.lookalike import folded_skeleton, looks_alike, scripts_mixed
-from accounts.ratelimit import client_address, over_limit
+from core.lookalike import folded_skeleton, looks_alike, scripts_mixed
+from core.ratelimit import client_address, over_limit
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]

@@ -109,7 +109,7 @@ def main() -> None:
     took = time.perf_counter() - began
     print(f"built {args.nights} nights, {games} games, {args.players} players in {took:.1f} s")
 
-    from ledger import selectors
+    from ledger import balances, selectors
 
     client = Client()
     client.force_login(user)
@@ -129,7 +129,7 @@ def main() -> None:
     for label, url in pages:
         seconds, queries = timed(client, url)
         print(f"{label:18} {seconds * 1000:7.1f} ms  {queries:3d} queries  ({url})")
-    ledger = selectors.season_ledger(season)
+    ledger = balances.season_ledger(season)
     print(f"season totals {ledger.totals} (zero in every unit)")
 
     search(args.seed)

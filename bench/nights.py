@@ -104,7 +104,7 @@ def stored_night(players: int = 40, rounds: int = 8) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from clubs.models import Club, Membership, Player
-    from nights import services
+    from nights import rounds, services
 
     call_command("migrate", verbosity=0)
     call_command("createcachetable", verbosity=0)
@@ -122,7 +122,7 @@ def stored_night(players: int = 40, rounds: int = 8) -> None:
     services.draw_plan(night=night)
     drawn = time.perf_counter() - began
     began = time.perf_counter()
-    services.start_round(night=night, round_no=1)
+    rounds.start_round(night=night, round_no=1)
     started = time.perf_counter() - began
     client = Client()
     client.force_login(User.objects.create_superuser("bench-organiser", None, None))

@@ -26,6 +26,12 @@ from clubs.ids import IdChoiceField, IdMultipleChoiceField
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from clubs.permissions import club_scoped, is_site_admin, may_change_player, organised_club_ids
 from clubs.services import check_role_change, grant_founding_organiser, merge_players_as, set_club_role
+from clubs.signals import rows_filed_under
+
+
+def _has_rows_filed_under(obj: Club | Season) -> bool:
+    """Whether another app (the table's games) files rows under the club or season (clubs/signals.py)."""
+    return any(answer for _receiver, answer in rows_filed_under.send(sender=type(obj), instance=obj))
 
 
 class ScopedRelatedFilter(RelatedFieldListFilter):
@@ -116,7 +122,7 @@ class ClubAdmin(OrganisedClubsOnly, admin.ModelAdmin):
         into club-less games and drop its seasons from the standings."""
         if not is_site_admin(request.user):
             return False
-        return obj is not None and not obj.games.exists()  # type: ignore[attr-defined]
+        return obj is not None and not _has_rows_filed_under(obj)
 
 
 @admin.register(Season)
@@ -132,7 +138,7 @@ class SeasonAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Season | None = None) -> bool:
         """Only a season without games: deleting one would take its games out of the standings."""
         allowed = super().has_delete_permission(request, obj)
-        return allowed and obj is not None and not obj.games.exists()  # type: ignore[attr-defined]
+        return allowed and obj is not None and not _has_rows_filed_under(obj)
 
 
 @admin.register(Player)

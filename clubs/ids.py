@@ -4,7 +4,7 @@ Django reads a ModelChoiceField's value, a list filter's or a page number with P
 which also takes `0_1`, ` 1` and full-width `１`: a forged or mangled id then
 names another record instead of being refused. The site writes ids in plain digits, so anything
 else is refused here with the field's message. (Number fields the table types in follow
-`scoring.strict_input.whole_number`, which allows blanks around the digits; an id has none.)
+`core.strict_input.whole_number`, which allows blanks around the digits; an id has none.)
 """
 
 from __future__ import annotations

@@ -25,8 +25,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts.ratelimit import client_address, over_limit
 from clubs.models import Club, ClubRole, Player, Season
+from core.ratelimit import client_address, over_limit
 
 AnyUser: TypeAlias = AbstractBaseUser | AnonymousUser
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])

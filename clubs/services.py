@@ -1,8 +1,9 @@
 """Club writes: clubs, rosters, merging players, invites, seasons, club roles.
 
-Keyword-only, typed, one transaction each. A player's games are reached through the
-reverse relation `Player.seats` (scoring's GameSeat points here), so this module imports nothing
-from the table; statistics follow a seat's player, so merging rewrites no derived rows.
+Keyword-only, typed, one transaction each. The rows other apps keep of a player or a club role
+(game seats, a night's check-ins, the ledger's payments, the phones' rights to games) are theirs to
+move: this module sends `clubs.signals` and the owning apps receive them. Statistics follow a
+seat's player, so merging rewrites no derived rows.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from accounts.lookalike import scripts_mixed, skeleton_keys
+from clubs import signals
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
 from clubs.permissions import can_manage_club, clubs_not_run, may_change_player
+from core.lookalike import scripts_mixed, skeleton_keys
 
 
 @transaction.atomic
@@ -307,28 +308,9 @@ def merge_players(*, keep: Player, duplicate: Player) -> Player:
     """
     if keep.pk == duplicate.pk:
         raise ValidationError(_("A player cannot be merged with themselves."))
-    shared = keep.seats.filter(game__seat_rows__player=duplicate).values("game__code")[:1]
-    if shared:
-        raise ValidationError(
-            _("%(a)s and %(b)s played in the same game (%(code)s), so they are two people.")
-            % {"a": keep.name, "b": duplicate.name, "code": shared[0]["game__code"]}
-        )
-    both = keep.night_entries.filter(night__players__player=duplicate).values("night__played_on")[:1]
-    if both:
-        raise ValidationError(
-            _("%(a)s and %(b)s were both checked in at the club night of %(date)s, so they are two people.")
-            % {"a": keep.name, "b": duplicate.name, "date": date_format(both[0]["night__played_on"])}
-        )
-    duplicate.seats.update(player=keep)
-    # A club night's check-ins, seats and byes follow like the game seats (reverse relations, so
-    # clubs imports no other app).
-    duplicate.night_entries.update(player=keep)
-    duplicate.night_seats.update(player=keep)
-    duplicate.night_byes.update(player=keep)
-    # So do the payments marked in the chip ledger (a payment between the two becomes one from the
-    # player to themselves, which changes no balance).
-    duplicate.ledger_payments_made.update(payer=keep)
-    duplicate.ledger_payments_received.update(payee=keep)
+    # The seats of the games, the nights' check-ins, seats and byes and the ledger's payments are
+    # the other apps' rows: each app refuses the merge or moves its own (clubs/signals.py).
+    signals.players_merging.send(sender=Player, keep=keep, duplicate=duplicate)
     have = set(Membership.objects.filter(player=keep).values_list("club_id", flat=True))
     Membership.objects.filter(player=duplicate).exclude(club_id__in=have).update(player=keep)
     duplicate.delete()  # its remaining memberships (clubs both were in) cascade
@@ -392,13 +374,8 @@ def set_club_role(
     check_role_change(actor=actor, user=user, club_id=club_id, role=role)
     current = ClubRole.objects.filter(club_id=club_id, user=user).first()
     if current is not None and current.role in _SCORING_ROLES and role not in _SCORING_ROLES:
-        club = Club.objects.get(pk=club_id)
-        games = club.games.filter(created_by=user, finished=False)  # type: ignore[attr-defined]
-        games.update(edit_token_hash="", handover_token_hash="", handover_expires_at=None)
-        # The phones' rights to those games (scoring's DeviceGame rows, reached by the reverse
-        # relation so that clubs imports nothing of the table) end with the role.
-        for game in games:
-            game.device_rights.update(active=False)
+        # The phones' rights to the club games they started end with the role (scoring's rows).
+        signals.scoring_ended.send(sender=ClubRole, club_id=club_id, user=user)
     if role is None:
         if current is not None:
             current.delete()

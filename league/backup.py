@@ -47,11 +47,11 @@ from django.utils.dateparse import parse_datetime
 from backups import parts
 from backups.rows import BackupRefused, fits, row_of, values_of
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
+from core.strict_input import find_bad_text, is_game_code
 from league.services import NewGame, store_games
 from ratings import services as rating_services
 from scoring.models import Device, DeviceGame, Game, GameSeat, Hand, HandChange
 from scoring.rules import GameResult, RecordError, check_record
-from scoring.strict_input import find_bad_text, is_game_code
 
 PUBLISH_CODE = re.compile(r"[A-Za-z0-9_-]{1,32}", re.ASCII)
 

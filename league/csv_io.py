@@ -18,7 +18,6 @@ import csv
 import datetime
 import io
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
@@ -32,8 +31,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from clubs.models import Season
+from core import strict_input
+from core.spreadsheet import neutralise, unneutralise
 from league.services import NewGame, repeated_player, store_games
-from scoring import strict_input
 from scoring.engine_messages import engine_line
 from scoring.labels import SEAT_NAMES, side_short
 from scoring.models import Game, GameSeat, Hand, HandStat
@@ -41,7 +41,6 @@ from scoring.rules import RecordError, check_record
 from scoring.rules.tables import MAX_NAME_LENGTH
 from scoring.stats import seat_meld_points
 
-BOM = "\ufeff"
 T = TypeVar("T")
 
 
@@ -141,67 +140,6 @@ def local_header(columns: Sequence[str]) -> list[str]:
         else:  # pragma: no cover - every column is named above (tested)
             out.append(column)
     return out
-
-
-# --- neutralising cells -------------------------------------------------------------------------
-
-_TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "'")
-_NUMBER = re.compile(r"-?\d+(\.\d+)?")
-
-
-def neutralise(value: object) -> object:
-    """A cell a spreadsheet shows as text, never runs as a formula (OWASP CSV injection).
-
-    A text cell starting with = + - @ tab or CR gets a leading apostrophe; so does one starting
-    with an apostrophe, so `unneutralise` can undo exactly what was added. Numbers stay numbers,
-    and so does text that is a plain number (-22).
-
-    >>> [neutralise(v) for v in ("=HYPERLINK(1)", "+cmd", "@SUM(A1)", -22, "-22", "Åsa", "'x", True)]
-    ["'=HYPERLINK(1)", "'+cmd", "'@SUM(A1)", -22, '-22', 'Åsa', "''x", '1']
-    """
-    if value.__class__ is str:
-        text: str = value  # type: ignore[assignment]
-        if text and text[0] in _TRIGGERS and not _NUMBER.fullmatch(text):
-            return "'" + text
-        return text
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if isinstance(value, int):
-        return value
-    return neutralise(str(value))
-
-
-def unneutralise(text: str) -> str:
-    if len(text) > 1 and text[0] == "'" and text[1] in _TRIGGERS:
-        return text[1:]
-    return text
-
-
-class _Line:
-    """csv.writer target that hands back the line it was given."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
-def csv_lines(header: Sequence[str], rows: Iterable[Sequence[object]]) -> Iterator[str]:
-    """BOM + header + rows as CSV text, yielded in chunks of about CHUNK rows.
-
-    The rows come neutralised already (`neutralise`): their generators know which cells are text,
-    and a game's cells, repeated on each of its hands, are neutralised once per game.
-    """
-    writer = csv.writer(_Line())
-    yield BOM + writer.writerow(header)
-    batch: list[str] = []
-    for row in rows:
-        batch.append(writer.writerow(row))
-        if len(batch) >= CHUNK:
-            yield "".join(batch)
-            batch = []
-    if batch:
-        yield "".join(batch)
 
 
 # --- export ------------------------------------------------------------------------------------
@@ -342,8 +280,7 @@ def _meld_cell(items: list[str] | None, deck: str) -> tuple[str, int]:
         if len(cache) > 10_000:  # only hand-edited data could get here; stay bounded
             cache.clear()
         points = cache[text] = seat_meld_points(items, deck)
-    if text[0] in _TRIGGERS:  # engine-checked meld names never do; a hand-edited row might
-        text = str(neutralise(text))
+    text = str(neutralise(text))  # engine-checked meld names need none; a hand-edited row might
     return text, points
 
 

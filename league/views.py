@@ -38,6 +38,7 @@ from clubs.permissions import (
     season_club,
     viewable_club_ids,
 )
+from core.spreadsheet import csv_lines
 from league import csv_io, imports, standings
 from league.forms import ExportForm, ImportForm, MergeForm, RoleForm
 from league.models import ImportBatch
@@ -286,9 +287,9 @@ def export_csv(request: HttpRequest, which: str) -> HttpResponse:
     # English column names unless asked (?headers=local): the import reads only the English ones.
     header = csv_io.local_header(columns) if form.cleaned_data.get("headers") else columns
     if which == "games":
-        lines = csv_io.csv_lines(header, csv_io.games_rows(games))
+        lines = csv_lines(header, csv_io.games_rows(games))
     else:
-        lines = csv_io.csv_lines(header, csv_io.hands_rows(games))
+        lines = csv_lines(header, csv_io.hands_rows(games))
     response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{which}.csv"'
     return response

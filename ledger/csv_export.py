@@ -1,5 +1,5 @@
 """A player's monthly statement as CSV, written like the league's CSV files (UTF-8 with a byte order
-mark, `\\r\\n`, every text cell neutralised against formula injection by `league.csv_io`)."""
+mark, `\\r\\n`, every text cell neutralised against formula injection by `core.spreadsheet`)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
-from league.csv_io import csv_lines, neutralise
+from core.spreadsheet import csv_lines, neutralise
+from ledger.balances import StatementPage
 from ledger.compute import CENT, CHIPS, Line
-from ledger.selectors import StatementPage
 
 COLUMNS = ["date", "entry", "player", "unit", "amount", "balance"]
 

@@ -13,8 +13,8 @@ from django.utils.translation import gettext_lazy as _
 from clubs.ids import IdChoiceField
 from clubs.models import Club
 from clubs.selectors import roster
+from core.fields import PlainDecimalField, WholeNumberField
 from ledger.models import Payment
-from scoring.forms import PlainDecimalField, WholeNumberField
 
 
 class _Problems:

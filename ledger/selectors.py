@@ -1,4 +1,5 @@
-"""Reads of the chip ledger: a night's settlement, a season's balances, a player's statement.
+"""Reads of the chip ledger: a night's settlement, and the figures every ledger page shares (a
+season's balances and a player's statement are `ledger.balances`).
 
 Every figure comes from the games' stored results (`GameStat`, written by the scoring
 service from the rules engine in the transaction of every change of hands) and from the payments;
@@ -9,20 +10,17 @@ names any game whose stored result differs, before anything is marked as paid.
 
 from __future__ import annotations
 
-import datetime
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Q
-
-from clubs.models import Player, Season
+from clubs.models import Player
 from ledger import compute
-from ledger.compute import CHIPS, MONEY, SeatResult, Stakes, Transfer
+from ledger.compute import SeatResult, Stakes, Transfer
 from ledger.models import NightLock, Payment
 from nights.models import Night, NightTable
-from nights.standings import _table_figures
+from nights.standings import table_figures
 from scoring.models import Game, GameSeat, GameStat
 from scoring.rules.tables import sides_for
 from scoring.services import score
@@ -36,7 +34,7 @@ PlayerId = int
 def _seat_results(nights: Sequence[Night]) -> dict[int, list[SeatResult]]:
     """Per night, the seats of its started tables' games with their side's figures (3 queries).
 
-    What a table counts is the night standings' rule (`nights.standings._table_figures`, one
+    What a table counts is the night standings' rule (`nights.standings.table_figures`, one
     definition for both pages): the game as it stands, its outcome once it is over (a round of a
     fixed number of hands is a game of that many deals, over after its last hand, game chips
     included). A game with a seat not linked to a player is left out, as the standings
@@ -64,7 +62,7 @@ def _seat_results(nights: Sequence[Night]) -> dict[int, list[SeatResult]]:
         seats = players.get(game.pk, {})
         if not seats or any(player is None for player in seats.values()):
             continue
-        _points, chips, complete, winner = _table_figures(game, stats[game.pk])
+        _points, chips, complete, winner = table_figures(game, stats[game.pk])
         for seat, player in seats.items():
             side = next(side for side in sides_for(game.seats) if seat in side)
             if not complete:
@@ -91,11 +89,11 @@ def night_figures(nights: Sequence[Night]) -> dict[int, compute.NightFigures]:
     }
 
 
-def _transfers(payments: Iterable[Payment]) -> list[Transfer]:
+def transfers_of(payments: Iterable[Payment]) -> list[Transfer]:
     return [Transfer(p.payer_id, p.payee_id, p.amount, p.unit) for p in payments]
 
 
-def _names(ids: Iterable[PlayerId]) -> dict[PlayerId, str]:
+def player_names(ids: Iterable[PlayerId]) -> dict[PlayerId, str]:
     return dict(Player.objects.filter(pk__in=set(ids)).values_list("pk", "name"))
 
 
@@ -208,9 +206,9 @@ def night_ledger(night: Night, *, verify: bool = False) -> NightLedger:
         .order_by("marked_at", "id")
     )
     unit = figures.unit
-    books = compute.balances([(unit, figures.amounts)] if unit else [], _transfers(payments))
+    books = compute.balances([(unit, figures.amounts)] if unit else [], transfers_of(payments))
     book = books.get(unit, {}) if unit else {}
-    names = _names([*figures.games, *(p.payer_id for p in payments), *(p.payee_id for p in payments)])
+    names = player_names([*figures.games, *(p.payer_id for p in payments), *(p.payee_id for p in payments)])
     rows = []
     for player in sorted(set(figures.games) | set(book), key=lambda pk: (names.get(pk, ""), pk)):
         amount = figures.amounts.get(player, Decimal(0))
@@ -230,7 +228,7 @@ def night_ledger(night: Night, *, verify: bool = False) -> NightLedger:
     order = player_order(names)
     start = dict(figures.amounts)
     suggestions = (
-        _suggest(compute.proposals(start, unit, _transfers(payments), order=order), unit, names)
+        proposed_payments(compute.proposals(start, unit, transfers_of(payments), order=order), unit, names)
         if unit
         else []
     )
@@ -247,7 +245,9 @@ def night_ledger(night: Night, *, verify: bool = False) -> NightLedger:
     return ledger
 
 
-def _suggest(payments: Iterable[compute.Payment], unit: str, names: dict[PlayerId, str]) -> list[Suggestion]:
+def proposed_payments(
+    payments: Iterable[compute.Payment], unit: str, names: dict[PlayerId, str]
+) -> list[Suggestion]:
     return [
         Suggestion(p.payer, names.get(p.payer, ""), p.payee, names.get(p.payee, ""), Decimal(p.amount), unit)
         for p in payments
@@ -274,203 +274,3 @@ def engine_mismatches(night: Night) -> list[str]:
         ):
             wrong.append(game.code)
     return wrong
-
-
-# --- a season -----------------------------------------------------------------------------------
-
-
-def season_payments(season: Season, *, removed: bool = False) -> list[Payment]:
-    """The payments that count in a season: its nights' and its own (a removed night's stay); with
-    `removed`, instead those an organiser took back."""
-    manager = Payment.all_objects.filter(removed_at__isnull=False) if removed else Payment.objects.all()
-    return list(
-        manager.filter(Q(night__season=season) | Q(night__isnull=True, season=season))
-        .select_related("payer", "payee", "night")
-        .order_by("paid_on", "id")
-    )
-
-
-@dataclass
-class SeasonRow:
-    player: PlayerId
-    name: str
-    nights: int = 0
-    chips: int = 0
-    results: dict[str, Decimal] = field(default_factory=dict)  # what the nights brought, per unit
-    balance: dict[str, Decimal] = field(default_factory=dict)
-
-
-@dataclass
-class NightEntry:
-    night: Night
-    unit: str | None
-    players: int
-    booked: bool
-    lock: NightLock | None = None  # "Settled — locked"
-    lock_matches: bool = True  # False: a correction changed the figures since it was locked
-
-
-@dataclass
-class SeasonLedger:
-    season: Season
-    units: list[str]
-    rows: list[SeasonRow]
-    nights: list[NightEntry]
-    payments: list[Payment]
-    suggestions: dict[str, list[Suggestion]]
-    totals: dict[str, Decimal]  # per unit: always zero
-    removed: list[Payment] = field(default_factory=list)
-
-    @property
-    def suggestion_list(self) -> list[Suggestion]:
-        return [s for unit in self.units for s in self.suggestions.get(unit, [])]
-
-
-def season_ledger(season: Season) -> SeasonLedger:
-    nights = list(Night.objects.filter(season=season).order_by("played_on", "id"))
-    booked = [night for night in nights if night.is_finished]
-    figures = night_figures(booked)
-    payments = season_payments(season)
-    night_amounts = [(f.unit, f.amounts) for f in figures.values() if f.unit]
-    results = compute.balances(night_amounts, [])
-    books = compute.balances(night_amounts, _transfers(payments))
-    ids = {p for f in figures.values() for p in f.games} | {p for book in books.values() for p in book}
-    names = _names(ids)
-    locks = _season_locks(nights)
-    rows = {pk: SeasonRow(pk, names.get(pk, "")) for pk in ids}
-    for f in figures.values():
-        for player in f.games:
-            rows[player].nights += 1
-            rows[player].chips += f.chips.get(player, 0)
-    units = [unit for unit in (MONEY, CHIPS) if unit in books]
-    for unit in units:
-        for player, value in books[unit].items():
-            result = results.get(unit, {}).get(player, Decimal(0))
-            rows[player].results[unit] = result
-            rows[player].balance[unit] = value
-    entries = [
-        NightEntry(
-            night,
-            figures[night.pk].unit if night.pk in figures else None,
-            len(figures[night.pk].games) if night.pk in figures else 0,
-            night.is_finished,
-            locks.get(night.pk),
-            night.pk not in locks or _lock_matches(locks[night.pk], figures.get(night.pk), names),
-        )
-        for night in nights
-    ]
-    return SeasonLedger(
-        season,
-        units,
-        sorted(rows.values(), key=lambda r: (r.name, r.player)),
-        entries,
-        payments,
-        _season_proposals(night_amounts, payments, units, names),
-        {unit: sum(books[unit].values(), Decimal(0)) for unit in units},
-        season_payments(season, removed=True),
-    )
-
-
-def _season_proposals(
-    night_amounts: list[tuple[str, dict[PlayerId, Decimal]]],
-    payments: Sequence[Payment],
-    units: Sequence[str],
-    names: dict[PlayerId, str],
-) -> dict[str, list[Suggestion]]:
-    """Per unit, the season's proposals: replayed (`compute.proposals`) from the balances after the
-    nights and their own payments through the payments recorded on the season's page (no night),
-    in the order they were recorded."""
-    own = sorted((p for p in payments if p.night_id is None), key=lambda p: (p.marked_at, p.pk))
-    start = compute.balances(night_amounts, _transfers(p for p in payments if p.night_id is not None))
-    order = player_order(names)
-    return {
-        unit: _suggest(
-            compute.proposals(start.get(unit, {}), unit, _transfers(own), order=order), unit, names
-        )
-        for unit in units
-    }
-
-
-def _season_locks(nights: Sequence[Night]) -> dict[int, NightLock]:
-    """The locks in force on these nights, by night id (one query)."""
-    locks = NightLock.objects.filter(night__in=nights, unlocked_at__isnull=True)
-    return {lock.night_id: lock for lock in locks}  # type: ignore[attr-defined]
-
-
-def _lock_matches(lock: NightLock, f: compute.NightFigures | None, names: dict[PlayerId, str]) -> bool:
-    then = {name: Decimal(value) for name, value in lock.figures}
-    if f is None or f.unit != lock.unit:
-        return not then
-    return then == {names.get(player, ""): f.amounts.get(player, Decimal(0)) for player in f.games}
-
-
-# --- a player's statement -----------------------------------------------------------------------
-
-
-@dataclass
-class StatementPage:
-    season: Season
-    player: Player
-    month: datetime.date  # its first day
-    months: list[datetime.date]  # every month of the season, for the month links
-    units: list[str]
-    statement: compute.Statement
-    names: dict[PlayerId, str]
-    nights: dict[int, Night]
-
-
-def months_of(season: Season) -> list[datetime.date]:
-    """The first days of the season's months, and of any later or earlier month in which one of its
-    payments was marked (a season settled after its end still has a statement for that month)."""
-    dates = [season.starts_on, season.ends_on]
-    dates += Payment.objects.filter(
-        Q(night__season=season) | Q(night__isnull=True, season=season)
-    ).values_list("paid_on", flat=True)
-    first, last = min(dates).replace(day=1), max(dates)
-    out = []
-    while first <= last:
-        out.append(first)
-        if (first.year, first.month) == (datetime.MAXYEAR, 12):
-            break  # a season may end on 31 Dec 9999: no date names the month after it
-        first = (first + datetime.timedelta(days=32)).replace(day=1)
-    return out
-
-
-def player_statement(season: Season, player: Player, month: datetime.date) -> StatementPage:
-    """`player`'s lines in `month` (its first day) with the balance carried in from the season's
-    earlier nights and payments, per unit."""
-    nights = list(Night.objects.filter(season=season, finished_at__isnull=False))
-    figures = night_figures(nights)
-    lines: list[compute.Line] = []
-    by_id = {night.pk: night for night in nights}
-    for night_id, f in figures.items():
-        if f.unit and player.pk in f.games:
-            night = by_id[night_id]
-            lines.append(
-                compute.Line(night.played_on.isoformat(), "night", night.pk, f.unit, f.amounts[player.pk])
-            )
-    for p in season_payments(season):
-        if p.payer_id == player.pk:
-            lines.append(compute.Line(p.paid_on.isoformat(), "paid", p.pk, p.unit, p.amount, p.payee_id))
-        if p.payee_id == player.pk:
-            lines.append(compute.Line(p.paid_on.isoformat(), "received", p.pk, p.unit, -p.amount, p.payer_id))
-    if (month.year, month.month) == (datetime.MAXYEAR, 12):
-        following = "9999-13"  # no date names the month after; the ISO dates compare as text
-    else:
-        following = (month + datetime.timedelta(days=32)).replace(day=1).isoformat()
-    result = compute.statement(lines, month_start=month.isoformat(), month_end=following)
-    units = [unit for unit in (MONEY, CHIPS) if unit in result.closing]
-    others = [line.other for line in result.lines if line.other is not None]
-    return StatementPage(season, player, month, months_of(season), units, result, _names(others), by_id)
-
-
-# --- the whole club -----------------------------------------------------------------------------
-
-
-def club_balances(club_id: int) -> dict[str, dict[PlayerId, Decimal]]:
-    """Per unit, every player's balance over all the club's finished nights and payments (every
-    season, and nights in none). Its values add up to zero in each unit, whatever has changed."""
-    nights = list(Night.objects.filter(club_id=club_id, finished_at__isnull=False))
-    figures = night_figures(nights)
-    amounts = [(f.unit, f.amounts) for f in figures.values() if f.unit]
-    return compute.balances(amounts, _transfers(Payment.objects.filter(club_id=club_id)))

@@ -27,7 +27,7 @@ from django.utils.translation import ngettext
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.permissions import can_manage_club
-from ledger import selectors
+from ledger import balances, selectors
 from ledger.models import NightLock, Payment
 from nights.models import Night
 
@@ -83,7 +83,7 @@ def mark_paid(
         suggestions = ledger.suggestions
         season = night.season
     elif season is not None:
-        suggestions = selectors.season_ledger(season).suggestions.get(unit, [])
+        suggestions = balances.season_ledger(season).suggestions.get(unit, [])
     else:  # pragma: no cover - the views always name one
         raise ValidationError(_("Name a night or a season."))
     if not _due(suggestions, payer=payer, payee=payee, amount=amount, unit=unit):

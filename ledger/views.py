@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.permissions import can_manage_club, require_club_role, season_club
-from ledger import csv_export, selectors, services
+from ledger import balances, csv_export, selectors, services
 from ledger.forms import MarkPaidForm, RecordPaymentForm
 from ledger.models import Payment
 from ledger.templatetags.ledger_tags import amount as amount_text
@@ -174,7 +174,7 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     return _season_page(request, get_object_or_404(Season.objects.select_related("club"), pk=season_id))
 
 
-def _season_units(ledger: selectors.SeasonLedger) -> list[str]:
+def _season_units(ledger: balances.SeasonLedger) -> list[str]:
     return ledger.units or [Payment.Unit.MONEY]
 
 
@@ -185,8 +185,8 @@ def _season_page(
     problems: list[str] | None = None,
     record: RecordPaymentForm | None = None,
 ) -> HttpResponse:
-    ledger = selectors.season_ledger(the_season)
-    months = selectors.months_of(the_season)
+    ledger = balances.season_ledger(the_season)
+    months = balances.months_of(the_season)
     today = datetime.date.today().replace(day=1)
     context = {
         "ledger": ledger,
@@ -206,7 +206,7 @@ def _season_page(
 @require_club_role("manage", club_of=season_club)
 def season_record(request: HttpRequest, season_id: int) -> HttpResponse:
     the_season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
-    units = _season_units(selectors.season_ledger(the_season))
+    units = _season_units(balances.season_ledger(the_season))
     result = _record(request, club=the_season.club, night=None, season=the_season, units=units)
     if isinstance(result, RecordPaymentForm):
         return _season_page(request, the_season, record=result)
@@ -232,7 +232,7 @@ def season_pay(request: HttpRequest, season_id: int) -> HttpResponse:
     return redirect("ledger:season", season_id=the_season.pk)
 
 
-def _statement(season_id: int, player_id: int, month: str) -> selectors.StatementPage:
+def _statement(season_id: int, player_id: int, month: str) -> balances.StatementPage:
     the_season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
     player = get_object_or_404(Player, pk=player_id)
     if not Membership.objects.filter(club_id=the_season.club_id, player=player).exists():
@@ -241,9 +241,9 @@ def _statement(season_id: int, player_id: int, month: str) -> selectors.Statemen
         first = datetime.date.fromisoformat(f"{month}-01")
     except ValueError:
         raise Http404("no such month") from None
-    if first not in selectors.months_of(the_season):
+    if first not in balances.months_of(the_season):
         raise Http404("not a month of this season")
-    return selectors.player_statement(the_season, player, first)
+    return balances.player_statement(the_season, player, first)
 
 
 @require_GET

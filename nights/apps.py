@@ -44,3 +44,4 @@ class NightsConfig(AppConfig):
 
     def ready(self) -> None:
         post_migrate.connect(finish_rounds_after_migrate, sender=self, dispatch_uid="nights.finish_rounds")
+        from nights import receivers  # noqa: F401  (connects the receivers of clubs' and scoring's signals)

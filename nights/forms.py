@@ -18,9 +18,10 @@ from clubs.ids import IdChoiceField
 from clubs.models import Club, Player, Season
 from clubs.selectors import open_seasons, roster
 from clubs.services import check_player_name
+from core.fields import PlainDecimalField, WholeNumberField
 from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUNDS, Night
 from scoring.engine_messages import engine_message
-from scoring.forms import GameRulesForm, PlainDecimalField, WholeNumberField
+from scoring.forms import GameRulesForm
 from scoring.models import Game
 from scoring.rules import RecordError, parse_settings
 

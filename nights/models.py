@@ -174,7 +174,7 @@ class NightTable(models.Model):
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="tables")
     round_no = models.PositiveSmallIntegerField(_("round"))
     table_no = models.PositiveSmallIntegerField(_("table"))
-    # PROTECT: a night's game goes only with its night (nights.services.remove_night), so the
+    # PROTECT: a night's game goes only with its night (nights.removal.remove_night), so the
     # night's standings never lose a table silently.
     game = models.OneToOneField(
         "scoring.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="night_table"

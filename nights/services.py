@@ -1,5 +1,6 @@
-"""Writes of a club night: open it, check players in, draw and change the plan, start rounds,
-finish it, remove it. Keyword-only, typed, one transaction each.
+"""Writes of a club night: open it, check players in, draw and change the plan. Keyword-only,
+typed, one transaction each. Its rounds (start, finish, a table's link) are `nights.rounds`, its
+removal `nights.removal`.
 
 The draw is `nights.planning` (plain Python); this module turns the stored rows into a
 `NightPlan`, asks the planner, and writes back the rounds that are not started yet. Games are
@@ -18,24 +19,16 @@ from decimal import Decimal
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_roster_player
 from nights import planning
 from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable, new_seed
-from scoring import services as scoring_services
 from scoring.audit import Actor
-from scoring.filing import file_game
 from scoring.game_settings import Length, set_lengths
-from scoring.handover import take_over_with_link
-from scoring.models import UPGRADE_LABEL, Device, DeviceGame, Game
+from scoring.models import UPGRADE_LABEL, Game
 from scoring.rules.tables import SEAT_ORDER, seats_for
-
-#: Who the corrections trail names when a phone takes a table over through its link.
-TABLE_LINK_ACTOR = Actor(user=None, label="table-link")
 
 
 @transaction.atomic
@@ -109,7 +102,7 @@ def plan_version(night: Night) -> str:
     return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
 
 
-def _check_open(night: Night) -> None:
+def check_open(night: Night) -> None:
     if night.is_finished:
         raise ValidationError(_("This night is finished: its plan no longer changes."))
 
@@ -174,7 +167,7 @@ def _planner_error(error: planning.PlanError) -> ValidationError:
 # --- check-in -------------------------------------------------------------------------------------
 
 
-def _lock_night(night: Night) -> Night:
+def locked_for_update(night: Night) -> Night:
     return Night.objects.select_for_update().get(pk=night.pk)
 
 
@@ -182,8 +175,8 @@ def _lock_night(night: Night) -> Night:
 def set_checked_in(*, night: Night, player: Player, present: bool) -> None:
     """One tap on a name before the first round starts: check the player in or out. A drawn plan
     is drawn again for the new list (nothing has been played yet)."""
-    night = _lock_night(night)
-    _check_open(night)
+    night = locked_for_update(night)
+    check_open(night)
     if started_rounds(night):
         raise ValidationError(
             _("The night has started: add a late arrival or let a player leave for the remaining rounds.")
@@ -204,7 +197,7 @@ def check_in_newcomer(*, night: Night, name: str) -> tuple[Player, int]:
     round has started they come as a late arrival and play the rounds not started yet (refused,
     and nobody added to the roster, when every round has started). Returns the player and the
     first round they play."""
-    _check_open(night)
+    check_open(night)
     player = add_roster_player(club=night.club, name=name)  # type: ignore[arg-type]
     if started_rounds(night):
         return player, add_late_arrival(night=night, player=player)
@@ -226,8 +219,8 @@ def _draw_all(night: Night) -> None:
 @transaction.atomic
 def draw_plan(*, night: Night) -> None:
     """Draw every round for the players checked in (again, while no round has started)."""
-    night = _lock_night(night)
-    _check_open(night)
+    night = locked_for_update(night)
+    check_open(night)
     if started_rounds(night):
         raise ValidationError(_("The night has started: its played rounds stay as they are."))
     smallest = min(night.table_sizes())
@@ -241,7 +234,7 @@ def draw_plan(*, night: Night) -> None:
     _draw_all(night)
 
 
-def _first_open_round(night: Night) -> int:
+def first_open_round(night: Night) -> int:
     return started_rounds(night) + 1
 
 
@@ -252,13 +245,13 @@ def swap_players(
     """Swap two players' seats (or bye) in a round that has not started; the later rounds are
     drawn again so that the swap makes no partnership repeat. With `expected_plan` (the
     `plan_version` the form was drawn from) nothing changes if the plan changed meanwhile."""
-    night = _lock_night(night)
-    _check_open(night)
+    night = locked_for_update(night)
+    check_open(night)
     if expected_plan is not None and expected_plan != plan_version(night):
         raise ValidationError(
             _("The plan changed since this page was drawn (a second tap?): nothing was swapped.")
         )
-    if round_no < _first_open_round(night):
+    if round_no < first_open_round(night):
         raise ValidationError(
             {"round": _("Round %(round)d has started: its tables stay.") % {"round": round_no}}
         )
@@ -275,9 +268,9 @@ def swap_players(
 def add_late_arrival(*, night: Night, player: Player) -> int:
     """A player who comes late plays from the first round not started yet; that round and the
     later ones are drawn again. Returns that round's number."""
-    night = _lock_night(night)
-    _check_open(night)
-    from_round = _first_open_round(night)
+    night = locked_for_update(night)
+    check_open(night)
+    from_round = first_open_round(night)
     if from_round > night.rounds:
         raise ValidationError({"player": _("Every round has started: there is no round left to join.")})
     if not Membership.objects.filter(club_id=night.club_id, player=player).exists():  # type: ignore[attr-defined]
@@ -303,9 +296,9 @@ def add_late_arrival(*, night: Night, player: Player) -> int:
 def remove_for_remaining_rounds(*, night: Night, player: Player) -> int:
     """A player who leaves: the rounds not started yet are drawn again without them. Their played
     rounds stay. Returns the first round they miss."""
-    night = _lock_night(night)
-    _check_open(night)
-    from_round = _first_open_round(night)
+    night = locked_for_update(night)
+    check_open(night)
+    from_round = first_open_round(night)
     if from_round > night.rounds:
         raise ValidationError({"player": _("Every round has started: there is no round left to change.")})
     entry = NightPlayer.objects.filter(night=night, player=player, until_round=None).first()
@@ -322,82 +315,6 @@ def remove_for_remaining_rounds(*, night: Night, player: Player) -> int:
         entry.save(update_fields=["until_round"])
     _write_rounds(night, plan, from_round=from_round)
     return from_round
-
-
-# --- rounds ---------------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> list[Game]:
-    """Start the next round: one game per table through scoring's services, filed in the night's
-    club and season, each seat linked to its roster player with the name filled in."""
-    night = _lock_night(night)
-    _check_open(night)
-    if round_no != _first_open_round(night):
-        raise ValidationError(
-            {"round": _("Start round %(round)d first.") % {"round": _first_open_round(night)}}
-            if round_no > _first_open_round(night)
-            else {"round": _("Round %(round)d has started already.") % {"round": round_no}}
-        )
-    if night.season is not None and night.season.is_closed:
-        raise ValidationError({"round": _("This season is closed: it accepts no new games.")})
-    tables = list(
-        night.tables.filter(round_no=round_no).prefetch_related("seats__player").order_by("table_no")
-    )
-    if not tables:
-        message = (
-            _("Round %(round)d has no table: too few players are checked in for it.") % {"round": round_no}
-            if is_drawn(night)
-            else _("Draw the tables first.")
-        )
-        raise ValidationError({"round": message})
-    games = []
-    for table in tables:
-        seats = ordered_seats(table)
-        game = scoring_services.create_game(
-            seats=len(seats),
-            variant=night.variant,
-            deck=night.deck,
-            target=night.target,
-            min_bid=night.min_bid,
-            first_dealer="N",
-            meld_needs_trick=night.meld_needs_trick,
-            players={seat.seat: seat.player.name for seat in seats},
-            deals=round_deals(night),
-        )
-        file_game(
-            game=game,
-            club=night.club,  # type: ignore[arg-type]
-            season=night.season,  # type: ignore[arg-type]
-            played_on=night.played_on,
-            place=_("Round %(round)d, table %(table)d") % {"round": round_no, "table": table.table_no},
-            note=round_note(night),
-            players={seat.seat: seat.player for seat in seats},
-            actor=actor,
-        )
-        table.game = game
-        table.save(update_fields=["game"])
-        games.append(game)
-    return games
-
-
-def round_deals(night: Night) -> int | None:
-    """The length of a round's games: a round of N hands is a game of N deals, which ends after
-    hand N (docs/rules.md, "A fixed number of deals"); a round of one game plays to the target."""
-    if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round:
-        return int(night.hands_per_round)
-    return None
-
-
-def round_note(night: Night) -> str:
-    """What a table should know about its round: when it ends, if not with the game."""
-    if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round:
-        return ngettext(
-            "Club night: this round ends after %(hands)d hand; the standings count it.",
-            "Club night: this round ends after %(hands)d hands; the standings count those.",
-            night.hands_per_round,
-        ) % {"hands": night.hands_per_round}
-    return ""
 
 
 @dataclass(frozen=True)
@@ -446,118 +363,6 @@ def finish_rounds_of_hands() -> list[LengthGiven]:
         actor=Actor(user=None, label=UPGRADE_LABEL),
     )
     return given
-
-
-@dataclass(frozen=True)
-class OpenPlay:
-    """What is still open when a night is finished: tables whose game goes on (as (round, table,
-    hands)) and rounds not started yet."""
-
-    tables: list[tuple[int, int, int]]
-    unstarted_rounds: list[int]
-
-    def __bool__(self) -> bool:
-        return bool(self.tables or self.unstarted_rounds)
-
-    @property
-    def rounds(self) -> list[int]:
-        """The rounds with a table still playing."""
-        return sorted({round_no for round_no, _table, _hands in self.tables})
-
-
-def table_complete(night: Night, game: Game) -> bool:
-    """A table's round is over: its game has ended (a round of a fixed number of hands is a game
-    of that many deals, which the engine ends after its last hand). The standings and the ledger
-    count it the same way."""
-    return bool(game.finished)
-
-
-def open_play(night: Night) -> OpenPlay:
-    """The tables still playing and the rounds not started: what finishing the night would stop."""
-    tables = night.tables.filter(game__isnull=False).select_related("game").order_by("round_no", "table_no")
-    playing = [
-        (t.round_no, t.table_no, t.game.hand_count)  # type: ignore[union-attr]
-        for t in tables
-        if not table_complete(night, t.game)  # type: ignore[arg-type]
-    ]
-    started = started_rounds(night)
-    drawn = set(night.tables.values_list("round_no", flat=True))
-    unstarted = [n for n in range(started + 1, night.rounds + 1) if n in drawn]
-    return OpenPlay(playing, unstarted)
-
-
-@transaction.atomic
-def finish_night(*, night: Night) -> None:
-    """The night is over: its plan is kept, and the table links score no more (every phone that
-    scored a table through its link follows its game read-only; organisers still correct)."""
-    night = _lock_night(night)
-    if night.is_finished:
-        return
-    night.finished_at = timezone.now()
-    night.save(update_fields=["finished_at"])
-    DeviceGame.objects.filter(game__night_table__night=night, active=True).update(active=False)
-
-
-@transaction.atomic
-def reopen_night(*, night: Night) -> None:
-    """Undo a finish by mistake: the table links score again (a phone opens its link again)."""
-    night = _lock_night(night)
-    night.finished_at = None
-    night.save(update_fields=["finished_at"])
-
-
-def marked_payments(night: Night) -> list:  # type: ignore[type-arg]
-    """The payments marked (and not taken back) for this night's settlement. Read through the
-    reverse relation of the ledger's `Payment` (the ledger knows nights, not the other way)."""
-    rows = night.ledger_payments.filter(removed_at__isnull=True)  # type: ignore[attr-defined]
-    return list(rows.select_related("payer", "payee", "season").order_by("paid_on", "id"))
-
-
-def settled_and_locked(night: Night) -> bool:
-    """Whether the ledger holds the night "Settled — locked" (read through the reverse relation of
-    the ledger's `NightLock`): its payments cannot change, so neither can the night be removed."""
-    return night.ledger_locks.filter(unlocked_at__isnull=True).exists()  # type: ignore[attr-defined]
-
-
-@transaction.atomic
-def remove_night(*, night: Night, keep_payments: bool = True, removed_by: str = "") -> int:
-    """Remove a night with its plan, and its games through scoring's services (statistics and
-    ratings follow the deleted games). Returns the number of games removed.
-
-    The payments marked for its settlement: with `keep_payments` those of a season stay in that
-    season's ledger (money that changed hands did; the season then proposes paying it back),
-    otherwise they are taken back (they stop counting and keep who removed them and when). A
-    payment of a night in no season would show in no ledger once the night is gone: it is always
-    taken back. Refused (ValidationError, nothing removed) while the ledger holds the night
-    settled and locked."""
-    night = _lock_night(night)
-    if settled_and_locked(night):
-        raise ValidationError(
-            _("The night is settled and locked in the ledger: an organiser unlocks it on its "
-              "settlement page first.")
-        )  # fmt: skip
-    payments = night.ledger_payments.filter(removed_at__isnull=True)  # type: ignore[attr-defined]
-    if keep_payments:
-        payments = payments.filter(season__isnull=True)
-    payments.update(removed_at=timezone.now(), removed_by_label=removed_by)
-    games = list(night.games)
-    night.delete()  # players, tables, seats and byes cascade; games are PROTECTed until now
-    for game in games:
-        scoring_services.delete_game(game=game)
-    return len(games)
-
-
-def claim_table(*, table: NightTable, device: Device, actor: Actor) -> bool:
-    """The phone opening a table's link scores that table's game; another phone that held it
-    follows read-only and the take-over goes into the game's corrections. Refused
-    (ValidationError) once the night is finished or before the round has started. Returns
-    whether another phone was scoring it."""
-    night = table.night
-    if night.is_finished:
-        raise ValidationError(_("This night is finished: the table links no longer score."))
-    if table.game is None:
-        raise ValidationError(_("This round has not started yet."))
-    return take_over_with_link(game=table.game, device=device, actor=actor)
 
 
 def night_players(night: Night) -> Sequence[NightPlayer]:

@@ -4,7 +4,7 @@ services rewrite with every saved hand) in a fixed number of queries.
 
 Figures of a table: its game as it stands (`GameStat`): its outcome once it is over, its points
 and chips so far while it is played (game chips included at its end). A round of a fixed number
-of hands is a game of that many deals (`Game.deals`, set by `services.start_round`): the engine
+of hands is a game of that many deals (`Game.deals`, set by `rounds.start_round`): the engine
 ends it after its last hand (or sooner, at the target), the side ahead on points wins (in Check
 Pinochle the chips decide, game chips included), level points are a draw on points.
 
@@ -77,7 +77,7 @@ def version(night: Night) -> str:
     return f"{games['count']}-{games['hands'] or 0}-{latest:.6f}-{finished:.0f}"
 
 
-def _table_figures(game: Game, stats: list[GameStat]) -> tuple[dict[str, int], dict[str, int], bool, str]:
+def table_figures(game: Game, stats: list[GameStat]) -> tuple[dict[str, int], dict[str, int], bool, str]:
     """(points by side, chips by side, complete, winner) of one table as the night counts it: the
     game as it stands, complete once it is over (the ledger counts a table the same way)."""
     sides = sides_for(game.seats)
@@ -110,7 +110,7 @@ def night_standings(night: Night) -> NightStandings:
     for table in tables:
         game = table.game
         assert game is not None
-        points, chips, complete, winner = _table_figures(game, stats_of.get(game.pk, []))
+        points, chips, complete, winner = table_figures(game, stats_of.get(game.pk, []))
         rows = sorted(seats_of.get(game.pk, []), key=lambda row: SEAT_ORDER.index(row.seat))
         sides = sides_for(game.seats)
         members: dict[str, list[int]] = {side: [] for side in sides}

@@ -27,14 +27,14 @@ from django_htmx.middleware import HtmxDetails
 from clubs.models import Club, Player, Season
 from clubs.permissions import can_manage_club, require_club_role
 from clubs.selectors import roster
-from nights import services
+from core.qr import qr_svg
+from nights import removal, rounds, services
 from nights.forms import NewcomerForm, NightForm, PlayerChoiceForm, SwapForm, late_arrival_choices
 from nights.models import Night, NightTable
 from nights.standings import night_standings, version
 from scoring.devices import ensure_device, holds_game
 from scoring.labels import side_label, side_short
 from scoring.permissions import actor_for
-from scoring.qr import qr_svg
 from scoring.rules.tables import sides_for
 
 
@@ -319,7 +319,7 @@ def leave(request: HttpRequest, night_id: int) -> HttpResponse:
 def round_start(request: HttpRequest, night_id: int, round_no: int) -> HttpResponse:
     night = _night(night_id)
     try:
-        services.start_round(night=night, round_no=round_no, actor=actor_for(request))
+        rounds.start_round(night=night, round_no=round_no, actor=actor_for(request))
     except ValidationError as error:
         _refusal(request, error)
         return _back(night, "plan")
@@ -336,16 +336,16 @@ def round_start(request: HttpRequest, night_id: int, round_no: int) -> HttpRespo
 def finish(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
     if request.POST.get("finished") == "no":
-        services.reopen_night(night=night)
+        rounds.reopen_night(night=night)
         messages.success(
             request, _("The night is open again; a phone opens its table's link again to score.")
         )
     else:
-        still = services.open_play(night)
+        still = rounds.open_play(night)
         if still and not night.is_finished and request.POST.get("confirm") != "yes":
             # Asks first (works without JavaScript): what is still open and how it will count.
             return render(request, "nights/finish.html", {"night": night, "club": night.club, "open": still})
-        services.finish_night(night=night)
+        rounds.finish_night(night=night)
         messages.success(request, _("The night is finished: the table links no longer score."))
     return _back(night)
 
@@ -355,9 +355,9 @@ def finish(request: HttpRequest, night_id: int) -> HttpResponse:
 def remove(request: HttpRequest, night_id: int) -> HttpResponse:
     """Asks first (GET); the POST removes the night, its plan and its games."""
     night = _night(night_id)
-    payments = services.marked_payments(night)
+    payments = removal.marked_payments(night)
     choice = request.POST.get("payments")
-    locked = services.settled_and_locked(night)
+    locked = removal.settled_and_locked(night)
     if request.method == "GET" or locked or (payments and choice not in ("keep", "remove")):
         context = {
             "locked": locked,
@@ -372,7 +372,7 @@ def remove(request: HttpRequest, night_id: int) -> HttpResponse:
         status = 200 if request.method == "GET" else 409 if locked else 400
         return render(request, "nights/remove.html", context, status=status)
     club_id = night.club_id  # type: ignore[attr-defined]
-    removed = services.remove_night(
+    removed = removal.remove_night(
         night=night, keep_payments=choice != "remove", removed_by=request.user.get_username()
     )
     message = ngettext(
@@ -440,9 +440,9 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "GET":
         context["holds"] = holds_game(request, game)
         return render(request, "nights/table.html", context)
-    actor = actor_for(request) if request.user.is_authenticated else services.TABLE_LINK_ACTOR
+    actor = actor_for(request) if request.user.is_authenticated else rounds.TABLE_LINK_ACTOR
     try:
-        taken = services.claim_table(table=nt, device=ensure_device(request), actor=actor)
+        taken = rounds.claim_table(table=nt, device=ensure_device(request), actor=actor)
     except ValidationError as error:
         _refusal(request, error)
         return redirect("nights:table", token=token)

@@ -23,7 +23,7 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 if DEBUG and "ALLOWED_HOSTS" not in os.environ:
     # Development: phones on the same Wi-Fi reach `make run HOST=0.0.0.0` by this machine's address.
-    from scoring.lan import private_addresses
+    from core.lan import private_addresses
 
     ALLOWED_HOSTS += private_addresses()
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
@@ -48,7 +48,7 @@ INSTALLED_APPS = [
     "ratings",
     "league",
     "nights",  # club nights: imports clubs and scoring (docs/architecture.md)
-    "ledger",  # the chip ledger: imports nights, league (its CSV writer), scoring and clubs
+    "ledger",  # the chip ledger: imports nights, scoring and clubs
 ]
 
 MIDDLEWARE = [
@@ -119,7 +119,7 @@ CACHES = {
     # Per process (the game page's shared parts have their own store: scoring/fragments.py).
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
     # Shared by every gunicorn worker: login attempt counts (django-axes, accounts/lockout.py) and
-    # the password-reset, sign-up and club-roles throttles (accounts/ratelimit.py).
+    # the password-reset, sign-up and club-roles throttles (core/ratelimit.py).
     "shared": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pinochle_cache"},
 }
 
@@ -154,7 +154,7 @@ AXES_HANDLER = "accounts.lockout.LoginLimitsHandler"
 AXES_CACHE = "shared"
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_USERNAME_CALLABLE = "accounts.lockout.username_for_axes"
-AXES_CLIENT_IP_CALLABLE = "accounts.ratelimit.client_address"
+AXES_CLIENT_IP_CALLABLE = "core.ratelimit.client_address"
 AXES_FAILURE_LIMIT = "accounts.lockout.failure_limit"
 AXES_COOLOFF_TIME = "accounts.lockout.window"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
@@ -162,7 +162,7 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a refused attempt is no
 AXES_ENABLE_ADMIN = False  # the cache handler keeps no AccessAttempt rows to show
 AXES_VERBOSE = False
 # Password-reset requests and sign-ups, per client address and per target (email / username)
-# in a sliding window (accounts/ratelimit.py); one more is refused with 429.
+# in a sliding window (core/ratelimit.py); one more is refused with 429.
 PASSWORD_RESETS_PER_EMAIL = envint("PASSWORD_RESETS_PER_EMAIL", 3)
 PASSWORD_RESETS_PER_ADDRESS = envint("PASSWORD_RESETS_PER_ADDRESS", 10)
 SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", 10)

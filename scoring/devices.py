@@ -17,7 +17,18 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.signing import BadSignature
 from django.db import IntegrityError, transaction
-from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, OuterRef, Q, Subquery, Value, When
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    ExpressionWrapper,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.http import HttpRequest, HttpResponseBase
 
 from clubs.models import ClubRole
@@ -213,6 +224,11 @@ def game_with_right(request: HttpRequest, code: str) -> Game | None:
             row = (state >= 2, bool(state % 2) or game.club_id is None)  # type: ignore[attr-defined]
         request.__dict__.setdefault("_device_rights", {})[game.pk] = row  # type: ignore[attr-defined]
     return game
+
+
+def end_rights(*, games: QuerySet[Game]) -> None:
+    """Every phone's right to these games ends: the phones follow them read-only."""
+    DeviceGame.objects.filter(game__in=games, active=True).update(active=False)
 
 
 def holds_game(request: HttpRequest, game: Game) -> bool:

@@ -8,7 +8,6 @@ built object to services, which score it before anything is written.
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -24,6 +23,8 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.ids import IdChoiceField
 from clubs.models import Club, Player, Season
+from core.fields import WholeNumberField
+from core.strict_input import whole_number
 from scoring import game_settings, services
 from scoring.engine_messages import engine_message
 from scoring.labels import MELD_NAMES, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label
@@ -43,7 +44,6 @@ from scoring.rules.tables import (
     meld_items_for,
     seats_for,
 )
-from scoring.strict_input import whole_number
 
 ALL_SEATS = SEAT_ORDER
 # Labels that name players are only worked out when drawn, so a save that redirects never
@@ -52,36 +52,6 @@ lazy_seat_label = lazy(seat_label, str)
 lazy_side_label = lazy(side_label, str)
 #: A seat can show a repeatable item (marriage, dix) at most this often; levelled items once.
 MAX_REPEAT = 12
-
-
-class WholeNumberField(forms.IntegerField):
-    """A number a person types: plain digits 0-9 only (blanks around them aside).
-
-    Django's IntegerField reads what Python's int() reads: `25_0` (saved as 250), `+5`, `٣`.
-    Every number on these forms is a count or points at least 0, so no minus sign either.
-    """
-
-    def to_python(self, value: Any) -> int | None:
-        if value in self.empty_values or (isinstance(value, str) and not value.strip()):
-            return None
-        number = whole_number(str(value))
-        if number is None:
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return number
-
-
-class PlainDecimalField(forms.DecimalField):
-    """An amount a person types: ASCII digits with at most one decimal point (a minus sign and
-    blanks around them aside, so a negative amount gets the field's minimum's message). Django's
-    DecimalField reads what Python's Decimal() reads: `0_5` (saved as 5), `1e2`, full-width digits.
-    """
-
-    _PLAIN = re.compile(r"\s*-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*", re.ASCII)
-
-    def to_python(self, value: Any) -> Any:
-        if isinstance(value, str) and value.strip() and not self._PLAIN.fullmatch(value):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return super().to_python(value)
 
 
 class GameRulesForm(forms.Form):

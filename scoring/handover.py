@@ -19,7 +19,6 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.db import transaction
-from django.http import HttpRequest
 from django.utils import timezone
 
 from scoring.audit import Actor, record_hand_change
@@ -103,18 +102,6 @@ def recovery_code(game: Game) -> str:
 def normalise_code(text: str) -> str:
     """What a person typed, as a code: capitals, with spaces and dashes dropped."""
     return "".join(char for char in text.upper() if char.isalnum())[:20]
-
-
-def client_address(request: HttpRequest) -> str:
-    """The client's IP for the take-over limit: REMOTE_ADDR, or the address TRUSTED_PROXY_COUNT
-    proxies in front of us saw (the same rule as the login limit, accounts/ratelimit.py)."""
-    hops = settings.TRUSTED_PROXY_COUNT
-    if hops > 0:
-        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
-        forwarded = [part for part in forwarded if part]
-        if len(forwarded) >= hops:
-            return forwarded[-hops]
-    return str(request.META.get("REMOTE_ADDR", ""))
 
 
 def _now() -> float:

@@ -21,7 +21,7 @@ from scoring.rules.tables import SEAT_ORDER, sides_for
 SEAT_CHOICES = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
 
 
-#: What a spreadsheet reads as the start of a formula (league.csv_io.neutralise escapes such a cell).
+#: What a spreadsheet reads as the start of a formula (core.spreadsheet.neutralise escapes such a cell).
 FORMULA_STARTS = frozenset("-+=@")
 
 
@@ -69,7 +69,7 @@ class Game(models.Model):
     meld_needs_trick = models.BooleanField(_("meld needs a trick"), default=False)
     # A game of a fixed number of deals (docs/rules.md, "A fixed number of deals"): it ends after
     # this many hands unless the target ended it sooner. None: played to the target. A club night
-    # whose rounds are N hands starts its games with N (nights.services.start_round).
+    # whose rounds are N hands starts its games with N (nights.rounds.start_round).
     deals = models.PositiveIntegerField(_("deals"), null=True, blank=True)
 
     # The meld entry the table used last in this game (items picked or quick points per side):
@@ -144,7 +144,7 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         """The game's page; "" for a code no address can hold (only a hand-edited row has one)."""
-        from scoring.strict_input import is_game_code
+        from core.strict_input import is_game_code
 
         return reverse("scoring:game", kwargs={"code": self.code}) if is_game_code(self.code) else ""
 

@@ -33,6 +33,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from clubs.models import ClubRole
 from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_in_club, viewable_club_ids
+from core.strict_input import is_game_code
 from scoring.audit import Actor, club_id_of
 from scoring.devices import (
     LEGACY_SALT,
@@ -45,7 +46,7 @@ from scoring.devices import (
 )
 from scoring.handover import record_creator, token_hash, token_matches
 from scoring.models import Game
-from scoring.strict_input import is_game_code
+from scoring.signals import Plan, game_planned
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
@@ -123,11 +124,20 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
 def night_is_over(game: Game) -> bool:
     """Whether the game is a table of a club night its organiser has finished: no phone's right
     counts then, however the phone came by it (the table link, a hand-over link started before the
-    finish, the recovery code the table's phone showed); organisers still correct. The night is
-    reached by its reverse relation, so scoring imports nothing of the nights."""
-    if game.club_id is None:  # type: ignore[attr-defined]
-        return False
-    return Game.objects.filter(pk=game.pk, night_table__night__finished_at__isnull=False).exists()
+    finish, the recovery code the table's phone showed); organisers still correct. The nights
+    answer `signals.game_planned`, so scoring imports nothing of the nights."""
+    plan = plan_of(game)
+    return plan is not None and plan.over
+
+
+def plan_of(game: Game) -> Plan | None:
+    """The plan a club game follows (a table of a club night), as the app that plans it answers."""
+    if game.club_id is None or not game.pk:
+        return None
+    for _receiver, answer in game_planned.send(sender=Game, game=game):
+        if isinstance(answer, Plan):
+            return answer
+    return None
 
 
 def _runs_the_game(request: HttpRequest, game: Game) -> bool:
@@ -141,12 +151,9 @@ def _runs_the_game(request: HttpRequest, game: Game) -> bool:
 def night_plan_locked(request: HttpRequest, game: Game) -> bool:
     """Whether the game is a table of a club night and this request is not an organiser of its
     club: its filing, its seats' players and its rules (target, minimum bid, house rule) are the
-    night's plan, so a table's phone (or a scorer) scores its hands but changes none of them. The
-    night's table is reached by its reverse relation, so scoring imports nothing of the nights."""
+    night's plan, so a table's phone (or a scorer) scores its hands but changes none of them."""
     club_id = club_id_of(game)
-    if club_id is None or not game.pk:
-        return False
-    if getattr(game, "night_table", None) is None:  # the reverse one-to-one raises when absent
+    if club_id is None or plan_of(game) is None:
         return False
     return not (is_site_admin(request.user) or role_in_club(request.user, club_id) == ClubRole.Role.ORGANISER)
 

@@ -27,14 +27,16 @@ from django_htmx.middleware import HtmxDetails
 
 from clubs.ids import record_id
 from clubs.permissions import can_manage_club, can_score_for_club, require_club_role, scoring_club_ids
-from scoring import filing, game_settings, selectors, services, strict_input
+from core import strict_input
+from core.qr import qr_svg
+from core.ratelimit import client_address
+from scoring import filing, game_settings, selectors, services
 from scoring.audit import Actor, club_corrections, game_corrections
 from scoring.devices import ensure_device, holder_of, may_hold
 from scoring.diff import change_rows
 from scoring.forms import GameDetailsForm, GameForm, GameSettingsForm, HandForm, hand_initial
 from scoring.handover import (
     claim_handover,
-    client_address,
     handover_is_open,
     recovery_code,
     start_handover,
@@ -55,7 +57,6 @@ from scoring.permissions import (
     require_game_edit,
     require_game_view,
 )
-from scoring.qr import qr_svg
 from scoring.rules import RecordError, Settings
 from scoring.rules.tables import MAX_BID, next_bid, previous_bid, side_of
 from scoring.services import GameMovedOn, HandConflict, SubmissionReused

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from clubs.models import Club, Membership, Player, Season
 from nights.models import Night, NightPlayer, NightSeat, NightTable
-from nights.services import round_deals
+from nights.rounds import round_deals
 from scoring import services
 from scoring.models import Game, GameSeat
 from scoring.rules.errors import RecordError
@@ -130,7 +130,7 @@ def add_table(
         first_dealer="N",
         meld_needs_trick=False,
         players={seat: player.name for seat, player in zip(seats, players, strict=True)},
-        deals=round_deals(night),  # as nights.services.start_round starts a round's games
+        deals=round_deals(night),  # as nights.rounds.start_round starts a round's games
     )
     game.club = night.club
     game.season = night.season

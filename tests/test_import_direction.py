@@ -1,8 +1,9 @@
-"""The apps import one way: `backups` knows no app and every app may use it; accounts knows no other
-app, clubs only accounts' look-alike check and limiter, scoring knows clubs, league knows clubs and scoring,
-nights knows clubs and scoring, the ledger knows nights, league, scoring and clubs
-(docs/architecture.md). Read from the source with
-`ast`, so a new import against the direction fails here before it makes a cycle."""
+"""The apps import one way: `core` (the plumbing: strict input, number fields, spreadsheet-safe CSV,
+the client's address and the throttles, look-alike names) and `backups` know no app and every app
+may use them; accounts and clubs know no other app, scoring knows clubs, ratings clubs and scoring,
+league clubs, scoring and ratings, nights clubs and scoring, the ledger nights, scoring and clubs
+(docs/architecture.md). Read from the source with `ast`, so a new import against the direction fails
+here before it makes a cycle; reverse relations and private names are read the same way."""
 
 import ast
 from pathlib import Path
@@ -10,22 +11,21 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ["backups", "accounts", "clubs", "scoring", "ratings", "league", "nights", "ledger"]
-# What each app's code (tests and migrations aside) may import of the others. `backups` (the backup
-# file's rows and the order of its parts) imports no app; every app's backup.py imports it.
+APPS = ["core", "backups", "accounts", "clubs", "scoring", "ratings", "league", "nights", "ledger"]
+# What each app's code (tests and migrations aside) may import of the others. `core` and `backups`
+# (the backup file's rows and the order of its parts) import no app; every app may use them.
+BASE = {"core", "backups"}
 ALLOWED = {
+    "core": set(),
     "backups": set(),
-    "accounts": {"backups"},
-    # The roster reads pasted names with the sign-up's look-alike check (accounts/lookalike.py,
-    # plain Python): one reading of "looks the same" for account and player names; the club roles
-    # form is throttled with the accounts' limiter (accounts/ratelimit.py).
-    "clubs": {"backups", "accounts"},
-    "scoring": {"backups", "clubs"},
-    "ratings": {"backups", "clubs", "scoring"},
-    "league": {"backups", "clubs", "scoring", "ratings"},
-    "nights": {"backups", "clubs", "scoring"},
-    # The chip ledger reads nights and their games, and writes its CSV with the league's writer.
-    "ledger": {"backups", "clubs", "scoring", "nights", "league"},
+    "accounts": BASE,
+    "clubs": BASE,
+    "scoring": BASE | {"clubs"},
+    "ratings": BASE | {"clubs", "scoring"},
+    "league": BASE | {"clubs", "scoring", "ratings"},
+    "nights": BASE | {"clubs", "scoring"},
+    # The chip ledger reads nights and their games.
+    "ledger": BASE | {"clubs", "scoring", "nights"},
 }
 
 
@@ -77,7 +77,8 @@ def test_an_app_imports_only_the_apps_below_it(app):
         if module.split(".")[0] in others - ALLOWED[app]
     ]
     assert not wrong, (
-        "imports against the direction accounts, clubs <- scoring <- ratings <- league:\n" + "\n".join(wrong)
+        'imports against the direction (docs/architecture.md, "Which app may import which"):\n'
+        + "\n".join(wrong)
     )
 
 
@@ -115,12 +116,140 @@ def test_the_plain_modules_import_no_django_and_no_app(module_path):
     assert not wrong, "plain data in, plain data out:\n" + "\n".join(wrong)
 
 
-def test_clubs_uses_nothing_of_accounts_but_its_lookalike_check_and_limiter():
-    wrong = [
-        f"{path}:{line} imports {module}"
-        for path, line, module in _app_imports("clubs")
-        if module.split(".")[0] == "accounts" and module not in ("accounts.lookalike", "accounts.ratelimit")
-    ]
-    assert not wrong, "clubs may use accounts/lookalike.py and accounts/ratelimit.py only:\n" + "\n".join(
-        wrong
+# --- what the imports do not show: reverse relations and private names --------------------------
+
+# A model of a lower app is reached from a higher one by a string reference (`"clubs.Player"`), and
+# Django gives the lower model a reverse accessor (`player.night_entries`) and a query name
+# (`night_table__night__finished_at`) for it. Used from the lower app, they write or read the
+# higher app's tables while the imports look clean; the owner's service, selector or a signal it
+# receives does that instead.
+QUERY_METHODS = {"filter", "exclude", "get", "values", "values_list", "select_related", "prefetch_related"}
+QUERY_METHODS |= {
+    "order_by",
+    "annotate",
+    "only",
+    "defer",
+    "update",
+    "getattr",
+    "hasattr",
+    "F",
+    "Q",
+    "Prefetch",
+}
+
+
+def _reverse_names() -> dict[str, dict[str, str]]:
+    """For each app, the names of reverse relations into apps it may not import, with that app."""
+    from django.apps import apps as registry
+
+    def app_of(model) -> str:
+        return model._meta.app_label
+
+    names: dict[str, set[str]] = {app: set() for app in APPS}  # names an app may use on its own rows
+    foreign: list[tuple[str, str]] = []  # (name, the app of the model holding the relation)
+    for model in registry.get_models():
+        for field in model._meta.get_fields():
+            if not field.auto_created or field.concrete:  # a field the model declares
+                if app_of(model) in names:
+                    names[app_of(model)].add(field.name)
+                continue
+            owner = app_of(field.related_model)
+            for name in {field.get_accessor_name(), field.name}:
+                if name and not name.endswith("+"):
+                    foreign.append((name, owner))
+                    if owner in names:
+                        names[owner].add(name)
+    found: dict[str, dict[str, str]] = {app: {} for app in APPS}
+    for app in APPS:
+        usable = names[app].union(*(names[other] for other in ALLOWED[app] if other in names))
+        for name, owner in foreign:
+            if owner in APPS and owner != app and owner not in ALLOWED[app] and name not in usable:
+                found[app][name] = " or ".join(
+                    sorted({owner, *found[app].get(name, "").split(" or ")} - {""})
+                )
+    return found
+
+
+def _reverse_uses(app: str, reverse: dict[str, str]) -> list[str]:
+    wrong = []
+    for path in sorted((ROOT / app).rglob("*.py")):
+        if path.relative_to(ROOT / app).parts[0] in ("tests", "migrations"):
+            continue
+        where = path.relative_to(ROOT)
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Attribute) and node.attr in reverse:
+                wrong.append(f"{where}:{node.lineno} .{node.attr} is {reverse[node.attr]}'s")
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            method = (
+                func.attr
+                if isinstance(func, ast.Attribute)
+                else func.id
+                if isinstance(func, ast.Name)
+                else ""
+            )
+            if method not in QUERY_METHODS:
+                continue
+            lookups = [kw.arg for kw in node.keywords if kw.arg]
+            lookups += [
+                arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            ]
+            for lookup in lookups:
+                first = lookup.lstrip("-").split("__")[0]
+                if first in reverse:
+                    wrong.append(f"{where}:{node.lineno} {lookup!r} reaches {reverse[first]}'s rows")
+    return wrong
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_an_app_reaches_no_table_of_an_app_above_it_through_a_reverse_relation(app):
+    wrong = _reverse_uses(app, _reverse_names()[app])
+    assert not wrong, (
+        "a reverse relation into an app this one may not import (call the owner's service or "
+        "selector, or send a signal it receives):\n" + "\n".join(wrong)
+    )
+
+
+def _private_uses(app: str) -> list[str]:
+    wrong = []
+    others = set(APPS) - {app}
+    for path in sorted((ROOT / app).rglob("*.py")):
+        if path.relative_to(ROOT / app).parts[0] in ("tests", "migrations"):
+            continue
+        where = path.relative_to(ROOT)
+        modules: set[str] = set()  # local names bound to another app's modules
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                if node.module.split(".")[0] not in others:
+                    continue
+                parts = node.module.split(".")
+                for alias in node.names:
+                    if any(part.startswith("_") for part in [*parts, alias.name]):
+                        wrong.append(f"{where}:{node.lineno} imports {node.module}.{alias.name}")
+                    modules.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] in others:
+                        if any(part.startswith("_") for part in alias.name.split(".")):
+                            wrong.append(f"{where}:{node.lineno} imports {alias.name}")
+                        modules.add(alias.asname or alias.name.split(".")[0])
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in modules
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and node.attr != "_meta"  # Django's documented Model._meta API
+            ):
+                wrong.append(f"{where}:{node.lineno} uses {node.value.id}.{node.attr}")
+    return wrong
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_an_app_uses_no_private_name_of_another(app):
+    wrong = _private_uses(app)
+    assert not wrong, (
+        "a name starting with _ is its module's own; make it public or call the owner:\n" + "\n".join(wrong)
     )

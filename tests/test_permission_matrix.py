@@ -25,8 +25,10 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.views.generic import RedirectView
 
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
+from ledger.balances import season_ledger
 from ledger.models import NightLock, Payment
-from ledger.selectors import night_ledger, season_ledger
+from ledger.selectors import night_ledger
+from nights import rounds as night_rounds
 from nights import services as nights
 from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable
 from scoring import game_settings
@@ -85,7 +87,7 @@ def _night(club: Club, prefix: str, *, season: Season | None = None, start: bool
         nights.set_checked_in(night=night, player=player, present=True)
     nights.draw_plan(night=night)
     if start:
-        nights.start_round(night=night, round_no=1)
+        night_rounds.start_round(night=night, round_no=1)
     return night
 
 

@@ -37,6 +37,8 @@ from clubs.models import Club, Membership, Player, Season
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger_services
 from ledger.models import Payment
+from nights import removal as night_removal
+from nights import rounds as night_rounds
 from nights import services as night_services
 from nights.models import Night, NightTable
 from scoring import fragments
@@ -88,7 +90,7 @@ def _check_in(night: Night, names: list[str]) -> None:
 
 
 def _play_round(night: Night, round_no: int, hands: list[dict]) -> None:
-    for game in night_services.start_round(night=night, round_no=round_no):
+    for game in night_rounds.start_round(night=night, round_no=round_no):
         _play(game, hands)
 
 
@@ -127,7 +129,7 @@ def a_club_with_nights_and_money() -> dict:
 
     mistake = _night(club, season, alice, played_on=datetime.date(2026, 11, 4), variant="standard",
                      target=None, rounds=1)  # fmt: skip
-    night_services.remove_night(night=mistake)
+    night_removal.remove_night(night=mistake)
 
     # A Check Pinochle night for money: 9 players at tables of 4, so one sits out each round.
     check = _night(club, season, alice, played_on=datetime.date(2026, 11, 5), variant="check", target=None,
@@ -136,7 +138,7 @@ def a_club_with_nights_and_money() -> dict:
     night_services.draw_plan(night=check)
     for round_no in (1, 2):
         _play_round(check, round_no, CHECK_HANDS * 4)
-    night_services.finish_night(night=check)
+    night_rounds.finish_night(night=check)
 
     # A standard night with a stake per game won: a late arrival, a leaver and a swap.
     standard = _night(club, season, alice, played_on=datetime.date(2026, 11, 12), variant="standard",
@@ -151,7 +153,7 @@ def a_club_with_nights_and_money() -> dict:
     night_services.swap_players(night=standard, round_no=2, first=seated[0], second=other)
     _play_round(standard, 2, [standard_hand("E", True), standard_hand("N", False)] * 4)
     _play_round(standard, 3, [standard_hand("S", True)] * 4)
-    night_services.finish_night(night=standard)
+    night_rounds.finish_night(night=standard)
 
     # Payments: two of each night's settlement marked, one of them taken back.
     paid = _pay(alice, check, count=2) + _pay(alice, standard, count=2)
@@ -165,7 +167,7 @@ def a_club_with_nights_and_money() -> dict:
     _check_in(hands, NAMES[:8])
     night_services.draw_plan(night=hands)
     _play_round(hands, 1, [standard_hand("N", True), standard_hand("E", False), standard_hand("W", True)] * 2)
-    night_services.finish_night(night=hands)
+    night_rounds.finish_night(night=hands)
     round_games = [table.game for table in hands.tables.select_related("game")]
     assert round_games and all(g.deals == 3 and g.finished and g.hand_count == 3 for g in round_games)
     while ledger_selectors.night_ledger(hands).suggestions:
@@ -187,7 +189,7 @@ def a_club_with_nights_and_money() -> dict:
                         target=None, rounds=1)  # fmt: skip
     _check_in(open_night, NAMES[:4])
     night_services.draw_plan(night=open_night)
-    night_services.start_round(night=open_night, round_no=1)
+    night_rounds.start_round(night=open_night, round_no=1)
     table = NightTable.objects.get(night=open_night)
     phone = Client()
     assert phone.post(f"/nights/t/{table.token}/").status_code == 302

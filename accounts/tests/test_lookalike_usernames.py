@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from accounts.lookalike import looks_alike
+from core.lookalike import looks_alike
 from tests.access_helpers import PASSWORD, fast_password_hashing  # noqa: F401 (autouse fixture)
 
 

@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_login_failed
 from django.test import Client, RequestFactory
 
-from accounts import ratelimit
+from core import ratelimit
 from tests.access_helpers import PASSWORD, fast_password_hashing  # noqa: F401 (autouse fixture)
 
 pytestmark = pytest.mark.django_db

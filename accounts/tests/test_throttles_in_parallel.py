@@ -4,7 +4,7 @@ real database (SQLite file or PostgreSQL): no more of them get through than the 
 import pytest
 from django.core.cache import caches
 
-from accounts.ratelimit import over_limit
+from core.ratelimit import over_limit
 from tests.helpers import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -126,6 +126,7 @@ def seed() -> State:
         game_ids.append(game.pk)
     import datetime
 
+    from nights import rounds as night_rounds
     from nights import services as nights
 
     night = nights.open_night(
@@ -138,7 +139,7 @@ def seed() -> State:
     for player in players:
         nights.set_checked_in(night=night, player=player, present=True)
     nights.draw_plan(night=night)
-    nights.start_round(night=night, round_no=1)
+    night_rounds.start_round(night=night, round_no=1)
     return State(
         codes,
         club.pk,

@@ -20,6 +20,7 @@ from backups import parts
 from clubs.models import Club, Player, Season
 from league import backup
 from ledger.models import NightLock, Payment
+from nights import rounds as night_rounds
 from nights import services as night_services
 from nights.models import Night, NightTable
 from scoring.handover import recovery_code
@@ -55,7 +56,7 @@ def a_finished_and_an_open_night() -> dict:
     for player in players:
         night_services.set_checked_in(night=open_night, player=player, present=True)
     night_services.draw_plan(night=open_night)
-    night_services.start_round(night=open_night, round_no=1)
+    night_rounds.start_round(night=open_night, round_no=1)
     return {
         "finished": NightTable.objects.get(night=finished),
         "open": NightTable.objects.get(night=open_night),
@@ -110,7 +111,7 @@ def test_the_phone_of_a_night_finished_while_it_scored_cannot_take_the_table_bac
     assert phone.post(f"/nights/t/{table.token}/").status_code == 302
     assert phone.post(f"/g/{game.code}/hands", hand_post(1)).status_code in (200, 302)
     code = recovery_code(game)  # shown on the table's phone, noted by anyone at the table
-    night_services.finish_night(night=table.night)
+    night_rounds.finish_night(night=table.night)
     path = tmp_path / "backup.json"
     call_command("backup", str(path), stderr=io.StringIO())
     wipe()

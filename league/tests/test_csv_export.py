@@ -5,7 +5,8 @@ import io
 
 import pytest
 
-from league.csv_io import GAMES_COLUMNS, HANDS_COLUMNS, neutralise, unneutralise
+from core.spreadsheet import neutralise, unneutralise
+from league.csv_io import GAMES_COLUMNS, HANDS_COLUMNS
 from scoring.models import GameSeat
 from tests.league_data import small_season
 

@@ -25,7 +25,8 @@ import io
 import pytest
 
 from clubs.models import Club, Season
-from league.csv_io import import_bytes, unneutralise
+from core.spreadsheet import unneutralise
+from league.csv_io import import_bytes
 from scoring import filing, services
 from scoring.models import Game, GameStat, HandStat
 

@@ -9,7 +9,7 @@ import secrets
 
 import pytest
 
-from league.csv_io import neutralise
+from core.spreadsheet import neutralise
 from scoring import services
 from scoring.models import Game, new_game_code
 from tests.helpers import quick_hand, standard_game

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger import selectors
+from ledger import balances, selectors
 from nights.standings import night_standings
 from tests.ledger_helpers import CHECK_HANDS, EW_MAKES, NS_MAKES, make_night, roster, standard_hand
 
@@ -74,5 +74,5 @@ def test_the_season_ledger_takes_a_fixed_number_of_queries(club, season, django_
             stake_per_chip=Decimal("0.10"),
         )
     with django_assert_max_num_queries(8):
-        ledger = selectors.season_ledger(season)
+        ledger = balances.season_ledger(season)
     assert len(ledger.nights) == 6 and ledger.totals == {"money": Decimal(0)}

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from clubs.models import Player
 from clubs.services import merge_players
-from ledger import selectors, services
+from ledger import balances, selectors, services
 from ledger.models import Payment
 from nights.models import Night
-from nights.services import remove_night
+from nights.removal import remove_night
 from scoring import services as scoring
 from tests.ledger_helpers import CHECK_HANDS, EW_MAKES, NS_MAKES, make_night, roster, standard_hand
 
@@ -73,7 +73,7 @@ def expected_balances(club):
 
 
 def assert_balanced(club):
-    actual = selectors.club_balances(club.pk)
+    actual = balances.club_balances(club.pk)
     for unit, book in actual.items():
         assert sum(book.values()) == 0, (unit, book)
     expected = expected_balances(club)
@@ -107,12 +107,12 @@ def test_a_correction_a_deleted_hand_a_merge_and_a_removed_night_keep_it_at_zero
     pay_first(first, people)
     pay_first(second, people)
     assert_balanced(club)
-    before = selectors.club_balances(club.pk)
+    before = balances.club_balances(club.pk)
 
     game = first.tables.get().game
     scoring.edit_hand(game=game, number=1, data=EW_MAKES)  # a correction after the night
     assert_balanced(club)
-    assert selectors.club_balances(club.pk) != before
+    assert balances.club_balances(club.pk) != before
 
     scoring.delete_last_hand(game=second.tables.get().game)
     assert_balanced(club)
@@ -120,7 +120,7 @@ def test_a_correction_a_deleted_hand_a_merge_and_a_removed_night_keep_it_at_zero
     merge_players(keep=anna, duplicate=anna2)
     assert not Player.objects.filter(pk=anna2.pk).exists()
     assert_balanced(club)
-    assert selectors.season_ledger(season).totals == {"money": Decimal(0)}
+    assert balances.season_ledger(season).totals == {"money": Decimal(0)}
 
     remove_night(night=first)
     assert Payment.objects.count() == 2  # a payment made stays made
@@ -134,7 +134,7 @@ def test_a_merge_of_two_players_who_paid_each_other_changes_no_balance(club, sea
                            paid_on=datetime.date(2026, 11, 6), token=uuid.uuid4())  # fmt: skip
     merge_players(keep=anna, duplicate=anna2)
     assert_balanced(club)
-    assert selectors.club_balances(club.pk)["chips"][anna.pk] == 4
+    assert balances.club_balances(club.pk)["chips"][anna.pk] == 4
 
 
 check_hands = st.lists(st.sampled_from(range(len(CHECK_HANDS))), min_size=1, max_size=6)

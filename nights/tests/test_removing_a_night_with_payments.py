@@ -12,8 +12,9 @@ import pytest
 from django.test import Client
 
 from clubs.models import Club, Season
+from ledger.balances import season_ledger
 from ledger.models import Payment
-from ledger.selectors import night_ledger, season_ledger
+from ledger.selectors import night_ledger
 from nights.models import Night
 from tests.access_helpers import CLUB, PASSWORD, make_personas
 from tests.helpers import text

@@ -17,7 +17,7 @@ from django.test import Client
 from clubs.models import Club, Season
 from league.standings import season_standings
 from ledger import selectors as ledger_selectors
-from nights import services
+from nights import removal, rounds, services
 from nights.apps import finish_rounds_after_migrate
 from nights.models import Night
 from nights.standings import night_standings
@@ -73,7 +73,7 @@ def started_night(club: Club, season: Season, *, hands: int | None = 3, variant:
     for player in roster(club, "Anna", "Bo", "Cleo", "Dan"):
         services.set_checked_in(night=night, player=player, present=True)
     services.draw_plan(night=night)
-    services.start_round(night=night, round_no=1)
+    rounds.start_round(night=night, round_no=1)
     return night
 
 
@@ -120,7 +120,7 @@ def test_after_hand_three_the_game_is_over_and_counts_in_the_season_standings_an
     standings = night_standings(night)
     assert [table.complete for table in standings.tables] == [True]
     assert all(line.games == 1 and not line.playing for line in standings.lines)
-    assert not services.open_play(night).tables
+    assert not rounds.open_play(night).tables
     with pytest.raises(RecordError) as refused:
         scoring_services.record_hand(game=game, number=4, data=NS_MAKES)
     assert refused.value.code == "game_over" and game.hands.count() == 3
@@ -283,7 +283,7 @@ def test_a_round_of_three_hands_goes_through_a_hands_csv_import_and_a_backup_as_
     assert record["options"] == {"meld_needs_trick": False, "deals": 3}
     exported = b"".join(alice.get(f"/league/export/hands.csv?game={game.code}").streaming_content)
     code, winner, scores = game.code, game.winner, game.scores
-    services.remove_night(night=night)
+    removal.remove_night(night=night)
     report = import_bytes(exported, name="hands.csv")
     assert (report.games, report.hands) == (1, 3)
     imported = Game.objects.get(code=code)

@@ -9,11 +9,11 @@ from django.utils.html import json_script
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from core.strict_input import is_game_code
 from scoring import fragments
 from scoring.labels import SEAT_NAMES, SUIT_NAMES, side_short
 from scoring.rules import Settings
 from scoring.rules.tables import bid_ladder as _bid_ladder
-from scoring.strict_input import is_game_code
 
 register = template.Library()
 

@@ -5,11 +5,11 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from core.qr import qr_svg
 from scoring.devices import DEVICE_COOKIE
 from scoring.handover import claim_handover, start_handover
 from scoring.models import Device, Game
 from scoring.permissions import can_edit_game
-from scoring.qr import qr_svg
 from tests.access_helpers import (  # noqa: F401 (fast_password_hashing is an autouse fixture)
     client_with_token,
     fast_password_hashing,

@@ -14,8 +14,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from clubs.models import Club, Season
+from core.strict_input import text_problem
 from league.csv_io import ImportRefused, import_bytes, max_import_bytes
-from scoring.strict_input import text_problem
 
 
 def _name_option(option: str, value: str, longest: int) -> str:

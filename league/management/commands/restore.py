@@ -14,8 +14,8 @@ from typing import Any
 from django.apps import apps
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from core import strict_input
 from league.backup import BackupRefused, database_is_empty, load
-from scoring import strict_input
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring import strict_input
+from core import strict_input
 from scoring.rules import RecordError, score_record
 
 

@@ -1,0 +1,47 @@
+"""The table's part of what clubs does (clubs/signals.py): the seats of a merged player, the phones'
+rights that end with a club role, and whether a club or season still has games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.dispatch import receiver
+from django.utils.translation import gettext as _
+
+from clubs.models import Club, Player, Season
+from clubs.signals import players_merging, rows_filed_under, scoring_ended
+from scoring.devices import end_rights
+from scoring.models import Game, GameSeat
+
+
+@receiver(players_merging, dispatch_uid="scoring.merge_seats")
+def move_seats(*, keep: Player, duplicate: Player, **_kwargs: Any) -> None:
+    """Refused when both sat in the same game: they are then two people, not one entered twice."""
+    shared = GameSeat.objects.filter(player=keep, game__seat_rows__player=duplicate).values("game__code")[:1]
+    if shared:
+        raise ValidationError(
+            _("%(a)s and %(b)s played in the same game (%(code)s), so they are two people.")
+            % {"a": keep.name, "b": duplicate.name, "code": shared[0]["game__code"]}
+        )
+    GameSeat.objects.filter(player=duplicate).update(player=keep)
+
+
+@receiver(scoring_ended, dispatch_uid="scoring.end_device_rights")
+def end_device_rights(*, club_id: int, user: AbstractBaseUser, **_kwargs: Any) -> None:
+    """The club games in progress the user started lose their edit token, hand-over link and the
+    phones' rights: the club's organisers and scorers carry on signed in."""
+    games = Game.objects.filter(club_id=club_id, created_by_id=user.pk, finished=False)
+    games.update(edit_token_hash="", handover_token_hash="", handover_expires_at=None)
+    end_rights(games=games)
+
+
+@receiver(rows_filed_under, sender=Club, dispatch_uid="scoring.club_has_games")
+def club_has_games(*, instance: Club, **_kwargs: Any) -> bool:
+    return Game.objects.filter(club=instance).exists()
+
+
+@receiver(rows_filed_under, sender=Season, dispatch_uid="scoring.season_has_games")
+def season_has_games(*, instance: Season, **_kwargs: Any) -> bool:
+    return Game.objects.filter(season=instance).exists()
