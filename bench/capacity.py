@@ -1,0 +1,526 @@
+"""Capacity: how many card tables one 2-worker gunicorn serves on this machine, per database.
+
+Each simulated table is what a club night puts on the server:
+- one scoring phone, which took the table through its table link (`/nights/t/<token>/`, the
+  real claim), saves a hand every 20 s the way the page does (static/js/table.js: an htmx POST of
+  the entry form with its submission id, answered with the #game fragment carrying the next
+  form), and polls its scoreboard like every open game page;
+- two watching phones on the game's share link, polling the scoreboard's live URL every 3 s with
+  the headers htmx sends, keeping the ETag a browser keeps and sending If-None-Match;
+- per club night of 10 tables (opened, drawn and started through nights.services), the
+  organiser's standings page, reloaded every 10 s.
+Start times are spread at random over each period. A step keeps N tables running for a warm-up
+(one save period) and then measures `--seconds` of steady state.
+
+N doubles from `--start` until the p95 of a save passes 250 ms or the p95 of a poll passes
+100 ms (or more than 1 % of the requests fail), then bisects. The last passing N is printed as
+
+    capacity: N tables (p95 save … ms, p95 poll … ms) sqlite
+
+The load generator is one asyncio process speaking raw HTTP/1.1 (gunicorn's sync workers close
+every connection, so does it); its own CPU and the server's are printed with every step, with
+the load average, because they share the 2 cores.
+
+    .venv/bin/python bench/capacity.py                        # SQLite (WAL), then PostgreSQL
+    .venv/bin/python bench/capacity.py --database sqlite --max 200 --seconds 15   # a quick run
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import (
+    Server,
+    database,
+    environment,
+    free_port,
+    percentile,
+    postgres_cluster,
+    prepare_database,
+    setup_django,
+)
+from load import HANDS
+
+SAVE_EVERY, POLL_EVERY, STANDINGS_EVERY = 20.0, 3.0, 10.0
+TABLES_PER_NIGHT = 10
+SAVE_P95_MS, POLL_P95_MS = 250.0, 100.0
+
+_NUMBER = re.compile(rb'name="number" value="(\d+)"')
+_SUBMISSION = re.compile(rb'name="submission_id" value="([0-9a-f-]{36})"')
+_CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
+_LIVE = re.compile(rb'id="scoreboard"[^>]*hx-get="([^"]+)"')
+
+
+# --- a phone's browser, cheaply ------------------------------------------------------------------
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+class Phone:
+    """Cookies and the ETags a browser's cache keeps, one connection per request."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookies: dict[str, str] = {}
+        self.etags: dict[str, str] = {}
+
+    async def request(
+        self, method: str, path: str, headers: dict[str, str] | None = None, body: bytes = b""
+    ) -> Answer:
+        sent = {
+            "Host": f"127.0.0.1:{self.port}",
+            "Connection": "close",
+            "Accept-Language": "en",
+            **(headers or {}),
+        }
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if method == "GET" and path in self.etags:
+            sent["If-None-Match"] = self.etags[path]
+        if body:
+            sent["Content-Length"] = str(len(body))
+        head = f"{method} {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in sent.items()) + "\r\n"
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        try:
+            writer.write(head.encode("latin-1") + body)
+            raw = await reader.readuntil(b"\r\n\r\n")
+            lines = raw.decode("latin-1").split("\r\n")
+            status = int(lines[0].split()[1])
+            received: dict[str, str] = {}
+            for line in lines[1:]:
+                if ":" in line:
+                    name, value = line.split(":", 1)
+                    name, value = name.strip().lower(), value.strip()
+                    if name == "set-cookie":
+                        self._keep_cookie(value)
+                    received[name] = value
+            length = received.get("content-length")
+            data = await (reader.readexactly(int(length)) if length is not None else reader.read())
+        finally:
+            writer.close()
+        if method == "GET" and "etag" in received:
+            self.etags[path] = received["etag"]
+        return Answer(status, received, data)
+
+    def _keep_cookie(self, header: str) -> None:
+        pair, *attributes = header.split(";")
+        name, _, value = pair.strip().partition("=")
+        gone = any(a.strip().lower() == "max-age=0" for a in attributes) or value in ("", '""')
+        if gone:
+            self.cookies.pop(name, None)
+        else:
+            self.cookies[name] = value
+
+    def form(self, fields: dict[str, str]) -> bytes:
+        return urllib.parse.urlencode(fields).encode()
+
+    def htmx(self, page: str, target: str) -> dict[str, str]:
+        """The headers htmx adds to its requests (and a POST's CSRF header, set once on <body>)."""
+        headers = {
+            "HX-Request": "true",
+            "HX-Current-URL": f"http://127.0.0.1:{self.port}{page}",
+            "HX-Target": target,
+            "HX-Trigger": target,
+        }
+        if "csrftoken" in self.cookies:
+            headers["X-CSRFToken"] = self.cookies["csrftoken"]
+        return headers
+
+
+# --- what the tables do ------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    saves: list[float] = field(default_factory=list)
+    polls: list[float] = field(default_factory=list)
+    standings: list[float] = field(default_factory=list)
+    requests: int = 0
+    errors: list[str] = field(default_factory=list)
+    not_modified: int = 0
+
+
+@dataclass
+class Table:
+    token: str
+    code: str
+    share_code: str
+    scorer: Phone
+    watchers: list[Phone]
+    number: str = ""
+    submission: str = ""
+    csrf: str = ""
+    live: str = ""
+    watched: list[str] = field(default_factory=list)  # each watcher's live URL
+    saved: int = 0
+
+
+@dataclass
+class Night:
+    pk: int
+    organiser: Phone
+
+
+class Load:
+    def __init__(self, port: int, seed: int) -> None:
+        self.port = port
+        self.rng = random.Random(seed)
+        self.tables: list[Table] = []
+        self.nights: list[Night] = []
+        self.figures = Figures()
+        self.measuring = False
+        self.stopping = False
+
+    async def timed(
+        self, kind: list[float], phone: Phone, method: str, path: str, **kwargs: object
+    ) -> Answer | None:
+        began = time.monotonic()
+        measured = self.measuring
+        try:
+            answer = await asyncio.wait_for(phone.request(method, path, **kwargs), 30)  # type: ignore[arg-type]
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError, IndexError) as error:
+            if measured:
+                self.figures.requests += 1
+                self.figures.errors.append(f"{method} {path}: {type(error).__name__}")
+            return None
+        if measured and self.measuring:
+            self.figures.requests += 1
+            kind.append(time.monotonic() - began)
+            if answer.status >= 400:
+                self.figures.errors.append(f"{method} {path}: HTTP {answer.status}")
+            if answer.status == 304:
+                self.figures.not_modified += 1
+        return answer
+
+    # Claiming a table: the table link's page, then its button (not measured).
+    async def claim(self, table: Table) -> None:
+        phone, link = table.scorer, f"/nights/t/{table.token}/"
+        page = await phone.request("GET", link)
+        csrf = _CSRF.search(page.body)
+        if csrf is None:
+            raise SystemExit(f"table link {link} answered {page.status} without a form")
+        body = phone.form({"csrfmiddlewaretoken": csrf.group(1).decode()})
+        answer = await phone.request("POST", link, self._post_headers(link), body)
+        if answer.status != 302:
+            raise SystemExit(f"claiming {link} answered {answer.status}")
+        await self.load_game(table)
+        for watcher in table.watchers:
+            shared = await watcher.request("GET", f"/s/{table.share_code}/")
+            live = _LIVE.search(shared.body)
+            if live is None:
+                raise SystemExit(f"share link of {table.code} answered {shared.status} without a scoreboard")
+            table.watched.append(live.group(1).decode())
+
+    async def load_game(self, table: Table) -> bool:
+        page = await table.scorer.request("GET", f"/g/{table.code}/")
+        return self.read_form(table, page.body)
+
+    def read_form(self, table: Table, html: bytes) -> bool:
+        number, submission, csrf = _NUMBER.search(html), _SUBMISSION.search(html), _CSRF.search(html)
+        live = _LIVE.search(html)
+        if number is None or submission is None or csrf is None:
+            return False
+        table.number, table.submission = number.group(1).decode(), submission.group(1).decode()
+        table.csrf = csrf.group(1).decode()
+        if live is not None:
+            table.live = live.group(1).decode()
+        return True
+
+    def _post_headers(self, page: str) -> dict[str, str]:
+        return {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Origin": f"http://127.0.0.1:{self.port}",
+            "Referer": f"http://127.0.0.1:{self.port}{page}",
+        }
+
+    async def scorer(self, table: Table) -> None:
+        await asyncio.sleep(self.rng.uniform(0, SAVE_EVERY))
+        page = f"/g/{table.code}/"
+        while not self.stopping:
+            fields = {
+                "csrfmiddlewaretoken": table.csrf,
+                "number": table.number,
+                "submission_id": table.submission,
+                **self.rng.choice(HANDS),
+            }
+            headers = {**self._post_headers(page), **table.scorer.htmx(page, "game")}
+            answer = await self.timed(
+                self.figures.saves, table.scorer, "POST", f"/g/{table.code}/hands",
+                headers=headers, body=table.scorer.form(fields),
+            )  # fmt: skip
+            if answer is not None and answer.status == 200 and self.read_form(table, answer.body):
+                table.saved += 1
+            elif not self.stopping:  # a refused or lost save: the phone reloads the game
+                if self.measuring:
+                    status = answer.status if answer else "no answer"
+                    self.figures.errors.append(f"save on {table.code}: {status}")
+                await self.load_game(table)
+            await self.pause(SAVE_EVERY)
+
+    async def poller(self, table: Table, phone: Phone, watcher: int | None) -> None:
+        await asyncio.sleep(self.rng.uniform(0, POLL_EVERY))
+        page = f"/g/{table.code}/" if watcher is None else f"/s/{table.share_code}/"
+        while not self.stopping:
+            url = table.live if watcher is None else table.watched[watcher]
+            answer = await self.timed(
+                self.figures.polls, phone, "GET", url, headers=phone.htmx(page, "scoreboard")
+            )
+            if answer is not None and answer.status in (200, 286):
+                live = _LIVE.search(answer.body)
+                if live is not None:  # the new scoreboard polls its own URL
+                    if watcher is None:
+                        table.live = live.group(1).decode()
+                    else:
+                        table.watched[watcher] = live.group(1).decode()
+            await self.pause(POLL_EVERY)
+
+    async def organiser(self, night: Night) -> None:
+        await asyncio.sleep(self.rng.uniform(0, STANDINGS_EVERY))
+        while not self.stopping:
+            await self.timed(self.figures.standings, night.organiser, "GET", f"/nights/{night.pk}/standings/")
+            await self.pause(STANDINGS_EVERY)
+
+    async def pause(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not self.stopping and time.monotonic() < deadline:
+            await asyncio.sleep(min(0.5, deadline - time.monotonic()))
+
+    async def step(self, tables: int, warmup: float, seconds: float, server: Server) -> Step:
+        for chunk in range(0, len(self.tables), 16):  # claims of tables added since the last step
+            await asyncio.gather(*(self.claim(t) for t in self.tables[chunk : chunk + 16] if not t.live))
+        self.figures, self.measuring, self.stopping = Figures(), False, False
+        running = self.tables[:tables]
+        nights = self.nights[: (tables + TABLES_PER_NIGHT - 1) // TABLES_PER_NIGHT]
+        jobs = [self.scorer(t) for t in running]
+        jobs += [self.poller(t, t.scorer, None) for t in running]
+        jobs += [self.poller(t, w, i) for t in running for i, w in enumerate(t.watchers)]
+        jobs += [self.organiser(n) for n in nights]
+        tasks = [asyncio.ensure_future(job) for job in jobs]
+        await asyncio.sleep(warmup)
+        cpu, server_cpu, began = time.process_time(), cpu_seconds(server), time.monotonic()
+        self.measuring = True
+        await asyncio.sleep(seconds)
+        self.measuring = False
+        elapsed = time.monotonic() - began
+        step = Step(
+            tables=tables,
+            figures=self.figures,
+            rate=self.figures.requests / elapsed,
+            own_cpu=(time.process_time() - cpu) / elapsed,
+            server_cpu=(cpu_seconds(server) - server_cpu) / elapsed,
+            load=os.getloadavg()[0],
+        )
+        self.stopping = True
+        await asyncio.gather(*tasks)
+        return step
+
+
+@dataclass
+class Step:
+    tables: int
+    figures: Figures
+    rate: float
+    own_cpu: float
+    server_cpu: float
+    load: float
+
+    @property
+    def save_p95(self) -> float:
+        return percentile(self.figures.saves, 0.95) * 1000
+
+    @property
+    def poll_p95(self) -> float:
+        return percentile(self.figures.polls, 0.95) * 1000
+
+    @property
+    def passed(self) -> bool:
+        failed = len(self.figures.errors) > 0.01 * max(1, self.figures.requests)
+        return not failed and self.save_p95 <= SAVE_P95_MS and self.poll_p95 <= POLL_P95_MS
+
+    def line(self) -> str:
+        f = self.figures
+        return (
+            f"  {self.tables:>5} tables: {'pass' if self.passed else 'FAIL'}, "
+            f"p95 save {self.save_p95:.0f} ms ({len(f.saves)}), "
+            f"p95 poll {self.poll_p95:.0f} ms ({len(f.polls)}, {f.not_modified} × 304), "
+            f"p95 standings {percentile(f.standings, 0.95) * 1000:.0f} ms ({len(f.standings)}); "
+            f"{self.rate:.0f} req/s, {len(f.errors)} errors; CPU: load generator {self.own_cpu:.0%}, "
+            f"gunicorn {self.server_cpu:.0%} of one core; load average {self.load:.2f}"
+        )
+
+
+def cpu_seconds(server: Server) -> float:
+    """User + system CPU of gunicorn's master and workers, from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    pids = [server.process.pid] if server.process else []
+    for pid in pids + server.worker_pids():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+# --- club nights, through the services -----------------------------------------------------------
+
+
+def add_nights(load: Load, count: int, first: int) -> None:
+    """`count` club nights of 10 tables: a club founded by its organiser, 40 players checked in,
+    one round drawn and started (10 games), each table with its scorer and two watchers."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from clubs import services as clubs
+    from nights import services as nights
+
+    for index in range(first, first + count):
+        organiser = User.objects.create_user(f"organiser{index}", password=None)
+        club = clubs.create_club(name=f"Club {index}", founder=organiser)
+        roster = clubs.add_roster_players(club=club, names=[f"Player {index}-{n}" for n in range(40)])
+        night = nights.open_night(
+            club=club, season=None, played_on=datetime.date(2026, 12, 1), variant="check", deck="single",
+            target=1_000_000, min_bid=None, meld_needs_trick=False, rounds=1, round_ends="game",
+            hands_per_round=None, stake_per_chip=None, stake_per_win=None, created_by=organiser,
+        )  # fmt: skip
+        for player in roster:
+            nights.set_checked_in(night=night, player=player, present=True)
+        nights.draw_plan(night=night)
+        nights.start_round(night=night, round_no=1)
+        client = Client()
+        client.force_login(organiser)
+        phone = Phone(load.port)
+        phone.cookies["sessionid"] = client.cookies["sessionid"].value
+        load.nights.append(Night(night.pk, phone))
+        for table in night.tables.select_related("game").order_by("table_no"):
+            game = table.game
+            watchers = [Phone(load.port), Phone(load.port)]
+            load.tables.append(Table(table.token, game.code, game.share_code, Phone(load.port), watchers))
+
+
+# --- the search ----------------------------------------------------------------------------------
+
+
+def measure(kind: str, url: str, args: argparse.Namespace) -> Step | None:
+    env = environment(url)
+    prepare_database(env)
+    setup_django(env)
+    from django.db import connections
+
+    server = Server(env, free_port(args.port))
+    server.start()
+    load = Load(server.port, args.seed)
+    print(
+        f"{kind}: gunicorn -w 2 on 127.0.0.1:{server.port}; load average {os.getloadavg()[0]:.2f}", flush=True
+    )
+    steps: dict[int, Step] = {}
+
+    def run(tables: int) -> Step:
+        missing = tables - len(load.tables)
+        if missing > 0:
+            add_nights(load, -(-missing // TABLES_PER_NIGHT), len(load.nights))
+            connections.close_all()
+        step = asyncio.run(load.step(tables, args.warmup, args.seconds, server))
+        print(step.line(), flush=True)
+        steps[tables] = step
+        return step
+
+    try:
+        passed, failed = 0, 0
+        tables = min(args.start, args.max)
+        while True:
+            if run(tables).passed:
+                passed = tables
+                if tables >= args.max:
+                    break
+                tables = min(tables * 2, args.max)
+            else:
+                failed = tables
+                break
+        bisections = 0
+        while failed and failed - passed > max(5, passed // 10) and bisections < args.bisect:
+            tables = (passed + failed) // 2
+            if run(tables).passed:
+                passed = tables
+            else:
+                failed = tables
+            bisections += 1
+    finally:
+        server.stop()
+        connections.close_all()
+    best = steps.get(passed)
+    if best is None:
+        print(f"capacity: 0 tables (p95 save — ms, p95 poll — ms) {kind}")
+    else:
+        at_least = "≥ " if not failed else ""
+        print(
+            f"capacity: {at_least}{passed} tables (p95 save {best.save_p95:.0f} ms, "
+            f"p95 poll {best.poll_p95:.0f} ms) {kind}",
+            flush=True,
+        )
+    return best
+
+
+@contextmanager
+def postgres(port: int) -> Iterator[str]:
+    """A throwaway cluster (bench/harness.py) with the database `cap`."""
+    with postgres_cluster(port) as url:
+        parts = urllib.parse.urlsplit(url)
+        subprocess.run(
+            ["psql", "-q", "-h", "127.0.0.1", "-p", str(parts.port), "-U", "postgres",
+             "-c", "CREATE DATABASE cap OWNER scores"],
+            check=True, stdout=subprocess.DEVNULL, timeout=60,
+        )  # fmt: skip
+        yield parts._replace(path="/cap").geturl()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--database", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--start", type=int, default=25, help="tables in the first step (default 25)")
+    parser.add_argument("--max", type=int, default=2000, help="stop doubling here (default 2000)")
+    parser.add_argument("--seconds", type=float, default=40, help="steady state measured per step")
+    parser.add_argument("--warmup", type=float, default=SAVE_EVERY, help="before each measurement")
+    parser.add_argument("--bisect", type=int, default=3, help="bisection steps after the first failure")
+    parser.add_argument("--port", type=int, default=8731)
+    parser.add_argument("--pg-port", type=int, default=5438)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.database == "both":  # one process per database: Django is set up once per process
+        for kind in ("sqlite", "postgres"):
+            again = [a for a in sys.argv[1:] if not a.startswith("--database")]
+            subprocess.run([sys.executable, __file__, "--database", kind, *again], check=True)
+        return 0
+    if args.database == "sqlite":
+        with database(False) as url:
+            measure(args.database, url, args)
+    else:
+        with postgres(args.pg_port) as url:
+            measure(args.database, url, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
