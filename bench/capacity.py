@@ -235,8 +235,10 @@ class Load:
         return self.read_form(table, page.body)
 
     def read_form(self, table: Table, html: bytes) -> bool:
-        number, submission, csrf = _NUMBER.search(html), _SUBMISSION.search(html), _CSRF.search(html)
+        """The entry form's fields (not the Undo form of the message above it) and the live URL."""
         live = _LIVE.search(html)
+        html = html[html.find(b'id="hand-form"') :]
+        number, submission, csrf = _NUMBER.search(html), _SUBMISSION.search(html), _CSRF.search(html)
         if number is None or submission is None or csrf is None:
             return False
         table.number, table.submission = number.group(1).decode(), submission.group(1).decode()
@@ -267,7 +269,12 @@ class Load:
                 self.figures.saves, table.scorer, "POST", f"/g/{table.code}/hands",
                 headers=headers, body=table.scorer.form(fields),
             )  # fmt: skip
+            before = table.number
             if answer is not None and answer.status == 200 and self.read_form(table, answer.body):
+                saved = int(table.number) == int(before) + 1  # else: the form again, with a message
+            else:
+                saved = False
+            if saved:
                 table.saved += 1
             elif not self.stopping:  # a refused or lost save: the phone reloads the game
                 if self.measuring:
@@ -352,6 +359,11 @@ class Step:
         return percentile(self.figures.polls, 0.95) * 1000
 
     @property
+    def cpu_per_request(self) -> float:
+        """gunicorn's CPU per request (ms): what the other processes on the machine do not change."""
+        return self.server_cpu * 1000 / self.rate if self.rate else 0.0
+
+    @property
     def passed(self) -> bool:
         failed = len(self.figures.errors) > 0.01 * max(1, self.figures.requests)
         return not failed and self.save_p95 <= SAVE_P95_MS and self.poll_p95 <= POLL_P95_MS
@@ -364,7 +376,8 @@ class Step:
             f"p95 poll {self.poll_p95:.0f} ms ({len(f.polls)}, {f.not_modified} × 304), "
             f"p95 standings {percentile(f.standings, 0.95) * 1000:.0f} ms ({len(f.standings)}); "
             f"{self.rate:.0f} req/s, {len(f.errors)} errors; CPU: load generator {self.own_cpu:.0%}, "
-            f"gunicorn {self.server_cpu:.0%} of one core; load average {self.load:.2f}"
+            f"gunicorn {self.server_cpu:.0%} ({self.cpu_per_request:.1f} ms a request); "
+            f"load average {self.load:.2f}"
         )
 
 
@@ -414,6 +427,7 @@ def add_nights(load: Load, count: int, first: int) -> None:
         load.nights.append(Night(night.pk, phone))
         for table in night.tables.select_related("game").order_by("table_no"):
             game = table.game
+            assert game is not None  # the round has started
             watchers = [Phone(load.port), Phone(load.port)]
             load.tables.append(Table(table.token, game.code, game.share_code, Phone(load.port), watchers))
 
