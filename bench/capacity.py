@@ -483,6 +483,15 @@ def measure(kind: str, url: str, args: argparse.Namespace) -> Step | None:
         server.stop()
         connections.close_all()
     best = steps.get(passed)
+    last = steps[max(steps)]
+    if last.cpu_per_request:
+        per_table = 1 / SAVE_EVERY + 3 / POLL_EVERY + 1 / STANDINGS_EVERY / TABLES_PER_NIGHT  # requests/s
+        ceiling = os.cpu_count() or 1
+        print(
+            f"  gunicorn's CPU: {last.cpu_per_request:.1f} ms a request at {last.tables} tables; "
+            f"{ceiling} cores doing nothing else would serve at most ~"
+            f"{ceiling * 1000 / (last.cpu_per_request * per_table):.0f} tables"
+        )
     if best is None:
         print(f"capacity: 0 tables (p95 save — ms, p95 poll — ms) {kind}")
     else:
