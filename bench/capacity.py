@@ -17,9 +17,11 @@ N doubles from `--start` until the p95 of a save passes 250 ms or the p95 of a p
 
     capacity: N tables (p95 save … ms, p95 poll … ms) sqlite
 
-The load generator is one asyncio process speaking raw HTTP/1.1 (gunicorn's sync workers close
-every connection, so does it); its own CPU and the server's are printed with every step, with
-the load average, because they share the 2 cores.
+A poll is any phone's (the scorer's and the watchers'). The load generator is one asyncio
+process speaking raw HTTP/1.1 (gunicorn's sync workers close every connection, so does it). Every
+step prints its own CPU, gunicorn's (and per request), the load average and the p95 of /healthz
+polled once a second: on a machine shared with other work the latencies measure the machine too,
+and gunicorn's CPU per request gives the ceiling two otherwise idle cores would reach.
 
     .venv/bin/python bench/capacity.py                        # SQLite (WAL), then PostgreSQL
     .venv/bin/python bench/capacity.py --database sqlite --max 200 --seconds 15   # a quick run
@@ -162,6 +164,7 @@ class Figures:
     saves: list[float] = field(default_factory=list)
     polls: list[float] = field(default_factory=list)
     standings: list[float] = field(default_factory=list)
+    healthz: list[float] = field(default_factory=list)  # the machine's noise: a view doing nothing
     requests: int = 0
     errors: list[str] = field(default_factory=list)
     not_modified: int = 0
@@ -315,6 +318,13 @@ class Load:
             await self.timed(self.figures.standings, night.organiser, "GET", f"/nights/{night.pk}/standings/")
             await self.pause(STANDINGS_EVERY)
 
+    async def probe(self) -> None:
+        """/healthz once a second: how long a request that does nothing waits on this machine."""
+        phone = Phone(self.port)
+        while not self.stopping:
+            await self.timed(self.figures.healthz, phone, "GET", "/healthz")
+            await self.pause(1.0)
+
     async def pause(self, seconds: float) -> None:
         """One timer per pause (no polling of a flag): the step's end cancels the phones asleep."""
         task = asyncio.current_task()
@@ -335,6 +345,7 @@ class Load:
         jobs += [self.poller(t, t.scorer, None) for t in running]
         jobs += [self.poller(t, w, i) for t in running for i, w in enumerate(t.watchers)]
         jobs += [self.organiser(n) for n in nights]
+        jobs.append(self.probe())
         tasks = [asyncio.ensure_future(job) for job in jobs]
         await asyncio.sleep(warmup)
         cpu, server_cpu, began = time.process_time(), cpu_seconds(server), time.monotonic()
@@ -390,7 +401,8 @@ class Step:
             f"  {self.tables:>5} tables: {'pass' if self.passed else 'FAIL'}, "
             f"p95 save {self.save_p95:.0f} ms ({len(f.saves)}), "
             f"p95 poll {self.poll_p95:.0f} ms ({len(f.polls)}, {f.not_modified} × 304), "
-            f"p95 standings {percentile(f.standings, 0.95) * 1000:.0f} ms ({len(f.standings)}); "
+            f"p95 standings {percentile(f.standings, 0.95) * 1000:.0f} ms ({len(f.standings)}), "
+            f"p95 /healthz {percentile(f.healthz, 0.95) * 1000:.0f} ms; "
             f"{self.rate:.0f} req/s, {len(f.errors)} errors; CPU: load generator {self.own_cpu:.0%}, "
             f"gunicorn {self.server_cpu:.0%} ({self.cpu_per_request:.1f} ms a request); "
             f"load average {self.load:.2f}"
