@@ -243,7 +243,10 @@ class Load:
             table.watched.append(live.group(1).decode())
 
     async def load_game(self, table: Table) -> bool:
-        page = await table.scorer.request("GET", f"/g/{table.code}/")
+        try:
+            page = await asyncio.wait_for(table.scorer.request("GET", f"/g/{table.code}/"), 30)
+        except (TimeoutError, OSError, ValueError, IndexError):
+            return False
         return self.read_form(table, page.body)
 
     def read_form(self, table: Table, html: bytes) -> bool:
@@ -364,7 +367,9 @@ class Load:
         self.stopping = True  # a phone in the middle of a request ends after its answer
         for task in list(self.asleep):
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        ended = await asyncio.gather(*tasks, return_exceptions=True)
+        crashed = [r for r in ended if isinstance(r, Exception)]  # a phone that stopped: a failed step
+        step.figures.errors += [f"a phone stopped: {type(r).__name__}: {r}" for r in crashed]
         return step
 
 
@@ -392,6 +397,8 @@ class Step:
 
     @property
     def passed(self) -> bool:
+        if any(error.startswith("a phone stopped") for error in self.figures.errors):
+            return False
         failed = len(self.figures.errors) > 0.01 * max(1, self.figures.requests)
         return not failed and self.save_p95 <= SAVE_P95_MS and self.poll_p95 <= POLL_P95_MS
 
@@ -484,6 +491,8 @@ def measure(kind: str, url: str, args: argparse.Namespace) -> Step | None:
             connections.close_all()
         step = asyncio.run(load.step(tables, args.warmup, args.seconds, server))
         print(step.line(), flush=True)
+        for error in sorted(set(step.figures.errors))[:3]:
+            print(f"    {error}", flush=True)
         steps[tables] = step
         return step
 
