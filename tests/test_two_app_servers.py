@@ -22,21 +22,12 @@ from django.conf import settings
 from django.db import connection
 
 from scoring.models import Game
+from tests.helpers import PLAYERS, WORKED_EXAMPLE
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the servers read what the test commits
 
 SITE = "127.0.0.1:8000"  # the one address both servers stand behind (a proxy's), sent as Host
 POLL_SECONDS = 3  # the scoreboard's hx-trigger="every 3s"
-HAND = {
-    "bidder": "N",
-    "bid": "27",
-    "trump": "hearts",
-    "meld_N_run": "1",
-    "meld_N_marriage": "1",
-    "meld_S_pinochle": "1",
-    "meld_E_aces": "1",
-    "tricks_NS": "15",
-}
 
 
 def _database_url() -> str:
@@ -176,7 +167,7 @@ def _new_game(scorer: Phone, port: int) -> str:
     """A game set up through the setup form, as a phone does: the phone holds its edit right."""
     status, _headers, page = scorer.request(port, "GET", "/games/new")
     assert status == 200
-    names = {"name_N": "Anna", "name_E": "Bo", "name_S": "Cecilia", "name_W": "David"}
+    names = {f"name_{seat}": name for seat, name in PLAYERS.items()}
     setup = {"seats": "4", "variant": "standard", "deck": "single", "target": "1500", "min_bid": ""}
     form = {**setup, "first_dealer": "N", **names}
     form["csrfmiddlewaretoken"] = _found(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
@@ -187,7 +178,7 @@ def _new_game(scorer: Phone, port: int) -> str:
 
 def _save(scorer: Phone, port: int, code: str, page: str) -> str:
     """Save a hand the way the page does (an htmx POST of the entry form): the #game fragment."""
-    form = {**_entry_form(page), **HAND}
+    form = {**_entry_form(page), **WORKED_EXAMPLE}
     status, _headers, fragment = scorer.request(port, "POST", f"/g/{code}/hands", form, htmx="game")
     assert status == 200 and 'id="game"' in fragment, fragment[-500:]
     assert 'role="alert"' not in fragment, "the save was refused"
@@ -214,7 +205,7 @@ def test_a_hand_saved_through_one_server_shows_on_a_phone_polling_the_other_with
 
     assert time.monotonic() - saved_at < POLL_SECONDS
     assert status == 200 and 'id="hand-1"' in board
-    assert '"total-NS">36<' in board and '"total-EW">20<' in board
+    assert '"total-NS">36<' in board and '"total-EW">20<' in board  # the worked example's hand 1
     assert _live_url(board) != live  # the new scoreboard polls for the next hand
 
     # And back: a hand saved through the second server shows on a phone polling the first.
