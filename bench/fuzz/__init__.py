@@ -11,8 +11,10 @@ names and cells, Python's integer syntax (`25_0`, `+5`), posts declared in UTF-1
 UTF-32, HEAD on every page. The admin's forms are fuzzed too, signed in as a staff organiser of
 the seeded club.
 
-Modules: `payloads` (what is sent), `requests` (one maker per form, and `send`), `checks` (row
-counts, what counts as refused, which URL patterns were reached); `__main__` runs them.
+Modules: `payloads` (what is sent), `state` (the seeded database, one request), the request
+makers by job (`table_forms`, `account_forms`, `club_forms`, `uploads`, sharing `maker`),
+`requests` (the fuzzer and its weights), `wire` (`send`), `checks` (row counts, what counts as
+refused, which URL patterns were reached); `__main__` runs them.
 
 Checks: no answer is a 5xx, and a request the server refused (4xx, a form shown again with its
 errors, a redirect to the login page) changed no row count in any table (sessions and the rate

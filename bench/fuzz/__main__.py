@@ -32,7 +32,9 @@ from fuzz import __doc__ as DOC  # noqa: E402
 from fuzz import commands  # noqa: E402
 from fuzz.checks import refused, reopened, route_of, row_counts, url_patterns  # noqa: E402
 from fuzz.payloads import GAME_SETUP, PASSWORD  # noqa: E402
-from fuzz.requests import WEIGHTS, Fuzzer, seed, send  # noqa: E402
+from fuzz.requests import WEIGHTS, Fuzzer  # noqa: E402
+from fuzz.state import seed  # noqa: E402
+from fuzz.wire import send  # noqa: E402
 
 
 def log_in(browser: Browser, username: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness import Response
 
-from fuzz.requests import Request
+from fuzz.state import Request
 
 
 def row_counts() -> tuple[int, ...]:

@@ -167,7 +167,7 @@ def import_crash(
     """Upload a large file, kill the task worker importing it mid-way, and check the page and the database."""
     from django.db import connections
 
-    from fuzz.requests import multipart
+    from fuzz.wire import multipart
     from league.models import ImportBatch
     from scoring.models import Game
 
