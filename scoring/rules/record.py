@@ -12,8 +12,17 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from scoring.rules.errors import RecordError
-from scoring.rules.melds import MeldProblem, SeatMeld, check_deal, read_seat_meld, seat_meld
+from scoring.rules.melds import (
+    TRUMP_KIND,
+    MeldProblem,
+    SeatMeld,
+    check_melds,
+    fits_at_a_glance,
+    read_seat_meld,
+    seat_meld,
+)
 from scoring.rules.tables import (
+    COPIES,
     DECKS,
     MAX_BID,
     MAX_DEALS,
@@ -388,11 +397,15 @@ def _read_meld(
         return meld, chips
 
     raw_melds = raw.get("melds")
-    profiles: dict[str, SeatMeld] = {}
+    bidders_meld: SeatMeld | None = None
     if raw_melds is not None:
-        side_by_seat, deck = settings.side_by_seat, settings.deck
+        side_by_seat, deck, chips_in_play = settings.side_by_seat, settings.deck, settings.chips_in_play
         if type(raw_melds) is not dict:
             _mapping(raw_melds, "melds", number)
+        profiles: list[SeatMeld] = []
+        # With trump named, the seats' demands are added up here and most deals fit at a glance.
+        kind = -1 if trump is None else TRUMP_KIND[trump]
+        demand = 0
         for seat, items in raw_melds.items():
             side = side_by_seat.get(seat)  # a dict lookup: "NE" is a substring of "NESW", not a seat
             if side is None:
@@ -410,15 +423,18 @@ def _read_meld(
                     profile = read_seat_meld(items, f"melds.{seat}", number, deck)
             else:
                 profile = read_seat_meld(items, f"melds.{seat}", number, deck)
-            profiles[seat] = profile
+            profiles.append(profile)
+            if seat == bidder:
+                bidders_meld = profile
             meld[side] += profile.points
-            chips[side] += profile.chips
-        if not settings.chips_in_play:
-            chips = dict.fromkeys(sides, 0)
-        check_deal(profiles, trump, deck, number)
-    if bidder is not None and settings.needs_trump_marriage:
-        held = profiles.get(bidder)
-        if held is None or not held.trump_marriage_held:
-            code = "trump_marriage_check" if settings.chips_in_play else "trump_marriage_double"
-            raise RecordError.of(code, field=f"melds.{bidder}", hand=number, seat=bidder)
+            if chips_in_play:
+                chips[side] += profile.chips
+            if kind >= 0:
+                demand += profile.demand[kind]
+        if kind < 0 or not fits_at_a_glance(demand, COPIES[deck]):
+            check_melds(profiles, trump, deck, number)
+    held = bidders_meld is not None and bidders_meld.trump_marriage_held
+    if bidder is not None and settings.needs_trump_marriage and not held:
+        code = "trump_marriage_check" if settings.chips_in_play else "trump_marriage_double"
+        raise RecordError.of(code, field=f"melds.{bidder}", hand=number, seat=bidder)
     return meld, chips
