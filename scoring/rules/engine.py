@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.rules.errors import RecordError
-from scoring.rules.record import Hand, Settings, parse_hand, parse_settings
+from scoring.rules.record import Hand, parse_hand
+from scoring.rules.settings import Settings, parse_settings
 from scoring.rules.tables import SLAM_CHIPS, contract_chips, game_chips
 
 
