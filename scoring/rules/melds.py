@@ -286,24 +286,40 @@ def check_melds(profiles: Sequence[SeatMeld], trump: str | None, deck: str, hand
 def fits_at_a_glance(total: int, copies: int) -> bool:
     """Whether a deal surely fits the deck, from its seats' demands for one trump added up: the
     counts fit and the marriages outside trump fit even if each took a king and a queen of its
-    own. False means "search" (`check_melds`), not "refused".
+    own (`_ROOM`). False means "search" (`check_melds`), not "refused"."""
+    bias, high = _MASKS[copies]
+    if (total + bias) & high:
+        return False
+    placing = total >> _PLACING_SHIFT
+    return placing >> _MARRIAGES_AT <= _ROOM[copies].get(placing & _AROUNDS_FIELDS, -1)
+
+
+def _room(kings: int, queens: int, spades: int, copies: int) -> int:
+    """How many marriages outside trump surely fit beside arounds and pinochles taking `kings`
+    kings and `queens` queens of every side suit and `spades` queens of spades (the queens again
+    when spades is trump).
 
     A seat's marriage may share its king and queen with the seat's arounds, so it needs at most one
     more of each in its suit; a side suit holds as many marriages as it has kings and queens left
     after the arounds (spades, a side suit unless trump, less the queens the pinochles take)."""
-    bias, high = _MASKS[copies]
-    if (total + bias) & high:
-        return False
-    marriages = total >> _MARRIAGES_SHIFT
-    if not marriages:
-        return True
-    kings = (total >> _KINGS_SHIFT) & _PLACING_FIELD
-    queens = (total >> _QUEENS_SHIFT) & _PLACING_FIELD
-    spades = (total >> _SPADES_SHIFT) & _PLACING_FIELD
     kings_left = copies - kings
-    first = max(0, min(kings_left, copies - spades))
-    others = max(0, min(kings_left, copies - queens))
-    return marriages <= first + 2 * others
+    return min(kings_left, copies - spades) + 2 * min(kings_left, copies - queens)
+
+
+# Counts that fit leave at most `copies` of each; other counts are not in the table (search).
+_MARRIAGES_AT = _MARRIAGES_SHIFT - _PLACING_SHIFT
+_AROUNDS_FIELDS = (1 << _MARRIAGES_AT) - 1
+_ROOM = {
+    copies: {
+        _pack_placing((kings, queens, spades, 0), True) >> _PLACING_SHIFT: _room(
+            kings, queens, spades, copies
+        )
+        for kings in range(copies + 1)
+        for queens in range(copies + 1)
+        for spades in range(queens, copies + 1)
+    }
+    for copies in COPIES.values()
+}
 
 
 @lru_cache(maxsize=4096)
