@@ -7,8 +7,9 @@ Prints hands per second of `score_record` (parse + check + score + result object
 marginal cost of one more hand in what `manage.py score_game` does (JSON text in, score, JSON
 text out: (time for 30,000 hands - time for 3,000 hands) / 27,000, median of --repeat runs),
 and the wall time of the whole `manage.py score_game FILE` process on the same file. Aims: at
-least 80,000 hands/s in-process and at most 25 us per hand marginal, with Python's garbage
-collector running as it always does.
+least 80,000 hands/s in-process and at most 25 us per hand marginal, on a quiet machine, with
+Python's garbage collector on as it always is (the engine itself pauses it while it reads and
+scores a record: `scoring.rules.engine.collector_paused`).
 
 Each run starts as a `score_game` process does, with the record loaded and nothing else of
 size alive: the previous run's result is dropped before the next run starts, or the collector
