@@ -2,7 +2,8 @@
 
 from scoring.rules.engine import GameResult, HandScore, check_record, score_game, score_hand, score_record
 from scoring.rules.errors import RecordError
-from scoring.rules.record import Hand, Settings, parse_hand, parse_settings
+from scoring.rules.record import Hand, parse_hand
+from scoring.rules.settings import Settings, parse_settings
 
 __all__ = [
     "GameResult",

@@ -18,12 +18,15 @@ no game chips, the chips decide (a standard game is then a draw).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from scoring.rules.errors import RecordError
-from scoring.rules.record import Hand, Settings, parse_hand, parse_settings
+from scoring.rules.record import Hand, parse_hand
+from scoring.rules.settings import Settings, parse_settings
 from scoring.rules.tables import SLAM_CHIPS, contract_chips, game_chips
 
 
@@ -278,18 +281,39 @@ def check_record(data: object, *, hand_errors: list[RecordError] | None = None) 
     (imports report every bad line at once). Without it each hand is checked just before it is
     scored, so no list of checked hands piles up for a long record.
     """
-    settings = parse_settings(data)
-    if hand_errors is None:
-        return score_game(settings, _read_hands(data, settings))
-    hands: list[Hand] = []
-    for number, raw in enumerate(_raw_hands(data), start=1):
-        try:
-            hands.append(parse_hand(raw, number, settings))
-        except RecordError as error:
-            hand_errors.append(error)
-    if hand_errors:
-        raise hand_errors[0]
-    return score_game(settings, hands)
+    with collector_paused():
+        settings = parse_settings(data)
+        if hand_errors is None:
+            return score_game(settings, _read_hands(data, settings))
+        hands: list[Hand] = []
+        for number, raw in enumerate(_raw_hands(data), start=1):
+            try:
+                hands.append(parse_hand(raw, number, settings))
+            except RecordError as error:
+                hand_errors.append(error)
+        if hand_errors:
+            raise hand_errors[0]
+        return score_game(settings, hands)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while a record is read and scored, on again after.
+
+    Scoring makes about ten small objects per hand and no reference cycles, yet on a long record
+    they set off full collections that walk every object in the process, the record itself
+    included: a third of the time of `manage.py score_game`. Paused, the new objects are looked
+    at once, by the first collection after. Only the outermost pause turns the collector back on,
+    and only if it was on.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _raw_hands(data: object) -> list[Any]:
@@ -307,4 +331,5 @@ def _read_hands(data: object, settings: Settings) -> Iterator[Hand]:
 
 def score_record(data: object) -> dict[str, Any]:
     """The result object (docs/record-format.md) for a record, or RecordError naming the hand and field."""
-    return check_record(data).as_json()
+    with collector_paused():
+        return check_record(data).as_json()

@@ -10,14 +10,17 @@ Example: in a single deck (two copies of each card) a seat showing `double_run` 
 The counts are packed per card (`_CARDS`), with the three side suits' kings and queens counted
 together; a deal whose counts fit and that shows marriages outside trump is then placed suit by
 suit (`_marriages_placed`), so the check is exact (scoring/tests/test_rules_deck_oracle.py).
+Above the cards each packed demand also carries what placing those marriages starts from (the
+side suits' kings and queens the arounds and pinochles take, and the marriages): most deals are
+then seen to fit from the one sum, and only the rest are searched.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from scoring.rules.errors import RecordError, sentence
 from scoring.rules.tables import COPIES, LEVELLED_FAMILIES, MELD_ITEMS, ROUNDHOUSE_CHIPS
@@ -129,9 +132,12 @@ def seat_meld(items: tuple[str, ...], deck: str) -> SeatMeld:
         if deck == "single":
             chips += ROUNDHOUSE_CHIPS
     copies = COPIES[deck]
-    spades, diamonds, other = (_pack(_needs(levels, counts, trump), copies) for trump in _TRUMP_KINDS)
-    held = counts["trump_marriage"] > 0 or levels["run"] > 0 or roundhouse
     placing = (levels["kings"], levels["queens"], levels["pinochle"], counts["marriage"])
+    spades, diamonds, other = (
+        _pack(_needs(levels, counts, trump), copies) | _pack_placing(placing, trump != "spades")
+        for trump in _TRUMP_KINDS
+    )
+    held = counts["trump_marriage"] > 0 or levels["run"] > 0 or roundhouse
     return SeatMeld(
         items,
         points,
@@ -211,7 +217,32 @@ def _masks(copies: int) -> tuple[int, int]:
 
 
 _MASKS = {copies: _masks(copies) for copies in COPIES.values()}
-_TRUMP_INDEX = {"spades": 0, "diamonds": 1, "hearts": 2, "clubs": 2}
+#: Which of a SeatMeld's three demands a trump suit reads.
+TRUMP_KIND: Final = {"spades": 0, "diamonds": 1, "hearts": 2, "clubs": 2}
+_KINDS: dict[str | None, tuple[int, ...]] = {None: (0, 1, 2)} | {
+    trump: (kind,) for trump, kind in TRUMP_KIND.items()
+}
+
+# Above the cards' fields, four wider ones (four seats' sums stay inside them): the side suits'
+# kings and queens the arounds take, the queens of spades the queens around and pinochles take
+# when spades is a side suit (else the queens again), and the marriages outside trump.
+_PLACING_SHIFT = _WIDTH * len(_CARDS)
+_PLACING_WIDTH = 10
+_PLACING_FIELD = (1 << _PLACING_WIDTH) - 1
+_KINGS_SHIFT, _QUEENS_SHIFT, _SPADES_SHIFT, _MARRIAGES_SHIFT = (
+    _PLACING_SHIFT + _PLACING_WIDTH * field for field in range(4)
+)
+
+
+def _pack_placing(placing: tuple[int, int, int, int], spades_side: bool) -> int:
+    kings, queens, pinochle, marriages = placing
+    spades = max(queens, pinochle) if spades_side else queens
+    return (
+        kings << _KINGS_SHIFT
+        | queens << _QUEENS_SHIFT
+        | spades << _SPADES_SHIFT
+        | marriages << _MARRIAGES_SHIFT
+    )
 
 
 def check_deal(seats: Mapping[str, SeatMeld], trump: str | None, deck: str, hand: int) -> None:
@@ -220,24 +251,30 @@ def check_deal(seats: Mapping[str, SeatMeld], trump: str | None, deck: str, hand
     With trump unknown (a standard game may leave it out) the melds stand if any trump suit
     would let the deck hold them.
     """
+    check_melds(tuple(seats.values()), trump, deck, hand)
+
+
+def check_melds(profiles: Sequence[SeatMeld], trump: str | None, deck: str, hand: int) -> None:
+    """`check_deal` for the seats' melds in a sequence (the record reader's way)."""
     copies = COPIES[deck]
     bias, high = _MASKS[copies]
-    kinds = (0, 1, 2) if trump is None else (_TRUMP_INDEX[trump],)
+    kinds = _KINDS[trump]
     placing: tuple[tuple[int, int, int, int], ...] | None = None
     for kind in kinds:
         total = 0
-        for profile in seats.values():
+        for profile in profiles:
             total += profile.demand[kind]
-        if not (total + bias) & high:
-            # The counts fit. Marriages outside trump were counted over the side suits together;
-            # whether they can be placed suit by suit is only a question when some seat shows one.
-            if placing is None:
-                placing = tuple(sorted(p.placing for p in seats.values())) if _any_marriage(seats) else ()
-            if not placing or _marriages_placed(placing, kind != 0, copies):
-                return
+        if (total + bias) & high:
+            continue
+        if fits_at_a_glance(total, copies):
+            return
+        if placing is None:
+            placing = tuple(sorted(p.placing for p in profiles))
+        if _marriages_placed(placing, kind != 0, copies):
+            return
     # Over capacity: name the first card short, with the unclamped count.
     trump_kind = _TRUMP_KINDS[kinds[0]]
-    needs = [_needs(_levels(p), _counts(p), trump_kind) for p in seats.values()]
+    needs = [_needs(_levels(p), _counts(p), trump_kind) for p in profiles]
     for index, card in enumerate(_CARDS):
         need, capacity = sum(seat[index] for seat in needs), _capacity(index, copies)
         if need > capacity:
@@ -246,8 +283,43 @@ def check_deal(seats: Mapping[str, SeatMeld], trump: str | None, deck: str, hand
     raise RecordError.of("marriages_do_not_fit", field="melds", hand=hand)
 
 
-def _any_marriage(seats: Mapping[str, SeatMeld]) -> bool:
-    return any(p.marriage for p in seats.values())
+def fits_at_a_glance(total: int, copies: int) -> bool:
+    """Whether a deal surely fits the deck, from its seats' demands for one trump added up: the
+    counts fit and the marriages outside trump fit even if each took a king and a queen of its
+    own (`_ROOM`). False means "search" (`check_melds`), not "refused"."""
+    bias, high = _MASKS[copies]
+    if (total + bias) & high:
+        return False
+    placing = total >> _PLACING_SHIFT
+    return placing >> _MARRIAGES_AT <= _ROOM[copies].get(placing & _AROUNDS_FIELDS, -1)
+
+
+def _room(kings: int, queens: int, spades: int, copies: int) -> int:
+    """How many marriages outside trump surely fit beside arounds and pinochles taking `kings`
+    kings and `queens` queens of every side suit and `spades` queens of spades (the queens again
+    when spades is trump).
+
+    A seat's marriage may share its king and queen with the seat's arounds, so it needs at most one
+    more of each in its suit; a side suit holds as many marriages as it has kings and queens left
+    after the arounds (spades, a side suit unless trump, less the queens the pinochles take)."""
+    kings_left = copies - kings
+    return min(kings_left, copies - spades) + 2 * min(kings_left, copies - queens)
+
+
+# Counts that fit leave at most `copies` of each; other counts are not in the table (search).
+_MARRIAGES_AT = _MARRIAGES_SHIFT - _PLACING_SHIFT
+_AROUNDS_FIELDS = (1 << _MARRIAGES_AT) - 1
+_ROOM = {
+    copies: {
+        _pack_placing((kings, queens, spades, 0), True) >> _PLACING_SHIFT: _room(
+            kings, queens, spades, copies
+        )
+        for kings in range(copies + 1)
+        for queens in range(copies + 1)
+        for spades in range(queens, copies + 1)
+    }
+    for copies in COPIES.values()
+}
 
 
 @lru_cache(maxsize=4096)
