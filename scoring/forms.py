@@ -17,7 +17,7 @@ from django import forms
 from django.db import IntegrityError
 from django.db.models import Q
 from django.utils.choices import BaseChoiceIterator
-from django.utils.functional import lazy
+from django.utils.functional import cached_property, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -30,18 +30,22 @@ from scoring.labels import MELD_NAMES, SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, sea
 from scoring.models import Game
 from scoring.rules import RecordError, Settings
 from scoring.rules.tables import (
+    CHECK_SEATS,
     MAX_BID,
     MAX_MELD_POINTS,
     MAX_NAME_LENGTH,
     MAX_TARGET,
     REPEATABLE,
     ROUNDHOUSE_CHIPS,
+    ROUNDHOUSE_FAMILIES,
     SEAT_ORDER,
     SUITS,
     default_min_bid,
     default_target,
+    hand_numbers,
     meld_items_for,
     seats_for,
+    setup_numbers,
 )
 from scoring.strict_input import whole_number
 
@@ -142,7 +146,7 @@ class GameForm(GameRulesForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         seats, variant = data.get("seats"), data.get("variant")
-        if variant == "check" and seats is not None and seats != 4:
+        if variant == "check" and seats is not None and seats != CHECK_SEATS:
             self.add_error(
                 "variant",
                 _("Check Pinochle is played by four players in two partnerships: choose 4 players."),
@@ -160,15 +164,9 @@ class GameForm(GameRulesForm):
     def name_fields(self) -> list[forms.BoundField]:
         return [self[f"name_{seat}"] for seat in ALL_SEATS]
 
-    def defaults(self) -> dict[str, int]:
-        """The rule-book defaults for the placeholders (the page's script updates them)."""
-        return {
-            "single": default_target("single", "standard"),
-            "double": default_target("double", "standard"),
-            "check": default_target("single", "check"),
-            "bid_single": default_min_bid("single"),
-            "bid_double": default_min_bid("double"),
-        }
+    def numbers(self) -> dict[str, object]:
+        """The rule book's setup numbers for the page's script (placeholders, Check Pinochle's seats)."""
+        return setup_numbers()
 
     def save(self) -> Game | None:
         """Create the game, or put the engine's objection next to its field and return None."""
@@ -494,6 +492,7 @@ class HandForm(forms.Form):
                 rows.append(
                     {
                         "name": f"meld_{seat}_{item.name}",
+                        "item": item.name,
                         "label": MELD_NAMES[item.name],
                         "value": "" if value is None else value,
                         "max": MAX_REPEAT if item.name in REPEATABLE else 1,
@@ -525,7 +524,7 @@ class HandForm(forms.Form):
                     # chips where chips are in play; the preview is the authority).
                     "points": sum(count * row["points"] for count, row in counted if count > 0),
                     "chip_sum": sum(count * row["chips"] for count, row in counted if count > 0)
-                    + (ROUNDHOUSE_CHIPS if chips and {"kings", "queens"} <= families else 0),
+                    + (ROUNDHOUSE_CHIPS if chips and set(ROUNDHOUSE_FAMILIES) <= families else 0),
                     # Closed unless its melds have a problem: the sum says what it holds, and the
                     # trick fields stay near (a correction most often changes the tricks).
                     "open": bool(errors),
@@ -537,9 +536,12 @@ class HandForm(forms.Form):
             seat["exclusive"] = exclusive
         return seats
 
-    @property
-    def roundhouse_chips(self) -> int:
-        return ROUNDHOUSE_CHIPS
+    @cached_property
+    def numbers(self) -> dict[str, object]:
+        """The rule book's numbers this hand form adds up and steps by, for the phone's script
+        (one json_script), from the engine's tables."""
+        s = self.settings
+        return hand_numbers(deck=s.deck, min_bid=s.min_bid, seats=s.seats, chips_in_play=s.chips_in_play)
 
     def trick_fields(self) -> list[forms.BoundField]:
         return [self[f"tricks_{side}"] for side in self.settings.sides]

@@ -14,12 +14,14 @@ from typing import Any, Literal
 from scoring.rules.errors import RecordError
 from scoring.rules.melds import MeldProblem, SeatMeld, check_deal, read_seat_meld, seat_meld
 from scoring.rules.tables import (
+    CHECK_SEATS,
     DECKS,
     MAX_BID,
     MAX_DEALS,
     MAX_MELD_POINTS,
     MAX_NAME_LENGTH,
     MAX_TARGET,
+    SEAT_COUNTS,
     SUITS,
     TRICK_POINTS,
     TRICKS_PER_HAND,
@@ -191,12 +193,12 @@ def parse_settings(data: object) -> Settings:
     seats = record.get("seats")
     seats = 4 if seats is None else seats
     # 4.0 == 4 in Python, but a JSON 4.0 is not a seat count the table wrote.
-    if type(seats) is not int or seats not in (2, 3, 4):
+    if type(seats) is not int or seats not in SEAT_COUNTS:
         raise RecordError.of("bad_seats", field="seats", value=_show(seats))
     # Only a missing key or null means the default (docs/record-format.md); false, 0 or "" are wrong values.
     variant = record.get("variant")
     requested = _choice("standard" if variant is None else variant, "variant", None, VARIANTS)
-    if requested == "check" and seats != 4:
+    if requested == "check" and seats != CHECK_SEATS:
         raise RecordError.of("check_needs_four", field="variant", seats=seats)
     deck = record.get("deck")
     deck = _choice("single" if deck is None else deck, "deck", None, DECKS)
