@@ -16,6 +16,7 @@ from scoring.rules.melds import MeldProblem, SeatMeld, check_deal, read_seat_mel
 from scoring.rules.tables import (
     CHECK_SEATS,
     DECKS,
+    DOUBLE_DECK_BY_ONES,
     MAX_BID,
     MAX_DEALS,
     MAX_MELD_POINTS,
@@ -283,7 +284,9 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
         # Only a bid below the minimum or a double-deck bid can be off its step.
         if (bid < min_bid or settings.deck == "double") and bid_step_error(bid, min_bid, settings.deck):
             code = "bid_below_minimum" if bid < min_bid else "bid_off_step"
-            raise RecordError.of(code, field="bid", hand=number, bid=bid, min_bid=min_bid, top=min_bid + 10)
+            raise RecordError.of(
+                code, field="bid", hand=number, bid=bid, min_bid=min_bid, top=min_bid + DOUBLE_DECK_BY_ONES
+            )
         kind = "conceded" if conceded else "played"
 
     trump = raw.get("trump")
