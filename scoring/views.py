@@ -131,7 +131,7 @@ def _live_mode(request: HttpRequest, game: Game) -> str:
 def _live_etag(request: HttpRequest, code: str) -> str:
     """The poll's ETag: the game's state as this viewer sees it (If-None-Match → 304)."""
     game = _game(request, code)
-    return f"{_version(game)}-{_live_mode(request, game)}-{get_language()}"
+    return f"{game_settings.version(game)}-{_live_mode(request, game)}-{get_language()}"
 
 
 def _shared_of(request: HttpRequest, share_code: str) -> Game:
@@ -144,7 +144,7 @@ def _shared_of(request: HttpRequest, share_code: str) -> Game:
 
 
 def _shared_etag(request: HttpRequest, share_code: str) -> str:
-    return f"{_version(_shared_of(request, share_code))}-share-{get_language()}"
+    return f"{game_settings.version(_shared_of(request, share_code))}-share-{get_language()}"
 
 
 @require_GET
@@ -166,7 +166,7 @@ def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
 
 
 def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
-    if request.GET.get("v") == _version(game):
+    if request.GET.get("v") == game_settings.version(game):
         return HttpResponse(status=204)  # htmx swaps nothing on 204
     if mode == "edit" and game.finished:
         # The entry form gives way to the end of the game: a whole new page.
@@ -192,7 +192,11 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
         data = form.cleaned_data
         try:
             stored = services.record_hand(
-                game=game, number=data["number"], data=form.hand, submission_id=data["submission_id"]
+                game=game,
+                number=data["number"],
+                data=form.hand,
+                submission_id=data["submission_id"],
+                meld_mode=data.get("meld_mode"),
             )
         except RecordError as error:
             form.add_record_error(error)
@@ -201,7 +205,6 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
         except SubmissionReused as reused:
             return _reused(request, game, reused.hand, form.hand)
         else:
-            services.remember_meld_mode(game=game, mode=data.get("meld_mode") or game.meld_mode)
             number = stored.hand.number
             # "saved-hand-N": the message offers Undo, then "Edit hand N" (_messages.html).
             messages.success(
@@ -355,26 +358,23 @@ def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
 @require_game_edit
 def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
     game = _game(request, code)
-    if game.hand_count == 0:
-        messages.info(request, _("There is no hand to delete."))
-        return redirect("scoring:game", code=code)
+    deleted = None
     if request.method == "GET":
-        return render(request, "scoring/hand_delete.html", {"game": game, "number": game.hand_count})
-    posted = request.POST.get("number", "")
-    # Checked again under the game's lock by the service: a hand saved meanwhile is never deleted.
-    expected = int(posted) if posted.isdecimal() and len(posted) < 7 else -1
-    try:
-        deleted = services.delete_last_hand(game=game, actor=actor_for(request), expected=expected)
-    except GameMovedOn as moved:
-        if moved.current == 0:
-            messages.info(request, _("There is no hand to delete."))
-        else:
+        if game.hand_count:
+            return render(request, "scoring/hand_delete.html", {"game": game, "number": game.hand_count})
+    else:
+        posted = request.POST.get("number", "")
+        # The service decides under the game's lock: a hand saved meanwhile is never deleted.
+        expected = int(posted) if posted.isdecimal() and len(posted) < 7 else -1
+        try:
+            deleted = services.delete_last_hand(game=game, actor=actor_for(request), expected=expected)
+        except GameMovedOn as moved:
             messages.error(
                 request,
                 _("Nothing deleted: the last hand is now hand %(number)d. Look at it before deleting.")
                 % {"number": moved.current},
             )
-        return redirect("scoring:game", code=code)
+            return redirect("scoring:game", code=code)
     if deleted is None:
         messages.info(request, _("There is no hand to delete."))
     else:
@@ -407,11 +407,6 @@ def _form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
         "action": reverse("scoring:hand_edit", args=[game.code, edit_number]),
         "preview_url": reverse("scoring:hand_edit_preview", args=[game.code, edit_number]),
     }
-
-
-def _version(game: Game) -> str:
-    """Changes with every write of the game's hands: the live poll's `v` and its ETag."""
-    return f"{game.hand_count}-{game.updated_at.timestamp():.6f}"
 
 
 def _game_page(
@@ -448,7 +443,7 @@ def _game_context(
         context["fresh_submission_id"] = submission_id
         # A fresh form's fields depend on the game's state (a change of names or settings is a new
         # state: scoring/game_settings.py writes updated_at) and on the meld mode, which a save
-        # remembers without a new state (services.remember_meld_mode); not on who asks.
+        # remembers without a new state (services.record_hand); not on who asks.
         context["entry_cache_key"] = f"{context['state_key']}:{game.meld_mode}"
     return context
 
@@ -459,7 +454,7 @@ def _board_context(
     """What the game fragment shows besides the form: only what everyone in `mode` may see."""
     # Read only when the history is drawn (not when it comes from the shared parts).
     corrections = SimpleLazyObject(lambda: _corrections(game))
-    version = _version(game)
+    version = game_settings.version(game)
     if mode == "share":
         live = ("scoring:game_shared_live", game.share_code)
     else:
