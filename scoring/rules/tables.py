@@ -119,6 +119,23 @@ def previous_bid(bid: int, min_bid: int, deck: str) -> int:
     return max(candidate, min_bid)
 
 
+def step_bid(bid: int | None, min_bid: int, deck: str, *, up: bool) -> int:
+    """The bid stepper's "+" (`up`) or "−": the next legal bid from `bid` (a bid below the minimum,
+    or none, steps to the minimum), never above MAX_BID.
+
+    >>> step_bid(60, 50, "double", up=True), step_bid(65, 50, "double", up=False)
+    (65, 60)
+    >>> step_bid(None, 20, "single", up=True)
+    20
+    """
+    bid = min(bid or 0, MAX_BID)
+    if bid < min_bid:
+        return min_bid
+    if up:
+        return min(next_bid(bid, min_bid, deck), MAX_BID)
+    return previous_bid(bid, min_bid, deck)
+
+
 def contract_chips(bid: int) -> int:
     """Chips for a contract (docs/rules.md, "Contract chips"): 2 up to 24, 4 for 25-29, then 3 more per 5.
 
