@@ -4,7 +4,7 @@ import io
 
 from django.core.management import call_command
 
-from scoring import lan
+from pinochle_site import lan
 from scoring.management.commands import table_url
 
 
