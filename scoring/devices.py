@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -104,7 +105,7 @@ def grant_game(request: HttpRequest, game: Game, *, exclusive: bool) -> None:
     request.__dict__.pop("_device_rights", None)
 
 
-def _holder_may_score(club_id: int | OuterRef) -> Q:
+def _holder_may_score(club_id: Any) -> Q:  # a club id, or an OuterRef to one
     """The one rule for a right's holder in a club game: no account (a phone nobody is signed in
     on), a superuser, or an organiser or scorer of the club `club_id` (a value or an OuterRef)."""
     roles = ClubRole.objects.filter(user=OuterRef("holder"), club_id=club_id, role__in=SCORERS)
