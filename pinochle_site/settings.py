@@ -23,7 +23,7 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 if DEBUG and "ALLOWED_HOSTS" not in os.environ:
     # Development: phones on the same Wi-Fi reach `make run HOST=0.0.0.0` by this machine's address.
-    from pinochle_site.lan import private_addresses
+    from scoring.management.lan import private_addresses
 
     ALLOWED_HOSTS += private_addresses()
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])

@@ -63,7 +63,7 @@ def _allowed_hosts(env: dict[str, str]) -> list[str]:
 
 
 def test_in_development_the_machines_private_addresses_are_allowed_for_the_phones_at_the_table():
-    from pinochle_site.lan import private_addresses
+    from scoring.management.lan import private_addresses
 
     hosts = _allowed_hosts({})
     assert hosts[:3] == ["127.0.0.1", "localhost", "[::1]"]

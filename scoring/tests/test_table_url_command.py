@@ -4,7 +4,7 @@ import io
 
 from django.core.management import call_command
 
-from pinochle_site import lan
+from scoring.management import lan
 from scoring.management.commands import table_url
 
 

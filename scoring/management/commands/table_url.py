@@ -8,7 +8,7 @@ from typing import Any
 import segno
 from django.core.management.base import BaseCommand, CommandParser
 
-from pinochle_site.lan import private_addresses
+from scoring.management.lan import private_addresses
 
 
 class Command(BaseCommand):
