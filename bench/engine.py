@@ -33,7 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scoring import strict_input  # noqa: E402
+from core import strict_input  # noqa: E402
 from scoring.rules import RecordError, parse_settings  # noqa: E402
 from scoring.rules.engine import score_record  # noqa: E402
 from scoring.rules.melds import seat_meld  # noqa: E402

@@ -39,7 +39,7 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 SAVE_GAMES = int(os.environ.get("BENCH_SAVE_GAMES", "20000"))
 
 sys.path.insert(0, str(ROOT))
-from scoring import worked_example  # noqa: E402  (plain Python: no Django set up yet)
+from scoring.rules import worked_example  # noqa: E402  (plain Python: no Django set up yet)
 
 # docs/rules.md, "Worked example", hand 1: stored as a hand object, posted as the entry form does.
 WORKED_EXAMPLE = worked_example.hand(1)

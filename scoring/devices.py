@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -115,14 +116,20 @@ def grant_game(request: HttpRequest, game: Game, *, exclusive: bool) -> None:
     request.__dict__.pop("_device_rights", None)
 
 
-def _holder_scores(game: Game) -> Exists | Q:
-    """Whether a right's holder may still score the game's club: an organiser or scorer of it, or
-    a superuser. A quick game has no club: its rights do not depend on an account."""
+def _holder_may_score(club_id: Any) -> Q:  # a club id, or an OuterRef to one
+    """The one rule for a right's holder in a club game: no account (a phone nobody is signed in
+    on), a superuser, or an organiser or scorer of the club `club_id` (a value or an OuterRef)."""
+    roles = ClubRole.objects.filter(user=OuterRef("holder"), club_id=club_id, role__in=SCORERS)
+    return Q(holder__isnull=True) | Q(holder__is_superuser=True) | Q(Exists(roles))
+
+
+def _holder_scores(game: Game) -> Q:
+    """Whether a right's holder may still score the game's club. A quick game has no club: its
+    rights do not depend on an account."""
     club_id = game.club_id  # type: ignore[attr-defined]
     if club_id is None:
         return Q(pk__isnull=False)
-    roles = ClubRole.objects.filter(user=OuterRef("holder"), club_id=club_id, role__in=SCORERS)
-    return Q(holder__isnull=True) | Q(holder__is_superuser=True) | Q(Exists(roles))
+    return _holder_may_score(club_id)
 
 
 def _rights_row(request: HttpRequest, game: Game) -> tuple[bool, bool] | None:
@@ -173,7 +180,7 @@ def right_lapsed(request: HttpRequest, game: Game) -> bool:
 
 #: The game by its code, and the same with a device's right to it (scoring/prepared.py: compiled
 #: once). The right is read as `device_right`: None (no right), else active * 2 + holder_ok, where
-#: holder_ok is what `_holder_scores` says of the right's holder (no holder, a superuser, or a
+#: holder_ok is what `_holder_may_score` says of the right's holder (no holder, a superuser, or a
 #: scoring role in the game's club); for a quick game (no club) `game_with_right` counts it anyway.
 _GAME = Prepared(lambda code: Game.objects.filter(code=code), code=str)
 _GAME_AND_RIGHT = Prepared(
@@ -183,15 +190,7 @@ _GAME_AND_RIGHT = Prepared(
             .annotate(
                 state=Case(
                     When(
-                        Q(holder__isnull=True)
-                        | Q(holder__is_superuser=True)
-                        | Exists(
-                            ClubRole.objects.filter(
-                                user=OuterRef("holder"),
-                                club_id=OuterRef(OuterRef("club_id")),
-                                role__in=SCORERS,
-                            )
-                        ),
+                        _holder_may_score(OuterRef(OuterRef("club_id"))),
                         then=Case(When(active=True, then=Value(3)), default=Value(1)),
                     ),
                     default=Case(When(active=True, then=Value(2)), default=Value(0)),
@@ -248,15 +247,7 @@ def held_game_ids(request: HttpRequest, *, limit: int = 200) -> list[int]:
     device = device_of(request)
     if device is None:
         return []
-    scoring_roles = ClubRole.objects.filter(
-        user=OuterRef("holder"), club_id=OuterRef("game__club_id"), role__in=SCORERS
-    )
-    counts = (
-        Q(holder__isnull=True)
-        | Q(game__club__isnull=True)
-        | Q(holder__is_superuser=True)
-        | Q(Exists(scoring_roles))
-    )
+    counts = Q(game__club__isnull=True) | _holder_may_score(OuterRef("game__club_id"))
     rows = DeviceGame.objects.filter(counts, device=device, active=True).order_by("-granted_at")
     return list(rows.values_list("game_id", flat=True)[:limit])
 

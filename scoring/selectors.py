@@ -19,7 +19,8 @@ from scoring import diff, game_settings, services
 from scoring.chart import progression_svg
 from scoring.labels import SUIT_NAMES, SUIT_SYMBOLS, seat_label, seat_letter, side_label, side_short
 from scoring.models import Game
-from scoring.rules import GameResult, HandScore, Settings, parse_settings
+from scoring.rules import GameResult, HandScore, RecordError, Settings, parse_settings
+from scoring.rules.engine import all_tricks_to_bidders
 
 
 class Scoreboard:
@@ -362,6 +363,20 @@ def settings_preview(outcome: game_settings.Outcome, players: Mapping[str, str])
         "ending_changes": outcome.ending_changes,
         "token": outcome.ending_token,
     }
+
+
+def need_before_tricks(
+    *, game: Game, data: Mapping[str, Any], settings: Settings, stored: list[Any], replace: int | None
+) -> str:
+    """The bidders' need in trick points as soon as bid and meld are known (the tricks are all
+    that is missing): the engine scores the hand as if the bidders took every trick, so it counts
+    the meld as it would; "" when it refuses the hand for another reason."""
+    trial = all_tricks_to_bidders(data, settings)
+    try:
+        result = services.preview_hand(game=game, data=trial, stored=stored, replace=replace)
+    except RecordError:
+        return ""
+    return bidders_need(result, replace or len(stored) + 1, data)
 
 
 def bidders_need(result: GameResult, number: int, data: Mapping[str, Any]) -> str:

@@ -199,9 +199,17 @@ _HAND_DATA = Prepared(
 
 
 def record_hand(
-    *, game: Game, number: int, data: Mapping[str, Any], submission_id: uuid.UUID | None = None
+    *,
+    game: Game,
+    number: int,
+    data: Mapping[str, Any],
+    submission_id: uuid.UUID | None = None,
+    meld_mode: str | None = None,
 ) -> Stored:
     """Save hand `number` of the game; returns what was stored (with the engine's result).
+
+    `meld_mode` (items or quick points), when given, is kept for the game's next hand in the same
+    transaction as the hand.
 
     The same `submission_id` twice with the same hand returns the hand already saved (a double
     tap is one hand; `Stored.result` is then the game as it stands); with a different hand it
@@ -216,7 +224,9 @@ def record_hand(
             if submission_id is not None:
                 same = next((row[0] for row in rows if row[2] == submission_id), None)
                 if same is not None:
-                    return _same_submission(game, Hand.objects.get(game=game, number=same), data)
+                    repeat = _same_submission(game, Hand.objects.get(game=game, number=same), data)
+                    _keep_meld_mode(game, meld_mode)
+                    return repeat
             if number != len(rows) + 1:
                 raise HandConflict(number)
             hand_data = [row[1] for row in rows]
@@ -232,12 +242,15 @@ def record_hand(
                 first_changed=number,
                 appended=True,
             )
+            _keep_meld_mode(game, meld_mode)
     except IntegrityError:
         # The unique constraints caught a concurrent save of the same number or submission.
         if submission_id is not None:
             same = Hand.objects.filter(game=game, submission_id=submission_id).first()
             if same is not None:
-                return _same_submission(game, same, data)
+                repeat = _same_submission(game, same, data)
+                _keep_meld_mode(game, meld_mode)
+                return repeat
         raise HandConflict(number) from None
     return Stored(hand, hand_data, seat_rows, result)
 
@@ -296,18 +309,19 @@ def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor 
 
 @transaction.atomic
 def delete_last_hand(*, game: Game, actor: Actor | None = None, expected: int | None = None) -> int | None:
-    """Delete the game's last hand (kept in the audit trail); returns its number, or None.
+    """Delete the game's last hand (kept in the audit trail); returns its number, or None when the
+    game has no hand (the one place that decides it, under the game's lock).
 
     With `expected` (the number the person saw as the last hand), GameMovedOn is raised and
     nothing is deleted unless the last hand is still that one; checked under the game's lock, so
     a hand saved a moment earlier by another phone is never the one deleted.
     """
     seat_rows, rows = _lock(game)
+    if not rows:
+        return None
     if expected is not None and expected != len(rows):
         game.refresh_from_db(fields=[*SUMMARY_FIELDS, "updated_at"])
         raise GameMovedOn(expected=expected, current=len(rows))
-    if not rows:
-        return None
     last = rows.pop()
     record_hand_change(
         game=game,
@@ -380,11 +394,11 @@ def store_result(
         signals.game_changed.send(sender=Game, game=game, was_finished=False if appended else None)
 
 
-def remember_meld_mode(*, game: Game, mode: str) -> None:
+def _keep_meld_mode(game: Game, mode: str | None) -> None:
     """Keep the meld entry (items or quick points) the table used, for the game's next hand.
 
     A preference, not a change of the game: the summary, `updated_at` and the live poll's ETag stay."""
-    if mode != game.meld_mode and mode in Game.MeldMode.values:
+    if mode and mode != game.meld_mode and mode in Game.MeldMode.values:
         Game.objects.filter(pk=game.pk).update(meld_mode=mode)
         game.meld_mode = mode
 
@@ -406,7 +420,6 @@ __all__ = [
     "players_of",
     "preview_hand",
     "record_hand",
-    "remember_meld_mode",
     "score",
     "store_result",
     "summary_fields",

@@ -6,7 +6,7 @@ from django.urls import path
 from django.views.generic import RedirectView
 
 import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
-from scoring import rules_page, views
+from scoring import views
 
 app_name = "scoring"
 
@@ -19,7 +19,7 @@ def moved(pattern_name: str) -> RedirectView:
 urlpatterns = [
     path("", views.game_list, name="game_list"),
     path("games/new", views.game_new, name="game_new"),
-    path("rules/", rules_page.rules_help, name="rules_help"),
+    path("rules/", views.rules_help, name="rules_help"),
     # One game: the scoreboard and entry form, hands, corrections, filing, settings, handing over.
     path("g/<str:code>/", views.game_page, name="game"),
     path("g/<str:code>/live", views.game_live, name="game_live"),

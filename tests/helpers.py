@@ -6,8 +6,9 @@ import re
 import uuid
 from typing import Any
 
-from scoring import services, worked_example
+from scoring import services
 from scoring.models import Game
+from scoring.rules import worked_example
 
 PLAYERS = {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"}
 

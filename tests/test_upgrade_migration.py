@@ -28,10 +28,10 @@ from django.test import Client
 
 from clubs.models import ClubRole, Season
 from ratings.models import PlayerRating
-from scoring import services, stats, worked_example
+from scoring import services, stats
 from scoring.audit import Actor
 from scoring.models import Game, GameStat, Hand, HandChange, HandStat
-from scoring.rules import check_record
+from scoring.rules import check_record, worked_example
 from tests.league_data import G2, small_season
 
 pytestmark = pytest.mark.django_db(transaction=True)

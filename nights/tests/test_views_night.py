@@ -15,10 +15,9 @@ from nights import services
 from nights.models import Night, NightPlayer, NightTable
 from nights.standings import night_standings
 from scoring import services as scoring_services
-from scoring import worked_example
 from scoring.handover import recovery_code
 from scoring.models import DeviceGame, Game, HandChange
-from scoring.rules import RecordError, check_record
+from scoring.rules import RecordError, check_record, worked_example
 from tests.access_helpers import CLUB, PASSWORD, make_personas
 from tests.helpers import hand_post, quick_hand, text
 

@@ -27,7 +27,7 @@ from typing import Any
 from scoring.rules.errors import RecordError
 from scoring.rules.record import Hand, parse_hand
 from scoring.rules.settings import Settings, parse_settings
-from scoring.rules.tables import SLAM_CHIPS, contract_chips, game_chips
+from scoring.rules.tables import SLAM_CHIPS, contract_chips, game_chips, side_of
 
 
 @dataclass(slots=True)  # not frozen, for speed (see record.Hand); treat as read-only
@@ -333,3 +333,16 @@ def score_record(data: object) -> dict[str, Any]:
     """The result object (docs/record-format.md) for a record, or RecordError naming the hand and field."""
     with collector_paused():
         return check_record(data).as_json()
+
+
+def all_tricks_to_bidders(hand: Mapping[str, Any], settings: Settings) -> dict[str, Any]:
+    """The hand as if the bidders took every trick: scored, it tells the bidders' need in trick
+    points as soon as bid and meld are known (a "meld needs a trick" game counts their meld).
+
+    >>> from scoring.rules.settings import parse_settings
+    >>> all_tricks_to_bidders({"bidder": "E", "bid": 25}, parse_settings({}))["tricks"]
+    {'NS': 0, 'EW': 25}
+    """
+    bidders = side_of(hand["bidder"], settings.seats)
+    tricks = {side: settings.trick_points if side == bidders else 0 for side in settings.sides}
+    return {**hand, "tricks": tricks}

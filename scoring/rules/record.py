@@ -25,6 +25,7 @@ from scoring.rules.readers import an_object, one_of, refuse_unknown_keys, shown,
 from scoring.rules.settings import Settings
 from scoring.rules.tables import (
     COPIES,
+    DOUBLE_DECK_BY_ONES,
     MAX_BID,
     MAX_MELD_POINTS,
     SUITS,
@@ -100,7 +101,9 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
         # Only a bid below the minimum or a double-deck bid can be off its step.
         if (bid < min_bid or settings.deck == "double") and bid_step_error(bid, min_bid, settings.deck):
             code = "bid_below_minimum" if bid < min_bid else "bid_off_step"
-            raise RecordError.of(code, field="bid", hand=number, bid=bid, min_bid=min_bid, top=min_bid + 10)
+            raise RecordError.of(
+                code, field="bid", hand=number, bid=bid, min_bid=min_bid, top=min_bid + DOUBLE_DECK_BY_ONES
+            )
         kind = "conceded" if conceded else "played"
 
     trump = raw.get("trump")

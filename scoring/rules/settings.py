@@ -9,11 +9,13 @@ from dataclasses import dataclass, field
 from scoring.rules.errors import RecordError
 from scoring.rules.readers import an_object, one_of, refuse_unknown_keys, shown, true_or_false, whole_number
 from scoring.rules.tables import (
+    CHECK_SEATS,
     DECKS,
     MAX_BID,
     MAX_DEALS,
     MAX_NAME_LENGTH,
     MAX_TARGET,
+    SEAT_COUNTS,
     TRICK_POINTS,
     TRICKS_PER_HAND,
     VARIANTS,
@@ -92,12 +94,12 @@ def parse_settings(data: object) -> Settings:
     seats = record.get("seats")
     seats = 4 if seats is None else seats
     # 4.0 == 4 in Python, but a JSON 4.0 is not a seat count the table wrote.
-    if type(seats) is not int or seats not in (2, 3, 4):
+    if type(seats) is not int or seats not in SEAT_COUNTS:
         raise RecordError.of("bad_seats", field="seats", value=shown(seats))
     # Only a missing key or null means the default (docs/record-format.md); false, 0 or "" are wrong values.
     variant = record.get("variant")
     requested = one_of("standard" if variant is None else variant, "variant", None, VARIANTS)
-    if requested == "check" and seats != 4:
+    if requested == "check" and seats != CHECK_SEATS:
         raise RecordError.of("check_needs_four", field="variant", seats=seats)
     deck = record.get("deck")
     deck = one_of("single" if deck is None else deck, "deck", None, DECKS)

@@ -35,6 +35,10 @@ MAX_NAME_LENGTH: Final = 100
 #: The longest game of a fixed number of deals (docs/rules.md, "A fixed number of deals").
 MAX_DEALS: Final = 1000
 
+#: Seat counts a table may have, and the one Check Pinochle needs (docs/rules.md, "Tables and options").
+SEAT_COUNTS: Final = (2, 3, 4)
+CHECK_SEATS: Final = 4
+
 SLAM_CHIPS: Final = 5
 ROUNDHOUSE_CHIPS: Final = 5
 GAME_CHIPS_BASE: Final = 10
@@ -113,6 +117,23 @@ def previous_bid(bid: int, min_bid: int, deck: str) -> int:
     while candidate > min_bid and bid_step_error(candidate, min_bid, deck):
         candidate -= 1
     return max(candidate, min_bid)
+
+
+def step_bid(bid: int | None, min_bid: int, deck: str, *, up: bool) -> int:
+    """The bid stepper's "+" (`up`) or "−": the next legal bid from `bid` (a bid below the minimum,
+    or none, steps to the minimum), never above MAX_BID.
+
+    >>> step_bid(60, 50, "double", up=True), step_bid(65, 50, "double", up=False)
+    (65, 60)
+    >>> step_bid(None, 20, "single", up=True)
+    20
+    """
+    bid = min(bid or 0, MAX_BID)
+    if bid < min_bid:
+        return min_bid
+    if up:
+        return min(next_bid(bid, min_bid, deck), MAX_BID)
+    return previous_bid(bid, min_bid, deck)
 
 
 def contract_chips(bid: int) -> int:
@@ -199,3 +220,58 @@ MELD_ITEMS: Final[dict[str, MeldItem]] = {item.name: item for item in _ITEMS}
 def meld_items_for(deck: str) -> list[MeldItem]:
     """The items a seat can show with this deck, in table order."""
     return [item for item in _ITEMS if item.points(deck) is not None]
+
+
+# --- The numbers the phone works with (one json_script on the page) ------------------------
+
+#: The families whose "around" melds, shown together, add the roundhouse's chips.
+ROUNDHOUSE_FAMILIES: Final = ("kings", "queens")
+
+
+def setup_numbers() -> dict[str, object]:
+    """What the setup page's script needs: the defaults by deck and variant, and the seats Check
+    Pinochle needs.
+
+    >>> setup_numbers()["targets"]
+    {'single': 150, 'double': 500, 'check': 100}
+    """
+    return {
+        "targets": {
+            "single": default_target("single", "standard"),
+            "double": default_target("double", "standard"),
+            "check": default_target("single", "check"),
+        },
+        "min_bids": {deck: default_min_bid(deck) for deck in DECKS},
+        "check_seats": CHECK_SEATS,
+        "seat_counts": list(SEAT_COUNTS),
+    }
+
+
+def hand_numbers(*, deck: str, min_bid: int, seats: int, chips_in_play: bool) -> dict[str, object]:
+    """What the phone's hand form adds up and steps by, straight from the tables above: the bid
+    ladder, the trick points to share (one side typed, the rest to the other; all of them on a
+    slam), the meld items' points and chips and the roundhouse's chips.
+
+    >>> numbers = hand_numbers(deck="double", min_bid=50, seats=4, chips_in_play=False)
+    >>> numbers["bid"], numbers["trick_points"]
+    ({'min': 50, 'by_ones_to': 60, 'multiple': 5, 'max': 9999}, 50)
+    """
+    minimum, by_ones_to, multiple = bid_ladder(min_bid, deck)
+    return {
+        "bid": {"min": minimum, "by_ones_to": by_ones_to, "multiple": multiple, "max": MAX_BID},
+        "trick_points": TRICK_POINTS[deck],
+        "tricks_per_hand": TRICKS_PER_HAND[deck][seats],
+        "seats": seats,
+        "melds": {
+            item.name: {
+                "points": item.points(deck),
+                "chips": item.chips if chips_in_play else 0,
+                "family": item.family,
+            }
+            for item in meld_items_for(deck)
+        },
+        "roundhouse": {
+            "families": list(ROUNDHOUSE_FAMILIES),
+            "chips": ROUNDHOUSE_CHIPS if chips_in_play else 0,
+        },
+    }

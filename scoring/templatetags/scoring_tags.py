@@ -12,8 +12,6 @@ from django.utils.translation import gettext as _
 from core.strict_input import is_game_code
 from scoring import fragments
 from scoring.labels import SEAT_NAMES, SUIT_NAMES, side_short
-from scoring.rules import Settings
-from scoring.rules.tables import bid_ladder as _bid_ladder
 
 register = template.Library()
 
@@ -55,13 +53,6 @@ def game_url(code: str, name: str = "scoring:game") -> str:
     hold: the imports and restore refuse such codes, but a page that lists games must not fail on
     one written into the database by other means (a hand-edited row)."""
     return reverse(name, kwargs={"code": code}) if is_game_code(code) else ""
-
-
-@register.simple_tag
-def bid_ladder(rules: Settings) -> dict[str, int | None]:
-    """The rule book's legal bids for the phone's − / + (static/js/table.js steps with them)."""
-    minimum, by_ones_to, multiple = _bid_ladder(rules.min_bid, rules.deck)
-    return {"min": minimum, "by_ones_to": by_ones_to, "multiple": multiple}
 
 
 @register.simple_tag

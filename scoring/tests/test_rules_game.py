@@ -2,8 +2,7 @@
 
 import pytest
 
-from scoring import worked_example
-from scoring.rules import RecordError, check_record, score_record
+from scoring.rules import RecordError, check_record, score_record, worked_example
 
 WORKED_HAND = worked_example.hand(1)  # docs/rules.md, "Worked example", hand 1
 

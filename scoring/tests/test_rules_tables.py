@@ -227,3 +227,44 @@ def test_it_pays_contract_chips_by_the_bid(bid, chips):
 )
 def test_it_pays_game_chips_of_ten_plus_one_per_started_ten_of_lead(lead, chips):
     assert game_chips(lead) == chips
+
+
+@pytest.mark.parametrize(
+    ("bid", "deck", "up", "stepped"),
+    [
+        (None, "single", True, 20),
+        (3, "single", False, 20),
+        (20, "single", False, 20),
+        (24, "single", True, 25),
+        (60, "double", True, 65),
+        (65, "double", False, 60),
+        (62, "double", False, 60),
+        (99999, "single", True, 9999),
+    ],
+)
+def test_the_bid_stepper_steps_along_the_rule_books_ladder(bid, deck, up, stepped):
+    from scoring.rules.tables import default_min_bid, step_bid
+
+    assert step_bid(bid, default_min_bid(deck), deck, up=up) == stepped
+
+
+def test_the_phones_hand_numbers_are_the_meld_table_and_the_trick_points():
+    from scoring.rules.tables import MELD_ITEMS, hand_numbers
+
+    numbers = hand_numbers(deck="double", min_bid=50, seats=3, chips_in_play=False)
+    assert numbers["trick_points"] == 50 and numbers["tricks_per_hand"] == 25
+    assert numbers["melds"]["quadruple_run"] == {
+        "points": MELD_ITEMS["quadruple_run"].double,
+        "chips": 0,
+        "family": "run",
+    }
+    assert "dix" not in numbers["melds"]  # no dix in a double deck
+    assert numbers["roundhouse"]["chips"] == 0
+
+
+def test_a_hand_with_every_trick_to_the_bidders_gives_them_all_the_trick_points():
+    from scoring.rules import parse_settings
+    from scoring.rules.engine import all_tricks_to_bidders
+
+    three = parse_settings({"seats": 3, "deck": "double"})
+    assert all_tricks_to_bidders({"bidder": "S", "bid": 60}, three)["tricks"] == {"N": 0, "E": 0, "S": 50}

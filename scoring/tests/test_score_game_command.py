@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from scoring import worked_example
+from scoring.rules import worked_example
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = worked_example.PATH

@@ -11,10 +11,11 @@ from django.db import IntegrityError, transaction
 from django.template import Context, Template
 from django.test import Client
 
-from scoring import devices, fragments, services, stats, worked_example
+from scoring import devices, fragments, services, stats
 from scoring.handover import token_hash
 from scoring.models import Device, DeviceGame, Game, GameStat, Hand, HandStat
 from scoring.prepared import Prepared, insert_row, insert_values
+from scoring.rules import worked_example
 from tests.access_helpers import CLUB, client_with_token, make_game, make_personas, request_as
 from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
 

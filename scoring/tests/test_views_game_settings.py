@@ -9,7 +9,7 @@ from scoring import game_settings, services
 from scoring.audit import Actor
 from scoring.models import Game, GameSeat, Hand, HandChange, HandStat
 from scoring.rules import check_record
-from scoring.worked_example import hand as example_hand
+from scoring.rules.worked_example import hand as example_hand
 from tests.helpers import PLAYERS, check_game, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """What the server gives the phone for the table's offline use: the service worker from
-the site root, the manifest and icons, and the rule book's bid steps on the stepper as data."""
+the site root, the manifest and icons."""
 
 import json
 import re
@@ -42,20 +42,6 @@ def test_every_page_links_the_manifest_and_the_manifest_names_installable_icons(
     assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
     for icon in manifest["icons"]:
         assert finders.find(f"icons/{icon['src'].split('/')[-1]}"), icon
-
-
-@pytest.mark.parametrize(
-    ("deck", "attributes"),
-    [
-        ("single", 'data-bid-min="20" data-bid-by-ones-to="" data-bid-multiple="1"'),
-        ("double", 'data-bid-min="50" data-bid-by-ones-to="60" data-bid-multiple="5"'),
-    ],
-)
-def test_the_bid_stepper_carries_the_rule_books_steps_for_the_phone(table_client, deck, attributes):
-    game = standard_game(deck=deck)
-    page = table_client.get(f"/g/{game.code}/").content.decode()
-    assert attributes in page
-    assert f'data-game="{game.code}"' in page
 
 
 def test_a_retried_save_answers_with_the_game_as_it_is_now_not_as_it_was_when_the_retry_arrived():

@@ -1,30 +1,42 @@
 // Small comforts for the phone at the table; every page works without them (plain forms).
+// The rule book's numbers come from the server, drawn from the engine's tables into one JSON
+// script per page (#hand-numbers on the hand form, #setup-numbers on the setup page): no rule
+// is written here.
 (function () {
   "use strict";
 
+  function numbers(id) {
+    const script = document.getElementById(id);
+    return script ? JSON.parse(script.textContent) : null;
+  }
+
   // Meld picker: a seat's points and chips add up as items are tapped (the preview is the authority).
   function seatSums(details) {
-    if (!details) return;
+    const rules = numbers("hand-numbers");
+    if (!details || !rules) return;
     let points = 0;
     let chips = 0;
     const families = {};
     details.querySelectorAll("input.count").forEach(function (input) {
       const n = parseInt(input.value, 10) || 0;
-      if (n > 0) {
-        points += n * Number(input.dataset.points);
-        chips += n * Number(input.dataset.chips);
-        families[input.dataset.family] = true;
+      const item = rules.melds[input.dataset.item];
+      if (n > 0 && item) {
+        points += n * item.points;
+        chips += n * item.chips;
+        families[item.family] = true;
       }
     });
-    if (families.kings && families.queens) chips += Number(details.dataset.roundhouse) || 0;
+    if (rules.roundhouse.families.every(function (family) { return families[family]; })) {
+      chips += rules.roundhouse.chips;
+    }
     details.querySelectorAll("[data-sum=points]").forEach(function (el) { el.textContent = points; });
     details.querySelectorAll("[data-sum=chips]").forEach(function (el) { el.textContent = chips; });
   }
 
-  // Trick points: type one side, the other is the rest of 25 (50 with a double deck).
+  // Trick points: type one side, the other is the rest of the hand's trick points.
   function fillTricks(input) {
     const form = input.form;
-    const total = Number(form.dataset.trickTotal);
+    const total = numbers("hand-numbers").trick_points;
     const fields = Array.from(form.querySelectorAll("input.trick-points"));
     input.dataset.typed = "1";
     const value = parseInt(input.value, 10);
@@ -44,7 +56,7 @@
   function slam(radio) {
     const form = radio.form;
     if (!radio.value) return;
-    const total = Number(form.dataset.trickTotal);
+    const total = numbers("hand-numbers").trick_points;
     form.querySelectorAll("input.trick-points").forEach(function (f) {
       f.value = f.name === "tricks_" + radio.value ? total : 0;
     });
@@ -52,20 +64,45 @@
 
   // Setup: the placeholders show the rule-book defaults for the chosen deck and variant.
   function setupDefaults(form) {
-    const script = document.getElementById("setup-defaults");
-    if (!form || !script) return;
-    const d = JSON.parse(script.textContent);
+    const d = numbers("setup-numbers");
+    if (!form || !d) return;
     const deck = (form.querySelector("input[name=deck]:checked") || {}).value;
     const variant = (form.querySelector("input[name=variant]:checked") || {}).value;
     const seats = (form.querySelector("input[name=seats]:checked") || {}).value;
-    if (seats !== "4" && variant === "check") {
+    if (Number(seats) !== d.check_seats && variant === "check") {
       const standard = form.querySelector("input[name=variant][value=standard]");
       if (standard) standard.checked = true;
     }
-    const target = deck === "double" ? d.double : variant === "check" ? d.check : d.single;
+    const target = deck === "double" ? d.targets.double : variant === "check" ? d.targets.check : d.targets.single;
     form.querySelector("input[name=target]").placeholder = target;
-    form.querySelector("input[name=min_bid]").placeholder = deck === "double" ? d.bid_double : d.bid_single;
+    form.querySelector("input[name=min_bid]").placeholder = d.min_bids[deck === "double" ? "double" : "single"];
   }
+
+  // The bid's − / +: stepped here by the rule book's ladder (no round trip per tap); without
+  // this script the buttons post to the preview, which steps on the server.
+  function stepBid(bid, ladder, up) {
+    const legal = function (b) { return ladder.by_ones_to === null || b <= ladder.by_ones_to || b % ladder.multiple === 0; };
+    if (isNaN(bid) || bid < ladder.min) return ladder.min;
+    let next = bid;
+    if (up) {
+      do next += 1; while (!legal(next));
+      return Math.min(next, ladder.max);
+    }
+    do next -= 1; while (next > ladder.min && !legal(next));
+    return Math.max(next, ladder.min);
+  }
+
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest("button[name=step]");
+    const stepper = button && button.closest(".bid-stepper");
+    const rules = numbers("hand-numbers");
+    if (!stepper || !rules) return;
+    event.preventDefault();
+    const input = stepper.querySelector("input");
+    input.value = stepBid(parseInt(input.value, 10), rules.bid, button.value === "bid_up");
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
 
   function init(root) {
     root.querySelectorAll("button[data-step][hidden]").forEach(function (b) { b.hidden = false; });

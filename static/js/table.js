@@ -2,8 +2,6 @@
 // without a network waits on the phone until the server confirms it. Without this script every page
 // still works as plain forms; the server checks the whole hand at Preview and Save either way.
 //
-// - Bid − / +: stepped here, from the rule book's steps the server writes on the stepper
-//   (data-bid-min, data-bid-by-ones-to, data-bid-multiple); no round trip per tap.
 // - Drafts: the entry form of a game is kept in localStorage per game and hand number until that
 //   hand is saved or the draft is discarded ("Draft restored · Discard").
 // - Outbox: Save puts the hand (its submission id and the form's fields) in localStorage and sends
@@ -11,8 +9,7 @@
 //   same submission id (the server saves one hand per id) on `online`, on focus and on a timer.
 // - The service worker (/sw.js) keeps the app and the opened games for offline use; the screen is
 //   kept awake while a game is open (Wake Lock API, where the browser has it).
-// - Log out: when hands still wait in the outbox, the button first says so and offers to stay
-//   signed in; logging out then asks the worker to forget the pages it kept for the account.
+// - Log out (static/js/logout.js): warned first while hands still wait in this outbox.
 (function () {
   "use strict";
 
@@ -55,35 +52,6 @@
     const h = Array.from(b, function (x) { return x.toString(16).padStart(2, "0"); }).join("");
     return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
   }
-
-  // --- the bid stepper ---------------------------------------------------------------------
-
-  function stepBid(bid, stepper, up, max) {
-    const min = Number(stepper.dataset.bidMin);
-    const onesTo = stepper.dataset.bidByOnesTo ? Number(stepper.dataset.bidByOnesTo) : null;
-    const multiple = Number(stepper.dataset.bidMultiple) || 1;
-    const legal = function (b) { return onesTo === null || b <= onesTo || b % multiple === 0; };
-    if (isNaN(bid) || bid < min) return min;
-    let next = bid;
-    if (up) {
-      do next += 1; while (!legal(next));
-      return Math.min(next, max);
-    }
-    do next -= 1; while (next > min && !legal(next));
-    return Math.max(next, min);
-  }
-
-  document.addEventListener("click", function (event) {
-    const button = event.target.closest && event.target.closest("button[name=step]");
-    const stepper = button && button.closest("[data-bid-min]");
-    if (!stepper) return;
-    event.preventDefault();
-    const input = stepper.querySelector("input");
-    const max = input.max ? Number(input.max) : Infinity;
-    input.value = stepBid(parseInt(input.value, 10), stepper, button.value === "bid_up", max);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-    input.dispatchEvent(new Event("change", { bubbles: true }));
-  });
 
   // --- drafts ------------------------------------------------------------------------------
 
@@ -368,61 +336,8 @@
     }
   }
 
-  // --- log out --------------------------------------------------------------------------------
-
-  // The worker drops every page it kept for this account (its name, a game's recovery code);
-  // the log-out goes ahead after its answer, or after a second without one.
-  function forgetKeptPages() {
-    const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
-    if (!worker) return Promise.resolve();
-    return new Promise(function (resolve) {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = resolve;
-      worker.postMessage({ type: "forget" }, [channel.port2]);
-      setTimeout(resolve, 1000);
-    });
-  }
-
-  function logOut(form) {
-    form.dataset.leaving = "1";
-    forgetKeptPages().then(function () { form.submit(); });
-  }
-
-  function warnBeforeLogOut(form, waiting) {
-    const dialog = document.createElement("dialog");
-    dialog.className = "logout-warning";
-    dialog.setAttribute("role", "alertdialog");
-    const text = document.createElement("p");
-    text.id = "logout-warning-text";
-    text.textContent = say("unsent", { count: waiting });
-    dialog.setAttribute("aria-describedby", text.id);
-    const actions = document.createElement("div");
-    actions.className = "actions";
-    const stay = document.createElement("button");
-    stay.type = "button";
-    stay.textContent = say("stay");
-    stay.addEventListener("click", function () { dialog.close(); });
-    const leave = document.createElement("button");
-    leave.type = "button";
-    leave.className = "secondary";
-    leave.textContent = say("leave");
-    leave.addEventListener("click", function () { dialog.close(); logOut(form); });
-    actions.append(stay, leave);
-    dialog.append(text, actions);
-    dialog.addEventListener("close", function () { dialog.remove(); });
-    document.body.append(dialog);
-    dialog.showModal();
-    stay.focus();
-  }
-
-  document.addEventListener("submit", function (event) {
-    const form = event.target;
-    if (!form.matches || !form.matches("form[data-logout]") || form.dataset.leaving) return;
-    event.preventDefault();
-    const waiting = outbox().length;
-    if (waiting) warnBeforeLogOut(form, waiting);
-    else logOut(form);
-  });
+  // What static/js/logout.js needs of the outbox before a log-out.
+  window.pinochleTable = { say: say, waiting: function () { return outbox().length; } };
 
   // --- the page ----------------------------------------------------------------------------
 

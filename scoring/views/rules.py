@@ -11,9 +11,9 @@ from django.shortcuts import render
 from django.utils.functional import Promise
 from django.views.decorators.http import require_GET
 
-from scoring import worked_example as worked_example_file
 from scoring.labels import MELD_LABELS
 from scoring.rules import check_record, tables
+from scoring.rules import worked_example as worked_example_file
 
 #: When the rule book behind this page last changed (shown in the reader's date format).
 RULES_DATE = datetime.date(2026, 11, 29)

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-PATH = Path(__file__).resolve().parent.parent / "docs" / "examples" / "record-example.json"
+PATH = Path(__file__).resolve().parents[2] / "docs" / "examples" / "record-example.json"
 
 
 @functools.cache

@@ -1,0 +1,131 @@
+"""Setting up a game: the rules it is played by (also a club night's, nights.forms) and the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.db import IntegrityError
+from django.utils.translation import gettext_lazy as _
+
+from core.fields import WholeNumberField
+from scoring import services
+from scoring.engine_messages import engine_message
+from scoring.labels import SEAT_NAMES
+from scoring.models import Game
+from scoring.rules import RecordError
+from scoring.rules.tables import (
+    CHECK_SEATS,
+    MAX_BID,
+    MAX_NAME_LENGTH,
+    MAX_TARGET,
+    SEAT_ORDER,
+    seats_for,
+    setup_numbers,
+)
+
+
+class GameRulesForm(forms.Form):
+    """The rules a game is played by, as a new game and a club night (nights.forms.NightForm) set
+    them: variant, deck, target, minimum bid and the house rule."""
+
+    variant = forms.ChoiceField(
+        label=_("Game"), choices=Game.Variant.choices, initial="standard", widget=forms.RadioSelect
+    )
+    deck = forms.ChoiceField(
+        label=_("Deck"), choices=Game.Deck.choices, initial="single", widget=forms.RadioSelect
+    )
+    target = WholeNumberField(
+        label=_("Play to"),
+        required=False,
+        min_value=1,
+        max_value=MAX_TARGET,
+        help_text=_("Leave empty for the rule book: 150, 500 with a double deck, 100 in Check Pinochle."),
+    )
+    min_bid = WholeNumberField(
+        label=_("Minimum bid"),
+        required=False,
+        min_value=1,
+        max_value=MAX_BID,
+        help_text=_("Leave empty for the rule book: 20, 50 with a double deck."),
+    )
+    meld_needs_trick = forms.BooleanField(
+        label=_("House rule: meld needs a trick"),
+        required=False,
+        help_text=_("A side that takes no trick scores no meld."),
+    )
+
+
+class GameForm(GameRulesForm):
+    """Setting up a game at the table. `setup_token` is a one-time token drawn into the form: the
+    same form posted twice (a second tap, Back and Start) opens the game it already made."""
+
+    field_order = ["setup_token", "seats", "variant", "deck", "target", "min_bid", "name_N", "name_E"]
+    field_order += ["name_S", "name_W", "first_dealer", "meld_needs_trick"]
+
+    setup_token = forms.UUIDField(widget=forms.HiddenInput, required=False)
+
+    seats = forms.TypedChoiceField(
+        label=_("Seats at the table"),
+        choices=[(4, _("4 (two partnerships)")), (3, _("3")), (2, _("2"))],
+        coerce=int,
+        initial=4,
+        widget=forms.RadioSelect,
+    )
+    name_N = forms.CharField(label=_("North"), required=False, max_length=MAX_NAME_LENGTH)
+    name_E = forms.CharField(label=_("East"), required=False, max_length=MAX_NAME_LENGTH)
+    name_S = forms.CharField(label=_("South"), required=False, max_length=MAX_NAME_LENGTH)
+    name_W = forms.CharField(label=_("West"), required=False, max_length=MAX_NAME_LENGTH)
+    first_dealer = forms.ChoiceField(
+        label=_("First dealer"), choices=list(SEAT_NAMES.items()), initial="N", widget=forms.RadioSelect
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        seats, variant = data.get("seats"), data.get("variant")
+        if variant == "check" and seats is not None and seats != CHECK_SEATS:
+            self.add_error(
+                "variant",
+                _("Check Pinochle is played by four players in two partnerships: choose 4 players."),
+            )
+        dealer = data.get("first_dealer")
+        if seats and dealer and dealer not in seats_for(seats):
+            message = (
+                _("With 3 players nobody sits West; choose another first dealer.")
+                if seats == 3
+                else _("With 2 players only North and East play; choose one of them to deal first.")
+            )
+            self.add_error("first_dealer", message)
+        return data
+
+    def name_fields(self) -> list[forms.BoundField]:
+        return [self[f"name_{seat}"] for seat in SEAT_ORDER]
+
+    def numbers(self) -> dict[str, object]:
+        """The rule book's setup numbers for the page's script (placeholders, Check Pinochle's seats)."""
+        return setup_numbers()
+
+    def save(self) -> Game | None:
+        """Create the game, or put the engine's objection next to its field and return None."""
+        data = self.cleaned_data
+        seats = data["seats"]
+        players = {seat: data.get(f"name_{seat}", "") for seat in seats_for(seats)}
+        try:
+            return services.create_game(
+                seats=seats,
+                variant=data["variant"],
+                deck=data["deck"],
+                target=data["target"],
+                min_bid=data["min_bid"],
+                first_dealer=data["first_dealer"],
+                meld_needs_trick=data["meld_needs_trick"],
+                players={seat: name for seat, name in players.items() if name},
+                setup_token=data.get("setup_token"),
+            )
+        except IntegrityError:
+            # The same setup form, posted twice at once: the other request made the game.
+            return Game.objects.get(setup__token=data["setup_token"])
+        except RecordError as error:
+            field = error.field.replace("players.", "name_")
+            self.add_error(field if field in self.fields else None, engine_message(error))
+            return None

@@ -1,0 +1,392 @@
+"""The hand entry form: what a phone posted, turned into a hand object (docs/record-format.md).
+
+The form checks what a form can see (numbers, seats, suits, a blank trick field), builds the hand
+object, and puts the engine's RecordError next to the input it is about (`add_record_error`). The
+engine stays the one authority on the rules: the views hand the built object to services, which
+score it before anything is written."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.functional import cached_property, lazy
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from core.fields import WholeNumberField
+from core.strict_input import whole_number
+from scoring.engine_messages import engine_message
+from scoring.forms.fields import FixedChoices
+from scoring.labels import MELD_NAMES, SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label
+from scoring.models import Game
+from scoring.rules import RecordError, Settings
+from scoring.rules.tables import (
+    MAX_BID,
+    MAX_MELD_POINTS,
+    REPEATABLE,
+    ROUNDHOUSE_CHIPS,
+    ROUNDHOUSE_FAMILIES,
+    SUITS,
+    hand_numbers,
+    meld_items_for,
+)
+
+# Labels that name players are only worked out when drawn, so a save that redirects never
+# needs the players' names (one query fewer on the busiest write).
+lazy_seat_label = lazy(seat_label, str)
+lazy_side_label = lazy(side_label, str)
+#: A seat can show a repeatable item (marriage, dix) at most this often; levelled items once.
+MAX_REPEAT = 12
+
+
+TRUMP_CHOICES = FixedChoices(
+    (suit, format_lazy("{} {}", SUIT_SYMBOLS[suit], SUIT_NAMES[suit])) for suit in SUITS
+)
+MELD_MODE_CHOICES = FixedChoices(Game.MeldMode.choices)
+
+
+class HandForm(forms.Form):
+    """One hand: bidder, bid, trump, melds (item by item or plain points), tricks.
+
+    `self.hand` is the hand object (docs/record-format.md) once the form is valid. Errors that belong to a
+    group of inputs (the tricks, a seat's melds) are kept in `group_errors`, keyed
+    "tricks", "melds", "melds_N", "meld_points" and "form".
+    """
+
+    submission_id = forms.UUIDField(widget=forms.HiddenInput, required=False)
+    number = WholeNumberField(widget=forms.HiddenInput, min_value=1, max_value=100_000)
+
+    def __init__(self, *args: Any, settings: Settings, players: Mapping[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.settings = settings
+        self.players = players
+        self.hand: dict[str, Any] = {}
+        self.group_errors: dict[str, list[str]] = {}
+        s = settings
+        if s.chips_in_play:
+            self.fields["passed"] = forms.BooleanField(label=_("All four passed"), required=False)
+        bidders = [(seat, lazy_seat_label(seat, players)) for seat in s.seat_letters]
+        if s.seats == 2:
+            bidders.append(("", _("No bidding")))
+        self.fields["bidder"] = forms.ChoiceField(
+            label=_("Bidder"), choices=FixedChoices(bidders), required=False, widget=forms.RadioSelect
+        )
+        self.fields["bid"] = WholeNumberField(
+            label=_("Bid"),
+            required=False,
+            min_value=1,
+            max_value=MAX_BID,
+            # No placeholder: a grey "20" looked like a value. The minimum is the hint under it.
+            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        )
+        self.fields["trump"] = forms.ChoiceField(
+            label=_("Trump"),
+            choices=TRUMP_CHOICES,
+            required=False,
+            widget=forms.RadioSelect,
+        )
+        self.fields["conceded"] = forms.BooleanField(label=_("Bidders concede (no play)"), required=False)
+        if not s.chips_in_play:
+            self.fields["meld_mode"] = forms.ChoiceField(
+                label=_("Meld entry"),
+                choices=MELD_MODE_CHOICES,
+                initial="items",
+                required=False,
+                widget=forms.RadioSelect,
+            )
+            # Quick meld points per seat, as each player announces them; a side scores the sum of
+            # its seats (docs/record-format.md keeps meld_points per side). At 2 and 3 seats a
+            # side is a seat. At 4 seats the per-side fields are still read, undrawn: a page or an
+            # outbox entry from before per-seat entry posts them, and its points must not be lost.
+            for name in [*s.seat_letters, *(side for side in s.sides if side not in s.seat_letters)]:
+                label = lazy_seat_label if len(name) == 1 else lazy_side_label
+                self.fields[f"meld_points_{name}"] = WholeNumberField(
+                    label=label(name, players),
+                    required=False,
+                    min_value=0,
+                    max_value=MAX_MELD_POINTS,
+                )
+        # The meld picker has one count per seat and item (up to 76 of them). They are read by
+        # hand in `_clean_melds` rather than as Django fields: a form of 100 fields is slow to
+        # build, check and draw, and every count needs the same small check.
+        self.items = meld_items_for(s.deck)
+        for side in s.sides:
+            self.fields[f"tricks_{side}"] = WholeNumberField(
+                label=lazy_side_label(side, players),
+                required=False,
+                min_value=0,
+                max_value=s.trick_points,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "trick-points"}),
+                error_messages={
+                    "max_value": _("A side takes at most %(limit_value)s trick points."),
+                    "min_value": _("Trick points cannot be negative."),
+                },
+            )
+        self.fields["slam"] = forms.ChoiceField(
+            label=_("Took every trick"),
+            choices=FixedChoices(
+                [("", _("Nobody")), *((side, lazy_side_label(side, players)) for side in s.sides)]
+            ),
+            required=False,
+            widget=forms.RadioSelect,
+        )
+
+    # --- building the hand object ------------------------------------------------------------
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("passed"):
+            self.hand = {"passed": True}
+            return data
+        hand: dict[str, Any] = {}
+        bidder, bid = data.get("bidder") or None, data.get("bid")
+        if bidder and bid is None and "bid" not in self.errors:
+            self.add_error("bid", _("Enter the bid."))
+        if bid is not None and not bidder and "bidder" not in self.errors:
+            self.add_error("bidder", _("Tap the seat that won the bid."))
+        if not bidder and bid is None and self.settings.seats != 2:
+            self.add_error("bidder", _("Tap the seat that won the bid."))
+        if bidder and bid is not None:
+            hand["bidder"], hand["bid"] = bidder, bid
+        if data.get("trump"):
+            hand["trump"] = data["trump"]
+        if data.get("meld_mode") == "points":
+            points = self._quick_points(data)
+            if any(points.values()):
+                hand["meld_points"] = points
+        else:
+            melds = self._clean_melds()
+            if melds:
+                hand["melds"] = melds
+        if data.get("conceded"):
+            hand["conceded"] = True
+        else:
+            self._clean_tricks(data, hand)
+        self.hand = hand
+        return data
+
+    def _quick_points(self, data: Mapping[str, Any]) -> dict[str, int]:
+        """Quick mode: each side's meld points, the sum of its seats' (or the side's own field)."""
+        points = {}
+        for side in self.settings.sides:
+            seats = [data.get(f"meld_points_{seat}") for seat in side if seat in self.settings.seat_letters]
+            if all(value is None for value in seats) and side not in self.settings.seat_letters:
+                seats = [data.get(f"meld_points_{side}")]
+            points[side] = sum(value or 0 for value in seats)
+        return points
+
+    def _clean_melds(self) -> dict[str, list[str]]:
+        """The meld items per seat from the picker's counts ("meld_N_run" = "1")."""
+        melds = {}
+        # The posted counts, read once (what meld_value reads, for up to 76 keys).
+        source = self.data if self.is_bound else self.initial
+        posted = {key: value for key, value in source.items() if key.startswith("meld_")}
+        for seat in self.settings.seat_letters:
+            items = []
+            for item in self.items:
+                raw = posted.get(f"meld_{seat}_{item.name}", "")
+                if raw in ("", None):
+                    continue
+                top = MAX_REPEAT if item.name in REPEATABLE else 1
+                parsed = whole_number(str(raw))
+                count = -1 if parsed is None else parsed
+                if parsed is None:
+                    problem = gettext("%(item)s: enter a whole number, 0 to %(top)d.")
+                else:
+                    problem = gettext("%(item)s: at most %(top)d per seat.") if count > top else ""
+                if problem:
+                    self.add_group_error(
+                        f"melds_{seat}", problem % {"item": MELD_NAMES[item.name], "top": top}
+                    )
+                    continue
+                items += [item.name] * count
+            if items:
+                melds[seat] = items
+        return melds
+
+    def meld_value(self, seat: str, item: str) -> Any:
+        """What the picker shows for a count: the posted text, or the initial count."""
+        key = f"meld_{seat}_{item}"
+        return self.data.get(key, "") if self.is_bound else self.initial.get(key, "")
+
+    def _clean_tricks(self, data: Mapping[str, Any], hand: dict[str, Any]) -> None:
+        sides, total = self.settings.sides, self.settings.trick_points
+        if any(f"tricks_{side}" in self.errors for side in sides):
+            return
+        values = {side: data.get(f"tricks_{side}") for side in sides}
+        slam = data.get("slam") or None
+        if slam:
+            hand["tricks_won"] = {
+                side: self.settings.tricks_per_hand if side == slam else 0 for side in sides
+            }
+            if all(value is None for value in values.values()):
+                values = {side: total if side == slam else 0 for side in sides}
+        blanks = [side for side, value in values.items() if value is None]
+        if len(blanks) == 1:
+            rest = total - sum(value or 0 for value in values.values())
+            if rest < 0:
+                self.add_group_error(
+                    "tricks", gettext("The trick points add up to more than %(total)d.") % {"total": total}
+                )
+                return
+            values[blanks[0]] = rest
+        elif blanks:
+            message = (
+                gettext("Enter the trick points of one side; the other side's are worked out from %(total)d.")
+                if len(sides) == 2
+                else gettext(
+                    "Enter the trick points of all players but one; the last is worked out from %(total)d."
+                )
+            )
+            self.add_group_error("tricks", message % {"total": total})
+            return
+        hand["tricks"] = values
+
+    def add_group_error(self, group: str, message: str) -> None:
+        self.group_errors.setdefault(group, []).append(message)
+
+    def is_valid(self) -> bool:
+        return super().is_valid() and not self.group_errors
+
+    def add_record_error(self, error: RecordError) -> None:
+        """Put the engine's message next to the input it is about."""
+        field = error.field
+        message = engine_message(error)
+        head = field.split(".")[0]
+        if field == "hands":
+            self.add_group_error(
+                "form",
+                gettext(
+                    "This change would end the game after hand %(hand)d, but later hands are recorded. "
+                    "Correct or delete the later hands first."
+                )
+                % {"hand": (error.hand or 2) - 1},
+            )
+        elif head in ("bid", "bidder", "trump", "conceded", "passed") and head in self.fields:
+            self.add_error(head, message)
+        elif head == "tricks_won":
+            self.add_error("slam", message)
+        elif head == "melds" and "." in field:
+            self.add_group_error(f"melds_{field.split('.')[1]}", message)
+        elif head in ("tricks", "melds", "meld_points"):
+            self.add_group_error(head, message)
+        else:
+            self.add_group_error("form", message)
+
+    # --- what the template draws -----------------------------------------------------------
+
+    _GROUP_FOCUS = {"tricks": "tricks_", "meld_points": "meld_points_"}
+
+    def error_summary(self) -> list[str]:
+        """Every problem, each naming its field ("Bid: Enter the bid."), for the list next to Save."""
+        lines = [
+            f"{self[name].label}: {error}"
+            for name in self.errors
+            if name in self.fields
+            for error in self.errors[name]
+        ]
+        for group, errors in self.group_errors.items():
+            if group.startswith("melds_"):
+                label = gettext("Meld of %(seat)s") % {"seat": seat_label(group[6:], self.players)}
+            else:
+                label = {
+                    "tricks": gettext("Trick points"),
+                    "melds": gettext("Meld"),
+                    "meld_points": gettext("Meld"),
+                }.get(group, "")
+            lines += [f"{label}: {error}" if label else error for error in errors]
+        return lines
+
+    def focus_first_error(self) -> None:
+        """Put `autofocus` on the first input with a problem, so a page drawn without JavaScript
+        opens at it (the summary next to Save names it too)."""
+        order = list(self.fields)
+        invalid = [name for name in order if name in self.errors]
+        for group in self.group_errors:
+            prefix = self._GROUP_FOCUS.get(group)
+            if prefix:
+                invalid += [name for name in order if name.startswith(prefix)][:1]
+        if invalid:
+            first = min(invalid, key=order.index)
+            self.fields[first].widget.attrs["autofocus"] = True
+
+    def meld_seats(self) -> list[dict[str, Any]]:
+        """Per seat: its label, its item counts and the errors about its melds."""
+        chips = self.settings.chips_in_play
+        deck = self.settings.deck
+        seats = []
+        for seat in self.settings.seat_letters:
+            rows = []
+            for item in self.items:
+                value = self.meld_value(seat, item.name)
+                rows.append(
+                    {
+                        "name": f"meld_{seat}_{item.name}",
+                        "item": item.name,
+                        "label": MELD_NAMES[item.name],
+                        "value": "" if value is None else value,
+                        "max": MAX_REPEAT if item.name in REPEATABLE else 1,
+                        "points": item.points(deck),
+                        "chips": item.chips if chips else 0,
+                        "family": item.family,
+                        "rare": item.level > 1,
+                        "level": item.level,
+                    }
+                )
+            errors = self.group_errors.get(f"melds_{seat}", [])
+            counted = [(_count(row["value"]), row) for row in rows]
+            families = {row["family"] for count, row in counted if count > 0}
+            seats.append(
+                {
+                    "seat": seat,
+                    "label": seat_label(seat, self.players),
+                    "rows": rows,
+                    # A seat's common items first; doubles and above behind one tap (open when used).
+                    "common": [row for row in rows if not row["rare"]],
+                    # Behind it the doubles, and (double deck) triples and quadruples one tap further.
+                    "rare": [row for row in rows if row["level"] == 2],
+                    "rare_open": any(_count(row["value"]) for row in rows if row["rare"]),
+                    "higher": [row for row in rows if row["level"] > 2],
+                    "higher_open": any(_count(row["value"]) for row in rows if row["level"] > 2),
+                    "errors": errors,
+                    # What the closed seat shows (the page's script keeps it up to date as items
+                    # are tapped, with the same sums: kings and queens around add the roundhouse's
+                    # chips where chips are in play; the preview is the authority).
+                    "points": sum(count * row["points"] for count, row in counted if count > 0),
+                    "chip_sum": sum(count * row["chips"] for count, row in counted if count > 0)
+                    + (ROUNDHOUSE_CHIPS if chips and set(ROUNDHOUSE_FAMILIES) <= families else 0),
+                    # Closed unless its melds have a problem: the sum says what it holds, and the
+                    # trick fields stay near (a correction most often changes the tricks).
+                    "open": bool(errors),
+                }
+            )
+        # One seat open at a time (an exclusive accordion) unless several have problems to show.
+        exclusive = sum(1 for seat in seats if seat["open"]) <= 1
+        for seat in seats:
+            seat["exclusive"] = exclusive
+        return seats
+
+    @cached_property
+    def numbers(self) -> dict[str, object]:
+        """The rule book's numbers this hand form adds up and steps by, for the phone's script
+        (one json_script), from the engine's tables."""
+        s = self.settings
+        return hand_numbers(deck=s.deck, min_bid=s.min_bid, seats=s.seats, chips_in_play=s.chips_in_play)
+
+    def trick_fields(self) -> list[forms.BoundField]:
+        return [self[f"tricks_{side}"] for side in self.settings.sides]
+
+    def meld_point_fields(self) -> list[forms.BoundField]:
+        if self.settings.chips_in_play:
+            return []
+        return [self[f"meld_points_{seat}"] for seat in self.settings.seat_letters]
+
+
+def _count(value: object) -> int:
+    try:
+        return int(str(value or 0))
+    except ValueError:
+        return 0

@@ -1,0 +1,75 @@
+"""The phone's script adds up melds, shares trick points and steps the bid with the rule book's
+numbers: the page hands them over in one JSON script drawn from the engine's tables, so no rule
+is written a second time in JavaScript."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from scoring.rules.tables import hand_numbers, setup_numbers
+from tests.helpers import check_game, standard_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _script(page: str, element_id: str) -> object:
+    found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', page, re.S)
+    assert found, f"no #{element_id} on the page"
+    return json.loads(found.group(1))
+
+
+@pytest.mark.parametrize(
+    ("game_of", "chips_in_play"),
+    [
+        (lambda: standard_game(), False),
+        (lambda: standard_game(deck="double"), False),
+        (lambda: standard_game(seats=3, min_bid=30), False),
+        (lambda: check_game(), True),
+    ],
+)
+def test_the_hand_forms_numbers_are_the_engines_tables_for_the_games_settings(
+    table_client, game_of, chips_in_play
+):
+    game = game_of()
+    page = table_client.get(f"/g/{game.code}/").content.decode()
+    expected = hand_numbers(
+        deck=game.deck,
+        min_bid=game.min_bid or (50 if game.deck == "double" else 20),
+        seats=game.seats,
+        chips_in_play=chips_in_play,
+    )
+    assert _script(page, "hand-numbers") == expected
+
+
+def test_a_double_deck_bid_ladder_and_its_help_come_from_the_same_numbers(table_client):
+    game = standard_game(deck="double")
+    page = table_client.get(f"/g/{game.code}/").content.decode()
+    assert _script(page, "hand-numbers")["bid"] == {"min": 50, "by_ones_to": 60, "multiple": 5, "max": 9999}
+    assert "Minimum 50; above 60 in steps of 5" in page
+
+
+def test_the_correction_page_hands_its_form_the_same_numbers(table_client):
+    from scoring import services
+    from tests.helpers import quick_hand
+
+    game = standard_game()
+    services.record_hand(game=game, number=1, data=quick_hand(), submission_id=None)
+    page = table_client.get(f"/g/{game.code}/hands/1/").content.decode()
+    assert _script(page, "hand-numbers")["trick_points"] == 25
+
+
+def test_the_setup_page_hands_over_the_rule_books_defaults_and_check_pinochles_seats(client):
+    page = client.get("/games/new").content.decode()
+    numbers = _script(page, "setup-numbers")
+    assert numbers == setup_numbers()
+    assert numbers["check_seats"] == 4 and numbers["targets"]["check"] == 100
+
+
+@pytest.mark.parametrize("name", ["app.js", "table.js"])
+def test_the_phones_scripts_write_no_rule_book_number(name):
+    script = (Path(settings.BASE_DIR) / "static" / "js" / name).read_text(encoding="utf-8")
+    for rule in ("dataset.points", "dataset.chips", "dataset.roundhouse", "trickTotal", '"4"', "kings"):
+        assert rule not in script

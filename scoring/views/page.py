@@ -1,0 +1,148 @@
+"""The game page as every view draws it: the scoreboard, the history and a fresh entry form
+(a whole page, or the #game fragment an htmx request swaps in)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse, reverse_lazy
+from django.utils.functional import SimpleLazyObject
+from django_htmx.middleware import HtmxDetails
+
+from scoring import game_settings, selectors, services
+from scoring.audit import game_corrections
+from scoring.forms import HandForm
+from scoring.handover import (
+    recovery_code,
+)
+from scoring.models import Game, HandChange
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def hand_form(game: Game, data: QueryDict | None, **kwargs: Any) -> HandForm:
+    players = SimpleLazyObject(lambda: services.players_of(game))
+    return HandForm(data, settings=selectors.settings_of(game), players=players, **kwargs)
+
+
+def form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
+    """Where the hand form posts: a new hand, or the correction of hand `edit_number`."""
+    if edit_number is None:
+        return {  # lazy: a page whose form comes from `{% shared %}` does not need them
+            "edit_number": None,
+            "action": reverse_lazy("scoring:hand_save", args=[game.code]),
+            "preview_url": reverse_lazy("scoring:hand_preview", args=[game.code]),
+        }
+    return {
+        "edit_number": edit_number,
+        "action": reverse("scoring:hand_edit", args=[game.code, edit_number]),
+        "preview_url": reverse("scoring:hand_edit_preview", args=[game.code, edit_number]),
+    }
+
+
+def game_page_html(
+    request: HttpRequest, game: Game, *, mode: str, board: selectors.Scoreboard | None = None
+) -> str:
+    """The whole game page, drawn for this request (its CSRF token, a fresh submission id, its messages)."""
+    return render_to_string("scoring/game.html", game_context(request, game, mode, board), request)
+
+
+def game_html(
+    request: HttpRequest, game: Game, *, mode: str, board: selectors.Scoreboard | None = None
+) -> str:
+    """The #game fragment (an htmx request's answer), with a fresh entry form for editors."""
+    return render_to_string("scoring/game.html#game", game_context(request, game, mode, board), request)
+
+
+def game_context(
+    request: HttpRequest, game: Game, mode: str, board: selectors.Scoreboard | None
+) -> dict[str, Any]:
+    """The game page with a fresh entry form. The parts every viewer of this state shares come
+    from `{% shared %}` (scoring/fragments.py) once drawn, so the scoreboard (its seats query) and
+    the form are only made when a part has to be drawn."""
+    if board is None:
+        board = SimpleLazyObject(lambda: selectors.scoreboard(game))  # type: ignore[assignment]
+    context = board_context(request, game, board, mode=mode)
+    # With a fresh form (no refused save to explain) the end of the game is the same for everyone.
+    context["end_key"] = context["state_key"]
+    if mode == "edit":
+        submission_id = uuid.uuid4()
+        initial = {"number": game.hand_count + 1, "submission_id": submission_id, "meld_mode": game.meld_mode}
+        context["form"] = SimpleLazyObject(
+            lambda: HandForm(initial=initial, settings=board.settings, players=board.players)
+        )
+        context["fresh_submission_id"] = submission_id
+        # A fresh form's fields depend on the game's state (a change of names or settings is a new
+        # state: scoring/game_settings.py writes updated_at) and on the meld mode, which a save
+        # remembers without a new state (services.record_hand); not on who asks.
+        context["entry_cache_key"] = f"{context['state_key']}:{game.meld_mode}"
+    return context
+
+
+def board_context(
+    request: HttpRequest, game: Game, board: selectors.Scoreboard, *, mode: str
+) -> dict[str, Any]:
+    """What the game fragment shows besides the form: only what everyone in `mode` may see."""
+    # Read only when the history is drawn (not when it comes from the shared parts).
+    corrections = SimpleLazyObject(lambda: _corrections(game))
+    version = game_settings.version(game)
+    if mode == "share":
+        live = ("scoring:game_shared_live", game.share_code)
+    else:
+        live = ("scoring:game_live", game.code)
+    context: dict[str, Any] = {
+        "board": board,
+        "game": game,
+        "editable": mode == "edit",
+        "shared": mode == "share",
+        # Only drawn with the scoreboard, which usually comes from the shared parts.
+        "live_url": SimpleLazyObject(lambda: f"{reverse(live[0], args=[live[1]])}?v={version}"),
+        "next_number": game.hand_count + 1,
+        # The scoreboard and the history are the same for everyone who sees this state of the game
+        # in this mode: `{% shared %}` parts keyed by it (and the language).
+        "state_key": f"{game.code}:{version}:{mode}",
+        "edited": SimpleLazyObject(lambda: corrections[0]),
+        "deleted": SimpleLazyObject(lambda: corrections[1]),
+        "blank_rows": range(1, 21),  # the printed backup pad's rows
+        **form_urls(game, None),
+    }
+    if mode == "edit":
+        context["share_url"] = request.build_absolute_uri(
+            reverse("scoring:game_shared", args=[game.share_code])
+        )
+        context["recovery_code"] = SimpleLazyObject(lambda: recovery_code(game))
+    elif mode == "share":
+        context["recover_url"] = reverse("scoring:game_shared_recover", args=[game.share_code])
+    else:
+        context["recover_url"] = reverse("scoring:game_recover", args=[game.code])
+    return context
+
+
+def _corrections(game: Game) -> tuple[dict[int, HandChange], list[HandChange]]:
+    """The latest correction of each hand still in the game, and the deletions, newest first."""
+    edited: dict[int, HandChange] = {}
+    deleted: list[HandChange] = []
+    for change in game_corrections(game)[:100]:
+        if change.action == HandChange.Action.FILING:
+            continue  # not a hand: shown on the corrections page
+        if change.action == HandChange.Action.DELETE:
+            deleted.append(change)
+        elif change.hand_number <= game.hand_count:
+            edited.setdefault(change.hand_number, change)
+    return edited, deleted
+
+
+def render_game(
+    request: HtmxHttpRequest, board: selectors.Scoreboard, form: HandForm, **extra: Any
+) -> HttpResponse:
+    template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
+    if form.is_bound:
+        form.focus_first_error()
+    context = {**board_context(request, board.game, board, mode="edit"), "form": form, **extra}
+    return render(request, template, context)
