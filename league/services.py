@@ -333,7 +333,7 @@ def _game_rows(
             played_on=new.played_on,
             place=new.place,
             note=new.note,
-            pending_import=pending_import,
+            pending_import_id=pending_import,
             **summary_fields(new.result),
         )
         if new.code:

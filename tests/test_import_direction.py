@@ -35,8 +35,13 @@ PLAIN_MODULES = [
     "ratings/compute.py",
     "ratings/insight.py",
     "ratings/svg.py",
-    "nights/planning.py",
-    "nights/settlement.py",
+    "nights/planning/__init__.py",
+    "nights/planning/plan.py",
+    "nights/planning/rounds.py",
+    "nights/planning/night.py",
+    "nights/settlement/__init__.py",
+    "nights/settlement/chips.py",
+    "nights/settlement/payments.py",
     "ledger/compute.py",
 ]
 

@@ -301,7 +301,7 @@ class Fuzzer:
         return Request(
             "league game details",
             "POST",
-            f"/league/games/{self.code()}/",
+            f"/g/{self.code()}/details/",
             self.damage(fields, []),
             csrf=self.csrf(),
             who=self.rng.choice(["anon", "alice"]),
@@ -340,7 +340,6 @@ class Fuzzer:
                 f"/league/players/{self.int_id(s.player_ids)}/",
                 f"/league/results/{publish}/",
                 f"/games/clubs/{self.int_id([s.club_id])}/corrections/?page={self.nasty()[:30]}",
-                f"/games/{self.code()}/history/",
                 f"/g/{self.code()}/",
                 f"/g/{self.code()}/live",
                 f"/g/{self.code()}/history/",
@@ -648,17 +647,14 @@ class Fuzzer:
             return Request(
                 "hand-over",
                 "POST",
-                f"/{self.rng.choice(['g', 'games'])}/{self.code()}/hand-over/",
+                f"/g/{self.code()}/hand-over/",
                 [],
                 csrf=self.csrf(),
                 who=self.rng.choice(["anon", "alice"]),
             )
         token = self.rng.choice(["x", "a" * 43, "%00", "a" * 500])
         method = self.rng.choice(["GET", "POST"])
-        prefix = self.rng.choice(["g", "games"])  # /games/… is the old address, moved to /g/…
-        return Request(
-            "take-over", method, f"/{prefix}/{self.code()}/take-over/{token}/", [], csrf=self.csrf()
-        )
+        return Request("take-over", method, f"/g/{self.code()}/take-over/{token}/", [], csrf=self.csrf())
 
     def admin_login(self) -> Request:
         fields = {
