@@ -72,7 +72,7 @@ def test_each_part_points_only_at_rows_of_its_own_or_an_earlier_part():
 def test_every_field_of_the_models_the_league_part_writes_by_hand_is_written_or_rebuilt():
     for label, written in league_backup.FIELDS_WRITTEN.items():
         fields = {field.name for field in apps.get_model(label)._meta.concrete_fields}
-        assert fields <= written, f"{label}: {sorted(fields - written)} not in its backup (league/backup.py)"
+        assert fields <= written, f"{label}: {sorted(fields - written)} not in its backup (league/backup/)"
     by_hand = set(league_backup.FIELDS_WRITTEN) | {"scoring.Game"}
     tables = {label for label in league_backup.PART.holds if "_" not in label.split(".")[1]}
     assert tables == by_hand, "a model of the league's part has no list of the fields it writes"

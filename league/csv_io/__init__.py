@@ -9,7 +9,7 @@ Import reads a file game by game (`FileReader`: a hands.csv decoded as it is rea
 one at a time), every game through the rules engine, and reports every bad row (line and
 reason). `import_bytes` (the import_games command) checks the whole file before writing the lot in
 one transaction with `league.services.store_games`; an upload's task writes checked games in
-hidden chunks as it reads (league/imports.py).
+hidden chunks as it reads (league/imports/).
 """
 
 from league.csv_io.columns import (

@@ -56,7 +56,7 @@ def check_bytes(
     """Read and check one file (hands.csv, or JSON game records) whole, writing nothing and taking
     no write lock: the user's rights (`check`), every game through the engine, codes already here,
     seasons' dates. ImportRefused lists every problem found. (The upload page's import does the
-    same game by game, writing as it goes: league/imports.py.)"""
+    same game by game, writing as it goes: league/imports/.)"""
     reader = FileReader(raw, name=name, club=club, season=season, played_on=played_on, check=check)
     reader.count()
     games = list(reader.games())

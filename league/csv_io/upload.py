@@ -47,7 +47,7 @@ def import_bytes(
     check: PlaceCheck | None = None,
 ) -> ImportReport:
     """Import one file in one transaction, all or nothing (the import_games command; the upload
-    page writes in short transactions instead, league/imports.py).
+    page writes in short transactions instead, league/imports/).
 
     `check` (the importing user's rights) sees every club and season the file names before its
     games are scored; any problem it returns refuses the whole file."""

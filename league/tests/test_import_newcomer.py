@@ -268,7 +268,7 @@ def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(mon
     _user("newcomer")
     newcomer = User.objects.get(username="newcomer")
     other = User.objects.create_user("quick", "q@example.org", "not-used-here-1")
-    write = imports.write_pending_games
+    write = imports.worker.write_pending_games
 
     def someone_makes_the_club_meanwhile(**kwargs):
         if not Club.objects.exists():
@@ -276,7 +276,7 @@ def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(mon
             ClubRole.objects.create(user=other, club=club, role=ClubRole.Role.ORGANISER)
         return write(**kwargs)
 
-    monkeypatch.setattr(imports, "write_pending_games", someone_makes_the_club_meanwhile)
+    monkeypatch.setattr(imports.worker, "write_pending_games", someone_makes_the_club_meanwhile)
     batch = imports.start(raw=text.encode(), name="hands.csv", user=newcomer)
 
     assert batch.status == ImportBatch.Status.REFUSED
@@ -295,7 +295,7 @@ def test_a_season_closed_after_the_check_takes_none_of_the_games(monkeypatch):
         starts_on=datetime.date(2026, 3, 1),
         ends_on=datetime.date(2026, 5, 31),
     )
-    write = imports.write_pending_games
+    write = imports.worker.write_pending_games
 
     def an_organiser_closes_the_season_meanwhile(**kwargs):
         Season.objects.filter(pk=spring.pk).update(
@@ -303,7 +303,7 @@ def test_a_season_closed_after_the_check_takes_none_of_the_games(monkeypatch):
         )
         return write(**kwargs)
 
-    monkeypatch.setattr(imports, "write_pending_games", an_organiser_closes_the_season_meanwhile)
+    monkeypatch.setattr(imports.worker, "write_pending_games", an_organiser_closes_the_season_meanwhile)
     batch = imports.start(raw=text.encode(), name="hands.csv", user=owner)
 
     assert batch.status == ImportBatch.Status.REFUSED

@@ -1,11 +1,5 @@
-"""The night pages, mounted at /nights/: open a night, check players in, draw and change the plan,
-start rounds, table links and cards, the wall plan, live standings, finish and remove.
-
-Organisers of the night's club run it (`require_club_role("manage")`); every club role reads its
-standings and the wall plan; a published season's link shows its nights' standings to anyone;
-whoever holds a table's link scores that table's game. Plain forms with post/redirect/get; the
-standings poll with htmx (an ETag answers 304 while nothing changed).
-"""
+"""The organiser's night: a club's nights, opening one, check-in, the draw and its changes, rounds,
+finishing and removing the night."""
 
 from __future__ import annotations
 
@@ -13,52 +7,21 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import cache_control, never_cache
-from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
-from django.views.decorators.vary import vary_on_cookie
-from django_htmx.middleware import HtmxDetails
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from clubs.models import Club, Player, Season
+from clubs.models import Club, Player
 from clubs.permissions import can_manage_club, require_club_role
 from clubs.selectors import roster
 from nights import services
 from nights.forms import NewcomerForm, NightForm, PlayerChoiceForm, SwapForm, late_arrival_choices
-from nights.models import Night, NightTable
-from nights.standings import night_standings, version
-from scoring.devices import ensure_device, holds_game
-from scoring.labels import side_label, side_short
+from nights.models import Night
+from nights.views.access import HtmxHttpRequest, _back, _form_error, _night, _refusal, manage_night
 from scoring.permissions import actor_for
-from scoring.qr import qr_svg
-from scoring.rules.tables import sides_for
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-def night_club(night_id: int) -> int:
-    """The club of the night a URL names (404 for an unknown night)."""
-    return get_object_or_404(Night.objects.only("club_id"), pk=night_id).club_id  # type: ignore[attr-defined]
-
-
-manage_night = require_club_role("manage", club_of=lambda night_id, **kwargs: night_club(night_id))
-view_night = require_club_role("view", club_of=lambda night_id, **kwargs: night_club(night_id))
-
-
-def _night(night_id: int) -> Night:
-    return get_object_or_404(Night.objects.select_related("club", "season"), pk=night_id)
-
-
-def _refusal(request: HttpRequest, error: ValidationError) -> None:
-    for message in error.messages:
-        messages.error(request, message)
-
 
 # --- a club's nights and opening one -----------------------------------------------------------
 
@@ -146,10 +109,6 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
 @manage_night
 def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
     return _night_page(request, _night(night_id))
-
-
-def _back(night: Night, anchor: str = "") -> HttpResponse:
-    return redirect(reverse("nights:night", args=[night.pk]) + (f"#{anchor}" if anchor else ""))
 
 
 @require_POST
@@ -265,14 +224,6 @@ def swap(request: HttpRequest, night_id: int) -> HttpResponse:
     return _night_page(request, night, status=400, swap_form=form)
 
 
-def _form_error(form: Any, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
-
-
 @require_POST
 @manage_night
 def late_arrival(request: HttpRequest, night_id: int) -> HttpResponse:
@@ -382,149 +333,3 @@ def remove(request: HttpRequest, night_id: int) -> HttpResponse:
     )
     messages.success(request, message % {"count": removed})
     return redirect("nights:club_nights", club_id=club_id)
-
-
-# --- table links, cards and the wall plan -----------------------------------------------------
-
-
-def _table_url(request: HttpRequest, table: NightTable) -> str:
-    return request.build_absolute_uri(reverse("nights:table", args=[table.token]))
-
-
-@require_GET
-@manage_night
-def table_cards(request: HttpRequest, night_id: int, round_no: int) -> HttpResponse:
-    """Printable cards of a round's tables: round, table, seats and the link's QR code."""
-    night = _night(night_id)
-    rounds = _plan_rounds(night)
-    if not 1 <= round_no <= len(rounds):
-        raise Http404("no such round")
-    cards = []
-    for entry in rounds[round_no - 1]["tables"]:
-        table = entry["table"]
-        url = _table_url(request, table)
-        title = _("QR code of the link of table %(table)d") % {"table": table.table_no}
-        cards.append({**entry, "url": url, "qr": qr_svg(url, title=title, scale=5)})
-    context = {"night": night, "club": night.club, "round": rounds[round_no - 1], "cards": cards}
-    return render(request, "nights/cards.html", context)
-
-
-@require_GET
-@view_night
-def wall_plan(request: HttpRequest, night_id: int) -> HttpResponse:
-    """The plan of every round on one printable page, for the wall."""
-    night = _night(night_id)
-    return render(
-        request, "nights/wall.html", {"night": night, "club": night.club, "rounds": _plan_rounds(night)}
-    )
-
-
-@never_cache
-@require_http_methods(["GET", "POST"])
-def table(request: HttpRequest, token: str) -> HttpResponse:
-    """A table's link: the GET asks first (link previews must not take the scoring); the POST
-    gives this phone the scoring of the table's game, as the recovery code would."""
-    nt = get_object_or_404(NightTable.objects.select_related("night__club", "game"), token=token)
-    night, game = nt.night, nt.game
-    seats = services.ordered_seats(nt)
-    context = {"night": night, "table": nt, "seats": seats, "game": game}
-    if game is not None and game.finished:  # the round is over: its result, and nothing to score
-        context["winner_label"] = side_label(game.winner, {seat.seat: seat.player.name for seat in seats})
-        # In seat order (N–S before E–W): a JSON column's keys come back sorted on PostgreSQL.
-        sides = sides_for(game.seats)
-        context["final_points"] = [(side_short(side), game.scores.get(side, 0)) for side in sides]
-        context["final_chips"] = [(side_short(side), game.chip_totals.get(side, 0)) for side in sides]
-        return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
-    if night.is_finished or game is None:
-        return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
-    if request.method == "GET":
-        context["holds"] = holds_game(request, game)
-        return render(request, "nights/table.html", context)
-    actor = actor_for(request) if request.user.is_authenticated else services.TABLE_LINK_ACTOR
-    try:
-        taken = services.claim_table(table=nt, device=ensure_device(request), actor=actor)
-    except ValidationError as error:
-        _refusal(request, error)
-        return redirect("nights:table", token=token)
-    if taken:
-        messages.info(
-            request, _("This phone now keeps the score of this table; the other phone only watches.")
-        )
-    else:
-        messages.success(request, _("This phone keeps the score of this table."))
-    return redirect("scoring:game", code=game.code)
-
-
-# --- standings --------------------------------------------------------------------------------
-
-
-def _standings_context(request: HttpRequest, night: Night, *, live_url: str) -> dict[str, Any]:
-    standings = night_standings(night)
-    return {
-        "night": night,
-        "club": night.club,
-        "standings": standings,
-        "version": version(night),
-        "live_url": live_url,
-        "polling": not night.is_finished,
-    }
-
-
-def _standings_etag(request: HttpRequest, night_id: int) -> str:
-    return f"{version(_night(night_id))}-{get_language()}"
-
-
-@require_GET
-@view_night
-def standings(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
-    live = reverse("nights:standings_live", args=[night.pk])
-    context = {
-        **_standings_context(request, night, live_url=live),
-        "manager": can_manage_club(request.user, night.club_id),
-    }  # type: ignore[attr-defined]
-    return render(request, "nights/standings.html", context)
-
-
-def _live(request: HttpRequest, night: Night, live_url: str) -> HttpResponse:
-    if request.GET.get("v") == version(night):
-        return HttpResponse(status=204)
-    context = _standings_context(request, night, live_url=live_url)
-    html = render_to_string("nights/standings.html#night-standings", context, request)
-    return HttpResponse(html, status=286 if night.is_finished else 200)
-
-
-@require_GET
-@cache_control(private=True)
-@vary_on_cookie
-@view_night
-@condition(etag_func=_standings_etag)
-def standings_live(request: HttpRequest, night_id: int) -> HttpResponse:
-    """What the standings page polls: 204 (or 304 for its ETag) while nothing changed."""
-    night = _night(night_id)
-    return _live(request, night, reverse("nights:standings_live", args=[night.pk]))
-
-
-def _published_night(publish_code: str, night_id: int) -> Night:
-    season = get_object_or_404(Season, publish_code=publish_code)
-    return get_object_or_404(Night.objects.select_related("club", "season"), pk=night_id, season=season)
-
-
-def _published_etag(request: HttpRequest, publish_code: str, night_id: int) -> str:
-    return f"{version(_published_night(publish_code, night_id))}-share-{get_language()}"
-
-
-@require_GET
-def published_standings(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
-    """A published season's night: its standings for anyone with the season's results link."""
-    night = _published_night(publish_code, night_id)
-    live = reverse("nights:published_live", args=[publish_code, night.pk])
-    context = {**_standings_context(request, night, live_url=live), "published": True}
-    return render(request, "nights/standings.html", context)
-
-
-@require_GET
-@condition(etag_func=_published_etag)
-def published_live(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
-    night = _published_night(publish_code, night_id)
-    return _live(request, night, reverse("nights:published_live", args=[publish_code, night.pk]))
