@@ -6,7 +6,7 @@ Game (totals, finished, winner) are a cache the services rewrite in the same tra
 change of hands, for the games list.
 """
 
-from scoring.models.changes import UPGRADE_LABEL, HandChange
+from scoring.models.changes import HandChange
 from scoring.models.games import (
     FORMULA_STARTS,
     SEAT_CHOICES,
@@ -24,7 +24,6 @@ from scoring.models.stats import GameStat, HandStat
 __all__ = [
     "FORMULA_STARTS",
     "SEAT_CHOICES",
-    "UPGRADE_LABEL",
     "Device",
     "DeviceGame",
     "Game",

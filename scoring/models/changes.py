@@ -6,10 +6,6 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-#: The corrections trail's actor of a change the scorekeeper made itself when it was upgraded
-#: (nights.services.finish_rounds_of_hands: the length given to a round's game stored before).
-UPGRADE_LABEL = "upgrade"
-
 
 class HandChange(models.Model):
     """One correction of a saved hand: what it was, what it became, who did it and when."""
@@ -63,6 +59,4 @@ class HandChange(models.Model):
             return str(_("a phone with the recovery code"))
         if self.actor_label == "table-link":
             return str(_("a phone with the table's link"))
-        if self.actor_label == UPGRADE_LABEL:
-            return str(_("the scorekeeper's upgrade"))
         return self.actor_label or str(_("someone unknown"))
