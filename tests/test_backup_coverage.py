@@ -56,13 +56,20 @@ def test_the_parts_of_the_apps_that_have_models_are_found_in_the_order_of_instal
     assert found == sorted(found, key=order.index)
 
 
+# Relations no backed-up row ever fills: a backup holds only visible games, and a game is visible
+# once its import has ended (`pending_import` None), so the import batches it points at while
+# hidden need not be restored.
+EMPTY_IN_EVERY_BACKUP = {"scoring.Game.pending_import"}
+
+
 def test_each_part_points_only_at_rows_of_its_own_or_an_earlier_part():
+    assert "pending_import" in league_backup.GAME_FIELDS_DERIVED  # the backup leaves it out
     restored_before = {"auth.Permission", "contenttypes.ContentType"}  # made by migrate, named in the file
     for app, part in parts.found():
         restored_before |= set(part.holds)
         for label in part.holds:
             for field in apps.get_model(label)._meta.concrete_fields:
-                if field.is_relation:
+                if field.is_relation and f"{label}.{field.name}" not in EMPTY_IN_EVERY_BACKUP:
                     target = field.related_model._meta.label
                     assert target in restored_before, (
                         f"{app}: {label}.{field.name} points at {target}, not restored yet"
