@@ -184,7 +184,7 @@ def search(seed: int) -> None:
     for index, p in enumerate(shown[:10]):
         amount = p.amount if index % 2 == 0 else (p.amount / 2).quantize(Decimal("0.01"))
         paid.append(Transfer(p.payer, p.payee, amount, MONEY))
-    from nights.settlement import _zero_sum_groups
+    from nights.settlement.payments import _zero_sum_groups
 
     _zero_sum_groups.cache_clear()  # a first view in a fresh process
     began = time.perf_counter()

@@ -1,6 +1,5 @@
 """Who and which club: clubs, the people who play, their rosters, seasons and the club roles of
-user accounts. Tables keep their names from when these models lived in the scoring app
-(`db_table`), so moving them changed no data.
+user accounts.
 
 This app knows nothing of games: the table (scoring) points at clubs, seasons and players, never
 the other way round.
@@ -19,7 +18,6 @@ class Club(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
-        db_table = "scoring_club"  # the table it had in the scoring app
         ordering = ["name"]
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
@@ -47,7 +45,6 @@ class Player(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
-        db_table = "scoring_player"  # the table it had in the scoring app
         ordering = ["name", "id"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
@@ -70,7 +67,6 @@ class Membership(models.Model):
     retired_on = models.DateField(_("retired on"), null=True, blank=True)
 
     class Meta:
-        db_table = "scoring_membership"  # the table it had in the scoring app
         ordering = ["club", "player__name"]
         constraints = [models.UniqueConstraint(fields=["club", "player"], name="one_membership_per_club")]
         verbose_name = _("membership")
@@ -93,7 +89,6 @@ class Season(models.Model):
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
 
     class Meta:
-        db_table = "scoring_season"  # the table it had in the scoring app
         ordering = ["club", "-starts_on"]
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
@@ -131,7 +126,6 @@ class ClubRole(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        db_table = "scoring_clubrole"  # the table it had in the scoring app
         constraints = [models.UniqueConstraint(fields=["user", "club"], name="one_role_per_user_and_club")]
         verbose_name = _("club role")
         verbose_name_plural = _("club roles")

@@ -1,7 +1,6 @@
 """Organiser pages, mounted at /clubs/ (a club's records and standings stay under /league/)."""
 
 from django.urls import path
-from django.views.generic import RedirectView
 
 import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from clubs import views
@@ -22,9 +21,4 @@ urlpatterns = [
     path("<id:club_id>/seasons/", views.seasons, name="seasons"),
     path("<id:club_id>/seasons/<id:season_id>/", views.season_edit, name="season_edit"),
     path("<id:club_id>/seasons/<id:season_id>/close", views.season_close, name="season_close"),
-    # The club's corrections trail is a page of its games (scoring): where it used to be.
-    path(
-        "<id:club_id>/corrections/",
-        RedirectView.as_view(pattern_name="scoring:club_corrections", permanent=True, query_string=True),
-    ),
 ]

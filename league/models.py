@@ -4,7 +4,7 @@ A batch is made when an upload is accepted. Its games are checked whole before a
 written in chunks of `IMPORT_CHUNK_GAMES` games, each in a short transaction, with
 `Game.pending_import` set so no page, standing, export or count sees them; the last short
 transaction makes them all visible at once. A refused or broken batch deletes its pending games:
-for the user the import is all or nothing (league/imports.py).
+for the user the import is all or nothing (league/imports/).
 
 The uploaded file waits in the database (`ImportFile`) until a task worker, on any machine that
 shares the database, runs the batch; it is deleted when the batch ends.

@@ -134,7 +134,7 @@ def _hidden_write() -> None:
     """On PostgreSQL, the commit of hidden rows does not wait for the disk: a hand save's commit
     then does not queue behind an import's flushes. Nothing is lost that matters: the publishing
     commit waits as usual and makes every earlier write durable first; a server crash before it
-    leaves an unfinished batch, refused and cleaned (league/imports.py)."""
+    leaves an unfinished batch, refused and cleaned (league/imports/)."""
     connection = connections[DEFAULT_DB_ALIAS]
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -333,7 +333,7 @@ def _game_rows(
             played_on=new.played_on,
             place=new.place,
             note=new.note,
-            pending_import=pending_import,
+            pending_import_id=pending_import,
             **summary_fields(new.result),
         )
         if new.code:

@@ -1,5 +1,4 @@
 from django.urls import path
-from django.views.generic import RedirectView
 
 import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from league import views
@@ -18,9 +17,4 @@ urlpatterns = [
     path("export/hands.csv", views.export_csv, {"which": "hands"}, name="export_hands"),
     path("import/", views.import_games, name="import"),
     path("import/<id:batch_id>/", views.import_status, name="import_status"),
-    # A game's league details moved to the game's own pages (/g/<code>/details/).
-    path(
-        "games/<str:code>/",
-        RedirectView.as_view(pattern_name="scoring:game_details", permanent=True, query_string=True),
-    ),
 ]

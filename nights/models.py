@@ -1,6 +1,6 @@
 """A club night: the evening's settings, who checked in, and the tables of every round.
 
-The draw itself is plain Python (`nights/planning.py`); these rows store what it drew so the plan
+The draw itself is plain Python (`nights/planning/`); these rows store what it drew so the plan
 survives a reload and the rounds already played never change. A round is *started* when its
 tables have games: each `NightTable` then points at the `scoring.Game` its phones score, and every
 figure of the night (standings, chips) is read from those games, never stored here.
@@ -92,7 +92,7 @@ class Night(models.Model):
         _("stake per game won"), max_digits=8, decimal_places=2, null=True, blank=True,
         validators=[MinValueValidator(0)],
     )  # fmt: skip
-    # The draw's seed: the same players and seed always give the same plan (nights/planning.py).
+    # The draw's seed: the same players and seed always give the same plan (nights/planning/).
     seed = models.PositiveIntegerField(default=new_seed, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -25,9 +24,6 @@ from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_roster_player
 from nights import planning
 from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable, new_seed
-from scoring.audit import Actor
-from scoring.game_settings import Length, set_lengths
-from scoring.models import UPGRADE_LABEL, Game
 from scoring.rules.tables import SEAT_ORDER, seats_for
 
 
@@ -315,54 +311,6 @@ def remove_for_remaining_rounds(*, night: Night, player: Player) -> int:
         entry.save(update_fields=["until_round"])
     _write_rounds(night, plan, from_round=from_round)
     return from_round
-
-
-@dataclass(frozen=True)
-class LengthGiven:
-    """A round's game stored before games had a length, as `finish_rounds_of_hands` left it."""
-
-    night: Night
-    table: NightTable
-    game: Game
-    hands_per_round: int
-    deals: int
-
-    @property
-    def longer(self) -> bool:
-        """The table played on past its round's hands: its length is its hands, none is lost."""
-        return self.deals > self.hands_per_round
-
-
-@transaction.atomic
-def finish_rounds_of_hands() -> list[LengthGiven]:
-    """Give every game of a round of N hands stored without a length (before a round was a game
-    of N deals) its length, in one transaction: N deals, so a game with N hands is over (its
-    result, game chips in Check Pinochle, season standings and ratings follow) and one with fewer
-    plays on to hand N. A table that played on past hand N, when the phones still offered more,
-    keeps every hand: its game's length is its number of hands, it ends after its last one, and
-    the change goes into the game's corrections trail for the organiser. Run after every
-    `migrate` (`nights.apps`) and by `manage.py finish_rounds_of_hands`; a second run finds
-    nothing to do."""
-    tables = (
-        NightTable.objects.filter(
-            night__round_ends=Night.RoundEnds.HANDS,
-            night__hands_per_round__isnull=False,
-            game__deals__isnull=True,
-        )
-        .select_related("night", "game")
-        .order_by("night_id", "round_no", "table_no")
-    )
-    given = []
-    for table in tables:
-        game, night = table.game, table.night
-        assert game is not None and night.hands_per_round is not None
-        limit = int(night.hands_per_round)
-        given.append(LengthGiven(night, table, game, limit, max(limit, game.hand_count)))
-    set_lengths(
-        lengths=[Length(item.game, item.deals, in_trail=item.longer) for item in given],
-        actor=Actor(user=None, label=UPGRADE_LABEL),
-    )
-    return given
 
 
 def night_players(night: Night) -> Sequence[NightPlayer]:

@@ -176,7 +176,7 @@ ROLE_CHANGES_PER_ADDRESS = envint("ROLE_CHANGES_PER_ADDRESS", 60)
 # REMOTE_ADDR (a client can write anything into X-Forwarded-For).
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 0)
 
-# Imports (league/imports.py): the largest file accepted, in MB (a bigger upload is refused before
+# Imports (league/imports/): the largest file accepted, in MB (a bigger upload is refused before
 # it is read); how many games one short write transaction holds; how many unfinished imports one
 # account, and the whole site, may have waiting or running at once (one upload more is refused with
 # 429 before its file is read); after how long without a sign of life a running import is refused

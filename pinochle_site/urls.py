@@ -13,17 +13,11 @@
 """
 
 from django.contrib import admin
-from django.urls import include, path, re_path
-from django.views.generic import RedirectView
+from django.urls import include, path
 
 from pinochle_site import views
 
 urlpatterns = [
-    # The club models' admin pages moved with the models (scoring -> clubs).
-    re_path(
-        r"^admin/scoring/(?P<page>(club|player|membership|season|clubrole)/.*)$",
-        RedirectView.as_view(url="/admin/clubs/%(page)s", permanent=True, query_string=True),
-    ),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("healthz", views.healthz, name="healthz"),

@@ -2,10 +2,8 @@
 
 A browser is known by a random 256-bit id in the signed, HttpOnly cookie `device`; the database
 keeps only the id's SHA-256 (`Device`) and, per game, whether this device may score it
-(`DeviceGame`). Older versions gave each game its own `edit_<code>` cookie; after about 73 quick
-games a browser's Cookie header was too large and every request answered 431. `DeviceMiddleware`
-moves such cookies into the device's record on the first request after the upgrade, then deletes
-them (docs/security.md, "Edit rights of a device").
+(`DeviceGame`), so the cookie stays small however many games the browser scores (docs/security.md,
+"Edit rights of a device").
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.signing import BadSignature
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import (
     BooleanField,
     Case,
@@ -34,17 +32,12 @@ from django.http import HttpRequest, HttpResponseBase
 
 from clubs.models import ClubRole
 from clubs.permissions import SCORERS, can_score_for_club
-from scoring.handover import token_hash, token_matches
+from scoring.handover import token_hash
 from scoring.models import Device, DeviceGame, Game
 from scoring.prepared import Prepared
 
 DEVICE_COOKIE = "device"
 _SALT = "scoring.devices.device-id"
-#: The signing salt of the old per-game `edit_<code>` cookies (read once, to move them).
-LEGACY_SALT = "scoring.permissions.edit-token"
-LEGACY_PREFIX = "edit_"
-#: At most this many old cookies are moved (a browser that sent more was being refused anyway).
-LEGACY_LIMIT = 300
 
 
 def _device_id(request: HttpRequest) -> str | None:
@@ -252,44 +245,15 @@ def held_game_ids(request: HttpRequest, *, limit: int = 200) -> list[int]:
     return list(rows.values_list("game_id", flat=True)[:limit])
 
 
-def move_legacy_cookies(request: HttpRequest) -> list[str]:
-    """Turn this browser's old `edit_<code>` cookies into rights on its device record; returns
-    the cookie names to delete. A cookie whose token is still the game's edit token gives the
-    active right; a genuine but superseded one (the phone that handed over) a read-only one."""
-    names = [name for name in request.COOKIES if name.startswith(LEGACY_PREFIX)]
-    if not names:
-        return []
-    tokens: dict[str, str] = {}
-    for name in names[:LEGACY_LIMIT]:
-        token = request.get_signed_cookie(name, default=None, salt=LEGACY_SALT)
-        if token:
-            tokens[name.removeprefix(LEGACY_PREFIX)] = token
-    games = Game.objects.filter(code__in=list(tokens)).only("pk", "code", "edit_token_hash")
-    if games:
-        device = ensure_device(request)
-        for game in games:
-            active = token_matches(tokens[game.code], game.edit_token_hash)
-            try:
-                with transaction.atomic():
-                    DeviceGame.objects.get_or_create(device=device, game=game, defaults={"active": active})
-            except IntegrityError:
-                continue  # a parallel request of the same browser moved it first
-    return names
-
-
 class DeviceMiddleware:
-    """Moves old per-game cookies into the device record, deletes them, and sends the device
-    cookie when a view made a device."""
+    """Sends the device cookie when a view made a device."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        legacy = move_legacy_cookies(request)
         response = self.get_response(request)
         remember_device(request, response)
-        for name in legacy:
-            response.delete_cookie(name, samesite="Lax")
         return response
 
 
@@ -305,7 +269,6 @@ __all__ = [
     "holder_of",
     "holds_game",
     "may_hold",
-    "move_legacy_cookies",
     "remember_device",
     "right_lapsed",
 ]

@@ -16,13 +16,13 @@ change: every recorded hand is written for them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 
-from scoring import services, signals
+from scoring import services
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, HandChange
 from scoring.rules import GameResult, Settings, parse_settings
@@ -193,74 +193,17 @@ def change_settings(*, game: Game, new: NewSettings, expected: str | None, actor
     return Outcome(outcome.before, outcome.after, outcome.result_before, outcome.result_after, saved=True)
 
 
-@dataclass(frozen=True)
-class Length:
-    """A length to give a stored game (`set_lengths`): its number of deals, and whether the change
-    goes into the game's corrections trail (where an organiser reads why its end moved)."""
-
-    game: Game
-    deals: int
-    in_trail: bool = False
-
-
-@transaction.atomic
-def set_lengths(*, lengths: Sequence[Length], actor: Actor | None) -> list[Game]:
-    """Give stored games a fixed number of deals and rescore them, in one transaction: each under
-    the lock every write of hands takes, scored by the engine (RecordError, nothing written, when
-    a game has more hands than its new length), stored by `store_result`; then one
-    `signals.games_changed` for all of them (ratings work out their scopes once). A game gaining
-    a length never needs its hands' statistics rewritten (running totals do not depend on it),
-    only its summary and its per-game rows. Returns the games changed."""
-    changed = []
-    for length in lengths:
-        game = length.game
-        seat_rows, rows = services._lock(game)
-        current = Game.objects.get(pk=game.pk)
-        if current.deals == length.deals:
-            continue
-        hand_data = [row.data for row in rows]
-        before = current.deals
-        current.deals = length.deals
-        result = services.score(current, hand_data)
-        current.save(update_fields=["deals", "updated_at"])
-        if length.in_trail:
-            record_hand_change(
-                game=current,
-                hand_number=0,
-                action=HandChange.Action.SETTINGS,
-                old_data={"deals": before},
-                new_data={"deals": length.deals},
-                actor=actor,
-            )
-        services.store_result(
-            game=current,
-            result=result,
-            hand_data=hand_data,
-            seat_rows=seat_rows,
-            first_changed=len(hand_data) + 1,
-            notify=False,
-        )
-        game.deals = current.deals
-        _copy_onto(game, current)
-        changed.append(current)
-    if changed:
-        signals.games_changed.send(sender=Game, games=changed)
-    return changed
-
-
 def _copy_onto(game: Game, current: Game) -> None:
     for name in (*services.SETTINGS_FIELDS, *services.SUMMARY_FIELDS, "updated_at"):
         setattr(game, name, getattr(current, name))
 
 
 __all__ = [
-    "Length",
     "NewSettings",
     "Outcome",
     "SettingsMovedOn",
     "change_settings",
     "preview_settings",
-    "set_lengths",
     "shown",
     "version",
 ]

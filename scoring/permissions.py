@@ -36,7 +36,6 @@ from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_
 from core.strict_input import is_game_code
 from scoring.audit import Actor, club_id_of
 from scoring.devices import (
-    LEGACY_SALT,
     game_with_right,
     grant_game,
     held_game_ids,
@@ -64,9 +63,6 @@ NIGHT_PLAN_LOCKED = _(
     "This game is a table of a club night: its club, season, date and the players in its seats "
     "follow the night's plan, and only an organiser of the club changes them."
 )
-
-#: The salt of the old per-game `edit_<code>` cookies (bench/web.py still signs them).
-_EDIT_COOKIE_SALT = LEGACY_SALT
 
 
 # --- the device's edit right (scoring/devices.py) ---------------------------------------------

@@ -4,8 +4,8 @@
 its club, season or date, or the player linked to one of its seats. `was_finished=False` says the
 game was in progress before the change (a hand appended to it); None says nothing is known.
 
-`games_changed(games=[…])` is sent once for many games whose results were rewritten together (a
-length set on stored games by `game_settings.set_lengths`), in the transaction that wrote them:
+`games_changed(games=[…])` is sent once for many games whose results were rewritten together, in
+the transaction that wrote them:
 the derived data of other apps is worked out once for all of them, not once per game.
 
 `game_planned(game=…)` is asked by the rights checks (scoring/permissions.py) about a club game: an

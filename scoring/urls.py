@@ -3,17 +3,11 @@ all live under /g/<code>/ (its read-only share link under /s/<share_code>/), and
 games under /games/."""
 
 from django.urls import path
-from django.views.generic import RedirectView
 
 import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from scoring import views
 
 app_name = "scoring"
-
-
-def moved(pattern_name: str) -> RedirectView:
-    """A permanent redirect from where a page used to be, so printed and shared links still work."""
-    return RedirectView.as_view(pattern_name=pattern_name, permanent=True, query_string=True)
 
 
 urlpatterns = [
@@ -40,8 +34,4 @@ urlpatterns = [
     path("s/<str:share_code>/recover", views.recover, name="game_shared_recover"),
     # A club's corrections trail: the club's games, seen by its organisers.
     path("games/clubs/<id:club_id>/corrections/", views.club_corrections_page, name="club_corrections"),
-    # Where a game's pages used to be.
-    path("games/<str:code>/history/", moved("scoring:game_history")),
-    path("games/<str:code>/hand-over/", moved("scoring:game_hand_over")),
-    path("games/<str:code>/take-over/<str:token>/", moved("scoring:game_take_over")),
 ]

@@ -37,7 +37,7 @@ class ClubForms(Maker):
         return Request(
             "league game details",
             "POST",
-            f"/league/games/{self.code()}/",
+            f"/g/{self.code()}/details/",
             self.damage(fields, []),
             csrf=self.csrf(),
             who=self.rng.choice(["anon", "alice"]),
@@ -76,7 +76,6 @@ class ClubForms(Maker):
                 f"/league/players/{self.int_id(s.player_ids)}/",
                 f"/league/results/{publish}/",
                 f"/games/clubs/{self.int_id([s.club_id])}/corrections/?page={self.nasty()[:30]}",
-                f"/games/{self.code()}/history/",
                 f"/g/{self.code()}/",
                 f"/g/{self.code()}/live",
                 f"/g/{self.code()}/history/",

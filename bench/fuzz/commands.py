@@ -30,7 +30,7 @@ from typing import Any
 
 from harness import ROOT, Browser, Server
 
-# The backup's text fields and the longest each column takes (league/backup.py checks them all).
+# The backup's text fields and the longest each column takes (league/backup/ checks them all).
 LONG_FIELDS: list[tuple[str, str, int]] = [
     ("groups", "name", 150),
     ("users", "username", 150),

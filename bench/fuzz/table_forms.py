@@ -102,14 +102,11 @@ class TableForms(Maker):
             return Request(
                 "hand-over",
                 "POST",
-                f"/{self.rng.choice(['g', 'games'])}/{self.code()}/hand-over/",
+                f"/g/{self.code()}/hand-over/",
                 [],
                 csrf=self.csrf(),
                 who=self.rng.choice(["anon", "alice"]),
             )
         token = self.rng.choice(["x", "a" * 43, "%00", "a" * 500])
         method = self.rng.choice(["GET", "POST"])
-        prefix = self.rng.choice(["g", "games"])  # /games/… is the old address, moved to /g/…
-        return Request(
-            "take-over", method, f"/{prefix}/{self.code()}/take-over/{token}/", [], csrf=self.csrf()
-        )
+        return Request("take-over", method, f"/g/{self.code()}/take-over/{token}/", [], csrf=self.csrf())

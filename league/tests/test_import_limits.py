@@ -85,11 +85,11 @@ def test_point5_an_upload_is_written_in_short_chunks_and_appears_all_at_once(cli
         seen.append((Game.objects.count(), Game.all_objects.count()))  # before this chunk
         return real(batch_id=batch_id, games=games)
 
-    imports.write_pending_games = spy
+    imports.worker.write_pending_games = spy
     try:
         response = client.post("/league/import/", {"file": _upload(raw)}, follow=True)
     finally:
-        imports.write_pending_games = real
+        imports.worker.write_pending_games = real
     assert "Imported 3 games with 4 hands." in response.content.decode()
     assert seen == [(0, 0), (0, 1), (0, 2)]  # three transactions, nothing visible meanwhile
     assert Game.objects.count() == 3 and not Game.all_objects.filter(pending_import__isnull=False).exists()
@@ -110,11 +110,11 @@ def test_point5_a_failure_half_way_leaves_nothing_behind(client, settings):
             raise RuntimeError("disk full")
         return real(batch_id=batch_id, games=games)
 
-    imports.write_pending_games = breaks_on_the_third
+    imports.worker.write_pending_games = breaks_on_the_third
     try:
         response = client.post("/league/import/", {"file": _upload(raw)})
     finally:
-        imports.write_pending_games = real
+        imports.worker.write_pending_games = real
     assert response.status_code == 400
     assert "the import failed on the server; nothing was imported" in response.content.decode()
     assert not Game.all_objects.exists() and not Hand.objects.exists() and not GameStat.objects.exists()

@@ -201,7 +201,8 @@ def test_the_rights_are_checked_before_any_game_is_scored_or_the_rest_of_the_fil
     _user("owner", organises="Klubbén")
     intruder = _user("intruder")
     scored = []
-    monkeypatch.setattr(csv_io, "_score", lambda *args: scored.append(args))
+    for module in (csv_io.reader, csv_io.rows):  # the two places a game is scored
+        monkeypatch.setattr(module, "_score", lambda *args: scored.append(args))
     lines = text.splitlines()
     lines[3] = lines[3].replace("Klubbén", "Another club")  # a later row: never asked about
     lines.append('broken,"unclosed')  # a broken row further on: never read
@@ -267,7 +268,7 @@ def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(mon
     _user("newcomer")
     newcomer = User.objects.get(username="newcomer")
     other = User.objects.create_user("quick", "q@example.org", "not-used-here-1")
-    write = imports.write_pending_games
+    write = imports.worker.write_pending_games
 
     def someone_makes_the_club_meanwhile(**kwargs):
         if not Club.objects.exists():
@@ -275,7 +276,7 @@ def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(mon
             ClubRole.objects.create(user=other, club=club, role=ClubRole.Role.ORGANISER)
         return write(**kwargs)
 
-    monkeypatch.setattr(imports, "write_pending_games", someone_makes_the_club_meanwhile)
+    monkeypatch.setattr(imports.worker, "write_pending_games", someone_makes_the_club_meanwhile)
     batch = imports.start(raw=text.encode(), name="hands.csv", user=newcomer)
 
     assert batch.status == ImportBatch.Status.REFUSED
@@ -294,7 +295,7 @@ def test_a_season_closed_after_the_check_takes_none_of_the_games(monkeypatch):
         starts_on=datetime.date(2026, 3, 1),
         ends_on=datetime.date(2026, 5, 31),
     )
-    write = imports.write_pending_games
+    write = imports.worker.write_pending_games
 
     def an_organiser_closes_the_season_meanwhile(**kwargs):
         Season.objects.filter(pk=spring.pk).update(
@@ -302,7 +303,7 @@ def test_a_season_closed_after_the_check_takes_none_of_the_games(monkeypatch):
         )
         return write(**kwargs)
 
-    monkeypatch.setattr(imports, "write_pending_games", an_organiser_closes_the_season_meanwhile)
+    monkeypatch.setattr(imports.worker, "write_pending_games", an_organiser_closes_the_season_meanwhile)
     batch = imports.start(raw=text.encode(), name="hands.csv", user=owner)
 
     assert batch.status == ImportBatch.Status.REFUSED

@@ -188,7 +188,7 @@ def test_an_import_task_that_crashes_has_its_batch_refused_and_nothing_stays(mon
         services.write_pending_games(batch_id=batch_id, games=csv_io.check_bytes(raw)[:2])
         raise SystemExit(9)  # as a worker stopped twice ends its task
 
-    monkeypatch.setattr(imports, "run", crashes_half_way)
+    monkeypatch.setattr(imports.queue, "run", crashes_half_way)
     client = _client(uploader)
     _upload(client, raw)
 
@@ -259,8 +259,8 @@ def _peak_of_the_task(user: User, raw: bytes, name: str) -> int:
 def test_an_import_holds_at_most_five_times_its_file_in_memory(settings, monkeypatch):
     settings.IMPORT_WRITE_PAUSE_PERCENT = 0
     settings.IMPORT_CHUNK_GAMES = 5
-    monkeypatch.setattr(imports, "SQLITE_GAP_SECONDS", 0.0)
-    monkeypatch.setattr(imports, "FILE_PIECE_BYTES", 50_000)  # on PostgreSQL: read in several pieces
+    monkeypatch.setattr(imports.worker, "SQLITE_GAP_SECONDS", 0.0)
+    monkeypatch.setattr(imports.queue, "FILE_PIECE_BYTES", 50_000)  # on PostgreSQL: read in several pieces
     admin = User.objects.create_superuser("admin", "a@example.org", "not-used-here-1")
     _peak_of_the_task(admin, _records(2, 5), "warm-up.json")  # modules and caches loaded once
     Game.objects.all().delete()

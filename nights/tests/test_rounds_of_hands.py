@@ -10,20 +10,17 @@ import io
 from decimal import Decimal
 
 import pytest
-from django.apps import apps
-from django.core.management import call_command
 from django.test import Client
 
 from clubs.models import Club, Season
 from league.standings import season_standings
 from ledger import selectors as ledger_selectors
 from nights import removal, rounds, services
-from nights.apps import finish_rounds_after_migrate
 from nights.models import Night
 from nights.standings import night_standings
 from ratings.models import RatingPoint
 from scoring import services as scoring_services
-from scoring.models import Game, GameStat, HandChange
+from scoring.models import Game, GameStat
 from scoring.rules import RecordError
 from tests.access_helpers import CLUB, PASSWORD, make_personas
 from tests.helpers import hand_post, quick_hand, text
@@ -227,42 +224,6 @@ def test_the_settings_page_shows_the_length_and_keeps_it(club, season, alice):
     assert "Length: until a side reaches the target." in text(alice.get(f"/g/{casual.code}/settings/"))
 
 
-def stored_the_old_way(night: Night, hands: list[dict]) -> Game:
-    """A round's game as the scorekeeper stored it before a round of N hands was a game of N
-    deals: no length, and the phones offered hand N + 1."""
-    game = night.games.get()
-    Game.objects.filter(pk=game.pk).update(deals=None)
-    game.refresh_from_db()
-    return play(game, hands)
-
-
-def test_migrate_finishes_the_rounds_stored_before_and_keeps_every_hand_of_a_longer_table(club, season):
-    exact = stored_the_old_way(started_night(club, season), [NS_MAKES, NS_MAKES, NS_MAKES])
-    longer = stored_the_old_way(started_night(club, season), [NS_MAKES] * 5)
-    shorter = stored_the_old_way(started_night(club, season), [NS_MAKES])
-    assert not any(game.finished for game in (exact, longer, shorter))
-    assert not RatingPoint.objects.exists()
-    out = io.StringIO()
-    finish_rounds_after_migrate(apps=apps, verbosity=1, stdout=out)
-    for game in (exact, longer, shorter):
-        game.refresh_from_db()
-    assert (exact.deals, exact.finished, exact.hand_count) == (3, True, 3)
-    assert (longer.deals, longer.finished, longer.hand_count) == (5, True, 5)  # no hand lost
-    assert (shorter.deals, shorter.finished, shorter.hand_count) == (3, False, 1)
-    assert RatingPoint.objects.filter(game__in=[exact, longer]).count() == 16
-    assert sum(line.games for line in season_standings(season)["players"]) == 8
-    trail = HandChange.objects.get(game=longer)
-    assert (trail.action, trail.old_data, trail.new_data) == ("settings", {"deals": None}, {"deals": 5})
-    assert trail.actor_name() == "the scorekeeper's upgrade"
-    assert not HandChange.objects.filter(game__in=[exact, shorter]).exists()
-    printed = out.getvalue()
-    assert "5 hands played in a round of 3; every hand kept, the game ends after hand 5" in printed
-    assert f"game {exact.code}: a game of 3 deals, over" in printed
-    again = io.StringIO()
-    call_command("finish_rounds_of_hands", stdout=again)
-    assert again.getvalue() == "0 games given a length\n"
-
-
 def test_the_csv_export_carries_the_length_and_counts_the_round_as_finished(club, season, alice):
     game = play(started_night(club, season).games.get(), [NS_MAKES, NS_MAKES, NS_MAKES])
     response = alice.get(f"/league/export/games.csv?game={game.code}")
@@ -289,14 +250,3 @@ def test_a_round_of_three_hands_goes_through_a_hands_csv_import_and_a_backup_as_
     imported = Game.objects.get(code=code)
     assert (imported.deals, imported.finished, imported.winner, imported.scores) == (3, True, winner, scores)
     assert RatingPoint.objects.filter(game=imported).count() == 8
-
-
-def test_a_plain_migrate_finishes_them_without_a_manual_step(club, season):
-    game = stored_the_old_way(started_night(club, season), [NS_MAKES, NS_MAKES, NS_MAKES])
-    assert not game.finished
-    out = io.StringIO()
-    call_command("migrate", verbosity=1, stdout=out)
-    game.refresh_from_db()
-    assert (game.deals, game.finished, game.winner) == (3, True, "NS")
-    assert f"Club night game given its length: {game.club} night of 2026-11-05" in out.getvalue()
-    assert RatingPoint.objects.filter(game=game).count() == 8

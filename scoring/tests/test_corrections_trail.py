@@ -179,12 +179,6 @@ def test_it_keeps_the_club_corrections_from_everyone_but_its_organisers(persona)
     assert Client().get(f"/games/clubs/{CLUB}/corrections/").status_code == 302
 
 
-def test_the_old_address_of_the_club_corrections_leads_to_the_new_one():
-    response = Client().get(f"/clubs/{CLUB}/corrections/?page=2")
-    assert response.status_code == 301
-    assert response["Location"] == f"/games/clubs/{CLUB}/corrections/?page=2"
-
-
 def test_it_pages_a_long_list_of_club_corrections():
     game = in_club(make_game(hands=1), CLUB)
     HandChange.objects.bulk_create(

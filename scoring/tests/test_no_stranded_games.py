@@ -6,12 +6,11 @@ import uuid
 
 import pytest
 from django.core.cache import caches
-from django.core.signing import get_cookie_signer
 from django.test import Client
 
 from scoring import services
-from scoring.devices import DEVICE_COOKIE, LEGACY_SALT
-from scoring.handover import recovery_code, token_hash
+from scoring.devices import DEVICE_COOKIE
+from scoring.handover import recovery_code
 from scoring.models import Game, Hand, HandChange
 from tests.access_helpers import client_with_token, make_game
 from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
@@ -178,30 +177,6 @@ def test_a_phone_that_starts_many_games_carries_one_small_cookie():
     listed = phone.get("/")
     assert listed.status_code == 200
     assert all(game.code in listed.content.decode() for game in Game.objects.all()[:5])
-
-
-def test_an_old_per_game_cookie_is_moved_to_the_device_on_the_first_request():
-    game = make_game(hands=1)
-    token = "old-token-" + "x" * 33
-    Game.objects.filter(pk=game.pk).update(edit_token_hash=token_hash(token))
-    phone = Client()
-    name = f"edit_{game.code}"
-    phone.cookies[name] = get_cookie_signer(salt=name + LEGACY_SALT).sign(token)
-    response = phone.get(f"/g/{game.code}/")
-    assert response.status_code == 200
-    assert 'id="hand-form"' in response.content.decode()
-    assert response.cookies[name].value == ""  # the old cookie is deleted
-    assert DEVICE_COOKIE in response.cookies
-    del phone.cookies[name]
-    assert 'id="hand-form"' in phone.get(f"/g/{game.code}/").content.decode()  # the device holds it now
-
-
-def test_a_forged_old_cookie_gives_nothing():
-    game = make_game()
-    Game.objects.filter(pk=game.pk).update(edit_token_hash=token_hash("real"))
-    phone = Client()
-    phone.cookies[f"edit_{game.code}"] = "real"  # not signed by this site
-    assert phone.get(f"/g/{game.code}/").status_code == 403
 
 
 # --- an empty bid, reported where the player is looking ------------------------------------

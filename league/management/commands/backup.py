@@ -1,6 +1,6 @@
 """`python manage.py backup FILE` (or `-` for standard output): everything as one JSON file.
 
-Every app's part (league/backup.py): games as game records (docs/record-format.md) with their
+Every app's part (league/backup/): games as game records (docs/record-format.md) with their
 league details, clubs, players, rosters, seasons, accounts, club roles, invites and the phones' edit
 rights; the club nights with their plans and table links; the ledger's payments. It holds
 password hashes: keep it private.

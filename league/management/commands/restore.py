@@ -1,6 +1,6 @@
 """`python manage.py restore FILE` (or `-` for standard input): load a backup into an EMPTY database.
 
-Every part of the backup comes back (league/backup.py: accounts, clubs, games, phones; the club
+Every part of the backup comes back (league/backup/: accounts, clubs, games, phones; the club
 nights; the ledger). Every game is rescored by the rules engine, and its totals, league statistics
 and ratings are written afresh, all in one transaction: a refused file (broken JSON, a game the
 rules refuse, a reference to a club or player that is not in the file, a value its column would

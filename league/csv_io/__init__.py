@@ -1,0 +1,64 @@
+"""CSV export (games.csv, hands.csv) and import (hands.csv, JSON game records).
+
+Export streams: three ordered queries (games, seats, hands, plus the hands' HandStat rows) are
+read side by side with `.iterator(chunk_size=...)`, so memory stays flat whatever the size.
+Cells are neutralised against CSV injection; the file starts with a UTF-8 BOM so spreadsheet
+programs read å, ö, č, ř right. The README ("CSV files") lists every column.
+
+Import reads a file game by game (`FileReader`: a hands.csv decoded as it is read, JSON records
+one at a time), every game through the rules engine, and reports every bad row (line and
+reason). `import_bytes` (the import_games command) checks the whole file before writing the lot in
+one transaction with `league.services.store_games`; an upload's task writes checked games in
+hidden chunks as it reads (league/imports/).
+"""
+
+from core.spreadsheet import BOM, csv_lines, neutralise, unneutralise
+from league.csv_io.columns import (
+    CHUNK,
+    GAME_SETTING_COLUMNS,
+    GAMES_COLUMNS,
+    HANDS_COLUMNS,
+    local_header,
+    max_import_bytes,
+)
+from league.csv_io.export import games_rows, hands_rows
+from league.csv_io.problems import (
+    MAX_PROBLEMS,
+    ImportRefused,
+    ImportReport,
+    Place,
+    PlaceCheck,
+    Problem,
+    another_import,
+)
+from league.csv_io.reader import FileReader, check_bytes, decode, parse_hands_csv, place_problems
+from league.csv_io.upload import first_places, import_bytes
+
+__all__ = [
+    "BOM",
+    "CHUNK",
+    "GAMES_COLUMNS",
+    "GAME_SETTING_COLUMNS",
+    "HANDS_COLUMNS",
+    "MAX_PROBLEMS",
+    "FileReader",
+    "ImportRefused",
+    "ImportReport",
+    "Place",
+    "PlaceCheck",
+    "Problem",
+    "another_import",
+    "check_bytes",
+    "csv_lines",
+    "decode",
+    "first_places",
+    "games_rows",
+    "hands_rows",
+    "import_bytes",
+    "local_header",
+    "max_import_bytes",
+    "neutralise",
+    "parse_hands_csv",
+    "place_problems",
+    "unneutralise",
+]

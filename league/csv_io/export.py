@@ -1,0 +1,226 @@
+"""The export: games.csv and hands.csv of the games a user may see, streamed row by row."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from itertools import groupby
+from typing import Any
+
+from django.core.exceptions import EmptyResultSet
+from django.db import connection
+from django.db.models import QuerySet
+
+from core.spreadsheet import neutralise
+from league.csv_io.columns import CHIP_SIDES, CHUNK, SEATS, SIDES
+from scoring.models import Game, GameSeat, Hand, HandStat
+from scoring.stats import seat_meld_points
+
+# --- export ------------------------------------------------------------------------------------
+
+_GAME_FIELDS = (
+    "id", "code", "played_on", "club__name", "season__name", "place", "note", "variant", "deck", "seats",
+    "target", "min_bid", "first_dealer", "meld_needs_trick", "deals", "hand_count", "finished", "scores",
+    "chip_totals", "winner",
+)  # fmt: skip
+
+
+def _settings_cells(game: dict[str, Any], names: dict[str, str]) -> list[object]:
+    return [neutralise(cell) for cell in _raw_settings_cells(game, names)]
+
+
+def _raw_settings_cells(game: dict[str, Any], names: dict[str, str]) -> list[object]:
+    return [
+        game["code"], game["played_on"].isoformat() if game["played_on"] else "", game["club__name"] or "",
+        game["season__name"] or "", game["place"], game["note"], game["variant"], game["deck"], game["seats"],
+        game["target"], game["min_bid"], game["first_dealer"], game["meld_needs_trick"], game["deals"],
+        *(names.get(seat, "") for seat in SEATS),
+    ]  # fmt: skip
+
+
+def _games_and_names(games: QuerySet[Game]) -> Iterator[tuple[dict[str, Any], dict[str, str]]]:
+    """Each game (as a dict) with its names by seat, from two side-by-side ordered queries."""
+    ids = games.values("id")
+    game_rows = Game.objects.filter(id__in=ids).order_by("id").values(*_GAME_FIELDS).iterator(CHUNK)
+    seat_rows = (
+        GameSeat.objects.filter(game_id__in=ids)
+        .order_by("game_id", "seat")
+        .values_list("game_id", "seat", "name", "player__name")
+        .iterator(CHUNK)
+    )
+    seats_by_game = groupby(seat_rows, key=lambda row: row[0])
+    pending = next(seats_by_game, None)
+    for game in game_rows:
+        names: dict[str, str] = {}
+        while pending is not None and pending[0] <= game["id"]:
+            if pending[0] == game["id"]:
+                names = {seat: player or name for _gid, seat, name, player in pending[1]}
+            pending = next(seats_by_game, None)
+        yield game, names
+
+
+def games_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
+    for game, names in _games_and_names(games):
+        scores = game["scores"] or {}
+        # As in hands.csv: a Check game with a double deck is played as standard, without chips.
+        chips = (game["chip_totals"] or {}) if _chips_in_play(game["variant"], game["deck"]) else {}
+        yield [
+            *_settings_cells(game, names),
+            game["hand_count"],
+            neutralise(game["finished"]),
+            *(scores.get(side, "") for side in SIDES),
+            *(chips.get(side, "") for side in CHIP_SIDES),
+            neutralise(game["winner"]),
+        ]
+
+
+def _chips_in_play(variant: str, deck: str) -> bool:
+    """Check Pinochle with a single deck: with a double deck it falls back to standard
+    (docs/rules.md, "Check Pinochle with a double deck")."""
+    return variant == "check" and deck == "single"
+
+
+# Per side, the HandStat columns a hands.csv row needs. A hand and its sides are one row of one
+# query: seat N's row holds side NS (or N), E's holds EW (or E); S is its own side only at a 3-seat
+# table, and the join skips the lookup elsewhere (5x faster than joining all four seats on a big
+# season). Seat meld points come from the hand's meld items, as `stats` computes them.
+_SIDE_STAT = ("meld", "tricks", "points", "chips", "total", "chip_total")
+_MELD, _TRICKS, _POINTS, _CHIPS, _TOTAL, _CHIP_TOTAL = range(len(_SIDE_STAT))
+
+
+def _hands_query(games: QuerySet[Game]) -> tuple[str, tuple[Any, ...]]:
+    ids_sql, params = games.values("id").query.sql_with_params()
+    hand, stat, game = Hand._meta.db_table, HandStat._meta.db_table, Game._meta.db_table
+    columns = ["h.game_id", "h.number", "h.data", "n.dealer", "n.result"]
+    joins = [f"JOIN {game} g ON g.id = h.game_id"]
+    for seat, only_if in (("N", ""), ("E", ""), ("S", "g.seats = 3 AND ")):
+        alias = seat.lower()
+        columns += [f"{alias}.{name}" for name in _SIDE_STAT]
+        joins.append(
+            f"LEFT JOIN {stat} {alias} ON {only_if}{alias}.game_id = h.game_id AND {alias}.number = h.number "
+            f"AND {alias}.seat = '{seat}'"
+        )
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {hand} h {' '.join(joins)} "
+        f"WHERE h.game_id IN ({ids_sql}) ORDER BY h.game_id, h.number"
+    )
+    return sql, params
+
+
+def _hand_records(games: QuerySet[Game]) -> Iterator[tuple[Any, ...]]:
+    try:
+        sql, params = _hands_query(games)
+    except EmptyResultSet:  # the filter can match no game (a visitor who may read none): no rows
+        return
+    # chunked_cursor: a server-side cursor on PostgreSQL, so memory stays flat there too.
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(CHUNK):
+            yield from rows
+
+
+def hands_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
+    hands = groupby(_hand_records(games), key=lambda row: row[0])
+    pending = next(hands, None)
+    for game, names in _games_and_names(games):
+        while pending is not None and pending[0] < game["id"]:
+            pending = next(hands, None)
+        if pending is None or pending[0] != game["id"]:
+            continue  # a game with no hands has no rows here
+        settings_cells = _settings_cells(game, names)
+        chips_in_play = _chips_in_play(game["variant"], game["deck"])
+        for row in pending[1]:
+            yield settings_cells + _hand_cells(row, game["seats"], game["deck"], chips_in_play)
+        pending = next(hands, None)
+
+
+_WIDTH = len(_SIDE_STAT)
+_BLANK2 = ("", "")
+_BLANK3 = ("", "", "")
+_BLANK5 = ("", "", "", "", "")
+_SIDE_ROW_OF_SEAT = {4: (0, 1, 0, 1), 3: (0, 1, 2, None), 2: (0, 1, None, None)}
+# A seat's meld items (as the cell text) -> points, per deck; a few hundred combinations occur.
+_MELD_CACHE: dict[str, dict[str, int]] = {"single": {}, "double": {}}
+
+
+def _meld_cell(items: list[str] | None, deck: str) -> tuple[str, int]:
+    """A seat's meld items as cell text, and their points (hot path: one call per seat and hand)."""
+    if not items:
+        return "", 0
+    text = " ".join(items)
+    cache = _MELD_CACHE[deck]
+    points = cache.get(text)
+    if points is None:
+        if len(cache) > 10_000:  # only hand-edited data could get here; stay bounded
+            cache.clear()
+        points = cache[text] = seat_meld_points(items, deck)
+    text = str(neutralise(text))  # engine-checked meld names need none; a hand-edited row might
+    return text, points
+
+
+def _hand_cells(row: tuple[Any, ...], seats: int, deck: str, chips_in_play: bool) -> list[object]:
+    """The hand's columns of hands.csv. The export's inner loop: kept flat on purpose."""
+    data = row[2]
+    if data.__class__ is str:
+        data = json.loads(data)
+    get = data.get
+    result = row[4]
+    n, e = row[5 : 5 + _WIDTH], row[5 + _WIDTH : 5 + 2 * _WIDTH]
+    melds = get("melds")
+    meld_points = get("meld_points")
+    tricks_won = get("tricks_won")
+    # Stored hand data was checked by the engine (seat letters, suits, meld names, integers); the
+    # text cells are neutralised all the same, in case a row was edited by hand in the admin.
+    cells: list[object] = [
+        row[1],
+        row[3],
+        neutralise(get("bidder")),
+        neutralise(get("bid")),
+        neutralise(get("trump")),
+        "1" if get("passed") else "",
+        "1" if get("conceded") else "",
+        result,
+    ]
+    if seats == 4:
+        if melds is not None:
+            mn, pn = _meld_cell(melds.get("N"), deck)
+            me, pe = _meld_cell(melds.get("E"), deck)
+            ms, ps = _meld_cell(melds.get("S"), deck)
+            mw, pw = _meld_cell(melds.get("W"), deck)
+            cells += (mn, me, ms, mw, pn, pe, ps, pw)
+        elif meld_points is not None:
+            cells += ("", "", "", "", "", "", "", "")  # a side's plain meld number is not split
+        else:
+            cells += ("", "", "", "", n[_MELD], e[_MELD], n[_MELD], e[_MELD])
+    else:
+        side_rows = (n, e, row[5 + 2 * _WIDTH : 5 + 3 * _WIDTH])
+        texts: list[object] = []
+        points: list[object] = []
+        for seat, side_row in zip(SEATS, _SIDE_ROW_OF_SEAT[seats], strict=True):
+            text, meld = _meld_cell(melds.get(seat) if melds else None, deck)
+            texts.append(text)
+            if side_row is None:
+                points.append("")
+            else:
+                points.append(meld if melds is not None else side_rows[side_row][_MELD])
+        cells += texts
+        cells += points
+    cells += [neutralise(meld_points.get(side)) for side in SIDES] if meld_points else _BLANK5
+    played = result != "passed" and result != "conceded"
+    if seats == 4:
+        cells += (n[_TRICKS], e[_TRICKS], "", "", "") if played else _BLANK5
+        cells += [neutralise(tricks_won.get(side)) for side in SIDES] if tricks_won else _BLANK5
+        cells += (n[_POINTS], e[_POINTS], "", "", "", n[_TOTAL], e[_TOTAL], "", "", "")
+        if chips_in_play:
+            cells += (n[_CHIPS], e[_CHIPS], n[_CHIP_TOTAL], e[_CHIP_TOTAL])
+        else:
+            cells += ("", "", "", "")
+        return cells
+    s = row[5 + 2 * _WIDTH : 5 + 3 * _WIDTH]
+    third = seats == 3
+    cells += ("", "", n[_TRICKS], e[_TRICKS], s[_TRICKS] if third else "") if played else _BLANK5
+    cells += [neutralise(tricks_won.get(side)) for side in SIDES] if tricks_won else _BLANK5
+    cells += ("", "", n[_POINTS], e[_POINTS], s[_POINTS] if third else "")
+    cells += ("", "", n[_TOTAL], e[_TOTAL], s[_TOTAL] if third else "")
+    cells += ("", "", "", "")  # no chips away from a 4-seat Check Pinochle table
+    return cells

@@ -1,0 +1,153 @@
+"""Export and import: the CSV files of the games a user may see, and an upload's page and progress."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from clubs.permissions import (
+    deny,
+    is_site_admin,
+    scoring_club_ids,
+    viewable_club_ids,
+)
+from core.spreadsheet import csv_lines
+from league import csv_io, imports
+from league.forms import ExportForm, ImportForm
+from league.models import ImportBatch
+from league.views.records import _only_clubs
+from scoring.permissions import readable_games
+
+
+@require_GET
+def export_csv(request: HttpRequest, which: str) -> HttpResponse:
+    form = ExportForm(request.GET)
+    if not form.is_valid():
+        return render(request, "league/export_error.html", {"form": form}, status=400)
+    games = form.games()
+    viewable = viewable_club_ids(request.user)
+    if viewable is not None:  # a club's records for its roles; a quick game for whoever may read it
+        games = games.filter(Q(club__in=viewable) | Q(pk__in=readable_games(request).filter(club=None)))
+    columns = csv_io.GAMES_COLUMNS if which == "games" else csv_io.HANDS_COLUMNS
+    # English column names unless asked (?headers=local): the import reads only the English ones.
+    header = csv_io.local_header(columns) if form.cleaned_data.get("headers") else columns
+    if which == "games":
+        lines = csv_lines(header, csv_io.games_rows(games))
+    else:
+        lines = csv_lines(header, csv_io.hands_rows(games))
+    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{which}.csv"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def import_games(request: HttpRequest) -> HttpResponse:
+    # Any signed-in user: a hands.csv naming a club that does not exist yet makes it, with the
+    # uploader as its organiser; what they may not import is refused by the rights check below.
+    if not request.user.is_authenticated:
+        return deny(request)
+    clubs = scoring_club_ids(request.user)  # None: every club
+    if request.method == "GET":
+        return _import_page(request, {"form": _only_clubs(ImportForm(), clubs)})
+    if _too_big(request):
+        # Refused before the body is read: the form would only see the file after receiving it all.
+        problem = csv_io.Problem(
+            None,
+            _("The upload is larger than the %(limit)s MB limit.")
+            % {"limit": csv_io.max_import_bytes() // 1024 // 1024},
+        )
+        return _import_page(request, {"form": ImportForm(), "problems": [problem]}, status=413)
+    if waiting := imports.waiting_problem(request.user):  # before the body is read, too
+        return _too_many(request, waiting)
+    # Any club validates: the rights check below refuses a club the user may not import into with
+    # 403, named once; the page drawn again offers only the user's own clubs.
+    form = ImportForm(request.POST, request.FILES)
+    problems: list[csv_io.Problem] = []
+    if form.is_valid():
+        data = form.cleaned_data
+        season = data["season"]
+        club = data["club"] or (season.club if season else None)
+        place = {"club": club.name if club else "", "season": season.name if season else ""}
+        raw = data["file"].read()
+        # The clubs and seasons the form or the file's first rows name, before the file is kept.
+        problems = imports.import_rights(request.user, csv_io.first_places(raw, **place), new_clubs=set())
+        if problems:
+            return _import_page(request, {"form": _only_clubs(form, clubs), "problems": problems}, status=403)
+        try:
+            batch = imports.start(
+                raw=raw,
+                name=data["file"].name,
+                user=request.user,
+                played_on=data["played_on"],
+                language=get_language(),
+                **place,
+            )
+        except imports.TooManyImports as error:
+            return _too_many(request, str(error))
+        if not batch.finished:  # queued for a task worker: its page shows the progress
+            return redirect("league:import_status", batch_id=batch.pk)
+        if batch.status == batch.Status.DONE:
+            messages.success(
+                request,
+                _("Imported %(games)d games with %(hands)d hands.")
+                % {"games": batch.total, "hands": batch.hands},
+            )
+            return redirect("league:import")
+        problems = imports.problems_of(batch)
+    context = {"form": _only_clubs(form, clubs), "problems": problems}
+    return _import_page(request, context, status=400)
+
+
+def _too_many(request: HttpRequest, problem: str) -> HttpResponse:
+    context = {
+        "form": _only_clubs(ImportForm(), scoring_club_ids(request.user)),
+        "problems": [csv_io.Problem(None, problem)],
+    }
+    response = _import_page(request, context, status=429)
+    response["Retry-After"] = "60"
+    return response
+
+
+def _import_page(request: HttpRequest, context: dict[str, object], status: int = 200) -> HttpResponse:
+    context["limit_mb"] = csv_io.max_import_bytes() // 1024 // 1024
+    return render(request, "league/import.html", context, status=status)
+
+
+@require_GET
+def import_status(request: HttpRequest, batch_id: int) -> HttpResponse:
+    """An upload's progress ("Imported 600 of 1,500 games"), then its outcome. The page refreshes
+    itself while the import waits or runs (no JavaScript needed). Only its uploader (or a
+    superuser) sees it."""
+    batch = ImportBatch.objects.filter(pk=batch_id).first()
+    if batch is None or not (
+        request.user.is_authenticated and (batch.user_id == request.user.pk or is_site_admin(request.user))
+    ):
+        return deny(request)
+    batch = imports.settle_if_stalled(batch)
+    context = {
+        "batch": batch,
+        "quiet": imports.is_quiet(batch),
+        "quiet_seconds": int((timezone.now() - batch.updated_at).total_seconds()),
+        "ahead": imports.waiting_ahead(batch) if batch.status == batch.Status.QUEUED else 0,
+        "no_worker": imports.no_worker_seen(batch),
+        "problems": imports.problems_of(batch),
+        "written": number_format(batch.written, force_grouping=True),
+        "total": number_format(batch.total, force_grouping=True),
+        "hands": number_format(batch.hands, force_grouping=True),
+    }
+    return render(request, "league/import_status.html", context)
+
+
+def _too_big(request: HttpRequest) -> bool:
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return False
+    return length > csv_io.max_import_bytes() + 64 * 1024  # room for the form's other fields

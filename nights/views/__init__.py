@@ -1,0 +1,47 @@
+"""The night pages, mounted at /nights/: open a night, check players in, draw and change the plan,
+start rounds, table links and cards, the wall plan, live standings, finish and remove.
+
+Organisers of the night's club run it (`require_club_role("manage")`); every club role reads its
+standings and the wall plan; a published season's link shows its nights' standings to anyone;
+whoever holds a table's link scores that table's game. Plain forms with post/redirect/get; the
+standings poll with htmx (an ETag answers 304 while nothing changed).
+"""
+
+from nights.views.night import (
+    check_in,
+    club_nights,
+    draw,
+    finish,
+    late_arrival,
+    leave,
+    newcomer,
+    night_new,
+    night_page,
+    remove,
+    round_start,
+    swap,
+)
+from nights.views.results import published_live, published_standings, standings, standings_live
+from nights.views.tables import table, table_cards, wall_plan
+
+__all__ = [
+    "check_in",
+    "club_nights",
+    "draw",
+    "finish",
+    "late_arrival",
+    "leave",
+    "newcomer",
+    "night_new",
+    "night_page",
+    "published_live",
+    "published_standings",
+    "remove",
+    "round_start",
+    "standings",
+    "standings_live",
+    "swap",
+    "table",
+    "table_cards",
+    "wall_plan",
+]

@@ -1,0 +1,335 @@
+"""The organiser's night: a club's nights, opening one, check-in, the draw and its changes, rounds,
+finishing and removing the night."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from clubs.models import Club, Player
+from clubs.permissions import can_manage_club, require_club_role
+from clubs.selectors import roster
+from nights import removal, rounds, services
+from nights.forms import NewcomerForm, NightForm, PlayerChoiceForm, SwapForm, late_arrival_choices
+from nights.models import Night
+from nights.views.access import HtmxHttpRequest, _back, _form_error, _night, _refusal, manage_night
+from scoring.permissions import actor_for
+
+# --- a club's nights and opening one -----------------------------------------------------------
+
+
+@require_GET
+@require_club_role("view")
+def club_nights(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = get_object_or_404(Club, pk=club_id)
+    context = {
+        "club": club,
+        "nights": club.nights.select_related("season"),  # type: ignore[attr-defined]
+        "manager": can_manage_club(request.user, club.pk),
+    }
+    return render(request, "nights/club_nights.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@require_club_role("manage")
+def night_new(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = get_object_or_404(Club, pk=club_id)
+    form = NightForm(request.POST if request.method == "POST" else None, club=club)
+    if form.is_bound and form.is_valid():
+        try:
+            night = services.open_night(club=club, created_by=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("The night is open: check in who is here."))
+            return redirect("nights:night", night_id=night.pk)
+    return render(
+        request, "nights/night_new.html", {"club": club, "form": form}, status=400 if form.is_bound else 200
+    )
+
+
+# --- the night: check-in, plan, rounds --------------------------------------------------------
+
+
+def _plan_rounds(night: Night) -> list[dict[str, Any]]:
+    """Every round with its tables (seats in N, E, S, W order, with names) and byes."""
+    tables = list(
+        night.tables.select_related("game").prefetch_related("seats__player").order_by("round_no", "table_no")
+    )
+    byes = list(night.byes.select_related("player").order_by("round_no", "player__name", "player_id"))
+    rounds = []
+    for number in range(1, night.rounds + 1):
+        drawn = [t for t in tables if t.round_no == number]
+        rounds.append(
+            {
+                "number": number,
+                "tables": [{"table": t, "seats": services.ordered_seats(t), "game": t.game} for t in drawn],
+                "byes": [b.player for b in byes if b.round_no == number],
+                "started": any(t.game_id for t in drawn),  # type: ignore[attr-defined]
+            }
+        )
+    return rounds
+
+
+def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **forms: Any) -> HttpResponse:
+    started = services.started_rounds(night)
+    entries = list(night.players.select_related("player"))
+    present_ids = {e.player_id for e in entries if e.until_round is None}  # type: ignore[attr-defined]
+    playing = Player.objects.filter(pk__in=present_ids).order_by("name", "pk")
+    open_rounds = list(range(started + 1, night.rounds + 1))
+    context = {
+        "night": night,
+        "club": night.club,
+        "started": started,
+        "drawn": services.is_drawn(night),
+        "rounds": _plan_rounds(night),
+        "entries": entries,
+        "present_ids": present_ids,
+        "roster": roster(night.club) if not started else [],  # type: ignore[arg-type]
+        "next_round": started + 1 if started < night.rounds else None,
+        "newcomer_form": forms.get("newcomer_form") or NewcomerForm(club=night.club),  # type: ignore[arg-type]
+        "swap_form": forms.get("swap_form")
+        or SwapForm(players=playing, rounds=open_rounds, initial={"plan": services.plan_version(night)}),
+        "late_form": forms.get("late_form")
+        or PlayerChoiceForm(players=late_arrival_choices(night.club, night), prefix="late"),  # type: ignore[arg-type]
+        "leave_form": forms.get("leave_form") or PlayerChoiceForm(players=playing, prefix="leave"),
+    }
+    return render(request, "nights/night.html", context, status=status)
+
+
+@require_GET
+@manage_night
+def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
+    return _night_page(request, _night(night_id))
+
+
+@require_POST
+@manage_night
+def check_in(request: HtmxHttpRequest, night_id: int, player_id: int) -> HttpResponse:
+    """One tap per name: `present` "yes" checks the player in, "no" out. From htmx the answer is
+    the name's row drawn again (and the count, and a drawn plan, drawn again out of band), so the
+    page does not reload; a plain post goes back to the same name on the page."""
+    night = _night(night_id)
+    # Only a player on the night's club roster: another club's player id answers 404 and never
+    # shows that player's name.
+    player = get_object_or_404(Player, pk=player_id, memberships__club_id=night.club_id)  # type: ignore[attr-defined]
+    present = request.POST.get("present") == "yes"
+    refusal = ""
+    try:
+        services.set_checked_in(night=night, player=player, present=present)
+    except ValidationError as error:
+        refusal = " ".join(error.messages)
+        if not request.htmx:
+            _refusal(request, error)
+    if not request.htmx:
+        return _back(night, f"check-in-{player.pk}")
+    return _check_in_row(request, night, player, refusal)
+
+
+def _check_in_row(request: HttpRequest, night: Night, player: Player, refusal: str) -> HttpResponse:
+    present_ids = set(night.players.filter(until_round=None).values_list("player_id", flat=True))  # type: ignore[attr-defined]
+    context = {"night": night, "player": player, "present_ids": present_ids, "refusal": refusal, "oob": True}
+    parts = [
+        render_to_string("nights/night.html#check-in-row", context, request),
+        render_to_string("nights/night.html#check-in-count", context, request),
+    ]
+    if services.is_drawn(night):  # the plan was drawn again for the new list
+        started = services.started_rounds(night)
+        plan = {
+            **context,
+            "rounds": _plan_rounds(night),
+            "next_round": started + 1 if started < night.rounds else None,
+        }
+        parts.append(render_to_string("nights/night.html#plan", plan, request))
+    return HttpResponse("".join(parts))
+
+
+@require_POST
+@manage_night
+def newcomer(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    form = NewcomerForm(request.POST, club=night.club)  # type: ignore[arg-type]
+    if not form.is_valid():
+        return _night_page(request, night, status=400, newcomer_form=form)
+    try:
+        player, first = services.check_in_newcomer(night=night, name=form.cleaned_data["name"])
+    except ValidationError as error:
+        if services.started_rounds(night) >= night.rounds:  # no form on the page to show it next to
+            _refusal(request, error)
+            return _back(night, "plan")
+        form.add_error("name", error.messages)
+        return _night_page(request, night, status=400, newcomer_form=form)
+    if first > 1:  # a late arrival: the rounds not started yet are drawn again with them
+        messages.success(
+            request,
+            _("%(name)s is on the roster and plays from round %(round)d.")
+            % {"name": player.name, "round": first},
+        )
+        return _back(night, "plan")
+    messages.success(request, _("%(name)s is on the roster and checked in.") % {"name": player.name})
+    return _back(night, "check-in")
+
+
+@require_POST
+@manage_night
+def draw(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    try:
+        services.draw_plan(night=night)
+    except ValidationError as error:
+        _refusal(request, error)
+        return _back(night, "check-in")
+    messages.success(request, _("The tables are drawn for every round."))
+    return _back(night, "plan")
+
+
+@require_POST
+@manage_night
+def swap(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    started = services.started_rounds(night)
+    present = night.players.filter(until_round__isnull=True).values("player_id")
+    form = SwapForm(
+        request.POST,
+        players=Player.objects.filter(pk__in=present),
+        rounds=list(range(started + 1, night.rounds + 1)),
+    )
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.swap_players(
+                night=night,
+                round_no=data["round"],
+                first=data["first"],
+                second=data["second"],
+                expected_plan=data["plan"] or None,
+            )
+        except ValidationError as error:
+            _form_error(form, error)
+        else:
+            messages.success(
+                request,
+                _("%(a)s and %(b)s swapped in round %(round)d; the later rounds are drawn again.")
+                % {"a": data["first"].name, "b": data["second"].name, "round": data["round"]},
+            )
+            return _back(night, "plan")
+    return _night_page(request, night, status=400, swap_form=form)
+
+
+@require_POST
+@manage_night
+def late_arrival(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    form = PlayerChoiceForm(request.POST, players=late_arrival_choices(night.club, night), prefix="late")  # type: ignore[arg-type]
+    if form.is_valid():
+        player = form.cleaned_data["player"]
+        try:
+            first = services.add_late_arrival(night=night, player=player)
+        except ValidationError as error:
+            _form_error(form, error)
+        else:
+            messages.success(
+                request, _("%(name)s plays from round %(round)d.") % {"name": player.name, "round": first}
+            )
+            return _back(night, "plan")
+    return _night_page(request, night, status=400, late_form=form)
+
+
+@require_POST
+@manage_night
+def leave(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    present = night.players.filter(until_round__isnull=True).values("player_id")
+    form = PlayerChoiceForm(request.POST, players=Player.objects.filter(pk__in=present), prefix="leave")
+    if form.is_valid():
+        player = form.cleaned_data["player"]
+        try:
+            first = services.remove_for_remaining_rounds(night=night, player=player)
+        except ValidationError as error:
+            _form_error(form, error)
+        else:
+            messages.success(
+                request,
+                _("%(name)s is out of the plan from round %(round)d on.")
+                % {"name": player.name, "round": first},
+            )
+            return _back(night, "plan")
+    return _night_page(request, night, status=400, leave_form=form)
+
+
+@require_POST
+@manage_night
+def round_start(request: HttpRequest, night_id: int, round_no: int) -> HttpResponse:
+    night = _night(night_id)
+    try:
+        rounds.start_round(night=night, round_no=round_no, actor=actor_for(request))
+    except ValidationError as error:
+        _refusal(request, error)
+        return _back(night, "plan")
+    messages.success(
+        request,
+        _("Round %(round)d has started: every table scores through its link or QR code.")
+        % {"round": round_no},
+    )
+    return _back(night, f"round-{round_no}")
+
+
+@require_POST
+@manage_night
+def finish(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    if request.POST.get("finished") == "no":
+        rounds.reopen_night(night=night)
+        messages.success(
+            request, _("The night is open again; a phone opens its table's link again to score.")
+        )
+    else:
+        still = rounds.open_play(night)
+        if still and not night.is_finished and request.POST.get("confirm") != "yes":
+            # Asks first (works without JavaScript): what is still open and how it will count.
+            return render(request, "nights/finish.html", {"night": night, "club": night.club, "open": still})
+        rounds.finish_night(night=night)
+        messages.success(request, _("The night is finished: the table links no longer score."))
+    return _back(night)
+
+
+@require_http_methods(["GET", "POST"])
+@manage_night
+def remove(request: HttpRequest, night_id: int) -> HttpResponse:
+    """Asks first (GET); the POST removes the night, its plan and its games."""
+    night = _night(night_id)
+    payments = removal.marked_payments(night)
+    choice = request.POST.get("payments")
+    locked = removal.settled_and_locked(night)
+    if request.method == "GET" or locked or (payments and choice not in ("keep", "remove")):
+        context = {
+            "locked": locked,
+            "night": night,
+            "club": night.club,
+            "games": night.games.count(),
+            "payments": payments,
+            "seasonal": [p for p in payments if p.season_id is not None],
+            "choice": choice,
+            "choice_error": request.method == "POST",
+        }
+        status = 200 if request.method == "GET" else 409 if locked else 400
+        return render(request, "nights/remove.html", context, status=status)
+    club_id = night.club_id  # type: ignore[attr-defined]
+    removed = removal.remove_night(
+        night=night, keep_payments=choice != "remove", removed_by=request.user.get_username()
+    )
+    message = ngettext(
+        "The night is removed, with its %(count)d game.",
+        "The night is removed, with its %(count)d games.",
+        removed,
+    )
+    messages.success(request, message % {"count": removed})
+    return redirect("nights:club_nights", club_id=club_id)

@@ -1,0 +1,94 @@
+"""A night's standings: for the club, live while it is played, and published for everyone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition, require_GET
+from django.views.decorators.vary import vary_on_cookie
+
+from clubs.models import Season
+from clubs.permissions import can_manage_club
+from nights.models import Night
+from nights.standings import night_standings, version
+from nights.views.access import _night, view_night
+
+# --- standings --------------------------------------------------------------------------------
+
+
+def _standings_context(request: HttpRequest, night: Night, *, live_url: str) -> dict[str, Any]:
+    standings = night_standings(night)
+    return {
+        "night": night,
+        "club": night.club,
+        "standings": standings,
+        "version": version(night),
+        "live_url": live_url,
+        "polling": not night.is_finished,
+    }
+
+
+def _standings_etag(request: HttpRequest, night_id: int) -> str:
+    return f"{version(_night(night_id))}-{get_language()}"
+
+
+@require_GET
+@view_night
+def standings(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = _night(night_id)
+    live = reverse("nights:standings_live", args=[night.pk])
+    context = {
+        **_standings_context(request, night, live_url=live),
+        "manager": can_manage_club(request.user, night.club_id),
+    }  # type: ignore[attr-defined]
+    return render(request, "nights/standings.html", context)
+
+
+def _live(request: HttpRequest, night: Night, live_url: str) -> HttpResponse:
+    if request.GET.get("v") == version(night):
+        return HttpResponse(status=204)
+    context = _standings_context(request, night, live_url=live_url)
+    html = render_to_string("nights/standings.html#night-standings", context, request)
+    return HttpResponse(html, status=286 if night.is_finished else 200)
+
+
+@require_GET
+@cache_control(private=True)
+@vary_on_cookie
+@view_night
+@condition(etag_func=_standings_etag)
+def standings_live(request: HttpRequest, night_id: int) -> HttpResponse:
+    """What the standings page polls: 204 (or 304 for its ETag) while nothing changed."""
+    night = _night(night_id)
+    return _live(request, night, reverse("nights:standings_live", args=[night.pk]))
+
+
+def _published_night(publish_code: str, night_id: int) -> Night:
+    season = get_object_or_404(Season, publish_code=publish_code)
+    return get_object_or_404(Night.objects.select_related("club", "season"), pk=night_id, season=season)
+
+
+def _published_etag(request: HttpRequest, publish_code: str, night_id: int) -> str:
+    return f"{version(_published_night(publish_code, night_id))}-share-{get_language()}"
+
+
+@require_GET
+def published_standings(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
+    """A published season's night: its standings for anyone with the season's results link."""
+    night = _published_night(publish_code, night_id)
+    live = reverse("nights:published_live", args=[publish_code, night.pk])
+    context = {**_standings_context(request, night, live_url=live), "published": True}
+    return render(request, "nights/standings.html", context)
+
+
+@require_GET
+@condition(etag_func=_published_etag)
+def published_live(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
+    night = _published_night(publish_code, night_id)
+    return _live(request, night, reverse("nights:published_live", args=[publish_code, night.pk]))

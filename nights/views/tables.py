@@ -1,0 +1,92 @@
+"""Table links, the printed table cards and the wall plan; a table's link opens its game."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods
+
+from core.qr import qr_svg
+from nights import rounds, services
+from nights.models import NightTable
+from nights.views.access import _night, _refusal, manage_night, view_night
+from nights.views.night import _plan_rounds
+from scoring.devices import ensure_device, holds_game
+from scoring.labels import side_label, side_short
+from scoring.permissions import actor_for
+from scoring.rules.tables import sides_for
+
+# --- table links, cards and the wall plan -----------------------------------------------------
+
+
+def _table_url(request: HttpRequest, table: NightTable) -> str:
+    return request.build_absolute_uri(reverse("nights:table", args=[table.token]))
+
+
+@require_GET
+@manage_night
+def table_cards(request: HttpRequest, night_id: int, round_no: int) -> HttpResponse:
+    """Printable cards of a round's tables: round, table, seats and the link's QR code."""
+    night = _night(night_id)
+    rounds = _plan_rounds(night)
+    if not 1 <= round_no <= len(rounds):
+        raise Http404("no such round")
+    cards = []
+    for entry in rounds[round_no - 1]["tables"]:
+        table = entry["table"]
+        url = _table_url(request, table)
+        title = _("QR code of the link of table %(table)d") % {"table": table.table_no}
+        cards.append({**entry, "url": url, "qr": qr_svg(url, title=title, scale=5)})
+    context = {"night": night, "club": night.club, "round": rounds[round_no - 1], "cards": cards}
+    return render(request, "nights/cards.html", context)
+
+
+@require_GET
+@view_night
+def wall_plan(request: HttpRequest, night_id: int) -> HttpResponse:
+    """The plan of every round on one printable page, for the wall."""
+    night = _night(night_id)
+    return render(
+        request, "nights/wall.html", {"night": night, "club": night.club, "rounds": _plan_rounds(night)}
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def table(request: HttpRequest, token: str) -> HttpResponse:
+    """A table's link: the GET asks first (link previews must not take the scoring); the POST
+    gives this phone the scoring of the table's game, as the recovery code would."""
+    nt = get_object_or_404(NightTable.objects.select_related("night__club", "game"), token=token)
+    night, game = nt.night, nt.game
+    seats = services.ordered_seats(nt)
+    context = {"night": night, "table": nt, "seats": seats, "game": game}
+    if game is not None and game.finished:  # the round is over: its result, and nothing to score
+        context["winner_label"] = side_label(game.winner, {seat.seat: seat.player.name for seat in seats})
+        # In seat order (N–S before E–W): a JSON column's keys come back sorted on PostgreSQL.
+        sides = sides_for(game.seats)
+        context["final_points"] = [(side_short(side), game.scores.get(side, 0)) for side in sides]
+        context["final_chips"] = [(side_short(side), game.chip_totals.get(side, 0)) for side in sides]
+        return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
+    if night.is_finished or game is None:
+        return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
+    if request.method == "GET":
+        context["holds"] = holds_game(request, game)
+        return render(request, "nights/table.html", context)
+    actor = actor_for(request) if request.user.is_authenticated else rounds.TABLE_LINK_ACTOR
+    try:
+        taken = rounds.claim_table(table=nt, device=ensure_device(request), actor=actor)
+    except ValidationError as error:
+        _refusal(request, error)
+        return redirect("nights:table", token=token)
+    if taken:
+        messages.info(
+            request, _("This phone now keeps the score of this table; the other phone only watches.")
+        )
+    else:
+        messages.success(request, _("This phone keeps the score of this table."))
+    return redirect("scoring:game", code=game.code)

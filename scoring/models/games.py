@@ -1,0 +1,259 @@
+"""A game, its seats and its hands: what the table said (the scores are derived, `scoring.models`)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules.tables import SEAT_ORDER, sides_for
+
+SEAT_CHOICES = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
+
+
+#: What a spreadsheet reads as the start of a formula (core.spreadsheet.neutralise escapes such a cell).
+FORMULA_STARTS = frozenset("-+=@")
+
+
+def new_game_code() -> str:
+    """An unguessable id for URLs (about 60 bits), so game ids cannot be enumerated.
+
+    Never starting with - + = or @: a code goes into the CSV exports as it is, not escaped as a
+    formula, so a code copied from a spreadsheet opens its game. Codes made before keep working:
+    a lookup accepts any code of `strict_input.GAME_CODE`."""
+    while True:
+        code = secrets.token_urlsafe(8)
+        if code[0] not in FORMULA_STARTS:
+            return code
+
+
+class VisibleGameManager(models.Manager["Game"]):
+    """Games everyone may know of: not those of an import still being written.
+
+    This is the one place games are selected: every page, list, standing, export, count and admin
+    goes through `Game.objects`; related lookups (`club.games`) use this manager too, and the
+    statistics of a pending game belong to no season and no player until the import is made
+    visible. Only the import itself reads the pending rows, through `Game.all_objects`."""
+
+    def get_queryset(self) -> models.QuerySet[Game]:
+        return super().get_queryset().filter(pending_import__isnull=True)
+
+
+class Game(models.Model):
+    class Variant(models.TextChoices):
+        STANDARD = "standard", _("Standard")
+        CHECK = "check", _("Check Pinochle")
+
+    class Deck(models.TextChoices):
+        SINGLE = "single", _("Single deck (48 cards)")
+        DOUBLE = "double", _("Double deck (80 cards)")
+
+    code = models.CharField(_("code"), max_length=16, unique=True, default=new_game_code, editable=False)
+    seats = models.PositiveSmallIntegerField(_("seats"), choices=[(2, "2"), (3, "3"), (4, "4")], default=4)
+    variant = models.CharField(_("variant"), max_length=10, choices=Variant.choices, default=Variant.STANDARD)
+    deck = models.CharField(_("deck"), max_length=10, choices=Deck.choices, default=Deck.SINGLE)
+    # None means the default (docs/rules.md, "Game settings and their defaults") for the deck and variant.
+    target = models.PositiveIntegerField(_("target"), null=True, blank=True)
+    min_bid = models.PositiveIntegerField(_("minimum bid"), null=True, blank=True)
+    first_dealer = models.CharField(_("first dealer"), max_length=1, choices=SEAT_CHOICES, default="N")
+    meld_needs_trick = models.BooleanField(_("meld needs a trick"), default=False)
+    # A game of a fixed number of deals (docs/rules.md, "A fixed number of deals"): it ends after
+    # this many hands unless the target ended it sooner. None: played to the target. A club night
+    # whose rounds are N hands starts its games with N (nights.rounds.start_round).
+    deals = models.PositiveIntegerField(_("deals"), null=True, blank=True)
+
+    # The meld entry the table used last in this game (items picked or quick points per side):
+    # the next hand's form opens in it. Only where chips are not in play (Check needs the items).
+    class MeldMode(models.TextChoices):
+        ITEMS = "items", _("Pick melds")
+        POINTS = "points", _("Quick points")
+
+    meld_mode = models.CharField(_("meld entry"), max_length=6, choices=MeldMode.choices, default="items")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    # Cache of the engine's result, rewritten by services on every change of hands.
+    hand_count = models.PositiveIntegerField(default=0, editable=False)
+    finished = models.BooleanField(_("finished"), default=False, editable=False)
+    winner = models.CharField(_("winner"), max_length=4, blank=True, editable=False)
+    scores = models.JSONField(default=dict, editable=False)
+    chip_totals = models.JSONField(default=dict, editable=False)
+
+    # Access (scoring/permissions.py, scoring/handover.py). The edit right of a quick game is a
+    # secret the creating browser keeps in a cookie; only its SHA-256 is stored. The share code
+    # opens a read-only link.
+    share_code = models.CharField(max_length=16, unique=True, default=new_game_code, editable=False)
+    edit_token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    handover_token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    handover_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+
+    # Filed in a club's league (scoring/filing.py): club, season, when and where it was played.
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games",
+        verbose_name=_("club"),
+    )
+    season = models.ForeignKey(
+        "clubs.Season",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games",
+        verbose_name=_("season"),
+    )
+    played_on = models.DateField(_("played on"), null=True, blank=True, db_index=True)
+    place = models.CharField(_("place / table"), max_length=100, blank=True)
+    note = models.TextField(_("note"), blank=True)
+    # The import batch still writing this game; None once it is visible. A string reference: the
+    # model is league's, and scoring imports nothing of league. Deleting a batch deletes the games
+    # it left hidden (no page ever saw them).
+    pending_import = models.ForeignKey(
+        "league.ImportBatch",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+    )
+
+    all_objects = models.Manager()  # pending imports too: only the import reads them
+    objects = VisibleGameManager()
+
+    class Meta:
+        default_manager_name = "objects"
+        base_manager_name = "all_objects"
+        ordering = ["-updated_at"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    def __str__(self) -> str:
+        return f"{self.get_variant_display()} {self.code}"
+
+    def get_absolute_url(self) -> str:
+        """The game's page; "" for a code no address can hold (only a hand-edited row has one)."""
+        from core.strict_input import is_game_code
+
+        return reverse("scoring:game", kwargs={"code": self.code}) if is_game_code(self.code) else ""
+
+    def score_line(self) -> list[tuple[str, int]]:
+        """(side, points) in table order, N–S before E–W: PostgreSQL's jsonb keeps `scores` keys in
+        an order of its own (E–W first), so a page never iterates the stored dict itself."""
+        return [(side, self.scores.get(side, 0)) for side in sides_for(self.seats)]
+
+    def chip_line(self) -> list[tuple[str, int]]:
+        """(side, chips) in table order, as `score_line`."""
+        return [(side, self.chip_totals.get(side, 0)) for side in sides_for(self.seats)]
+
+    def settings_record(self) -> dict[str, Any]:
+        """The record settings (docs/record-format.md) of this game (everything but players and hands).
+
+        `options.deals` only for a game of a fixed number of deals: the record of a game played to
+        the target stays as it always was."""
+        options: dict[str, Any] = {"meld_needs_trick": self.meld_needs_trick}
+        if self.deals is not None:
+            options["deals"] = self.deals
+        return {
+            "seats": self.seats,
+            "variant": self.variant,
+            "deck": self.deck,
+            "target": self.target,
+            "min_bid": self.min_bid,
+            "first_dealer": self.first_dealer,
+            "options": options,
+        }
+
+
+def seat_order(field: str = "seat") -> models.Case:
+    """Seats clockwise, N, E, S, W (docs/rules.md): the order of every per-seat row, for Meta.ordering
+    and any query that sorts by seat (a seat letter sorts E, N, S, W alphabetically)."""
+    whens = [models.When(**{field: seat}, then=index) for index, seat in enumerate(SEAT_ORDER)]
+    return models.Case(*whens, output_field=models.IntegerField())
+
+
+class GameSeat(models.Model):
+    """Who sat where. The name is what the table typed."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_rows")
+    seat = models.CharField(_("seat"), max_length=1, choices=SEAT_CHOICES)
+    name = models.CharField(_("name"), max_length=100, blank=True)
+    # The person behind the typed name, once linked. PROTECT: deleting a player who has games
+    # would silently drop their statistics; merge instead.
+    player = models.ForeignKey(
+        "clubs.Player",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+        verbose_name=_("player"),
+    )
+
+    class Meta:
+        ordering = ["game", seat_order()]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_row_per_seat"),
+            # One person cannot sit in two seats of one game: the standings
+            # would count them twice.
+            models.UniqueConstraint(
+                fields=["game", "player"],
+                condition=models.Q(player__isnull=False),
+                name="one_seat_per_player_in_game",
+            ),
+        ]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+
+    def __str__(self) -> str:
+        return f"{self.seat}: {self.name}"
+
+
+class Hand(models.Model):
+    """One hand as the table entered it: the hand object of docs/record-format.md, unscored."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField(_("hand number"))
+    data = models.JSONField(_("hand record"))
+    # Sent with the entry form; a second submission with the same id is the same hand
+    # (a double tap, or a client retrying after a lost response), not a new one.
+    submission_id = models.UUIDField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_hand_per_number"),
+            models.UniqueConstraint(fields=["game", "submission_id"], name="one_hand_per_submission"),
+        ]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+
+    def __str__(self) -> str:
+        return f"{self.game.code} #{self.number}"
+
+
+class GameSetup(models.Model):
+    """The one-time token of the setup form that made a game: posting that form again (a second
+    tap on Start, Back and Start) opens this game instead of making another. (Its own table, so
+    an upgrade adds no column to the busiest one.)"""
+
+    token = models.UUIDField(unique=True, editable=False)
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="setup")
+
+    def __str__(self) -> str:
+        return f"setup of {self.game_id}"
