@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Server, database, environment, free_port, prepare_database, setup_django
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.harness import Server, database, environment, free_port, prepare_database, setup_django
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 NAMES = {"North": "Anna", "East": "Bo", "South": "Cecilia", "West": "David"}

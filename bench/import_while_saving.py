@@ -29,8 +29,8 @@ import time
 import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Browser, Server, database, environment, free_port, prepare_database, setup_django
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.harness import Browser, Server, database, environment, free_port, prepare_database, setup_django
 
 # The hand form's number: the Undo form of a hand just saved also carries one, before it.
 _NUMBER = re.compile(r'name="number" value="(\d+)" id="id_number"')

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import importlib.util
 import os
 import random
 import statistics
@@ -52,13 +51,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    # bench/league.py's game builder and page timer (loaded by path: `league` is the app's name).
-    spec = importlib.util.spec_from_file_location("league_bench", ROOT / "bench" / "league.py")
-    assert spec is not None and spec.loader is not None
-    league_bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(league_bench)
-    build_games, timed = league_bench.build_games, league_bench.timed
-
+    from bench.league import build_games, timed
     from clubs.models import Club, Player
     from league.services import store_games
     from ratings import services as rating_services

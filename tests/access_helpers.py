@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
@@ -36,12 +35,6 @@ HAND_2: dict[str, Any] = {
     "meld_points": {"NS": 20, "EW": 10},
     "tricks": {"NS": 15, "EW": 10},
 }
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    """Logging in many times is slow with the real hasher; what is tested here is not the hash."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def make_personas() -> dict[str, User]:

@@ -89,11 +89,6 @@ def _night(club: Club, prefix: str, *, season: Season | None = None, start: bool
     return night
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world() -> World:
     make_personas()  # alice organiser, bob scorer, charlie member of CLUB; dave organises another club

@@ -1,4 +1,4 @@
-import time
+import datetime
 from unittest import mock
 
 import pytest
@@ -7,7 +7,7 @@ from django.contrib.auth.signals import user_login_failed
 from django.test import Client, RequestFactory
 
 from accounts import ratelimit
-from tests.access_helpers import PASSWORD, fast_password_hashing  # noqa: F401 (autouse fixture)
+from tests.access_helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -44,12 +44,15 @@ def test_it_counts_a_username_whatever_its_case_or_address(alice):
     assert _login(Client(REMOTE_ADDR="10.0.0.99"), PASSWORD).status_code == 429
 
 
-def test_it_lets_the_user_in_again_after_the_window(client, alice, settings):
-    settings.LOGIN_FAILURE_WINDOW_SECONDS = 2
+def test_it_lets_the_user_in_again_after_the_window(client, alice, settings, time_machine):
+    window = datetime.timedelta(seconds=settings.LOGIN_FAILURE_WINDOW_SECONDS)
     for _ in range(5):
         _login(client, "wrong")
+    last_failure = datetime.datetime.now(tz=datetime.UTC)
     assert _login(client, PASSWORD).status_code == 429
-    time.sleep(2.2)
+    time_machine.move_to(last_failure + window - datetime.timedelta(seconds=5))
+    assert _login(client, PASSWORD).status_code == 429
+    time_machine.move_to(last_failure + window + datetime.timedelta(seconds=1))
     assert _login(client, PASSWORD).status_code == 302
 
 

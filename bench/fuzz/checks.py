@@ -3,9 +3,8 @@ hole (look-alike sign-ups, ids in int() syntax, password-change guesses) is stil
 
 from __future__ import annotations
 
-from harness import Response
-
-from fuzz.requests import Request
+from bench.fuzz.requests import Request
+from bench.harness import Response
 
 
 def row_counts() -> tuple[int, ...]:

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness import ROOT, Browser, Server
+from bench.harness import ROOT, Browser, Server
 
 # The backup's text fields and the longest each column takes (league/backup.py checks them all).
 LONG_FIELDS: list[tuple[str, str, int]] = [
@@ -167,7 +167,7 @@ def import_crash(
     """Upload a large file, kill the task worker importing it mid-way, and check the page and the database."""
     from django.db import connections
 
-    from fuzz.requests import multipart
+    from bench.fuzz.requests import multipart
     from league.models import ImportBatch
     from scoring.models import Game
 

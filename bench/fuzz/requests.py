@@ -10,9 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode
 
-from harness import Browser, Response
-
-from fuzz.payloads import (
+from bench.fuzz.payloads import (
     BAD_CODES,
     BAD_INTS,
     CSV_HEADER,
@@ -31,6 +29,7 @@ from fuzz.payloads import (
     id_variants,
     valid_record,
 )
+from bench.harness import Browser, Response
 
 
 @dataclass

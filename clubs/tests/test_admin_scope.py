@@ -13,7 +13,7 @@ from django.test import Client
 
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from scoring.models import Game, GameSeat, Hand, HandChange
-from tests.access_helpers import HAND_1, PASSWORD, fast_password_hashing, make_game  # noqa: F401
+from tests.access_helpers import PASSWORD, make_game
 from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db

@@ -17,11 +17,6 @@ from tests.access_helpers import make_game
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def signed_in(name: str) -> Client:
     client = Client()
     client.force_login(User.objects.get_or_create(username=name)[0])

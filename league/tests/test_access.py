@@ -18,11 +18,6 @@ pytestmark = pytest.mark.django_db
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "record-example.json"
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def people():
     return make_personas()

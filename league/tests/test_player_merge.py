@@ -5,7 +5,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from clubs.models import Club, ClubRole, Membership, Player
-from tests.access_helpers import PASSWORD, fast_password_hashing  # noqa: F401 (autouse fixture)
+from tests.access_helpers import PASSWORD
 from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db

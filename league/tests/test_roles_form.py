@@ -15,11 +15,6 @@ from tests.access_helpers import CLUB, PASSWORD, make_personas
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def people():
     return make_personas()  # alice organises CLUB; dave has an account in another club

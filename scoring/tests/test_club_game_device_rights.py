@@ -15,10 +15,9 @@ from scoring.devices import DEVICE_COOKIE
 from scoring.handover import recovery_code
 from scoring.models import DeviceGame, Game
 from scoring.permissions import can_edit_game
-from tests.access_helpers import (  # noqa: F401 (fast_password_hashing is an autouse fixture)
+from tests.access_helpers import (
     CLUB,
     client_with_token,
-    fast_password_hashing,
     make_game,
     make_personas,
     request_as,

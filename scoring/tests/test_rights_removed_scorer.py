@@ -17,7 +17,6 @@ from tests.access_helpers import (
     CLUB,
     HAND_2,
     edit_token_cookie,
-    fast_password_hashing,  # noqa: F401 (autouse fixture)
     make_game,
     make_personas,
     request_as,

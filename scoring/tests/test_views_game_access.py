@@ -15,11 +15,6 @@ from tests.helpers import WORKED_EXAMPLE, hand_post, quick_hand, standard_game, 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def signed_in(username: str) -> Client:
     client = Client()
     assert client.login(username=username, password=PASSWORD)
