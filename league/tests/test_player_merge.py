@@ -11,7 +11,7 @@ from tests.league_data import small_season
 pytestmark = pytest.mark.django_db
 
 
-def test_point11_the_merge_list_names_only_players_of_the_organisers_clubs():
+def test_the_merge_list_names_only_players_of_the_organisers_clubs():
     data = small_season()
     other = Club.objects.create(name="Club Alfa")
     stranger = Player.objects.create(name="Zdeněk Alfa")
