@@ -114,7 +114,9 @@ def test_code_tests_and_docs_name_behaviour_not_the_issues_that_brought_it():
     assert found == []
 
 
-CITED_IN_A_COMMENT = re.compile(r"(?i)(?<![\w&/])#\d+\b|\b(?:bug|ticket|pr|pull request|gh)[ -]?#?\d+\b")
+CITED_IN_A_COMMENT = re.compile(
+    r"(?i)(?<![\w&/])#\d+\b|\b(?:bug|ticket|pr|pull request|gh|point)[ -]?#?\d+\b"
+)
 NUMBERED_TEST_NAME = re.compile(r"(?i)^test_(?:\w*_)?(?:issue|point|item|bug|ticket|finding|gh|pr)_?\d+")
 
 

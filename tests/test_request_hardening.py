@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 SETUP = {"seats": "4", "variant": "standard", "deck": "single", "first_dealer": "N", "name_N": "Anna"}
 
 
-# --- point 12: character sets ------------------------------------------------------------------
+# --- character sets ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("charset", FOREIGN_CHARSETS)
@@ -54,7 +54,7 @@ def test_utf8_and_ascii_posts_are_read_as_before(charset):
     assert Game.objects.count() == 1
 
 
-# --- point 13: HEAD ----------------------------------------------------------------------------
+# --- HEAD ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/", "/rules/", "/league/", "/games/new", "/accounts/login/"])
@@ -74,7 +74,7 @@ def test_head_on_a_game_page_and_on_a_post_only_address(table_client):
     assert table_client.head("/g/no-such-game/").status_code == 404
 
 
-# --- point 17: numbers in Python's syntax ------------------------------------------------------
+# --- numbers in Python's syntax ------------------------------------------------------
 
 
 @pytest.mark.parametrize("value", PYTHON_INT_SYNTAX)

@@ -91,7 +91,7 @@ def backup(**changes: object) -> dict[str, object]:
     return data
 
 
-# --- point 3: game codes -----------------------------------------------------------------------
+# --- game codes -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("game_id", BAD_GAME_IDS)
@@ -134,7 +134,7 @@ def test_game_lists_stay_up_with_a_bad_code_in_the_database(organiser):
     assert "/g/a/../b/" not in page
 
 
-# --- point 6: what no database stores, and numbers too long to read ---------------------------
+# --- what no database stores, and numbers too long to read ---------------------------
 
 
 def test_a_huge_json_integer_is_refused_on_upload(organiser):
@@ -203,7 +203,7 @@ def test_every_hostile_csv_cell_is_refused_with_its_line(cells):
     assert problems and all(problem.startswith("line 2: ") for problem in problems)
 
 
-# --- point 17: numbers in Python's syntax, duplicate keys --------------------------------------
+# --- numbers in Python's syntax, duplicate keys --------------------------------------
 
 
 @pytest.mark.parametrize("value", PYTHON_INT_SYNTAX)
@@ -256,9 +256,7 @@ def test_import_games_refuses_a_club_name_in_bytes_that_are_not_utf8(tmp_path):
         ({"season": "Vår"}, "--season needs --club"),
     ],
 )
-def test_import_games_refuses_a_bad_club_or_season_option_and_writes_nothing(
-    options, message, tmp_path
-):
+def test_import_games_refuses_a_bad_club_or_season_option_and_writes_nothing(options, message, tmp_path):
     path = tmp_path / "games.json"
     path.write_text("[" + record_with_name("Anna") + "]", encoding="utf-8")
     with pytest.raises(CommandError) as refused:
