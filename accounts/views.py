@@ -173,7 +173,7 @@ class LimitedPasswordChangeView(auth_views.PasswordChangeView):
     def get_form_kwargs(self) -> dict[str, Any]:
         return {**super().get_form_kwargs(), "request": self.request}
 
-    def form_invalid(self, form: LimitedPasswordChangeForm) -> HttpResponse:  # type: ignore[override]
+    def form_invalid(self, form: LimitedPasswordChangeForm) -> HttpResponse:
         response = super().form_invalid(form)
         if form.locked:
             response.status_code = 429

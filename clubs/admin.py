@@ -34,7 +34,7 @@ class ScopedRelatedFilter(RelatedFieldListFilter):
     def field_choices(self, field: Any, request: HttpRequest, model_admin: Any) -> list[tuple[Any, str]]:
         clubs = organised_club_ids(request.user)
         if clubs is None:
-            return super().field_choices(field, request, model_admin)  # type: ignore[no-any-return]
+            return super().field_choices(field, request, model_admin)
         allowed = club_scoped(field.related_model._default_manager.all(), clubs).values("pk")
         ordering = self.field_admin_ordering(field, request, model_admin)
         return field.get_choices(  # type: ignore[no-any-return]
@@ -116,7 +116,7 @@ class ClubAdmin(OrganisedClubsOnly, admin.ModelAdmin):
         into club-less games and drop its seasons from the standings."""
         if not is_site_admin(request.user):
             return False
-        return obj is not None and not obj.games.exists()  # type: ignore[attr-defined]
+        return obj is not None and not obj.games.exists()
 
 
 @admin.register(Season)
@@ -132,7 +132,7 @@ class SeasonAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Season | None = None) -> bool:
         """Only a season without games: deleting one would take its games out of the standings."""
         allowed = super().has_delete_permission(request, obj)
-        return allowed and obj is not None and not obj.games.exists()  # type: ignore[attr-defined]
+        return allowed and obj is not None and not obj.games.exists()
 
 
 @admin.register(Player)
@@ -245,7 +245,7 @@ class ClubRoleAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         actions = super().get_actions(request)
         actions.pop("delete_selected", None)  # one at a time, through the service
-        return actions  # type: ignore[no-any-return]
+        return actions
 
     def has_delete_permission(self, request: HttpRequest, obj: ClubRole | None = None) -> bool:
         if not super().has_delete_permission(request, obj) or obj is None:

@@ -83,8 +83,8 @@ def _roster_page(
         "form": form,
         "list_form": list_form or NameListForm(club=club),
         "outcome": outcome,
-        "active": [p for p in players if not p.retired],  # type: ignore[attr-defined]
-        "retired": [p for p in players if p.retired],  # type: ignore[attr-defined]
+        "active": [p for p in players if not p.retired],
+        "retired": [p for p in players if p.retired],
     }
     template = f"clubs/roster.html#{part}" if part else "clubs/roster.html"
     return render(request, template, context, status=status)
@@ -288,7 +288,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             _("Welcome to %(club)s: your account is tied to %(name)s.")
             % {"club": accepted.club.name, "name": accepted.player.name},
         )
-        return redirect("league:player", player_id=accepted.player_id)  # type: ignore[attr-defined]
+        return redirect("league:player", player_id=accepted.player_id)
     usable = found is not None and found.accepted_at is None
     return render(
         request, "clubs/invite.html", {"invite": found, "usable": usable}, status=200 if usable else 404

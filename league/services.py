@@ -367,7 +367,7 @@ def _hand_and_stat_rows(
     """Unsaved hands, and the statistics rows as values (scoring.stats.stat_rows)."""
     by_game: dict[int, list[GameSeat]] = {}
     for seat_row in seat_rows:
-        by_game.setdefault(seat_row.game_id, []).append(seat_row)  # type: ignore[attr-defined]
+        by_game.setdefault(seat_row.game_id, []).append(seat_row)
     hand_rows: list[Hand] = []
     hand_stats: list[tuple[Any, ...]] = []
     game_stats: list[tuple[Any, ...]] = []

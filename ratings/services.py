@@ -104,8 +104,8 @@ def _rows_to_games(rows: Iterable[dict[str, object]]) -> list[CountedGame]:
                     row["points_for"],
                 )
         names = sorted(sides)
-        ranks = tuple(sum(1 for other in names if keys[other] > keys[name]) for name in names)  # type: ignore[operator]
-        played = first["game__played_on"] or first["game__created_at"].date()  # type: ignore[union-attr]
+        ranks = tuple(sum(1 for other in names if keys[other] > keys[name]) for name in names)
+        played = first["game__played_on"] or first["game__created_at"].date()
         try:
             game = FinishedGame(
                 id=game_id,
@@ -115,10 +115,7 @@ def _rows_to_games(rows: Iterable[dict[str, object]]) -> list[CountedGame]:
             )
         except ValueError:  # a player entered on two seats: not a game the ratings can read
             continue
-        chips = {
-            row["seat_row__player_id"]: (row["chips"] if check else None)  # type: ignore[misc]
-            for row in seats
-        }
+        chips = {row["seat_row__player_id"]: (row["chips"] if check else None) for row in seats}
         counted.append(CountedGame(game, played, first["game__club_id"], chips))  # type: ignore[arg-type]
     counted.sort(key=lambda item: item.game.sort_key)
     return counted

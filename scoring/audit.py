@@ -39,7 +39,7 @@ def club_id_of(game: Game) -> int | None:
 
     The one place that knows how a game belongs to a club: permissions and the audit trail ask here.
     """
-    club_id = game.club_id  # type: ignore[attr-defined]
+    club_id = game.club_id
     return int(club_id) if club_id is not None else None
 
 

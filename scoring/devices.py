@@ -107,7 +107,7 @@ def grant_game(request: HttpRequest, game: Game, *, exclusive: bool) -> None:
 def _holder_scores(game: Game) -> Exists | Q:
     """Whether a right's holder may still score the game's club: an organiser or scorer of it, or
     a superuser. A quick game has no club: its rights do not depend on an account."""
-    club_id = game.club_id  # type: ignore[attr-defined]
+    club_id = game.club_id
     if club_id is None:
         return Q(pk__isnull=False)
     roles = ClubRole.objects.filter(user=OuterRef("holder"), club_id=club_id, role__in=SCORERS)
@@ -148,9 +148,9 @@ def may_hold(request: HttpRequest, game: Game) -> bool:
     phone nobody is signed in on; in a club game, for an account only while it scores for the club
     (so a scorer taken off the club, signed in, cannot take a game over again)."""
     holder = holder_of(request)
-    if holder is None or game.club_id is None:  # type: ignore[attr-defined]
+    if holder is None or game.club_id is None:
         return True
-    return can_score_for_club(holder, game.club_id)  # type: ignore[attr-defined]
+    return can_score_for_club(holder, game.club_id)
 
 
 def right_lapsed(request: HttpRequest, game: Game) -> bool:
@@ -210,8 +210,8 @@ def game_with_right(request: HttpRequest, code: str) -> Game | None:
         state = game.device_right  # type: ignore[attr-defined]
         row = None
         if state is not None:
-            row = (state >= 2, bool(state % 2) or game.club_id is None)  # type: ignore[attr-defined]
-        request.__dict__.setdefault("_device_rights", {})[game.pk] = row  # type: ignore[attr-defined]
+            row = (state >= 2, bool(state % 2) or game.club_id is None)
+        request.__dict__.setdefault("_device_rights", {})[game.pk] = row
     return game
 
 

@@ -125,7 +125,7 @@ def night_is_over(game: Game) -> bool:
     counts then, however the phone came by it (the table link, a hand-over link started before the
     finish, the recovery code the table's phone showed); organisers still correct. The night is
     reached by its reverse relation, so scoring imports nothing of the nights."""
-    if game.club_id is None:  # type: ignore[attr-defined]
+    if game.club_id is None:
         return False
     return Game.objects.filter(pk=game.pk, night_table__night__finished_at__isnull=False).exists()
 

@@ -69,7 +69,7 @@ def in_club(game: Game, club_id: int | None) -> Game:
     """File the game in club `club_id` (made if it does not exist yet)."""
     if club_id is not None:
         Club.objects.get_or_create(pk=club_id, defaults={"name": f"Club {club_id}"})
-        game.club_id = club_id  # type: ignore[attr-defined]
+        game.club_id = club_id
         game.save(update_fields=["club"])
     return game
 

@@ -15,7 +15,7 @@ from nights.services import LengthGiven, finish_rounds_of_hands
 def describe(item: LengthGiven) -> str:
     """One line per game for the person upgrading: where it was played and how it ends now."""
     where = (
-        f"{item.night.club} night of {item.night.played_on.isoformat()}, "  # type: ignore[union-attr]
+        f"{item.night.club} night of {item.night.played_on.isoformat()}, "
         f"round {item.table.round_no} table {item.table.table_no}, game {item.game.code}"
     )
     if item.longer:
