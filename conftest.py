@@ -117,6 +117,8 @@ def _role_client(username: str, role: str):
     user = User.objects.create_user(username, f"{username}@example.org", None)
 
     class RoleClient(Client):
+        user: User
+
         def request(self, **request):
             have = ClubRole.objects.filter(user=user).values("club_id")
             ClubRole.objects.bulk_create(

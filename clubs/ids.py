@@ -14,7 +14,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.urls import register_converter
 from django.utils.translation import gettext_lazy as _
 
@@ -65,7 +65,7 @@ _INTEGER_KEYS = {"AutoField", "BigAutoField", "SmallAutoField", "IntegerField", 
 def integer_key(model: type[Model], name: str | None = None) -> bool:
     """Whether the model's field `name` (its primary key if None) holds integer ids."""
     field = model._meta.pk if name is None else model._meta.get_field(name)
-    return field is not None and field.get_internal_type() in _INTEGER_KEYS
+    return isinstance(field, Field) and field.get_internal_type() in _INTEGER_KEYS
 
 
 def _check(field: forms.ModelChoiceField, value: Any) -> None:  # type: ignore[type-arg]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
@@ -42,6 +43,7 @@ def index(request: HttpRequest) -> HttpResponse:
     viewable = viewable_club_ids(request.user)
     if viewable is not None:
         clubs = clubs.filter(pk__in=viewable)
+    assert isinstance(request.user, User)  # login_required
     roles = dict(ClubRole.objects.filter(user=request.user).values_list("club_id", "role"))
     rows = [(club, roles.get(club.pk, ClubRole.Role.ORGANISER)) for club in clubs]
     return render(request, "clubs/index.html", {"rows": rows, "Role": ClubRole.Role})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils import timezone
@@ -23,6 +23,9 @@ from scoring.engine_messages import engine_message
 from scoring.forms import GameRulesForm, PlainDecimalField, WholeNumberField
 from scoring.models import Game
 from scoring.rules import RecordError, parse_settings
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class NightForm(GameRulesForm):
@@ -86,7 +89,7 @@ class NightForm(GameRulesForm):
         self.fields["season"].queryset = open_seasons(club)  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         variant, deck = data.get("variant"), data.get("deck")
         if variant and deck:
             record = {
@@ -144,7 +147,7 @@ class NewcomerForm(forms.Form):
         return name
 
 
-def _player_field(label: str, required_message: str) -> forms.ModelChoiceField:
+def _player_field(label: StrOrPromise, required_message: StrOrPromise) -> IdChoiceField:
     return IdChoiceField(
         Player.objects.none(),
         label=label,
@@ -171,7 +174,7 @@ class SwapForm(forms.Form):
             self.fields[name].queryset = players  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if data.get("first") is not None and data.get("first") == data.get("second"):
             self.add_error("second", _("Choose two different players to swap."))
         return data

@@ -113,7 +113,7 @@ def client_address(request: HttpRequest) -> str:
         forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
         forwarded = [part for part in forwarded if part]
         if len(forwarded) >= hops:
-            return forwarded[-hops]
+            return str(forwarded[-hops])
     return str(request.META.get("REMOTE_ADDR", ""))
 
 

@@ -2,6 +2,9 @@
 all live under /g/<code>/ (its read-only share link under /s/<share_code>/), and pages about many
 games under /games/."""
 
+from collections.abc import Callable
+
+from django.http import HttpResponseBase
 from django.urls import path
 from django.views.generic import RedirectView
 
@@ -11,7 +14,7 @@ from scoring import rules_page, views
 app_name = "scoring"
 
 
-def moved(pattern_name: str) -> RedirectView:
+def moved(pattern_name: str) -> Callable[..., HttpResponseBase]:
     """A permanent redirect from where a page used to be, so printed and shared links still work."""
     return RedirectView.as_view(pattern_name=pattern_name, permanent=True, query_string=True)
 
