@@ -104,7 +104,11 @@ class Journey:
             browser = playwright.chromium.launch(
                 executable_path=CHROMIUM, args=["--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
             )
-            phone = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            phone: dict[str, Any] = {
+                "viewport": {"width": 390, "height": 844},
+                "is_mobile": True,
+                "has_touch": True,
+            }
             self.context = browser.new_context(**phone)
             self.page = self.context.new_page()
             self.page.set_default_timeout(WAIT_MS)

@@ -233,8 +233,8 @@ def main() -> int:
                 status_path = answer.location()
                 while time.monotonic() - began < args.limit:
                     page = uploader.get(status_path)
-                    phase = re.search(r'role="status">([^<]{0,60})', page.text)
-                    phases.append((time.monotonic(), phase.group(1).strip() if phase else "?"))
+                    status = re.search(r'role="status">([^<]{0,60})', page.text)
+                    phases.append((time.monotonic(), status.group(1).strip() if status else "?"))
                     if page.status != 200:
                         outcome = f"import page answered {page.status}"
                         break

@@ -49,6 +49,14 @@ def make_personas() -> dict[str, User]:
     return people
 
 
+def signed_in(person: str | User, address: str = "127.0.0.1") -> Client:
+    """A test client signed in as a persona: a User, or a username (made if the test has not made it)."""
+    user = person if isinstance(person, User) else User.objects.get_or_create(username=person)[0]
+    client = Client(REMOTE_ADDR=address)
+    client.force_login(user)
+    return client
+
+
 def make_game(*, hands: int = 0, club_id: int | None = None) -> Game:
     game = services.create_game(
         seats=4,

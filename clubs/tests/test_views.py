@@ -12,15 +12,9 @@ from django.test import Client
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
 from clubs.selectors import roster
 from scoring.models import GameSeat
-from tests.access_helpers import make_game
+from tests.access_helpers import make_game, signed_in
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(name: str) -> Client:
-    client = Client()
-    client.force_login(User.objects.get_or_create(username=name)[0])
-    return client
 
 
 @pytest.fixture

@@ -21,18 +21,13 @@ from tests.access_helpers import (
     make_game,
     make_personas,
     request_as,
+    signed_in,
 )
 from tests.helpers import hand_post, text
 
 pytestmark = pytest.mark.django_db
 
 LAPSED = "This phone no longer keeps the score of this game"
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _taken_over_by(phone: Client, game: Game) -> None:

@@ -20,15 +20,10 @@ from tests.access_helpers import (
     make_game,
     make_personas,
     request_as,
+    signed_in,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _game_started_by(user, *, club_id=CLUB, hands=1):
