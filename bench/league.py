@@ -21,6 +21,10 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django.test import Client
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -105,11 +109,12 @@ def build_games(
     return games
 
 
-def timed(client, url: str, repeat: int = 3) -> tuple[float, float, int, int]:
+def timed(client: Client, url: str, repeat: int = 3) -> tuple[float, float, int, int, float]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    times, cpu = [], []
+    times: list[float] = []
+    cpu: list[float] = []
     for _ in range(repeat):
         connection.queries_log.clear()  # the build's queries filled DEBUG's log; count afresh
         with CaptureQueriesContext(connection) as queries:

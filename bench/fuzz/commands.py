@@ -51,7 +51,7 @@ LONG_FIELDS: list[tuple[str, str, int]] = [
 
 def manage(
     env: Mapping[str, str], *args: str | bytes, stdin: bytes | None = None
-) -> subprocess.CompletedProcess:
+) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), *args],
         cwd=ROOT,
@@ -62,7 +62,7 @@ def manage(
     )
 
 
-def _problem(done: subprocess.CompletedProcess, what: str, expected: str) -> str | None:
+def _problem(done: subprocess.CompletedProcess[bytes], what: str, expected: str) -> str | None:
     err = done.stderr.decode("utf-8", "replace")
     if done.returncode != 2 or "Traceback" in err or expected not in err:
         return f"{what}: exit status {done.returncode}, {err.strip().splitlines()[-1:] or 'no message'}"
