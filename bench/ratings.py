@@ -27,6 +27,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scoring.models import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -97,7 +101,7 @@ def main() -> None:
 
     rating_cpu: list[float] = []
 
-    def timed_game_changed(game):
+    def timed_game_changed(game: Game) -> None:
         began, began_cpu = time.perf_counter(), time.process_time()
         original(game)
         rating_parts.append(time.perf_counter() - began)
@@ -142,6 +146,7 @@ def main() -> None:
     client = Client()
     client.force_login(User.objects.create_superuser("bench-organiser", None, None))
     busiest = PlayerRating.objects.filter(scope=rating_services.ALL).order_by("-games").first()
+    assert busiest is not None
     first, best, queries, size, cpu = timed(client, f"/league/players/{busiest.player_id}/")
     print(f"player page ({busiest.games} rated games): first {first * 1000:.0f} ms, "
           f"best {best * 1000:.0f} ms "
