@@ -68,7 +68,7 @@ def integer_key(model: type[Model], name: str | None = None) -> bool:
     return isinstance(field, Field) and field.get_internal_type() in _INTEGER_KEYS
 
 
-def _check(field: forms.ModelChoiceField, value: Any) -> None:  # type: ignore[type-arg]
+def _check(field: forms.ModelChoiceField[Any], value: Any) -> None:
     if value in field.empty_values or isinstance(value, Model):
         return
     if field.queryset is None or not integer_key(field.queryset.model, field.to_field_name):

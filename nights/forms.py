@@ -86,7 +86,9 @@ class NightForm(GameRulesForm):
         kwargs.setdefault("initial", {}).setdefault("played_on", timezone.localdate())
         super().__init__(*args, **kwargs)
         self.club = club
-        self.fields["season"].queryset = open_seasons(club)  # type: ignore[attr-defined]
+        season = self.fields["season"]
+        assert isinstance(season, forms.ModelChoiceField)
+        season.queryset = open_seasons(club)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -169,9 +171,13 @@ class SwapForm(forms.Form):
 
     def __init__(self, *args: Any, players: Any, rounds: list[int], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["round"].choices = [(r, str(r)) for r in rounds]  # type: ignore[attr-defined]
+        round_field = self.fields["round"]
+        assert isinstance(round_field, forms.ChoiceField)
+        round_field.choices = [(r, str(r)) for r in rounds]
         for name in ("first", "second"):
-            self.fields[name].queryset = players  # type: ignore[attr-defined]
+            player_field = self.fields[name]
+            assert isinstance(player_field, IdChoiceField)
+            player_field.queryset = players
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -187,7 +193,9 @@ class PlayerChoiceForm(forms.Form):
 
     def __init__(self, *args: Any, players: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = players  # type: ignore[attr-defined]
+        player_field = self.fields["player"]
+        assert isinstance(player_field, IdChoiceField)
+        player_field.queryset = players
 
 
 def late_arrival_choices(club: Club, night: Night) -> Any:
