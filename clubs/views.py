@@ -54,7 +54,8 @@ def index(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
-        club = services.create_club(name=form.cleaned_data["name"], founder=request.user)  # type: ignore[arg-type]
+        assert isinstance(request.user, User)  # login_required
+        club = services.create_club(name=form.cleaned_data["name"], founder=request.user)
         messages.success(request, _("%(club)s is created; you are its organiser.") % {"club": club.name})
         return redirect("clubs:roster", club_id=club.pk)
     return render(request, "clubs/create.html", {"form": form}, status=400 if form.is_bound else 200)
@@ -242,8 +243,9 @@ def player_retire(request: HttpRequest, club_id: int, player_id: int) -> HttpRes
 @require_club_role("manage")
 def player_invite(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
     club, player, _membership = _roster_player(club_id, player_id)
+    assert isinstance(request.user, User)  # require_club_role: an organiser is signed in
     try:
-        services.create_invite(club=club, player=player, by=request.user)  # type: ignore[arg-type]
+        services.create_invite(club=club, player=player, by=request.user)
     except PermissionDenied as refusal:  # on another club's roster too, which the user does not run
         return _player_page(request, club_id, player_id, refused=str(refusal))
     except ValidationError as error:
