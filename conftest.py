@@ -117,6 +117,8 @@ def _role_client(username: str, role: str):
     user = User.objects.create_user(username, f"{username}@example.org", None)
 
     class RoleClient(Client):
+        user: User
+
         def request(self, **request):
             have = ClubRole.objects.filter(user=user).values("club_id")
             ClubRole.objects.bulk_create(
@@ -149,3 +151,9 @@ def _tasks_in_the_request(settings):
     backend: a worker process would not see a test's transaction. league/tests/test_import_worker.py
     runs the real database queue and a `db_worker` process."""
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Every test logs in with MD5: the real hasher is slow on purpose, and no test is about the hash."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -19,5 +19,6 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         # Django sends post_migrate for apps with models only (accounts has none): after auth's.
+        assert self.apps is not None  # set by the registry before ready()
         auth = self.apps.get_app_config("auth")
         post_migrate.connect(create_cache_table, sender=auth, dispatch_uid="accounts.create_cache_table")

@@ -49,7 +49,7 @@ def failure_limit(request: HttpRequest, credentials: dict[str, Any] | None) -> i
     return int(settings.LOGIN_FAILURES_PER_USERNAME)
 
 
-class LoginLimitsHandler(AxesCacheHandler):
+class LoginLimitsHandler(AxesCacheHandler):  # type: ignore[misc]  # django-axes ships no types
     """Axes' cache handler with a limit per lockout parameter: AXES_LOCKOUT_PARAMETERS is
     ["username", "ip_address"], so the cache keys come in that order."""
 
@@ -104,7 +104,7 @@ def locked_out(
     return render(request, "registration/login.html", context, status=429)
 
 
-class LoginLimitsBackend(AxesStandaloneBackend):
+class LoginLimitsBackend(AxesStandaloneBackend):  # type: ignore[misc]  # django-axes ships no types
     """Axes' checking backend, first in AUTHENTICATION_BACKENDS. Every login form passes the
     request; a call without one (the test client's `login`, a shell) is not a login over the
     network and is not limited (axes itself would refuse it with an exception)."""

@@ -16,10 +16,11 @@ from django.contrib.auth.forms import (
     PasswordChangeForm,
     PasswordResetForm,
     UserCreationForm,
+    UsernameField,
 )
 from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_login_failed
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -40,9 +41,10 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         help_text=_("Only used to send you a link if you forget your password."),
     )
 
-    class Meta(UserCreationForm.Meta):
+    class Meta:  # UserCreationForm.Meta's, with the email too
         model = User
         fields = ("username", "email")
+        field_classes = {"username": UsernameField}
 
     def clean_username(self) -> str:
         """Refuse names that pass for someone else: mixed alphabets, or the look of an existing name."""
@@ -117,7 +119,7 @@ def login_view(request: HttpRequest) -> HttpResponse:
 @csrf_protect
 @never_cache
 @require_http_methods(["GET", "POST"])
-def password_reset(request: HttpRequest) -> HttpResponse:
+def password_reset(request: HttpRequest) -> HttpResponseBase:
     """Django's password reset, throttled per client address and per email address asked for:
     one more request in the window gets 429 and no mail."""
     if request.method == "POST":
@@ -173,7 +175,7 @@ class LimitedPasswordChangeView(auth_views.PasswordChangeView):
     def get_form_kwargs(self) -> dict[str, Any]:
         return {**super().get_form_kwargs(), "request": self.request}
 
-    def form_invalid(self, form: LimitedPasswordChangeForm) -> HttpResponse:  # type: ignore[override]
+    def form_invalid(self, form: LimitedPasswordChangeForm) -> HttpResponse:
         response = super().form_invalid(form)
         if form.locked:
             response.status_code = 429

@@ -177,6 +177,13 @@ def _stamped(fields: Iterable[models.Field[Any, Any]]) -> list[models.Field[Any,
     return [f for f in fields if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
 
 
+def _column(model: type[models.Model], name: str) -> str:
+    """The column of the model's concrete field `name` (a foreign key's ends in `_id`)."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field.attname
+
+
 def check_unique(model: type[models.Model], part: str, rows: Sequence[Mapping[str, Any]]) -> None:
     """What the model keeps unique (a field, a constraint without a condition) is refused when two
     rows of the file share it, naming both rows (the database is empty but for the file)."""
@@ -187,9 +194,9 @@ def check_unique(model: type[models.Model], part: str, rows: Sequence[Mapping[st
             and constraint.condition is None
             and constraint.fields
         ):
-            groups.append(tuple(model._meta.get_field(name).attname for name in constraint.fields))
+            groups.append(tuple(_column(model, name) for name in constraint.fields))
     for together in model._meta.unique_together:
-        groups.append(tuple(model._meta.get_field(name).attname for name in together))
+        groups.append(tuple(_column(model, name) for name in together))
     for group in groups:
         seen: dict[tuple[Any, ...], int] = {}
         for index, row in enumerate(rows, start=1):
@@ -209,6 +216,7 @@ def check_references(model: type[models.Model], part: str, rows: Sequence[Mappin
             continue
         wanted = {row[field.attname] for row in rows if row[field.attname] is not None}
         target = field.related_model
+        assert isinstance(target, type) and issubclass(target, models.Model)
         found: set[Any] = set()
         listed = sorted(wanted)
         for start in range(0, len(listed), 500):
@@ -229,7 +237,8 @@ def check_constraints(model: type[models.Model], part: str, objs: Sequence[model
             continue
         for index, obj in enumerate(objs, start=1):
             try:
-                constraint.validate(model, obj)
+                # django-stubs 5.2.9 does not list CheckConstraint.validate (Django has it since 4.1).
+                constraint.validate(model, obj)  # type: ignore[attr-defined]
             except ValidationError:
                 raise BackupRefused(f"{part}[{index}]: the row breaks the rule {constraint.name!r}") from None
 

@@ -41,9 +41,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from club_tables import POLL_EVERY, SAVE_EVERY, STANDINGS_EVERY, TABLES_PER_NIGHT, Load, Step, add_nights
-from harness import (
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.club_tables import (
+    POLL_EVERY,
+    SAVE_EVERY,
+    STANDINGS_EVERY,
+    TABLES_PER_NIGHT,
+    Load,
+    Step,
+    add_nights,
+)
+from bench.harness import (
     Server,
     database,
     environment,

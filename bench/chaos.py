@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Server, database, environment, free_port, prepare_database, setup_django
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.harness import Server, database, environment, free_port, prepare_database, setup_django
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 NAMES = {"North": "Anna", "East": "Bo", "South": "Cecilia", "West": "David"}
@@ -104,7 +104,11 @@ class Journey:
             browser = playwright.chromium.launch(
                 executable_path=CHROMIUM, args=["--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
             )
-            phone = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            phone: dict[str, Any] = {
+                "viewport": {"width": 390, "height": 844},
+                "is_mobile": True,
+                "has_touch": True,
+            }
             self.context = browser.new_context(**phone)
             self.page = self.context.new_page()
             self.page.set_default_timeout(WAIT_MS)

@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from async_phone import Answer, Phone
-from harness import Server, percentile
-from load import HANDS
+from bench.async_phone import Answer, Phone
+from bench.harness import Server, percentile
+from bench.load import HANDS
 
 SAVE_EVERY, POLL_EVERY, STANDINGS_EVERY = 20.0, 3.0, 10.0
 TABLES_PER_NIGHT = 10

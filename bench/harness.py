@@ -181,7 +181,7 @@ def postgres_cluster(port: int = 5491) -> Iterator[str]:
     as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     if as_postgres:
         subprocess.run(["chown", "postgres:postgres", str(data)], check=True)
-    quiet = {"stdout": subprocess.DEVNULL, "check": True, "timeout": 120}
+    quiet: dict[str, Any] = {"stdout": subprocess.DEVNULL, "check": True, "timeout": 120}
     subprocess.run(
         [
             *as_postgres,

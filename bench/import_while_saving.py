@@ -29,8 +29,8 @@ import time
 import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Browser, Server, database, environment, free_port, prepare_database, setup_django
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.harness import Browser, Server, database, environment, free_port, prepare_database, setup_django
 
 # The hand form's number: the Undo form of a hand just saved also carries one, before it.
 _NUMBER = re.compile(r'name="number" value="(\d+)" id="id_number"')
@@ -233,8 +233,8 @@ def main() -> int:
                 status_path = answer.location()
                 while time.monotonic() - began < args.limit:
                     page = uploader.get(status_path)
-                    phase = re.search(r'role="status">([^<]{0,60})', page.text)
-                    phases.append((time.monotonic(), phase.group(1).strip() if phase else "?"))
+                    status = re.search(r'role="status">([^<]{0,60})', page.text)
+                    phases.append((time.monotonic(), status.group(1).strip() if status else "?"))
                     if page.status != 200:
                         outcome = f"import page answered {page.status}"
                         break

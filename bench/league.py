@@ -21,6 +21,12 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from django.test import Client
+
+    from league.services import NewGame
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -33,13 +39,13 @@ BIDDER_MELDS = (
     ["run", "marriage"],
     ["trump_marriage", "aces"],
 )
-PARTNER_MELDS = ([], ["pinochle"], ["marriage"], ["jacks"], ["dix"])
-OPPONENT_MELDS = ([], [], ["marriage"], ["dix"], ["kings"])
+PARTNER_MELDS: tuple[list[str], ...] = ([], ["pinochle"], ["marriage"], ["jacks"], ["dix"])
+OPPONENT_MELDS: tuple[list[str], ...] = ([], [], ["marriage"], ["dix"], ["kings"])
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
 SIDE = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 
 
-def random_hand(rng: random.Random, check: bool) -> dict:
+def random_hand(rng: random.Random, check: bool) -> dict[str, Any]:
     if check and rng.random() < 0.04:
         return {"passed": True}
     bidder = rng.choice("NESW")
@@ -48,8 +54,9 @@ def random_hand(rng: random.Random, check: bool) -> dict:
     melds = {bidder: list(rng.choice(BIDDER_MELDS)), PARTNER[bidder]: list(rng.choice(PARTNER_MELDS))}
     melds[opponents[0]] = list(rng.choice(OPPONENT_MELDS))
     melds[opponents[1]] = list(rng.choice(OPPONENT_MELDS[:3]))
-    hand = {"bidder": bidder, "bid": rng.choice((20, 21, 22, 23, 24, 25, 26, 27, 28, 30, 31, 33, 35, 38)),
-            "trump": trump, "melds": {seat: items for seat, items in melds.items() if items}}  # fmt: skip
+    bid = rng.choice((20, 21, 22, 23, 24, 25, 26, 27, 28, 30, 31, 33, 35, 38))
+    hand: dict[str, Any] = {"bidder": bidder, "bid": bid, "trump": trump,
+                            "melds": {seat: items for seat, items in melds.items() if items}}  # fmt: skip
     if rng.random() < 0.03:
         hand["conceded"] = True
         return hand
@@ -61,7 +68,7 @@ def random_hand(rng: random.Random, check: bool) -> dict:
 
 def build_games(
     count: int, rng: random.Random, season_name: str, start: datetime.date, club: str, roster: list[str]
-):
+) -> list[NewGame]:
     from league.services import NewGame
     from scoring.rules import RecordError, parse_hand, parse_settings, score_game
 
@@ -72,7 +79,8 @@ def build_games(
                     "target": 200 if check else 300, "min_bid": None, "first_dealer": "N",
                     "options": {"meld_needs_trick": False}}  # fmt: skip
         parsed_settings = parse_settings(settings)
-        hands, parsed = [], []
+        hands: list[dict[str, Any]] = []
+        parsed = []
         while True:
             data = random_hand(rng, check)
             try:
@@ -105,11 +113,12 @@ def build_games(
     return games
 
 
-def timed(client, url: str, repeat: int = 3) -> tuple[float, float, int, int]:
+def timed(client: Client, url: str, repeat: int = 3) -> tuple[float, float, int, int, float]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    times, cpu = [], []
+    times: list[float] = []
+    cpu: list[float] = []
     for _ in range(repeat):
         connection.queries_log.clear()  # the build's queries filled DEBUG's log; count afresh
         with CaptureQueriesContext(connection) as queries:
@@ -159,6 +168,7 @@ def main() -> None:
 
     django.setup()
     from django.core.management import call_command
+    from django.http import StreamingHttpResponse
     from django.test import Client
 
     from clubs.models import Player, Season
@@ -206,6 +216,7 @@ def main() -> None:
     print(f"standings queries: small season (10 games) {small_queries}, ", end="")
     print(f"full season ({args.games} games) {big_queries}")
     player = Player.objects.order_by("pk").first()
+    assert player is not None
     first, best, queries, _size, cpu = timed(client, f"/league/players/{player.pk}/")
     print(
         f"player page: first {first * 1000:.0f} ms, best {best * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms), ",
@@ -216,6 +227,7 @@ def main() -> None:
     rss_before = _reset_peak_rss()
     began, began_cpu = time.perf_counter(), time.process_time()
     response = client.get("/league/export/hands.csv")
+    assert isinstance(response, StreamingHttpResponse)
     lines = size = 0
     for chunk in response.streaming_content:
         lines += chunk.count(b"\n")
@@ -231,6 +243,7 @@ def main() -> None:
 
     tracemalloc.start()
     response = client.get("/league/export/hands.csv")
+    assert isinstance(response, StreamingHttpResponse)
     for _chunk in response.streaming_content:
         pass
     _current, peak = tracemalloc.get_traced_memory()

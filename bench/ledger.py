@@ -24,12 +24,16 @@ import tempfile
 import time
 from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django.test import Client
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def timed(client, url: str, repeat: int = 3) -> tuple[float, int]:
+def timed(client: Client, url: str, repeat: int = 3) -> tuple[float, int]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

@@ -29,8 +29,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import (
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.harness import (
     Browser,
     Response,
     Server,

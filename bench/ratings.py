@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import importlib.util
 import os
 import random
 import statistics
@@ -28,6 +27,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scoring.models import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -52,13 +55,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    # bench/league.py's game builder and page timer (loaded by path: `league` is the app's name).
-    spec = importlib.util.spec_from_file_location("league_bench", ROOT / "bench" / "league.py")
-    assert spec is not None and spec.loader is not None
-    league_bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(league_bench)
-    build_games, timed = league_bench.build_games, league_bench.timed
-
+    from bench.league import build_games, timed
     from clubs.models import Club, Player
     from league.services import store_games
     from ratings import services as rating_services
@@ -104,7 +101,7 @@ def main() -> None:
 
     rating_cpu: list[float] = []
 
-    def timed_game_changed(game):
+    def timed_game_changed(game: Game) -> None:
         began, began_cpu = time.perf_counter(), time.process_time()
         original(game)
         rating_parts.append(time.perf_counter() - began)
@@ -149,6 +146,7 @@ def main() -> None:
     client = Client()
     client.force_login(User.objects.create_superuser("bench-organiser", None, None))
     busiest = PlayerRating.objects.filter(scope=rating_services.ALL).order_by("-games").first()
+    assert busiest is not None
     first, best, queries, size, cpu = timed(client, f"/league/players/{busiest.player_id}/")
     print(f"player page ({busiest.games} rated games): first {first * 1000:.0f} ms, "
           f"best {best * 1000:.0f} ms "

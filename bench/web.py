@@ -30,6 +30,7 @@ import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PORT = int(os.environ.get("BENCH_PORT", "8301"))
@@ -121,7 +122,7 @@ def edit_cookie(code: str, token: str) -> str:
     return get_cookie_signer(salt=devices.DEVICE_COOKIE + devices._SALT).sign(token)
 
 
-def grant_device(token: str, games: list) -> None:
+def grant_device(token: str, games: list[Any]) -> None:
     """The device `token` scores `games`, as the phone that started them does."""
     from scoring.handover import token_hash
     from scoring.models import Device, DeviceGame

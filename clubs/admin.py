@@ -40,7 +40,7 @@ class ScopedRelatedFilter(RelatedFieldListFilter):
     def field_choices(self, field: Any, request: HttpRequest, model_admin: Any) -> list[tuple[Any, str]]:
         clubs = organised_club_ids(request.user)
         if clubs is None:
-            return super().field_choices(field, request, model_admin)  # type: ignore[no-any-return]
+            return super().field_choices(field, request, model_admin)
         allowed = club_scoped(field.related_model._default_manager.all(), clubs).values("pk")
         ordering = self.field_admin_ordering(field, request, model_admin)
         return field.get_choices(  # type: ignore[no-any-return]
@@ -251,7 +251,7 @@ class ClubRoleAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         actions = super().get_actions(request)
         actions.pop("delete_selected", None)  # one at a time, through the service
-        return actions  # type: ignore[no-any-return]
+        return actions
 
     def has_delete_permission(self, request: HttpRequest, obj: ClubRole | None = None) -> bool:
         if not super().has_delete_permission(request, obj) or obj is None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.urls import register_converter
 from django.utils.translation import gettext_lazy as _
 
@@ -65,10 +65,10 @@ _INTEGER_KEYS = {"AutoField", "BigAutoField", "SmallAutoField", "IntegerField", 
 def integer_key(model: type[Model], name: str | None = None) -> bool:
     """Whether the model's field `name` (its primary key if None) holds integer ids."""
     field = model._meta.pk if name is None else model._meta.get_field(name)
-    return field is not None and field.get_internal_type() in _INTEGER_KEYS
+    return isinstance(field, Field) and field.get_internal_type() in _INTEGER_KEYS
 
 
-def _check(field: forms.ModelChoiceField, value: Any) -> None:  # type: ignore[type-arg]
+def _check(field: forms.ModelChoiceField[Any], value: Any) -> None:
     if value in field.empty_values or isinstance(value, Model):
         return
     if field.queryset is None or not integer_key(field.queryset.model, field.to_field_name):

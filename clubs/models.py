@@ -30,7 +30,7 @@ class Player(models.Model):
     """A person. Names need not be unique: two clubs may each have an Anna."""
 
     name = models.CharField(_("name"), max_length=100)
-    clubs = models.ManyToManyField(
+    clubs: models.ManyToManyField[Club, Membership] = models.ManyToManyField(
         Club, through="Membership", related_name="players", verbose_name=_("clubs")
     )
     # The account of the person, tied when they accept an invite (clubs.services.accept_invite).

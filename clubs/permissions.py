@@ -44,7 +44,7 @@ def role_in_club(user: AnyUser, club_id: int) -> str | None:
         return None
     if is_site_admin(user):
         return ClubRole.Role.ORGANISER
-    return ClubRole.objects.filter(user=user, club_id=club_id).values_list("role", flat=True).first()
+    return ClubRole.objects.filter(user_id=user.pk, club_id=club_id).values_list("role", flat=True).first()
 
 
 def can_view_club(user: AnyUser, club_id: int) -> bool:
@@ -69,7 +69,7 @@ def club_ids_where(user: AnyUser, roles: Collection[str]) -> set[int] | None:
         return set()
     if is_site_admin(user):
         return None
-    return set(ClubRole.objects.filter(user=user, role__in=roles).values_list("club_id", flat=True))
+    return set(ClubRole.objects.filter(user_id=user.pk, role__in=roles).values_list("club_id", flat=True))
 
 
 def viewable_club_ids(user: AnyUser) -> set[int] | None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
@@ -42,6 +43,7 @@ def index(request: HttpRequest) -> HttpResponse:
     viewable = viewable_club_ids(request.user)
     if viewable is not None:
         clubs = clubs.filter(pk__in=viewable)
+    assert isinstance(request.user, User)  # login_required
     roles = dict(ClubRole.objects.filter(user=request.user).values_list("club_id", "role"))
     rows = [(club, roles.get(club.pk, ClubRole.Role.ORGANISER)) for club in clubs]
     return render(request, "clubs/index.html", {"rows": rows, "Role": ClubRole.Role})
@@ -52,7 +54,8 @@ def index(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
-        club = services.create_club(name=form.cleaned_data["name"], founder=request.user)  # type: ignore[arg-type]
+        assert isinstance(request.user, User)  # login_required
+        club = services.create_club(name=form.cleaned_data["name"], founder=request.user)
         messages.success(request, _("%(club)s is created; you are its organiser.") % {"club": club.name})
         return redirect("clubs:roster", club_id=club.pk)
     return render(request, "clubs/create.html", {"form": form}, status=400 if form.is_bound else 200)
@@ -83,8 +86,8 @@ def _roster_page(
         "form": form,
         "list_form": list_form or NameListForm(club=club),
         "outcome": outcome,
-        "active": [p for p in players if not p.retired],  # type: ignore[attr-defined]
-        "retired": [p for p in players if p.retired],  # type: ignore[attr-defined]
+        "active": [p for p in players if not p.retired],
+        "retired": [p for p in players if p.retired],
     }
     template = f"clubs/roster.html#{part}" if part else "clubs/roster.html"
     return render(request, template, context, status=status)
@@ -240,8 +243,9 @@ def player_retire(request: HttpRequest, club_id: int, player_id: int) -> HttpRes
 @require_club_role("manage")
 def player_invite(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
     club, player, _membership = _roster_player(club_id, player_id)
+    assert isinstance(request.user, User)  # require_club_role: an organiser is signed in
     try:
-        services.create_invite(club=club, player=player, by=request.user)  # type: ignore[arg-type]
+        services.create_invite(club=club, player=player, by=request.user)
     except PermissionDenied as refusal:  # on another club's roster too, which the user does not run
         return _player_page(request, club_id, player_id, refused=str(refusal))
     except ValidationError as error:
@@ -288,7 +292,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
             _("Welcome to %(club)s: your account is tied to %(name)s.")
             % {"club": accepted.club.name, "name": accepted.player.name},
         )
-        return redirect("league:player", player_id=accepted.player_id)  # type: ignore[attr-defined]
+        return redirect("league:player", player_id=accepted.player_id)
     usable = found is not None and found.accepted_at is None
     return render(
         request, "clubs/invite.html", {"invite": found, "usable": usable}, status=200 if usable else 404

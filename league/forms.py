@@ -31,7 +31,7 @@ class ExportForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and end < start:
             self.add_error("date_to", _("The end of the range is before its start."))
@@ -86,15 +86,25 @@ class ImportForm(forms.Form):
         return upload
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         club, season = data.get("club"), data.get("season")
         if season and club and season.club_id != club.pk:
             self.add_error("season", _("This season belongs to another club."))
         return data
 
 
+class PlayerWithClubsField(IdChoiceField):
+    """A player labelled with those of their clubs that the form may show (None: every club)."""
+
+    shown_clubs: set[int] | None = None
+
+    def label_from_instance(self, obj: Any) -> str:
+        names = [c.name for c in obj.clubs.all() if self.shown_clubs is None or c.pk in self.shown_clubs]
+        return f"{obj.name} ({', '.join(names) or '—'})"
+
+
 class MergeForm(forms.Form):
-    duplicate = IdChoiceField(
+    duplicate = PlayerWithClubsField(
         Player.objects.none(), label=_("Player entered twice"), empty_label=_("— choose —")
     )
 
@@ -104,17 +114,12 @@ class MergeForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.keep = keep
         field = self.fields["duplicate"]
-        assert isinstance(field, forms.ModelChoiceField)
+        assert isinstance(field, PlayerWithClubsField)
         candidates = Player.objects.exclude(pk=keep.pk).prefetch_related("clubs")
         if clubs is not None:
             candidates = candidates.filter(memberships__club__in=clubs).distinct()
         field.queryset = candidates
-
-        def label(player: Player) -> str:
-            names = [c.name for c in player.clubs.all() if clubs is None or c.pk in clubs]
-            return f"{player.name} ({', '.join(names) or '—'})"
-
-        field.label_from_instance = label
+        field.shown_clubs = clubs
 
 
 class RoleForm(forms.Form):

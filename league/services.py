@@ -194,11 +194,11 @@ def publish_pending_games(
     by_place: dict[tuple[str, str], list[int]] = {}
     for pk, new in placed:
         by_place.setdefault((new.club, new.season), []).append(pk)
-    for (club, season), ids in by_place.items():
-        if club:
+    for (club_name, season_name), ids in by_place.items():
+        if club_name:
             for part in _parts(ids):
                 Game.all_objects.filter(pk__in=part).update(
-                    club=clubs[club], season=seasons.get((club, season))
+                    club=clubs[club_name], season=seasons.get((club_name, season_name))
                 )
     club_of = {pk: clubs[new.club] for pk, new in placed if new.club}
     seats_by_player: dict[int, list[int]] = {}
@@ -367,7 +367,7 @@ def _hand_and_stat_rows(
     """Unsaved hands, and the statistics rows as values (scoring.stats.stat_rows)."""
     by_game: dict[int, list[GameSeat]] = {}
     for seat_row in seat_rows:
-        by_game.setdefault(seat_row.game_id, []).append(seat_row)  # type: ignore[attr-defined]
+        by_game.setdefault(seat_row.game_id, []).append(seat_row)
     hand_rows: list[Hand] = []
     hand_stats: list[tuple[Any, ...]] = []
     game_stats: list[tuple[Any, ...]] = []

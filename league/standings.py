@@ -165,7 +165,16 @@ def _game_sums(prefix: str = "") -> dict[str, Any]:
     return {f"x_{name}": value for name, value in sums.items()}
 
 
-_FIGURES = ("games", "wins", "losses", "draws", "points_for", "points_against", "chips", "hands")
+_FIGURES: tuple[str, ...] = (
+    "games",
+    "wins",
+    "losses",
+    "draws",
+    "points_for",
+    "points_against",
+    "chips",
+    "hands",
+)
 _FIGURES += ("bids", "made", "sets", "meld_sum", "meld_hands")
 
 

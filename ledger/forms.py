@@ -85,10 +85,10 @@ class RecordPaymentForm(_Problems, forms.Form):
         super().__init__(*args, **kwargs)
         players = roster(club, include_retired=True)
         for name in ("payer", "payee"):
-            self.fields[name].queryset = players  # type: ignore[attr-defined]
+            self.fields[name].queryset = players
             self.fields[name].error_messages["invalid_choice"] = _("Choose a player of this club.")
         unit = self.fields["unit"]
-        unit.choices = [(value, label) for value, label in Payment.Unit.choices if value in units]  # type: ignore[attr-defined]
+        unit.choices = [(value, label) for value, label in Payment.Unit.choices if value in units]
         unit.initial = units[0] if units else Payment.Unit.MONEY
         if len(units) == 1:
             unit.widget = forms.HiddenInput()

@@ -17,7 +17,7 @@ import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
@@ -49,7 +49,7 @@ def _due(
 @transaction.atomic
 def mark_paid(
     *,
-    actor: AbstractBaseUser | AnonymousUser,
+    actor: User | AnonymousUser,
     club: Club,
     night: Night | None,
     season: Season | None,
@@ -98,7 +98,7 @@ def mark_paid(
 
 def _start(
     *,
-    actor: AbstractBaseUser | AnonymousUser,
+    actor: User | AnonymousUser,
     club: Club,
     token: uuid.UUID,
     payer: int,
@@ -131,7 +131,7 @@ def _start(
 
 
 def _create(
-    actor: AbstractBaseUser | AnonymousUser,
+    actor: User | AnonymousUser,
     club: Club,
     season: Season | None,
     night: Night | None,
@@ -164,7 +164,7 @@ def _create(
 @transaction.atomic
 def record_payment(
     *,
-    actor: AbstractBaseUser | AnonymousUser,
+    actor: User | AnonymousUser,
     club: Club,
     night: Night | None,
     season: Season | None,
@@ -246,7 +246,7 @@ def refuse_if_locked(night: Night) -> None:
 @transaction.atomic
 def remove_payment(
     *,
-    actor: AbstractBaseUser | AnonymousUser,
+    actor: User | AnonymousUser,
     club: Club,
     payment_id: int,
     night: Night | None,
@@ -276,7 +276,7 @@ def remove_payment(
 
 
 @transaction.atomic
-def lock_night(*, actor: AbstractBaseUser | AnonymousUser, night: Night) -> NightLock | None:
+def lock_night(*, actor: User | AnonymousUser, night: Night) -> NightLock | None:
     """Lock a settled night ("Settled — locked"): finished, its stored results the engine's, and
     nothing left to pay. Keeps the night's figures as they are now, to say so if a correction
     changes them later. None when it is locked already (a second tap). PermissionDenied unless
@@ -317,7 +317,7 @@ def lock_night(*, actor: AbstractBaseUser | AnonymousUser, night: Night) -> Nigh
 
 
 @transaction.atomic
-def unlock_night(*, actor: AbstractBaseUser | AnonymousUser, night: Night) -> NightLock | None:
+def unlock_night(*, actor: User | AnonymousUser, night: Night) -> NightLock | None:
     """Lift a night's lock, keeping who unlocked it and when; None when it was not locked (a second
     tap). PermissionDenied unless the actor organises the club."""
     if not can_manage_club(actor, night.club_id):
@@ -327,7 +327,7 @@ def unlock_night(*, actor: AbstractBaseUser | AnonymousUser, night: Night) -> Ni
     if lock is None:
         return None
     lock.unlocked_at = timezone.now()
-    lock.unlocked_by = actor if actor.is_authenticated else None  # type: ignore[assignment]
+    lock.unlocked_by = actor if actor.is_authenticated else None
     lock.unlocked_by_label = actor.get_username() if actor.is_authenticated else ""
     lock.save(update_fields=["unlocked_at", "unlocked_by", "unlocked_by_label"])
     return lock

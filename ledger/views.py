@@ -256,7 +256,7 @@ def statement(request: HttpRequest, season_id: int, player_id: int, month: str) 
 
 @require_GET
 @require_club_role("view", club_of=statement_club)
-def statement_csv(request: HttpRequest, season_id: int, player_id: int, month: str) -> HttpResponse:
+def statement_csv(request: HttpRequest, season_id: int, player_id: int, month: str) -> StreamingHttpResponse:
     page = _statement(season_id, player_id, month)
     response = StreamingHttpResponse(csv_export.statement_lines(page), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="statement-{player_id}-{month}.csv"'

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils import timezone
@@ -24,6 +24,9 @@ from scoring.engine_messages import engine_message
 from scoring.forms import GameRulesForm
 from scoring.models import Game
 from scoring.rules import RecordError, parse_settings
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class NightForm(GameRulesForm):
@@ -84,10 +87,12 @@ class NightForm(GameRulesForm):
         kwargs.setdefault("initial", {}).setdefault("played_on", timezone.localdate())
         super().__init__(*args, **kwargs)
         self.club = club
-        self.fields["season"].queryset = open_seasons(club)  # type: ignore[attr-defined]
+        season = self.fields["season"]
+        assert isinstance(season, forms.ModelChoiceField)
+        season.queryset = open_seasons(club)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         variant, deck = data.get("variant"), data.get("deck")
         if variant and deck:
             record = {
@@ -145,7 +150,7 @@ class NewcomerForm(forms.Form):
         return name
 
 
-def _player_field(label: str, required_message: str) -> forms.ModelChoiceField:
+def _player_field(label: StrOrPromise, required_message: StrOrPromise) -> IdChoiceField:
     return IdChoiceField(
         Player.objects.none(),
         label=label,
@@ -167,12 +172,16 @@ class SwapForm(forms.Form):
 
     def __init__(self, *args: Any, players: Any, rounds: list[int], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["round"].choices = [(r, str(r)) for r in rounds]  # type: ignore[attr-defined]
+        round_field = self.fields["round"]
+        assert isinstance(round_field, forms.ChoiceField)
+        round_field.choices = [(r, str(r)) for r in rounds]
         for name in ("first", "second"):
-            self.fields[name].queryset = players  # type: ignore[attr-defined]
+            player_field = self.fields[name]
+            assert isinstance(player_field, IdChoiceField)
+            player_field.queryset = players
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if data.get("first") is not None and data.get("first") == data.get("second"):
             self.add_error("second", _("Choose two different players to swap."))
         return data
@@ -185,7 +194,9 @@ class PlayerChoiceForm(forms.Form):
 
     def __init__(self, *args: Any, players: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = players  # type: ignore[attr-defined]
+        player_field = self.fields["player"]
+        assert isinstance(player_field, IdChoiceField)
+        player_field.queryset = players
 
 
 def late_arrival_choices(club: Club, night: Night) -> Any:

@@ -99,10 +99,10 @@ def night_standings(night: Night) -> NightStandings:
     stats = list(GameStat.objects.filter(game_id__in=game_ids))
     seats_of: dict[int, list[GameSeat]] = {}
     for seat in seats:
-        seats_of.setdefault(seat.game_id, []).append(seat)  # type: ignore[attr-defined]
+        seats_of.setdefault(seat.game_id, []).append(seat)
     stats_of: dict[int, list[GameStat]] = {}
     for stat in stats:
-        stats_of.setdefault(stat.game_id, []).append(stat)  # type: ignore[attr-defined]
+        stats_of.setdefault(stat.game_id, []).append(stat)
 
     result = NightStandings(chips_in_play=night.is_check, finished=night.is_finished)
     lines: dict[int, PlayerLine] = {}
@@ -115,13 +115,13 @@ def night_standings(night: Night) -> NightStandings:
         sides = sides_for(game.seats)
         members: dict[str, list[int]] = {side: [] for side in sides}
         for row in rows:
-            if row.player_id is None:  # type: ignore[attr-defined]
+            if row.player_id is None:
                 continue  # a seat unlinked by hand: no one to count it for
             side = next(side for side in sides if row.seat in side)
-            members[side].append(row.player_id)  # type: ignore[attr-defined]
+            members[side].append(row.player_id)
             line = lines.setdefault(
-                row.player_id,  # type: ignore[attr-defined]
-                PlayerLine(row.player_id, row.player.name if row.player else row.name),  # type: ignore[attr-defined]
+                row.player_id,
+                PlayerLine(row.player_id, row.player.name if row.player else row.name),
             )
             others = [value for other, value in points.items() if other != side]
             line.points_diff += points.get(side, 0) - (max(others) if others else 0)
@@ -138,7 +138,7 @@ def night_standings(night: Night) -> NightStandings:
                 round_no=table.round_no,
                 table_no=table.table_no,
                 game=game,
-                seats=[(row.seat, row.player.name if row.player else row.name) for row in rows],  # type: ignore[attr-defined]
+                seats=[(row.seat, row.player.name if row.player else row.name) for row in rows],
                 scores=[(side_short(side), points.get(side, 0)) for side in sides],
                 chips=[(side_short(side), chips.get(side, 0)) for side in sides] if night.is_check else [],
                 hands=game.hand_count,

@@ -54,7 +54,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         },
     )
     version = hashlib.sha256(text.encode()).hexdigest()[:12]
-    text = text.replace('const CACHE = "pinochle-";', f'const CACHE = "pinochle-{version}";', 1)
-    response = HttpResponse(text, content_type="text/javascript; charset=utf-8")
+    worker = text.replace('const CACHE = "pinochle-";', f'const CACHE = "pinochle-{version}";', 1)
+    response = HttpResponse(worker, content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
     return response

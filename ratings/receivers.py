@@ -26,7 +26,7 @@ def _game_changed(sender: Any, *, game: Game, was_finished: bool | None = None, 
 def _games_changed(sender: Any, *, games: list[Game], **kwargs: Any) -> None:
     """Many games' results rewritten at once: the scopes they were or now are in, recomputed once."""
     before = services.scopes_of_games([game.pk for game in games])
-    now = services.scopes_for_clubs({game.club_id for game in games if game.finished})  # type: ignore[attr-defined]
+    now = services.scopes_for_clubs({game.club_id for game in games if game.finished})
     services.recompute_scopes(before | now)
 
 

@@ -25,8 +25,9 @@ recompute the scopes they touched; imports and restores recompute the scopes the
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from django.db import connection, transaction
 from django.db.models import Model, Q
@@ -43,6 +44,8 @@ from ratings.compute import (
 )
 from ratings.models import PairRating, PlayerRating, RatingPoint, RatingScope
 from scoring.models import Game, GameStat
+
+M = TypeVar("M", bound=Model)
 
 ALL = "all"
 
@@ -80,20 +83,20 @@ _FIELDS = (
 )
 
 
-def _rows_to_games(rows: Iterable[dict[str, object]]) -> list[CountedGame]:
-    by_game: dict[int, list[dict[str, object]]] = {}
+def _rows_to_games(rows: Iterable[dict[str, Any]]) -> list[CountedGame]:
+    by_game: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
-        by_game.setdefault(row["game_id"], []).append(row)  # type: ignore[arg-type]
+        by_game.setdefault(row["game_id"], []).append(row)
     counted = []
     for game_id, seats in by_game.items():
         first = seats[0]
         if len(seats) != first["game__seats"] or any(row["seat_row__player_id"] is None for row in seats):
             continue
         check = first["game__variant"] == Game.Variant.CHECK
-        sides: dict[str, list[dict[str, object]]] = {}
+        sides: dict[str, list[dict[str, Any]]] = {}
         for row in seats:
-            sides.setdefault(row["side"], []).append(row)  # type: ignore[arg-type]
-        keys = {}
+            sides.setdefault(row["side"], []).append(row)
+        keys: dict[str, tuple[Any, ...]] = {}
         for name, members in sides.items():
             row = members[0]
             if check:
@@ -104,22 +107,19 @@ def _rows_to_games(rows: Iterable[dict[str, object]]) -> list[CountedGame]:
                     row["points_for"],
                 )
         names = sorted(sides)
-        ranks = tuple(sum(1 for other in names if keys[other] > keys[name]) for name in names)  # type: ignore[operator]
-        played = first["game__played_on"] or first["game__created_at"].date()  # type: ignore[union-attr]
+        ranks = tuple(sum(1 for other in names if keys[other] > keys[name]) for name in names)
+        played = first["game__played_on"] or first["game__created_at"].date()
         try:
             game = FinishedGame(
                 id=game_id,
-                order=(played.toordinal(),),  # type: ignore[union-attr]
-                sides=tuple(tuple(row["seat_row__player_id"] for row in sides[name]) for name in names),  # type: ignore[misc]
+                order=(played.toordinal(),),
+                sides=tuple(tuple(row["seat_row__player_id"] for row in sides[name]) for name in names),
                 ranks=ranks,
             )
         except ValueError:  # a player entered on two seats: not a game the ratings can read
             continue
-        chips = {
-            row["seat_row__player_id"]: (row["chips"] if check else None)  # type: ignore[misc]
-            for row in seats
-        }
-        counted.append(CountedGame(game, played, first["game__club_id"], chips))  # type: ignore[arg-type]
+        chips = {row["seat_row__player_id"]: (row["chips"] if check else None) for row in seats}
+        counted.append(CountedGame(game, played, first["game__club_id"], chips))
     counted.sort(key=lambda item: item.game.sort_key)
     return counted
 
@@ -200,7 +200,7 @@ def _pair_row(scope: str, key: PairKey, skill: Skill) -> PairRating:
     )
 
 
-def _insert(model: type[Model], rows: list[Model], batch: int = 500) -> None:
+def _insert(model: type[M], rows: Sequence[M], batch: int = 500) -> None:
     """bulk_create without the ORM's per-value cost: one executemany of plain tuples.
 
     A full recompute writes a history row per player per game (about 17,000 for 5,000 games);

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from scoring.models import Game, HandChange
@@ -22,11 +22,11 @@ DEVICE_LABEL = "device"
 class Actor:
     """Who made a change: a user, or a browser holding a game's edit right (label "device")."""
 
-    user: AbstractBaseUser | None
+    user: User | None
     label: str
 
     @classmethod
-    def of_user(cls, user: AbstractBaseUser) -> Actor:
+    def of_user(cls, user: User) -> Actor:
         return cls(user=user, label=user.get_username())
 
     @classmethod
@@ -39,7 +39,7 @@ def club_id_of(game: Game) -> int | None:
 
     The one place that knows how a game belongs to a club: permissions and the audit trail ask here.
     """
-    club_id = game.club_id  # type: ignore[attr-defined]
+    club_id = game.club_id
     return int(club_id) if club_id is not None else None
 
 

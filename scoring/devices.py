@@ -119,7 +119,7 @@ def _holder_may_score(club_id: Any) -> Q:  # a club id, or an OuterRef to one
 def _holder_scores(game: Game) -> Q:
     """Whether a right's holder may still score the game's club. A quick game has no club: its
     rights do not depend on an account."""
-    club_id = game.club_id  # type: ignore[attr-defined]
+    club_id = game.club_id
     if club_id is None:
         return Q(pk__isnull=False)
     return _holder_may_score(club_id)
@@ -159,9 +159,9 @@ def may_hold(request: HttpRequest, game: Game) -> bool:
     phone nobody is signed in on; in a club game, for an account only while it scores for the club
     (so a scorer taken off the club, signed in, cannot take a game over again)."""
     holder = holder_of(request)
-    if holder is None or game.club_id is None:  # type: ignore[attr-defined]
+    if holder is None or game.club_id is None:
         return True
-    return can_score_for_club(holder, game.club_id)  # type: ignore[attr-defined]
+    return can_score_for_club(holder, game.club_id)
 
 
 def right_lapsed(request: HttpRequest, game: Game) -> bool:
@@ -213,8 +213,8 @@ def game_with_right(request: HttpRequest, code: str) -> Game | None:
         state = game.device_right  # type: ignore[attr-defined]
         row = None
         if state is not None:
-            row = (state >= 2, bool(state % 2) or game.club_id is None)  # type: ignore[attr-defined]
-        request.__dict__.setdefault("_device_rights", {})[game.pk] = row  # type: ignore[attr-defined]
+            row = (state >= 2, bool(state % 2) or game.club_id is None)
+        request.__dict__.setdefault("_device_rights", {})[game.pk] = row
     return game
 
 

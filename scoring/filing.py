@@ -43,9 +43,9 @@ def set_game_details(
             raise ValidationError(_("The season belongs to another club."))
         if played_on is not None and not season.starts_on <= played_on <= season.ends_on:
             raise ValidationError(_("The date is outside the season."))
-    old_club: Club | None = game.club  # type: ignore[assignment]
+    old_club: Club | None = game.club
     if old_club is not None and (club is None or club.pk != old_club.pk):
-        old_season: Season | None = game.season  # type: ignore[assignment]
+        old_season: Season | None = game.season
         record_hand_change(
             game=game,
             hand_number=0,

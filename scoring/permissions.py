@@ -23,7 +23,7 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from django.contrib import messages
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -187,7 +187,7 @@ def get_shared_game_or_404(share_code: str) -> Game:
 def actor_for(request: HttpRequest) -> Actor:
     """Who the audit trail names for a change made by this request."""
     user = request.user
-    if isinstance(user, AbstractBaseUser) and user.is_authenticated:
+    if isinstance(user, User) and user.is_authenticated:
         return Actor.of_user(user)
     return Actor.device()
 
@@ -230,7 +230,8 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
         if request.method == "GET" and not getattr(request, "htmx", None):
             raise Refused(no_right_page(request, game))
         raise Refused(deny(request))
-    request._checked_game = game  # type: ignore[attr-defined]  (see game_of)
+    # A mark on the request that game_of reads: HttpRequest has no field for it.
+    request._checked_game = game  # type: ignore[attr-defined]
     return game
 
 

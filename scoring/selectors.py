@@ -300,7 +300,7 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
         lines.append(f"{headline} · {others}" if others else headline)
         if hand.result != "conceded":
             # What the bidders had to take in tricks: the bid less their meld (as the engine counted it).
-            need = max(int(bid) - hand.meld[bidders], 0)
+            need = max(int(data["bid"]) - hand.meld[bidders], 0)
             lines.append(
                 _("%(side)s needed %(need)d trick points (bid %(bid)s − meld %(meld)d); they took %(took)d.")
                 % {

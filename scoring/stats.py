@@ -52,7 +52,7 @@ def bid_band(bid: int | None, deck: str) -> int | None:
     return 3
 
 
-_ROLLUP = ("hands", "bids", "bids_made", "sets", "meld_sum", "meld_hands")
+_ROLLUP: tuple[str, ...] = ("hands", "bids", "bids_made", "sets", "meld_sum", "meld_hands")
 _ROLLUP += ("side_bids", "side_made", "side_sets", "side_meld_sum")
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
@@ -38,12 +37,6 @@ HAND_2: dict[str, Any] = {
 }
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    """Logging in many times is slow with the real hasher; what is tested here is not the hash."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def make_personas() -> dict[str, User]:
     people = {name: User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in
               ("alice", "bob", "charlie", "dave")}  # fmt: skip
@@ -54,6 +47,14 @@ def make_personas() -> dict[str, User]:
     ClubRole.objects.create(user=people["charlie"], club_id=CLUB, role=ClubRole.Role.MEMBER)
     ClubRole.objects.create(user=people["dave"], club_id=OTHER_CLUB, role=ClubRole.Role.ORGANISER)
     return people
+
+
+def signed_in(person: str | User, address: str = "127.0.0.1") -> Client:
+    """A test client signed in as a persona: a User, or a username (made if the test has not made it)."""
+    user = person if isinstance(person, User) else User.objects.get_or_create(username=person)[0]
+    client = Client(REMOTE_ADDR=address)
+    client.force_login(user)
+    return client
 
 
 def make_game(*, hands: int = 0, club_id: int | None = None) -> Game:
@@ -76,7 +77,7 @@ def in_club(game: Game, club_id: int | None) -> Game:
     """File the game in club `club_id` (made if it does not exist yet)."""
     if club_id is not None:
         Club.objects.get_or_create(pk=club_id, defaults={"name": f"Club {club_id}"})
-        game.club_id = club_id  # type: ignore[attr-defined]
+        game.club_id = club_id
         game.save(update_fields=["club"])
     return game
 

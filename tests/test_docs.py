@@ -3,9 +3,11 @@
 No database: the docs are read as files and the worked examples are scored with the rules engine.
 """
 
+import io
 import json
 import os
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -109,6 +111,28 @@ def test_code_tests_and_docs_name_behaviour_not_the_issues_that_brought_it():
         for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             if cited.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
+
+
+CITED_IN_A_COMMENT = re.compile(
+    r"(?i)(?<![\w&/])#\d+\b|\b(?:bug|ticket|pr|pull request|gh|point)[ -]?#?\d+\b"
+)
+NUMBERED_TEST_NAME = re.compile(r"(?i)^test_(?:\w*_)?(?:issue|point|item|bug|ticket|finding|gh|pr)_?\d+")
+
+
+def test_no_python_comment_or_test_name_cites_a_numbered_issue_point_or_ticket():
+    """A comment saying "#12" or "bug 7", or a test named `test_point12_...`, points at a list the
+    reader cannot see; the name and the comment say the behaviour instead. (Hand numbers such as
+    "#2" in asserted page text are strings, not comments, and are not looked at.)"""
+    found = []
+    for path in ROOT.rglob("*.py"):
+        if {".venv", "migrations", "staticfiles", "test-output"} & set(path.relative_to(ROOT).parts):
+            continue
+        source = path.read_text(encoding="utf-8")
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            comment = token.type == tokenize.COMMENT and CITED_IN_A_COMMENT.search(token.string[1:])
+            if comment or (token.type == tokenize.NAME and NUMBERED_TEST_NAME.search(token.string)):
+                found.append(f"{path.relative_to(ROOT)}:{token.start[0]}: {token.string}")
     assert found == []
 
 

@@ -65,12 +65,12 @@ class World:
     token_cookie: tuple[str, str]
     handover_secret: str
     invite: Invite
-    night: Night | None = None  # drawn, no round started: N1..N4 checked in, N5 on the roster
-    live: Night | None = None  # round 1 of 3 started: L1..L4 checked in, L5 on the roster
-    settled: Night | None = None  # a finished Check Pinochle night of the season, S1..S4: chips to settle
-    payment: Payment | None = None  # one of its two payments, marked as paid
-    square: Night | None = None  # a finished night whose payments are all marked: it can be locked
-    locked: Night | None = None  # a night like it, locked ("Settled — locked")
+    night: Night  # drawn, no round started: N1..N4 checked in, N5 on the roster
+    live: Night  # round 1 of 3 started: L1..L4 checked in, L5 on the roster
+    settled: Night  # a finished Check Pinochle night of the season, S1..S4: chips to settle
+    payment: Payment  # one of its two payments, marked as paid
+    square: Night  # a finished night whose payments are all marked: it can be locked
+    locked: Night  # a night like it, locked ("Settled — locked")
 
 
 def _night(club: Club, prefix: str, *, season: Season | None = None, start: bool = False) -> Night:
@@ -88,11 +88,6 @@ def _night(club: Club, prefix: str, *, season: Season | None = None, start: bool
     if start:
         night_rounds.start_round(night=night, round_no=1)
     return night
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -176,7 +171,7 @@ def _player(name: str) -> int:
 
 
 def _token(world: World) -> str:
-    return NightTable.objects.filter(night=world.live, round_no=1).first().token  # type: ignore[union-attr]
+    return NightTable.objects.filter(night=world.live, round_no=1).order_by("pk")[0].token
 
 
 def client_for(persona: str, world: World) -> Client:

@@ -15,12 +15,12 @@ pytestmark = pytest.mark.django_db
 SETUP = {"seats": "4", "variant": "standard", "deck": "single", "first_dealer": "N", "name_N": "Anna"}
 
 
-# --- point 12: character sets ------------------------------------------------------------------
+# --- character sets ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("charset", FOREIGN_CHARSETS)
 @pytest.mark.parametrize("path", ["/games/new", "/accounts/login/", "/i18n/setlang/"])
-def test_point12_a_form_posted_in_another_charset_gets_400(charset, path):
+def test_a_form_posted_in_another_charset_gets_400(charset, path):
     codec = charset if charset != "no-such-charset" else "utf-8"
     body = urlencode(SETUP).encode(codec)
     client = Client()
@@ -32,7 +32,7 @@ def test_point12_a_form_posted_in_another_charset_gets_400(charset, path):
 
 
 @pytest.mark.parametrize("charset", ["utf-16", "latin-1", "utf-32"])
-def test_point12_a_multipart_upload_declared_in_another_charset_gets_400(charset, league_client):
+def test_a_multipart_upload_declared_in_another_charset_gets_400(charset, league_client):
     boundary = "hostile"
     body = (
         f'--{boundary}\r\nContent-Disposition: form-data; name="played_on"\r\n\r\n2026-03-14\r\n'
@@ -45,7 +45,7 @@ def test_point12_a_multipart_upload_declared_in_another_charset_gets_400(charset
 
 
 @pytest.mark.parametrize("charset", ["utf-8", "UTF-8"])
-def test_point12_utf8_and_ascii_posts_are_read_as_before(charset):
+def test_utf8_and_ascii_posts_are_read_as_before(charset):
     client = Client()
     response = client.post(
         "/games/new", urlencode(SETUP), content_type=f"application/x-www-form-urlencoded; charset={charset}"
@@ -54,11 +54,11 @@ def test_point12_utf8_and_ascii_posts_are_read_as_before(charset):
     assert Game.objects.count() == 1
 
 
-# --- point 13: HEAD ----------------------------------------------------------------------------
+# --- HEAD ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/", "/rules/", "/league/", "/games/new", "/accounts/login/"])
-def test_point13_head_answers_like_get_without_a_body(path):
+def test_head_answers_like_get_without_a_body(path):
     client = Client()
     got, head = client.get(path), client.head(path)
     assert head.status_code == got.status_code == 200
@@ -67,18 +67,18 @@ def test_point13_head_answers_like_get_without_a_body(path):
     assert int(head["Content-Length"]) == len(got.content)
 
 
-def test_point13_head_on_a_game_page_and_on_a_post_only_address(table_client):
+def test_head_on_a_game_page_and_on_a_post_only_address(table_client):
     game = standard_game()
     assert table_client.head(f"/g/{game.code}/").status_code == 200
     assert table_client.head(f"/g/{game.code}/hands").status_code == 405  # as GET answers
     assert table_client.head("/g/no-such-game/").status_code == 404
 
 
-# --- point 17: numbers in Python's syntax ------------------------------------------------------
+# --- numbers in Python's syntax ------------------------------------------------------
 
 
 @pytest.mark.parametrize("value", PYTHON_INT_SYNTAX)
-def test_point17_game_setup_refuses_pythons_integer_syntax(value):
+def test_game_setup_refuses_pythons_integer_syntax(value):
     response = Client().post("/games/new", {**SETUP, "target": value})
     assert response.status_code == 200
     assert "Enter a whole number." in response.content.decode()
@@ -87,14 +87,14 @@ def test_point17_game_setup_refuses_pythons_integer_syntax(value):
 
 @pytest.mark.parametrize("field", ["bid", "tricks_NS", "meld_N_run"])
 @pytest.mark.parametrize("value", ["25_0", "+5", "٣"])
-def test_point17_a_hand_with_pythons_integer_syntax_is_refused(table_client, field, value):
+def test_a_hand_with_pythons_integer_syntax_is_refused(table_client, field, value):
     game = standard_game()
     response = table_client.post(save_url(game), hand_post(1, **{field: value}))
     assert response.status_code in (200, 400)
     assert not Hand.objects.filter(game=game).exists()
 
 
-def test_point17_plain_digits_with_blanks_around_them_still_count(table_client):
+def test_plain_digits_with_blanks_around_them_still_count(table_client):
     game = standard_game()
     response = table_client.post(save_url(game), hand_post(1, bid=" 27 ", tricks_NS="15"))
     assert response.status_code == 302

@@ -55,11 +55,6 @@ NAMES = ["Anna", "Bo", "Cleo", "Dan", "Eva", "Finn", "Gus", "Hana", "Ida"]
 PUBLISH_CODE = "autumn-results-2026"
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def _play(game: Game, hands: list[dict]) -> None:
     """Score hands until the game is over (the engine refuses the next)."""
     for hand in hands:

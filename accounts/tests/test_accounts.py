@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core import mail
 
-from tests.access_helpers import PASSWORD, fast_password_hashing  # noqa: F401 (autouse fixture)
+from tests.access_helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from core.lookalike import looks_alike
-from tests.access_helpers import PASSWORD, fast_password_hashing  # noqa: F401 (autouse fixture)
+from tests.access_helpers import PASSWORD
 
 
 def _signup(client: Client, username: str):

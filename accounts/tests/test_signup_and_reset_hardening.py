@@ -5,7 +5,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 
-from tests.access_helpers import PASSWORD, fast_password_hashing  # noqa: F401 (autouse fixture)
+from tests.access_helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +17,7 @@ def _signup(client, username, email=""):
     )
 
 
-def test_point16_password_reset_mails_for_one_address_stop_after_the_limit(settings):
+def test_password_reset_mails_for_one_address_stop_after_the_limit(settings):
     User.objects.create_user("alice", "alice@example.org", PASSWORD)
     codes = [
         Client(REMOTE_ADDR=f"10.1.0.{n}").post("/accounts/password/reset/", {"email": "alice@example.org"})
@@ -29,7 +29,7 @@ def test_point16_password_reset_mails_for_one_address_stop_after_the_limit(setti
     assert "Too many password-reset requests" in codes[-1].content.decode()
 
 
-def test_point16_one_address_asking_for_many_resets_is_stopped(client, settings):
+def test_one_address_asking_for_many_resets_is_stopped(client, settings):
     settings.PASSWORD_RESETS_PER_ADDRESS = 4
     codes = [
         client.post("/accounts/password/reset/", {"email": f"u{n}@example.org"}).status_code for n in range(6)
@@ -37,7 +37,7 @@ def test_point16_one_address_asking_for_many_resets_is_stopped(client, settings)
     assert codes == [302] * 4 + [429] * 2
 
 
-def test_point16_sign_ups_from_one_address_stop_after_the_limit(client, settings):
+def test_sign_ups_from_one_address_stop_after_the_limit(client, settings):
     settings.SIGNUPS_PER_ADDRESS = 5
     codes = [_signup(client, f"player{n}").status_code for n in range(7)]
     assert codes == [302] * 5 + [429] * 2
@@ -45,7 +45,7 @@ def test_point16_sign_ups_from_one_address_stop_after_the_limit(client, settings
     assert "Too many sign-ups" in _signup(client, "player99").content.decode()
 
 
-def test_point16_it_refuses_a_username_mixing_latin_and_cyrillic(client):
+def test_it_refuses_a_username_mixing_latin_and_cyrillic(client):
     response = _signup(client, "\u043ergA")  # Cyrillic о, then Latin
     assert response.status_code == 200
     page = response.content.decode()
@@ -55,7 +55,7 @@ def test_point16_it_refuses_a_username_mixing_latin_and_cyrillic(client):
 
 
 @pytest.mark.parametrize("lookalike", ["\u0440\u0430\u0440\u0430", "PAPA", "ｐａｐａ"])
-def test_point16_it_refuses_a_username_that_looks_like_an_existing_one(client, lookalike):
+def test_it_refuses_a_username_that_looks_like_an_existing_one(client, lookalike):
     User.objects.create_user("papa", "", PASSWORD)
     response = _signup(client, lookalike)
     assert response.status_code == 200
@@ -65,6 +65,6 @@ def test_point16_it_refuses_a_username_that_looks_like_an_existing_one(client, l
     assert User.objects.count() == 1
 
 
-def test_point16_it_accepts_a_name_in_one_alphabet_with_accents(client):
+def test_it_accepts_a_name_in_one_alphabet_with_accents(client):
     assert _signup(client, "Jiří").status_code == 302
     assert _signup(Client(), "Пётр").status_code == 302

@@ -11,13 +11,20 @@ import time
 from collections import Counter
 from pathlib import Path
 
-# Run as a directory: import the package `fuzz` and `harness` from bench/, `tests` from the root,
-# never this folder's `requests.py` in place of a library of that name.
+# Run as a directory: import `bench.fuzz`, `bench.harness` and `tests` from the root, never this
+# folder's `requests.py` in place of a library of that name.
 BENCH = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != BENCH / "fuzz"]
-sys.path[:0] = [str(BENCH), str(BENCH.parent)]
+sys.path[:0] = [str(BENCH.parent)]
 
-from harness import (  # noqa: E402
+from bench.fuzz import __doc__ as DOC  # noqa: E402
+from bench.fuzz import commands  # noqa: E402
+from bench.fuzz.checks import refused, reopened, route_of, row_counts, url_patterns  # noqa: E402
+from bench.fuzz.payloads import GAME_SETUP, PASSWORD  # noqa: E402
+from bench.fuzz.requests import WEIGHTS, Fuzzer  # noqa: E402
+from bench.fuzz.state import seed  # noqa: E402
+from bench.fuzz.wire import send  # noqa: E402
+from bench.harness import (  # noqa: E402
     Browser,
     Server,
     database,
@@ -26,15 +33,7 @@ from harness import (  # noqa: E402
     prepare_database,
     setup_django,
 )
-from import_while_saving import build_file  # noqa: E402
-
-from fuzz import __doc__ as DOC  # noqa: E402
-from fuzz import commands  # noqa: E402
-from fuzz.checks import refused, reopened, route_of, row_counts, url_patterns  # noqa: E402
-from fuzz.payloads import GAME_SETUP, PASSWORD  # noqa: E402
-from fuzz.requests import WEIGHTS, Fuzzer  # noqa: E402
-from fuzz.state import seed  # noqa: E402
-from fuzz.wire import send  # noqa: E402
+from bench.import_while_saving import build_file  # noqa: E402
 
 
 def log_in(browser: Browser, username: str) -> bool:

@@ -3,9 +3,9 @@ staff organiser."""
 
 from __future__ import annotations
 
-from fuzz.maker import Maker
-from fuzz.payloads import BAD_INTS, PASSWORD
-from fuzz.state import Request
+from bench.fuzz.maker import Maker
+from bench.fuzz.payloads import BAD_INTS, PASSWORD
+from bench.fuzz.state import Request
 
 
 class AccountForms(Maker):

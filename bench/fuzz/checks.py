@@ -3,9 +3,10 @@ hole (look-alike sign-ups, ids in int() syntax, password-change guesses) is stil
 
 from __future__ import annotations
 
-from harness import Response
+from collections.abc import Sequence
 
-from fuzz.state import Request
+from bench.fuzz.state import Request
+from bench.harness import Response
 
 
 def row_counts() -> tuple[int, ...]:
@@ -57,7 +58,7 @@ def route_of(path: str) -> str | None:
 def url_patterns() -> list[str]:
     from django.urls import URLPattern, URLResolver, get_resolver
 
-    def walk(patterns: list[object], prefix: str) -> list[str]:
+    def walk(patterns: Sequence[URLPattern | URLResolver], prefix: str) -> list[str]:
         found = []
         for item in patterns:
             if isinstance(item, URLResolver):

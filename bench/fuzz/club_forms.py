@@ -6,9 +6,9 @@ from __future__ import annotations
 import uuid
 from urllib.parse import quote
 
-from fuzz.maker import Maker
-from fuzz.payloads import BAD_CODES
-from fuzz.state import Request
+from bench.fuzz.maker import Maker
+from bench.fuzz.payloads import BAD_CODES
+from bench.fuzz.state import Request
 
 
 class ClubForms(Maker):

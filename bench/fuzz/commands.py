@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness import ROOT, Browser, Server
+from bench.harness import ROOT, Browser, Server
 
 # The backup's text fields and the longest each column takes (league/backup/ checks them all).
 LONG_FIELDS: list[tuple[str, str, int]] = [
@@ -51,7 +51,7 @@ LONG_FIELDS: list[tuple[str, str, int]] = [
 
 def manage(
     env: Mapping[str, str], *args: str | bytes, stdin: bytes | None = None
-) -> subprocess.CompletedProcess:
+) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), *args],
         cwd=ROOT,
@@ -62,7 +62,7 @@ def manage(
     )
 
 
-def _problem(done: subprocess.CompletedProcess, what: str, expected: str) -> str | None:
+def _problem(done: subprocess.CompletedProcess[bytes], what: str, expected: str) -> str | None:
     err = done.stderr.decode("utf-8", "replace")
     if done.returncode != 2 or "Traceback" in err or expected not in err:
         return f"{what}: exit status {done.returncode}, {err.strip().splitlines()[-1:] or 'no message'}"
@@ -167,7 +167,7 @@ def import_crash(
     """Upload a large file, kill the task worker importing it mid-way, and check the page and the database."""
     from django.db import connections
 
-    from fuzz.wire import multipart
+    from bench.fuzz.wire import multipart
     from league.models import ImportBatch
     from scoring.models import Game
 

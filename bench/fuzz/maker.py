@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from fuzz.payloads import BAD_CODES, BAD_INTS, NASTY
-from fuzz.state import State
+from bench.fuzz.payloads import BAD_CODES, BAD_INTS, NASTY
+from bench.fuzz.state import State
 
 
 class Maker:

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import quote, urlencode
 
-from fuzz.account_forms import AccountForms
-from fuzz.club_forms import ClubForms
-from fuzz.payloads import FOREIGN_CHARSETS, LOOKALIKE_USERNAMES, PASSWORD, id_variants
-from fuzz.state import Request
-from fuzz.table_forms import TableForms
-from fuzz.uploads import Uploads
+from bench.fuzz.account_forms import AccountForms
+from bench.fuzz.club_forms import ClubForms
+from bench.fuzz.payloads import FOREIGN_CHARSETS, LOOKALIKE_USERNAMES, PASSWORD, id_variants
+from bench.fuzz.state import Request
+from bench.fuzz.table_forms import TableForms
+from bench.fuzz.uploads import Uploads
 
 
 class Fuzzer(TableForms, AccountForms, ClubForms, Uploads):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fuzz.payloads import PASSWORD
+from bench.fuzz.payloads import PASSWORD
 
 
 @dataclass

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import uuid
 
-from fuzz.maker import Maker
-from fuzz.payloads import BAD_INTS, GAME_SETUP, HAND, HAND_FIELDS, ITEMS, SEATS
-from fuzz.state import Request
+from bench.fuzz.maker import Maker
+from bench.fuzz.payloads import BAD_INTS, GAME_SETUP, HAND, HAND_FIELDS, ITEMS, SEATS
+from bench.fuzz.state import Request
 
 
 class TableForms(Maker):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from fuzz.maker import Maker
-from fuzz.payloads import (
+from bench.fuzz.maker import Maker
+from bench.fuzz.payloads import (
     CSV_HEADER,
     HOSTILE_CSV_CELLS,
     HOSTILE_JSON,
@@ -16,7 +16,7 @@ from fuzz.payloads import (
     hands_csv,
     valid_record,
 )
-from fuzz.state import Request
+from bench.fuzz.state import Request
 
 
 class Uploads(Maker):

@@ -5,9 +5,8 @@ from __future__ import annotations
 import uuid
 from urllib.parse import quote, urlencode
 
-from harness import Browser, Response
-
-from fuzz.state import Request
+from bench.fuzz.state import Request
+from bench.harness import Browser, Response
 
 
 def multipart(fields: list[tuple[str, str]], files: list[tuple[str, str, bytes]]) -> tuple[bytes, str]:

@@ -13,7 +13,7 @@ from django.test import Client
 
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from scoring.models import Game, GameSeat, Hand, HandChange
-from tests.access_helpers import HAND_1, PASSWORD, fast_password_hashing, make_game  # noqa: F401
+from tests.access_helpers import PASSWORD, make_game
 from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +66,7 @@ def two_clubs():
             "arne": arne}  # fmt: skip
 
 
-def test_point2_organiser_cannot_pick_another_clubs_season_in_the_admin(two_clubs):
+def test_organiser_cannot_pick_another_clubs_season_in_the_admin(two_clubs):
     client, game = two_clubs["client"], two_clubs["games"][0]
     url = f"/admin/scoring/game/{game.pk}/change/"
     page = client.get(url).content.decode()
@@ -80,7 +80,7 @@ def test_point2_organiser_cannot_pick_another_clubs_season_in_the_admin(two_club
     assert game.season == two_clubs["season"]
 
 
-def test_point2_organiser_cannot_seat_another_clubs_player_in_a_game_in_the_admin(two_clubs):
+def test_organiser_cannot_seat_another_clubs_player_in_a_game_in_the_admin(two_clubs):
     client, game = two_clubs["client"], two_clubs["games"][0]
     url = f"/admin/scoring/game/{game.pk}/change/"
     page = client.get(url).content.decode()
@@ -93,7 +93,7 @@ def test_point2_organiser_cannot_seat_another_clubs_player_in_a_game_in_the_admi
     assert not GameSeat.objects.filter(player=two_clubs["player_a"]).exists()
 
 
-def test_point2_organiser_cannot_add_another_clubs_player_to_the_roster_in_the_admin(two_clubs):
+def test_organiser_cannot_add_another_clubs_player_to_the_roster_in_the_admin(two_clubs):
     client, club = two_clubs["client"], two_clubs["club"]
     url = f"/admin/clubs/club/{club.pk}/change/"
     data = form_data(client.get(url).content.decode(), "club_form")
@@ -110,7 +110,7 @@ def test_point2_organiser_cannot_add_another_clubs_player_to_the_roster_in_the_a
     assert found["results"] == []
 
 
-def test_point2_role_and_list_filter_choices_name_only_the_organisers_clubs(two_clubs):
+def test_role_and_list_filter_choices_name_only_the_organisers_clubs(two_clubs):
     client = two_clubs["client"]
     add_role = client.get("/admin/clubs/clubrole/add/").content.decode()
     assert "arne_alfa" not in add_role and "Club Alfa" not in add_role
@@ -124,7 +124,7 @@ def test_point2_role_and_list_filter_choices_name_only_the_organisers_clubs(two_
     assert not ClubRole.objects.filter(user=two_clubs["arne"], club=two_clubs["club"]).exists()
 
 
-def test_point2_the_admin_merge_refuses_a_player_of_another_club_as_the_web_does(two_clubs):
+def test_the_admin_merge_refuses_a_player_of_another_club_as_the_web_does(two_clubs):
     client = two_clubs["client"]
     mine = two_clubs["people"]["Řehoř"]
     shared = Player.objects.create(name="Rehor")
@@ -140,7 +140,7 @@ def test_point2_the_admin_merge_refuses_a_player_of_another_club_as_the_web_does
     assert web.status_code == 403
 
 
-def test_point2_a_superuser_still_sees_every_club(two_clubs):
+def test_a_superuser_still_sees_every_club(two_clubs):
     root = User.objects.create_superuser("root", "root@example.org", PASSWORD)
     client = Client()
     client.force_login(root)
@@ -148,7 +148,7 @@ def test_point2_a_superuser_still_sees_every_club(two_clubs):
     assert "Alfa season" in page
 
 
-def test_point7_hands_seats_and_the_trail_cannot_be_deleted_in_the_admin(two_clubs):
+def test_hands_seats_and_the_trail_cannot_be_deleted_in_the_admin(two_clubs):
     root = User.objects.create_superuser("root", "root@example.org", PASSWORD)
     client = Client()
     client.force_login(root)
@@ -166,7 +166,7 @@ def test_point7_hands_seats_and_the_trail_cannot_be_deleted_in_the_admin(two_clu
     assert game.seat_rows.count() == 4 and Hand.objects.filter(pk=hand.pk).exists()
 
 
-def test_point7_a_game_with_hands_or_corrections_cannot_be_deleted_in_the_admin(two_clubs):
+def test_a_game_with_hands_or_corrections_cannot_be_deleted_in_the_admin(two_clubs):
     root = User.objects.create_superuser("root", "root@example.org", PASSWORD)
     client = Client()
     client.force_login(root)
@@ -178,7 +178,7 @@ def test_point7_a_game_with_hands_or_corrections_cannot_be_deleted_in_the_admin(
     assert response.status_code == 302 and not Game.objects.filter(pk=empty.pk).exists()
 
 
-def test_point7_an_organiser_cannot_demote_himself_as_the_last_organiser_in_the_admin(two_clubs):
+def test_an_organiser_cannot_demote_himself_as_the_last_organiser_in_the_admin(two_clubs):
     client, bea = two_clubs["client"], two_clubs["bea"]
     role = ClubRole.objects.get(user=bea, club=two_clubs["club"])
     url = f"/admin/clubs/clubrole/{role.pk}/change/"
@@ -190,7 +190,7 @@ def test_point7_an_organiser_cannot_demote_himself_as_the_last_organiser_in_the_
     assert role.role == "organiser"
 
 
-def test_point7_an_admin_role_change_goes_through_the_service(two_clubs):
+def test_an_admin_role_change_goes_through_the_service(two_clubs):
     client, club = two_clubs["client"], two_clubs["club"]
     scorer = User.objects.create_user("sam", "sam@example.org", PASSWORD)
     role = ClubRole.objects.create(user=scorer, club=club, role=ClubRole.Role.SCORER)
@@ -206,7 +206,7 @@ def test_point7_an_admin_role_change_goes_through_the_service(two_clubs):
     assert not HandChange.objects.filter(game=game).exists()
 
 
-def test_point2_a_staff_organiser_sees_no_accounts_even_with_the_permission(two_clubs):
+def test_a_staff_organiser_sees_no_accounts_even_with_the_permission(two_clubs):
     client, bea = two_clubs["client"], two_clubs["bea"]
     bea.user_permissions.add(*Permission.objects.filter(content_type__app_label="auth"))
     assert client.get("/admin/auth/user/").status_code == 403
@@ -214,7 +214,7 @@ def test_point2_a_staff_organiser_sees_no_accounts_even_with_the_permission(two_
     assert "/admin/auth/" not in client.get("/admin/").content.decode()
 
 
-def test_point2_no_admin_form_offers_a_staff_organiser_another_clubs_record(two_clubs, rf):
+def test_no_admin_form_offers_a_staff_organiser_another_clubs_record(two_clubs, rf):
     """Every foreign-key and many-to-many choice of every club and table admin form and inline."""
     from django import forms
     from django.contrib import admin

@@ -8,19 +8,13 @@ import html
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 from django.utils import translation
 
 from clubs import services
 from clubs.models import Club, ClubRole, Invite, Membership, Player
+from tests.access_helpers import signed_in
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(name: str) -> Client:
-    client = Client()
-    client.force_login(User.objects.get_or_create(username=name)[0])
-    return client
 
 
 @pytest.fixture

@@ -12,20 +12,9 @@ from django.test import Client
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
 from clubs.selectors import roster
 from scoring.models import GameSeat
-from tests.access_helpers import make_game
+from tests.access_helpers import make_game, signed_in
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def signed_in(name: str) -> Client:
-    client = Client()
-    client.force_login(User.objects.get_or_create(username=name)[0])
-    return client
 
 
 @pytest.fixture

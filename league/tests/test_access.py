@@ -11,16 +11,18 @@ from django.test import Client
 
 from clubs.models import Club, ClubRole, Season
 from scoring.models import Game
-from tests.access_helpers import CLUB, OTHER_CLUB, PASSWORD, client_with_token, make_game, make_personas
+from tests.access_helpers import (
+    CLUB,
+    OTHER_CLUB,
+    client_with_token,
+    make_game,
+    make_personas,
+    signed_in,
+)
 
 pytestmark = pytest.mark.django_db
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "record-example.json"
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -33,12 +35,6 @@ def season(people):
     return Season.objects.create(
         club_id=CLUB, name="Spring", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 6, 30)
     )
-
-
-def signed_in(username: str) -> Client:
-    client = Client()
-    assert client.login(username=username, password=PASSWORD)
-    return client
 
 
 def test_it_shows_a_clubs_records_to_its_roles_only(season):

@@ -32,11 +32,6 @@ from tests.ledger_helpers import CHECK_HANDS, make_night, roster
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def a_finished_and_an_open_night() -> dict:
     people = make_personas()
     club = Club.objects.get(pk=CLUB)

@@ -119,7 +119,7 @@ def a_club_with_everything() -> None:
     assert club.pk and HandChange.objects.count() == 3
 
 
-def test_point10_backup_then_restore_brings_back_every_row_of_every_model(tmp_path):
+def test_backup_then_restore_brings_back_every_row_of_every_model(tmp_path):
     a_club_with_everything()
     before = every_row()
     assert before["scoring.HandChange"] and before["auth.User_groups"] and before["auth.Group_permissions"]
@@ -135,7 +135,7 @@ def test_point10_backup_then_restore_brings_back_every_row_of_every_model(tmp_pa
         assert after[model] == before[model], model
 
 
-def test_point10_a_published_results_link_works_after_a_restore(client, tmp_path):
+def test_a_published_results_link_works_after_a_restore(client, tmp_path):
     a_club_with_everything()
     assert client.get("/league/results/published-vaar-2026/").status_code == 200
     path = tmp_path / "backup.json"
@@ -148,7 +148,7 @@ def test_point10_a_published_results_link_works_after_a_restore(client, tmp_path
     assert olga.has_perm("clubs.change_club") and olga.has_perm("clubs.add_season")
 
 
-def test_point10_a_version_1_backup_still_restores_without_the_new_parts():
+def test_a_version_1_backup_still_restores_without_the_new_parts():
     a_club_with_everything()
     data = backup.dump()
     data["version"] = 1
@@ -164,7 +164,7 @@ def test_point10_a_version_1_backup_still_restores_without_the_new_parts():
     assert not Invite.objects.exists() and not Device.objects.exists()
 
 
-def test_point10_restore_refuses_a_permission_this_app_does_not_have_and_writes_nothing():
+def test_restore_refuses_a_permission_this_app_does_not_have_and_writes_nothing():
     a_club_with_everything()
     data = backup.dump()
     data["users"][-1]["permissions"] = ["clubs.launch_rockets"]
@@ -174,7 +174,7 @@ def test_point10_restore_refuses_a_permission_this_app_does_not_have_and_writes_
     assert not User.objects.exists() and not Group.objects.exists()
 
 
-def test_point3_restore_refuses_a_publish_code_that_is_not_a_path_segment():
+def test_restore_refuses_a_publish_code_that_is_not_a_path_segment():
     a_club_with_everything()
     data = backup.dump()
     season = next(row for row in data["seasons"] if row.get("publish_code"))
@@ -185,7 +185,7 @@ def test_point3_restore_refuses_a_publish_code_that_is_not_a_path_segment():
     assert not Season.objects.exists() and not User.objects.exists()
 
 
-def test_point6_restore_refuses_a_club_role_given_twice_with_a_message_and_writes_nothing():
+def test_restore_refuses_a_club_role_given_twice_with_a_message_and_writes_nothing():
     a_club_with_everything()
     data = backup.dump()
     data["club_roles"].append(dict(data["club_roles"][0]))

@@ -38,7 +38,7 @@ def _exported(client) -> bytes:
     return raw
 
 
-def test_point5_pending_games_are_seen_by_no_page_standing_export_or_count(client):
+def test_pending_games_are_seen_by_no_page_standing_export_or_count(client):
     data = small_season()
     raw = b"".join(client.get("/league/export/hands.csv").streaming_content)
     season_page = text(client.get(f"/league/seasons/{data['season'].pk}/"))
@@ -75,7 +75,7 @@ def test_point5_pending_games_are_seen_by_no_page_standing_export_or_count(clien
     assert figures(season) == figures(data["season"])  # the same games, counted once, in the other club
 
 
-def test_point5_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, settings):
+def test_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, settings):
     raw = _exported(client)
     settings.IMPORT_CHUNK_GAMES = 1
     seen: list[tuple[int, int]] = []
@@ -98,7 +98,7 @@ def test_point5_an_upload_is_written_in_short_chunks_and_appears_all_at_once(cli
     assert set(Player.objects.values_list("name", flat=True)) == {"Åsa", "Čeněk", "Örjan", "Řehoř"}
 
 
-def test_point5_a_failure_half_way_leaves_nothing_behind(client, settings):
+def test_a_failure_half_way_leaves_nothing_behind(client, settings):
     raw = _exported(client)
     settings.IMPORT_CHUNK_GAMES = 1
     real = services.write_pending_games
@@ -122,7 +122,7 @@ def test_point5_a_failure_half_way_leaves_nothing_behind(client, settings):
     assert ImportBatch.objects.get().status == "refused"
 
 
-def test_point5_the_import_page_shows_progress_and_refreshes_itself(client):
+def test_the_import_page_shows_progress_and_refreshes_itself(client):
     organiser = User.objects.get(username="organiser")
     batch = ImportBatch.objects.create(
         user=organiser, file_name="big.json", status=ImportBatch.Status.WRITING, total=1500, written=600
@@ -135,7 +135,7 @@ def test_point5_the_import_page_shows_progress_and_refreshes_itself(client):
     assert "Imported 1,500 games with 150,000 hands." in page and "refresh" not in page
 
 
-def test_point5_only_the_uploader_sees_an_import_page(client):
+def test_only_the_uploader_sees_an_import_page(client):
     batch = ImportBatch.objects.create(user=User.objects.get(username="organiser"), file_name="x.csv")
     other = Client()
     other.force_login(User.objects.create_user("someone", password="x-very-secret-1"))
@@ -143,7 +143,7 @@ def test_point5_only_the_uploader_sees_an_import_page(client):
     assert Client().get(f"/league/import/{batch.pk}/").status_code in (302, 403)
 
 
-def test_point5_an_import_left_unfinished_by_a_stopped_worker_is_refused_and_cleaned(client):
+def test_an_import_left_unfinished_by_a_stopped_worker_is_refused_and_cleaned(client):
     raw = _exported(client)
     games = csv_io.check_bytes(raw)
     batch = ImportBatch.objects.create(
@@ -156,7 +156,7 @@ def test_point5_an_import_left_unfinished_by_a_stopped_worker_is_refused_and_cle
     assert not Game.all_objects.exists()
 
 
-def test_point5_the_largest_file_accepted_is_a_setting_stated_on_the_page(client, settings):
+def test_the_largest_file_accepted_is_a_setting_stated_on_the_page(client, settings):
     settings.IMPORT_MAX_MB = 3
     page = client.get("/league/import/").content.decode()
     assert "The largest file accepted is 3 MB." in page

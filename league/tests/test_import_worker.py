@@ -228,8 +228,7 @@ def test_the_page_calls_a_silent_running_import_stalled_and_a_waiting_one_waitin
 
 
 def _records(games: int, hands: int) -> bytes:
-    sys.path.insert(0, str(django_settings.BASE_DIR / "bench"))
-    from import_while_saving import build_file
+    from bench.import_while_saving import build_file
 
     return build_file(games, hands)
 

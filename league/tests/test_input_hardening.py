@@ -91,18 +91,18 @@ def backup(**changes: object) -> dict[str, object]:
     return data
 
 
-# --- point 3: game codes -----------------------------------------------------------------------
+# --- game codes -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("game_id", BAD_GAME_IDS)
-def test_point3_csv_import_refuses_a_game_id_outside_the_code_alphabet(game_id):
+def test_csv_import_refuses_a_game_id_outside_the_code_alphabet(game_id):
     problems = refused(hands_csv(game_id=game_id).encode())
     assert len(problems) == 1
     assert problems[0].startswith("line 2: game_id: ") and "is not a game code" in problems[0]
 
 
 @pytest.mark.parametrize("key", ["code", "game_id"])
-def test_point3_json_import_takes_no_game_code_from_the_record(key):
+def test_json_import_takes_no_game_code_from_the_record(key):
     """A JSON record has no code of its own (docs/record-format.md): the import makes one, so a
     record that brings one (a slash in it or not) is refused, naming the key."""
     problems = refused(json.dumps(record(**{key: "a/../b"})).encode())
@@ -110,18 +110,18 @@ def test_point3_json_import_takes_no_game_code_from_the_record(key):
 
 
 @pytest.mark.parametrize("code", ["a/b", "..", "../x", "a b", "a" * 17])
-def test_point3_restore_refuses_a_game_code_outside_the_code_alphabet(code, tmp_path):
+def test_restore_refuses_a_game_code_outside_the_code_alphabet(code, tmp_path):
     games = [{"code": code, "record": record(), "club": "Klubben"}]
     message = restore(backup(games=games), tmp_path)
     assert f"games[1]: 'code' {code!r} is not a game code" in message
 
 
-def test_point3_restore_refuses_a_share_code_with_a_slash(tmp_path):
+def test_restore_refuses_a_share_code_with_a_slash(tmp_path):
     games = [{"code": "abc", "share_code": "x/y", "record": record()}]
     assert "'share_code' 'x/y' is not a share code" in restore(backup(games=games), tmp_path)
 
 
-def test_point3_game_lists_stay_up_with_a_bad_code_in_the_database(organiser):
+def test_game_lists_stay_up_with_a_bad_code_in_the_database(organiser):
     season = small_season()
     club = season["club"]
     ClubRole.objects.filter(user__username="olga").update(club_id=club.pk)
@@ -134,17 +134,17 @@ def test_point3_game_lists_stay_up_with_a_bad_code_in_the_database(organiser):
     assert "/g/a/../b/" not in page
 
 
-# --- point 6: what no database stores, and numbers too long to read ---------------------------
+# --- what no database stores, and numbers too long to read ---------------------------
 
 
-def test_point6_a_huge_json_integer_is_refused_on_upload(organiser):
+def test_a_huge_json_integer_is_refused_on_upload(organiser):
     response = upload(organiser, record_with_huge_int())
     assert response.status_code == 400
     assert "more than 30 digits" in response.content.decode()
     assert not Game.objects.exists()
 
 
-def test_point6_a_huge_json_integer_is_refused_by_import_games(tmp_path, capsys):
+def test_a_huge_json_integer_is_refused_by_import_games(tmp_path, capsys):
     path = tmp_path / "games.json"
     path.write_text(record_with_huge_int())
     with pytest.raises(SystemExit) as exit_:
@@ -154,20 +154,20 @@ def test_point6_a_huge_json_integer_is_refused_by_import_games(tmp_path, capsys)
     assert not Game.objects.exists()
 
 
-def test_point6_a_huge_json_integer_is_refused_by_restore(tmp_path):
+def test_a_huge_json_integer_is_refused_by_restore(tmp_path):
     text = json.dumps(backup()).replace('"version": 1', f'"version": {HUGE_JSON_INT}')
     assert "more than 30 digits" in restore(text, tmp_path)
 
 
 @pytest.mark.parametrize("name", [LONE_SURROGATE, "Ann" + LONE_SURROGATE, NUL_NAME])
-def test_point6_a_name_no_database_stores_is_refused_in_a_json_upload(organiser, name):
+def test_a_name_no_database_stores_is_refused_in_a_json_upload(organiser, name):
     response = upload(organiser, record_with_name(name))
     assert response.status_code == 400
     assert "players.N:" in response.content.decode()
     assert not Game.objects.exists() and not Player.objects.exists()
 
 
-def test_point6_a_lone_surrogate_is_refused(tmp_path):
+def test_a_lone_surrogate_is_refused(tmp_path):
     problems = refused(record_with_name(LONE_SURROGATE).encode("utf-8", "surrogatepass"))
     assert problems == ["players.N: it contains a lone surrogate (not a character)"]
     clubs = [{"name": "Klubb" + LONE_SURROGATE}]
@@ -175,18 +175,18 @@ def test_point6_a_lone_surrogate_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("column", ["note", "game_id", "player_N", "club", "place"])
-def test_point6_a_nul_in_a_csv_cell_is_refused(column):
+def test_a_nul_in_a_csv_cell_is_refused(column):
     problems = refused(hands_csv(**{column: "fz\x00" if column == "game_id" else NUL_NAME}).encode())
     assert problems == [f"line 2: {column}: it contains a NUL character"]
 
 
-def test_point6_restore_of_a_club_named_with_a_nul_is_refused_with_exit_2(tmp_path):
+def test_restore_of_a_club_named_with_a_nul_is_refused_with_exit_2(tmp_path):
     message = restore(backup(clubs=[{"name": NUL_NAME}]), tmp_path)
     assert "clubs[0].name: it contains a NUL character" in message
 
 
 @pytest.mark.parametrize("kind", sorted(HOSTILE_JSON))
-def test_point6_every_hostile_json_record_is_refused_by_import_games(kind, tmp_path, capsys):
+def test_every_hostile_json_record_is_refused_by_import_games(kind, tmp_path, capsys):
     path = tmp_path / "games.json"
     path.write_text(HOSTILE_JSON[kind](), encoding="utf-8", errors="surrogatepass")
     with pytest.raises(SystemExit) as exit_:
@@ -203,28 +203,28 @@ def test_every_hostile_csv_cell_is_refused_with_its_line(cells):
     assert problems and all(problem.startswith("line 2: ") for problem in problems)
 
 
-# --- point 17: numbers in Python's syntax, duplicate keys --------------------------------------
+# --- numbers in Python's syntax, duplicate keys --------------------------------------
 
 
 @pytest.mark.parametrize("value", PYTHON_INT_SYNTAX)
-def test_point17_csv_import_refuses_pythons_integer_syntax(value):
+def test_csv_import_refuses_pythons_integer_syntax(value):
     problems = refused(hands_csv(bid=value).encode())
     assert problems == [f"line 2: bid: {value!r} is not a whole number"]
 
 
-def test_point17_duplicate_keys_in_a_json_record_are_refused_naming_the_key(organiser):
+def test_duplicate_keys_in_a_json_record_are_refused_naming_the_key(organiser):
     assert refused(record_with_duplicate_key().encode()) == ['the key "bid" appears twice in one object']
     response = upload(organiser, record_with_duplicate_key())
     assert response.status_code == 400
     assert "appears twice" in response.content.decode()
 
 
-def test_point17_restore_refuses_duplicate_keys_naming_the_key(tmp_path):
+def test_restore_refuses_duplicate_keys_naming_the_key(tmp_path):
     text = json.dumps(backup()).replace('"clubs": [', '"clubs": [], "clubs": [')
     assert 'the key "clubs" appears twice' in restore(text, tmp_path)
 
 
-def test_point6_import_games_refuses_a_club_name_in_bytes_that_are_not_utf8(tmp_path):
+def test_import_games_refuses_a_club_name_in_bytes_that_are_not_utf8(tmp_path):
     """The shell passes the bytes as they are; Python turns the invalid ones into lone surrogates,
     which no database stores. The command says so and exits with status 2, no traceback."""
     import os
@@ -256,9 +256,7 @@ def test_point6_import_games_refuses_a_club_name_in_bytes_that_are_not_utf8(tmp_
         ({"season": "Vår"}, "--season needs --club"),
     ],
 )
-def test_point6_import_games_refuses_a_bad_club_or_season_option_and_writes_nothing(
-    options, message, tmp_path
-):
+def test_import_games_refuses_a_bad_club_or_season_option_and_writes_nothing(options, message, tmp_path):
     path = tmp_path / "games.json"
     path.write_text("[" + record_with_name("Anna") + "]", encoding="utf-8")
     with pytest.raises(CommandError) as refused:

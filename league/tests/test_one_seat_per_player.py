@@ -31,7 +31,7 @@ def _seated(game: Game) -> dict[str, int | None]:
     return dict(game.seat_rows.values_list("seat", "player_id"))
 
 
-def test_point9_one_player_cannot_take_two_seats():
+def test_one_player_cannot_take_two_seats():
     data = small_season()
     game, asa = data["games"][0], data["people"]["Åsa"]
     before = _seated(game)
@@ -40,7 +40,7 @@ def test_point9_one_player_cannot_take_two_seats():
     assert _seated(game) == before
 
 
-def test_point9_the_database_refuses_one_player_in_two_seats():
+def test_the_database_refuses_one_player_in_two_seats():
     data = small_season()
     game, asa = data["games"][0], data["people"]["Åsa"]
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -50,7 +50,7 @@ def test_point9_the_database_refuses_one_player_in_two_seats():
     assert GameSeat.objects.filter(game=game, player__isnull=True).count() == 4
 
 
-def test_point9_the_filing_form_refuses_one_player_in_two_seats_and_writes_nothing(client):
+def test_the_filing_form_refuses_one_player_in_two_seats_and_writes_nothing(client):
     data = small_season()
     game, people = data["games"][0], data["people"]
     before = _seated(game)
@@ -70,7 +70,7 @@ def test_point9_the_filing_form_refuses_one_player_in_two_seats_and_writes_nothi
     assert _seated(game) == before
 
 
-def test_point9_two_players_can_swap_seats_through_the_filing_form(client):
+def test_two_players_can_swap_seats_through_the_filing_form(client):
     data = small_season()
     game, people = data["games"][0], data["people"]
     seats = {"N": "Čeněk", "E": "Örjan", "S": "Åsa", "W": "Řehoř"}  # Åsa and Čeněk change places
@@ -88,7 +88,7 @@ def test_point9_two_players_can_swap_seats_through_the_filing_form(client):
     assert _seated(game) == {seat: people[name].pk for seat, name in seats.items()}
 
 
-def test_point9_a_csv_import_naming_one_player_in_two_seats_of_a_club_game_is_refused(client):
+def test_a_csv_import_naming_one_player_in_two_seats_of_a_club_game_is_refused(client):
     small_season()
     raw = b"".join(client.get("/league/export/hands.csv").streaming_content).decode("utf-8-sig")
     Game.objects.all().delete()
@@ -105,7 +105,7 @@ def test_point9_a_csv_import_naming_one_player_in_two_seats_of_a_club_game_is_re
     assert not Game.objects.exists()
 
 
-def test_point9_a_json_import_into_a_club_naming_one_player_twice_is_refused():
+def test_a_json_import_into_a_club_naming_one_player_twice_is_refused():
     data = small_season()
     record = {
         "seats": 4,
@@ -125,7 +125,7 @@ def test_point9_a_json_import_into_a_club_naming_one_player_twice_is_refused():
     assert Game.objects.count() == games + 1
 
 
-def test_point9_restore_refuses_a_backup_that_seats_one_player_twice():
+def test_restore_refuses_a_backup_that_seats_one_player_twice():
     small_season()
     dump = backup.dump()
     game = dump["games"][0]
@@ -142,7 +142,7 @@ def test_point9_restore_refuses_a_backup_that_seats_one_player_twice():
     assert not Game.objects.exists()
 
 
-def test_point9_merging_two_players_who_sat_in_one_game_is_refused_naming_the_game(client):
+def test_merging_two_players_who_sat_in_one_game_is_refused_naming_the_game(client):
     data = small_season()
     asa, orjan = data["people"]["Åsa"], data["people"]["Örjan"]
     with pytest.raises(ValidationError, match="played in the same game"):

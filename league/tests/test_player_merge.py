@@ -5,13 +5,13 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from clubs.models import Club, ClubRole, Membership, Player
-from tests.access_helpers import PASSWORD, fast_password_hashing  # noqa: F401 (autouse fixture)
+from tests.access_helpers import PASSWORD
 from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 
 
-def test_point11_the_merge_list_names_only_players_of_the_organisers_clubs():
+def test_the_merge_list_names_only_players_of_the_organisers_clubs():
     data = small_season()
     other = Club.objects.create(name="Club Alfa")
     stranger = Player.objects.create(name="Zdeněk Alfa")

@@ -10,25 +10,14 @@ import pytest
 from django.test import Client
 
 from clubs.models import ClubRole
-from tests.access_helpers import CLUB, PASSWORD, make_personas
+from tests.access_helpers import CLUB, make_personas, signed_in
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
 def people():
     return make_personas()  # alice organises CLUB; dave has an account in another club
-
-
-def signed_in(username: str, address: str = "192.0.2.1") -> Client:
-    client = Client(REMOTE_ADDR=address)
-    assert client.login(username=username, password=PASSWORD)
-    return client
 
 
 def _answer(client: Client, username: str) -> tuple[int, str]:

@@ -5,11 +5,6 @@ from tests.access_helpers import CLUB, make_personas
 from tests.ledger_helpers import roster
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def people():
     """alice organises CLUB, bob scores, charlie is a member, dave organises another club."""

@@ -9,17 +9,11 @@ from django.test import Client
 from ledger.models import Payment
 from ledger.selectors import night_ledger
 from scoring.services import score
-from tests.access_helpers import PASSWORD
+from tests.access_helpers import signed_in
 from tests.helpers import text
 from tests.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night, standard_hand
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(username):
-    client = Client()
-    assert client.login(username=username, password=PASSWORD)
-    return client
 
 
 def engine_chips(night):

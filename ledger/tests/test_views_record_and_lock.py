@@ -5,22 +5,15 @@ import uuid
 from decimal import Decimal
 
 import pytest
-from django.test import Client
 
 from clubs.models import Player
 from ledger.models import NightLock, Payment
 from scoring import services as scoring
-from tests.access_helpers import PASSWORD
+from tests.access_helpers import signed_in
 from tests.helpers import text
 from tests.ledger_helpers import EW_MAKES, NS_MAKES, make_night
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(username):
-    client = Client()
-    assert client.login(username=username, password=PASSWORD)
-    return client
 
 
 @pytest.fixture

@@ -11,17 +11,11 @@ import pytest
 from django.test import Client
 
 from ledger.models import Payment
-from tests.access_helpers import PASSWORD
+from tests.access_helpers import signed_in
 from tests.helpers import text
 from tests.ledger_helpers import EW_MAKES, NS_MAKES, make_night, roster
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(username):
-    client = Client()
-    assert client.login(username=username, password=PASSWORD)
-    return client
 
 
 @pytest.fixture

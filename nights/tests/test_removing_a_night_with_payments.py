@@ -25,11 +25,6 @@ pytestmark = pytest.mark.django_db
 HANDS = [NS_MAKES, EW_SLAM, S_CONCEDES, NS_MAKES, NS_MAKES]
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def club() -> Club:
     make_personas()

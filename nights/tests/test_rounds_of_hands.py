@@ -33,11 +33,6 @@ EW_MAKES = {"bidder": "E", "bid": 20, "meld_points": {"NS": 0, "EW": 10}, "trick
 EW_SET = quick_hand(bidder="E", ns_meld=0, ns_tricks=10)  # E-W 15 < 20: −20; N-S 10
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def club() -> Club:
     make_personas()

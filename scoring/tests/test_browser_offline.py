@@ -56,12 +56,12 @@ def test_every_tap_on_the_bid_stepper_counts_however_slow_the_network(live_serve
         _latency(page, latency)
         fill_hand(page, bidder="North (Anna)")
         plus = page.get_by_role("button", name="Raise bid")
-        for _ in range(taps):
-            plus.click()
-            page.wait_for_timeout(100)
+        bid = page.get_by_role("spinbutton", name="Bid")
         # The first tap on an empty bid gives the minimum (20), each further tap one more.
+        for tap in range(taps):
+            plus.click()
+            expect(bid).to_have_value(str(20 + tap))
         expected.append(20 + taps - 1)
-        expect(page.get_by_role("spinbutton", name="Bid")).to_have_value(str(expected[-1]))
         page.get_by_role("button", name="Lower bid").click()
         page.get_by_role("button", name="Raise bid").click()
         _rest_of_hand(page)
@@ -118,6 +118,7 @@ def test_a_reload_in_the_middle_of_a_hand_brings_the_draft_back_until_it_is_disc
 def test_a_hand_saved_offline_waits_on_the_phone_and_is_sent_once_when_the_network_is_back(
     live_server, page: Page
 ):
+    page.clock.install()  # the page's retry timer runs forward on demand, not by waiting
     start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
     game = _game(page)
     _wait_until_kept_offline(page)
@@ -135,7 +136,7 @@ def test_a_hand_saved_offline_waits_on_the_phone_and_is_sent_once_when_the_netwo
         page.reload()
         expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
         expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
-        page.wait_for_timeout(1500)  # a retry tick or two while offline: still waiting, nothing stored
+        page.clock.run_for(30_000)  # the retry timer ticks on while offline: still waiting, nothing stored
         expect(page.locator(".pending-badge")).to_have_text("Waiting to be sent: 1")
         assert Hand.objects.filter(game=game).count() == 0
         page.context.unroute("**/hands")
@@ -144,7 +145,10 @@ def test_a_hand_saved_offline_waits_on_the_phone_and_is_sent_once_when_the_netwo
     expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible()
     expect(page.locator(".pending-badge")).to_be_hidden()
     expect(page.locator(".net-state")).to_contain_text("Online")
-    page.wait_for_timeout(3000)  # a few more ticks of the retry timer: nothing more is sent
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    page.clock.run_for(60_000)  # a minute of the retry timer's ticks: nothing more is sent
+    assert posts == []
     assert _bids(game) == [21]
 
 

@@ -4,6 +4,7 @@ slow network, and logging out with hands still waiting to be sent says so first.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -125,17 +126,25 @@ def test_a_copy_of_the_accounts_page_fetched_before_log_out_and_answered_after_i
     take it as the phone's session again."""
     game = _open_club_game_signed_in(page, live_server.url)
 
+    logged_out, sent = threading.Event(), threading.Event()
+
+    def held_until_logged_out(answer: list[bytes]) -> Iterator[bytes]:
+        logged_out.wait(timeout=30)
+        yield from answer
+        sent.set()
+
     def drawn_then_slow(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
         answer = list(app(environ, start_response))  # drawn now, for the account still signed in
-        if environ["PATH_INFO"].startswith("/g/"):
-            time.sleep(5)  # and sent after the log-out
-        return answer
+        if environ["PATH_INFO"] != f"/g/{game.code}/" or logged_out.is_set():
+            return answer
+        return held_until_logged_out(answer)  # and sent after the log-out
 
     with server_wrapped(live_server, drawn_then_slow):
         page.evaluate("navigator.serviceWorker.controller.postMessage({type: 'refresh', url: location.href})")
         page.get_by_role("button", name="Log out").click()
         expect(page.get_by_role("link", name="Log in")).to_be_visible()
-        page.wait_for_timeout(7_000)  # the slow copy has come back to the worker by now
+        logged_out.set()
+        assert sent.wait(timeout=30)  # the slow copy has gone back to the worker
     page.context.set_offline(True)
     page.goto(f"{live_server.url}/g/{game.code}/")
     expect(page.get_by_role("heading", name="Offline")).to_be_visible()

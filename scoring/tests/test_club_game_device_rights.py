@@ -15,25 +15,19 @@ from scoring.devices import DEVICE_COOKIE
 from scoring.handover import recovery_code
 from scoring.models import DeviceGame, Game
 from scoring.permissions import can_edit_game
-from tests.access_helpers import (  # noqa: F401 (fast_password_hashing is an autouse fixture)
+from tests.access_helpers import (
     CLUB,
     client_with_token,
-    fast_password_hashing,
     make_game,
     make_personas,
     request_as,
+    signed_in,
 )
 from tests.helpers import hand_post, text
 
 pytestmark = pytest.mark.django_db
 
 LAPSED = "This phone no longer keeps the score of this game"
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _taken_over_by(phone: Client, game: Game) -> None:

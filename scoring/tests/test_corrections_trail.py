@@ -13,7 +13,6 @@ from tests.access_helpers import (
     HAND_2,
     OTHER_CLUB,
     client_with_token,
-    fast_password_hashing,  # noqa: F401 (autouse fixture)
     in_club,
     make_game,
     make_personas,

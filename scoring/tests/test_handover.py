@@ -10,9 +10,8 @@ from scoring.devices import DEVICE_COOKIE
 from scoring.handover import claim_handover, start_handover
 from scoring.models import Device, Game
 from scoring.permissions import can_edit_game
-from tests.access_helpers import (  # noqa: F401 (fast_password_hashing is an autouse fixture)
+from tests.access_helpers import (
     client_with_token,
-    fast_password_hashing,
     make_game,
     make_personas,
     request_as,

@@ -25,7 +25,6 @@ from tests.access_helpers import (
     OTHER_CLUB,
     client_with_token,
     edit_token_cookie,
-    fast_password_hashing,  # noqa: F401 (autouse fixture)
     in_club,
     make_game,
     make_personas,

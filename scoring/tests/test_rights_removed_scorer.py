@@ -17,19 +17,13 @@ from tests.access_helpers import (
     CLUB,
     HAND_2,
     edit_token_cookie,
-    fast_password_hashing,  # noqa: F401 (autouse fixture)
     make_game,
     make_personas,
     request_as,
+    signed_in,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _game_started_by(user, *, club_id=CLUB, hands=1):
@@ -42,7 +36,7 @@ def _game_started_by(user, *, club_id=CLUB, hands=1):
     return game, phone
 
 
-def test_point8_a_scorer_removed_from_the_club_loses_control_of_the_club_games_he_created():
+def test_a_scorer_removed_from_the_club_loses_control_of_the_club_games_he_created():
     people = make_personas()
     bob = people["bob"]
     game, phone = _game_started_by(bob)
@@ -62,7 +56,7 @@ def test_point8_a_scorer_removed_from_the_club_loses_control_of_the_club_games_h
     assert can_edit_game(request_as(people["alice"]), game)
 
 
-def test_point8_demoting_a_scorer_to_member_also_ends_his_phones_right():
+def test_demoting_a_scorer_to_member_also_ends_his_phones_right():
     people = make_personas()
     game, phone = _game_started_by(people["bob"])
     name = DEVICE_COOKIE
@@ -79,7 +73,7 @@ def test_point8_demoting_a_scorer_to_member_also_ends_his_phones_right():
     assert game.hand_count == 1
 
 
-def test_point8_the_creator_account_gives_no_right_in_a_club_game_without_a_role():
+def test_the_creator_account_gives_no_right_in_a_club_game_without_a_role():
     people = make_personas()
     game = make_game(hands=1, club_id=CLUB)
     game.created_by = people["dave"]  # organises another club only
@@ -87,7 +81,7 @@ def test_point8_the_creator_account_gives_no_right_in_a_club_game_without_a_role
     assert not can_edit_game(request_as(people["dave"]), game)
 
 
-def test_point14_the_share_page_marks_corrections_without_names_or_a_history_link():
+def test_the_share_page_marks_corrections_without_names_or_a_history_link():
     people = make_personas()
     game = make_game(hands=2, club_id=CLUB)
     services.edit_hand(game=game, number=1, data={**HAND_2, "bid": 30}, actor=None)
@@ -108,7 +102,7 @@ def _details(client, game, **fields):
     )
 
 
-def test_point15_a_scorer_cannot_take_an_in_progress_club_game_out_of_its_club():
+def test_a_scorer_cannot_take_an_in_progress_club_game_out_of_its_club():
     people = make_personas()
     game = make_game(hands=1, club_id=CLUB)
     response = _details(signed_in(people["bob"]), game)
@@ -118,7 +112,7 @@ def test_point15_a_scorer_cannot_take_an_in_progress_club_game_out_of_its_club()
     assert not HandChange.objects.filter(game=game).exists()
 
 
-def test_point15_an_organiser_takes_a_game_out_of_its_club_and_the_trail_says_so():
+def test_an_organiser_takes_a_game_out_of_its_club_and_the_trail_says_so():
     people = make_personas()
     game = make_game(hands=1, club_id=CLUB)
     assert _details(signed_in(people["alice"]), game).status_code == 302

@@ -9,21 +9,10 @@ from django.test import Client
 from scoring import services
 from scoring.audit import Actor
 from scoring.models import Game, HandChange
-from tests.access_helpers import CLUB, PASSWORD, client_with_token, make_game, make_personas
+from tests.access_helpers import CLUB, client_with_token, make_game, make_personas, signed_in
 from tests.helpers import WORKED_EXAMPLE, hand_post, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def signed_in(username: str) -> Client:
-    client = Client()
-    assert client.login(username=username, password=PASSWORD)
-    return client
 
 
 def test_a_new_quick_game_is_editable_at_once_by_the_browser_that_created_it():

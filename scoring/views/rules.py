@@ -97,15 +97,23 @@ def worked_example() -> dict[str, Any]:
     }
 
 
+def _points(name: str, deck: str) -> int:
+    """The points of a meld item that exists in `deck` ("single" or "double")."""
+    points: int | None = getattr(tables.MELD_ITEMS[name], deck)
+    if points is None:
+        raise ValueError(f"{name} cannot be melded with a {deck} deck")
+    return points
+
+
 def rules_context() -> dict[str, Any]:
     items = tables.MELD_ITEMS
     single_counters = tables.COPIES["single"] * 4 * 3  # aces, tens and kings of four suits
     double_counters = tables.COPIES["double"] * 4 * 3
     roundhouse_points = (
-        items["kings"].single
-        + items["queens"].single
-        + 3 * items["marriage"].single
-        + items["trump_marriage"].single
+        _points("kings", "single")
+        + _points("queens", "single")
+        + 3 * _points("marriage", "single")
+        + _points("trump_marriage", "single")
     )
     double_min = tables.default_min_bid("double")
     bands = contract_bands()
@@ -123,8 +131,8 @@ def rules_context() -> dict[str, Any]:
         "double_bid_example": _bid_run(double_min + 8, double_min, "double", 5),
         "meld_rows": meld_rows(),
         "around_factors": (
-            items["triple_aces"].double / items["double_aces"].double,
-            items["quadruple_aces"].double / items["double_aces"].double,
+            _points("triple_aces", "double") / _points("double_aces", "double"),
+            _points("quadruple_aces", "double") / _points("double_aces", "double"),
         ),
         "kings_points": items["kings"].single,
         "queens_points": items["queens"].single,

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.db.models import CharField
 
 from clubs.models import Club, Season
 from core.strict_input import text_problem
@@ -46,7 +47,9 @@ class Command(BaseCommand):
         if options["season"] and not options["club"]:
             raise CommandError("--season needs --club", returncode=2)
         for option, model in (("club", Club), ("season", Season)):
-            _name_option(option, options[option], model._meta.get_field("name").max_length)
+            name_field = model._meta.get_field("name")
+            assert isinstance(name_field, CharField) and name_field.max_length is not None
+            _name_option(option, options[option], name_field.max_length)
         failed = False
         games = hands = 0
         with transaction.atomic():
@@ -66,8 +69,8 @@ class Command(BaseCommand):
                     sys.stderr.write(f"{path}: cannot read the file: {error.strerror}\n")
                     failed = True
                 except ImportRefused as refused:
-                    for problem in refused.problems:
-                        sys.stderr.write(f"{path}: {problem}\n")
+                    for refusal in refused.problems:
+                        sys.stderr.write(f"{path}: {refusal}\n")
                     failed = True
                 else:
                     games += report.games
