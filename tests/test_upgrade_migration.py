@@ -99,12 +99,11 @@ def _write_through_the_old_schema(old: Any) -> dict[str, Any]:
     for number, data in enumerate(hands, start=1):
         hand_model.objects.create(game=game, number=number, data=data)
     hand_stats, game_stats = stats.stat_rows(game, seat_rows, hands, result)
-    for model, columns, rows in (
-        ("HandStat", stats.HAND_STAT_COLUMNS, hand_stats),
-        ("GameStat", stats.GAME_STAT_COLUMNS, game_stats),
-    ):
-        old.get_model("scoring", model).objects.bulk_create(
-            [old.get_model("scoring", model)(**dict(zip(columns, row, strict=True))) for row in rows]
+    for model, rows in (("HandStat", hand_stats), ("GameStat", game_stats)):
+        old_model = old.get_model("scoring", model)
+        columns = [f.attname for f in old_model._meta.concrete_fields if not f.primary_key]
+        old_model.objects.bulk_create(
+            [old_model(**{name: getattr(row, name) for name in columns}) for row in rows]
         )
     return {"scores": dict(result.scores), "chips": dict(result.chips), "players": record["players"]}
 
