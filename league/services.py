@@ -99,8 +99,7 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
 
 def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game]:
     """Part of an import, in two short transactions: the games and seats, then their hands and
-    statistics. Building the rows happens between and before them, with no lock held, so a hand
-    saved at a table meanwhile waits only for the inserts.
+    statistics, one game at a time (so the import holds one game's rows at once, not the chunk's).
 
     The games are marked `pending_import=batch_id` (no page sees them) and belong to no club or
     season, and no seat to a player, until `publish_pending_games` files them all at once."""
@@ -111,10 +110,10 @@ def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game
         Game.all_objects.bulk_create(game_rows, batch_size=500)
         seat_rows = _seat_rows(games, game_rows, roster=None)
         GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
-    hand_rows, hand_stats, game_stats = _hand_and_stat_rows(games, game_rows, seat_rows)
     with transaction.atomic():
         _hidden_write()
-        _write_hands_and_stats(hand_rows, hand_stats, game_stats)
+        for new, game, seats in zip(games, game_rows, _seats_by_game(seat_rows, game_rows), strict=True):
+            _write_hands_and_stats(*_hand_and_stat_rows([new], [game], seats))
     return game_rows
 
 
@@ -323,17 +322,22 @@ def _hand_and_stat_rows(
     games: Sequence[NewGame], game_rows: Sequence[Game], seat_rows: Sequence[GameSeat]
 ) -> tuple[list[Hand], list[HandStat], list[GameStat]]:
     """Unsaved hands and statistics rows (scoring.stats.stat_rows)."""
-    by_game: dict[int, list[GameSeat]] = {}
-    for seat_row in seat_rows:
-        by_game.setdefault(seat_row.game_id, []).append(seat_row)  # type: ignore[attr-defined]
     hand_rows: list[Hand] = []
     hand_stats: list[HandStat] = []
     game_stats: list[GameStat] = []
-    for new, game in zip(games, game_rows, strict=True):
+    for new, game, seats in zip(games, game_rows, _seats_by_game(seat_rows, game_rows), strict=True):
         hand_rows.extend(
             Hand(game=game, number=number, data=dict(data)) for number, data in enumerate(new.hands, start=1)
         )
-        more_hands, more_games = stats.stat_rows(game, by_game[game.pk], new.hands, new.result)
+        more_hands, more_games = stats.stat_rows(game, seats, new.hands, new.result)
         hand_stats.extend(more_hands)
         game_stats.extend(more_games)
     return hand_rows, hand_stats, game_stats
+
+
+def _seats_by_game(seat_rows: Sequence[GameSeat], game_rows: Sequence[Game]) -> list[list[GameSeat]]:
+    """The seat rows of each game, in the order of `game_rows`."""
+    by_game: dict[int, list[GameSeat]] = {game.pk: [] for game in game_rows}
+    for seat_row in seat_rows:
+        by_game[seat_row.game_id].append(seat_row)  # type: ignore[attr-defined]
+    return list(by_game.values())
