@@ -113,16 +113,25 @@ def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game
     with transaction.atomic():
         _hidden_write()
         for new, game, seats in zip(games, game_rows, _seats_by_game(seat_rows, game_rows), strict=True):
-            _write_hands_and_stats(*_hand_and_stat_rows([new], [game], seats))
+            _write_hands_and_stats(*_hand_and_stat_rows([new], [game], seats), batch_size=IMPORT_BATCH_ROWS)
     return game_rows
 
 
+#: Rows per INSERT of an import: bulk_create holds about 5 KB per row while it builds a statement,
+#: and an import is held to a few times its file in memory (league/tests/test_import_worker.py).
+IMPORT_BATCH_ROWS = 10
+
+
 def _write_hands_and_stats(
-    hand_rows: Sequence[Hand], hand_stats: Sequence[HandStat], game_stats: Sequence[GameStat]
+    hand_rows: Sequence[Hand],
+    hand_stats: Sequence[HandStat],
+    game_stats: Sequence[GameStat],
+    *,
+    batch_size: int = 1000,
 ) -> None:
-    Hand.objects.bulk_create(hand_rows, batch_size=1000)
-    HandStat.objects.bulk_create(hand_stats, batch_size=1000)
-    GameStat.objects.bulk_create(game_stats, batch_size=1000)
+    Hand.objects.bulk_create(hand_rows, batch_size=batch_size)
+    HandStat.objects.bulk_create(hand_stats, batch_size=batch_size)
+    GameStat.objects.bulk_create(game_stats, batch_size=batch_size)
 
 
 def _hidden_write() -> None:
