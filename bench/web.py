@@ -9,8 +9,7 @@ in BENCH_ROUNDS rounds (default 5) of (c), (a), (b) for BENCH_DURATION each (def
 round's ratios are against the trivial view measured a few seconds before, and the figures printed
 are the rounds' medians, with every round's ratios on the lines below. Afterwards it checks that
 the saves were written, and counts the database queries of one save (in-process, the same request,
-after 5 and after 40 hands) and of the scoreboard (a first view, which draws the parts every viewer
-shares, and the next one).
+after 5 and after 40 hands) and of the scoreboard.
 
 Run: .venv/bin/python bench/web.py   (or bench/web.sh). Everything lives in a temporary folder;
 the server is stopped by its PID. Only 127.0.0.1.
@@ -208,9 +207,8 @@ def save_queries(token: str, hands: int) -> int:
     return len(queries)
 
 
-def scoreboard_queries(token: str, hands: int) -> tuple[int, int]:
-    """The queries of the scoring phone's page of a game of `hands` hands, counted in-process: the
-    first view (which draws the parts every viewer of this state shares) and the next one."""
+def scoreboard_queries(token: str, hands: int) -> int:
+    """The queries of the scoring phone's page of a game of `hands` hands, counted in-process."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -229,14 +227,11 @@ def scoreboard_queries(token: str, hands: int) -> tuple[int, int]:
     grant_device(token, [game])
     client = Client(HTTP_HOST="127.0.0.1")
     client.cookies["device"] = edit_cookie(game.code, token)
-    counts = []
-    for _view in range(2):
-        with CaptureQueriesContext(connection) as queries:
-            response = client.get(f"/g/{game.code}/")
-        if response.status_code != 200:
-            raise SystemExit(f"the counted scoreboard was answered {response.status_code}")
-        counts.append(len(queries))
-    return counts[0], counts[1]
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/g/{game.code}/")
+    if response.status_code != 200:
+        raise SystemExit(f"the counted scoreboard was answered {response.status_code}")
+    return len(queries)
 
 
 def wait_until_up(deadline: float) -> None:
@@ -344,10 +339,7 @@ def main() -> None:
             )
         print(f"saves answered 302: {saved}, other answers: {other}; hands written: {written}")
         print("queries of one save: " + ", ".join(f"{n} after {hands} hands" for hands, n in queries.items()))
-        print(
-            f"queries of the 40-hand scoreboard: {board_queries[0]} when it draws its shared parts, "
-            f"{board_queries[1]} when they are drawn already"
-        )
+        print(f"queries of the 40-hand scoreboard: {board_queries}")
         # wrk stops counting at the deadline; up to one request per connection may still land.
         if other or not saved <= written <= saved + 16 * len(rounds):
             raise SystemExit("the save benchmark did not write one hand per request")

@@ -6,16 +6,13 @@ Keyword-only, typed, one transaction each.
 from __future__ import annotations
 
 import datetime
-import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
-from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
-from django.db.models import Model
-from django.utils import timezone
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Season
@@ -24,7 +21,6 @@ from clubs.services import add_player, create_club
 from ratings import services as rating_services
 from scoring import stats
 from scoring.models import Game, GameSeat, GameStat, Hand, HandStat
-from scoring.prepared import insert_sql, insert_values
 from scoring.rules import GameResult
 from scoring.rules.tables import SEAT_ORDER
 from scoring.services import summary_fields
@@ -103,9 +99,7 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
 
 def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game]:
     """Part of an import, in two short transactions: the games and seats, then their hands and
-    statistics. Everything slow (building the rows, turning them into database values) happens
-    between and before them, with no lock held, so a hand saved at a table meanwhile waits for
-    a few milliseconds of inserts at most.
+    statistics, one game at a time (so the import holds one game's rows at once, not the chunk's).
 
     The games are marked `pending_import=batch_id` (no page sees them) and belong to no club or
     season, and no seat to a player, until `publish_pending_games` files them all at once."""
@@ -116,18 +110,28 @@ def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game
         Game.all_objects.bulk_create(game_rows, batch_size=500)
         seat_rows = _seat_rows(games, game_rows, roster=None)
         GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
-    hand_rows, hand_stats, game_stats = _hand_and_stat_rows(games, game_rows, seat_rows)
-    inserts = [
-        _insert_rows(Hand, hand_rows),
-        (insert_sql(HandStat, stats.HAND_STAT_COLUMNS), hand_stats),
-        (insert_sql(GameStat, stats.GAME_STAT_COLUMNS), game_stats),
-    ]
-    with transaction.atomic(), connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+    with transaction.atomic():
         _hidden_write()
-        for sql, values in inserts:
-            if values:
-                cursor.executemany(sql, values)
+        for new, game, seats in zip(games, game_rows, _seats_by_game(seat_rows, game_rows), strict=True):
+            _write_hands_and_stats(*_hand_and_stat_rows([new], [game], seats), batch_size=IMPORT_BATCH_ROWS)
     return game_rows
+
+
+#: Rows per INSERT of an import: bulk_create holds about 5 KB per row while it builds a statement,
+#: and an import is held to a few times its file in memory (league/tests/test_import_worker.py).
+IMPORT_BATCH_ROWS = 10
+
+
+def _write_hands_and_stats(
+    hand_rows: Sequence[Hand],
+    hand_stats: Sequence[HandStat],
+    game_stats: Sequence[GameStat],
+    *,
+    batch_size: int = 1000,
+) -> None:
+    Hand.objects.bulk_create(hand_rows, batch_size=batch_size)
+    HandStat.objects.bulk_create(hand_stats, batch_size=batch_size)
+    GameStat.objects.bulk_create(game_stats, batch_size=batch_size)
 
 
 def _hidden_write() -> None:
@@ -139,41 +143,6 @@ def _hidden_write() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
-
-
-def _always(value: Any) -> Any:
-    return lambda _row: value
-
-
-_PLAIN_FIELDS = (
-    models.IntegerField,
-    models.CharField,
-    models.TextField,
-    models.BooleanField,
-    models.ForeignKey,
-)
-
-
-def _insert_rows(model: type[Model], rows: Sequence[Model]) -> tuple[str, list[tuple[Any, ...]]]:
-    """An INSERT and its rows as database values, made before the transaction that runs it (what
-    Django's bulk_create does inside it: most of its time goes into turning fields into values).
-
-    Numbers, text, flags and foreign keys go to the database as they are; the creation times are
-    one "now" for all rows (what auto_now gives a bulk insert); other fields (JSON, UUID) through
-    the field's own conversion."""
-    db = connections[DEFAULT_DB_ALIAS]
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    now = timezone.now()
-    getters: list[Any] = []
-    for f in fields:
-        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
-            getters.append(_always(f.get_db_prep_save(now, db)))
-        elif isinstance(f, _PLAIN_FIELDS) and not isinstance(f, models.JSONField):
-            getters.append(operator.attrgetter(f.attname))
-        else:
-            getters.append(lambda row, f=f: f.get_db_prep_save(getattr(row, f.attname), db))
-    sql = insert_sql(model, [f.attname for f in fields])
-    return sql, [tuple(get(row) for get in getters) for row in rows]
 
 
 @transaction.atomic
@@ -303,10 +272,7 @@ def _write(
     Game.all_objects.bulk_create(game_rows, batch_size=500)
     seat_rows = _seat_rows(games, game_rows, roster=roster)
     GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
-    hand_rows, hand_stats, game_stats = _hand_and_stat_rows(games, game_rows, seat_rows)
-    Hand.objects.bulk_create(hand_rows, batch_size=1000)
-    insert_values(HandStat, stats.HAND_STAT_COLUMNS, hand_stats)
-    insert_values(GameStat, stats.GAME_STAT_COLUMNS, game_stats)
+    _write_hands_and_stats(*_hand_and_stat_rows(games, game_rows, seat_rows))
     return game_rows
 
 
@@ -363,19 +329,24 @@ def _seat_rows(
 
 def _hand_and_stat_rows(
     games: Sequence[NewGame], game_rows: Sequence[Game], seat_rows: Sequence[GameSeat]
-) -> tuple[list[Hand], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    """Unsaved hands, and the statistics rows as values (scoring.stats.stat_rows)."""
-    by_game: dict[int, list[GameSeat]] = {}
-    for seat_row in seat_rows:
-        by_game.setdefault(seat_row.game_id, []).append(seat_row)
+) -> tuple[list[Hand], list[HandStat], list[GameStat]]:
+    """Unsaved hands and statistics rows (scoring.stats.stat_rows)."""
     hand_rows: list[Hand] = []
-    hand_stats: list[tuple[Any, ...]] = []
-    game_stats: list[tuple[Any, ...]] = []
-    for new, game in zip(games, game_rows, strict=True):
+    hand_stats: list[HandStat] = []
+    game_stats: list[GameStat] = []
+    for new, game, seats in zip(games, game_rows, _seats_by_game(seat_rows, game_rows), strict=True):
         hand_rows.extend(
             Hand(game=game, number=number, data=dict(data)) for number, data in enumerate(new.hands, start=1)
         )
-        more_hands, more_games = stats.stat_rows(game, by_game[game.pk], new.hands, new.result)
+        more_hands, more_games = stats.stat_rows(game, seats, new.hands, new.result)
         hand_stats.extend(more_hands)
         game_stats.extend(more_games)
     return hand_rows, hand_stats, game_stats
+
+
+def _seats_by_game(seat_rows: Sequence[GameSeat], game_rows: Sequence[Game]) -> list[list[GameSeat]]:
+    """The seat rows of each game, in the order of `game_rows`."""
+    by_game: dict[int, list[GameSeat]] = {game.pk: [] for game in game_rows}
+    for seat_row in seat_rows:
+        by_game[seat_row.game_id].append(seat_row)  # type: ignore[attr-defined]
+    return list(by_game.values())

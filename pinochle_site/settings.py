@@ -116,16 +116,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The login rate limit must be shared by every gunicorn worker, so the cache lives in the database
 # (made by every `migrate`: accounts/apps.py runs `createcachetable` after it).
 CACHES = {
-    # Per process (the game page's shared parts have their own store: scoring/fragments.py).
+    # Per process.
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
     # Shared by every gunicorn worker: login attempt counts (django-axes, accounts/lockout.py) and
     # the password-reset, sign-up and club-roles throttles (core/ratelimit.py).
     "shared": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pinochle_cache"},
 }
-
-# The parts of pages every viewer shares ({% shared %}, scoring/fragments.py), kept per process: at
-# most this many characters (a 40-hand game page is about 100,000), least recently used first out.
-SHARED_FRAGMENT_MAX_CHARS = envint("SHARED_FRAGMENT_MAX_CHARS", 20_000_000)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

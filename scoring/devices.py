@@ -34,7 +34,6 @@ from clubs.models import ClubRole
 from clubs.permissions import SCORERS, can_score_for_club
 from scoring.handover import token_hash
 from scoring.models import Device, DeviceGame, Game
-from scoring.prepared import Prepared
 
 DEVICE_COOKIE = "device"
 _SALT = "scoring.devices.device-id"
@@ -171,44 +170,31 @@ def right_lapsed(request: HttpRequest, game: Game) -> bool:
     return row is not None and row[0] and not row[1]
 
 
-#: The game by its code, and the same with a device's right to it (scoring/prepared.py: compiled
-#: once). The right is read as `device_right`: None (no right), else active * 2 + holder_ok, where
-#: holder_ok is what `_holder_may_score` says of the right's holder (no holder, a superuser, or a
-#: scoring role in the game's club); for a quick game (no club) `game_with_right` counts it anyway.
-_GAME = Prepared(lambda code: Game.objects.filter(code=code), code=str)
-_GAME_AND_RIGHT = Prepared(
-    lambda code, device: Game.objects.filter(code=code).annotate(
-        device_right=Subquery(
-            DeviceGame.objects.filter(game=OuterRef("pk"), device__id_hash=device)
-            .annotate(
-                state=Case(
-                    When(
-                        _holder_may_score(OuterRef(OuterRef("club_id"))),
-                        then=Case(When(active=True, then=Value(3)), default=Value(1)),
-                    ),
-                    default=Case(When(active=True, then=Value(2)), default=Value(0)),
-                )
-            )
-            .values("state")[:1]
-        )
-    ),
-    code=str,
-    device=str,
-)
+def _with_right(games: QuerySet[Game], device_hash: str) -> QuerySet[Game]:
+    """The games with a device's right to each read as `device_right`: None (no right), else
+    active * 2 + holder_ok, where holder_ok is what `_holder_may_score` says of the right's holder (no
+    holder, a superuser, or a scoring role in the game's club); for a quick game (no club)
+    `game_with_right` counts it anyway."""
+    holder_ok = _holder_may_score(OuterRef(OuterRef("club_id")))
+    state = Case(
+        When(holder_ok, then=Case(When(active=True, then=Value(3)), default=Value(1))),
+        default=Case(When(active=True, then=Value(2)), default=Value(0)),
+    )
+    rights = DeviceGame.objects.filter(game=OuterRef("pk"), device__id_hash=device_hash)
+    return games.annotate(device_right=Subquery(rights.annotate(state=state).values("state")[:1]))
 
 
 def game_with_right(request: HttpRequest, code: str) -> Game | None:
     """The game with this code (None: there is none), with this browser's right to it read in the
     same query and kept for the request, so `holds_game`, `held_game_once` and `right_lapsed` ask
-    no more: the one query of a scoreboard drawn from shared parts. The right counts as
-    `_rights_row` counts it (a club game's right only while its holder may score for the club)."""
+    no more. The right counts as `_rights_row` counts it (a club game's right only while its
+    holder may score for the club)."""
     device_id = _device_id(request)
-    found = (
-        _GAME_AND_RIGHT.rows(code=code, device=token_hash(device_id)) if device_id else _GAME.rows(code=code)
-    )
-    if not found:
+    games = Game.objects.filter(code=code)
+    try:
+        game = (_with_right(games, token_hash(device_id)) if device_id else games).get()
+    except Game.DoesNotExist:
         return None
-    game = found[0]
     if device_id:
         state = game.device_right  # type: ignore[attr-defined]
         row = None

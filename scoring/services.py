@@ -19,7 +19,6 @@ from django.db import IntegrityError, transaction
 from scoring import signals, stats
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, GameSetup, Hand, HandChange
-from scoring.prepared import Prepared, insert_row, update_row
 from scoring.rules import GameResult, RecordError, check_record, parse_settings, score_game
 from scoring.rules.tables import SEAT_ORDER
 
@@ -161,7 +160,7 @@ def create_game(
 
 def _lock(game: Game) -> tuple[list[GameSeat], list[Hand]]:
     """Inside a write's transaction: lock the game's seat rows (_lock_seats) and read its hands in order."""
-    return _lock_seats(game), _HANDS.rows(game=game.pk)
+    return _lock_seats(game), list(Hand.objects.filter(game_id=game.pk).order_by("number"))
 
 
 def _lock_seats(game: Game) -> list[GameSeat]:
@@ -173,29 +172,15 @@ def _lock_seats(game: Game) -> list[GameSeat]:
     with settings another phone changed a moment ago. (A query of its own: joined to the locking
     query, PostgreSQL would return the game row as it was before the wait for the lock.)
     """
-    seat_rows = sorted(_LOCK_SEATS.rows(game=game.pk), key=lambda row: SEAT_ORDER.index(row.seat))
+    # Sorted in Python: GameSeat's default ordering ("game", then seat) would join the game table.
+    locked = GameSeat.objects.select_for_update().filter(game_id=game.pk).order_by()
+    seat_rows = sorted(locked, key=lambda row: SEAT_ORDER.index(row.seat))
     if not seat_rows:
         raise Game.DoesNotExist(f"game {game.code} does not exist")
-    fresh = _SETTINGS.rows(game=game.pk)[0]
-    for name in SETTINGS_FIELDS:
-        setattr(game, name, getattr(fresh, name))
+    fresh = Game.all_objects.filter(pk=game.pk).values_list(*SETTINGS_FIELDS).get()
+    for name, value in zip(SETTINGS_FIELDS, fresh, strict=True):
+        setattr(game, name, value)
     return seat_rows
-
-
-# Every write reads these (scoring/prepared.py: compiled once per process). The seats are sorted
-# in Python: GameSeat's default ordering ("game", then seat) would join the game table to sort.
-_LOCK_SEATS = Prepared(
-    lambda game: GameSeat.objects.select_for_update().filter(game_id=game).order_by(), game=int
-)
-_SETTINGS = Prepared(lambda game: Game.all_objects.filter(pk=game).order_by(), game=int)
-_HANDS = Prepared(lambda game: Hand.objects.filter(game_id=game).order_by("number"), game=int)
-# A new hand needs only the hands' numbers, objects and submission ids (tuples, no model instances).
-_HAND_DATA = Prepared(
-    lambda game: (
-        Hand.objects.filter(game_id=game).order_by("number").values_list("number", "data", "submission_id")
-    ),
-    game=int,
-)
 
 
 def record_hand(
@@ -220,7 +205,12 @@ def record_hand(
     try:
         with transaction.atomic():
             seat_rows = _lock_seats(game)
-            rows = _HAND_DATA.rows(game=game.pk)
+            # The hands' objects and submission ids only: no model instances to build.
+            rows = list(
+                Hand.objects.filter(game_id=game.pk)
+                .order_by("number")
+                .values_list("number", "data", "submission_id")
+            )
             if submission_id is not None:
                 same = next((row[0] for row in rows if row[2] == submission_id), None)
                 if same is not None:
@@ -232,8 +222,7 @@ def record_hand(
             hand_data = [row[1] for row in rows]
             hand_data.append(dict(data))
             result = score(game, hand_data)
-            hand = Hand(game=game, number=number, data=dict(data), submission_id=submission_id)
-            insert_row(hand)  # Hand.objects.create(…), its SQL made once
+            hand = Hand.objects.create(game=game, number=number, data=dict(data), submission_id=submission_id)
             store_result(
                 game=game,
                 result=result,
@@ -384,7 +373,7 @@ def store_result(
     """
     for name, value in summary_fields(result).items():
         setattr(game, name, value)
-    update_row(game, [*SUMMARY_FIELDS, "updated_at"])  # game.save(update_fields=…), its SQL made once
+    game.save(update_fields=[*SUMMARY_FIELDS, "updated_at"])
     stats.refresh_game(
         game, result, hand_data=hand_data, seat_rows=seat_rows, first_changed=first_changed, appended=appended
     )

@@ -2,9 +2,8 @@
 
 `refresh_game(game, result)` is called by services.store_result, inside the transaction of
 every change of a game's hands, so the HandStat/GameStat rows of a game can never disagree with
-its hands. `stat_rows(...)` builds the same rows as plain values in the order of
-HAND_STAT_COLUMNS and GAME_STAT_COLUMNS, for refresh_game and for bulk imports: a save writes 8
-rows, and making them as model instances cost more than the rest of its transaction.
+its hands. `stat_rows(...)` builds the same rows, unsaved, for refresh_game and for the bulk
+imports (league.services), which write them with `bulk_create`.
 
 Bid bands (docs/rules.md has no bands; these are the club's): single deck 20–24, 25–29, 30–34, 35+.
 Double-deck bids are about 2.5 times single-deck ones (minimum 50 against 20), so the band
@@ -19,7 +18,6 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game, GameSeat, GameStat, HandStat
-from scoring.prepared import insert_values
 from scoring.rules import GameResult
 from scoring.rules.tables import MELD_ITEMS
 
@@ -55,17 +53,9 @@ def bid_band(bid: int | None, deck: str) -> int | None:
 _ROLLUP: tuple[str, ...] = ("hands", "bids", "bids_made", "sets", "meld_sum", "meld_hands")
 _ROLLUP += ("side_bids", "side_made", "side_sets", "side_meld_sum")
 
-
-#: The columns of a HandStat / GameStat row, in the order stat_rows gives their values (every
-#: concrete field but the primary key; a test holds these to the models).
-HAND_STAT_COLUMNS = (
-    "game_id", "seat_row_id", "partner_row_id", "number", "seat", "side", "dealer", "result",
-    "is_bidder", "side_bid", "bid", "bid_band", "trump", "seat_meld", "meld", "tricks", "points",
-    "chips", "total", "chip_total",
-)  # fmt: skip
-GAME_STAT_COLUMNS = (
-    "game_id", "seat_row_id", "partner_row_id", "seat", "side", "outcome", "points_for",
-    "points_against", "chips", *_ROLLUP,
+#: What a GameStat row holds besides its seat, written over the seat's old row on every change.
+_GAME_STAT_UPDATED = (
+    "game", "partner_row", "seat", "side", "outcome", "points_for", "points_against", "chips", *_ROLLUP,
 )  # fmt: skip
 _OUTCOME = {None: GameStat.Outcome.OPEN.value, "draw": GameStat.Outcome.DRAW.value}
 
@@ -82,9 +72,9 @@ def stat_rows(
     result: GameResult,
     *,
     first_number: int = 1,
-) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    """The HandStat and GameStat rows of one game (values in the order of HAND_STAT_COLUMNS and
-    GAME_STAT_COLUMNS), from its stored hands and the engine's result.
+) -> tuple[list[HandStat], list[GameStat]]:
+    """The HandStat and GameStat rows of one game (unsaved), from its stored hands and the
+    engine's result.
 
     HandStat rows are made for hands from `first_number` on; the GameStat roll-up covers them all.
     `game` and `seat_rows` are saved rows (their primary keys are written).
@@ -101,7 +91,7 @@ def stat_rows(
     partner_id = {seat: seat_id.get(partner.get(seat, "")) for seat in seats}
     side_of = {seat: settings.side_of(seat) for seat in seats}
     split_points = settings.seats == 4  # a partnership's plain meld number cannot be split
-    hand_stats: list[tuple[Any, ...]] = []
+    hand_stats: list[HandStat] = []
     rollup = {seat: dict.fromkeys(_ROLLUP, 0) for seat in seats}
     for scored, data in zip(result.hands, hand_data, strict=True):
         bidder = data.get("bidder")
@@ -124,13 +114,29 @@ def stat_rows(
             side_bid = scored.bidding_side == side
             if keep:
                 hand_stats.append(
-                    (
-                        game_id, seat_id[seat], partner_id[seat], scored.number, seat, side,
-                        scored.dealer, scored.result, is_bidder, side_bid, bid, band, trump,
-                        seat_meld, scored.meld[side], scored.tricks[side], scored.points[side],
-                        scored.chips[side], scored.totals[side], scored.chip_totals[side],
+                    HandStat(
+                        game_id=game_id,
+                        seat_row_id=seat_id[seat],
+                        partner_row_id=partner_id[seat],
+                        number=scored.number,
+                        seat=seat,
+                        side=side,
+                        dealer=scored.dealer,
+                        result=scored.result,
+                        is_bidder=is_bidder,
+                        side_bid=side_bid,
+                        bid=bid,
+                        bid_band=band,
+                        trump=trump,
+                        seat_meld=seat_meld,
+                        meld=scored.meld[side],
+                        tricks=scored.tricks[side],
+                        points=scored.points[side],
+                        chips=scored.chips[side],
+                        total=scored.totals[side],
+                        chip_total=scored.chip_totals[side],
                     )
-                )  # fmt: skip
+                )
             if not played:
                 continue
             up = rollup[seat]
@@ -146,7 +152,7 @@ def stat_rows(
             up["side_sets"] += side_bid and not made
             up["side_meld_sum"] += scored.meld[side]
 
-    game_stats = []
+    game_stats: list[GameStat] = []
     best = max(result.scores.values(), default=0)
     for seat in seats:
         side = side_of[seat]
@@ -160,12 +166,19 @@ def stat_rows(
         else:
             outcome = (GameStat.Outcome.WIN if winner == side else GameStat.Outcome.LOSS).value
         game_stats.append(
-            (
-                game_id, seat_id[seat], partner_id[seat], seat, side, outcome, result.scores[side],
-                max(others) if others else 0, result.chips[side],
-                *(rollup[seat][name] for name in _ROLLUP),
+            GameStat(
+                game_id=game_id,
+                seat_row_id=seat_id[seat],
+                partner_row_id=partner_id[seat],
+                seat=seat,
+                side=side,
+                outcome=outcome,
+                points_for=result.scores[side],
+                points_against=max(others) if others else 0,
+                chips=result.chips[side],
+                **rollup[seat],
             )
-        )  # fmt: skip
+        )
     return hand_stats, game_stats
 
 
@@ -192,6 +205,8 @@ def refresh_game(
     hand_stats, game_stats = stat_rows(game, seat_rows, hand_data, result, first_number=first_changed)
     if not appended:
         HandStat.objects.filter(game=game, number__gte=first_changed).delete()
-    insert_values(HandStat, HAND_STAT_COLUMNS, hand_stats)
+    HandStat.objects.bulk_create(hand_stats)
     # One row per seat, always: written over the seat's old row in one statement (its seat is unique).
-    insert_values(GameStat, GAME_STAT_COLUMNS, game_stats, update_on="seat_row_id")
+    GameStat.objects.bulk_create(
+        game_stats, update_conflicts=True, unique_fields=["seat_row"], update_fields=_GAME_STAT_UPDATED
+    )

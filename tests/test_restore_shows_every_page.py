@@ -41,7 +41,6 @@ from nights import removal as night_removal
 from nights import rounds as night_rounds
 from nights import services as night_services
 from nights.models import Night, NightTable
-from scoring import fragments
 from scoring import services as scoring_services
 from scoring.models import Game
 from scoring.rules.errors import RecordError
@@ -257,8 +256,7 @@ def read_all(pages: list[tuple[str, str]]) -> dict[str, tuple[int, str, str]]:
 
 
 def fresh_process() -> None:
-    """What a restarted server holds in memory: nothing (the kept page parts, the caches)."""
-    fragments.store.clear()
+    """What a restarted server holds in memory: nothing (the caches)."""
     for cache in caches.all():
         cache.clear()
 

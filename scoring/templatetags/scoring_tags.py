@@ -3,14 +3,11 @@ from typing import Any
 
 from django import template
 from django.conf import settings
-from django.template.base import FilterExpression
 from django.urls import reverse
 from django.utils.html import json_script
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from core.strict_input import is_game_code
-from scoring import fragments
 from scoring.labels import SEAT_NAMES, SUIT_NAMES, side_short
 
 register = template.Library()
@@ -35,8 +32,7 @@ def language_choices() -> list[tuple[str, str]]:
     """settings.LANGUAGES as written there, each language named in itself and never translated.
 
     Unlike `{% get_available_languages %}` (which runs the names through Django's own catalogues:
-    "English" becomes "anglicky") and unlike the LANGUAGES context variable (missing where a page
-    is drawn without a request, as the cached game page is).
+    "English" becomes "anglicky").
     """
     return list(settings.LANGUAGES)
 
@@ -97,41 +93,3 @@ def saved_hand(message: Any) -> int | None:
 def seat_name(seat: str) -> str:
     """The seat's name in the page's language ("N" → "North")."""
     return str(SEAT_NAMES.get(seat, seat))
-
-
-class SharedNode(template.Node):
-    """`{% shared "name" key… %}…{% endshared %}`: see scoring/fragments.py."""
-
-    def __init__(self, nodelist: template.NodeList, name: str, keys: list[FilterExpression]) -> None:
-        self.nodelist = nodelist
-        self.name = name
-        self.keys = keys
-
-    def render(self, context: template.Context) -> str:
-        values = tuple(key.resolve(context) for key in self.keys)
-        if any(value is None or value == "" for value in values):
-            return self.nodelist.render(context)  # the view did not name a state: draw it afresh
-        key = (self.name, *values)
-        text = fragments.store.get(key)
-        if text is None:
-            text = self.nodelist.render(context)
-            fragments.store.put(key, text)
-        return mark_safe(text)  # drawn by this template, escaped as it was drawn
-
-
-@register.tag
-def shared(parser: template.base.Parser, token: template.base.Token) -> SharedNode:
-    """Draw the enclosed part once per process for each set of key values, and give the drawn text
-    to every later request with the same values (scoring/fragments.py). The keys must name
-    everything the part shows: `{% shared "game-history" state_key LANGUAGE_CODE %}`. A key that is
-    None or empty draws the part afresh each time. Nothing that belongs to one request (a CSRF
-    token, a form id, messages, the user) may be inside."""
-    bits = token.split_contents()
-    if len(bits) < 3:
-        raise template.TemplateSyntaxError("{% shared %} needs a name and at least one key")
-    name = bits[1]
-    if not (name[0] == name[-1] and name[0] in "\"'"):
-        raise template.TemplateSyntaxError("{% shared %}'s name is a quoted string")
-    nodelist = parser.parse(("endshared",))
-    parser.delete_first_token()
-    return SharedNode(nodelist, name[1:-1], [parser.compile_filter(bit) for bit in bits[2:]])

@@ -106,24 +106,11 @@ def test_the_scoreboard_costs_the_same_queries_whatever_the_number_of_hands(djan
         services.record_hand(game=game, number=number, data=quick_hand(bidder="NESW"[number % 4]))
     client = client_with_token(game)  # the scoring phone without an account: no session to read
     # session-less page: the game with the device's right to it (one query, scoring/devices.py),
-    # then, to draw the parts every viewer of this state shares: seats, hands, corrections
-    with django_assert_num_queries(4):
-        response = client.get(f"/g/{game.code}/")
-    assert f"#{hands} " in text(response) and "#1 " in text(response)
-    # Those parts are drawn once per state of the game (scoring/fragments.py): the next view of the
-    # same state asks only for the game and the right, and shows the same page.
-    with django_assert_num_queries(1):
-        again = client.get(f"/g/{game.code}/")
-    assert f"#{hands} " in text(again) and "#1 " in text(again)
-    assert _without_request_parts(again) == _without_request_parts(response)
-
-
-def _without_request_parts(response) -> str:
-    """The page without what belongs to one request (its CSRF tokens and its form id)."""
-    html = response.content.decode()
-    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
-    html = re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
-    return re.sub(r'name="submission_id" value="[^"]+"', "", html)
+    # then its seats, hands and corrections
+    for _view in range(2):
+        with django_assert_num_queries(4):
+            response = client.get(f"/g/{game.code}/")
+        assert f"#{hands} " in text(response) and "#1 " in text(response)
 
 
 def test_the_page_follows_every_change_of_hands(client):

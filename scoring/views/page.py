@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.urls import reverse, reverse_lazy
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django_htmx.middleware import HtmxDetails
 
@@ -34,10 +34,10 @@ def hand_form(game: Game, data: QueryDict | None, **kwargs: Any) -> HandForm:
 def form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
     """Where the hand form posts: a new hand, or the correction of hand `edit_number`."""
     if edit_number is None:
-        return {  # lazy: a page whose form comes from `{% shared %}` does not need them
+        return {
             "edit_number": None,
-            "action": reverse_lazy("scoring:hand_save", args=[game.code]),
-            "preview_url": reverse_lazy("scoring:hand_preview", args=[game.code]),
+            "action": reverse("scoring:hand_save", args=[game.code]),
+            "preview_url": reverse("scoring:hand_preview", args=[game.code]),
         }
     return {
         "edit_number": edit_number,
@@ -63,25 +63,13 @@ def game_html(
 def game_context(
     request: HttpRequest, game: Game, mode: str, board: selectors.Scoreboard | None
 ) -> dict[str, Any]:
-    """The game page with a fresh entry form. The parts every viewer of this state shares come
-    from `{% shared %}` (scoring/fragments.py) once drawn, so the scoreboard (its seats query) and
-    the form are only made when a part has to be drawn."""
+    """The game page with a fresh entry form (a new submission id) for editors."""
     if board is None:
-        board = SimpleLazyObject(lambda: selectors.scoreboard(game))  # type: ignore[assignment]
+        board = selectors.scoreboard(game)
     context = board_context(request, game, board, mode=mode)
-    # With a fresh form (no refused save to explain) the end of the game is the same for everyone.
-    context["end_key"] = context["state_key"]
     if mode == "edit":
-        submission_id = uuid.uuid4()
-        initial = {"number": game.hand_count + 1, "submission_id": submission_id, "meld_mode": game.meld_mode}
-        context["form"] = SimpleLazyObject(
-            lambda: HandForm(initial=initial, settings=board.settings, players=board.players)
-        )
-        context["fresh_submission_id"] = submission_id
-        # A fresh form's fields depend on the game's state (a change of names or settings is a new
-        # state: scoring/game_settings.py writes updated_at) and on the meld mode, which a save
-        # remembers without a new state (services.record_hand); not on who asks.
-        context["entry_cache_key"] = f"{context['state_key']}:{game.meld_mode}"
+        initial = {"number": game.hand_count + 1, "submission_id": uuid.uuid4(), "meld_mode": game.meld_mode}
+        context["form"] = HandForm(initial=initial, settings=board.settings, players=board.players)
     return context
 
 
@@ -89,8 +77,7 @@ def board_context(
     request: HttpRequest, game: Game, board: selectors.Scoreboard, *, mode: str
 ) -> dict[str, Any]:
     """What the game fragment shows besides the form: only what everyone in `mode` may see."""
-    # Read only when the history is drawn (not when it comes from the shared parts).
-    corrections = SimpleLazyObject(lambda: _corrections(game))
+    edited, deleted = _corrections(game)
     version = game_settings.version(game)
     if mode == "share":
         live = ("scoring:game_shared_live", game.share_code)
@@ -101,14 +88,10 @@ def board_context(
         "game": game,
         "editable": mode == "edit",
         "shared": mode == "share",
-        # Only drawn with the scoreboard, which usually comes from the shared parts.
-        "live_url": SimpleLazyObject(lambda: f"{reverse(live[0], args=[live[1]])}?v={version}"),
+        "live_url": f"{reverse(live[0], args=[live[1]])}?v={version}",
         "next_number": game.hand_count + 1,
-        # The scoreboard and the history are the same for everyone who sees this state of the game
-        # in this mode: `{% shared %}` parts keyed by it (and the language).
-        "state_key": f"{game.code}:{version}:{mode}",
-        "edited": SimpleLazyObject(lambda: corrections[0]),
-        "deleted": SimpleLazyObject(lambda: corrections[1]),
+        "edited": edited,
+        "deleted": deleted,
         "blank_rows": range(1, 21),  # the printed backup pad's rows
         **form_urls(game, None),
     }
@@ -116,7 +99,7 @@ def board_context(
         context["share_url"] = request.build_absolute_uri(
             reverse("scoring:game_shared", args=[game.share_code])
         )
-        context["recovery_code"] = SimpleLazyObject(lambda: recovery_code(game))
+        context["recovery_code"] = recovery_code(game)
     elif mode == "share":
         context["recover_url"] = reverse("scoring:game_shared_recover", args=[game.share_code])
     else:
