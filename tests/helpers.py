@@ -72,6 +72,13 @@ def text(response: Any) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&amp;", "&").strip()
 
 
+def found(pattern: str, text: str, group: int = 1) -> str:
+    """The `group` of the first match of `pattern` in `text`; the test fails if there is none."""
+    match = re.search(pattern, text)
+    assert match is not None, f"{pattern!r} not in the page"
+    return match.group(group)
+
+
 def save_url(game: Game) -> str:
     return f"/g/{game.code}/hands"
 

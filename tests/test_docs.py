@@ -9,6 +9,7 @@ import os
 import re
 import tokenize
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -211,7 +212,7 @@ def number(cell: str) -> int | None:
     return None if cell == "–" else int(cell)
 
 
-def worked_game() -> dict:
+def worked_game() -> dict[str, Any]:
     record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     record["hands"].append(json.loads(block_after(RULES, "worked-example: extra hand")))
     return score_record(record)

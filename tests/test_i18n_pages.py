@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -77,12 +78,17 @@ CHECK_HANDS = [
 
 
 def page_html(
-    path: str, lang: str, *, client: Client | None = None, method: str = "get", data: dict | None = None
+    path: str,
+    lang: str,
+    *,
+    client: Client | None = None,
+    method: str = "get",
+    data: dict[str, Any] | None = None,
 ) -> str:
     """The page as `client` (an anonymous visitor if None) reads it in `lang`; a refusal fails the test."""
     response = getattr(client or Client(), method)(path, data or {}, headers={"Accept-Language": lang})
     assert response.status_code in (200, 400), (path, response.status_code)
-    html = response.content.decode()
+    html: str = response.content.decode()
     assert f'<html lang="{lang}">' in html or method == "post"
     return html
 
@@ -106,7 +112,7 @@ def table() -> Client:
 
 
 @pytest.fixture
-def league() -> dict:
+def league() -> dict[str, Any]:
     return small_season()
 
 
@@ -124,7 +130,7 @@ def editor(game_in_progress) -> Client:
     return client_with_token(game_in_progress)
 
 
-def paths(league: dict, game: Game) -> dict[str, str]:
+def paths(league: dict[str, Any], game: Game) -> dict[str, str]:
     finished_check = league["games"][2]
     return {
         "games list": "/",
@@ -197,7 +203,7 @@ def readers(organiser, table, editor) -> dict[str, Client]:
 
 
 @pytest.fixture
-def access_pages(league, game_in_progress) -> dict:
+def access_pages(league: dict[str, Any], game_in_progress: Game) -> dict[str, Any]:
     """What the access pages show: a corrected and a deleted hand (in the quick game and in a club
     game), club roles, published season results and an open handover link."""
     services.record_hand(game=game_in_progress, number=3, data=CHECK_HANDS[0])

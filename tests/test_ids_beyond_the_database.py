@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import importlib
 import re
+from typing import Any
 
 import pytest
 from django import forms
@@ -107,8 +108,8 @@ def test_a_url_with_an_id_past_the_largest_one_is_not_found(route, world, client
             assert response.status_code == 404, (url, response.status_code)
 
 
-def _form_classes() -> list[type[forms.BaseForm]]:
-    found = []
+def _form_classes() -> list[type[forms.Form | forms.ModelForm[Any]]]:
+    found: list[type[forms.Form | forms.ModelForm[Any]]] = []
     for app in ("accounts", "clubs", "league", "ledger", "nights", "scoring"):
         try:
             module = importlib.import_module(f"{app}.forms")
@@ -118,7 +119,7 @@ def _form_classes() -> list[type[forms.BaseForm]]:
             value
             for value in vars(module).values()
             if isinstance(value, type)
-            and issubclass(value, forms.BaseForm)
+            and issubclass(value, forms.Form | forms.ModelForm)  # the form classes: those that declare fields
             and value.__module__ == module.__name__
         ]
     return found

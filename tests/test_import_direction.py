@@ -146,9 +146,11 @@ QUERY_METHODS |= {
 def _reverse_names() -> dict[str, dict[str, str]]:
     """For each app, the names of reverse relations into apps it may not import, with that app."""
     from django.apps import apps as registry
+    from django.db.models import ForeignObjectRel
 
     def app_of(model) -> str:
-        return model._meta.app_label
+        label: str = model._meta.app_label
+        return label
 
     names: dict[str, set[str]] = {app: set() for app in APPS}  # names an app may use on its own rows
     foreign: list[tuple[str, str]] = []  # (name, the app of the model holding the relation)
@@ -158,6 +160,7 @@ def _reverse_names() -> dict[str, dict[str, str]]:
                 if app_of(model) in names:
                     names[app_of(model)].add(field.name)
                 continue
+            assert isinstance(field, ForeignObjectRel)  # what Django makes for the far side of a relation
             owner = app_of(field.related_model)
             for name in {field.get_accessor_name(), field.name}:
                 if name and not name.endswith("+"):

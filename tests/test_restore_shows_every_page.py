@@ -23,6 +23,7 @@ import re
 import time
 import uuid
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -54,7 +55,7 @@ NAMES = ["Anna", "Bo", "Cleo", "Dan", "Eva", "Finn", "Gus", "Hana", "Ida"]
 PUBLISH_CODE = "autumn-results-2026"
 
 
-def _play(game: Game, hands: list[dict]) -> None:
+def _play(game: Game, hands: list[dict[str, Any]]) -> None:
     """Score hands until the game is over (the engine refuses the next)."""
     for hand in hands:
         game.refresh_from_db()
@@ -83,7 +84,7 @@ def _check_in(night: Night, names: list[str]) -> None:
         night_services.set_checked_in(night=night, player=Player.objects.get(name=name), present=True)
 
 
-def _play_round(night: Night, round_no: int, hands: list[dict]) -> None:
+def _play_round(night: Night, round_no: int, hands: list[dict[str, Any]]) -> None:
     for game in night_rounds.start_round(night=night, round_no=round_no):
         _play(game, hands)
 
@@ -101,7 +102,7 @@ def _pay(alice, night: Night, *, count: int) -> list[Payment]:
     return paid
 
 
-def a_club_with_nights_and_money() -> dict:
+def a_club_with_nights_and_money() -> dict[str, Any]:
     people = make_personas()
     alice = people["alice"]
     club = Club.objects.get(pk=CLUB)
@@ -143,7 +144,7 @@ def a_club_with_nights_and_money() -> dict:
     night_services.add_late_arrival(night=standard, player=Player.objects.get(name="Ida"))
     night_services.remove_for_remaining_rounds(night=standard, player=Player.objects.get(name="Bo"))
     seated = [seat.player for seat in standard.tables.get(round_no=2, table_no=1).seats.order_by("seat")]
-    other = standard.tables.get(round_no=2, table_no=2).seats.order_by("seat").first().player
+    other = standard.tables.get(round_no=2, table_no=2).seats.order_by("seat")[0].player
     night_services.swap_players(night=standard, round_no=2, first=seated[0], second=other)
     _play_round(standard, 2, [standard_hand("E", True), standard_hand("N", False)] * 4)
     _play_round(standard, 3, [standard_hand("S", True)] * 4)
@@ -163,7 +164,9 @@ def a_club_with_nights_and_money() -> dict:
     _play_round(hands, 1, [standard_hand("N", True), standard_hand("E", False), standard_hand("W", True)] * 2)
     night_rounds.finish_night(night=hands)
     round_games = [table.game for table in hands.tables.select_related("game")]
-    assert round_games and all(g.deals == 3 and g.finished and g.hand_count == 3 for g in round_games)
+    assert round_games and all(
+        g is not None and g.deals == 3 and g.finished and g.hand_count == 3 for g in round_games
+    )
     while ledger_selectors.night_ledger(hands).suggestions:
         _pay(alice, hands, count=1)
     assert ledger_services.lock_night(actor=alice, night=hands) is not None
@@ -185,6 +188,7 @@ def a_club_with_nights_and_money() -> dict:
     night_services.draw_plan(night=open_night)
     night_rounds.start_round(night=open_night, round_no=1)
     table = NightTable.objects.get(night=open_night)
+    assert table.game is not None  # the round has started
     phone = Client()
     assert phone.post(f"/nights/t/{table.token}/").status_code == 302
     for number in (1, 2):
@@ -250,7 +254,7 @@ def read_all(pages: list[tuple[str, str]]) -> dict[str, tuple[int, str, str]]:
     read = {}
     for who, url in pages:
         response = clients[who].get(url)
-        body = b"".join(response.streaming_content) if response.streaming else response.content
+        body = response.getvalue()  # a streamed page's body too
         read[f"{who} {url}"] = (response.status_code, response.get("Content-Type", ""), masked(body))
     return read
 

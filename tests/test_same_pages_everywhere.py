@@ -124,7 +124,7 @@ def masked(text: str, games: list[Game]) -> str:
 def drawn(client: Client, url: str) -> str:
     response = client.get(url)
     assert response.status_code == 200, (url, response.status_code)
-    body = b"".join(response.streaming_content) if response.streaming else response.content
+    body = response.getvalue()  # a streamed page's body too
     text = body.decode()
     if "<main" in text:  # the page's own part: the head, navigation and scripts are no one game's
         text = text[text.index("<main") : text.index("</main>") + len("</main>")]

@@ -55,7 +55,8 @@ def _settings_of(env: dict[str, str], *names: str) -> dict[str, object]:
         timeout=60,
     )
     assert started.returncode == 0, started.stderr
-    return ast.literal_eval(started.stdout)  # the values as the child printed them
+    values: dict[str, object] = ast.literal_eval(started.stdout)  # the values as the child printed them
+    return values
 
 
 def _allowed_hosts(env: dict[str, str]) -> list[str]:

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import connection
 
 from scoring.models import Game
-from tests.helpers import PLAYERS, WORKED_EXAMPLE
+from tests.helpers import PLAYERS, WORKED_EXAMPLE, found
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the servers read what the test commits
 
@@ -136,22 +136,16 @@ class Phone:
         return answer.status, answer.headers, text
 
 
-def _found(pattern: str, text: str) -> str:
-    match = re.search(pattern, text)
-    assert match is not None, f"{pattern!r} not in the page"
-    return match.group(1)
-
-
 def _live_url(html: str) -> str:
-    return _found(r'id="scoreboard"[^>]*hx-get="([^"]+)"', html)
+    return found(r'id="scoreboard"[^>]*hx-get="([^"]+)"', html)
 
 
 def _entry_form(html: str) -> dict[str, str]:
     html = html[html.index('id="hand-form"') :]  # not the Undo form of a message above it
     return {
-        "csrfmiddlewaretoken": _found(r'name="csrfmiddlewaretoken" value="([^"]+)"', html),
-        "number": _found(r'name="number" value="(\d+)"', html),
-        "submission_id": _found(r'name="submission_id" value="([0-9a-f-]{36})"', html),
+        "csrfmiddlewaretoken": found(r'name="csrfmiddlewaretoken" value="([^"]+)"', html),
+        "number": found(r'name="number" value="(\d+)"', html),
+        "submission_id": found(r'name="submission_id" value="([0-9a-f-]{36})"', html),
     }
 
 
@@ -170,10 +164,10 @@ def _new_game(scorer: Phone, port: int) -> str:
     names = {f"name_{seat}": name for seat, name in PLAYERS.items()}
     setup = {"seats": "4", "variant": "standard", "deck": "single", "target": "1500", "min_bid": ""}
     form = {**setup, "first_dealer": "N", **names}
-    form["csrfmiddlewaretoken"] = _found(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    form["csrfmiddlewaretoken"] = found(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
     status, headers, _page = scorer.request(port, "POST", "/games/new", form)
     assert status == 302, _page[-500:]
-    return _found(r"^/g/([\w-]+)/$", headers["Location"])
+    return found(r"^/g/([\w-]+)/$", headers["Location"])
 
 
 def _save(scorer: Phone, port: int, code: str, page: str) -> str:

@@ -4,8 +4,6 @@ made a member, watches read-only. A right given to a phone nobody was signed in 
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.test import Client
 
@@ -23,7 +21,7 @@ from tests.access_helpers import (
     request_as,
     signed_in,
 )
-from tests.helpers import hand_post, text
+from tests.helpers import found, hand_post, text
 
 pytestmark = pytest.mark.django_db
 
@@ -99,9 +97,9 @@ def test_a_right_claimed_through_a_handover_link_ends_with_the_role_and_returns_
     game = make_game(hands=1, club_id=CLUB)
     table = client_with_token(game)
     handed = table.post(f"/g/{game.code}/hand-over/").content.decode()
-    link = re.search(r"(/g/[^\"]+/take-over/[^\"]+/)", handed)
+    link = found(r"(/g/[^\"]+/take-over/[^\"]+/)", handed)
     bob = signed_in(people["bob"])
-    assert bob.post(link.group(1)).status_code == 302
+    assert bob.post(link).status_code == 302
     assert DeviceGame.objects.get(game=game, active=True).holder == people["bob"]
 
     set_club_role(actor=people["alice"], user=people["bob"], club_id=CLUB, role=None)
@@ -160,7 +158,7 @@ def test_a_signed_in_member_opening_a_handover_link_is_told_why_it_cannot_take_o
     game = make_game(hands=1, club_id=CLUB)
     table = client_with_token(game)
     handed = table.post(f"/g/{game.code}/hand-over/").content.decode()
-    link = re.search(r"(/g/[^\"]+/take-over/[^\"]+/)", handed).group(1)
+    link = found(r"(/g/[^\"]+/take-over/[^\"]+/)", handed)
     charlie = signed_in(people["charlie"])  # a member of the club
     opened = charlie.get(link)
     assert opened.status_code == 403

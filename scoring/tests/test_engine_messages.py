@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import polib
 import pytest
@@ -84,7 +85,7 @@ def test_every_code_in_the_table_has_a_translated_sentence_and_no_other(lang):
     assert untranslated == []
 
 
-def error_of(record: dict) -> RecordError:
+def error_of(record: dict[str, Any]) -> RecordError:
     with pytest.raises(RecordError) as caught:
         score_record(record)
     return caught.value

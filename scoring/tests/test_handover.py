@@ -1,4 +1,3 @@
-import re
 from datetime import timedelta
 
 import pytest
@@ -16,6 +15,7 @@ from tests.access_helpers import (
     make_personas,
     request_as,
 )
+from tests.helpers import found
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def _handover_link(client, game):
     response = client.post(f"/g/{game.code}/hand-over/")
     assert response.status_code == 200
     page = response.content.decode()
-    return re.search(r'href="http://testserver(/g/[^"]+/take-over/[^"]+/)"', page).group(1), page
+    return found(r'href="http://testserver(/g/[^"]+/take-over/[^"]+/)"', page), page
 
 
 def _can_edit(client, game):

@@ -3,6 +3,7 @@ bounded device cookie), and setup is idempotent; an empty bid is reported where 
 
 import re
 import uuid
+from typing import Any
 
 import pytest
 from django.core.cache import caches
@@ -13,7 +14,7 @@ from scoring.devices import DEVICE_COOKIE
 from scoring.handover import recovery_code
 from scoring.models import Game, Hand, HandChange
 from tests.access_helpers import client_with_token, make_game
-from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
+from tests.helpers import WORKED_EXAMPLE, check_game, found, hand_post, save_url, text
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +30,7 @@ def fresh_limits():
 
 def setup_token(client):
     page = client.get("/games/new").content.decode()
-    return re.search(r'name="setup_token" value="([^"]+)"', page).group(1)
+    return found(r'name="setup_token" value="([^"]+)"', page)
 
 
 # --- setup is idempotent -------------------------------------------------------------------
@@ -58,8 +59,10 @@ def test_the_service_refuses_a_second_game_with_the_same_setup_token():
     from django.db import IntegrityError, transaction
 
     token = uuid.uuid4()
-    options = dict(seats=4, variant="check", deck="single", target=None, min_bid=None, first_dealer="N",
-                   meld_needs_trick=False, players={})  # fmt: skip
+    options: dict[str, Any] = dict(
+        seats=4, variant="check", deck="single", target=None, min_bid=None, first_dealer="N",
+        meld_needs_trick=False, players={},
+    )  # fmt: skip
     services.create_game(**options, setup_token=token)
     with pytest.raises(IntegrityError), transaction.atomic():
         services.create_game(**options, setup_token=token)
@@ -196,7 +199,7 @@ def test_an_empty_bid_is_named_next_to_save_and_the_bid_gets_the_focus(table_cli
 def test_the_bid_field_shows_the_minimum_as_a_hint_not_as_a_grey_value(table_client):
     game = check_game()
     html = table_client.get(f"/g/{game.code}/").content.decode()
-    bid = re.search(r'<input[^>]*name="bid"[^>]*>', html).group(0)
+    bid = found(r'<input[^>]*name="bid"[^>]*>', html, 0)
     assert "placeholder" not in bid
     assert "Minimum 20" in text_of(html)
 

@@ -120,6 +120,7 @@ def test_an_organiser_takes_a_game_out_of_its_club_and_the_trail_says_so():
     assert game.club_id is None
     change = HandChange.objects.get(game=game)
     assert (change.action, change.club_id, change.actor_label) == ("filing", CLUB, "alice")
+    assert change.new_data is not None
     assert change.old_data["club"] == f"Club {CLUB}" and change.new_data["club"] == ""
     corrections = signed_in(people["alice"]).get(f"/games/clubs/{CLUB}/corrections/").content.decode()
     assert "Club changed by alice" in corrections

@@ -213,6 +213,7 @@ def up_to_the_end(record):
     except RecordError as error:
         assert error.field == "hands", str(error)  # the generator makes only valid hands
         assert str(error).endswith("no hand may be recorded after the end")
+        assert error.hand is not None
         record = dict(record, hands=record["hands"][: error.hand - 1])
     return record
 

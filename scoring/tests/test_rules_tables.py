@@ -1,5 +1,7 @@
 """The numbers of docs/rules.md: meld table, defaults, bid steps, contract and game chips."""
 
+from typing import Any
+
 import pytest
 
 from scoring.rules import RecordError, score_record
@@ -85,15 +87,19 @@ def test_it_knows_every_item_of_the_meld_table_and_no_other():
 @pytest.mark.parametrize("item", [name for name, row in MELD_TABLE.items() if row[0] is not None])
 def test_it_scores_each_single_deck_meld_as_the_table_says(item):
     result = score_record(one_meld_hand(item))
-    assert result["hands"][0]["meld"] == {"NS": MELD_TABLE[item][0], "EW": 0}
-    assert result["hands"][0]["points"] == {"NS": MELD_TABLE[item][0] + 25, "EW": 0}
+    points = MELD_TABLE[item][0]
+    assert points is not None
+    assert result["hands"][0]["meld"] == {"NS": points, "EW": 0}
+    assert result["hands"][0]["points"] == {"NS": points + 25, "EW": 0}
 
 
 @pytest.mark.parametrize("item", [name for name, row in MELD_TABLE.items() if row[1] is not None])
 def test_it_scores_each_double_deck_meld_as_the_table_says(item):
     result = score_record(one_meld_hand(item, deck="double"))
     beside = 4 if needs_a_trump_marriage_beside(item, "double", "standard") else 0
-    assert result["hands"][0]["meld"] == {"NS": MELD_TABLE[item][1] + beside, "EW": 0}
+    points = MELD_TABLE[item][1]
+    assert points is not None
+    assert result["hands"][0]["meld"] == {"NS": points + beside, "EW": 0}
     assert result["hands"][0]["chips"] == {"NS": 0, "EW": 0}
 
 
@@ -101,6 +107,7 @@ def test_it_scores_each_double_deck_meld_as_the_table_says(item):
 def test_it_pays_each_meld_its_check_chips(item):
     result = score_record(one_meld_hand(item, variant="check"))
     chips = MELD_TABLE[item][2]
+    assert chips is not None
     # NS also win 2 contract chips for the made bid of 20; a trump marriage pays no chips.
     assert result["hands"][0]["chips"] == {"NS": 2 + chips, "EW": -2 - chips}
 
@@ -251,7 +258,7 @@ def test_the_bid_stepper_steps_along_the_rule_books_ladder(bid, deck, up, steppe
 def test_the_phones_hand_numbers_are_the_meld_table_and_the_trick_points():
     from scoring.rules.tables import MELD_ITEMS, hand_numbers
 
-    numbers = hand_numbers(deck="double", min_bid=50, seats=3, chips_in_play=False)
+    numbers: dict[str, Any] = hand_numbers(deck="double", min_bid=50, seats=3, chips_in_play=False)
     assert numbers["trick_points"] == 50 and numbers["tricks_per_hand"] == 25
     assert numbers["melds"]["quadruple_run"] == {
         "points": MELD_ITEMS["quadruple_run"].double,

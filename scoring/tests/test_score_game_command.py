@@ -11,6 +11,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -20,10 +21,15 @@ from scoring.rules import worked_example
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = worked_example.PATH
 
-WORKED_RECORD = {"seats": 4, "variant": "check", "deck": "single", "hands": [worked_example.hand(1)]}
+WORKED_RECORD: dict[str, Any] = {
+    "seats": 4,
+    "variant": "check",
+    "deck": "single",
+    "hands": [worked_example.hand(1)],
+}
 
 # Hand 1 of docs/rules.md, "Worked example", as score_game prints it, key order included.
-WORKED_RESULT = {
+WORKED_RESULT: dict[str, Any] = {
     "sides": ["NS", "EW"],
     "variant": "check",
     "target": 100,
@@ -67,7 +73,7 @@ def run_as_a_user(*args, stdin=b""):
 
 @dataclass
 class Done:
-    returncode: int
+    returncode: int | str | None  # as a process or SystemExit gives it
     stdout: bytes
     stderr: bytes
 
@@ -82,7 +88,7 @@ def score_game(monkeypatch, capsys):
         capsys.readouterr()
         try:
             call_command("score_game", *args, stdout=out)
-            code = 0
+            code: int | str | None = 0
         except SystemExit as exit_:
             code = exit_.code
         return Done(code, out.getvalue().encode(), capsys.readouterr().err.encode())

@@ -1,5 +1,7 @@
 """Saving a hand rewrites only that hand's derived rows; the result must equal a full rebuild."""
 
+from typing import Any
+
 import pytest
 
 from scoring import services, stats
@@ -8,7 +10,7 @@ from scoring.models import GameStat, HandStat
 pytestmark = pytest.mark.django_db
 
 
-def played(bidder: str, bid: int, ns: int, melds: dict[str, list[str]]) -> dict:
+def played(bidder: str, bid: int, ns: int, melds: dict[str, list[str]]) -> dict[str, Any]:
     return {
         "bidder": bidder,
         "bid": bid,
@@ -18,7 +20,7 @@ def played(bidder: str, bid: int, ns: int, melds: dict[str, list[str]]) -> dict:
     }
 
 
-def snapshot(game) -> tuple[list[tuple], list[tuple]]:
+def snapshot(game) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     hand_rows = list(
         HandStat.objects.filter(game=game)
         .order_by("number", "seat")

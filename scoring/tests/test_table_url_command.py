@@ -1,6 +1,7 @@
 """`make run HOST=0.0.0.0` prints the address phones on the same Wi-Fi open, with a QR code."""
 
 import io
+import socket
 
 from django.core.management import call_command
 
@@ -33,7 +34,7 @@ def test_it_says_so_when_this_machine_has_no_private_address(monkeypatch):
 
 def test_only_private_addresses_are_offered(monkeypatch):
     monkeypatch.setattr(
-        lan.socket, "gethostbyname_ex", lambda name: (name, [], ["127.0.1.1", "8.8.8.8", "192.168.0.7"])
+        socket, "gethostbyname_ex", lambda name: (name, [], ["127.0.1.1", "8.8.8.8", "192.168.0.7"])
     )
     addresses = lan.private_addresses()
     assert "192.168.0.7" in addresses

@@ -5,7 +5,7 @@ from django.test import Client
 
 from scoring import services
 from tests.access_helpers import client_with_token
-from tests.helpers import WORKED_EXAMPLE, check_game, quick_hand, standard_game, text
+from tests.helpers import WORKED_EXAMPLE, check_game, found, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
 
@@ -130,13 +130,11 @@ def test_each_page_gets_its_own_submission_id_and_a_real_csrf_token(client):
     game = check_game()
     first = client.get(f"/g/{game.code}/").content.decode()
     second = client.get(f"/g/{game.code}/", headers={"HX-Request": "true"}).content.decode()
-    ids = [
-        re.search(r'name="submission_id" value="([0-9a-f-]{36})"', html).group(1) for html in (first, second)
-    ]
+    ids = [found(r'name="submission_id" value="([0-9a-f-]{36})"', html) for html in (first, second)]
     assert ids[0] != ids[1]
     for html in (first, second):
         assert "hole" not in html
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        token = found(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
         assert len(token) == 64
 
 
@@ -165,7 +163,7 @@ def test_the_live_poll_answers_304_to_its_etag_until_a_hand_is_saved():
     game = check_game()
     phone = client_with_token(game)
     page = phone.get(f"/g/{game.code}/").content.decode()
-    poll = re.search(r'hx-get="([^"]+)" hx-trigger="every 3s"', page).group(1).replace("&amp;", "&")
+    poll = found(r'hx-get="([^"]+)" hx-trigger="every 3s"', page).replace("&amp;", "&")
     first = phone.get(poll)
     assert first.status_code == 204 and first["ETag"]
     assert phone.get(poll, headers={"If-None-Match": first["ETag"]}).status_code == 304

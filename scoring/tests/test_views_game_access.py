@@ -10,7 +10,7 @@ from scoring import services
 from scoring.audit import Actor
 from scoring.models import Game, HandChange
 from tests.access_helpers import CLUB, client_with_token, make_game, make_personas, signed_in
-from tests.helpers import WORKED_EXAMPLE, hand_post, quick_hand, standard_game, text
+from tests.helpers import WORKED_EXAMPLE, found, hand_post, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +80,7 @@ def test_the_live_poll_answers_204_while_nothing_changes_then_the_new_scoreboard
     game = make_game(hands=1)
     viewer = Client()
     page = viewer.get(f"/s/{game.share_code}/").content.decode()
-    poll = re.search(r'hx-get="([^"]+)" hx-trigger="every 3s"', page).group(1).replace("&amp;", "&")
+    poll = found(r'hx-get="([^"]+)" hx-trigger="every 3s"', page).replace("&amp;", "&")
     assert poll.startswith(f"/s/{game.share_code}/live?v=")
     assert viewer.get(poll).status_code == 204
     services.record_hand(game=game, number=2, data=quick_hand(bidder="E"))

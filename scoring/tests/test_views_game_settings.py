@@ -110,6 +110,7 @@ def test_a_new_first_dealer_moves_the_dealer_of_every_hand(client):
     client.post(url(game), post(game, name_E="Bosse", save="1"))
     assert "Hand 3: East (Bosse) deals" in text(client.get(f"/g/{game.code}/"))
     change = HandChange.objects.filter(game=game).last()  # the older of the two: newest first
+    assert change is not None
     assert change.old_data == {"first_dealer": "N"} and change.new_data == {"first_dealer": "W"}
 
 

@@ -6,7 +6,7 @@ from django.test import Client
 from scoring import services
 from scoring.models import Hand
 from tests.access_helpers import client_with_token
-from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, standard_game, text
+from tests.helpers import WORKED_EXAMPLE, check_game, found, hand_post, save_url, standard_game, text
 
 pytestmark = pytest.mark.django_db
 
@@ -254,7 +254,7 @@ def test_after_a_save_the_top_says_saved_with_undo_then_the_totals_then_the_next
 def test_an_undo_after_another_hand_was_saved_deletes_nothing(client):
     game = check_game()
     html = client.post(save_url(game), hand_post(1), headers={"HX-Request": "true"}).content.decode()
-    undo = re.search(r'<form class="undo" method="post" action="([^"]+)"', html).group(1)
+    undo = found(r'<form class="undo" method="post" action="([^"]+)"', html)
     client.post(save_url(game), hand_post(2))
     response = client.post(undo, {"number": "1"}, follow=True)
     assert "Nothing deleted" in text(response) and Hand.objects.count() == 2

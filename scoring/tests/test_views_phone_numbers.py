@@ -5,6 +5,7 @@ is written a second time in JavaScript."""
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -15,7 +16,7 @@ from tests.helpers import check_game, standard_game
 pytestmark = pytest.mark.django_db
 
 
-def _script(page: str, element_id: str) -> object:
+def _script(page: str, element_id: str) -> Any:  # the JSON on the page
     found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', page, re.S)
     assert found, f"no #{element_id} on the page"
     return json.loads(found.group(1))

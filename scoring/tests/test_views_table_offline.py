@@ -38,7 +38,9 @@ def test_every_page_links_the_manifest_and_the_manifest_names_installable_icons(
     page = client.get("/").content.decode()
     assert f'<link rel="manifest" href="{static("manifest.webmanifest")}">' in page
     assert 'id="table-strings"' in page
-    manifest = json.loads(Path(finders.find("manifest.webmanifest")).read_text(encoding="utf-8"))
+    manifest_path = finders.find("manifest.webmanifest")
+    assert isinstance(manifest_path, str)
+    manifest = json.loads(Path(manifest_path).read_text(encoding="utf-8"))
     assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
     for icon in manifest["icons"]:
         assert finders.find(f"icons/{icon['src'].split('/')[-1]}"), icon
