@@ -33,9 +33,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scoring import strict_input  # noqa: E402
+from core import strict_input  # noqa: E402
 from scoring.rules import RecordError, parse_settings  # noqa: E402
-from scoring.rules.engine import score_record  # noqa: E402
+from scoring.rules.engine import score_record, score_record_text  # noqa: E402
 from scoring.rules.melds import seat_meld  # noqa: E402
 from scoring.rules.record import parse_hand  # noqa: E402
 
@@ -128,8 +128,7 @@ def pipeline_seconds(text: bytes) -> float:
     """What `manage.py score_game` does with a file once it is read: JSON in, score, JSON out."""
     seat_meld.cache_clear()
     started = time.process_time()
-    result = score_record(strict_input.loads(text.decode("utf-8-sig")))
-    json.dumps(result, ensure_ascii=False)
+    result = score_record_text(strict_input.loads(text.decode("utf-8-sig")))
     elapsed = time.process_time() - started
     del result  # outside the timing: a process exits rather than free it
     return elapsed
