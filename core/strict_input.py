@@ -9,6 +9,7 @@ of that with a message that names the field or key.
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from collections.abc import Iterator
@@ -120,6 +121,10 @@ def _invalid(error: json.JSONDecodeError) -> JsonRefused:
 
 def loads(text: str) -> Any:
     """JSON text -> Python data, refusing duplicate keys, huge integers, NUL and lone surrogates."""
+    # The reader makes a few objects per value and no reference cycles: the cycle collector,
+    # paused, does not walk a large file's objects again and again while they are made.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         if _short_numbers_only(text):
             data = json.loads(text, object_pairs_hook=_dict_if_no_duplicate_keys)
@@ -129,6 +134,9 @@ def loads(text: str) -> Any:
         raise _invalid(error) from None
     except RecursionError:
         raise JsonRefused(_("the JSON is nested too deeply")) from None
+    finally:
+        if collecting:
+            gc.enable()
     # A NUL or a surrogate gets into JSON text only as a \u escape (or raw, from text decoded with
     # surrogateescape): a large file without either is not walked.
     bad = find_bad_text(data) if "\\u" in text or _has_surrogate(text) else None
