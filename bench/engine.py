@@ -4,12 +4,13 @@
 
 Prints hands per second of `score_record` (parse + check + score + result object, best of
 --repeat runs, melds cache cleared before each run so repeated meld lists are not free), the
-marginal cost of one more hand in what `manage.py score_game` does (JSON text in, score, JSON
-text out: (time for 30,000 hands - time for 3,000 hands) / 27,000, median of --repeat runs),
-and the wall time of the whole `manage.py score_game FILE` process on the same file. Aims: at
-least 80,000 hands/s in-process and at most 25 us per hand marginal, on a quiet machine, with
-Python's garbage collector on as it always is (the engine itself pauses it while it reads and
-scores a record: `scoring.rules.engine.collector_paused`).
+marginal cost of one more hand in what `manage.py score_game` does (JSON text in through
+`core.strict_input.loads`, score, JSON text out through `score_record_text`: (time for 30,000
+hands - time for 3,000 hands) / 27,000, median of --repeat runs), and the wall time of the whole
+`manage.py score_game FILE` process on the same file. Aims: at least 80,000 hands/s in-process
+and at most 25 us per hand marginal, on a quiet machine, with Python's garbage collector on as it
+always is (the engine pauses it while it reads and scores a record,
+`scoring.rules.engine.collector_paused`, and `strict_input.loads` while it reads JSON).
 
 Each run starts as a `score_game` process does, with the record loaded and nothing else of
 size alive: the previous run's result is dropped before the next run starts, or the collector
@@ -35,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from core import strict_input  # noqa: E402
 from scoring.rules import RecordError, parse_settings  # noqa: E402
-from scoring.rules.engine import score_record  # noqa: E402
+from scoring.rules.engine import score_record, score_record_text  # noqa: E402
 from scoring.rules.melds import seat_meld  # noqa: E402
 from scoring.rules.record import parse_hand  # noqa: E402
 
@@ -128,8 +129,7 @@ def pipeline_seconds(text: bytes) -> float:
     """What `manage.py score_game` does with a file once it is read: JSON in, score, JSON out."""
     seat_meld.cache_clear()
     started = time.process_time()
-    result = score_record(strict_input.loads(text.decode("utf-8-sig")))
-    json.dumps(result, ensure_ascii=False)
+    result = score_record_text(strict_input.loads(text.decode("utf-8-sig")))
     elapsed = time.process_time() - started
     del result  # outside the timing: a process exits rather than free it
     return elapsed

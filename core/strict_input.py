@@ -9,6 +9,7 @@ of that with a message that names the field or key.
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from collections.abc import Iterator
@@ -87,6 +88,15 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def _dict_if_no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`_no_duplicate_keys` in one C call while the keys differ, as they almost always do: the
+    loop that names the key runs only for an object that repeats one."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        return _no_duplicate_keys(pairs)  # raises, naming the first key seen twice
+    return out
+
+
 def _integer(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise JsonRefused(
@@ -94,6 +104,11 @@ def _integer(text: str) -> int:
             % {"digits": MAX_DIGITS, "start": text[:12]}
         )
     return int(text)
+
+
+def _has_surrogate(text: str) -> bool:
+    # isascii() is a flag Python keeps on every str: an ASCII text is not searched.
+    return not text.isascii() and _SURROGATE.search(text) is not None
 
 
 def _invalid(error: json.JSONDecodeError) -> JsonRefused:
@@ -106,22 +121,43 @@ def _invalid(error: json.JSONDecodeError) -> JsonRefused:
 
 def loads(text: str) -> Any:
     """JSON text -> Python data, refusing duplicate keys, huge integers, NUL and lone surrogates."""
+    # The reader makes a few objects per value and no reference cycles: the cycle collector,
+    # paused, does not walk a large file's objects again and again while they are made.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=_integer)
+        if _short_numbers_only(text):
+            data = json.loads(text, object_pairs_hook=_dict_if_no_duplicate_keys)
+        else:
+            data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=_integer)
     except json.JSONDecodeError as error:
         raise _invalid(error) from None
     except RecursionError:
         raise JsonRefused(_("the JSON is nested too deeply")) from None
+    finally:
+        if collecting:
+            gc.enable()
     # A NUL or a surrogate gets into JSON text only as a \u escape (or raw, from text decoded with
     # surrogateescape): a large file without either is not walked.
-    bad = find_bad_text(data) if "\\u" in text or _SURROGATE.search(text) else None
+    bad = find_bad_text(data) if "\\u" in text or _has_surrogate(text) else None
     if bad is not None:
         raise JsonRefused(_("%(where)s: %(problem)s") % {"where": bad[0], "problem": bad[1]})
     return data
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_int=_integer)
+#: The same refusals for a text with no run of more than MAX_DIGITS digits (nearly every text):
+#: its integers are short, so the C reader reads them without calling `_integer` for each.
+_SHORT_NUMBERS_DECODER = json.JSONDecoder(object_pairs_hook=_dict_if_no_duplicate_keys)
+_DIGIT_TO_ZERO = str.maketrans("123456789", "000000000")
+_TOO_MANY_DIGITS = "0" * (MAX_DIGITS + 1)
 _BLANK = re.compile(r"[ \t\n\r]*")
+
+
+def _short_numbers_only(text: str) -> bool:
+    """No run of digits an integer too long could be: then `_integer` need not see each integer
+    (a run inside a string or a fraction is harmless, but the careful reader decides then)."""
+    return _TOO_MANY_DIGITS not in text.translate(_DIGIT_TO_ZERO)
 
 
 def iter_loads(text: str) -> Iterator[Any]:
@@ -129,18 +165,19 @@ def iter_loads(text: str) -> Iterator[Any]:
     value), so a large file is never held whole as Python objects. The same refusals as `loads`,
     raised when the reading gets there: a caller that must refuse a bad file before doing anything
     reads it through once first."""
-    walk = "\\u" in text or _SURROGATE.search(text) is not None
+    walk = "\\u" in text or _has_surrogate(text)
+    decoder = _SHORT_NUMBERS_DECODER if _short_numbers_only(text) else _DECODER
     try:
         position = _skip_blanks(text, 0)
         if not text.startswith("[", position):
-            value, end = _DECODER.raw_decode(text, position)
+            value, end = decoder.raw_decode(text, position)
             _refuse_bad_text(value, "", walk)
             yield value
         else:
             position = _skip_blanks(text, position + 1)
             index = 0
             while not (index == 0 and text.startswith("]", position)):  # not an empty array
-                value, position = _DECODER.raw_decode(text, position)
+                value, position = decoder.raw_decode(text, position)
                 _refuse_bad_text(value, f"[{index}]", walk)
                 yield value
                 index += 1

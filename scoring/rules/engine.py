@@ -19,9 +19,11 @@ no game chips, the chips decide (a standard game is then a draw).
 from __future__ import annotations
 
 import gc
+import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from scoring.rules.errors import RecordError
@@ -80,6 +82,43 @@ class GameResult:
         return self.settings.dealer(len(self.hands) + 1)
 
     def as_json(self) -> dict[str, Any]:
+        return {**self._head(), "hands": [hand.as_json() for hand in self.hands], "result": self._outcome()}
+
+    def as_json_text(self) -> str:
+        """`json.dumps(self.as_json(), ensure_ascii=False)`, the same text, written straight from
+        the scored hands: each hand is one %-format of a template made for the game's sides (the
+        per-side maps are in the order of `settings.sides`, as the engine makes them)."""
+        sides = self.settings.sides
+        per_side = "{" + ", ".join(f"{json.dumps(side, ensure_ascii=False)}: %d" for side in sides) + "}"
+        template = (
+            '{"number": %d, "dealer": %s, "result": %s, "meld": P, "tricks": P, "points": P, '
+            '"chips": P, "totals": P, "chip_totals": P}'
+        ).replace("P", per_side)
+        quoted = {
+            word: json.dumps(word, ensure_ascii=False) for word in (*self.settings.seat_letters, *RESULTS)
+        }
+        get = itemgetter(*sides)
+        hands = ", ".join(
+            [
+                template
+                % (
+                    hand.number,
+                    quoted[hand.dealer],
+                    quoted[hand.result],
+                    *get(hand.meld),
+                    *get(hand.tricks),
+                    *get(hand.points),
+                    *get(hand.chips),
+                    *get(hand.totals),
+                    *get(hand.chip_totals),
+                )
+                for hand in self.hands
+            ]
+        )
+        head = json.dumps(self._head(), ensure_ascii=False)[:-1]  # without its closing brace
+        return f'{head}, "hands": [{hands}], "result": {json.dumps(self._outcome(), ensure_ascii=False)}}}'
+
+    def _head(self) -> dict[str, Any]:
         s = self.settings
         return {
             "sides": list(s.sides),
@@ -87,18 +126,21 @@ class GameResult:
             "target": s.target,
             "min_bid": s.min_bid,
             "chips_in_play": s.chips_in_play,
-            "hands": [hand.as_json() for hand in self.hands],
-            "result": {
-                "finished": self.finished,
-                "reached": self.reached,
-                "winner": self.winner,
-                "scores": dict(self.scores),
-                "game_chips": dict(self.game_chips),
-                "chips": dict(self.chips),
-            },
+        }
+
+    def _outcome(self) -> dict[str, Any]:
+        return {
+            "finished": self.finished,
+            "reached": self.reached,
+            "winner": self.winner,
+            "scores": dict(self.scores),
+            "game_chips": dict(self.game_chips),
+            "chips": dict(self.chips),
         }
 
 
+#: What a hand's `result` can be (HandScore.result).
+RESULTS = ("made", "set", "conceded", "passed", "nobid")
 _NO_CHIPS: Mapping[str, dict[str, int]] = {}
 
 
@@ -333,6 +375,13 @@ def score_record(data: object) -> dict[str, Any]:
     """The result object (docs/record-format.md) for a record, or RecordError naming the hand and field."""
     with collector_paused():
         return check_record(data).as_json()
+
+
+def score_record_text(data: object) -> str:
+    """`score_record` as JSON text, as `json.dumps(score_record(data), ensure_ascii=False)` writes
+    it, without making a result object for each hand first (what `manage.py score_game` prints)."""
+    with collector_paused():
+        return check_record(data).as_json_text()
 
 
 def all_tricks_to_bidders(hand: Mapping[str, Any], settings: Settings) -> dict[str, Any]:

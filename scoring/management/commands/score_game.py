@@ -4,14 +4,13 @@ Prints the result object (docs/record-format.md) on standard output. A record th
 gets one line on standard error naming the hand and field, nothing on standard output, and exit status 2.
 """
 
-import json
 import sys
 from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 
 from core import strict_input
-from scoring.rules import RecordError, score_record
+from scoring.rules import RecordError, score_record_text
 
 
 class Command(BaseCommand):
@@ -23,10 +22,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            result = score_record(self._read(options["file"]))
+            result = score_record_text(self._read(options["file"]))
         except RecordError as error:
             self._refuse(str(error))
-        self.stdout.write(json.dumps(result, ensure_ascii=False))
+        self.stdout.write(result)
 
     def _read(self, path: str) -> object:
         try:
