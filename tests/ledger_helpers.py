@@ -42,7 +42,7 @@ EW_MAKES = {
     "melds": {"E": ["run"], "W": ["pinochle"], "N": ["kings"], "S": []},
     "tricks": {"NS": 8, "EW": 17},
 }  # fmt: skip
-CHECK_HANDS = [NS_MAKES, EW_SLAM, S_CONCEDES, PASSED, EW_MAKES]
+CHECK_HANDS: list[dict[str, Any]] = [NS_MAKES, EW_SLAM, S_CONCEDES, PASSED, EW_MAKES]
 
 
 def standard_hand(bidder: str, made: bool) -> dict[str, Any]:
