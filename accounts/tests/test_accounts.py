@@ -113,7 +113,9 @@ def test_it_resets_a_forgotten_password_by_email(client, alice):
     assert response.status_code == 302
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["alice@example.org"]
-    link = re.search(r"http://testserver(/accounts/password/reset/\S+/)", mail.outbox[0].body).group(1)
+    found = re.search(r"http://testserver(/accounts/password/reset/\S+/)", str(mail.outbox[0].body))
+    assert found is not None
+    link = found.group(1)
     form_page = client.get(link, follow=True)
     assert form_page.context["validlink"]
     new = "a freshly chosen passphrase"

@@ -90,6 +90,7 @@ def test_hands_cannot_be_changed_in_the_admin(organiser):
 
     small_season()
     hand = Hand.objects.first()
+    assert hand is not None
     page = organiser.get(f"/admin/scoring/hand/{hand.pk}/change/").content.decode()
     assert 'name="data"' not in page  # read-only: corrections go through the game page
     assert organiser.post(f"/admin/scoring/hand/{hand.pk}/change/", {"data": "{}"}).status_code == 403

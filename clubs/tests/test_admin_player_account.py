@@ -22,7 +22,7 @@ def member(two_clubs):  # noqa: F811
     return mia
 
 
-def _change_data(client: Client, url: str, player: Player) -> dict[str, object]:
+def _change_data(client: Client, url: str, player: Player) -> dict[str, str]:
     """The player's change form as drawn, without the empty extra roster row (the roster row's
     club is an autocomplete select, which `form_data` reads by its data attribute's name)."""
     data = form_data(client.get(url).content.decode(), "player_form")
@@ -32,7 +32,9 @@ def _change_data(client: Client, url: str, player: Player) -> dict[str, object]:
 
 
 def _roster_player(two_clubs) -> Player:  # noqa: F811
-    return Player.objects.filter(memberships__club=two_clubs["club"], user=None).order_by("pk").first()
+    player = Player.objects.filter(memberships__club=two_clubs["club"], user=None).order_by("pk").first()
+    assert player is not None
+    return player
 
 
 def test_a_staff_organiser_cannot_tie_an_account_to_a_player_in_the_change_form(two_clubs, member):  # noqa: F811

@@ -19,11 +19,11 @@ from tests.league_data import small_season
 pytestmark = pytest.mark.django_db
 
 
-def form_data(page: str, form_id: str) -> dict[str, object]:
+def form_data(page: str, form_id: str) -> dict[str, str]:
     """What a browser would send for the admin form as drawn (inputs, selects, textareas)."""
     body = page[page.index(f'id="{form_id}"') :]
     body = body[: body.index("</form>")]
-    data: dict[str, object] = {}
+    data: dict[str, str] = {}
     for tag in re.findall(r"<input[^>]*>", body):
         name = re.search(r'name="([^"]*)"', tag)
         kind = re.search(r'type="([^"]*)"', tag)
@@ -243,6 +243,7 @@ def test_no_admin_form_offers_a_staff_organiser_another_clubs_record(two_clubs, 
         for form_class in form_classes:
             for name, field in form_class.base_fields.items():
                 if isinstance(field, forms.ModelChoiceField):
+                    assert field.queryset is not None
                     offered = set(field.queryset)
                     assert not offered & foreign, (model.__name__, name)
                     checked += 1

@@ -4,12 +4,12 @@ creates a club, keeps its roster and a season, and invites a second user who joi
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from clubs.models import ClubRole, Player
 from tests.browser import assert_fits_the_phone, shoot
 
-PHONE = {"width": 360, "height": 780}
+PHONE: ViewportSize = {"width": 360, "height": 780}
 PASSWORD = "a long pass phrase 4 cards"
 
 

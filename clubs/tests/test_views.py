@@ -175,7 +175,8 @@ def test_an_invite_ties_the_account_to_the_player_and_works_once(alice, club):
     again = signed_in("someone-else")
     assert again.get(f"/clubs/join/{token}/").status_code == 404
     again.post(f"/clubs/join/{token}/")
-    assert Player.objects.get(pk=anna.pk).user.username == "anna-account"
+    account = Player.objects.get(pk=anna.pk).user
+    assert account is not None and account.username == "anna-account"
     assert not ClubRole.objects.filter(user__username="someone-else").exists()
 
 

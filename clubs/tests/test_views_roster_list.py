@@ -5,12 +5,15 @@ same form works as a plain post and from htmx (the roster part of the page drawn
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
 from clubs.models import Club, Membership, Player
-from clubs.tests.test_views import add, signed_in
+from clubs.tests.test_views import add
+from tests.access_helpers import signed_in
 from tests.helpers import text
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +38,7 @@ def _roster(club: Club) -> list[str]:
     return sorted(Membership.objects.filter(club=club).values_list("player__name", flat=True))
 
 
-def _paste(client: Client, club: Club, names: str, **headers: str):
+def _paste(client: Client, club: Club, names: str, **headers: Any):
     return client.post(f"/clubs/{club.pk}/roster/add-list", {"names": names}, **headers)
 
 

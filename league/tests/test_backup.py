@@ -3,6 +3,7 @@ every game, every standing and every chip total; a bad file or a full database i
 
 import io
 import json
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -17,7 +18,7 @@ from tests.league_data import small_season
 pytestmark = pytest.mark.django_db
 
 
-def club_night() -> dict[str, object]:
+def club_night() -> dict[str, Any]:
     season = small_season()
     club = season["club"]
     # A club game with a typed name nobody linked, and a second "Åsa" (two people, one name).
@@ -113,7 +114,8 @@ def test_a_players_account_retirement_and_a_closed_season_survive_backup_and_res
     call_command("backup", str(path), stderr=io.StringIO())
     wipe()
     call_command("restore", str(path), stdout=io.StringIO())
-    assert Player.objects.get(name="Čeněk").user.username == "olga"
+    cenek_user = Player.objects.get(name="Čeněk").user
+    assert cenek_user is not None and cenek_user.username == "olga"
     assert str(Membership.objects.get(player__name="Örjan").retired_on) == "2026-05-01"
     assert Season.objects.get(name=season.name).is_closed
     assert Membership.objects.exclude(player__name="Örjan").filter(retired_on__isnull=False).count() == 0

@@ -6,6 +6,7 @@ over-long name is refused with a message naming it, on SQLite as on PostgreSQL.
 
 import io
 import re
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -32,7 +33,9 @@ def _start_game(phone: Client) -> str:
          "name_N": "Anna", "name_E": "Bo", "name_S": "Cecilia", "name_W": "David"},
     )  # fmt: skip
     assert answer.status_code == 302
-    return re.fullmatch(r"/g/([\w-]+)/", answer["Location"]).group(1)
+    found = re.fullmatch(r"/g/([\w-]+)/", answer["Location"])
+    assert found is not None
+    return found.group(1)
 
 
 def _save_next_hand(phone: Client, code: str) -> int:
@@ -81,6 +84,7 @@ def test_an_invite_link_sent_before_the_backup_still_works_after_the_restore(tmp
     club_services.accept_invite(token=token, user=invited)
     assert Player.objects.get(user=invited).name == player_name
     accepted = Invite.objects.get(accepted_by__username="rosa")
+    assert accepted.player is not None and accepted.player.user is not None
     assert accepted.accepted_at is not None and accepted.player.user.username == "rosa"
 
 
@@ -95,10 +99,10 @@ def test_a_version_2_backup_still_restores_without_invites_or_phones():
     assert not Invite.objects.exists() and not DeviceGame.objects.exists()
 
 
-def _set(data: dict, where: str, value: object) -> None:
+def _set(data: dict[str, Any], where: str, value: object) -> None:
     """Put value at a path like "clubs.0.name" of the dumped backup."""
     *path, last = where.split(".")
-    node = data
+    node: Any = data  # dicts and lists, as the backup holds them
     for step in path:
         node = node[int(step)] if step.isdigit() else node[step]
     node[int(last) if last.isdigit() else last] = value

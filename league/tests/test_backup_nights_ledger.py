@@ -11,6 +11,7 @@ import io
 import json
 import uuid
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -32,7 +33,7 @@ from tests.ledger_helpers import CHECK_HANDS, make_night, roster
 pytestmark = pytest.mark.django_db
 
 
-def a_finished_and_an_open_night() -> dict:
+def a_finished_and_an_open_night() -> dict[str, Any]:
     people = make_personas()
     club = Club.objects.get(pk=CLUB)
     players = roster(club, "Anna", "Bo", "Cleo", "Dan")
@@ -65,7 +66,7 @@ def wipe() -> None:
         model._base_manager.all().delete()
 
 
-def restore_fails(data: dict, tmp_path) -> str:
+def restore_fails(data: dict[str, Any], tmp_path) -> str:
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))
     with pytest.raises(CommandError) as refused:
@@ -92,6 +93,7 @@ def test_a_finished_night_stays_locked_after_a_restore_and_an_open_one_scores_th
     assert phone.post(f"/g/{tables['open'].game.code}/hands", hand_post(1)).status_code in (200, 302)
     assert Game.objects.get(pk=tables["open"].game.pk).hand_count == 1
     payment = Payment.objects.get()
+    assert payment.marked_by is not None and payment.night is not None
     assert (payment.amount, payment.marked_by.username, payment.night.pk) == (
         Decimal("3.50"),
         "alice",
@@ -160,7 +162,7 @@ def test_a_version_3_file_without_nights_or_payments_still_restores():
     assert restored["games"] == 2 and not Night.objects.exists() and not Payment.all_objects.exists()
 
 
-def _bad(data: dict, part: str, model: str, index: int = 0, **values) -> dict:
+def _bad(data: dict[str, Any], part: str, model: str, index: int = 0, **values) -> dict[str, Any]:
     bad = copy.deepcopy(data)
     bad[part][model][index].update(values)
     return bad

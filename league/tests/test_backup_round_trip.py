@@ -10,6 +10,7 @@ sessions (everyone signs in again after a move), the admin's own action log, and
 
 import io
 import uuid
+from typing import Any
 
 import pytest
 from django.apps import apps
@@ -41,7 +42,7 @@ def _club_models() -> list[type[models.Model]]:
     ]
 
 
-def _natural(obj: models.Model | None, cache: dict) -> object:
+def _natural(obj: models.Model | None, cache: dict[tuple[str, Any], object]) -> object:
     """A row as what it holds, not its id: every field, foreign keys followed to what they hold."""
     if obj is None:
         return None
@@ -58,7 +59,7 @@ def _natural(obj: models.Model | None, cache: dict) -> object:
     return cache[key]
 
 
-def _value(obj: models.Model, field: models.Field, cache: dict) -> object:
+def _value(obj: models.Model, field: models.Field[Any, Any], cache: dict[tuple[str, Any], object]) -> object:
     if field.is_relation:
         return _natural(getattr(obj, field.name), cache)
     value = getattr(obj, field.attname)
@@ -68,9 +69,9 @@ def _value(obj: models.Model, field: models.Field, cache: dict) -> object:
 
 
 def every_row() -> dict[str, list[str]]:
-    cache: dict = {}
+    cache: dict[tuple[str, Any], object] = {}
     return {
-        model._meta.label: sorted(repr(_natural(obj, cache)) for obj in model.objects.all())
+        model._meta.label: sorted(repr(_natural(obj, cache)) for obj in model._default_manager.all())
         for model in _club_models()
     }
 
@@ -78,7 +79,7 @@ def every_row() -> dict[str, list[str]]:
 def wipe_everything() -> None:
     Game.objects.all().delete()  # hands, seats, statistics and the trail go with their games
     for model in reversed(_club_models()):
-        model.objects.all().delete()
+        model._default_manager.all().delete()
 
 
 def a_club_with_everything() -> None:

@@ -21,6 +21,7 @@ empty    Standard, no hand yet.
 import csv
 import datetime
 import io
+from typing import Any
 
 import pytest
 
@@ -32,14 +33,14 @@ from scoring.models import Game, GameStat, HandStat
 
 pytestmark = pytest.mark.django_db
 
-CHECK_HAND = {
+CHECK_HAND: dict[str, Any] = {
     "bidder": "E",
     "bid": 27,
     "trump": "diamonds",
     "melds": {"E": ["run", "marriage"], "W": ["pinochle"], "N": ["aces"]},
     "tricks": {"NS": 10, "EW": 15},
 }
-GAMES = {
+GAMES: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
     "check": (
         {"seats": 4, "variant": "check", "deck": "single", "target": 30, "meld_needs_trick": True},
         [{"passed": True}, CHECK_HAND],

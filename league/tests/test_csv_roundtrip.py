@@ -19,8 +19,10 @@ def client(league_client):
     return league_client
 
 
-FIGURES = ("games", "wins", "losses", "draws", "points_for", "points_against", "chips")
-FIGURES += ("bids", "made", "sets", "meld_sum", "meld_hands")
+FIGURES = (
+    *("games", "wins", "losses", "draws", "points_for", "points_against", "chips"),
+    *("bids", "made", "sets", "meld_sum", "meld_hands"),
+)
 
 
 def _snapshot():

@@ -101,6 +101,7 @@ def test_it_imports_one_json_record_and_a_list_into_a_season():
     # Bound to the roster by name: "Anna" is new on the Klubbén roster.
     assert Player.objects.filter(name="Anna", memberships__club=data["club"]).count() == 1
     casual = Game.objects.filter(club=None).first()
+    assert casual is not None
     assert casual.seat_rows.filter(player__isnull=False).count() == 0
 
 
@@ -186,7 +187,7 @@ def test_it_imports_a_file_whose_games_rows_are_not_together(client):
     """A spreadsheet sorted by another column mixes the games' rows; the import groups them."""
     header, *rows = _exported(client)
     game_id = header.split(",").index("game_id")
-    first_of = {}
+    first_of: dict[str, str] = {}
     for row in rows:
         first_of.setdefault(row.split(",")[game_id], row)
     split = next(row for row in rows if row not in first_of.values())  # a game's second hand

@@ -28,11 +28,11 @@ def client(league_client):
     return league_client
 
 
-def _exported(client) -> bytes:
+def _exported(client: Client) -> bytes:
     """The small season as hands.csv, and a database without its games and players (the club and
     season stay: the client organises them, and an organiser imports only into their own clubs)."""
     small_season()
-    raw = b"".join(client.get("/league/export/hands.csv").streaming_content)
+    raw = client.get("/league/export/hands.csv").getvalue()
     Game.objects.all().delete()
     Player.objects.all().delete()
     return raw
@@ -40,10 +40,11 @@ def _exported(client) -> bytes:
 
 def test_pending_games_are_seen_by_no_page_standing_export_or_count(client):
     data = small_season()
-    raw = b"".join(client.get("/league/export/hands.csv").streaming_content)
+    raw = client.get("/league/export/hands.csv").getvalue()
     season_page = text(client.get(f"/league/seasons/{data['season'].pk}/"))
     games = csv_io.parse_hands_csv(raw.decode("utf-8-sig").replace(",Klubbén,", ",Andra klubben,"))
     for new in games:
+        assert new.code is not None
         new.code = new.code[:8] + "x"  # new codes: these are other games
     batch = ImportBatch.objects.create(status=ImportBatch.Status.WRITING, total=3)
     hidden = services.write_pending_games(batch_id=batch.pk, games=games)
@@ -62,7 +63,8 @@ def test_pending_games_are_seen_by_no_page_standing_export_or_count(client):
     placed = [(game.pk, new) for game, new in zip(hidden, games, strict=True)]
     services.publish_pending_games(batch_id=batch.pk, placed=placed)
     assert Game.objects.count() == 6
-    assert Game.objects.get(code=hidden_code).club.name == "Andra klubben"
+    hidden_club = Game.objects.get(code=hidden_code).club
+    assert hidden_club is not None and hidden_club.name == "Andra klubben"
     other = Club.objects.get(name="Andra klubben")
     assert set(other.players.values_list("name", flat=True)) == {"Åsa", "Čeněk", "Örjan", "Řehoř"}
     season = other.seasons.get()
@@ -75,7 +77,7 @@ def test_pending_games_are_seen_by_no_page_standing_export_or_count(client):
     assert figures(season) == figures(data["season"])  # the same games, counted once, in the other club
 
 
-def test_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, settings):
+def test_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, settings, monkeypatch):
     raw = _exported(client)
     settings.IMPORT_CHUNK_GAMES = 1
     seen: list[tuple[int, int]] = []
@@ -85,11 +87,8 @@ def test_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, se
         seen.append((Game.objects.count(), Game.all_objects.count()))  # before this chunk
         return real(batch_id=batch_id, games=games)
 
-    imports.worker.write_pending_games = spy
-    try:
-        response = client.post("/league/import/", {"file": _upload(raw)}, follow=True)
-    finally:
-        imports.worker.write_pending_games = real
+    monkeypatch.setattr(imports.worker, "write_pending_games", spy)
+    response = client.post("/league/import/", {"file": _upload(raw)}, follow=True)
     assert "Imported 3 games with 4 hands." in response.content.decode()
     assert seen == [(0, 0), (0, 1), (0, 2)]  # three transactions, nothing visible meanwhile
     assert Game.objects.count() == 3 and not Game.all_objects.filter(pending_import__isnull=False).exists()
@@ -98,7 +97,7 @@ def test_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, se
     assert set(Player.objects.values_list("name", flat=True)) == {"Åsa", "Čeněk", "Örjan", "Řehoř"}
 
 
-def test_a_failure_half_way_leaves_nothing_behind(client, settings):
+def test_a_failure_half_way_leaves_nothing_behind(client, settings, monkeypatch):
     raw = _exported(client)
     settings.IMPORT_CHUNK_GAMES = 1
     real = services.write_pending_games
@@ -110,11 +109,8 @@ def test_a_failure_half_way_leaves_nothing_behind(client, settings):
             raise RuntimeError("disk full")
         return real(batch_id=batch_id, games=games)
 
-    imports.worker.write_pending_games = breaks_on_the_third
-    try:
-        response = client.post("/league/import/", {"file": _upload(raw)})
-    finally:
-        imports.worker.write_pending_games = real
+    monkeypatch.setattr(imports.worker, "write_pending_games", breaks_on_the_third)
+    response = client.post("/league/import/", {"file": _upload(raw)})
     assert response.status_code == 400
     assert "the import failed on the server; nothing was imported" in response.content.decode()
     assert not Game.all_objects.exists() and not Hand.objects.exists() and not GameStat.objects.exists()

@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from clubs.models import Club, ClubRole, Membership, Player, Season
-from league import csv_io, imports
+from league import csv_io, imports, services
 from league.models import ImportBatch
 from scoring.models import Game, Hand
 from tests.league_data import small_season
@@ -28,7 +28,7 @@ def _hands_csv() -> str:
     admin = User.objects.create_superuser("exporter", "x@example.org", "not-used-here-1")
     exporter = Client()
     exporter.force_login(admin)
-    raw = b"".join(exporter.get("/league/export/hands.csv").streaming_content)
+    raw = exporter.get("/league/export/hands.csv").getvalue()
     Game.objects.all().delete()
     Player.objects.all().delete()
     Season.objects.all().delete()
@@ -268,7 +268,7 @@ def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(mon
     _user("newcomer")
     newcomer = User.objects.get(username="newcomer")
     other = User.objects.create_user("quick", "q@example.org", "not-used-here-1")
-    write = imports.worker.write_pending_games
+    write = services.write_pending_games
 
     def someone_makes_the_club_meanwhile(**kwargs):
         if not Club.objects.exists():
@@ -295,7 +295,7 @@ def test_a_season_closed_after_the_check_takes_none_of_the_games(monkeypatch):
         starts_on=datetime.date(2026, 3, 1),
         ends_on=datetime.date(2026, 5, 31),
     )
-    write = imports.worker.write_pending_games
+    write = services.write_pending_games
 
     def an_organiser_closes_the_season_meanwhile(**kwargs):
         Season.objects.filter(pk=spring.pk).update(

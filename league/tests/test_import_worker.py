@@ -44,7 +44,7 @@ def _exported() -> bytes:
     small_season()
     exporter = Client()
     exporter.force_login(_organiser("exporter"))
-    raw = b"".join(exporter.get("/league/export/hands.csv").streaming_content)
+    raw = exporter.get("/league/export/hands.csv").getvalue()
     Game.objects.all().delete()
     Player.objects.all().delete()
     Season.objects.all().delete()
@@ -267,7 +267,7 @@ def test_an_import_holds_at_most_five_times_its_file_in_memory(settings, monkeyp
 
     json_peak = _peak_of_the_task(admin, records, "records.json")
     client = _client(admin)
-    exported = b"".join(client.get("/league/export/hands.csv").streaming_content)
+    exported = client.get("/league/export/hands.csv").getvalue()
     Game.objects.all().delete()
     csv_peak = _peak_of_the_task(admin, exported, "hands.csv")
 

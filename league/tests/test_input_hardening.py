@@ -126,8 +126,11 @@ def test_game_lists_stay_up_with_a_bad_code_in_the_database(organiser):
     club = season["club"]
     ClubRole.objects.filter(user__username="olga").update(club_id=club.pk)
     game = Game.objects.filter(club=club).first()
+    assert game is not None
     Game.objects.filter(pk=game.pk).update(code="a/../b")  # as a hand-edited row could hold it
-    player = game.seat_rows.exclude(player=None).first().player
+    seat = game.seat_rows.exclude(player=None).first()
+    assert seat is not None and seat.player is not None
+    player = seat.player
     for path in ("/", f"/league/clubs/{club.pk}/", f"/league/players/{player.pk}/", "/league/"):
         assert organiser.get(path).status_code == 200, path
     page = organiser.get(f"/league/players/{player.pk}/").content.decode()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import html
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -55,7 +56,7 @@ def anna() -> dict[str, object]:
     return {"player": anna, "norr_games": norr_games, "soder_game": soder_game, "member": member}
 
 
-def _page(user: User, player: Player) -> tuple[object, str]:
+def _page(user: User, player: Player) -> tuple[Any, str]:
     client = Client()
     client.force_login(user)
     response = client.get(f"/league/players/{player.pk}/")

@@ -40,8 +40,10 @@ def test_it_ranks_players_by_wins_then_chips_then_point_difference():
 def test_it_counts_each_players_figures_by_hand(name, figures):
     data = small_season()
     line = _by_name(standings.season_standings(data["season"])["players"])[name]
-    got = (line.games, line.wins, line.losses, line.draws, line.points_for, line.points_against, line.chips)
-    got += (line.bids, line.made, line.sets, line.meld_sum, line.meld_hands)
+    got = (
+        *(line.games, line.wins, line.losses, line.draws, line.points_for, line.points_against, line.chips),
+        *(line.bids, line.made, line.sets, line.meld_sum, line.meld_hands),
+    )
     assert got == figures
 
 
@@ -69,8 +71,10 @@ def test_it_shows_rates_and_averages():
 def test_it_counts_partnerships_once_per_game(pair, figures):
     data = small_season()
     line = _by_name(standings.season_standings(data["season"])["partnerships"])[pair]
-    got = (line.games, line.wins, line.losses, line.points_for, line.points_against, line.chips)
-    got += (line.bids, line.made, line.sets, line.meld_sum, line.meld_hands)
+    got = (
+        *(line.games, line.wins, line.losses, line.points_for, line.points_against, line.chips),
+        *(line.bids, line.made, line.sets, line.meld_sum, line.meld_hands),
+    )
     assert got == figures
 
 
@@ -139,7 +143,7 @@ def test_it_gives_the_player_page_figures():
     ]
     assert figures.favourite_trump == "clubs"  # clubs and diamonds once each: alphabetical
     assert [(p.name, p.games, p.wins) for p in figures.partners] == [("Åsa", 2, 2), ("Řehoř", 1, 1)]
-    assert [season.name for season, _line in figures.seasons] == ["Vår 2026"]
+    assert [season.name if season else None for season, _line in figures.seasons] == ["Vår 2026"]
     assert len(figures.recent) == 3
 
 

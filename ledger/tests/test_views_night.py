@@ -18,11 +18,14 @@ pytestmark = pytest.mark.django_db
 
 def engine_chips(night):
     """Each player's net chips worked out here from the engine's results of the night's games."""
-    chips = {}
+    chips: dict[str, int] = {}
     for table in night.tables.select_related("game"):
-        result = score(table.game)
-        for seat in table.game.seat_rows.all():
+        game = table.game
+        assert game is not None
+        result = score(game)
+        for seat in game.seat_rows.all():
             side = "NS" if seat.seat in "NS" else "EW"
+            assert seat.player is not None
             chips[seat.player.name] = chips.get(seat.player.name, 0) + result.chips[side]
     return chips
 
@@ -68,6 +71,7 @@ def test_an_organiser_marks_a_payment_once_however_often_the_form_is_sent(night,
     assert "Already marked" in text(again)
     assert Payment.objects.count() == 1
     payment = Payment.objects.get()
+    assert payment.marked_by is not None
     assert (payment.payer_id, payment.payee_id, payment.amount, payment.marked_by.username) == (
         suggestion.payer,
         suggestion.payee,

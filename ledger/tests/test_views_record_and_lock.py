@@ -181,9 +181,9 @@ def test_an_organiser_locks_a_settled_night_and_then_nothing_of_it_can_change(ni
     page = client.get(f"/ledger/nights/{night.pk}/")
     assert "Everyone is square" in text(page) and "Lock as settled" in text(page)
     locked = client.post(f"/ledger/nights/{night.pk}/lock", follow=True)
-    page = text(locked)
-    assert "Settled — locked Locked by alice," in page and "No payment of this night can be marked" in page
-    assert "Record a payment" not in page and "Remove" not in page
+    shown = text(locked)
+    assert "Settled — locked Locked by alice," in shown and "No payment of this night can be marked" in shown
+    assert "Record a payment" not in shown and "Remove" not in shown
     lock = NightLock.objects.get()
     assert lock.locked_by_label == "alice" and lock.figures == [
         ["Anna", "2.00"], ["Bo", "-2.00"], ["Cleo", "2.00"], ["Dan", "-2.00"],
@@ -192,6 +192,7 @@ def test_an_organiser_locks_a_settled_night_and_then_nothing_of_it_can_change(ni
     refused = record(client, night, payer=bo.pk, payee=anna.pk, amount="1.00")
     assert refused.status_code == 409 and "settled and locked (by alice)" in text(refused)
     payment = Payment.objects.first()
+    assert payment is not None
     removal = client.post(f"/ledger/nights/{night.pk}/payments/{payment.pk}/remove")
     assert removal.status_code == 409 and "settled and locked" in text(removal)
     via_season = client.post(f"/ledger/seasons/{night.season_id}/payments/{payment.pk}/remove")

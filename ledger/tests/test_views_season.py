@@ -42,7 +42,7 @@ def test_the_season_carries_each_balance_over_the_finished_nights_and_sums_to_ze
     ledger = page.context["ledger"]
     october, november, _ = [n for n in autumn["nights"]]
     # Each night alone, from its own settlement page.
-    by_night = {}
+    by_night: dict[str, Decimal] = {}
     for night in (october, november):
         for row in signed_in("charlie").get(f"/ledger/nights/{night.pk}/").context["ledger"].rows:
             by_night[row.name] = by_night.get(row.name, 0) + row.amount
@@ -112,7 +112,7 @@ def test_the_statement_csv_has_the_lines_and_neutralises_a_formula_in_a_name(aut
     payee = suggestion.payee
     response = signed_in("charlie").get(f"/ledger/seasons/{season.pk}/players/{payee}/2026-10.csv")
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    body = b"".join(response.streaming_content).decode()
+    body = response.getvalue().decode()
     assert body.startswith("\ufeffdate,entry,player,unit,amount,balance\r\n")
     rows = list(csv.reader(io.StringIO(body.lstrip("\ufeff"))))
     assert rows[1] == ["2026-10-01", "carried in", "", "chips", "", "0"]

@@ -42,10 +42,10 @@ def table_figures(night, game):
 
 def expected_balances(club):
     """Per unit, each player's balance from the engine's result of every game and the payments."""
-    out = {}
+    out: dict[str, dict[int | None, Decimal]] = {}
     for night in Night.objects.filter(club=club, finished_at__isnull=False):
-        stake_chip = night.stake_per_chip or 0
-        stake_win = night.stake_per_win or 0
+        stake_chip = night.stake_per_chip or Decimal(0)
+        stake_win = night.stake_per_win or Decimal(0)
         unit = (
             "money" if stake_win or (night.is_check and stake_chip) else ("chips" if night.is_check else None)
         )
@@ -53,8 +53,10 @@ def expected_balances(club):
             continue
         book = out.setdefault(unit, {})
         for table in night.tables.filter(game__isnull=False).select_related("game"):
-            chips, winner, decided = table_figures(night, table.game)
-            seats = list(table.game.seat_rows.all())
+            game = table.game
+            assert game is not None
+            chips, winner, decided = table_figures(night, game)
+            seats = list(game.seat_rows.all())
             winners = [s for s in seats if winner == side_of(s.seat, len(seats))]
             for seat in seats:
                 side = side_of(seat.seat, len(seats))
@@ -110,11 +112,14 @@ def test_a_correction_a_deleted_hand_a_merge_and_a_removed_night_keep_it_at_zero
     before = balances.club_balances(club.pk)
 
     game = first.tables.get().game
+    assert game is not None
     scoring.edit_hand(game=game, number=1, data=EW_MAKES)  # a correction after the night
     assert_balanced(club)
     assert balances.club_balances(club.pk) != before
 
-    scoring.delete_last_hand(game=second.tables.get().game)
+    game = second.tables.get().game
+    assert game is not None
+    scoring.delete_last_hand(game=game)
     assert_balanced(club)
 
     merge_players(keep=anna, duplicate=anna2)
@@ -202,7 +207,9 @@ def test_random_nights_and_changes_keep_every_balance_at_zero_and_true_to_the_en
             if not alive:
                 break
             night = alive[0]
-            game = night.tables.first().game
+            table = night.tables.first()
+            assert table is not None and table.game is not None
+            game = table.game
             if what == "edit" and game.hand_count:
                 try:
                     data = CHECK_HANDS[1] if night.is_check else _standard(game.seats, "N", False)
@@ -215,8 +222,10 @@ def test_random_nights_and_changes_keep_every_balance_at_zero_and_true_to_the_en
                 pay_first(night, people)
             elif what == "merge":
                 # Refused when they sat in one game or night, or are one player already.
+                seat = game.seat_rows.first()
+                assert seat is not None and seat.player is not None
                 with contextlib.suppress(ValidationError):
-                    merge_players(keep=pool[8], duplicate=game.seat_rows.first().player)
+                    merge_players(keep=pool[8], duplicate=seat.player)
             elif what == "remove":
                 remove_night(night=night)
             elif what == "unfinish":

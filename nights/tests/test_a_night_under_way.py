@@ -45,6 +45,7 @@ def started_night(alice: Client, **fields: str) -> Night:
 def test_finishing_with_tables_still_playing_asks_first_and_says_how_they_count(alice):
     night = started_night(alice)
     game = night.games.order_by("pk").first()
+    assert game is not None
     scoring_services.record_hand(game=game, number=1, data=quick_hand())
     response = alice.post(f"/nights/{night.pk}/finish", {"finished": "yes"})
     assert response.status_code == 200
@@ -78,7 +79,9 @@ def test_after_the_finish_the_standings_no_longer_say_playing_or_in_play(alice):
         publish_code="spring-results",
     )  # fmt: skip
     Night.objects.filter(pk=night.pk).update(season=season)
-    scoring_services.record_hand(game=night.games.order_by("pk").first(), number=1, data=quick_hand())
+    game = night.games.order_by("pk").first()
+    assert game is not None
+    scoring_services.record_hand(game=game, number=1, data=quick_hand())
     before = text(alice.get(f"/nights/{night.pk}/standings/"))
     assert "(playing)" in before and "in play" in before
     alice.post(f"/nights/{night.pk}/finish", {"finished": "yes", "confirm": "yes"})

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from clubs.models import Club, Membership, Player, Season
 from nights.models import Night, NightTable
+from nights.tests.test_views_night import game_of
 from ratings.models import RatingPoint
 from scoring.models import Game
 from scoring.rules import check_record
@@ -88,7 +89,7 @@ def test_after_hand_three_every_table_phone_says_round_over_and_the_season_count
     expect(organiser.get_by_text("Round 1 has started")).to_be_visible()
     night = Night.objects.get()
     tables = list(NightTable.objects.filter(night=night).select_related("game").order_by("table_no"))
-    assert len(tables) == 2 and all(table.game.deals == HANDS for table in tables)
+    assert len(tables) == 2 and all(game_of(table).deals == HANDS for table in tables)
 
     phones = []
     for table in tables:
@@ -105,10 +106,10 @@ def test_after_hand_three_every_table_phone_says_round_over_and_the_season_count
             names = {seat.seat: seat.player.name for seat in table.seats.select_related("player")}
             hand = hand_for(table_no, number)
             enter(phone, hand, names, number)
-            entered.setdefault(table.game_id, []).append(hand)
+            entered.setdefault(game_of(table).pk, []).append(hand)
 
     for table_no, (table, phone) in enumerate(zip(tables, phones, strict=True), start=1):
-        game = Game.objects.get(pk=table.game_id)
+        game = Game.objects.get(pk=game_of(table).pk)
         assert [hand.data for hand in game.hands.order_by("number")] == entered[game.pk]
         result = check_record({**game.settings_record(), "hands": entered[game.pk]})
         assert game.finished and result.finished and result.ended_by == "deals"
@@ -125,6 +126,7 @@ def test_after_hand_three_every_table_phone_says_round_over_and_the_season_count
         phone.goto(f"{base}/nights/t/{table.token}/")
         expect(phone.get_by_role("heading", name="Round over")).to_be_visible()
         winner = result.winner
+        assert winner is not None
         names = {seat.seat: seat.player.name for seat in table.seats.select_related("player")}
         won = (
             "a draw"

@@ -21,8 +21,10 @@ from nights.planning import (
 )
 
 VARIANTS = st.sampled_from([CHECK_TABLE_SIZES, STANDARD_TABLE_SIZES])
+assert settings.default is not None  # hypothesis always loads a default profile
+DEFAULT_EXAMPLES = settings.default.max_examples
 FAST = settings(
-    max_examples=min(40, settings.default.max_examples),
+    max_examples=min(40, DEFAULT_EXAMPLES),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
@@ -197,14 +199,14 @@ def test_it_refuses_a_player_checked_in_twice_and_a_table_of_five():
     assert refused.value.field == "table_sizes"
 
 
-@settings(max_examples=min(30, settings.default.max_examples), deadline=None)
+@settings(max_examples=min(30, DEFAULT_EXAMPLES), deadline=None)
 @given(count=st.integers(9, 40), variant=VARIANTS, seed=st.integers(0, 2**32))
 def test_whatever_the_seed_six_rounds_repeat_no_partnership(count, variant, seed):
     plan = plan_night(players=players(count), table_sizes=variant, rounds=6, seed=seed)
     assert plan_stats(plan).partner_repeats == 0
 
 
-@settings(max_examples=min(20, settings.default.max_examples), deadline=None)
+@settings(max_examples=min(20, DEFAULT_EXAMPLES), deadline=None)
 @given(variant=VARIANTS, seed=st.integers(0, 2**32))
 def test_whatever_the_seed_eight_players_partner_everyone_once_in_seven_rounds(variant, seed):
     stats = plan_stats(plan_night(players=players(8), table_sizes=variant, rounds=7, seed=seed))

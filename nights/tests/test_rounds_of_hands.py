@@ -8,6 +8,7 @@ import csv
 import datetime
 import io
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -69,7 +70,7 @@ def started_night(club: Club, season: Season, *, hands: int | None = 3, variant:
     return night
 
 
-def play(game: Game, hands: list[dict]) -> Game:
+def play(game: Game, hands: list[dict[str, Any]]) -> Game:
     for hand in hands:
         scoring_services.record_hand(game=game, number=game.hand_count + 1, data=hand)
     game.refresh_from_db()
@@ -83,6 +84,7 @@ def outcomes(game: Game) -> dict[str, str]:
 def names_by_side(game: Game) -> dict[str, set[str]]:
     sides: dict[str, set[str]] = {"NS": set(), "EW": set()}
     for row in game.seat_rows.select_related("player"):
+        assert row.player is not None
         sides["NS" if row.seat in "NS" else "EW"].add(row.player.name)
     return sides
 

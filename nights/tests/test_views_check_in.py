@@ -4,6 +4,8 @@ same name on the page."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 
@@ -34,7 +36,7 @@ def alice() -> Client:
     return client
 
 
-def _tap(alice: Client, night: Night, name: str, present: str, **headers: str):
+def _tap(alice: Client, night: Night, name: str, present: str, **headers: Any):
     player = Player.objects.get(name=name)
     return alice.post(f"/nights/{night.pk}/check-in/{player.pk}", {"present": present}, **headers)
 

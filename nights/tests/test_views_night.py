@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter
+from decimal import Decimal
 
 import pytest
 from django.test import Client
@@ -76,7 +77,7 @@ def test_it_opens_a_night_and_refuses_bad_settings_naming_the_field(club, alice)
     assert "set a stake per chip instead" in page
     assert not Night.objects.exists()
     night = open_night(alice, variant="check", stake_per_chip="0.50")
-    assert (night.variant, night.rounds, night.stake_per_chip) == ("check", 3, 0.5)
+    assert (night.variant, night.rounds, night.stake_per_chip) == ("check", 3, Decimal("0.50"))
 
 
 def test_it_refuses_a_date_outside_the_chosen_season(club, alice):
@@ -262,6 +263,7 @@ def test_standings_follow_the_engine_and_chips_sum_to_zero(club, alice):
         for row in game.seat_rows.all():
             side = "NS" if row.seat in "NS" else "EW"
             other = "EW" if side == "NS" else "NS"
+            assert row.player_id is not None
             line = by_id[row.player_id]
             assert line.points_diff == result.scores[side] - result.scores[other]
             assert line.chips == result.chips[side]
@@ -374,7 +376,7 @@ def test_a_round_of_fixed_hands_ends_its_game_after_that_many_hands(club, alice)
     after_two = check_record({**game.settings_record(), "hands": hands[:2]})
     standings = night_standings(night)
     ns = "NS"
-    leader = max(after_two.scores, key=after_two.scores.get)
+    leader = max(after_two.scores, key=lambda side: after_two.scores[side])
     for line in standings.lines:
         seat = game.seat_rows.get(player_id=line.player_id).seat
         side = ns if seat in ns else "EW"
@@ -438,7 +440,9 @@ def test_a_table_link_scores_its_game_but_cannot_reseat_refile_or_change_the_rul
     table, other = NightTable.objects.filter(night=night, round_no=1).order_by("table_no")
     game = game_of(table)
     seats = {f"seat_{row.seat}": str(row.player_id) for row in game.seat_rows.all()}
-    elsewhere = str(other.seats.first().player_id)
+    seat_elsewhere = other.seats.first()
+    assert seat_elsewhere is not None
+    elsewhere = str(seat_elsewhere.player_id)
     reseat = {"club": str(CLUB), "played_on": "2026-03-06", **seats, "seat_N": elsewhere}
     phone = Client()
     phone.post(f"/nights/t/{table.token}/")

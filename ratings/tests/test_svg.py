@@ -19,6 +19,12 @@ def chart(values: list[float], **overrides: str) -> str:
     return rating_chart(values, y_label="Rating", **texts)
 
 
+def only(root: ET.Element, tag: str) -> ET.Element:
+    element = root.find(f"{SVG}{tag}")
+    assert element is not None, f"the chart has no <{tag}>"
+    return element
+
+
 def test_it_draws_one_point_per_history_entry() -> None:
     games = [FinishedGame(id=n, order=(n,), sides=((1,), (2,)), ranks=(n % 2, 1 - n % 2)) for n in range(7)]
     history = compute_ratings(games).history[1]
@@ -26,7 +32,7 @@ def test_it_draws_one_point_per_history_entry() -> None:
         rating_chart([p.display for p in history], title="t", description="d", x_label="x", y_label="y")
     )
     assert len(root.findall(f"{SVG}circle")) == len(history) == 7
-    assert len(root.find(f"{SVG}polyline").get("points", "").split()) == 7
+    assert len(only(root, "polyline").get("points", "").split()) == 7
 
 
 def test_it_escapes_every_piece_of_text_it_is_given() -> None:
@@ -42,7 +48,7 @@ def test_it_escapes_every_piece_of_text_it_is_given() -> None:
     assert "<script>" not in svg
     assert svg.count("</svg>") == 1
     root = ET.fromstring(svg)  # still well-formed XML
-    assert root.find(f"{SVG}title").text == hostile
+    assert only(root, "title").text == hostile
     assert [t.text for t in root.iter(f"{SVG}text")].count(hostile) == 2
 
 
@@ -50,8 +56,8 @@ def test_it_names_and_describes_the_chart_for_screen_readers() -> None:
     root = ET.fromstring(chart([1000, 1069]))
     assert root.get("role") == "img"
     assert root.get("aria-labelledby") == "rating-chart-title rating-chart-desc"
-    assert root.find(f"{SVG}title").get("id") == "rating-chart-title"
-    assert root.find(f"{SVG}desc").text == "From 1000 to 1069"
+    assert only(root, "title").get("id") == "rating-chart-title"
+    assert only(root, "desc").text == "From 1000 to 1069"
 
 
 def test_it_fills_the_width_it_is_given_and_keeps_its_proportions() -> None:
@@ -75,7 +81,7 @@ def test_the_value_axis_spans_every_point() -> None:
 def test_a_player_without_games_gets_an_empty_chart_that_still_has_its_name() -> None:
     root = ET.fromstring(chart([]))
     assert root.findall(f"{SVG}circle") == []
-    assert root.find(f"{SVG}title").text == "Ann's rating"
+    assert only(root, "title").text == "Ann's rating"
 
 
 def test_a_single_game_is_one_point_in_the_middle() -> None:
