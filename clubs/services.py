@@ -238,7 +238,7 @@ def create_invite(*, club: Club, player: Player, by: AbstractBaseUser) -> Invite
     Refused (PermissionDenied) unless `by` organises every club the player is on: whoever accepts
     the link has their account tied to the player."""
     check_may_change_player(actor=by, player=player)
-    if player.user_id is not None:  # type: ignore[attr-defined]
+    if player.user_id is not None:
         raise ValidationError(_("%(name)s already has an account.") % {"name": player.name})
     Invite.objects.filter(club=club, player=player, accepted_at=None).delete()
     return Invite.objects.create(club=club, player=player, token=secrets.token_urlsafe(24), created_by=by)
@@ -251,8 +251,8 @@ def accept_invite(*, token: str, user: AbstractBaseUser) -> Invite:
     invite = Invite.objects.select_for_update().select_related("player", "club").filter(token=token).first()
     if invite is None or invite.accepted_at is not None:
         raise ValidationError(_("This invite link has been used or withdrawn."))
-    player = Player.objects.select_for_update().get(pk=invite.player_id)  # type: ignore[attr-defined]
-    if player.user_id is not None:  # type: ignore[attr-defined]
+    player = Player.objects.select_for_update().get(pk=invite.player_id)
+    if player.user_id is not None:
         raise ValidationError(_("%(name)s already has an account.") % {"name": player.name})
     # A player merged onto another club's roster since the link was made: the link holds only if its
     # maker organises that club too (as `create_invite` would ask now).

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
@@ -26,8 +27,16 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
+T = TypeVar("T")
+
+
+def made_when_used(make: Callable[[], T]) -> T:
+    """`make()`, worked out only when first used (a SimpleLazyObject, which stands in for it)."""
+    return cast(T, SimpleLazyObject(make))
+
+
 def hand_form(game: Game, data: QueryDict | None, **kwargs: Any) -> HandForm:
-    players = SimpleLazyObject(lambda: services.players_of(game))
+    players = made_when_used(lambda: services.players_of(game))
     return HandForm(data, settings=selectors.settings_of(game), players=players, **kwargs)
 
 
@@ -66,16 +75,15 @@ def game_context(
     """The game page with a fresh entry form. The parts every viewer of this state shares come
     from `{% shared %}` (scoring/fragments.py) once drawn, so the scoreboard (its seats query) and
     the form are only made when a part has to be drawn."""
-    if board is None:
-        board = SimpleLazyObject(lambda: selectors.scoreboard(game))  # type: ignore[assignment]
-    context = board_context(request, game, board, mode=mode)
+    shown = board if board is not None else made_when_used(lambda: selectors.scoreboard(game))
+    context = board_context(request, game, shown, mode=mode)
     # With a fresh form (no refused save to explain) the end of the game is the same for everyone.
     context["end_key"] = context["state_key"]
     if mode == "edit":
         submission_id = uuid.uuid4()
         initial = {"number": game.hand_count + 1, "submission_id": submission_id, "meld_mode": game.meld_mode}
         context["form"] = SimpleLazyObject(
-            lambda: HandForm(initial=initial, settings=board.settings, players=board.players)
+            lambda: HandForm(initial=initial, settings=shown.settings, players=shown.players)
         )
         context["fresh_submission_id"] = submission_id
         # A fresh form's fields depend on the game's state (a change of names or settings is a new
