@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Sequence
 from decimal import Decimal
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -43,7 +43,7 @@ def open_night(
     hands_per_round: int | None,
     stake_per_chip: Decimal | None,
     stake_per_win: Decimal | None,
-    created_by: AbstractBaseUser | None,
+    created_by: User | None,
 ) -> Night:
     """Open a night; the caller's form has checked the settings with the rules engine."""
     if season is not None:
@@ -93,8 +93,10 @@ def plan_version(night: Night) -> str:
     another (a double tap on Swap would otherwise swap the two players back)."""
     seats = NightSeat.objects.filter(table__night=night)
     seats = seats.order_by("table__round_no", "table__table_no", "seat")
-    rows = [*seats.values_list("table__round_no", "table__table_no", "seat", "player_id")]
-    rows += [*night.byes.order_by("round_no", "player_id").values_list("round_no", "player_id")]
+    rows: list[tuple[object, ...]] = [
+        *seats.values_list("table__round_no", "table__table_no", "seat", "player_id")
+    ]
+    rows += night.byes.order_by("round_no", "player_id").values_list("round_no", "player_id")
     return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
 
 
