@@ -21,9 +21,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import ForeignKey, ManyToManyField, Model, QuerySet
 from django.db.models.fields.related import RelatedField
 from django.http import HttpRequest
-from django_stubs_ext import StrOrPromise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from django_stubs_ext import StrOrPromise
 
 from clubs.admin_safety import SafeModelAdmin, SafeTabularInline, make_safe, related_model
 from clubs.ids import IdChoiceField, IdMultipleChoiceField

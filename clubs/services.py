@@ -15,8 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import User
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
