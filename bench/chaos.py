@@ -254,7 +254,14 @@ class Journey:
         if not intended:
             return
         self.second.clear_cookies()
-        self.second.add_cookies(self.context.cookies())
+        self.second.add_cookies(
+            [
+                {"name": c["name"], "value": c["value"], "domain": c["domain"], "path": c["path"],
+                 "expires": c["expires"], "httpOnly": c["httpOnly"], "secure": c["secure"],
+                 "sameSite": c["sameSite"]}
+                for c in self.context.cookies()
+            ]
+        )  # fmt: skip
         other = self.second.new_page()
         other.set_default_timeout(WAIT_MS)
         other.goto(f"{self.base}/g/{code}/")

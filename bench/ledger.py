@@ -22,12 +22,17 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import User
     from django.test import Client
+
+    from clubs.models import Player, Season
+    from nights.models import Night
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -47,7 +52,14 @@ def timed(client: Client, url: str, repeat: int = 3) -> tuple[float, int]:
     return best, len(queries)
 
 
-def build(args: argparse.Namespace):
+def _check_hand(rng: random.Random, hands: Sequence[object]) -> dict[str, Any]:
+    """One of the sample hands (tests/ledger_helpers.py), at random."""
+    hand = rng.choice(hands)
+    assert isinstance(hand, dict)
+    return hand
+
+
+def build(args: argparse.Namespace) -> tuple[User, Season, list[Night], list[Player]]:
     from django.contrib.auth.models import User
 
     from clubs.models import Club, ClubRole, Season
@@ -65,7 +77,7 @@ def build(args: argparse.Namespace):
     for index in range(args.nights):
         order = rng.sample(players, len(players) - len(players) % 4)
         tables = [
-            (order[t : t + 4], [rng.choice(CHECK_HANDS) for _ in range(args.hands)])
+            (order[t : t + 4], [_check_hand(rng, CHECK_HANDS) for _ in range(args.hands)])
             for _ in range(args.rounds)
             for t in range(0, len(order), 4)
         ]
@@ -186,7 +198,7 @@ def search(seed: int) -> None:
     shown = proposals(start, MONEY, [])
     paid = []
     for index, p in enumerate(shown[:10]):
-        amount = p.amount if index % 2 == 0 else (p.amount / 2).quantize(Decimal("0.01"))
+        amount = Decimal(p.amount) if index % 2 == 0 else (Decimal(p.amount) / 2).quantize(Decimal("0.01"))
         paid.append(Transfer(p.payer, p.payee, amount, MONEY))
     from nights.settlement.payments import _zero_sum_groups
 

@@ -104,7 +104,8 @@ def stored_night(players: int = 40, rounds: int = 8) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from clubs.models import Club, Membership, Player
-    from nights import rounds, services
+    from nights import services
+    from nights.rounds import start_round
 
     call_command("migrate", verbosity=0)
     call_command("createcachetable", verbosity=0)
@@ -122,7 +123,7 @@ def stored_night(players: int = 40, rounds: int = 8) -> None:
     services.draw_plan(night=night)
     drawn = time.perf_counter() - began
     began = time.perf_counter()
-    rounds.start_round(night=night, round_no=1)
+    start_round(night=night, round_no=1)
     started = time.perf_counter() - began
     client = Client()
     client.force_login(User.objects.create_superuser("bench-organiser", None, None))

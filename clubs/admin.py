@@ -10,18 +10,22 @@ check here: merging players, changing roles. A superuser (site staff) sees and m
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.filters import RelatedFieldListFilter
+from django.contrib.admin.options import BaseModelAdmin
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import QuerySet
+from django.db.models import ForeignKey, ManyToManyField, Model, QuerySet
+from django.db.models.fields.related import RelatedField
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from django_stubs_ext import StrOrPromise
 
-from clubs.admin_safety import SafeAdminInputs, make_safe
+from clubs.admin_safety import SafeModelAdmin, SafeTabularInline, make_safe, related_model
 from clubs.ids import IdChoiceField, IdMultipleChoiceField
 from clubs.models import Club, ClubRole, Membership, Player, Season
 from clubs.permissions import club_scoped, is_site_admin, may_change_player, organised_club_ids
@@ -37,18 +41,24 @@ def _has_rows_filed_under(obj: Club | Season) -> bool:
 class ScopedRelatedFilter(RelatedFieldListFilter):
     """A list filter on a relation that offers only the staff user's clubs' records."""
 
-    def field_choices(self, field: Any, request: HttpRequest, model_admin: Any) -> list[tuple[Any, str]]:
+    def field_choices(
+        self, field: RelatedField[Any, Any], request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> list[tuple[str, StrOrPromise]]:
         clubs = organised_club_ids(request.user)
         if clubs is None:
             return super().field_choices(field, request, model_admin)
-        allowed = club_scoped(field.related_model._default_manager.all(), clubs).values("pk")
+        allowed = club_scoped(related_model(field)._default_manager.all(), clubs).values("pk")
         ordering = self.field_admin_ordering(field, request, model_admin)
-        return field.get_choices(  # type: ignore[no-any-return]
+        choices = field.get_choices(
             include_blank=False, limit_choices_to={"pk__in": allowed}, ordering=ordering
         )
+        return [(str(value), str(label)) for value, label in choices]
 
 
-class OrganisedClubsOnly(SafeAdminInputs):
+_M = TypeVar("_M", bound=Model)
+
+
+class OrganisedClubsOnly(BaseModelAdmin[_M]):
     """Admin pages show and change only the records of clubs the staff user organises.
 
     `club_path` is the lookup from the admin's model to its club; a superuser sees every club.
@@ -58,37 +68,41 @@ class OrganisedClubsOnly(SafeAdminInputs):
 
     club_path = "club"
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        queryset = super().get_queryset(request)  # type: ignore[misc]
+    def get_queryset(self, request: HttpRequest) -> QuerySet[_M]:
+        queryset = super().get_queryset(request)
         clubs = organised_club_ids(request.user)
         if clubs is None:
             return queryset
         return queryset.filter(**{f"{self.club_path}__in": clubs}).distinct()
 
-    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+    def formfield_for_foreignkey(
+        self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> forms.ModelChoiceField[Any] | None:
         clubs = organised_club_ids(request.user)
         if clubs is not None:
-            queryset = kwargs.get("queryset") or db_field.related_model._default_manager.all()
+            queryset = kwargs.get("queryset") or related_model(db_field)._default_manager.all()
             kwargs["queryset"] = club_scoped(queryset, clubs)
         kwargs.setdefault("form_class", IdChoiceField)
-        return make_safe(super().formfield_for_foreignkey(db_field, request, **kwargs))  # type: ignore[misc]
+        return make_safe(super().formfield_for_foreignkey(db_field, request, **kwargs))
 
-    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+    def formfield_for_manytomany(
+        self, db_field: ManyToManyField[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> forms.ModelMultipleChoiceField[Any] | None:
         clubs = organised_club_ids(request.user)
         if clubs is not None:
-            queryset = kwargs.get("queryset") or db_field.related_model._default_manager.all()
+            queryset = kwargs.get("queryset") or related_model(db_field)._default_manager.all()
             kwargs["queryset"] = club_scoped(queryset, clubs)
         kwargs.setdefault("form_class", IdMultipleChoiceField)
-        return super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
-class MembershipInline(OrganisedClubsOnly, admin.TabularInline):
+class MembershipInline(OrganisedClubsOnly[Membership], SafeTabularInline[Membership, Club]):
     model = Membership
     extra = 1
     autocomplete_fields = ["player"]
 
 
-class PlayerMembershipInline(OrganisedClubsOnly, admin.TabularInline):
+class PlayerMembershipInline(OrganisedClubsOnly[Membership], SafeTabularInline[Membership, Player]):
     model = Membership
     extra = 1
     autocomplete_fields = ["club"]
@@ -96,7 +110,7 @@ class PlayerMembershipInline(OrganisedClubsOnly, admin.TabularInline):
     verbose_name_plural = _("clubs")
 
 
-class SeasonInline(OrganisedClubsOnly, admin.TabularInline):
+class SeasonInline(OrganisedClubsOnly[Season], SafeTabularInline[Season, Club]):
     model = Season
     extra = 0
     show_change_link = True
@@ -106,7 +120,7 @@ class SeasonInline(OrganisedClubsOnly, admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(OrganisedClubsOnly, admin.ModelAdmin):
+class ClubAdmin(OrganisedClubsOnly[Club], SafeModelAdmin[Club]):
     club_path = "pk"
     list_display = ["name", "created_at"]
     search_fields = ["name"]
@@ -115,7 +129,8 @@ class ClubAdmin(OrganisedClubsOnly, admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Club, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         if not change:  # whoever creates a club in the admin becomes its first organiser
-            grant_founding_organiser(user=request.user, club_id=obj.pk)  # type: ignore[arg-type]
+            assert isinstance(request.user, User)  # staff, signed in
+            grant_founding_organiser(user=request.user, club_id=obj.pk)
 
     def has_delete_permission(self, request: HttpRequest, obj: Club | None = None) -> bool:
         """Site staff only, and only a club without games: deleting one would turn its games
@@ -126,7 +141,7 @@ class ClubAdmin(OrganisedClubsOnly, admin.ModelAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(OrganisedClubsOnly, admin.ModelAdmin):
+class SeasonAdmin(OrganisedClubsOnly[Season], SafeModelAdmin[Season]):
     list_display = ["name", "club", "starts_on", "ends_on"]
     list_filter = [("club", ScopedRelatedFilter)]
     search_fields = ["name", "club__name"]
@@ -142,7 +157,7 @@ class SeasonAdmin(OrganisedClubsOnly, admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(OrganisedClubsOnly, admin.ModelAdmin):
+class PlayerAdmin(OrganisedClubsOnly[Player], SafeModelAdmin[Player]):
     club_path = "memberships__club"
     list_display = ["name", "club_names", "created_at"]
     list_filter = [("memberships__club", ScopedRelatedFilter)]
@@ -201,7 +216,7 @@ class PlayerAdmin(OrganisedClubsOnly, admin.ModelAdmin):
             self.message_user(request, _("Merged into %(name)s.") % {"name": keep.name}, messages.SUCCESS)
 
 
-class ClubRoleForm(forms.ModelForm):  # type: ignore[type-arg]
+class ClubRoleForm(forms.ModelForm[ClubRole]):
     """Checks a role change as the web roles page does (`check_role_change`), naming the field."""
 
     request: HttpRequest
@@ -230,7 +245,7 @@ class ClubRoleForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(ClubRole)
-class ClubRoleAdmin(OrganisedClubsOnly, admin.ModelAdmin):
+class ClubRoleAdmin(OrganisedClubsOnly[ClubRole], SafeModelAdmin[ClubRole]):
     """Roles change through `set_club_role`, as on the web roles page: only an organiser of the
     club, and never leaving the club without an organiser. Account and club of a role are fixed
     once it exists; removing a role is refused when it is the last organiser's."""
@@ -242,6 +257,7 @@ class ClubRoleAdmin(OrganisedClubsOnly, admin.ModelAdmin):
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
         form = super().get_form(request, obj, change=change, **kwargs)
+        assert issubclass(form, ClubRoleForm)
         form.request = request
         return form
 

@@ -18,14 +18,18 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
-from django.contrib import messages
+from django import forms
+from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.views.main import PAGE_VAR
-from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
+from django.contrib.admin.widgets import AutocompleteMixin, AutocompleteSelect, AutocompleteSelectMultiple
 from django.core.exceptions import FieldDoesNotExist, ValidationError
-from django.http import HttpRequest, HttpResponseBase, HttpResponseRedirect
+from django.db.models import Model, QuerySet
+from django.forms.models import BaseInlineFormSet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.translation import gettext
 
 from clubs.ids import integer_key, record_id
@@ -44,49 +48,66 @@ def _ids(values: list[str]) -> bool:
 MAX_INLINE_FORMS = 300
 
 
-class _ValidIdsOnly:
-    field: Any
-
-    def optgroups(self, name: str, value: list[Any], attr: dict[str, Any] | None = None) -> Any:
-        target = self.field.target_field
-        valid = []
-        for item in value:
-            try:  # of the key's type and within the database's range for it
-                target.run_validators(target.to_python(item))
-            except (ValidationError, TypeError, ValueError):
-                continue
-            valid.append(item)
-        return super().optgroups(name, valid, attr)  # type: ignore[misc]
+_M = TypeVar("_M", bound=Model)
+_P = TypeVar("_P", bound=Model)
+#: What an autocomplete widget's `optgroups` gives: (group name, options, index) per group.
+OptGroups = list[tuple[str | None, list[dict[str, Any]], int | None]]
 
 
-class SafeAutocompleteSelect(_ValidIdsOnly, AutocompleteSelect):
-    pass
+def related_model(field: Any) -> type[Model]:
+    """The model a relation field points to (a class once the apps are loaded, never "self")."""
+    model = field.related_model
+    assert isinstance(model, type) and issubclass(model, Model), field
+    return model
 
 
-class SafeAutocompleteSelectMultiple(_ValidIdsOnly, AutocompleteSelectMultiple):
-    pass
+def _valid_ids(widget: AutocompleteMixin, value: Sequence[str]) -> list[str]:
+    """The values that are ids of the field's key type, within the database's range for it."""
+    target = widget.field.target_field
+    valid = []
+    for item in value:
+        try:
+            target.run_validators(target.to_python(item))
+        except (ValidationError, TypeError, ValueError):
+            continue
+        valid.append(item)
+    return valid
 
 
-def make_safe(formfield: Any) -> Any:
+class SafeAutocompleteSelect(AutocompleteSelect):
+    def optgroups(self, name: str, value: Sequence[str], attr: dict[str, Any] | None = None) -> OptGroups:
+        return super().optgroups(name, _valid_ids(self, value), attr)
+
+
+class SafeAutocompleteSelectMultiple(AutocompleteSelectMultiple):
+    def optgroups(self, name: str, value: Sequence[str], attr: dict[str, Any] | None = None) -> OptGroups:
+        return super().optgroups(name, _valid_ids(self, value), attr)
+
+
+_SAFE_WIDGETS: dict[type[AutocompleteMixin], type[AutocompleteMixin]] = {
+    AutocompleteSelect: SafeAutocompleteSelect,
+    AutocompleteSelectMultiple: SafeAutocompleteSelectMultiple,
+}
+
+_F = TypeVar("_F", bound=forms.Field | None)
+
+
+def make_safe(formfield: _F) -> _F:
     """The form field with its autocomplete widget (if any) replaced by the safe one."""
-    widget = getattr(formfield, "widget", None)
-    safe = {
-        AutocompleteSelect: SafeAutocompleteSelect,
-        AutocompleteSelectMultiple: SafeAutocompleteSelectMultiple,
-    }
-    if type(widget) in safe:
-        formfield.widget = safe[type(widget)](
+    widget = formfield.widget if formfield is not None else None
+    if isinstance(widget, AutocompleteMixin) and type(widget) in _SAFE_WIDGETS:
+        assert formfield is not None
+        formfield.widget = _SAFE_WIDGETS[type(widget)](
             widget.field, widget.admin_site, attrs=widget.attrs, choices=widget.choices, using=widget.db
         )
     return formfield
 
 
-class SafeAdminInputs:
-    """Mixed into every admin class here: malformed action ids and forged form counts are refused."""
+class SafeModelAdmin(admin.ModelAdmin[_M]):
+    """The base of every model admin here: malformed action ids, object ids, list filters and page
+    numbers are refused."""
 
-    model: Any
-
-    def response_action(self, request: HttpRequest, queryset: Any) -> HttpResponseBase | None:
+    def response_action(self, request: HttpRequest, queryset: QuerySet[_M]) -> HttpResponse | None:
         key = self.model._meta.pk
         try:
             for value in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME):
@@ -94,27 +115,29 @@ class SafeAdminInputs:
                     raise ValidationError("not an id")
                 key.run_validators(key.to_python(value))
         except (ValidationError, TypeError, ValueError):
-            self.message_user(  # type: ignore[attr-defined]
+            self.message_user(
                 request,
                 gettext("The selection names no item of this list; nothing was changed."),
                 messages.WARNING,
             )
             return None  # the list is drawn again with the message
-        return super().response_action(request, queryset)  # type: ignore[misc]
+        return super().response_action(request, queryset)
 
-    def get_object(self, request: HttpRequest, object_id: str, from_field: str | None = None) -> Any:
+    def get_object(self, request: HttpRequest, object_id: str, from_field: str | None = None) -> _M | None:
         """None (the admin's "does not exist") for an address whose id is not plain digits."""
         if from_field is None and integer_key(self.model) and record_id(object_id) is None:
             return None
-        return super().get_object(request, object_id, from_field)  # type: ignore[misc]
+        return super().get_object(request, object_id, from_field)
 
-    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         """A list filter's id that is not plain digits: the list without that filter, and a
         message naming it (Django would read `0_1` as 1)."""
         bad = [key for key, value in request.GET.lists() if _ID_PARAMETER.search(key) and not _ids(value)]
         page = request.GET.get(PAGE_VAR)
         if page is not None and record_id(page) is None:  # the list's page number: the first page
-            self.message_user(  # type: ignore[attr-defined]
+            self.message_user(
                 request,
                 gettext("Page: “%(value)s” is not a page number (plain digits).") % {"value": page[:40]},
                 messages.ERROR,
@@ -123,7 +146,7 @@ class SafeAdminInputs:
         if bad:
             kept = request.GET.copy()
             for key in [key for key in bad if key != PAGE_VAR]:
-                self.message_user(  # type: ignore[attr-defined]
+                self.message_user(
                     request,
                     gettext("%(filter)s: “%(value)s” is not an id (plain digits); the filter was left out.")
                     % {"filter": self._filter_name(key), "value": request.GET[key][:40]},
@@ -132,22 +155,29 @@ class SafeAdminInputs:
             for key in bad:
                 del kept[key]
             return HttpResponseRedirect(f"{request.path}?{kept.urlencode()}" if kept else request.path)
-        return super().changelist_view(request, extra_context)  # type: ignore[misc]
+        return super().changelist_view(request, extra_context)
 
     def _filter_name(self, key: str) -> str:
         """The name of the field a filter parameter ends on (`memberships__club__id__exact`: club)."""
         path = _ID_PARAMETER.sub("", key)
-        model, name = self.model, key
+        model: type[Model] = self.model
+        name = key
         try:
             for part in path.split("__") if path else []:
                 field = model._meta.get_field(part)
-                name = str(getattr(field, "verbose_name", None) or field.related_model._meta.verbose_name)
-                model = field.related_model or model
+                name = str(getattr(field, "verbose_name", None) or related_model(field)._meta.verbose_name)
+                model = related_model(field) if field.related_model else model
         except FieldDoesNotExist:
             return key
         return name if path else str(self.model._meta.verbose_name)
 
-    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+
+class SafeTabularInline(admin.TabularInline[_M, _P]):
+    """The base of every inline here: a forged form count draws at most `MAX_INLINE_FORMS` forms."""
+
+    def get_formset(
+        self, request: HttpRequest, obj: _P | None = None, **kwargs: Any
+    ) -> type[BaseInlineFormSet[_M, _P, forms.ModelForm[_M]]]:
         kwargs.setdefault("max_num", MAX_INLINE_FORMS)
         kwargs.setdefault("absolute_max", MAX_INLINE_FORMS)
-        return super().get_formset(request, obj, **kwargs)  # type: ignore[misc]
+        return super().get_formset(request, obj, **kwargs)

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -190,7 +190,7 @@ def add_roster_player(*, club: Club, name: str) -> Player:
     return add_player(club=club, name=name)
 
 
-def shared_player_refusal(*, actor: AbstractBaseUser | AnonymousUser, player: Player) -> str:
+def shared_player_refusal(*, actor: User | AnonymousUser, player: Player) -> str:
     """Why `actor` may not change `player` (`may_change_player`), naming the clubs they do not run."""
     others = clubs_not_run(actor, player)
     if not others:  # a player on no roster: site staff only
@@ -201,16 +201,14 @@ def shared_player_refusal(*, actor: AbstractBaseUser | AnonymousUser, player: Pl
     ) % {"name": player.name, "clubs": ", ".join(club.name for club in others)}
 
 
-def check_may_change_player(*, actor: AbstractBaseUser | AnonymousUser, player: Player) -> None:
+def check_may_change_player(*, actor: User | AnonymousUser, player: Player) -> None:
     """PermissionDenied, with the reason, unless `actor` may change `player` (`may_change_player`)."""
     if not may_change_player(actor, player):
         raise PermissionDenied(shared_player_refusal(actor=actor, player=player))
 
 
 @transaction.atomic
-def rename_player(
-    *, actor: AbstractBaseUser | AnonymousUser, club: Club, player: Player, name: str
-) -> Player:
+def rename_player(*, actor: User | AnonymousUser, club: Club, player: Player, name: str) -> Player:
     """A new name for a roster player: every game and standing shows it, since seats point here.
     Refused (PermissionDenied) unless `actor` organises every club the player is on."""
     check_may_change_player(actor=actor, player=player)
@@ -233,26 +231,26 @@ def set_retired(*, club: Club, player: Player, retired: bool, today: datetime.da
 
 
 @transaction.atomic
-def create_invite(*, club: Club, player: Player, by: AbstractBaseUser) -> Invite:
+def create_invite(*, club: Club, player: Player, by: User) -> Invite:
     """A single-use link for the person behind a roster player; earlier unused links for them die.
     Refused (PermissionDenied) unless `by` organises every club the player is on: whoever accepts
     the link has their account tied to the player."""
     check_may_change_player(actor=by, player=player)
-    if player.user_id is not None:  # type: ignore[attr-defined]
+    if player.user_id is not None:
         raise ValidationError(_("%(name)s already has an account.") % {"name": player.name})
     Invite.objects.filter(club=club, player=player, accepted_at=None).delete()
     return Invite.objects.create(club=club, player=player, token=secrets.token_urlsafe(24), created_by=by)
 
 
 @transaction.atomic
-def accept_invite(*, token: str, user: AbstractBaseUser) -> Invite:
+def accept_invite(*, token: str, user: User) -> Invite:
     """Tie the user's account to the invite's player and make them a member of the club (a role
     they already hold stays). The link then stops working."""
     invite = Invite.objects.select_for_update().select_related("player", "club").filter(token=token).first()
     if invite is None or invite.accepted_at is not None:
         raise ValidationError(_("This invite link has been used or withdrawn."))
-    player = Player.objects.select_for_update().get(pk=invite.player_id)  # type: ignore[attr-defined]
-    if player.user_id is not None:  # type: ignore[attr-defined]
+    player = Player.objects.select_for_update().get(pk=invite.player_id)
+    if player.user_id is not None:
         raise ValidationError(_("%(name)s already has an account.") % {"name": player.name})
     # A player merged onto another club's roster since the link was made: the link holds only if its
     # maker organises that club too (as `create_invite` would ask now).
@@ -267,11 +265,11 @@ def accept_invite(*, token: str, user: AbstractBaseUser) -> Invite:
         )
     if Player.objects.filter(user=user).exists():
         raise ValidationError(_("Your account is already tied to a player."))
-    player.user = user  # type: ignore[assignment]
+    player.user = user
     player.save(update_fields=["user"])
     ClubRole.objects.get_or_create(user=user, club=invite.club, defaults={"role": ClubRole.Role.MEMBER})
     invite.accepted_at = timezone.now()
-    invite.accepted_by = user  # type: ignore[assignment]
+    invite.accepted_by = user
     invite.save(update_fields=["accepted_at", "accepted_by"])
     return invite
 
@@ -318,7 +316,7 @@ def merge_players(*, keep: Player, duplicate: Player) -> Player:
 
 
 @transaction.atomic
-def merge_players_as(*, actor: AbstractBaseUser | AnonymousUser, keep: Player, duplicate: Player) -> Player:
+def merge_players_as(*, actor: User | AnonymousUser, keep: Player, duplicate: Player) -> Player:
     """`merge_players` for a person: refused (PermissionDenied, nothing written) unless the actor
     organises every club both players are on. The web merge and the admin's action call this."""
     if not may_change_player(actor, keep, duplicate):
@@ -329,8 +327,8 @@ def merge_players_as(*, actor: AbstractBaseUser | AnonymousUser, keep: Player, d
 
 def check_role_change(
     *,
-    actor: AbstractBaseUser | AnonymousUser,
-    user: AbstractBaseUser,
+    actor: User | AnonymousUser,
+    user: User,
     club_id: int,
     role: str | None,
 ) -> None:
@@ -358,8 +356,8 @@ _SCORING_ROLES = (ClubRole.Role.ORGANISER, ClubRole.Role.SCORER)
 @transaction.atomic
 def set_club_role(
     *,
-    actor: AbstractBaseUser | AnonymousUser,
-    user: AbstractBaseUser,
+    actor: User | AnonymousUser,
+    user: User,
     club_id: int,
     role: str | None,
 ) -> ClubRole | None:

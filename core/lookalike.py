@@ -22,7 +22,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from confusable_homoglyphs import categories, confusables  # type: ignore[import-untyped]
+from confusable_homoglyphs import categories, confusables
 
 #: Look-alikes the confusables data does not join: the digit 0 and a small o (the data joins 0
 #: with a capital O only), and two letters that read as one ("vv" as "w").

@@ -348,5 +348,5 @@ def _seats_by_game(seat_rows: Sequence[GameSeat], game_rows: Sequence[Game]) -> 
     """The seat rows of each game, in the order of `game_rows`."""
     by_game: dict[int, list[GameSeat]] = {game.pk: [] for game in game_rows}
     for seat_row in seat_rows:
-        by_game[seat_row.game_id].append(seat_row)  # type: ignore[attr-defined]
+        by_game[seat_row.game_id].append(seat_row)
     return list(by_game.values())

@@ -19,6 +19,7 @@ from clubs.models import Player
 from ledger import compute
 from ledger.compute import SeatResult, Stakes, Transfer
 from ledger.models import NightLock, Payment
+from nights import settlement
 from nights.models import Night, NightTable
 from nights.standings import table_figures
 from scoring.models import Game, GameSeat, GameStat
@@ -54,13 +55,13 @@ def _seat_results(nights: Sequence[Night]) -> dict[int, list[SeatResult]]:
         players[game_id][seat] = player
     stats: dict[int, list[GameStat]] = defaultdict(list)
     for stat in GameStat.objects.filter(game_id__in=game_ids):
-        stats[stat.game_id].append(stat)  # type: ignore[attr-defined]
+        stats[stat.game_id].append(stat)
     out: dict[int, list[SeatResult]] = defaultdict(list)
     for table in tables:
-        game, night = table.game, by_id[table.night_id]  # type: ignore[attr-defined]
+        game, night = table.game, by_id[table.night_id]
         assert game is not None
-        seats = players.get(game.pk, {})
-        if not seats or any(player is None for player in seats.values()):
+        seats = {seat: player for seat, player in players.get(game.pk, {}).items() if player is not None}
+        if not seats or len(seats) != len(players[game.pk]):
             continue
         _points, chips, complete, winner = table_figures(game, stats[game.pk])
         for seat, player in seats.items():
@@ -71,7 +72,7 @@ def _seat_results(nights: Sequence[Night]) -> dict[int, list[SeatResult]]:
                 outcome = "draw"
             else:
                 outcome = "win" if winner == side else "loss"
-            out[night.pk].append(SeatResult(game.pk, side, int(player), chips.get(side, 0), outcome))  # type: ignore[arg-type]
+            out[night.pk].append(SeatResult(game.pk, side, player, chips.get(side, 0), outcome))
     return out
 
 
@@ -246,7 +247,7 @@ def night_ledger(night: Night, *, verify: bool = False) -> NightLedger:
 
 
 def proposed_payments(
-    payments: Iterable[compute.Payment], unit: str, names: dict[PlayerId, str]
+    payments: Iterable[settlement.Payment], unit: str, names: dict[PlayerId, str]
 ) -> list[Suggestion]:
     return [
         Suggestion(p.payer, names.get(p.payer, ""), p.payee, names.get(p.payee, ""), Decimal(p.amount), unit)
@@ -259,7 +260,7 @@ def engine_mismatches(night: Night) -> list[str]:
     rules engine gives for their stored hands: the ledger is then not to be trusted until an admin
     runs `manage.py refresh_stats`."""
     wrong = []
-    stored = defaultdict(dict)
+    stored: dict[int, dict[str, int]] = defaultdict(dict)
     for game_id, side, chips in GameStat.objects.filter(game__night_table__night=night).values_list(
         "game_id", "side", "chips"
     ):

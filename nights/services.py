@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Sequence
 from decimal import Decimal
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -43,7 +43,7 @@ def open_night(
     hands_per_round: int | None,
     stake_per_chip: Decimal | None,
     stake_per_win: Decimal | None,
-    created_by: AbstractBaseUser | None,
+    created_by: User | None,
 ) -> Night:
     """Open a night; the caller's form has checked the settings with the rules engine."""
     if season is not None:
@@ -67,7 +67,7 @@ def open_night(
 
 
 def _check_season(*, club: Club, season: Season, played_on: datetime.date) -> None:
-    if season.club_id != club.pk:  # type: ignore[attr-defined]
+    if season.club_id != club.pk:
         raise ValidationError({"season": _("The season belongs to another club.")})
     if season.is_closed:
         raise ValidationError({"season": _("This season is closed: it accepts no new games.")})
@@ -93,8 +93,10 @@ def plan_version(night: Night) -> str:
     another (a double tap on Swap would otherwise swap the two players back)."""
     seats = NightSeat.objects.filter(table__night=night)
     seats = seats.order_by("table__round_no", "table__table_no", "seat")
-    rows = [*seats.values_list("table__round_no", "table__table_no", "seat", "player_id")]
-    rows += [*night.byes.order_by("round_no", "player_id").values_list("round_no", "player_id")]
+    rows: list[tuple[object, ...]] = [
+        *seats.values_list("table__round_no", "table__table_no", "seat", "player_id")
+    ]
+    rows += night.byes.order_by("round_no", "player_id").values_list("round_no", "player_id")
     return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
 
 
@@ -110,12 +112,12 @@ def stored_plan(night: Night) -> planning.NightPlan:
     byes = list(night.byes.order_by("round_no", "id").values_list("round_no", "player_id"))
     for number in range(1, night.rounds + 1):
         drawn = tuple(
-            planning.Table(tuple(seat.player_id for seat in ordered_seats(table)))  # type: ignore[attr-defined]
+            planning.Table(tuple(seat.player_id for seat in ordered_seats(table)))
             for table in tables
             if table.round_no == number
         )
         rounds.append(planning.Round(drawn, tuple(p for r, p in byes if r == number)))
-    present = tuple(row.player_id for row in night.players.all() if row.until_round is None)  # type: ignore[attr-defined]
+    present = tuple(row.player_id for row in night.players.all() if row.until_round is None)
     return planning.NightPlan(present, night.table_sizes(), night.seed, tuple(rounds))
 
 
@@ -177,7 +179,7 @@ def set_checked_in(*, night: Night, player: Player, present: bool) -> None:
         raise ValidationError(
             _("The night has started: add a late arrival or let a player leave for the remaining rounds.")
         )
-    if not Membership.objects.filter(club_id=night.club_id, player=player).exists():  # type: ignore[attr-defined]
+    if not Membership.objects.filter(club_id=night.club_id, player=player).exists():
         raise ValidationError(_("%(name)s is not on this club's roster.") % {"name": player.name})
     if present:
         NightPlayer.objects.get_or_create(night=night, player=player)
@@ -194,7 +196,7 @@ def check_in_newcomer(*, night: Night, name: str) -> tuple[Player, int]:
     and nobody added to the roster, when every round has started). Returns the player and the
     first round they play."""
     check_open(night)
-    player = add_roster_player(club=night.club, name=name)  # type: ignore[arg-type]
+    player = add_roster_player(club=night.club, name=name)
     if started_rounds(night):
         return player, add_late_arrival(night=night, player=player)
     set_checked_in(night=night, player=player, present=True)
@@ -269,7 +271,7 @@ def add_late_arrival(*, night: Night, player: Player) -> int:
     from_round = first_open_round(night)
     if from_round > night.rounds:
         raise ValidationError({"player": _("Every round has started: there is no round left to join.")})
-    if not Membership.objects.filter(club_id=night.club_id, player=player).exists():  # type: ignore[attr-defined]
+    if not Membership.objects.filter(club_id=night.club_id, player=player).exists():
         raise ValidationError({"player": _("%(name)s is not on this club's roster.") % {"name": player.name}})
     entry = NightPlayer.objects.filter(night=night, player=player).first()
     if entry is not None and entry.until_round is None:

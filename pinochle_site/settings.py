@@ -8,9 +8,13 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 from pinochle_site.env import envbool, envint, envlist, envstr
+
+# The admin's classes written with their model (`admin.ModelAdmin[Club]`) for the type checker.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -16,6 +16,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from clubs.admin import OrganisedClubsOnly
+from clubs.admin_safety import SafeModelAdmin, SafeTabularInline
 from clubs.permissions import CLUB_PATHS, can_manage_club, can_score_for_club
 from scoring import filing
 from scoring.models import Game, GameSeat, Hand, HandChange
@@ -24,7 +25,7 @@ from scoring.permissions import actor_for
 CLUB_PATHS.update({"scoring.game": "club", "scoring.gameseat": "game__club", "scoring.hand": "game__club"})
 
 
-class GameSeatInline(OrganisedClubsOnly, admin.TabularInline):
+class GameSeatInline(OrganisedClubsOnly[GameSeat], SafeTabularInline[GameSeat, Game]):
     """Read-only: seats are linked to players on the game's "file in a club" page."""
 
     model = GameSeat
@@ -43,7 +44,7 @@ class GameSeatInline(OrganisedClubsOnly, admin.TabularInline):
         return False
 
 
-class GameAdminForm(forms.ModelForm):  # type: ignore[type-arg]
+class GameAdminForm(forms.ModelForm[Game]):
     """Checks the filing as the game's details page does, naming the field."""
 
     request: HttpRequest
@@ -76,7 +77,7 @@ class GameAdminForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(Game)
-class GameAdmin(OrganisedClubsOnly, admin.ModelAdmin):
+class GameAdmin(OrganisedClubsOnly[Game], SafeModelAdmin[Game]):
     form = GameAdminForm
     list_display = ["code", "variant", "deck", "seats", "hand_count", "finished", "winner", "updated_at"]
     list_filter = ["variant", "deck", "seats", "finished"]
@@ -91,6 +92,7 @@ class GameAdmin(OrganisedClubsOnly, admin.ModelAdmin):
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
         form = super().get_form(request, obj, change=change, **kwargs)
+        assert issubclass(form, GameAdminForm)
         form.request = request
         return form
 
@@ -119,7 +121,7 @@ class GameAdmin(OrganisedClubsOnly, admin.ModelAdmin):
 
 
 @admin.register(Hand)
-class HandAdmin(OrganisedClubsOnly, admin.ModelAdmin):
+class HandAdmin(OrganisedClubsOnly[Hand], SafeModelAdmin[Hand]):
     """Read-only: a hand is corrected on the game page, which rescores and audits the change."""
 
     club_path = "game__club"
@@ -137,7 +139,7 @@ class HandAdmin(OrganisedClubsOnly, admin.ModelAdmin):
 
 
 @admin.register(HandChange)
-class HandChangeAdmin(OrganisedClubsOnly, admin.ModelAdmin):
+class HandChangeAdmin(OrganisedClubsOnly[HandChange], SafeModelAdmin[HandChange]):
     """The audit trail is read-only, here too."""
 
     club_path = "club_id"

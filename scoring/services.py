@@ -235,9 +235,9 @@ def record_hand(
     except IntegrityError:
         # The unique constraints caught a concurrent save of the same number or submission.
         if submission_id is not None:
-            same = Hand.objects.filter(game=game, submission_id=submission_id).first()
-            if same is not None:
-                repeat = _same_submission(game, same, data)
+            saved = Hand.objects.filter(game=game, submission_id=submission_id).first()
+            if saved is not None:
+                repeat = _same_submission(game, saved, data)
                 _keep_meld_mode(game, meld_mode)
                 return repeat
         raise HandConflict(number) from None

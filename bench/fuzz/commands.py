@@ -190,7 +190,9 @@ def import_crash(
     if answer.status != 302:
         return 1, [f"import crash: the upload answered {answer.status}"]
     status_path = answer.location()
-    batch_id = int(re.search(r"(\d+)/?$", status_path).group(1))
+    found = re.search(r"(\d+)/?$", status_path)
+    assert found is not None, status_path  # the status page's address ends with the batch's id
+    batch_id = int(found.group(1))
     killed = None
     deadline = time.monotonic() + 300
     while killed is None and time.monotonic() < deadline:

@@ -57,9 +57,9 @@ class Fuzzer(TableForms, AccountForms, ClubForms, Uploads):
             return Request("id syntax", "POST", path, list(fields.items()), who="alice", must_refuse=True)
         if kind == "merge":
             keep, duplicate = rng.sample(s.player_ids, 2)
-            fields = [("duplicate", rng.choice(id_variants(duplicate)))]
+            merge = [("duplicate", rng.choice(id_variants(duplicate)))]
             path = f"/clubs/{s.club_id}/players/{keep}/merge"  # the roster's merge: 400 and its form
-            return Request("id syntax", "POST", path, fields, who="alice", must_refuse=True)
+            return Request("id syntax", "POST", path, merge, who="alice", must_refuse=True)
         if kind == "admin form":
             fields = {"club": str(s.club_id), "season": rng.choice(id_variants(s.season_id)),
                       "played_on": "", "place": "", "note": "", "seat_rows-TOTAL_FORMS": "0",

@@ -4,6 +4,7 @@ the limit."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from bench.fuzz.maker import Maker
 from bench.fuzz.payloads import (
@@ -25,7 +26,8 @@ class Uploads(Maker):
         rng = self.rng
         if rng.random() < 0.5:
             kind = rng.choice(sorted(HOSTILE_JSON))
-            name, data = "games.json", HOSTILE_JSON[kind]().encode("utf-8", "surrogatepass")
+            make_record: Callable[[], str] = HOSTILE_JSON[kind]
+            name, data = "games.json", make_record().encode("utf-8", "surrogatepass")
         else:
             name, data = (
                 "hands.csv",

@@ -76,7 +76,7 @@ def _new(model: type[Any], where: str, **values: Any) -> Any:
 
 def _key(row: Mapping[str, Any], where: str) -> int | None:
     """The row's id in the source database (version 4), kept by the restore; None in older files."""
-    key = _field(row, "id", int, where, optional=True)
+    key: int | None = _field(row, "id", int, where, optional=True)
     if key is not None and not 0 < key < 2**31:
         raise BackupRefused(f"{where}: 'id' {key} is not a row id")
     return key

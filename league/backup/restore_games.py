@@ -149,8 +149,8 @@ def _restore_games(
     Hand.objects.bulk_update(hands, ["submission_id", "created_at", "updated_at"], batch_size=1000)
     at = [change.at for change in trail]
     HandChange.objects.bulk_create(trail, batch_size=1000)
-    for change, moment in zip(trail, at, strict=True):
-        change.at = moment
+    for change, when in zip(trail, at, strict=True):
+        change.at = when
     HandChange.objects.bulk_update(trail, ["at"], batch_size=1000)
     return len(stored), sum(len(game.hands) for game in new_games)
 

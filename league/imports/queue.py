@@ -7,6 +7,7 @@ import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import BinaryField
 from django.db.models.functions import Length, Substr
@@ -15,7 +16,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, override
 from django_tasks import task
 
-from clubs.permissions import AnyUser
 from league import csv_io
 from league.imports.batch import RUNNING, UNFINISHED, _end_unfinished, _failed, _stopped, log
 from league.imports.rights import rights_of
@@ -34,7 +34,7 @@ class TooManyImports(Exception):
     """One upload more than the limits allow; the message says which."""
 
 
-def waiting_problem(user: AnyUser) -> str | None:
+def waiting_problem(user: User) -> str | None:
     """Why the user may not upload now: too many unfinished imports of theirs, or of everyone."""
     settle_stalled()
     unfinished = ImportBatch.objects.filter(status__in=UNFINISHED)
@@ -61,7 +61,7 @@ def start(
     *,
     raw: bytes,
     name: str,
-    user: AnyUser,
+    user: User,
     club: str = "",
     season: str = "",
     played_on: datetime.date | None = None,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from django.contrib import messages
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.formats import number_format
@@ -26,8 +28,15 @@ from league.views.records import _only_clubs
 from scoring.permissions import readable_games
 
 
+class FormPlace(TypedDict):
+    """The club and season an import form names ("" for none)."""
+
+    club: str
+    season: str
+
+
 @require_GET
-def export_csv(request: HttpRequest, which: str) -> HttpResponse:
+def export_csv(request: HttpRequest, which: str) -> HttpResponseBase:
     form = ExportForm(request.GET)
     if not form.is_valid():
         return render(request, "league/export_error.html", {"form": form}, status=400)
@@ -74,7 +83,7 @@ def import_games(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         season = data["season"]
         club = data["club"] or (season.club if season else None)
-        place = {"club": club.name if club else "", "season": season.name if season else ""}
+        place = FormPlace(club=club.name if club else "", season=season.name if season else "")
         raw = data["file"].read()
         # The clubs and seasons the form or the file's first rows name, before the file is kept.
         problems = imports.import_rights(request.user, csv_io.first_places(raw, **place), new_clubs=set())

@@ -94,9 +94,7 @@ def club(request: HttpRequest, club_id: int) -> HttpResponse:
     games = (
         club.games.select_related("season")
         .prefetch_related("seat_rows")
-        .order_by(  # type: ignore[attr-defined]
-            F("played_on").desc(nulls_last=True), "-created_at", "-pk"
-        )[:20]
+        .order_by(F("played_on").desc(nulls_last=True), "-created_at", "-pk")[:20]
     )
     return render(
         request,

@@ -22,7 +22,7 @@ class HtmxHttpRequest(HttpRequest):
 
 def night_club(night_id: int) -> int:
     """The club of the night a URL names (404 for an unknown night)."""
-    return get_object_or_404(Night.objects.only("club_id"), pk=night_id).club_id  # type: ignore[attr-defined]
+    return get_object_or_404(Night.objects.only("club_id"), pk=night_id).club_id
 
 
 manage_night = require_club_role("manage", club_of=lambda night_id, **kwargs: night_club(night_id))

@@ -32,7 +32,7 @@ def club_nights(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
     context = {
         "club": club,
-        "nights": club.nights.select_related("season"),  # type: ignore[attr-defined]
+        "nights": club.nights.select_related("season"),
         "manager": can_manage_club(request.user, club.pk),
     }
     return render(request, "nights/club_nights.html", context)
@@ -73,7 +73,7 @@ def _plan_rounds(night: Night) -> list[dict[str, Any]]:
                 "number": number,
                 "tables": [{"table": t, "seats": services.ordered_seats(t), "game": t.game} for t in drawn],
                 "byes": [b.player for b in byes if b.round_no == number],
-                "started": any(t.game_id for t in drawn),  # type: ignore[attr-defined]
+                "started": any(t.game_id for t in drawn),
             }
         )
     return rounds
@@ -82,7 +82,7 @@ def _plan_rounds(night: Night) -> list[dict[str, Any]]:
 def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **forms: Any) -> HttpResponse:
     started = services.started_rounds(night)
     entries = list(night.players.select_related("player"))
-    present_ids = {e.player_id for e in entries if e.until_round is None}  # type: ignore[attr-defined]
+    present_ids = {e.player_id for e in entries if e.until_round is None}
     playing = Player.objects.filter(pk__in=present_ids).order_by("name", "pk")
     open_rounds = list(range(started + 1, night.rounds + 1))
     context = {
@@ -93,13 +93,13 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
         "rounds": _plan_rounds(night),
         "entries": entries,
         "present_ids": present_ids,
-        "roster": roster(night.club) if not started else [],  # type: ignore[arg-type]
+        "roster": roster(night.club) if not started else [],
         "next_round": started + 1 if started < night.rounds else None,
-        "newcomer_form": forms.get("newcomer_form") or NewcomerForm(club=night.club),  # type: ignore[arg-type]
+        "newcomer_form": forms.get("newcomer_form") or NewcomerForm(club=night.club),
         "swap_form": forms.get("swap_form")
         or SwapForm(players=playing, rounds=open_rounds, initial={"plan": services.plan_version(night)}),
         "late_form": forms.get("late_form")
-        or PlayerChoiceForm(players=late_arrival_choices(night.club, night), prefix="late"),  # type: ignore[arg-type]
+        or PlayerChoiceForm(players=late_arrival_choices(night.club, night), prefix="late"),
         "leave_form": forms.get("leave_form") or PlayerChoiceForm(players=playing, prefix="leave"),
     }
     return render(request, "nights/night.html", context, status=status)
@@ -120,7 +120,7 @@ def check_in(request: HtmxHttpRequest, night_id: int, player_id: int) -> HttpRes
     night = _night(night_id)
     # Only a player on the night's club roster: another club's player id answers 404 and never
     # shows that player's name.
-    player = get_object_or_404(Player, pk=player_id, memberships__club_id=night.club_id)  # type: ignore[attr-defined]
+    player = get_object_or_404(Player, pk=player_id, memberships__club_id=night.club_id)
     present = request.POST.get("present") == "yes"
     refusal = ""
     try:
@@ -135,7 +135,7 @@ def check_in(request: HtmxHttpRequest, night_id: int, player_id: int) -> HttpRes
 
 
 def _check_in_row(request: HttpRequest, night: Night, player: Player, refusal: str) -> HttpResponse:
-    present_ids = set(night.players.filter(until_round=None).values_list("player_id", flat=True))  # type: ignore[attr-defined]
+    present_ids = set(night.players.filter(until_round=None).values_list("player_id", flat=True))
     context = {"night": night, "player": player, "present_ids": present_ids, "refusal": refusal, "oob": True}
     parts = [
         render_to_string("nights/night.html#check-in-row", context, request),
@@ -156,7 +156,7 @@ def _check_in_row(request: HttpRequest, night: Night, player: Player, refusal: s
 @manage_night
 def newcomer(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
-    form = NewcomerForm(request.POST, club=night.club)  # type: ignore[arg-type]
+    form = NewcomerForm(request.POST, club=night.club)
     if not form.is_valid():
         return _night_page(request, night, status=400, newcomer_form=form)
     try:
@@ -228,7 +228,7 @@ def swap(request: HttpRequest, night_id: int) -> HttpResponse:
 @manage_night
 def late_arrival(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
-    form = PlayerChoiceForm(request.POST, players=late_arrival_choices(night.club, night), prefix="late")  # type: ignore[arg-type]
+    form = PlayerChoiceForm(request.POST, players=late_arrival_choices(night.club, night), prefix="late")
     if form.is_valid():
         player = form.cleaned_data["player"]
         try:
@@ -322,7 +322,7 @@ def remove(request: HttpRequest, night_id: int) -> HttpResponse:
         }
         status = 200 if request.method == "GET" else 409 if locked else 400
         return render(request, "nights/remove.html", context, status=status)
-    club_id = night.club_id  # type: ignore[attr-defined]
+    club_id = night.club_id
     removed = removal.remove_night(
         night=night, keep_payments=choice != "remove", removed_by=request.user.get_username()
     )

@@ -46,7 +46,7 @@ def standings(request: HttpRequest, night_id: int) -> HttpResponse:
     context = {
         **_standings_context(request, night, live_url=live),
         "manager": can_manage_club(request.user, night.club_id),
-    }  # type: ignore[attr-defined]
+    }
     return render(request, "nights/standings.html", context)
 
 

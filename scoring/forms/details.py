@@ -13,6 +13,20 @@ from clubs.models import Club, Player, Season
 from scoring.models import Game
 
 
+class PlayerWithClubsField(IdChoiceField):
+    """A seat's player, labelled with their clubs among those offered (`shown`, None: all): of a
+    player on another club's roster too, this user does not learn which (site staff, offered every
+    club, see them all)."""
+
+    def __init__(self, *args: Any, shown: set[int] | None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.shown = shown
+
+    def label_from_instance(self, obj: Player) -> str:
+        names = [c.name for c in obj.clubs.all() if self.shown is None or c.pk in self.shown]
+        return f"{obj.name} ({', '.join(names) or '—'})"
+
+
 class GameDetailsForm(forms.Form):
     """A game's place in the league, and which player sat in each seat."""
 
@@ -37,12 +51,14 @@ class GameDetailsForm(forms.Form):
         self.game = game
         self.linked = {row.player_id for row in game.seat_rows.all() if row.player_id}
         if clubs is not None:
-            offered = clubs | ({game.club_id} if game.club_id else set())  # type: ignore[attr-defined]
+            offered = clubs | ({game.club_id} if game.club_id else set())
             club_field, season_field = self.fields["club"], self.fields["season"]
             assert isinstance(club_field, forms.ModelChoiceField)
             assert isinstance(season_field, forms.ModelChoiceField)
             club_field.queryset = Club.objects.filter(pk__in=offered)
-            season_field.queryset = season_field.queryset.filter(club__in=offered)  # type: ignore[union-attr]
+            seasons = season_field.queryset
+            assert seasons is not None  # the class's own queryset (above)
+            season_field.queryset = seasons.filter(club__in=offered)
         players = Player.objects.prefetch_related("clubs").order_by("name", "pk")
         if clubs is not None:
             # Retired players are not offered, except where this game already seats them.
@@ -51,20 +67,14 @@ class GameDetailsForm(forms.Form):
             ).distinct()
         shown = None if clubs is None else offered
 
-        def label(player: Player) -> str:
-            """The player and their clubs among those offered: of a player on another club's roster
-            too, this user does not learn which (site staff, offered every club, see them all)."""
-            names = [c.name for c in player.clubs.all() if shown is None or c.pk in shown]
-            return f"{player.name} ({', '.join(names) or '—'})"
-
         for seat in game.seat_rows.all():  # clockwise (GameSeat's ordering)
-            field = IdChoiceField(
+            field = PlayerWithClubsField(
                 players,
+                shown=shown,
                 required=False,
                 label=_("Seat %(seat)s (typed: %(name)s)") % {"seat": seat.seat, "name": seat.name or "—"},
                 empty_label=_("— not linked —"),
             )
-            field.label_from_instance = label
             self.fields[f"seat_{seat.seat}"] = field
 
     def seat_fields(self) -> list[Any]:
@@ -74,14 +84,15 @@ class GameDetailsForm(forms.Form):
         return [self[name] for name in self.fields if not name.startswith("seat_")]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         club, season, played_on = data.get("club"), data.get("season"), data.get("played_on")
         if season is not None:
             if club is not None and season.club_id != club.pk:
                 self.add_error("season", _("This season belongs to another club."))
             elif played_on is not None and not season.starts_on <= played_on <= season.ends_on:
                 self.add_error("played_on", _("The date is outside the season."))
-            if season.closed_at is not None and season.pk != self.game.season_id:  # type: ignore[attr-defined]
+            if season.closed_at is not None and season.pk != self.game.season_id:
                 self.add_error(
                     "season", _("Season %(name)s is closed: it accepts no new games.") % {"name": season.name}
                 )

@@ -81,7 +81,8 @@ class GameForm(GameRulesForm):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         seats, variant = data.get("seats"), data.get("variant")
         if variant == "check" and seats is not None and seats != CHECK_SEATS:
             self.add_error(

@@ -8,13 +8,14 @@ score it before anything is written."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from django import forms
 from django.utils.functional import cached_property, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from core.fields import WholeNumberField
 from core.strict_input import whole_number
@@ -48,6 +49,39 @@ TRUMP_CHOICES = FixedChoices(
 MELD_MODE_CHOICES = FixedChoices(Game.MeldMode.choices)
 
 
+class MeldRow(TypedDict):
+    """One meld item's picker in a seat of the hand form."""
+
+    name: str
+    item: str
+    label: StrOrPromise
+    value: Any  # the posted text or the initial count
+    max: int
+    points: int
+    chips: int
+    family: str
+    rare: bool
+    level: int
+
+
+class MeldSeat(TypedDict):
+    """One seat's melds in the hand form: its pickers, sums and errors."""
+
+    seat: str
+    label: str
+    rows: list[MeldRow]
+    common: list[MeldRow]
+    rare: list[MeldRow]
+    rare_open: bool
+    higher: list[MeldRow]
+    higher_open: bool
+    errors: list[str]
+    points: int
+    chip_sum: int
+    open: bool
+    exclusive: bool
+
+
 class HandForm(forms.Form):
     """One hand: bidder, bid, trump, melds (item by item or plain points), tricks.
 
@@ -68,7 +102,9 @@ class HandForm(forms.Form):
         s = settings
         if s.chips_in_play:
             self.fields["passed"] = forms.BooleanField(label=_("All four passed"), required=False)
-        bidders = [(seat, lazy_seat_label(seat, players)) for seat in s.seat_letters]
+        bidders: list[tuple[str, StrOrPromise]] = [
+            (seat, lazy_seat_label(seat, players)) for seat in s.seat_letters
+        ]
         if s.seats == 2:
             bidders.append(("", _("No bidding")))
         self.fields["bidder"] = forms.ChoiceField(
@@ -137,7 +173,8 @@ class HandForm(forms.Form):
     # --- building the hand object ------------------------------------------------------------
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("passed"):
             self.hand = {"passed": True}
             return data
@@ -313,15 +350,17 @@ class HandForm(forms.Form):
             first = min(invalid, key=order.index)
             self.fields[first].widget.attrs["autofocus"] = True
 
-    def meld_seats(self) -> list[dict[str, Any]]:
+    def meld_seats(self) -> list[MeldSeat]:
         """Per seat: its label, its item counts and the errors about its melds."""
         chips = self.settings.chips_in_play
         deck = self.settings.deck
-        seats = []
+        seats: list[MeldSeat] = []
         for seat in self.settings.seat_letters:
-            rows = []
+            rows: list[MeldRow] = []
             for item in self.items:
                 value = self.meld_value(seat, item.name)
+                points = item.points(deck)
+                assert points is not None  # self.items are the deck's items (meld_items_for)
                 rows.append(
                     {
                         "name": f"meld_{seat}_{item.name}",
@@ -329,7 +368,7 @@ class HandForm(forms.Form):
                         "label": MELD_NAMES[item.name],
                         "value": "" if value is None else value,
                         "max": MAX_REPEAT if item.name in REPEATABLE else 1,
-                        "points": item.points(deck),
+                        "points": points,
                         "chips": item.chips if chips else 0,
                         "family": item.family,
                         "rare": item.level > 1,
@@ -361,12 +400,13 @@ class HandForm(forms.Form):
                     # Closed unless its melds have a problem: the sum says what it holds, and the
                     # trick fields stay near (a correction most often changes the tricks).
                     "open": bool(errors),
+                    "exclusive": False,
                 }
             )
         # One seat open at a time (an exclusive accordion) unless several have problems to show.
-        exclusive = sum(1 for seat in seats if seat["open"]) <= 1
-        for seat in seats:
-            seat["exclusive"] = exclusive
+        exclusive = sum(1 for entry in seats if entry["open"]) <= 1
+        for entry in seats:
+            entry["exclusive"] = exclusive
         return seats
 
     @cached_property

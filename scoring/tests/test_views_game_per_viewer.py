@@ -1,8 +1,6 @@
 """The game page as each viewer gets it: what one viewer is shown never leaks to another, and the
 read of the game with this phone's right to it counts the right as the right alone does."""
 
-import re
-
 import pytest
 from django.contrib.auth.models import User
 from django.core import signing
@@ -13,13 +11,13 @@ from scoring.handover import token_hash
 from scoring.models import Device, DeviceGame
 from scoring.rules import worked_example
 from tests.access_helpers import CLUB, client_with_token, make_game, make_personas, request_as
-from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
+from tests.helpers import WORKED_EXAMPLE, check_game, found, hand_post, save_url, text
 
 pytestmark = pytest.mark.django_db
 
 
 def _csrf(html: str) -> str:
-    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    return found(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
 
 
 def test_two_phones_each_get_their_own_csrf_token_and_form_id():
@@ -30,10 +28,7 @@ def test_two_phones_each_get_their_own_csrf_token_and_form_id():
     first_page = scoring.get(f"/g/{game.code}/").content.decode()
     second_page = second.get(f"/g/{game.code}/").content.decode()
     assert _csrf(first_page) != _csrf(second_page)
-    ids = [
-        re.search(r'name="submission_id" value="([^"]+)"', page).group(1)
-        for page in (first_page, second_page)
-    ]
+    ids = [found(r'name="submission_id" value="([^"]+)"', page) for page in (first_page, second_page)]
     assert ids[0] != ids[1]
     # Each page's token is the one its own browser's cookie accepts: the save goes through.
     post = {
@@ -70,9 +65,9 @@ def test_the_read_only_viewer_never_gets_the_scoring_phones_parts():
 @pytest.mark.parametrize("role", [None, "organiser", "scorer", "member", "superuser", "quick game"])
 @pytest.mark.parametrize("active", [True, False])
 def test_the_game_read_with_its_right_applies_the_holder_rule_as_the_right_read_alone_does(role, active):
-    """The right read with the game (one query) counts exactly when `_rights_row` counts it: a club
-    game's right only while its holder may score for the club; a right with no holder, or in a
-    quick game, always."""
+    """The right read with the game (one query) counts exactly when the right read on its own
+    counts: a club game's right only while its holder may score for the club; a right with no
+    holder, or in a quick game, always."""
     people = make_personas()
     game = make_game(club_id=None if role == "quick game" else CLUB)
     holder = {"organiser": people["alice"], "scorer": people["bob"], "member": people["charlie"]}.get(role)
@@ -89,14 +84,15 @@ def test_the_game_read_with_its_right_applies_the_holder_rule_as_the_right_read_
             "a phone"
         )
     }
-    alone = devices._rights_row(request_as(cookies=cookies), game)
-    request = request_as(cookies=cookies)
-    assert devices.game_with_right(request, game.code).pk == game.pk
-    assert request._device_rights[game.pk] == alone
     counts = role not in ("member",)
-    assert alone == (active, counts)
-    assert devices.holds_game(request, game) is (active and counts)
-    assert devices.right_lapsed(request, game) is (active and not counts)
+    alone = request_as(cookies=cookies)  # the right read on its own
+    assert devices.holds_game(alone, game) is (active and counts)
+    assert devices.right_lapsed(alone, game) is (active and not counts)
+    with_game = request_as(cookies=cookies)  # the right read with the game, in one query
+    read = devices.game_with_right(with_game, game.code)
+    assert read is not None and read.pk == game.pk
+    assert devices.holds_game(with_game, game) is (active and counts)
+    assert devices.right_lapsed(with_game, game) is (active and not counts)
 
 
 def test_the_game_read_with_its_right_finds_no_game_for_an_unknown_code_and_no_right_for_another_phone():
@@ -108,5 +104,6 @@ def test_the_game_read_with_its_right_finds_no_game_for_an_unknown_code_and_no_r
     }
     assert devices.game_with_right(request_as(cookies=cookies), "nosuchgame") is None
     request = request_as(cookies=cookies)
-    assert devices.game_with_right(request, game.code).pk == game.pk
-    assert request._device_rights[game.pk] is None and not devices.holds_game(request, game)
+    read = devices.game_with_right(request, game.code)
+    assert read is not None and read.pk == game.pk
+    assert not devices.holds_game(request, game) and not devices.right_lapsed(request, game)

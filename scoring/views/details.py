@@ -51,7 +51,7 @@ def game_details(request: HttpRequest, code: str) -> HttpResponse:
     elif form.is_valid():
         data = form.cleaned_data
         new_club = data["filed_club"].pk if data["filed_club"] else None
-        old_club = game.club_id  # type: ignore[attr-defined]
+        old_club = game.club_id
         if new_club != old_club:
             if new_club is not None and not can_score_for_club(request.user, new_club):
                 raise PermissionDenied(_("Only a scorer or organiser of the club files games in it."))

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
@@ -26,8 +27,16 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
+T = TypeVar("T")
+
+
+def made_when_used(make: Callable[[], T]) -> T:
+    """`make()`, worked out only when first used (a SimpleLazyObject, which stands in for it)."""
+    return cast(T, SimpleLazyObject(make))
+
+
 def hand_form(game: Game, data: QueryDict | None, **kwargs: Any) -> HandForm:
-    players = SimpleLazyObject(lambda: services.players_of(game))
+    players = made_when_used(lambda: services.players_of(game))
     return HandForm(data, settings=selectors.settings_of(game), players=players, **kwargs)
 
 

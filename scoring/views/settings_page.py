@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -89,8 +89,10 @@ def _settings_preview(form: GameSettingsForm, game: Game) -> dict[str, Any] | No
 def _settings_moved_on(form: GameSettingsForm, game: Game, version: str) -> dict[str, Any] | None:
     """Another phone wrote meanwhile: nothing was saved. The entry stays, with the game's new
     version and a preview against the game as it is now, to be saved again."""
-    form.data = form.data.copy()
-    form.data["version"] = version
+    assert isinstance(form.data, QueryDict)  # the form holds request.POST
+    data = form.data.copy()
+    data["version"] = version
+    form.data = data
     preview = _settings_preview(form, game)
     form.add_error(
         None,
