@@ -1,4 +1,3 @@
-import re
 
 import pytest
 from django.test import Client
