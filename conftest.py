@@ -157,3 +157,12 @@ def _tasks_in_the_request(settings):
 def fast_password_hashing(settings):
     """Every test logs in with MD5: the real hasher is slow on purpose, and no test is about the hash."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def people():
+    """The personas (tests/access_helpers.py): alice organises CLUB, bob scores for it, charlie is
+    a member, dave organises another club, each with an account."""
+    from tests.access_helpers import make_personas
+
+    return make_personas()

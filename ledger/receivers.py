@@ -19,9 +19,10 @@ from nights.signals import Settlement, night_removing, night_settlement
 
 @receiver(players_merging, dispatch_uid="ledger.merge_payments")
 def move_payments(*, keep: Player, duplicate: Player, **_kwargs: Any) -> None:
-    """A payment between the two becomes one from the player to themselves: no balance changes."""
-    Payment.objects.filter(payer=duplicate).update(payer=keep)
-    Payment.objects.filter(payee=duplicate).update(payee=keep)
+    """A payment between the two becomes one from the player to themselves: no balance changes.
+    Removed payments move too (all_objects): they still point at the duplicate, which the merge deletes."""
+    Payment.all_objects.filter(payer=duplicate).update(payer=keep)
+    Payment.all_objects.filter(payee=duplicate).update(payee=keep)
 
 
 def _locked(night: Night) -> bool:

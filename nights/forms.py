@@ -22,8 +22,8 @@ from core.fields import PlainDecimalField, WholeNumberField
 from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUNDS, Night
 from scoring.engine_messages import engine_message
 from scoring.forms import GameRulesForm
-from scoring.models import Game
 from scoring.rules import RecordError, parse_settings
+from scoring.rules.tables import chips_in_play
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -112,9 +112,7 @@ class NightForm(GameRulesForm):
             self.add_error("hands_per_round", _("Enter how many hands a round has."))
         if data.get("round_ends") == Night.RoundEnds.GAME:
             data["hands_per_round"] = None
-        # Chips are in play in Check Pinochle with a single deck only (with a double deck it is an
-        # ordinary game: rule book, "Check Pinochle with a double deck").
-        chips = variant == Game.Variant.CHECK and deck == Game.Deck.SINGLE
+        chips = variant is not None and deck is not None and chips_in_play(variant, deck)
         if chips and data.get("stake_per_win") is not None:
             self.add_error(
                 "stake_per_win", _("Check Pinochle plays for chips: set a stake per chip instead.")

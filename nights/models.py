@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import SEAT_CHOICES, Game
-from scoring.rules.tables import MAX_BID, MAX_TARGET
+from scoring.rules.tables import MAX_BID, MAX_TARGET, chips_in_play, seat_counts_for
 
 #: The most rounds a night may have (a long evening of short games).
 MAX_ROUNDS = 12
@@ -130,7 +130,7 @@ class Night(models.Model):
     def is_check(self) -> bool:
         """Chips are in play: Check Pinochle with a single deck (rule book: with a double deck
         Check Pinochle is played as an ordinary double-deck game)."""
-        return self.variant == Game.Variant.CHECK and self.deck == Game.Deck.SINGLE
+        return chips_in_play(self.variant, self.deck)
 
     @property
     def games(self) -> models.QuerySet[Game]:
@@ -139,7 +139,7 @@ class Night(models.Model):
 
     def table_sizes(self) -> tuple[int, ...]:
         """The table sizes the draw may use: 4 only for Check Pinochle, else 4, 3 or 2."""
-        return (4,) if self.variant == Game.Variant.CHECK else (4, 3, 2)
+        return seat_counts_for(self.variant)
 
 
 class NightPlayer(models.Model):

@@ -53,15 +53,8 @@ class GameMovedOn(Exception):
 
 def players_of(game: Game) -> dict[str, str]:
     """Names by seat, in seat order; a seat with no name is left out."""
-    if "seat_rows" in getattr(game, "_prefetched_objects_cache", {}):
-        return {row.seat: row.name for row in game.seat_rows.all() if row.name}
-    # Sorted here: GameSeat's default ordering ("game", then seat) joins the game table only to sort.
-    rows = GameSeat.objects.filter(game_id=game.pk).order_by().values_list("seat", "name")
-    return {seat: name for seat, name in sorted(rows, key=_seat_index) if name}
-
-
-def _seat_index(row: Sequence[Any]) -> int:
-    return SEAT_ORDER.index(row[0])
+    # all(): a prefetch of seat_rows answers it without a query.
+    return {row.seat: row.name for row in game.seat_rows.all() if row.name}
 
 
 def game_record(game: Game, hands: Sequence[Hand] | None = None) -> dict[str, Any]:

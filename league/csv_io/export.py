@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from core.spreadsheet import neutralise
 from league.csv_io.columns import CHIP_SIDES, CHUNK, SEATS, SIDES
 from scoring.models import Game, GameSeat, Hand, HandStat
+from scoring.rules.tables import chips_in_play
 from scoring.stats import seat_meld_points
 
 # --- export ------------------------------------------------------------------------------------
@@ -63,7 +64,7 @@ def games_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
     for game, names in _games_and_names(games):
         scores = game["scores"] or {}
         # As in hands.csv: a Check game with a double deck is played as standard, without chips.
-        chips = (game["chip_totals"] or {}) if _chips_in_play(game["variant"], game["deck"]) else {}
+        chips = (game["chip_totals"] or {}) if chips_in_play(game["variant"], game["deck"]) else {}
         yield [
             *_settings_cells(game, names),
             game["hand_count"],
@@ -72,12 +73,6 @@ def games_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
             *(chips.get(side, "") for side in CHIP_SIDES),
             neutralise(game["winner"]),
         ]
-
-
-def _chips_in_play(variant: str, deck: str) -> bool:
-    """Check Pinochle with a single deck: with a double deck it falls back to standard
-    (docs/rules.md, "Check Pinochle with a double deck")."""
-    return variant == "check" and deck == "single"
 
 
 # Per side, the HandStat columns a hands.csv row needs. A hand and its sides are one row of one
@@ -128,9 +123,9 @@ def hands_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
         if pending is None or pending[0] != game["id"]:
             continue  # a game with no hands has no rows here
         settings_cells = _settings_cells(game, names)
-        chips_in_play = _chips_in_play(game["variant"], game["deck"])
+        chips = chips_in_play(game["variant"], game["deck"])
         for row in pending[1]:
-            yield settings_cells + _hand_cells(row, game["seats"], game["deck"], chips_in_play)
+            yield settings_cells + _hand_cells(row, game["seats"], game["deck"], chips)
         pending = next(hands, None)
 
 

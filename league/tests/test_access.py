@@ -16,18 +16,12 @@ from tests.access_helpers import (
     OTHER_CLUB,
     client_with_token,
     make_game,
-    make_personas,
     signed_in,
 )
 
 pytestmark = pytest.mark.django_db
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "record-example.json"
-
-
-@pytest.fixture
-def people():
-    return make_personas()
 
 
 @pytest.fixture

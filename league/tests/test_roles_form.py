@@ -10,14 +10,9 @@ import pytest
 from django.test import Client
 
 from clubs.models import ClubRole
-from tests.access_helpers import CLUB, make_personas, signed_in
+from tests.access_helpers import CLUB, signed_in
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def people():
-    return make_personas()  # alice organises CLUB; dave has an account in another club
 
 
 def _answer(client: Client, username: str) -> tuple[int, str]:

@@ -1,14 +1,8 @@
 import pytest
 
 from clubs.models import Club, Season
-from tests.access_helpers import CLUB, make_personas
+from tests.access_helpers import CLUB
 from tests.ledger_helpers import roster
-
-
-@pytest.fixture
-def people():
-    """alice organises CLUB, bob scores, charlie is a member, dave organises another club."""
-    return make_personas()
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ Plain Python (no Django)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from nights.planning.plan import _MAX_PASSES, _REPEAT_PARTNER, _SMALL_TABLE, _History
@@ -37,7 +38,8 @@ def _partition(total: int, sizes: Sequence[int]) -> tuple[int, ...] | None:
     return None
 
 
-def _starter(circle: int) -> list[tuple[int, int]]:
+@functools.cache
+def _starter(circle: int) -> tuple[tuple[int, int], ...]:
     """Pairs of 1..circle-1 whose differences (mod `circle`) are all different, found by search.
 
     Developed mod `circle` they give a round robin like the circle method's, but the first one found
@@ -70,8 +72,8 @@ def _starter(circle: int) -> list[tuple[int, int]]:
 
     # Past 15 the search is slow to find one and the night is over long before the round robin.
     if circle <= 15 and search(points):
-        return pairs
-    return [(i, circle - i) for i in range(1, circle // 2 + 1)]
+        return tuple(pairs)
+    return tuple((i, circle - i) for i in range(1, circle // 2 + 1))
 
 
 def _round_robin(order_size: int, round_index: int) -> list[int]:
@@ -88,17 +90,11 @@ def _round_robin(order_size: int, round_index: int) -> list[int]:
         return partner
     circle = m - 1
     k = round_index % circle
-    starter = _STARTERS.get(circle)
-    if starter is None:
-        starter = _STARTERS[circle] = _starter(circle)
-    pairs = [(m - 1, k)] + [((a + k) % circle, (b + k) % circle) for a, b in starter]
+    pairs = [(m - 1, k)] + [((a + k) % circle, (b + k) % circle) for a, b in _starter(circle)]
     for a, b in pairs:
         if a < order_size and b < order_size:
             partner[a], partner[b] = b, a
     return partner
-
-
-_STARTERS: dict[int, list[tuple[int, int]]] = {}
 
 
 class _RoundSearch:

@@ -19,8 +19,10 @@ from scoring.rules.tables import (
     TRICK_POINTS,
     TRICKS_PER_HAND,
     VARIANTS,
+    chips_in_play,
     default_min_bid,
     default_target,
+    played_variant,
     seats_for,
     side_of,
     sides_for,
@@ -62,7 +64,7 @@ class Settings:
     def __post_init__(self) -> None:
         letters = seats_for(self.seats)
         derived = {
-            "chips_in_play": self.variant == "check",
+            "chips_in_play": chips_in_play(self.variant, self.deck),
             "needs_trump_marriage": self.variant == "check" or self.deck == "double",
             "seat_letters": letters,
             "sides": sides_for(self.seats),
@@ -103,7 +105,7 @@ def parse_settings(data: object) -> Settings:
         raise RecordError.of("check_needs_four", field="variant", seats=seats)
     deck = record.get("deck")
     deck = one_of("single" if deck is None else deck, "deck", None, DECKS)
-    variant = "standard" if deck == "double" else requested
+    variant = played_variant(requested, deck)
     target = record.get("target")
     target = default_target(deck, variant) if target is None else target
     target = whole_number(target, "target", None, low=1, high=MAX_TARGET)

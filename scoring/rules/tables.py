@@ -62,6 +62,26 @@ def side_of(seat: str, count: int) -> str:
     return seat
 
 
+def played_variant(variant: str, deck: str) -> str:
+    """The variant a table plays: Check Pinochle with a double deck is an ordinary double-deck game
+    (docs/rules.md, "Check Pinochle with a double deck")."""
+    return "standard" if deck == "double" else variant
+
+
+def chips_in_play(variant: str, deck: str) -> bool:
+    """Chips are in play in Check Pinochle with a single deck only."""
+    return played_variant(variant, deck) == "check"
+
+
+def seat_counts_for(variant: str) -> tuple[int, ...]:
+    """The table sizes a variant is played at, largest first.
+
+    >>> seat_counts_for("check"), seat_counts_for("standard")
+    ((4,), (4, 3, 2))
+    """
+    return (CHECK_SEATS,) if variant == "check" else tuple(sorted(SEAT_COUNTS, reverse=True))
+
+
 def default_target(deck: str, variant: str) -> int:
     """150 single deck, 500 double deck, 100 for Check Pinochle (docs/rules.md, "Tables and options")."""
     if deck == "double":

@@ -27,17 +27,11 @@ from tests.access_helpers import (
     edit_token_cookie,
     in_club,
     make_game,
-    make_personas,
     request_as,
 )
 
 pytestmark = pytest.mark.django_db
 PERSONAS = ["alice", "bob", "charlie", "dave", "anonymous", "device", "share"]
-
-
-@pytest.fixture
-def people():
-    return make_personas()
 
 
 def _ask(people, game, persona):

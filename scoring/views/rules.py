@@ -127,8 +127,8 @@ def rules_context() -> dict[str, Any]:
         "max_bid": tables.MAX_BID,
         "max_target": tables.MAX_TARGET,
         "double_min_bid": double_min,
-        "double_ones_limit": double_min + 10,
-        "double_bid_example": _bid_run(double_min + 8, double_min, "double", 5),
+        "double_ones_limit": double_min + tables.DOUBLE_DECK_BY_ONES,
+        "double_bid_example": _bid_run(double_min + tables.DOUBLE_DECK_BY_ONES - 2, double_min, "double", 5),
         "meld_rows": meld_rows(),
         "around_factors": (
             _points("triple_aces", "double") / _points("double_aces", "double"),
@@ -146,9 +146,9 @@ def rules_context() -> dict[str, Any]:
         "last_trick_double": tables.TRICK_POINTS["double"] - double_counters,
         "tricks_per_hand": [
             (seats, tables.TRICKS_PER_HAND["single"][seats], tables.TRICKS_PER_HAND["double"][seats])
-            for seats in (4, 3, 2)
+            for seats in tables.seat_counts_for("standard")
         ],
-        "check_tricks": tables.TRICKS_PER_HAND["single"][4],
+        "check_tricks": tables.TRICKS_PER_HAND["single"][tables.CHECK_SEATS],
         "contract_bands": bands,
         "contract_step": bands[-1].made - bands[-2].made,
         "band_width": bands[-1].high - bands[-1].low + 1 if bands[-1].low is not None else 5,
