@@ -243,3 +243,20 @@ def _standard(seats, bidder, made):
     rest = [seat for seat in letters if seat != bidder]
     tricks[rest[0]] = 25 - tricks[bidder]
     return {"bidder": bidder, "bid": 20, "meld_points": {seat: 5 for seat in letters}, "tricks": tricks}
+
+
+def test_a_merge_moves_the_payments_taken_back_with_a_removed_night_too(club, season, people):
+    """A payment of a removed night is kept, marked removed; the merge deletes the duplicate, so
+    such a payment moves to the kept player too, and the merge goes through."""
+    anna, bo, cleo, dan, anna2 = roster(club, "Anna", "Bo", "Cleo", "Dan", "Anna L.")
+    night = make_night(club=club, season=season, tables=[((anna2, bo, cleo, dan), [NS_MAKES])])
+    pay_first(night, people)
+    paid = Payment.objects.get()
+    assert anna2.pk in (paid.payer_id, paid.payee_id)
+    remove_night(night=night, keep_payments=False)
+    assert Payment.objects.count() == 0 and Payment.all_objects.count() == 1  # taken back, kept on record
+    merge_players(keep=anna, duplicate=anna2)
+    assert not Player.objects.filter(pk=anna2.pk).exists()
+    moved = Payment.all_objects.get()
+    assert anna.pk in (moved.payer_id, moved.payee_id)
+    assert_balanced(club)
