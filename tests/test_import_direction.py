@@ -46,13 +46,26 @@ PLAIN_MODULES = [
 ]
 
 
+def _parse_app(app: str) -> list[tuple[Path, ast.Module]]:
+    """The app's modules (tests and migrations aside), parsed."""
+    return [
+        (path, ast.parse(path.read_text(), filename=str(path)))
+        for path in sorted((ROOT / app).rglob("*.py"))
+        if path.relative_to(ROOT / app).parts[0] not in ("tests", "migrations")
+    ]
+
+
+# Parsed once, when pytest collects this file: Python 3.11.7's ast.parse can fail with "AST
+# constructor recursion depth mismatch" when it runs in a thread that earlier tests left with a
+# changed recursion limit (hypothesis raises it while it draws examples), and collection comes
+# before them. Every check below reads these trees, never parses again.
+PARSED = {app: _parse_app(app) for app in APPS}
+
+
 def _read_app_imports(app: str) -> list[tuple[str, int, str]]:
     found = []
-    for path in sorted((ROOT / app).rglob("*.py")):
-        parts = path.relative_to(ROOT / app).parts
-        if parts[0] in ("tests", "migrations"):
-            continue
-        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+    for path, tree in PARSED[app]:
+        for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 modules = [node.module]
             elif isinstance(node, ast.Import):
@@ -63,9 +76,6 @@ def _read_app_imports(app: str) -> list[tuple[str, int, str]]:
     return found
 
 
-# Read once, when pytest collects this file: Python 3.11.7's ast.parse can fail with "AST constructor
-# recursion depth mismatch" when it runs in a thread that earlier tests left with a changed
-# recursion limit (hypothesis raises it while it draws examples), and collection comes before them.
 IMPORTS = {app: _read_app_imports(app) for app in APPS}
 
 
@@ -180,11 +190,9 @@ def _reverse_names() -> dict[str, dict[str, str]]:
 
 def _reverse_uses(app: str, reverse: dict[str, str]) -> list[str]:
     wrong = []
-    for path in sorted((ROOT / app).rglob("*.py")):
-        if path.relative_to(ROOT / app).parts[0] in ("tests", "migrations"):
-            continue
+    for path, tree in PARSED[app]:
         where = path.relative_to(ROOT)
-        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr in reverse:
                 wrong.append(f"{where}:{node.lineno} .{node.attr} is {reverse[node.attr]}'s")
             if not isinstance(node, ast.Call):
@@ -222,12 +230,10 @@ def test_an_app_reaches_no_table_of_an_app_above_it_through_a_reverse_relation(a
 def _private_uses(app: str) -> list[str]:
     wrong = []
     others = set(APPS) - {app}
-    for path in sorted((ROOT / app).rglob("*.py")):
-        if path.relative_to(ROOT / app).parts[0] in ("tests", "migrations"):
-            continue
+    for path, tree in PARSED[app]:
         where = path.relative_to(ROOT)
         modules: set[str] = set()  # local names bound to another app's modules
-        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 if node.module.split(".")[0] not in others:
                     continue
@@ -242,7 +248,7 @@ def _private_uses(app: str) -> list[str]:
                         if any(part.startswith("_") for part in alias.name.split(".")):
                             wrong.append(f"{where}:{node.lineno} imports {alias.name}")
                         modules.add(alias.asname or alias.name.split(".")[0])
-        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Attribute)
                 and isinstance(node.value, ast.Name)
