@@ -3,7 +3,7 @@
 Export streams: three ordered queries (games, seats, hands, plus the hands' HandStat rows) are
 read side by side with `.iterator(chunk_size=...)`, so memory stays flat whatever the size.
 Cells are neutralised against CSV injection; the file starts with a UTF-8 BOM so spreadsheet
-programs read å, ö, č, ř right. The README ("CSV files") lists every column.
+programs read å, ö, č, ř right. docs/csv.md lists every column.
 
 Import reads a file game by game (`FileReader`: a hands.csv decoded as it is read, JSON records
 one at a time), every game through the rules engine, and reports every bad row (line and
@@ -12,7 +12,6 @@ one transaction with `league.services.store_games`; an upload's task writes chec
 hidden chunks as it reads (league/imports/).
 """
 
-from core.spreadsheet import BOM, csv_lines, neutralise, unneutralise
 from league.csv_io.columns import (
     CHUNK,
     GAME_SETTING_COLUMNS,
@@ -35,7 +34,6 @@ from league.csv_io.reader import FileReader, check_bytes, decode, parse_hands_cs
 from league.csv_io.upload import first_places, import_bytes
 
 __all__ = [
-    "BOM",
     "CHUNK",
     "GAMES_COLUMNS",
     "GAME_SETTING_COLUMNS",
@@ -49,7 +47,6 @@ __all__ = [
     "Problem",
     "another_import",
     "check_bytes",
-    "csv_lines",
     "decode",
     "first_places",
     "games_rows",
@@ -57,8 +54,6 @@ __all__ = [
     "import_bytes",
     "local_header",
     "max_import_bytes",
-    "neutralise",
     "parse_hands_csv",
     "place_problems",
-    "unneutralise",
 ]

@@ -12,7 +12,7 @@ from scoring.labels import SEAT_NAMES, side_short
 
 
 def max_import_bytes() -> int:
-    """The largest file an import takes (setting IMPORT_MAX_MB; README, "Importing games")."""
+    """The largest file an import takes (setting IMPORT_MAX_MB, docs/settings.md)."""
     return int(settings.IMPORT_MAX_MB) * 1024 * 1024
 
 

@@ -1,7 +1,6 @@
 """Forms of the scorekeeper, one module per job: setting a game up, entering a hand, its league
-details, its settings after Start, and the number fields they share."""
+details, its settings after Start (the number fields every form shares are core.fields)."""
 
-from core.fields import PlainDecimalField, WholeNumberField
 from scoring.forms.details import GameDetailsForm
 from scoring.forms.fields import FixedChoices
 from scoring.forms.game import GameForm, GameRulesForm
@@ -16,7 +15,5 @@ __all__ = [
     "GameRulesForm",
     "GameSettingsForm",
     "HandForm",
-    "PlainDecimalField",
-    "WholeNumberField",
     "hand_initial",
 ]
