@@ -5,6 +5,8 @@ the careful way otherwise. Both ways must refuse what the careful way always ref
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core import strict_input
 
@@ -63,3 +65,75 @@ def test_a_lone_surrogate_in_a_text_with_other_letters_is_still_refused():
         refusal(strict_input.loads, '{"name": "Åsa\ud800"}')
         == "name: it contains a lone surrogate (not a character)"
     )
+
+
+# Property: the quick way and the careful way read any JSON text alike. A text is generated as
+# pieces of JSON so an object may repeat a key and an integer may be longer than 30 digits.
+_CAREFUL_WAY = ', "' + "1" * (strict_input.MAX_DIGITS + 1) + '"]'  # a long run of digits anywhere
+_KEYS = st.sampled_from(["bid", "NS", "EW", "melds", "å", "1" * 35])
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**40), max_value=10**40),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(st.characters(exclude_characters="\x00", exclude_categories=["Cs"]), max_size=8),
+).map(lambda value: json.dumps(value, ensure_ascii=False))
+
+
+def _object(pairs: list[tuple[str, str]]) -> str:
+    return "{" + ", ".join(f"{json.dumps(key, ensure_ascii=False)}: {value}" for key, value in pairs) + "}"
+
+
+JSON_TEXTS = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4).map(lambda items: "[" + ", ".join(items) + "]")
+        | st.lists(st.tuples(_KEYS, inner), max_size=4).map(_object)
+    ),
+    max_leaves=12,
+)
+
+
+def _outcome(read, text):
+    try:
+        return "read", read(text)
+    except strict_input.JsonRefused as refused:
+        return "refused", refused.message
+
+
+def _first_item(text):
+    return next(strict_input.iter_loads(text))
+
+
+def _repeats_a_key_or_has_a_long_integer(text):
+    try:
+        json.loads(text, object_pairs_hook=_refuse_repeated_keys, parse_int=_refuse_long_integers)
+    except ValueError:
+        return True
+    return False
+
+
+def _refuse_repeated_keys(pairs):
+    if len({key for key, _ in pairs}) != len(pairs):
+        raise ValueError("a key twice")
+    return dict(pairs)
+
+
+def _refuse_long_integers(text):
+    if len(text.lstrip("-")) > strict_input.MAX_DIGITS:
+        raise ValueError("too long")
+    return int(text)
+
+
+@settings(deadline=None)
+@given(JSON_TEXTS)
+def test_the_quick_way_and_the_careful_way_read_any_text_alike(text):
+    quick = _outcome(strict_input.loads, text)
+    careful = _outcome(lambda text: strict_input.loads("[" + text + _CAREFUL_WAY)[0], text)
+    assert quick == careful
+    assert _outcome(_first_item, "[" + text + "]") == careful
+    assert _outcome(_first_item, "[" + text + _CAREFUL_WAY) == careful
+    if _repeats_a_key_or_has_a_long_integer(text):
+        assert quick[0] == "refused"
+    else:
+        assert quick == ("read", json.loads(text))
