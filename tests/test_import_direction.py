@@ -398,7 +398,7 @@ class _Names:
                     ]
                     if owners:
                         return owners[0] if owners[0] != self.app else None
-        for link in chain[1:]:
+        for link in chain:
             if isinstance(link, ast.Attribute) and link.attr in self.relations:
                 return self.relations[link.attr]
         return None
@@ -481,6 +481,13 @@ def _foreign_writes(
                 if method not in INSTANCE_WRITE_METHODS or (node.lineno, node.col_offset) in seen:
                     continue
                 owner = names.owner_of(receiver, variables)
+                if (
+                    method == "update"
+                    and isinstance(receiver, ast.Attribute)
+                    and receiver.attr in relations
+                    and names.owner_of(receiver.value, variables) is None
+                ):
+                    continue  # `self.players.update(…)`: a dictionary's, as far as the source shows
                 if owner is None or (
                     method == "save" and isinstance(receiver, ast.Name) and receiver.id in names.bound
                 ):
@@ -531,6 +538,12 @@ def writes(night, game: Game, season: "ClubSeason | None"):
     ClubSeason.objects.get_or_create(name="z")  # writes
 
 
+def through_relations(row, other):
+    row.club.save()  # writes
+    row.seats.filter(seat="N").update(name="")  # writes
+    other.players.update({"N": 1})  # a dictionary named like a relation
+
+
 def reads_and_own_rows(batch: ImportBatch):
     names = list(Club.objects.filter(name="x").values_list("name", flat=True))
     first = Club.objects.values("name").first()
@@ -552,11 +565,14 @@ def test_the_write_check_finds_the_writes_it_should():
         "scoring": {"Game", "GameSeat"},
         "league": {"ImportBatch"},
     }
-    relations = {"club": "clubs", "players": "clubs", "payment_set": "ledger"}
+    relations = {"club": "clubs", "players": "clubs", "payment_set": "ledger", "seats": "scoring"}
     found = _foreign_writes("league", [("snippet.py", ast.parse(WRITES_SNIPPET))], models, relations)
     marked = [
         number for number, line in enumerate(WRITES_SNIPPET.splitlines(), start=1) if "# writes" in line
     ]
-    assert len(marked) == 13
+    assert len(marked) == 15
     assert sorted(int(line.split(":")[1].split()[0]) for line in found) == marked, found
-    assert f"snippet.py:{marked[-3]} .create() writes rows of clubs" in found  # club.players.create
+    players = next(
+        n for n, line in enumerate(WRITES_SNIPPET.splitlines(), start=1) if "club.players." in line
+    )
+    assert f"snippet.py:{players} .create() writes rows of clubs" in found
