@@ -1,6 +1,9 @@
-"""League writes: storing checked games in bulk (CSV and JSON imports, restore, the benchmark).
+"""Storing checked games in bulk (CSV and JSON imports, restore, the benchmark).
 
-Keyword-only, typed, one transaction each.
+Keyword-only, typed, one transaction each (an import: a few short ones, all or nothing by its
+hidden games). The league builds the unsaved rows and decides where they go; the apps that own
+the rows write them: `scoring.imported` the games, seats, hands and statistics, `clubs.services`
+and `clubs.seasons` the clubs, roster players and seasons.
 """
 
 from __future__ import annotations
