@@ -1,4 +1,4 @@
-"""Club writes: clubs, rosters, merging players, invites, seasons, club roles.
+"""Club writes: clubs, rosters, merging players, invites, club roles (seasons: `clubs.seasons`).
 
 Keyword-only, typed, one transaction each. The rows other apps keep of a player or a club role
 (game seats, a night's check-ins, the ledger's payments, the phones' rights to games) are theirs to
@@ -37,6 +37,12 @@ def create_club(*, name: str, founder: AbstractBaseUser) -> Club:
     club = Club.objects.create(name=name)
     grant_founding_organiser(user=founder, club_id=club.pk)
     return club
+
+
+def create_club_without_founder(*, name: str) -> Club:
+    """A club the site's own tools make for the games they store (restore, the `import_games`
+    command, the benchmark): no organiser, and the name as given (they found no club of that name)."""
+    return Club.objects.create(name=name)
 
 
 def check_club_name(*, name: str) -> None:
@@ -272,30 +278,6 @@ def accept_invite(*, token: str, user: User) -> Invite:
     invite.accepted_by = user
     invite.save(update_fields=["accepted_at", "accepted_by"])
     return invite
-
-
-@transaction.atomic
-def save_season(
-    *, club: Club, name: str, starts_on: datetime.date, ends_on: datetime.date, season: Season | None = None
-) -> Season:
-    """Create a season, or change a season's name and dates."""
-    name = name.strip()
-    if ends_on < starts_on:
-        raise ValidationError(_("The season ends before it starts."))
-    check_season_name(club=club, name=name, exclude=season)
-    if season is None:
-        return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
-    season.name, season.starts_on, season.ends_on = name, starts_on, ends_on
-    season.save(update_fields=["name", "starts_on", "ends_on"])
-    return season
-
-
-@transaction.atomic
-def set_season_closed(*, season: Season, closed: bool) -> Season:
-    """Close a season (it accepts no new games) or open it again."""
-    season.closed_at = timezone.now() if closed else None
-    season.save(update_fields=["closed_at"])
-    return season
 
 
 @transaction.atomic

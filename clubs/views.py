@@ -24,6 +24,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from clubs import seasons as season_services
 from clubs import services
 from clubs.forms import ClubForm, MergeIntoForm, NameListForm, PlayerNameForm, SeasonForm
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
@@ -305,7 +306,7 @@ def seasons(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
     form = SeasonForm(request.POST if request.method == "POST" else None, club=club)
     if form.is_bound and form.is_valid():
-        season = services.save_season(club=club, **form.cleaned_data)
+        season = season_services.save_season(club=club, **form.cleaned_data)
         messages.success(request, _("Season %(name)s is created.") % {"name": season.name})
         return redirect("clubs:seasons", club_id=club.pk)
     context = {"club": club, "form": form, "seasons": club.seasons.order_by("-starts_on", "-pk")}
@@ -319,7 +320,7 @@ def season_edit(request: HttpRequest, club_id: int, season_id: int) -> HttpRespo
     data = request.POST if request.method == "POST" else None
     form = SeasonForm(data, club=season.club, season=season)
     if form.is_bound and form.is_valid():
-        services.save_season(club=season.club, season=season, **form.cleaned_data)
+        season_services.save_season(club=season.club, season=season, **form.cleaned_data)
         messages.success(request, _("Season %(name)s is saved.") % {"name": season.name})
         return redirect("clubs:seasons", club_id=club_id)
     context = {"club": season.club, "season": season, "form": form}
@@ -331,7 +332,7 @@ def season_edit(request: HttpRequest, club_id: int, season_id: int) -> HttpRespo
 def season_close(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_id, club_id=club_id)
     close = request.POST.get("closed") != "no"
-    services.set_season_closed(season=season, closed=close)
+    season_services.set_season_closed(season=season, closed=close)
     if close:
         message = _("Season %(name)s is closed: it accepts no new games.")
     else:

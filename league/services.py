@@ -1,6 +1,9 @@
-"""League writes: storing checked games in bulk (CSV and JSON imports, restore, the benchmark).
+"""Storing checked games in bulk (CSV and JSON imports, restore, the benchmark).
 
-Keyword-only, typed, one transaction each.
+Keyword-only, typed, one transaction each (an import: a few short ones, all or nothing by its
+hidden games). The league builds the unsaved rows and decides where they go; the apps that own
+the rows write them: `scoring.imported` the games, seats, hands and statistics, `clubs.services`
+and `clubs.seasons` the clubs, roster players and seasons.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.permissions import can_manage_club, can_score_for_club, is_site_admin
-from clubs.services import add_player, create_club
+from clubs.seasons import create_season_for_games
+from clubs.services import add_player, create_club, create_club_without_founder
 from ratings import services as rating_services
-from scoring import stats
+from scoring import imported, stats
 from scoring.models import Game, GameSeat, GameStat, Hand, HandStat
 from scoring.rules import GameResult
 from scoring.rules.tables import SEAT_ORDER
@@ -107,31 +111,22 @@ def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game
     game_rows = _game_rows(games, clubs={}, seasons={}, pending_import=batch_id)
     with transaction.atomic():
         _hidden_write()
-        Game.all_objects.bulk_create(game_rows, batch_size=500)
+        imported.insert_games(games=game_rows)
         seat_rows = _seat_rows(games, game_rows, roster=None)
-        GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
+        imported.insert_seats(seats=seat_rows)
     with transaction.atomic():
         _hidden_write()
         for new, game, seats in zip(games, game_rows, _seats_by_game(seat_rows, game_rows), strict=True):
-            _write_hands_and_stats(*_hand_and_stat_rows([new], [game], seats), batch_size=IMPORT_BATCH_ROWS)
+            hands, hand_stats, game_stats = _hand_and_stat_rows([new], [game], seats)
+            imported.insert_hands_and_stats(
+                hands=hands, hand_stats=hand_stats, game_stats=game_stats, batch_size=IMPORT_BATCH_ROWS
+            )
     return game_rows
 
 
 #: Rows per INSERT of an import: bulk_create holds about 5 KB per row while it builds a statement,
 #: and an import is held to a few times its file in memory (league/tests/test_import_worker.py).
 IMPORT_BATCH_ROWS = 10
-
-
-def _write_hands_and_stats(
-    hand_rows: Sequence[Hand],
-    hand_stats: Sequence[HandStat],
-    game_stats: Sequence[GameStat],
-    *,
-    batch_size: int = 1000,
-) -> None:
-    Hand.objects.bulk_create(hand_rows, batch_size=batch_size)
-    HandStat.objects.bulk_create(hand_stats, batch_size=batch_size)
-    GameStat.objects.bulk_create(game_stats, batch_size=batch_size)
 
 
 def _hidden_write() -> None:
@@ -165,10 +160,9 @@ def publish_pending_games(
         by_place.setdefault((new.club, new.season), []).append(pk)
     for (club_name, season_name), ids in by_place.items():
         if club_name:
-            for part in _parts(ids):
-                Game.all_objects.filter(pk__in=part).update(
-                    club=clubs[club_name], season=seasons.get((club_name, season_name))
-                )
+            imported.file_pending_games(
+                game_ids=ids, club=clubs[club_name], season=seasons.get((club_name, season_name))
+            )
     club_of = {pk: clubs[new.club] for pk, new in placed if new.club}
     seats_by_player: dict[int, list[int]] = {}
     for part in _parts(list(club_of)):
@@ -183,9 +177,8 @@ def publish_pending_games(
                 roster[key] = add_player(club=club, name=name)
             seats_by_player.setdefault(roster[key].pk, []).append(seat_pk)
     for player_id, seat_ids in seats_by_player.items():
-        for part in _parts(seat_ids):
-            GameSeat.objects.filter(pk__in=part).update(player_id=player_id)
-    Game.all_objects.filter(pending_import=batch_id).update(pending_import=None)
+        imported.bind_seats(seat_ids=seat_ids, player_id=player_id)
+    imported.show_pending_games(batch_id=batch_id)
 
 
 def discard_pending_games(*, batch_id: int, chunk: int = 25) -> int:
@@ -193,11 +186,10 @@ def discard_pending_games(*, batch_id: int, chunk: int = 25) -> int:
     deleted = 0
     while True:
         with transaction.atomic():
-            ids = list(Game.all_objects.filter(pending_import=batch_id).values_list("pk", flat=True)[:chunk])
-            if not ids:
-                return deleted
-            Game.all_objects.filter(pk__in=ids).delete()  # seats, hands and statistics go with them
-            deleted += len(ids)
+            count = imported.delete_pending_games(batch_id=batch_id, limit=chunk)
+        if not count:
+            return deleted
+        deleted += count
 
 
 def _parts(ids: Sequence[int], size: int = 500) -> list[Sequence[int]]:
@@ -226,7 +218,7 @@ def _places(
         if club is None and uploader is not None:
             club = create_club(name=new.club, founder=uploader)
         elif club is None:
-            club = Club.objects.create(name=new.club)
+            club = create_club_without_founder(name=new.club)
         elif uploader is not None and not can_score_for_club(uploader, club.pk):
             raise PermissionDenied(_("you are not a scorer or organiser of %(club)s") % {"club": club.name})
         clubs[new.club] = club
@@ -240,7 +232,7 @@ def _places(
                     _("season %(season)s does not exist; an organiser of the club creates it")
                     % {"season": key[1]}
                 )
-            season = Season.objects.create(
+            season = create_season_for_games(
                 club=clubs[key[0]],
                 name=key[1],
                 starts_on=min(dates, default=today),
@@ -269,10 +261,11 @@ def _write(
 ) -> list[Game]:
     """Games, seats, hands and statistics in bulk. `roster` None: no seat is bound to a player."""
     game_rows = _game_rows(games, clubs=clubs, seasons=seasons, pending_import=pending_import)
-    Game.all_objects.bulk_create(game_rows, batch_size=500)
+    imported.insert_games(games=game_rows)
     seat_rows = _seat_rows(games, game_rows, roster=roster)
-    GameSeat.objects.bulk_create(seat_rows, batch_size=1000)
-    _write_hands_and_stats(*_hand_and_stat_rows(games, game_rows, seat_rows))
+    imported.insert_seats(seats=seat_rows)
+    hands, hand_stats, game_stats = _hand_and_stat_rows(games, game_rows, seat_rows)
+    imported.insert_hands_and_stats(hands=hands, hand_stats=hand_stats, game_stats=game_stats)
     return game_rows
 
 

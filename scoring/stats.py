@@ -3,7 +3,7 @@
 `refresh_game(game, result)` is called by services.store_result, inside the transaction of
 every change of a game's hands, so the HandStat/GameStat rows of a game can never disagree with
 its hands. `stat_rows(...)` builds the same rows, unsaved, for refresh_game and for the bulk
-imports (league.services), which write them with `bulk_create`.
+imports (league.services), which write them through `scoring.imported`.
 
 Bid bands (docs/rules.md has no bands; these are the club's): single deck 20–24, 25–29, 30–34, 35+.
 Double-deck bids are about 2.5 times single-deck ones (minimum 50 against 20), so the band

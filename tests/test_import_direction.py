@@ -6,6 +6,7 @@ league clubs, scoring and ratings, nights clubs and scoring, the ledger nights, 
 here before it makes a cycle; reverse relations and private names are read the same way."""
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -267,3 +268,311 @@ def test_an_app_uses_no_private_name_of_another(app):
     assert not wrong, (
         "a name starting with _ is its module's own; make it public or call the owner:\n" + "\n".join(wrong)
     )
+
+
+# --- writes: an app writes only its own rows ----------------------------------------------------
+
+# Reading a lower app's rows is fine; writing them is its owner's business: an app creates, changes
+# and deletes rows of another app's models only by calling that app's services (or by a signal the
+# owner receives), so every write of a table is found in the app that declares it.
+WRITE_METHODS = {
+    "create",
+    "bulk_create",
+    "bulk_update",
+    "get_or_create",
+    "update_or_create",
+    "update",
+    "delete",
+}
+INSTANCE_WRITE_METHODS = WRITE_METHODS | {"save"}
+# A variable bound from one of these holds plain values, not rows (`.values().first()` is a dict).
+READ_ONLY_RESULTS = {"values", "values_list", "count", "exists", "aggregate", "in_bulk", "iterator"}
+# The backup and restore of league write every app's rows while they are moved, part by part, to
+# the apps that own them (each app's backup.py); until then league/backup is exempt from the check.
+BACKUP_PARTS_BEING_MOVED = ("league/backup/",)
+
+
+def _models_by_app() -> dict[str, set[str]]:
+    from django.apps import apps as registry
+
+    found: dict[str, set[str]] = {app: set() for app in APPS}
+    for model in registry.get_models():
+        if model._meta.app_label in found:
+            found[model._meta.app_label].add(model.__name__)
+    return found
+
+
+def _relation_names() -> dict[str, dict[str, str]]:
+    """For each app, the relation names (forward `game.club`, reverse `club.players`, many-to-many)
+    that always lead to a model of another app, with that app. A name that also leads to one of the
+    app's own models somewhere is left out (it cannot be told apart by reading the source)."""
+    from django.apps import apps as registry
+    from django.db.models import ForeignObjectRel
+
+    targets: dict[str, set[str]] = {}
+    for model in registry.get_models():
+        for field in model._meta.get_fields():
+            if not field.is_relation or field.related_model is None or isinstance(field.related_model, str):
+                continue
+            target = field.related_model._meta.app_label
+            names = {field.name}
+            if isinstance(field, ForeignObjectRel):  # the far side of a relation: its accessor
+                names = {field.get_accessor_name() or ""}
+            for name in names - {""}:
+                if not name.endswith("+"):
+                    targets.setdefault(name, set()).add(target)
+    return {
+        app: {
+            name: " or ".join(sorted(owners))
+            for name, owners in targets.items()
+            if app not in owners and owners & set(APPS)
+        }
+        for app in APPS
+    }
+
+
+def _chain(node: ast.expr) -> list[ast.expr]:
+    """`a.b(…).c` from the outside in: the call or attribute, then what it is called on, down to a name."""
+    found = [node]
+    while True:
+        if isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, ast.Attribute | ast.Subscript):
+            node = node.value
+        else:
+            return found
+        found.append(node)
+
+
+@dataclasses.dataclass
+class _Names:
+    """What a module's names stand for, to the write check."""
+
+    app: str
+    models: dict[str, set[str]]  # app -> its model class names
+    relations: dict[str, str]  # relation name -> the other app it always leads to
+    bound: dict[str, str] = dataclasses.field(
+        default_factory=dict
+    )  # local name -> the other app whose model it is
+    modules: dict[str, str] = dataclasses.field(
+        default_factory=dict
+    )  # local name -> the other app whose module it is
+
+    def read_imports(self, tree: ast.Module) -> None:
+        others = set(APPS) - {self.app}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                owner = node.module.split(".")[0]
+                for alias in node.names if owner in others else []:
+                    if alias.name in self.models.get(owner, set()):
+                        self.bound[alias.asname or alias.name] = owner
+                    else:
+                        self.modules[alias.asname or alias.name] = owner
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] in others:
+                        self.modules[alias.asname or alias.name.split(".")[0]] = alias.name.split(".")[0]
+
+    def owner_of(self, expr: ast.expr, variables: dict[str, str]) -> str | None:
+        """The other app whose rows `expr` reaches, by its chain."""
+        if (  # get_object_or_404(Season, …), get_list_or_404(Game.objects.filter(…))
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Name)
+            and expr.func.id in ("get_object_or_404", "get_list_or_404")
+            and expr.args
+        ):
+            expr = expr.args[0]
+        chain = _chain(expr)
+        root = chain[-1]
+        if isinstance(root, ast.Name):
+            if root.id in self.bound:
+                return self.bound[root.id]
+            if root.id in variables:
+                return variables[root.id]
+            if root.id in self.modules:  # scoring.models.Game.objects…
+                for link in chain:
+                    owners = [
+                        app
+                        for app, names in self.models.items()
+                        if isinstance(link, ast.Attribute) and link.attr in names
+                    ]
+                    if owners:
+                        return owners[0] if owners[0] != self.app else None
+        for link in chain:
+            if isinstance(link, ast.Attribute) and link.attr in self.relations:
+                return self.relations[link.attr]
+        return None
+
+    def parameters(self, scope: ast.AST) -> dict[str, str]:
+        """A function's parameters annotated with another app's model: `club: Club`, `"Game | None"`."""
+        found: dict[str, str] = {}
+        if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
+            return found
+        arguments = scope.args
+        for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+            annotation = argument.annotation
+            if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+                annotation = ast.parse(annotation.value, mode="eval").body
+            for name in ast.walk(annotation) if annotation else []:
+                if isinstance(name, ast.Name) and name.id in self.bound:
+                    found[argument.arg] = self.bound[name.id]
+        return found
+
+    def variables(self, scope: ast.AST) -> dict[str, str]:
+        """The scope's variables bound to another app's rows: its parameters, then what it assigns
+        or loops over (not `.values()`, `.count()` and the like: plain values)."""
+        found = self.parameters(scope)
+        for node in _scope_nodes(scope):
+            value: ast.expr | None = None
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                value, targets = node.value, node.targets
+            elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and node.value is not None:
+                value, targets = node.value, [node.target]
+            elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+                value, targets = node.iter, [node.target]
+            if value is None:
+                continue
+            methods = {link.attr for link in _chain(value) if isinstance(link, ast.Attribute)}
+            owner = self.owner_of(value, found)
+            for target in targets:
+                if isinstance(target, ast.Name) and owner and not methods & READ_ONLY_RESULTS:
+                    found[target.id] = owner
+        return found
+
+
+def _scope_nodes(scope: ast.AST) -> list[ast.AST]:
+    """The nodes of a function, nested ones included; of a module, those outside its functions
+    (each function is a scope of its own, so a name in one says nothing of the same name in another)."""
+    if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
+        return list(ast.walk(scope))
+    found: list[ast.AST] = []
+    waiting = [scope]
+    while waiting:
+        node = waiting.pop()
+        found.append(node)
+        waiting += [
+            n for n in ast.iter_child_nodes(node) if not isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        ]
+    return found
+
+
+def _foreign_writes(
+    app: str, modules: list[tuple[str, ast.Module]], models: dict[str, set[str]], relations: dict[str, str]
+) -> list[str]:
+    """Writes of rows of another app's models in `app`'s modules: a write method called on a chain
+    that starts at a model imported from another app (`Club.objects.create`, `Game.all_objects.filter(
+    …).update`, `scoring.models.Hand.objects.bulk_create`), on a variable bound from such a chain or
+    annotated with such a model (`club = Club.objects.get(…); club.save()`, `game: Game`), or through
+    a relation into another app (`game.club.save()`, `club.players.create(…)`,
+    `night.payment_set.update(…)`)."""
+    wrong = []
+    for where, tree in modules:
+        names = _Names(app, models, relations)
+        names.read_imports(tree)
+        scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))]
+        seen: set[tuple[int, int]] = set()
+        for scope in scopes:
+            variables = names.variables(scope)
+            for node in _scope_nodes(scope):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                    continue
+                method, receiver = node.func.attr, node.func.value
+                if method not in INSTANCE_WRITE_METHODS or (node.lineno, node.col_offset) in seen:
+                    continue
+                owner = names.owner_of(receiver, variables)
+                if (
+                    method == "update"
+                    and isinstance(receiver, ast.Attribute)
+                    and receiver.attr in relations
+                    and names.owner_of(receiver.value, variables) is None
+                ):
+                    continue  # `self.players.update(…)`: a dictionary's, as far as the source shows
+                if owner is None or (
+                    method == "save" and isinstance(receiver, ast.Name) and receiver.id in names.bound
+                ):
+                    continue  # `Model.save(…)` is a call of the class, not a write
+                seen.add((node.lineno, node.col_offset))
+                wrong.append(f"{where}:{node.lineno} .{method}() writes rows of {owner}")
+    return wrong
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_an_app_writes_only_its_own_rows(app):
+    modules = [
+        (str(path.relative_to(ROOT)), tree)
+        for path, tree in PARSED[app]
+        if not str(path.relative_to(ROOT)).startswith(BACKUP_PARTS_BEING_MOVED)
+    ]
+    wrong = _foreign_writes(app, modules, _models_by_app(), _relation_names()[app])
+    assert not wrong, (
+        "rows of another app's model are written here; call a service of the app that owns them "
+        "(or send a signal it receives):\n" + "\n".join(sorted(wrong))
+    )
+
+
+WRITES_SNIPPET = """
+from clubs.models import Club, Season as ClubSeason
+from scoring import models as scoring_models
+from scoring.models import Game
+from league.models import ImportBatch
+from django.shortcuts import get_object_or_404
+
+Club.objects.filter(name="gone").delete()  # writes
+
+def writes(night, game: Game, season: "ClubSeason | None"):
+    Club.objects.create(name="x")  # writes
+    Game.all_objects.filter(pk__in=[1]).update(club=None)  # writes
+    scoring_models.GameSeat.objects.bulk_create([])  # writes
+    club = Club.objects.filter(name="x").first()
+    club.save()  # writes
+    found = get_object_or_404(ClubSeason, pk=1)
+    found.delete()  # writes
+    for row in Game.objects.filter(club=club):
+        row.save(update_fields=["note"])  # writes
+    game.save()  # writes
+    season.save()  # writes
+    game.club.save()  # writes
+    club.players.create(name="y")  # writes
+    night.payment_set.filter(amount=1).update(amount=2)  # writes
+    ClubSeason.objects.get_or_create(name="z")  # writes
+
+
+def through_relations(row, other):
+    row.club.save()  # writes
+    row.seats.filter(seat="N").update(name="")  # writes
+    other.players.update({"N": 1})  # a dictionary named like a relation
+
+
+def reads_and_own_rows(batch: ImportBatch):
+    names = list(Club.objects.filter(name="x").values_list("name", flat=True))
+    first = Club.objects.values("name").first()
+    first.update({"name": "y"})  # a dict
+    counts = {}
+    counts.update(a=1)
+    unsaved = Game(note="n")  # built, not written
+    ImportBatch.objects.filter(pk=1).update(status="done")
+    batch.save()
+    return names, unsaved
+"""
+
+
+def test_the_write_check_finds_the_writes_it_should():
+    """The check itself, on a snippet: it finds each way of writing another app's rows and takes
+    reads, plain dictionaries and the app's own rows for what they are."""
+    models = {
+        "clubs": {"Club", "Season", "Player"},
+        "scoring": {"Game", "GameSeat"},
+        "league": {"ImportBatch"},
+    }
+    relations = {"club": "clubs", "players": "clubs", "payment_set": "ledger", "seats": "scoring"}
+    found = _foreign_writes("league", [("snippet.py", ast.parse(WRITES_SNIPPET))], models, relations)
+    marked = [
+        number for number, line in enumerate(WRITES_SNIPPET.splitlines(), start=1) if "# writes" in line
+    ]
+    assert len(marked) == 15
+    assert sorted(int(line.split(":")[1].split()[0]) for line in found) == marked, found
+    players = next(
+        n for n, line in enumerate(WRITES_SNIPPET.splitlines(), start=1) if "club.players." in line
+    )
+    assert f"snippet.py:{players} .create() writes rows of clubs" in found

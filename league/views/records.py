@@ -15,6 +15,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from clubs import seasons as season_services
 from clubs import services as club_services
 from clubs.models import Club, Player, Season
 from clubs.permissions import (
@@ -140,14 +141,13 @@ def publish_season(request: HttpRequest, season_id: int) -> HttpResponse:
     """Organisers turn the published results page on (a new unguessable link) or off."""
     season = get_object_or_404(Season, pk=season_id)
     if request.POST.get("publish") == "on":
-        season.publish_code = new_game_code() + new_game_code()
+        season_services.set_publish_code(season=season, publish_code=new_game_code() + new_game_code())
         messages.success(
             request, _("The season's results are published: anyone with the link can read them.")
         )
     else:
-        season.publish_code = None
+        season_services.set_publish_code(season=season, publish_code=None)
         messages.success(request, _("The season's results are no longer published; the old link is dead."))
-    season.save(update_fields=["publish_code"])
     return redirect("league:season", season_id=season.pk)
 
 
