@@ -6,6 +6,7 @@ import datetime
 import pytest
 from django.db import transaction
 
+from tests.helpers import at_once
 from throttles import counter
 from throttles.models import Count
 
@@ -113,3 +114,25 @@ def test_forget_drops_one_value_and_forget_all_a_kind(clock):
     assert counter.reached(kind="test", limits={"address": ("192.0.2.2", 1)}, window=WINDOW)
     assert counter.forget_all(kind="test") == 1
     assert Count.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("round_", range(3))
+def test_increments_sent_together_all_count_even_while_old_rows_are_cleared(time_machine, round_):
+    """Ten attempts at once on a real database (SQLite file or PostgreSQL), two per key, each key's
+    row left from long ago (so the attempts also delete each other's rows as they go): none is lost."""
+    addresses = [f"10.0.0.{number}" for number in range(5)]
+    time_machine.move_to(datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC), tick=False)
+    for address in addresses:
+        attempt(address, limit=50, kind="together")
+    time_machine.move_to(START)
+
+    def add(index):
+        limits = {"address": (addresses[index % 5], 50)}
+        with transaction.atomic():
+            counter.hold(kind="together", limits=limits, window=WINDOW).add()
+
+    at_once(10, add)
+    for address in addresses:
+        limits = {"address": (address, 50)}
+        assert counter.counts(kind="together", limits=limits, window=WINDOW) == {"address": 2}
