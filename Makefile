@@ -21,7 +21,6 @@ deps: $(VENV)/.deps-stamp
 
 migrate: deps
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py createcachetable
 
 # The task worker (`manage.py db_worker`, Django's task framework: it runs the uploads' imports)
 # starts beside the server, at a lower CPU priority than the server (WORKER_NICENESS), and is

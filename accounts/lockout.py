@@ -3,8 +3,8 @@
 Axes checks each attempt in its authentication backend before any password is checked, and counts
 every failed one (Django's `user_login_failed` signal). This handler keeps the limits the site had:
 LOGIN_FAILURES_PER_USERNAME per username and LOGIN_FAILURES_PER_ADDRESS per client address, each
-counted on its own, in the shared database cache so every gunicorn worker sees the same counts.
-A count is forgotten LOGIN_FAILURE_WINDOW_SECONDS after the last failure that raised it.
+counted on its own by the throttles' counter (`throttles.counter`, in the database, so every app
+server and worker sees the same counts). A failure counts for LOGIN_FAILURE_WINDOW_SECONDS after it.
 
 The username is counted as Django's log-in form reads it: NFKC-normalised (as `UsernameField`
 does) and case-folded, so "ＡＬＩＣＥ", "𝐚𝐥𝐢𝐜𝐞" and "alice" share one budget.
@@ -17,13 +17,17 @@ import unicodedata
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
-from axes.handlers.cache import AxesCacheHandler
-from axes.helpers import get_cache_timeout, get_client_cache_keys, get_client_username, get_credentials
+from axes.handlers.base import AbstractAxesHandler, AxesBaseHandler
+from axes.helpers import get_client_username
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
+
+from throttles import counter
+from throttles.address import client_address
 
 
 def normalised_username(name: str) -> str:
@@ -49,22 +53,31 @@ def failure_limit(request: HttpRequest, credentials: dict[str, Any] | None) -> i
     return int(settings.LOGIN_FAILURES_PER_USERNAME)
 
 
-class LoginLimitsHandler(AxesCacheHandler):  # type: ignore[misc]  # django-axes ships no types
-    """Axes' cache handler with a limit per lockout parameter: AXES_LOCKOUT_PARAMETERS is
-    ["username", "ip_address"], so the cache keys come in that order."""
+def _limits(request: HttpRequest, credentials: dict[str, Any] | None) -> counter.Limits:
+    """What a login attempt is counted against: its (normalised) username and its client address."""
+    return {
+        "username": (
+            username_for_axes(request, credentials) or "",
+            int(settings.LOGIN_FAILURES_PER_USERNAME),
+        ),
+        "address": (client_address(request), int(settings.LOGIN_FAILURES_PER_ADDRESS)),
+    }
 
-    def _limits(self) -> tuple[int, int]:
-        return (int(settings.LOGIN_FAILURES_PER_USERNAME), int(settings.LOGIN_FAILURES_PER_ADDRESS))
 
-    def _counts(self, request: HttpRequest, credentials: dict[str, Any] | None) -> list[int]:
-        return [int(self.cache.get(key, default=0)) for key in get_client_cache_keys(request, credentials)]
+class LoginLimitsHandler(AbstractAxesHandler, AxesBaseHandler):  # type: ignore[misc]  # django-axes ships no types
+    """Axes' handler, with the counts kept by the throttles' counter: a limit per username and
+    one per client address, each counted on its own."""
 
     def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
-        return max(self._counts(request, credentials), default=0)
+        found = counter.counts(
+            kind="login", limits=_limits(request, credentials), window=settings.LOGIN_FAILURE_WINDOW_SECONDS
+        )
+        return max(found.values(), default=0)
 
     def is_locked(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
-        counts = self._counts(request, credentials)
-        return any(count >= limit for count, limit in zip(counts, self._limits(), strict=False))
+        return counter.reached(
+            kind="login", limits=_limits(request, credentials), window=settings.LOGIN_FAILURE_WINDOW_SECONDS
+        )
 
     def user_login_failed(
         self, sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
@@ -75,18 +88,32 @@ class LoginLimitsHandler(AxesCacheHandler):  # type: ignore[misc]  # django-axes
             return
         if self.is_whitelisted(request, credentials):
             return
-        timeout = get_cache_timeout(request)
-        for key in get_client_cache_keys(request, credentials):
-            if not self.cache.add(key=key, value=1, timeout=timeout):
-                self.cache.incr(key=key, delta=1)
-                self.cache.touch(key=key, timeout=timeout)
+        with transaction.atomic():
+            counter.hold(
+                kind="login",
+                limits=_limits(request, credentials),
+                window=settings.LOGIN_FAILURE_WINDOW_SECONDS,
+            ).add()
 
     def user_logged_in(self, sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
         """A successful login clears the username's count; the address keeps its count (else
         logging in to one's own account would reset the count of guesses at others)."""
-        credentials = get_credentials(user.get_username())
-        name_key = get_client_cache_keys(request, credentials)[0]
-        self.cache.delete(name_key)
+        counter.forget(kind="login", values={"username": normalised_username(user.get_username())})
+
+    def user_logged_out(self, sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
+        return None
+
+    def reset_attempts(
+        self, *, ip_address: str | None = None, username: str | None = None, ip_or_username: bool = False
+    ) -> int:
+        """`manage.py axes_reset_ip` / `axes_reset_username`: forget that address's or username's
+        failures; `axes_reset`: forget every login failure."""
+        values = {}
+        if username is not None:
+            values["username"] = normalised_username(username)
+        if ip_address is not None:
+            values["address"] = ip_address
+        return counter.forget(kind="login", values=values) if values else counter.forget_all(kind="login")
 
 
 def locked_out(

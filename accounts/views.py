@@ -31,7 +31,8 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from core.lookalike import folded_skeleton, looks_alike, scripts_mixed
-from core.ratelimit import client_address, over_limit
+from throttles.address import client_address
+from throttles.counter import over_limit
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
@@ -97,6 +98,7 @@ def _signups_throttled(request: HttpRequest) -> bool:
             "address": (client_address(request), settings.SIGNUPS_PER_ADDRESS),
             "username": (wanted, settings.SIGNUPS_PER_USERNAME),
         },
+        window=settings.ACCOUNT_THROTTLE_WINDOW_SECONDS,
     )
 
 
@@ -131,6 +133,7 @@ def password_reset(request: HttpRequest) -> HttpResponseBase:
                 "address": (client_address(request), settings.PASSWORD_RESETS_PER_ADDRESS),
                 "email": (target, settings.PASSWORD_RESETS_PER_EMAIL),
             },
+            window=settings.ACCOUNT_THROTTLE_WINDOW_SECONDS,
         ):
             context = {"form": PasswordResetForm(initial={"email": target}), "throttled": True}
             return render(request, "registration/password_reset_form.html", context, status=429)

@@ -47,11 +47,10 @@ def environment(database_url: str) -> dict[str, str]:
 
 
 def prepare_database(env: Mapping[str, str]) -> None:
-    """Migrate a fresh database, create the cache table, collect the static files."""
+    """Migrate a fresh database, collect the static files."""
     python = sys.executable
     for command in (
         ["migrate", "--noinput", "-v0"],
-        ["createcachetable"],
         ["collectstatic", "--noinput", "-v0"],
     ):
         subprocess.run([python, "manage.py", *command], cwd=ROOT, env=dict(env), check=True, timeout=300)

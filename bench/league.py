@@ -176,7 +176,6 @@ def main() -> None:
     from scoring.models import Hand, HandStat
 
     call_command("migrate", verbosity=0)
-    call_command("createcachetable", verbosity=0)
     rng = random.Random(4)
     roster = [f"{first} {last}" for first in ("Åsa", "Örjan", "Čeněk", "Řehoř", "Anna", "Bo")
               for last in ("Berg", "Dvořák", "Ström", "Nowak")]  # fmt: skip

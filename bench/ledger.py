@@ -117,7 +117,6 @@ def main() -> None:
     from django.test import Client
 
     call_command("migrate", verbosity=0)
-    call_command("createcachetable", verbosity=0)
 
     began = time.perf_counter()
     user, season, nights, players = build(args)

@@ -108,7 +108,6 @@ def stored_night(players: int = 40, rounds: int = 8) -> None:
     from nights.rounds import start_round
 
     call_command("migrate", verbosity=0)
-    call_command("createcachetable", verbosity=0)
     club = Club.objects.create(name="Bench club")
     roster = [Player.objects.create(name=f"Player {n:02d}") for n in range(1, players + 1)]
     Membership.objects.bulk_create(Membership(club=club, player=player) for player in roster)

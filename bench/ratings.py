@@ -63,7 +63,6 @@ def main() -> None:
     from scoring import filing, services
 
     call_command("migrate", verbosity=0)
-    call_command("createcachetable", verbosity=0)
     rng = random.Random(15)
     roster = [f"Player {number:02d}" for number in range(1, args.players + 1)]
 

@@ -26,7 +26,8 @@ from django.shortcuts import get_object_or_404
 from django_htmx.http import HttpResponseClientRedirect
 
 from clubs.models import Club, ClubRole, Player, Season
-from core.ratelimit import client_address, over_limit
+from throttles.address import client_address
+from throttles.counter import over_limit
 
 AnyUser: TypeAlias = AbstractBaseUser | AnonymousUser
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
@@ -112,6 +113,7 @@ def role_changes_throttled(request: HttpRequest) -> bool:
             "account": (str(request.user.pk), settings.ROLE_CHANGES_PER_ACCOUNT),
             "address": (client_address(request), settings.ROLE_CHANGES_PER_ADDRESS),
         },
+        window=settings.ACCOUNT_THROTTLE_WINDOW_SECONDS,
     )
 
 

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django_tasks_db",  # the queue of background tasks (imports), worked by `manage.py db_worker`
     # Import direction (docs/architecture.md): accounts, clubs <- scoring <- league.
     "axes",  # login limits for every login form, the admin's included (accounts/lockout.py)
+    "throttles",  # the client address and the one counter of every throttle; imports no app
     "accounts",
     "clubs",
     "scoring",
@@ -117,14 +118,10 @@ DATABASES = {"default": _db}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The login rate limit must be shared by every gunicorn worker, so the cache lives in the database
-# (made by every `migrate`: accounts/apps.py runs `createcachetable` after it).
+# Per process. The counts every app server must share (the login limits and the throttles) are
+# not cached: they are rows of the database (throttles/counter.py).
 CACHES = {
-    # Per process.
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
-    # Shared by every gunicorn worker: login attempt counts (django-axes, accounts/lockout.py) and
-    # the password-reset, sign-up and club-roles throttles (core/ratelimit.py).
-    "shared": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pinochle_cache"},
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -151,18 +148,17 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_HANDLER = "accounts.lockout.LoginLimitsHandler"
-AXES_CACHE = "shared"
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_USERNAME_CALLABLE = "accounts.lockout.username_for_axes"
-AXES_CLIENT_IP_CALLABLE = "core.ratelimit.client_address"
+AXES_CLIENT_IP_CALLABLE = "throttles.address.client_address"
 AXES_FAILURE_LIMIT = "accounts.lockout.failure_limit"
 AXES_COOLOFF_TIME = "accounts.lockout.window"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a refused attempt is not counted
-AXES_ENABLE_ADMIN = False  # the cache handler keeps no AccessAttempt rows to show
+AXES_ENABLE_ADMIN = False  # the handler keeps no AccessAttempt rows to show
 AXES_VERBOSE = False
 # Password-reset requests and sign-ups, per client address and per target (email / username)
-# in a sliding window (core/ratelimit.py); one more is refused with 429.
+# in a sliding window (throttles/counter.py); one more is refused with 429.
 PASSWORD_RESETS_PER_EMAIL = envint("PASSWORD_RESETS_PER_EMAIL", 3)
 PASSWORD_RESETS_PER_ADDRESS = envint("PASSWORD_RESETS_PER_ADDRESS", 10)
 SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", 10)

@@ -11,18 +11,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import time
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import caches
 from django.db import transaction
 from django.utils import timezone
 
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Device, DeviceGame, Game, HandChange
+from throttles.counter import hold
 
 #: The recovery code's letters: no 0/O, 1/I/L, 2/Z, 5/S, 8/B, 6/G look-alikes.
 RECOVERY_ALPHABET = "ACDEFHJKMNPQRTUVWXY3479"
@@ -104,25 +103,15 @@ def normalise_code(text: str) -> str:
     return "".join(char for char in text.upper() if char.isalnum())[:20]
 
 
-def _now() -> float:
-    return time.time()
-
-
-def _failure_keys(game: Game, device: Device, address: str) -> list[tuple[str, int]]:
+def _failure_limits(game: Game, device: Device, address: str) -> dict[str, tuple[str, int]]:
     """The counts a wrong code adds to, each with its limit: this browser's guesses at this game,
     this address's at this game, and everyone's at this game (all per game, so that one guesser
     blocks neither another game nor, with a few wrong codes, the phone that lost the scoring)."""
-    addr = hashlib.sha256(address.encode()).hexdigest()
-    return [
-        (f"recovery-failures:game:{game.pk}:device:{device.pk}", settings.RECOVERY_FAILURES_PER_CLIENT),
-        (f"recovery-failures:game:{game.pk}:addr:{addr}", settings.RECOVERY_FAILURES_PER_ADDRESS),
-        (f"recovery-failures:game:{game.pk}", settings.RECOVERY_FAILURES_PER_GAME),
-    ]
-
-
-def _recent(key: str, at: float) -> list[float]:
-    window = settings.RECOVERY_FAILURE_WINDOW_SECONDS
-    return [t for t in caches["shared"].get(key, []) if t > at - window]
+    return {
+        "device": (f"{game.pk}:{device.pk}", settings.RECOVERY_FAILURES_PER_CLIENT),
+        "address": (f"{game.pk}:{address}", settings.RECOVERY_FAILURES_PER_ADDRESS),
+        "game": (str(game.pk), settings.RECOVERY_FAILURES_PER_GAME),
+    }
 
 
 @transaction.atomic
@@ -141,17 +130,18 @@ def take_over_with_code(
     True when taken over, False for a wrong code, None when refused unchecked (too many wrong
     codes for this game from this browser, from this address or from everyone).
 
-    The game's row is locked first, so the guesses at one game are counted one after the other:
-    parallel wrong codes cannot all read the count before any of them adds to it."""
-    Game.objects.select_for_update().only("pk").get(pk=game.pk)
-    at = _now()
-    counts = [(key, limit, _recent(key, at)) for key, limit in _failure_keys(game, device, address)]
-    if any(len(times) >= limit for _key, limit, times in counts):
+    The counts are held (`throttles.counter.hold`) from the check to the count, so the guesses at
+    one game are counted one after the other: parallel wrong codes cannot all read the count
+    before any of them adds to it."""
+    failures = hold(
+        kind="recovery",
+        limits=_failure_limits(game, device, address),
+        window=settings.RECOVERY_FAILURE_WINDOW_SECONDS,
+    )
+    if failures.full():
         return None
     if not hmac.compare_digest(normalise_code(code), recovery_code(game)):
-        for key, limit, times in counts:
-            # Only the last `limit` times matter; the list stays small whatever a guesser sends.
-            caches["shared"].set(key, [*times, at][-limit:], settings.RECOVERY_FAILURE_WINDOW_SECONDS)
+        failures.add()
         return False
     _give_scoring(game, device=device, actor=actor, holder=holder, always_record=True)
     return True

@@ -97,22 +97,6 @@ def test_make_test_runs_the_tests_of_every_app():
     assert "tests" in listed
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_plain_migrate_makes_the_shared_cache_table_so_the_login_page_works():
-    """`manage.py migrate` alone (no `createcachetable`) leaves a working log-in page."""
-    from django.core.management import call_command
-    from django.db import connection
-    from django.test import Client
-
-    with connection.cursor() as cursor:
-        cursor.execute("DROP TABLE pinochle_cache")
-    assert "pinochle_cache" not in connection.introspection.table_names()
-    call_command("migrate", verbosity=0)
-    assert "pinochle_cache" in connection.introspection.table_names()
-    response = Client().post("/accounts/login/", {"username": "nobody", "password": "wrong-password-1"})
-    assert response.status_code == 200
-
-
 PRODUCTION = {"DEBUG": "false", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "scores.example"}
 
 

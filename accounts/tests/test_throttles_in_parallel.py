@@ -2,27 +2,20 @@
 real database (SQLite file or PostgreSQL): no more of them get through than the limit allows."""
 
 import pytest
-from django.core.cache import caches
 
-from core.ratelimit import over_limit
 from tests.helpers import at_once
+from throttles.counter import over_limit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 AT_ONCE = 10
 
 
-@pytest.fixture(autouse=True)
-def fresh_limits():
-    caches["shared"].clear()
-    yield
-    caches["shared"].clear()
-
-
 def attempts_at_once(count: int, limit: int) -> list[bool]:
     """`count` requests each count one attempt for one address, together; True: refused."""
     return at_once(
-        count, lambda _index: over_limit(kind="parallel", limits={"address": ("192.0.2.7", limit)})
+        count,
+        lambda _index: over_limit(kind="parallel", limits={"address": ("192.0.2.7", limit)}, window=3600),
     )
 
 

@@ -17,8 +17,8 @@ makers by job (`table_forms`, `account_forms`, `club_forms`, `uploads`, sharing 
 refused, which URL patterns were reached); `__main__` runs them.
 
 Checks: no answer is a 5xx, and a request the server refused (4xx, a form shown again with its
-errors, a redirect to the login page) changed no row count in any table (sessions and the rate
-limit's cache table aside: a refused login is meant to count there). The requests run one at a
+errors, a redirect to the login page) changed no row count in any table (sessions and the
+throttles' counts aside: a refused login is meant to count there). The requests run one at a
 time so each row-count difference belongs to one request.
 
     .venv/bin/python bench/fuzz [--requests 6000] [--seed 1] [--postgres]

@@ -17,7 +17,7 @@ def row_counts() -> tuple[int, ...]:
     tables = sorted(
         name
         for name in connection.introspection.table_names()
-        if name not in ("django_session", "pinochle_cache", "django_migrations")
+        if name not in ("django_session", "throttles_count", "django_migrations")
     )
     sql = ", ".join(f"(SELECT COUNT(*) FROM {quote(name)})" for name in tables)
     with connection.cursor() as cursor:

@@ -6,7 +6,6 @@ import uuid
 from typing import Any
 
 import pytest
-from django.core.cache import caches
 from django.test import Client
 
 from scoring import services
@@ -19,13 +18,6 @@ from tests.helpers import WORKED_EXAMPLE, check_game, found, hand_post, save_url
 pytestmark = pytest.mark.django_db
 
 SETUP = {"seats": "4", "variant": "check", "deck": "single", "first_dealer": "N"}
-
-
-@pytest.fixture(autouse=True)
-def fresh_limits():
-    caches["shared"].clear()
-    yield
-    caches["shared"].clear()
 
 
 def setup_token(client):

@@ -2,7 +2,6 @@
 no more of them are checked than the limit allows, however many arrive together."""
 
 import pytest
-from django.core.cache import caches
 from django.test import Client
 
 from scoring.models import HandChange
@@ -12,13 +11,6 @@ from tests.helpers import at_once
 pytestmark = pytest.mark.django_db(transaction=True)
 
 GUESSERS = 10
-
-
-@pytest.fixture(autouse=True)
-def fresh_limits():
-    caches["shared"].clear()
-    yield
-    caches["shared"].clear()
 
 
 def guess_at_once(url: str, count: int) -> list[int]:

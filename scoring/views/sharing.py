@@ -14,7 +14,6 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.qr import qr_svg
-from core.ratelimit import client_address
 from scoring.audit import Actor
 from scoring.devices import ensure_device, holder_of, may_hold
 from scoring.handover import (
@@ -32,6 +31,7 @@ from scoring.permissions import (
     night_is_over,
     require_game_edit,
 )
+from throttles.address import client_address
 
 
 @require_POST
