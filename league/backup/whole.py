@@ -52,7 +52,7 @@ def check_header(data: Any) -> None:
     version = data.get("version")
     if version != VERSION or isinstance(version, bool):
         raise BackupRefused(
-            f"backup version {str(version)[:20]}: this app restores version {VERSION} files only"
+            f"backup version {repr(version)[:20]}: this app restores version {VERSION} files only"
             " (a backup made by another release of the app; restore it with that release)"
         )
     known = set(HEADER) | {app for app, part in parts.found() if part.dump is not None}

@@ -108,7 +108,7 @@ def a_club_with_everything() -> None:
     services.record_hand(game=phone, number=1, data=quick_hand(), submission_id=uuid.uuid4())
     services.edit_hand(game=phone, number=1, data=quick_hand(ns_tricks=16), actor=Actor.device())
     handover.start_handover(game=phone)
-    # Version 3: invites (one pending, one accepted) and phones' edit rights (one handed over).
+    # Invites (one pending, one accepted) and phones' edit rights (one handed over).
     roster = list(Player.objects.filter(memberships__club=club).order_by("pk"))
     club_services.create_invite(club=club, player=roster[0], by=olga)
     accepted = club_services.create_invite(club=club, player=roster[1], by=olga)
@@ -162,7 +162,7 @@ def test_a_backup_of_another_version_is_refused_naming_its_version_and_writes_no
     with pytest.raises(CommandError) as refused:
         call_command("restore", str(path), stdout=io.StringIO())
     assert refused.value.returncode == 2
-    assert f"backup version {version}: this app restores version 5 files only" in str(refused.value)
+    assert f"backup version {version!r}: this app restores version 5 files only" in str(refused.value)
     assert "nothing restored" in str(refused.value)
     assert not User.objects.exists() and not Club.objects.exists() and not Game.objects.exists()
     assert not Invite.objects.exists() and not Device.objects.exists() and not HandChange.objects.exists()
