@@ -22,6 +22,7 @@ from django.db import models
 from clubs import services as club_services
 from clubs.models import Club, Invite, Player, Season
 from league import backup
+from league.models import ImportBatch
 from scoring import handover, services
 from scoring.audit import Actor
 from scoring.models import Device, DeviceGame, Game, HandChange
@@ -118,6 +119,11 @@ def a_club_with_everything() -> None:
     DeviceGame.objects.create(device=table, game=phone, active=True)
     DeviceGame.objects.create(device=old_phone, game=phone, active=False)
     DeviceGame.objects.create(device=table, game=game, active=True, holder=olga)  # held for her account
+    # Imports that ended: one that wrote its games, one refused with its problems.
+    ImportBatch.objects.create(user=olga, file_name="autumn.csv", status="done", total=6, written=6, hands=9)
+    ImportBatch.objects.create(
+        user=olga, file_name="junk.json", status="refused", problems=[{"line": 2, "message": "no bid"}]
+    )
     assert club.pk and HandChange.objects.count() == 3
 
 
@@ -126,6 +132,7 @@ def test_backup_then_restore_brings_back_every_row_of_every_model(tmp_path):
     before = every_row()
     assert before["scoring.HandChange"] and before["auth.User_groups"] and before["auth.Group_permissions"]
     assert len(before["clubs.Invite"]) == 2 and len(before["scoring.DeviceGame"]) == 3
+    assert len(before["league.ImportBatch"]) == 2
     path = tmp_path / "backup.json"
     call_command("backup", str(path), stderr=io.StringIO())
     wipe_everything()
