@@ -18,6 +18,7 @@ from typing import Any
 
 from backups.parts import Part, whole_app
 from backups.rows import BackupRefused
+from clubs.models import Club
 from core.strict_input import is_game_code
 from scoring import stats
 from scoring.models import DeviceGame, Game, GameSeat, GameStat, Hand, HandChange, HandStat
@@ -95,7 +96,8 @@ def _rows(section: Any, table: str) -> list[dict[str, Any]]:
 
 
 def _check_file(section: Any) -> None:
-    """What the columns do not say: a code becomes a path; one person sits in one seat of a game."""
+    """What the columns do not say: a code becomes a path; one person sits in one seat of a game; a
+    correction names its club by id (a number, not a foreign key)."""
     for index, row in enumerate(_rows(section, "Game"), start=1):
         for name, what in (("code", "game code"), ("share_code", "share code")):
             value = row.get(name)
@@ -113,6 +115,13 @@ def _check_file(section: Any) -> None:
                 f" (as scoring.GameSeat[{seated[key]}])"
             )
         seated[key] = index
+    clubs = set(Club.objects.values_list("pk", flat=True))  # restored by the clubs' part, before this one
+    for index, row in enumerate(_rows(section, "HandChange"), start=1):
+        club = row.get("club_id")
+        if isinstance(club, int) and club not in clubs:
+            raise BackupRefused(
+                f"scoring.HandChange[{index}]: 'club_id' {club} is not among the clubs of the backup"
+            )
 
 
 def _load(data: Mapping[str, Any]) -> dict[str, int]:

@@ -206,6 +206,17 @@ def test_restore_refuses_a_permission_this_app_does_not_have_and_writes_nothing(
     assert not User.objects.exists() and not Group.objects.exists()
 
 
+def test_restore_refuses_a_correction_filed_under_a_club_that_is_not_in_the_backup():
+    a_club_with_everything()
+    data = backup.dump()
+    change = next(row for row in data["scoring"]["HandChange"] if row["club_id"] is not None)
+    change["club_id"] = 999
+    wipe_everything()
+    with pytest.raises(backup.BackupRefused, match="'club_id' 999 is not among the clubs of the backup"):
+        backup.load(data)
+    assert not Club.objects.exists() and not Game.objects.exists()
+
+
 def test_restore_refuses_a_publish_code_that_is_not_a_path_segment():
     a_club_with_everything()
     data = backup.dump()
