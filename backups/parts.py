@@ -24,13 +24,15 @@ from django.db import models
 from backups import rows
 
 Dump = Callable[[], dict[str, Any]]
-Load = Callable[[Mapping[str, Any], int], dict[str, int]]
+Load = Callable[[Mapping[str, Any]], dict[str, int]]
+Chosen = Callable[[], "models.QuerySet[Any]"]
 
 
 @dataclass(frozen=True)
 class Part:
-    """What one app puts in a backup. `dump()` returns the app's keys of the file; `load(data,
-    version)` restores them from the whole file and returns what it restored (counts by name)."""
+    """What one app puts in a backup. `dump()` returns the app's key of the file (its label);
+    `load(data)` restores its rows from the whole file and returns what it restored (rows by model
+    label). A part writes only the rows of its own app's models."""
 
     holds: tuple[str, ...] = ()  # model labels ("nights.Night"), auto-created m2m tables included
     derived: Mapping[str, str] = field(default_factory=dict)  # model label -> why it is not kept
@@ -38,22 +40,31 @@ class Part:
     load: Load | None = None
 
 
-def whole_app(app_label: str, *, derived: Mapping[str, str] | None = None, since: int = 4) -> Part:
+def whole_app(
+    app_label: str, *, derived: Mapping[str, str] | None = None, chosen: Mapping[str, Chosen] | None = None
+) -> Part:
     """The part of an app whose every model but the derived ones is kept row for row, every field
     (`backups.rows`): a field or a model added to the app later is in the next backup unchanged.
-    In the file: `{app_label: {"ModelName": [rows…], …}}`; files older than version `since` have none."""
+    `chosen` gives, by model label, the rows of a model that are kept when not all of them are (the
+    rows a page may see). In the file: `{app_label: {"ModelName": [rows…], …}}`."""
     left_out = dict(derived or {})
+    picks = dict(chosen or {})
 
     def kept() -> list[type[models.Model]]:
         config = apps.get_app_config(app_label)
         return rows.models_in_order(m for m in config.get_models() if m._meta.label not in left_out)
 
     def dump() -> dict[str, Any]:
-        return {app_label: {model._meta.object_name: rows.dump_rows(model) for model in kept()}}
+        return {
+            app_label: {
+                model._meta.object_name: rows.dump_rows(
+                    model, picks[model._meta.label]() if model._meta.label in picks else None
+                )
+                for model in kept()
+            }
+        }
 
-    def load(data: Mapping[str, Any], version: int) -> dict[str, int]:
-        if version < since:
-            return {}
+    def load(data: Mapping[str, Any]) -> dict[str, int]:
         section = data.get(app_label)
         if not isinstance(section, dict):
             raise rows.BackupRefused(f"{app_label!r} is missing or is not an object")

@@ -17,7 +17,8 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.core.management.color import no_style
+from django.db import connections, models, router
 
 
 class BackupRefused(Exception):
@@ -77,12 +78,13 @@ def row_of(obj: models.Model, fields: Sequence[models.Field[Any, Any]]) -> dict[
     return {field.name: to_json(field.value_from_object(obj)) for field in fields}
 
 
-def dump_rows(model: type[models.Model]) -> list[dict[str, Any]]:
-    """Every row of the model (its base manager: none is hidden), in id order."""
+def dump_rows(model: type[models.Model], chosen: models.QuerySet[Any] | None = None) -> list[dict[str, Any]]:
+    """Every row of the model (its base manager: none is hidden), or the `chosen` ones, in id order."""
     fields = fields_of(model)
     for field in fields:
         kind(field)  # refuses a field it could not write before it writes anything
-    return [row_of(obj, fields) for obj in model._base_manager.order_by("pk").iterator(chunk_size=1000)]
+    rows = model._base_manager.all() if chosen is None else chosen
+    return [row_of(obj, fields) for obj in rows.order_by("pk").iterator(chunk_size=1000)]
 
 
 def fits(model: type[models.Model], where: str, values: Mapping[str, Any]) -> None:
@@ -245,7 +247,8 @@ def check_constraints(model: type[models.Model], part: str, objs: Sequence[model
 
 def load_rows(model: type[models.Model], part: str, rows: Any) -> int:
     """Write a model's rows from the file, each value checked first, with the ids and times the
-    file gives (a time stamped automatically, `auto_now`, is written as the file has it)."""
+    file gives (a time stamped automatically, `auto_now`, is written as the file has it); the next
+    new row of the table then takes the next id (`restart_ids`)."""
     if not isinstance(rows, list):
         raise BackupRefused(f"{part!r} is not a list")
     fields = fields_of(model)
@@ -264,7 +267,19 @@ def load_rows(model: type[models.Model], part: str, rows: Any) -> int:
                 if row[field.attname] is not None:
                     setattr(obj, field.attname, row[field.attname])
         model._base_manager.bulk_update(objs, [f.name for f in stamped], batch_size=500)
+    restart_ids(model)
     return len(objs)
+
+
+def restart_ids(model: type[models.Model]) -> None:
+    """Rows written with the file's ids: the next new row of the table takes the next id (on
+    PostgreSQL the table's sequence is set past the restored ids; SQLite does that by itself)."""
+    connection = connections[router.db_for_write(model)]
+    statements = connection.ops.sequence_reset_sql(no_style(), [model])
+    if statements:
+        with connection.cursor() as cursor:
+            for statement in statements:
+                cursor.execute(statement)
 
 
 def models_in_order(app_models: Iterable[type[models.Model]]) -> list[type[models.Model]]:

@@ -35,11 +35,11 @@ def figures_are_pairs(figures: Any) -> bool:
     )
 
 
-def _load(data: Mapping[str, Any], version: int) -> dict[str, int]:
+def _load(data: Mapping[str, Any]) -> dict[str, int]:
     assert _ROWS.load is not None
-    counts = _ROWS.load(data, version)
-    section = data.get("ledger") if counts else None
-    locks = section.get("NightLock", []) if isinstance(section, dict) else []
+    counts = _ROWS.load(data)
+    section = data["ledger"]  # an object: the rows above were read from it
+    locks = section.get("NightLock", [])
     for index, row in enumerate(locks, start=1):
         if "figures" in row and not figures_are_pairs(row["figures"]):
             raise BackupRefused(f"ledger.NightLock[{index}]: 'figures' is not a list of [name, amount] pairs")

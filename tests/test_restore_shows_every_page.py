@@ -283,7 +283,7 @@ def test_a_restore_into_a_fresh_database_shows_every_page_and_export_as_before(t
     started = time.perf_counter()
     call_command("backup", str(path), stderr=io.StringIO())
     backed_up = time.perf_counter() - started
-    assert json.loads(path.read_text())["version"] == 4
+    assert json.loads(path.read_text())["version"] == 5
 
     call_command("flush", interactive=False, verbosity=0)
     fresh_process()

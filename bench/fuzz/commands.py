@@ -30,22 +30,24 @@ from typing import Any
 
 from bench.harness import ROOT, Browser, Server
 
-# The backup's text fields and the longest each column takes (league/backup/ checks them all).
-LONG_FIELDS: list[tuple[str, str, int]] = [
-    ("groups", "name", 150),
-    ("users", "username", 150),
-    ("users", "email", 254),
-    ("users", "first_name", 150),
-    ("users", "last_name", 150),
-    ("users", "password", 128),
-    ("clubs", "name", 100),
-    ("players", "name", 100),
-    ("seasons", "name", 100),
-    ("invites", "token", 64),
-    ("devices", "id_hash", 64),
-    ("games", "place", 100),
-    ("games", "edit_token_hash", 64),
-    ("games", "handover_token_hash", 64),
+# The backup's text fields, as (app, table, field), and the longest each column takes (every
+# app's part checks them all, `backups.rows`).
+LONG_FIELDS: list[tuple[str, str, str, int]] = [
+    ("accounts", "Group", "name", 150),
+    ("accounts", "User", "username", 150),
+    ("accounts", "User", "email", 254),
+    ("accounts", "User", "first_name", 150),
+    ("accounts", "User", "last_name", 150),
+    ("accounts", "User", "password", 128),
+    ("clubs", "Club", "name", 100),
+    ("clubs", "Player", "name", 100),
+    ("clubs", "Season", "name", 100),
+    ("clubs", "Invite", "token", 64),
+    ("scoring", "Device", "id_hash", 64),
+    ("scoring", "Game", "place", 100),
+    ("scoring", "Game", "edit_token_hash", 64),
+    ("scoring", "Game", "handover_token_hash", 64),
+    ("scoring", "HandChange", "actor_label", 150),
 ]
 
 
@@ -70,23 +72,18 @@ def _problem(done: subprocess.CompletedProcess[bytes], what: str, expected: str)
 
 
 def long_backups(dump: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
-    """(label, the field the message must name, a backup) with one value one character too long."""
-    for part, key, longest in LONG_FIELDS:
-        rows = dump.get(part) or []
-        if not rows:
+    """(label, the text the message must hold, a backup) with one value one character too long, or
+    one a column's choices do not hold."""
+    for app, table, key, longest in LONG_FIELDS:
+        if not dump.get(app, {}).get(table):
             continue
         changed = copy.deepcopy(dump)
-        changed[part][0][key] = "x" * (longest + 1)
-        yield f"{part}.{key}", f"{part}[1]" if part != "games" else f"'{key}'", changed
-    games_with_changes = [i for i, game in enumerate(dump.get("games", [])) if game.get("changes")]
-    if games_with_changes:
+        changed[app][table][0][key] = "x" * (longest + 1)
+        yield f"{app}.{table}.{key}", f"{app}.{table}[1]: '{key}'", changed
+    if dump.get("clubs", {}).get("ClubRole"):
         changed = copy.deepcopy(dump)
-        changed["games"][games_with_changes[0]]["changes"][0]["actor_label"] = "x" * 151
-        yield "games.changes.actor_label", "'actor_label'", changed
-    changed = copy.deepcopy(dump)
-    if changed.get("club_roles"):
-        changed["club_roles"][0]["role"] = "emperor"
-        yield "club_roles.role", "club_roles[1]", changed
+        changed["clubs"]["ClubRole"][0]["role"] = "emperor"
+        yield "clubs.ClubRole.role", "clubs.ClubRole[1]: 'role'", changed
 
 
 @contextlib.contextmanager

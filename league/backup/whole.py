@@ -1,26 +1,21 @@
 """The whole backup: every app's part written in one transaction, and restored all or nothing
-into an empty database (the format in `league.backup`)."""
+into an empty database (the format in `league.backup`). This module writes no row itself: each
+app's part (`<app>/backup.py`) restores its own."""
 
 from __future__ import annotations
 
 import datetime
 from typing import Any
 
-from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, transaction
 
 from backups import parts
 from backups.rows import BackupRefused
 from core.strict_input import find_bad_text
-from league.backup.write import _date
-from ratings import services as rating_services
 
 FORMAT = "pinochle-scorekeeper-backup"
-VERSION = 4
-READABLE = (1, 2, 3, 4)  # versions load() accepts
-
-
-# --- backup of every part ----------------------------------------------------------------------
+VERSION = 5  # the one version load() reads
+HEADER = ("format", "version", "created")
 
 
 def dump() -> dict[str, Any]:
@@ -33,7 +28,7 @@ def dump() -> dict[str, Any]:
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
-            "created": _date(datetime.datetime.now(datetime.UTC)),
+            "created": datetime.datetime.now(datetime.UTC).isoformat(),
         }
         for app, part in parts.found():
             if part.dump is None:
@@ -50,18 +45,29 @@ def database_is_empty() -> bool:
     return not any(model._base_manager.exists() for model in parts.held_models())
 
 
-def load(data: Any) -> dict[str, int]:
-    """Restore a `dump()` into an empty database, all or nothing; returns what was restored.
-
-    BackupRefused names the first problem (the part of the file, and what is wrong with it).
-    """
+def check_header(data: Any) -> None:
+    """Refuse what is not a backup of this app, or a backup of another version of its format."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupRefused(f'not a backup of this app (no "format": "{FORMAT}")')
     version = data.get("version")
-    if version not in READABLE:
+    if version != VERSION or isinstance(version, bool):
         raise BackupRefused(
-            f"backup version {version!r}; this app restores versions {', '.join(str(v) for v in READABLE)}"
+            f"backup version {repr(version)[:20]}: this app restores version {VERSION} files only"
+            " (a backup made by another release of the app; restore it with that release)"
         )
+    known = set(HEADER) | {app for app, part in parts.found() if part.dump is not None}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise BackupRefused(f"{unknown[0][:40]!r} is not a part of this app's backups")
+
+
+def load(data: Any) -> dict[str, int]:
+    """Restore a `dump()` into an empty database, all or nothing; returns the rows restored, by
+    model label.
+
+    BackupRefused names the first problem (the part of the file, and what is wrong with it).
+    """
+    check_header(data)
     bad = find_bad_text(data)
     if bad is not None:  # no database stores these (PostgreSQL refuses NUL, neither takes surrogates)
         raise BackupRefused(f"{bad[0]}: {bad[1]}")
@@ -72,21 +78,8 @@ def load(data: Any) -> dict[str, int]:
                 raise BackupRefused("the database is not empty")
             for _app, part in parts.found():
                 if part.load is not None:
-                    counts.update(part.load(data, version))
-            _restart_ids()
-            rating_services.refresh_all()  # the ratings are derived: rebuilt from the restored games
+                    counts.update(part.load(data))
     except (IntegrityError, DataError) as error:
-        # What the checks above do not look for (a row given twice, a name longer than its column)
-        # the database refuses; the transaction has written nothing.
+        # What the checks do not look for the database refuses; the transaction has written nothing.
         raise BackupRefused(f"the database refused the backup: {str(error).splitlines()[0][:200]}") from None
     return counts
-
-
-def _restart_ids() -> None:
-    """Rows written with the file's ids: the next new row of each table takes the next id (on
-    PostgreSQL the sequences are set past the restored ids; SQLite does that by itself)."""
-    statements = connection.ops.sequence_reset_sql(no_style(), parts.held_models())
-    if statements:
-        with connection.cursor() as cursor:
-            for statement in statements:
-                cursor.execute(statement)

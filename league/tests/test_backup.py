@@ -127,8 +127,10 @@ def test_backup_to_standard_output_is_the_same_json(tmp_path):
     call_command("backup", "-", stdout=out)
     data = json.loads(out.getvalue())
     assert data["format"] == "pinochle-scorekeeper-backup"
-    assert {game["record"]["variant"] for game in data["games"]} == {"standard", "check"}
-    roles = [(r["club"], r["username"], r["role"]) for r in data["club_roles"]]
+    assert {game["variant"] for game in data["scoring"]["Game"]} == {"standard", "check"}
+    clubs = {club["id"]: club["name"] for club in data["clubs"]["Club"]}
+    users = {user["id"]: user["username"] for user in data["accounts"]["User"]}
+    roles = [(clubs[r["club"]], users[r["user"]], r["role"]) for r in data["clubs"]["ClubRole"]]
     assert ("Klubbén", "olga", "organiser") in roles
 
 
@@ -159,17 +161,18 @@ def test_it_refuses_a_broken_file_naming_the_problem_and_writes_nothing(tmp_path
     broken.write_text(path.read_text()[:-200])
     assert "not valid JSON" in restore_fails(broken)
 
-    last = data["games"][-1]
-    last["record"]["hands"][0]["tricks"] = {"NS": 20, "EW": 20}
+    last = data["scoring"]["Game"][-1]
+    first_hand = next(h for h in data["scoring"]["Hand"] if h["game"] == last["id"] and h["number"] == 1)
+    first_hand["data"]["tricks"] = {"NS": 20, "EW": 20}
     broken.write_text(json.dumps(data))
     message = restore_fails(broken)
-    assert f"games[5] (game {last['code']}): hand 1:" in message
+    assert f"scoring.Game[5] (game {last['code']}): hand 1:" in message
     assert "nothing restored" in message
 
-    data["games"][-1]["record"]["hands"][0]["tricks"] = {"NS": 15, "EW": 10}
-    data["games"][0]["club"] = "Nowhere"
+    first_hand["data"]["tricks"] = {"NS": 15, "EW": 10}
+    data["scoring"]["Game"][0]["club"] = 999
     broken.write_text(json.dumps(data))
-    assert "club 'Nowhere' is not among the clubs" in restore_fails(broken)
+    assert "scoring.Game[1]: 'club' 999 is not among the clubs of the backup" in restore_fails(broken)
 
     broken.write_text(json.dumps({"games": []}))
     assert "not a backup of this app" in restore_fails(broken)

@@ -1,4 +1,4 @@
-"""What a restore brings back beyond the games (backup format version 3): the
+"""What a restore brings back beyond the games: the
 phone that was scoring a game goes on scoring it, an invite link sent before the backup still
 works; and (point 6) every name is checked against its column before anything is written, so an
 over-long name is refused with a message naming it, on SQLite as on PostgreSQL.
@@ -88,19 +88,8 @@ def test_an_invite_link_sent_before_the_backup_still_works_after_the_restore(tmp
     assert accepted.accepted_at is not None and accepted.player.user.username == "rosa"
 
 
-def test_a_version_2_backup_still_restores_without_invites_or_phones():
-    a_club_with_everything()
-    data = backup.dump()
-    data["version"] = 2
-    del data["invites"], data["devices"]
-    wipe_everything()
-    restored = backup.load(data)
-    assert restored["games"] == 6 and restored["invites"] == 0 and restored["devices"] == 0
-    assert not Invite.objects.exists() and not DeviceGame.objects.exists()
-
-
 def _set(data: dict[str, Any], where: str, value: object) -> None:
-    """Put value at a path like "clubs.0.name" of the dumped backup."""
+    """Put value at a path like "clubs.Club.0.name" of the dumped backup."""
     *path, last = where.split(".")
     node: Any = data  # dicts and lists, as the backup holds them
     for step in path:
@@ -111,17 +100,45 @@ def _set(data: dict[str, Any], where: str, value: object) -> None:
 @pytest.mark.parametrize(
     ("where", "value", "message"),
     [
-        ("clubs.0.name", "K" * 101, "clubs[1]: 'name' is 101 characters long; at most 100 fit"),
-        ("players.0.name", "P" * 101, "players[1]: 'name' is 101 characters long; at most 100 fit"),
-        ("seasons.0.name", "S" * 101, "seasons[1]: 'name' is 101 characters long; at most 100 fit"),
-        ("users.0.username", "u" * 151, "users[1]: 'username' is 151 characters long; at most 150 fit"),
-        ("users.0.email", "e" * 250 + "@x.se", "users[1]: 'email' is 255 characters long; at most 254 fit"),
-        ("users.0.first_name", "F" * 151, "users[1]: 'first_name' is 151 characters long; at most 150 fit"),
-        ("groups.0.name", "G" * 151, "groups[1]: 'name' is 151 characters long; at most 150 fit"),
-        ("invites.0.token", "t" * 65, "invites[1]: 'token' is 65 characters long; at most 64 fit"),
-        ("devices.0.id_hash", "d" * 65, "devices[1]: 'id_hash' is 65 characters long; at most 64 fit"),
-        ("games.0.place", "B" * 101, "'place' is 101 characters long; at most 100 fit"),
-        ("games.0.edit_token_hash", "h" * 65, "'edit_token_hash' is 65 characters long; at most 64 fit"),
+        ("clubs.Club.0.name", "K" * 101, "clubs.Club[1]: 'name' is 101 characters long; at most 100 fit"),
+        ("clubs.Player.0.name", "P" * 101, "clubs.Player[1]: 'name' is 101 characters long; at most 100 fit"),
+        ("clubs.Season.0.name", "S" * 101, "clubs.Season[1]: 'name' is 101 characters long; at most 100 fit"),
+        (
+            "accounts.User.0.username",
+            "u" * 151,
+            "accounts.User[1]: 'username' is 151 characters long; at most 150 fit",
+        ),
+        (
+            "accounts.User.0.email",
+            "e" * 250 + "@x.se",
+            "accounts.User[1]: 'email' is 255 characters long; at most 254 fit",
+        ),
+        (
+            "accounts.User.0.first_name",
+            "F" * 151,
+            "accounts.User[1]: 'first_name' is 151 characters long; at most 150 fit",
+        ),
+        (
+            "accounts.Group.0.name",
+            "G" * 151,
+            "accounts.Group[1]: 'name' is 151 characters long; at most 150 fit",
+        ),
+        ("clubs.Invite.0.token", "t" * 65, "clubs.Invite[1]: 'token' is 65 characters long; at most 64 fit"),
+        (
+            "scoring.Device.0.id_hash",
+            "d" * 65,
+            "scoring.Device[1]: 'id_hash' is 65 characters long; at most 64 fit",
+        ),
+        (
+            "scoring.Game.0.place",
+            "B" * 101,
+            "scoring.Game[1]: 'place' is 101 characters long; at most 100 fit",
+        ),
+        (
+            "scoring.Game.0.edit_token_hash",
+            "h" * 65,
+            "scoring.Game[1]: 'edit_token_hash' is 65 characters long; at most 64 fit",
+        ),
     ],
 )
 def test_restore_refuses_a_value_longer_than_its_column_naming_the_field_and_writes_nothing(
@@ -142,15 +159,16 @@ def test_restore_refuses_a_correction_with_an_over_long_actor_label_through_the_
 
     a_club_with_everything()
     data = backup.dump()
-    game = next(game for game in data["games"] if game["changes"])
-    game["changes"][0]["actor_label"] = "L" * 151
+    data["scoring"]["HandChange"][0]["actor_label"] = "L" * 151
     path = tmp_path / "long.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     wipe_everything()
     with pytest.raises(CommandError) as refused:
         call_command("restore", str(path), stdout=io.StringIO())
     assert refused.value.returncode == 2
-    assert "changes[1]: 'actor_label' is" in str(refused.value) and "nothing restored" in str(refused.value)
+    assert "scoring.HandChange[1]: 'actor_label' is" in str(refused.value) and "nothing restored" in str(
+        refused.value
+    )
     assert not Game.objects.exists()
 
 

@@ -1,7 +1,7 @@
 """The club nights and the ledger in a backup: a finished night stays locked after a restore, an
 open night's table link scores again, the games' other columns come back, and a bad part of the
 file is refused with a message naming the part, the row and the field (exit status 2, nothing
-written). Files of versions 1 to 3, which hold no nights, still restore."""
+written)."""
 
 from __future__ import annotations
 
@@ -140,26 +140,12 @@ def test_a_file_written_before_a_field_existed_takes_the_fields_default():
     data = backup.dump()
     for row in data["ledger"]["Payment"]:
         del row["marked_by_label"]
-    for row in data["games"]:
-        del row["columns"]["meld_mode"]
+    for row in data["scoring"]["Game"]:
+        del row["meld_mode"]
     wipe()
     backup.load(data)
     assert Payment.objects.get().marked_by_label == ""
     assert set(Game.objects.values_list("meld_mode", flat=True)) == {"items"}
-
-
-def test_a_version_3_file_without_nights_or_payments_still_restores():
-    a_finished_and_an_open_night()
-    data = backup.dump()
-    data["version"] = 3
-    del data["nights"], data["ledger"]
-    for row in [*data["users"], *data["clubs"], *data["seasons"], *data["games"]]:
-        row.pop("id", None)
-    for row in data["games"]:
-        del row["columns"]
-    wipe()
-    restored = backup.load(data)
-    assert restored["games"] == 2 and not Night.objects.exists() and not Payment.all_objects.exists()
 
 
 def _bad(data: dict[str, Any], part: str, model: str, index: int = 0, **values) -> dict[str, Any]:
@@ -213,9 +199,9 @@ def test_a_restore_refuses_two_tables_with_one_link_and_a_table_this_app_does_no
 def test_a_restore_refuses_a_game_column_outside_its_choices(tmp_path):
     a_finished_and_an_open_night()
     data = backup.dump()
-    data["games"][0]["columns"]["meld_mode"] = "dial"
+    data["scoring"]["Game"][0]["meld_mode"] = "dial"
     wipe()
-    assert "columns: 'meld_mode' 'dial' is not one of the values" in restore_fails(data, tmp_path)
+    assert "scoring.Game[1]: 'meld_mode' 'dial' is not one of the values" in restore_fails(data, tmp_path)
     assert not Player.objects.exists()
 
 
@@ -240,10 +226,8 @@ def test_a_nights_lock_comes_back_with_its_figures():
     assert NightLock.objects.get().figures == [["Anna", "3.50"]]
 
 
-@pytest.mark.parametrize("key", ["users", "clubs", "seasons", "games"])
-def test_a_version_4_file_whose_rows_lack_their_ids_is_refused_as_the_nights_would_point_elsewhere(
-    tmp_path, key
-):
+@pytest.mark.parametrize("key", ["accounts.User", "clubs.Club", "clubs.Season", "scoring.Game"])
+def test_a_file_whose_rows_lack_their_ids_is_refused_as_the_nights_would_point_elsewhere(tmp_path, key):
     tables = a_finished_and_an_open_night()
     Season.objects.create(
         club=tables["finished"].night.club, name="Autumn", starts_on=datetime.date(2026, 9, 1),
@@ -251,6 +235,7 @@ def test_a_version_4_file_whose_rows_lack_their_ids_is_refused_as_the_nights_wou
     )  # fmt: skip
     data = backup.dump()
     wipe()
-    for row in data[key]:
+    part, table = key.split(".")
+    for row in data[part][table]:
         del row["id"]
     assert f"{key}[1]: 'id' is missing" in restore_fails(data, tmp_path)

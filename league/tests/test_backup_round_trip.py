@@ -9,18 +9,20 @@ sessions (everyone signs in again after a move), the admin's own action log, and
 """
 
 import io
+import json
 import uuid
 from typing import Any
 
 import pytest
 from django.apps import apps
 from django.contrib.auth.models import Group, Permission, User
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import models
 
 from clubs import services as club_services
 from clubs.models import Club, Invite, Player, Season
 from league import backup
+from league.models import ImportBatch
 from scoring import handover, services
 from scoring.audit import Actor
 from scoring.models import Device, DeviceGame, Game, HandChange
@@ -107,7 +109,7 @@ def a_club_with_everything() -> None:
     services.record_hand(game=phone, number=1, data=quick_hand(), submission_id=uuid.uuid4())
     services.edit_hand(game=phone, number=1, data=quick_hand(ns_tricks=16), actor=Actor.device())
     handover.start_handover(game=phone)
-    # Version 3: invites (one pending, one accepted) and phones' edit rights (one handed over).
+    # Invites (one pending, one accepted) and phones' edit rights (one handed over).
     roster = list(Player.objects.filter(memberships__club=club).order_by("pk"))
     club_services.create_invite(club=club, player=roster[0], by=olga)
     accepted = club_services.create_invite(club=club, player=roster[1], by=olga)
@@ -117,6 +119,11 @@ def a_club_with_everything() -> None:
     DeviceGame.objects.create(device=table, game=phone, active=True)
     DeviceGame.objects.create(device=old_phone, game=phone, active=False)
     DeviceGame.objects.create(device=table, game=game, active=True, holder=olga)  # held for her account
+    # Imports that ended: one that wrote its games, one refused with its problems.
+    ImportBatch.objects.create(user=olga, file_name="autumn.csv", status="done", total=6, written=6, hands=9)
+    ImportBatch.objects.create(
+        user=olga, file_name="junk.json", status="refused", problems=[{"line": 2, "message": "no bid"}]
+    )
     assert club.pk and HandChange.objects.count() == 3
 
 
@@ -125,6 +132,7 @@ def test_backup_then_restore_brings_back_every_row_of_every_model(tmp_path):
     before = every_row()
     assert before["scoring.HandChange"] and before["auth.User_groups"] and before["auth.Group_permissions"]
     assert len(before["clubs.Invite"]) == 2 and len(before["scoring.DeviceGame"]) == 3
+    assert len(before["league.ImportBatch"]) == 2
     path = tmp_path / "backup.json"
     call_command("backup", str(path), stderr=io.StringIO())
     wipe_everything()
@@ -149,36 +157,70 @@ def test_a_published_results_link_works_after_a_restore(client, tmp_path):
     assert olga.has_perm("clubs.change_club") and olga.has_perm("clubs.add_season")
 
 
-def test_a_version_1_backup_still_restores_without_the_new_parts():
+@pytest.mark.parametrize("version", [1, 2, 3, 4, backup.VERSION + 1, "5", None, True])
+def test_a_backup_of_another_version_is_refused_naming_its_version_and_writes_nothing(version, tmp_path):
     a_club_with_everything()
     data = backup.dump()
-    data["version"] = 1
-    del data["groups"]
-    for user in data["users"]:
-        del user["groups"], user["permissions"]
-    for game in data["games"]:
-        del game["hand_meta"], game["changes"]
-    del data["invites"], data["devices"]
+    assert data["version"] == backup.VERSION == 5
+    data["version"] = version
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
     wipe_everything()
-    restored = backup.load(data)
-    assert restored["games"] == 6 and not HandChange.objects.exists()
-    assert not Invite.objects.exists() and not Device.objects.exists()
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", str(path), stdout=io.StringIO())
+    assert refused.value.returncode == 2
+    assert f"backup version {version!r}: this app restores version 5 files only" in str(refused.value)
+    assert "nothing restored" in str(refused.value)
+    assert not User.objects.exists() and not Club.objects.exists() and not Game.objects.exists()
+    assert not Invite.objects.exists() and not Device.objects.exists() and not HandChange.objects.exists()
+
+
+def test_a_backup_with_a_part_this_app_does_not_have_is_refused():
+    a_club_with_everything()
+    data = backup.dump()
+    data["games"] = []  # the key of a version 4 file
+    wipe_everything()
+    with pytest.raises(backup.BackupRefused, match="'games' is not a part of this app's backups"):
+        backup.load(data)
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("part", ["accounts", "clubs", "scoring", "league"])
+def test_a_backup_without_the_part_of_an_app_is_refused_and_writes_nothing(part):
+    a_club_with_everything()
+    data = backup.dump()
+    del data[part]
+    wipe_everything()
+    with pytest.raises(backup.BackupRefused, match=f"'{part}' is missing"):
+        backup.load(data)
+    assert not User.objects.exists() and not Club.objects.exists() and not Game.objects.exists()
 
 
 def test_restore_refuses_a_permission_this_app_does_not_have_and_writes_nothing():
     a_club_with_everything()
     data = backup.dump()
-    data["users"][-1]["permissions"] = ["clubs.launch_rockets"]
+    data["accounts"]["User_user_permissions"][-1]["permission"] = "clubs.launch_rockets"
     wipe_everything()
     with pytest.raises(backup.BackupRefused, match=r"permission .clubs\.launch_rockets. does not exist"):
         backup.load(data)
     assert not User.objects.exists() and not Group.objects.exists()
 
 
+def test_restore_refuses_a_correction_filed_under_a_club_that_is_not_in_the_backup():
+    a_club_with_everything()
+    data = backup.dump()
+    change = next(row for row in data["scoring"]["HandChange"] if row["club_id"] is not None)
+    change["club_id"] = 999
+    wipe_everything()
+    with pytest.raises(backup.BackupRefused, match="'club_id' 999 is not among the clubs of the backup"):
+        backup.load(data)
+    assert not Club.objects.exists() and not Game.objects.exists()
+
+
 def test_restore_refuses_a_publish_code_that_is_not_a_path_segment():
     a_club_with_everything()
     data = backup.dump()
-    season = next(row for row in data["seasons"] if row.get("publish_code"))
+    season = next(row for row in data["clubs"]["Season"] if row.get("publish_code"))
     season["publish_code"] = "a/b"
     wipe_everything()
     with pytest.raises(backup.BackupRefused, match="publish code"):
@@ -189,8 +231,12 @@ def test_restore_refuses_a_publish_code_that_is_not_a_path_segment():
 def test_restore_refuses_a_club_role_given_twice_with_a_message_and_writes_nothing():
     a_club_with_everything()
     data = backup.dump()
-    data["club_roles"].append(dict(data["club_roles"][0]))
+    roles = data["clubs"]["ClubRole"]
+    roles.append({**roles[0], "id": max(role["id"] for role in roles) + 1})
     wipe_everything()
-    with pytest.raises(backup.BackupRefused, match="the database refused the backup"):
+    with pytest.raises(
+        backup.BackupRefused,
+        match=rf"clubs\.ClubRole\[{len(roles)}\]: 'user', 'club' repeat those of clubs\.ClubRole\[1\]",
+    ):
         backup.load(data)
     assert not Club.objects.exists() and not Game.objects.exists()

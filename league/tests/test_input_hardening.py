@@ -10,6 +10,7 @@ wrong differently on PostgreSQL; CI runs them there too.
 
 import io
 import json
+from collections.abc import Sequence
 
 import pytest
 from django.contrib.auth.models import User
@@ -75,20 +76,23 @@ def restore(data: object | str, tmp_path) -> str:
     return str(refusal.value)
 
 
-def backup(**changes: object) -> dict[str, object]:
-    """A small valid backup: one club, one game of code `abc`, with `changes` to its parts."""
-    data: dict[str, object] = {
+def backup(games: Sequence[object] | None = None, clubs: Sequence[object] | None = None) -> dict[str, object]:
+    """A small valid backup: one club, one game of code `abc` in it with its four seats (every other
+    field takes its default), with `games` or `clubs` rows in their place."""
+    seats = [{"id": number, "game": 1, "seat": seat} for number, seat in enumerate("NESW", start=1)]
+    return {
         "format": "pinochle-scorekeeper-backup",
-        "version": 1,
-        "users": [],
-        "clubs": [{"name": "Klubben"}],
-        "players": [],
-        "seasons": [],
-        "club_roles": [],
-        "games": [{"code": "abc", "record": record(), "club": "Klubben"}],
+        "version": 5,
+        "accounts": {},
+        "clubs": {"Club": [{"id": 1, "name": "Klubben"}] if clubs is None else clubs},
+        "scoring": {
+            "Game": [{"id": 1, "code": "abc", "club": 1}] if games is None else games,
+            "GameSeat": seats,
+        },
+        "league": {},
+        "nights": {},
+        "ledger": {},
     }
-    data.update(changes)
-    return data
 
 
 # --- game codes -----------------------------------------------------------------------
@@ -111,13 +115,13 @@ def test_json_import_takes_no_game_code_from_the_record(key):
 
 @pytest.mark.parametrize("code", ["a/b", "..", "../x", "a b", "a" * 17])
 def test_restore_refuses_a_game_code_outside_the_code_alphabet(code, tmp_path):
-    games = [{"code": code, "record": record(), "club": "Klubben"}]
+    games = [{"id": 1, "code": code, "club": 1}]
     message = restore(backup(games=games), tmp_path)
-    assert f"games[1]: 'code' {code!r} is not a game code" in message
+    assert f"scoring.Game[1]: 'code' {code!r} is not a game code" in message
 
 
 def test_restore_refuses_a_share_code_with_a_slash(tmp_path):
-    games = [{"code": "abc", "share_code": "x/y", "record": record()}]
+    games = [{"id": 1, "code": "abc", "share_code": "x/y"}]
     assert "'share_code' 'x/y' is not a share code" in restore(backup(games=games), tmp_path)
 
 
@@ -158,7 +162,7 @@ def test_a_huge_json_integer_is_refused_by_import_games(tmp_path, capsys):
 
 
 def test_a_huge_json_integer_is_refused_by_restore(tmp_path):
-    text = json.dumps(backup()).replace('"version": 1', f'"version": {HUGE_JSON_INT}')
+    text = json.dumps(backup()).replace('"version": 5', f'"version": {HUGE_JSON_INT}')
     assert "more than 30 digits" in restore(text, tmp_path)
 
 
@@ -173,8 +177,8 @@ def test_a_name_no_database_stores_is_refused_in_a_json_upload(organiser, name):
 def test_a_lone_surrogate_is_refused(tmp_path):
     problems = refused(record_with_name(LONE_SURROGATE).encode("utf-8", "surrogatepass"))
     assert problems == ["players.N: it contains a lone surrogate (not a character)"]
-    clubs = [{"name": "Klubb" + LONE_SURROGATE}]
-    assert "clubs[0].name: it contains a lone surrogate" in restore(backup(clubs=clubs), tmp_path)
+    clubs = [{"id": 1, "name": "Klubb" + LONE_SURROGATE}]
+    assert "clubs.Club[0].name: it contains a lone surrogate" in restore(backup(clubs=clubs), tmp_path)
 
 
 @pytest.mark.parametrize("column", ["note", "game_id", "player_N", "club", "place"])
@@ -184,8 +188,8 @@ def test_a_nul_in_a_csv_cell_is_refused(column):
 
 
 def test_restore_of_a_club_named_with_a_nul_is_refused_with_exit_2(tmp_path):
-    message = restore(backup(clubs=[{"name": NUL_NAME}]), tmp_path)
-    assert "clubs[0].name: it contains a NUL character" in message
+    message = restore(backup(clubs=[{"id": 1, "name": NUL_NAME}]), tmp_path)
+    assert "clubs.Club[0].name: it contains a NUL character" in message
 
 
 @pytest.mark.parametrize("kind", sorted(HOSTILE_JSON))
@@ -223,8 +227,8 @@ def test_duplicate_keys_in_a_json_record_are_refused_naming_the_key(organiser):
 
 
 def test_restore_refuses_duplicate_keys_naming_the_key(tmp_path):
-    text = json.dumps(backup()).replace('"clubs": [', '"clubs": [], "clubs": [')
-    assert 'the key "clubs" appears twice' in restore(text, tmp_path)
+    text = json.dumps(backup()).replace('"Club": [', '"Club": [], "Club": [')
+    assert 'the key "Club" appears twice' in restore(text, tmp_path)
 
 
 def test_import_games_refuses_a_club_name_in_bytes_that_are_not_utf8(tmp_path):

@@ -128,8 +128,12 @@ def test_a_json_import_into_a_club_naming_one_player_twice_is_refused():
 def test_restore_refuses_a_backup_that_seats_one_player_twice():
     small_season()
     dump = backup.dump()
-    game = dump["games"][0]
-    game["seat_players"]["S"] = game["seat_players"]["N"]
+    seats = {
+        seat["seat"]: seat
+        for seat in dump["scoring"]["GameSeat"]
+        if seat["game"] == dump["scoring"]["Game"][0]["id"]
+    }
+    seats["S"]["player"] = seats["N"]["player"]
     Game.objects.all().delete()
     GameStat.objects.all().delete()
     for model in (Membership, Player):
@@ -137,7 +141,7 @@ def test_restore_refuses_a_backup_that_seats_one_player_twice():
     from clubs.models import Club
 
     Club.objects.all().delete()
-    with pytest.raises(backup.BackupRefused, match="'seat_players' puts one player in two seats"):
+    with pytest.raises(backup.BackupRefused, match="puts one player in two seats of a game"):
         backup.load(dump)
     assert not Game.objects.exists()
 

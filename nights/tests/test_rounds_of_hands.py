@@ -237,8 +237,8 @@ def test_a_round_of_three_hands_goes_through_a_hands_csv_import_and_a_backup_as_
 
     night = started_night(club, season)
     game = play(night.games.get(), [NS_MAKES, NS_MAKES, EW_SET])
-    (record,) = [item["record"] for item in dump()["games"] if item["code"] == game.code]
-    assert record["options"] == {"meld_needs_trick": False, "deals": 3}
+    (row,) = [item for item in dump()["scoring"]["Game"] if item["code"] == game.code]
+    assert (row["meld_needs_trick"], row["deals"]) == (False, 3)
     exported = b"".join(alice.get(f"/league/export/hands.csv?game={game.code}").streaming_content)
     code, winner, scores = game.code, game.winner, game.scores
     removal.remove_night(night=night)

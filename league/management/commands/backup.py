@@ -1,9 +1,9 @@
 """`python manage.py backup FILE` (or `-` for standard output): everything as one JSON file.
 
-Every app's part (league/backup/): games as game records (docs/record-format.md) with their
-league details, clubs, players, rosters, seasons, accounts, club roles, invites and the phones' edit
-rights; the club nights with their plans and table links; the ledger's payments. It holds
-password hashes: keep it private.
+Every app's part (`<app>/backup.py`, docs/operations.md "Backups"): accounts and groups, clubs,
+players, rosters, seasons, club roles and invites, games with their seats, hands and corrections,
+the phones' edit rights, imports, the club nights with their plans and table links, the ledger's
+payments; every row with every field and its id. It holds password hashes: keep it private.
 A file is written next to its final name and renamed into place, so a failed run never leaves a
 half-written backup where the last good one was.
 """
@@ -42,4 +42,5 @@ class Command(BaseCommand):
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
-        self.stderr.write(f"backed up {len(data['games'])} games and {len(data['clubs'])} clubs to {target}")
+        games, clubs = len(data["scoring"]["Game"]), len(data["clubs"]["Club"])
+        self.stderr.write(f"backed up {games} games and {clubs} clubs to {target}")
