@@ -301,9 +301,6 @@ WRITE_METHODS = {
 INSTANCE_WRITE_METHODS = WRITE_METHODS | {"save"}
 # A variable bound from one of these holds plain values, not rows (`.values().first()` is a dict).
 READ_ONLY_RESULTS = {"values", "values_list", "count", "exists", "aggregate", "in_bulk", "iterator"}
-# The backup and restore of league write every app's rows while they are moved, part by part, to
-# the apps that own them (each app's backup.py); until then league/backup is exempt from the check.
-BACKUP_PARTS_BEING_MOVED = ("league/backup/",)
 
 
 def _models_by_app() -> dict[str, set[str]]:
@@ -513,11 +510,7 @@ def _foreign_writes(
 
 @pytest.mark.parametrize("app", APPS)
 def test_an_app_writes_only_its_own_rows(app):
-    modules = [
-        (str(path.relative_to(ROOT)), tree)
-        for path, tree in PARSED[app]
-        if not str(path.relative_to(ROOT)).startswith(BACKUP_PARTS_BEING_MOVED)
-    ]
+    modules = [(str(path.relative_to(ROOT)), tree) for path, tree in PARSED[app]]
     wrong = _foreign_writes(app, modules, _models_by_app(), _relation_names()[app])
     assert not wrong, (
         "rows of another app's model are written here; call a service of the app that owns them "
