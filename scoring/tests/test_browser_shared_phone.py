@@ -11,11 +11,12 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from scoring.handover import recovery_code
 from scoring.models import Game, Hand
-from tests.access_helpers import CLUB, make_game, make_personas
+from tests.access_helpers import CLUB, make_game
 from tests.browser import fill_hand, saves_answered, server_wrapped, shoot, sign_in_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,9 +24,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NS = "N–S (Anna & Cecilia)"
 
 
-def _open_club_game_signed_in(page: Page, base: str, who: str = "bob") -> Game:
+def _open_club_game_signed_in(page: Page, base: str, people: dict[str, User], who: str = "bob") -> Game:
     """A scorer of the club opens a game of the club on this phone, and the worker keeps it."""
-    people = make_personas()
     game = make_game(club_id=CLUB)
     sign_in_browser(page, base, people[who])
     page.goto(f"{base}/g/{game.code}/")
@@ -56,8 +56,10 @@ def _shows_nothing_of_the_account(page: Page, game: Game) -> None:
     assert 'id="hand-form"' not in html
 
 
-def test_after_log_out_the_phone_does_not_open_the_accounts_club_game_offline(live_server, page: Page):
-    game = _open_club_game_signed_in(page, live_server.url)
+def test_after_log_out_the_phone_does_not_open_the_accounts_club_game_offline(
+    live_server, page: Page, people
+):
+    game = _open_club_game_signed_in(page, live_server.url, people)
     page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
     with _game_pages_slower_than_the_workers_wait(live_server):
@@ -72,11 +74,13 @@ def test_after_log_out_the_phone_does_not_open_the_accounts_club_game_offline(li
     _shows_nothing_of_the_account(page, game)
 
 
-def test_another_session_on_the_phone_is_never_served_the_pages_kept_for_the_last(live_server, page: Page):
+def test_another_session_on_the_phone_is_never_served_the_pages_kept_for_the_last(
+    live_server, page: Page, people
+):
     """Without the log-out button (a session ended on the server, or another account signed in):
     the first answer of the new session makes the worker drop the old one's pages, so a network
     slower than the worker's wait cannot bring them back either."""
-    game = _open_club_game_signed_in(page, live_server.url)
+    game = _open_club_game_signed_in(page, live_server.url, people)
     page.context.clear_cookies()
     page.goto(f"{live_server.url}/rules/")  # any page: the server answers for no account now
     page.context.set_offline(True)
@@ -85,8 +89,8 @@ def test_another_session_on_the_phone_is_never_served_the_pages_kept_for_the_las
     _shows_nothing_of_the_account(page, game)
 
 
-def test_log_out_with_hands_waiting_to_be_sent_warns_and_offers_to_stay(live_server, page: Page):
-    game = _open_club_game_signed_in(page, live_server.url)
+def test_log_out_with_hands_waiting_to_be_sent_warns_and_offers_to_stay(live_server, page: Page, people):
+    game = _open_club_game_signed_in(page, live_server.url, people)
     with saves_answered(live_server, "503 Service Unavailable"):  # the server out of reach
         fill_hand(page, bidder="North (Anna)", bid=21, trump="Hearts", tricks={NS: 15})
         page.get_by_role("button", name="Save hand 1").click()
@@ -107,8 +111,8 @@ def test_log_out_with_hands_waiting_to_be_sent_warns_and_offers_to_stay(live_ser
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
 
 
-def test_log_out_anyway_logs_out_with_the_hands_still_waiting(live_server, page: Page):
-    _open_club_game_signed_in(page, live_server.url)
+def test_log_out_anyway_logs_out_with_the_hands_still_waiting(live_server, page: Page, people):
+    _open_club_game_signed_in(page, live_server.url, people)
     with saves_answered(live_server, "503 Service Unavailable"):
         fill_hand(page, bidder="North (Anna)", bid=21, trump="Hearts", tricks={NS: 15})
         page.get_by_role("button", name="Save hand 1").click()
@@ -119,12 +123,12 @@ def test_log_out_anyway_logs_out_with_the_hands_still_waiting(live_server, page:
 
 
 def test_a_copy_of_the_accounts_page_fetched_before_log_out_and_answered_after_it_is_not_kept(
-    live_server, page: Page
+    live_server, page: Page, people
 ):
     """The page asks the worker to keep a fresh copy of itself; when that answer is slow and comes
     after the log-out, it was drawn for the account that left: the worker must not keep it, nor
     take it as the phone's session again."""
-    game = _open_club_game_signed_in(page, live_server.url)
+    game = _open_club_game_signed_in(page, live_server.url, people)
 
     logged_out, sent = threading.Event(), threading.Event()
 
