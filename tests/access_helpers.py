@@ -44,8 +44,9 @@ def signed_in(person: str | User, address: str = "127.0.0.1") -> Client:
     if isinstance(person, User):
         user = person
     elif person in PERSONAS:
-        user = User.objects.filter(username=person).first()
-        assert user is not None, f"{person} is a persona: the test asks for the `people` fixture"
+        made = User.objects.filter(username=person).first()
+        assert made is not None, f"{person} is a persona: the test asks for the `people` fixture"
+        user = made
     else:
         user = User.objects.get_or_create(username=person)[0]
     client = Client(REMOTE_ADDR=address)
