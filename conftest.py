@@ -105,46 +105,6 @@ def league_client(db):
     post_save.disconnect(sender=Club, dispatch_uid="league_client_founder")
 
 
-def _role_client(username: str, role: str):
-    """A test client signed in as `username`, who holds `role` (a real ClubRole, not a superuser)
-    in every club the test has made by the time of each request: the league tests make their clubs
-    inside the test, after the fixture."""
-    from django.contrib.auth.models import User
-    from django.test import Client
-
-    from clubs.models import Club, ClubRole
-
-    user = User.objects.create_user(username, f"{username}@example.org", None)
-
-    class RoleClient(Client):
-        user: User
-
-        def request(self, **request):
-            have = ClubRole.objects.filter(user=user).values("club_id")
-            ClubRole.objects.bulk_create(
-                ClubRole(user=user, club_id=club_id, role=role)
-                for club_id in Club.objects.exclude(pk__in=have).values_list("pk", flat=True)
-            )
-            return super().request(**request)
-
-    client = RoleClient()
-    client.force_login(user)
-    client.user = user
-    return client
-
-
-@pytest.fixture
-def scorer_client(db):
-    """A scorer of every club the test makes (enters and imports games; no roles, merges or publishing)."""
-    return _role_client("scorer", "scorer")
-
-
-@pytest.fixture
-def member_client(db):
-    """A member of every club the test makes (reads the club's pages and games)."""
-    return _role_client("member", "member")
-
-
 @pytest.fixture(autouse=True)
 def _tasks_in_the_request(settings):
     """Background tasks (imports) run during the request in tests, by Django's immediate task
@@ -160,9 +120,21 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture
-def people():
-    """The personas (tests/access_helpers.py): alice organises CLUB, bob scores for it, charlie is
-    a member, dave organises another club, each with an account."""
-    from tests.access_helpers import make_personas
+def people(db):
+    """The personas, the tests' one source of them: alice organises CLUB, bob scores for it,
+    charlie is a member, dave organises OTHER_CLUB (tests/access_helpers.py), each with an account
+    whose password is PASSWORD. A test or fixture asks for `people` (or for a fixture built on it)
+    and never makes them itself; a live-server test gets them in its own transactional database."""
+    from django.contrib.auth.models import User
 
-    return make_personas()
+    from clubs.models import Club, ClubRole
+    from tests.access_helpers import CLUB, OTHER_CLUB, PASSWORD, PERSONAS
+
+    people = {name: User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in PERSONAS}
+    for club_id in (CLUB, OTHER_CLUB):
+        Club.objects.get_or_create(pk=club_id, defaults={"name": f"Club {club_id}"})
+    ClubRole.objects.create(user=people["alice"], club_id=CLUB, role=ClubRole.Role.ORGANISER)
+    ClubRole.objects.create(user=people["bob"], club_id=CLUB, role=ClubRole.Role.SCORER)
+    ClubRole.objects.create(user=people["charlie"], club_id=CLUB, role=ClubRole.Role.MEMBER)
+    ClubRole.objects.create(user=people["dave"], club_id=OTHER_CLUB, role=ClubRole.Role.ORGANISER)
+    return people

@@ -3,7 +3,7 @@
 from django.urls import path, register_converter
 
 import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
-from ledger import views
+from ledger.views import nights, seasons, statements
 
 
 class MonthConverter:
@@ -23,24 +23,24 @@ register_converter(MonthConverter, "yyyy_mm")
 app_name = "ledger"
 
 urlpatterns = [
-    path("nights/<id:night_id>/", views.night, name="night"),
-    path("nights/<id:night_id>/pay", views.night_pay, name="night_pay"),
-    path("nights/<id:night_id>/record", views.night_record, name="night_record"),
-    path("nights/<id:night_id>/payments/<id:payment_id>/remove", views.night_unpay, name="night_unpay"),
-    path("nights/<id:night_id>/lock", views.night_lock, name="night_lock"),
-    path("nights/<id:night_id>/unlock", views.night_unlock, name="night_unlock"),
-    path("seasons/<id:season_id>/", views.season, name="season"),
-    path("seasons/<id:season_id>/pay", views.season_pay, name="season_pay"),
-    path("seasons/<id:season_id>/record", views.season_record, name="season_record"),
-    path("seasons/<id:season_id>/payments/<id:payment_id>/remove", views.season_unpay, name="season_unpay"),
+    path("nights/<id:night_id>/", nights.night, name="night"),
+    path("nights/<id:night_id>/pay", nights.night_pay, name="night_pay"),
+    path("nights/<id:night_id>/record", nights.night_record, name="night_record"),
+    path("nights/<id:night_id>/payments/<id:payment_id>/remove", nights.night_unpay, name="night_unpay"),
+    path("nights/<id:night_id>/lock", nights.night_lock, name="night_lock"),
+    path("nights/<id:night_id>/unlock", nights.night_unlock, name="night_unlock"),
+    path("seasons/<id:season_id>/", seasons.season, name="season"),
+    path("seasons/<id:season_id>/pay", seasons.season_pay, name="season_pay"),
+    path("seasons/<id:season_id>/record", seasons.season_record, name="season_record"),
+    path("seasons/<id:season_id>/payments/<id:payment_id>/remove", seasons.season_unpay, name="season_unpay"),
     path(
         "seasons/<id:season_id>/players/<id:player_id>/<yyyy_mm:month>/",
-        views.statement,
+        statements.statement,
         name="statement",
     ),
     path(
         "seasons/<id:season_id>/players/<id:player_id>/<yyyy_mm:month>.csv",
-        views.statement_csv,
+        statements.statement_csv,
         name="statement_csv",
     ),
 ]

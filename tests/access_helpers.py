@@ -1,7 +1,6 @@
-"""Personas and games for the access tests.
-
-alice organises club 7, bob scores for it, charlie is a member, dave belongs to no club.
-"""
+"""What the access tests share: the clubs and password of the personas (made by the root conftest's
+`people` fixture: alice organises CLUB, bob scores for it, charlie is a member, dave organises
+OTHER_CLUB), games, and clients and requests as a persona or a phone."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
 
-from clubs.models import Club, ClubRole
+from clubs.models import Club
 from scoring import services
 from scoring.devices import DEVICE_COOKIE, remember_device
 from scoring.models import Game
@@ -20,6 +19,8 @@ from scoring.permissions import grant_edit_token
 CLUB = 7
 OTHER_CLUB = 8
 PASSWORD = "correct horse battery staple"
+#: The personas' names: the root conftest's `people` fixture makes their accounts and roles.
+PERSONAS = ("alice", "bob", "charlie", "dave")
 
 HAND_1: dict[str, Any] = {
     "bidder": "N",
@@ -37,21 +38,17 @@ HAND_2: dict[str, Any] = {
 }
 
 
-def make_personas() -> dict[str, User]:
-    people = {name: User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in
-              ("alice", "bob", "charlie", "dave")}  # fmt: skip
-    for club_id in (CLUB, OTHER_CLUB):
-        Club.objects.get_or_create(pk=club_id, defaults={"name": f"Club {club_id}"})
-    ClubRole.objects.create(user=people["alice"], club_id=CLUB, role=ClubRole.Role.ORGANISER)
-    ClubRole.objects.create(user=people["bob"], club_id=CLUB, role=ClubRole.Role.SCORER)
-    ClubRole.objects.create(user=people["charlie"], club_id=CLUB, role=ClubRole.Role.MEMBER)
-    ClubRole.objects.create(user=people["dave"], club_id=OTHER_CLUB, role=ClubRole.Role.ORGANISER)
-    return people
-
-
 def signed_in(person: str | User, address: str = "127.0.0.1") -> Client:
-    """A test client signed in as a persona: a User, or a username (made if the test has not made it)."""
-    user = person if isinstance(person, User) else User.objects.get_or_create(username=person)[0]
+    """A test client signed in as `person`: a User, a persona's name (the test asks for `people`,
+    which makes them), or another name, made here as a plain account with no role."""
+    if isinstance(person, User):
+        user = person
+    elif person in PERSONAS:
+        made = User.objects.filter(username=person).first()
+        assert made is not None, f"{person} is a persona: the test asks for the `people` fixture"
+        user = made
+    else:
+        user = User.objects.get_or_create(username=person)[0]
     client = Client(REMOTE_ADDR=address)
     client.force_login(user)
     return client

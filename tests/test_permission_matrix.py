@@ -33,7 +33,7 @@ from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable
 from scoring import game_settings
 from scoring.handover import recovery_code, start_handover
 from scoring.models import DeviceGame, Game, GameSeat, Hand, HandChange
-from tests.access_helpers import CLUB, PASSWORD, edit_token_cookie, make_game, make_personas
+from tests.access_helpers import CLUB, PASSWORD, edit_token_cookie, make_game
 from tests.helpers import WORKED_EXAMPLE, hand_post
 from tests.ledger_helpers import NS_MAKES, make_night, roster
 
@@ -91,8 +91,8 @@ def _night(club: Club, prefix: str, *, season: Season | None = None, start: bool
 
 
 @pytest.fixture
-def world() -> World:
-    make_personas()  # alice organiser, bob scorer, charlie member of CLUB; dave organises another club
+def world(people) -> World:
+    # people: alice organiser, bob scorer, charlie member of CLUB; dave organises another club
     game = make_game(hands=2, club_id=CLUB)
     club = Club.objects.get(pk=CLUB)
     keep = Player.objects.create(name="Anna")

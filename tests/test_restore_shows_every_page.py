@@ -45,7 +45,7 @@ from nights.models import Night, NightTable
 from scoring import services as scoring_services
 from scoring.models import Game
 from scoring.rules.errors import RecordError
-from tests.access_helpers import CLUB, PASSWORD, make_personas
+from tests.access_helpers import CLUB, PASSWORD
 from tests.helpers import hand_post
 from tests.ledger_helpers import CHECK_HANDS, standard_hand
 
@@ -102,8 +102,7 @@ def _pay(alice, night: Night, *, count: int) -> list[Payment]:
     return paid
 
 
-def a_club_with_nights_and_money() -> dict[str, Any]:
-    people = make_personas()
+def a_club_with_nights_and_money(people: dict[str, User]) -> dict[str, Any]:
     alice = people["alice"]
     club = Club.objects.get(pk=CLUB)
     # A duplicate entered by mistake and merged, a casual game deleted and a night opened by
@@ -267,8 +266,8 @@ def fresh_process() -> None:
         cache.clear()
 
 
-def test_a_restore_into_a_fresh_database_shows_every_page_and_export_as_before(tmp_path):
-    club = a_club_with_nights_and_money()
+def test_a_restore_into_a_fresh_database_shows_every_page_and_export_as_before(tmp_path, people):
+    club = a_club_with_nights_and_money(people)
     pages = club_pages(club["club"], club["season"])
     fresh_process()
     before = read_all(pages)

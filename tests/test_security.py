@@ -75,13 +75,10 @@ def test_it_keeps_a_policy_a_view_set_itself(rf, settings):
 
 
 @pytest.mark.django_db
-def test_it_marks_the_session_and_csrf_cookies_httponly_and_lax(client, settings):
-    from django.contrib.auth.models import User
+def test_it_marks_the_session_and_csrf_cookies_httponly_and_lax(client, settings, people):
+    from tests.access_helpers import PASSWORD
 
-    User.objects.create_user("alice", password="correct horse battery staple")
-    response = client.post(
-        "/accounts/login/", {"username": "alice", "password": "correct horse battery staple"}
-    )
+    response = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
     session = response.cookies[settings.SESSION_COOKIE_NAME]
     assert session["httponly"]
     assert session["samesite"] == "Lax"

@@ -9,11 +9,6 @@ from tests.access_helpers import PASSWORD
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def alice():
-    return User.objects.create_user("alice", "alice@example.org", PASSWORD)
-
-
 def test_it_shows_a_sign_up_form_with_labelled_fields(client):
     page = client.get("/accounts/signup/").content.decode()
     for field in ("id_username", "id_email", "id_password1", "id_password2"):

@@ -5,7 +5,6 @@ window has passed; nothing is changed meanwhile."""
 import datetime
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
 from tests.access_helpers import PASSWORD
@@ -14,11 +13,6 @@ pytestmark = pytest.mark.django_db
 
 NEW = "a brand new passphrase 42"
 LOCKED = "Too many wrong passwords"
-
-
-@pytest.fixture
-def alice():
-    return User.objects.create_user("alice", "alice@example.org", PASSWORD)
 
 
 @pytest.fixture

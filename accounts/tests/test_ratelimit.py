@@ -11,11 +11,6 @@ from tests.access_helpers import PASSWORD
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def alice():
-    return User.objects.create_user("alice", "alice@example.org", PASSWORD)
-
-
 def _login(client, password, username="alice", **extra):
     return client.post("/accounts/login/", {"username": username, "password": password}, **extra)
 

@@ -17,8 +17,7 @@ def _signup(client, username, email=""):
     )
 
 
-def test_password_reset_mails_for_one_address_stop_after_the_limit(settings):
-    User.objects.create_user("alice", "alice@example.org", PASSWORD)
+def test_password_reset_mails_for_one_address_stop_after_the_limit(settings, alice):
     codes = [
         Client(REMOTE_ADDR=f"10.1.0.{n}").post("/accounts/password/reset/", {"email": "alice@example.org"})
         for n in range(30)

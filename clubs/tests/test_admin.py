@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def organiser(client):
-    user = User.objects.create_superuser("alice", "alice@example.com", "secret-pass-123")
+    user = User.objects.create_superuser("admin", "admin@example.com", "secret-pass-123")
     client.force_login(user)
     return client
 

@@ -18,13 +18,14 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def alice() -> Client:
-    return signed_in("alice")
+def founder() -> Client:
+    """An account with no role anywhere yet (none of the personas): it founds the club of these tests."""
+    return signed_in("founder")
 
 
 @pytest.fixture
-def club(alice) -> Club:
-    alice.post("/clubs/new", {"name": "Klubbén"})
+def club(founder) -> Club:
+    founder.post("/clubs/new", {"name": "Klubbén"})
     return Club.objects.get(name="Klubbén")
 
 
@@ -34,17 +35,17 @@ def add(client: Client, club: Club, *names: str) -> list[Player]:
     return [Player.objects.get(name=name, memberships__club=club) for name in names]
 
 
-def test_it_makes_whoever_creates_a_club_its_organiser(alice):
-    response = alice.post("/clubs/new", {"name": "Klubbén"})
+def test_it_makes_whoever_creates_a_club_its_organiser(founder):
+    response = founder.post("/clubs/new", {"name": "Klubbén"})
     club = Club.objects.get(name="Klubbén")
     assert response["Location"] == f"/clubs/{club.pk}/roster/"
     assert ClubRole.objects.get(club=club).role == "organiser"
-    page = alice.get("/clubs/").content.decode()
+    page = founder.get("/clubs/").content.decode()
     assert "Klubbén" in page and "Organiser" in page and "Create a club" in page
 
 
-def test_it_refuses_a_club_name_already_taken_naming_the_field(alice, club):
-    response = alice.post("/clubs/new", {"name": " klubbén "})
+def test_it_refuses_a_club_name_already_taken_naming_the_field(founder, club):
+    response = founder.post("/clubs/new", {"name": " klubbén "})
     assert response.status_code == 400
     assert "There is already a club called klubbén." in response.content.decode()
     assert Club.objects.count() == 1
@@ -59,18 +60,18 @@ def test_it_refuses_a_club_name_already_taken_naming_the_field(alice, club):
         "Ｋｌｕｂｂéｎ",  # full-width letters
     ],
 )
-def test_it_refuses_a_club_name_that_only_looks_like_an_existing_one(alice, club, look_alike):
-    bob = signed_in("bob")
-    response = bob.post("/clubs/new", {"name": look_alike})
+def test_it_refuses_a_club_name_that_only_looks_like_an_existing_one(founder, club, look_alike):
+    stranger = signed_in("stranger")
+    response = stranger.post("/clubs/new", {"name": look_alike})
     assert response.status_code == 400
     assert "looks like Klubbén, a club already here; choose another name." in response.content.decode()
     assert list(Club.objects.values_list("name", flat=True)) == ["Klubbén"]
-    assert not ClubRole.objects.filter(user__username="bob").exists()
+    assert not ClubRole.objects.filter(user__username="stranger").exists()
 
 
-def test_it_refuses_a_club_name_with_other_spaces_than_an_existing_one(alice):
-    alice.post("/clubs/new", {"name": "Club of Brno"})
-    response = signed_in("bob").post("/clubs/new", {"name": "Club\u00a0of  Brno"})
+def test_it_refuses_a_club_name_with_other_spaces_than_an_existing_one(founder):
+    founder.post("/clubs/new", {"name": "Club of Brno"})
+    response = signed_in("stranger").post("/clubs/new", {"name": "Club\u00a0of  Brno"})
     assert response.status_code == 400
     assert "looks like Club of Brno" in response.content.decode()
     assert Club.objects.count() == 1
@@ -81,87 +82,87 @@ def test_it_sends_an_anonymous_visitor_to_log_in_before_creating_a_club():
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
 
 
-def test_it_shows_the_clubs_entry_in_the_header_for_a_signed_in_user(alice):
-    assert 'href="/clubs/"' in alice.get("/").content.decode()
+def test_it_shows_the_clubs_entry_in_the_header_for_a_signed_in_user(founder):
+    assert 'href="/clubs/"' in founder.get("/").content.decode()
     assert 'href="/clubs/"' not in Client().get("/").content.decode()
 
 
-def test_it_adds_players_and_refuses_a_name_already_on_the_roster(alice, club):
-    add(alice, club, "Anna", "Bo")
-    response = alice.post(f"/clubs/{club.pk}/roster/add", {"name": "anna"})
+def test_it_adds_players_and_refuses_a_name_already_on_the_roster(founder, club):
+    add(founder, club, "Anna", "Bo")
+    response = founder.post(f"/clubs/{club.pk}/roster/add", {"name": "anna"})
     assert response.status_code == 400
     assert "Klubbén already has a player called anna." in response.content.decode()
     assert list(roster(club).values_list("name", flat=True)) == ["Anna", "Bo"]
 
 
-def test_it_refuses_an_empty_name_naming_the_field(alice, club):
-    response = alice.post(f"/clubs/{club.pk}/roster/add", {"name": "  "})
+def test_it_refuses_an_empty_name_naming_the_field(founder, club):
+    response = founder.post(f"/clubs/{club.pk}/roster/add", {"name": "  "})
     assert response.status_code == 400
     assert "A player needs a name." in response.content.decode()
     assert not Player.objects.exists()
 
 
-def test_it_renames_a_player_and_their_past_games_show_the_new_name(alice, club):
-    (anna, _bo) = add(alice, club, "Anna", "Bo")
+def test_it_renames_a_player_and_their_past_games_show_the_new_name(founder, club):
+    (anna, _bo) = add(founder, club, "Anna", "Bo")
     game = make_game(hands=1, club_id=club.pk)
     GameSeat.objects.filter(game=game, seat="N").update(player=anna)
-    response = alice.post(f"/clubs/{club.pk}/players/{anna.pk}/rename", {"name": "Anna L."})
+    response = founder.post(f"/clubs/{club.pk}/players/{anna.pk}/rename", {"name": "Anna L."})
     assert response.status_code == 302
-    assert "Anna L." in alice.get(f"/league/players/{anna.pk}/").content.decode()
-    refused = alice.post(f"/clubs/{club.pk}/players/{anna.pk}/rename", {"name": "BO"})
+    assert "Anna L." in founder.get(f"/league/players/{anna.pk}/").content.decode()
+    refused = founder.post(f"/clubs/{club.pk}/players/{anna.pk}/rename", {"name": "BO"})
     assert refused.status_code == 400 and "already has a player called BO" in refused.content.decode()
     assert Player.objects.get(pk=anna.pk).name == "Anna L."
 
 
-def test_a_retired_player_stays_in_past_games_but_is_not_offered_for_new_ones(alice, club):
-    (anna, bo) = add(alice, club, "Anna", "Bo")
+def test_a_retired_player_stays_in_past_games_but_is_not_offered_for_new_ones(founder, club):
+    (anna, bo) = add(founder, club, "Anna", "Bo")
     game = make_game(hands=1, club_id=club.pk)
     GameSeat.objects.filter(game=game, seat="N").update(player=anna)
-    assert alice.post(f"/clubs/{club.pk}/players/{anna.pk}/retire", {"retired": "yes"}).status_code == 302
+    assert founder.post(f"/clubs/{club.pk}/players/{anna.pk}/retire", {"retired": "yes"}).status_code == 302
     assert list(roster(club)) == [bo]
-    page = alice.get(f"/clubs/{club.pk}/roster/").content.decode()
+    page = founder.get(f"/clubs/{club.pk}/roster/").content.decode()
     assert page.index("<h2>Retired</h2>") < page.index(">Anna</a>")
     assert GameSeat.objects.get(game=game, seat="N").player == anna  # past games keep her
     new_game = make_game(hands=0, club_id=club.pk)
-    offered = alice.get(f"/g/{new_game.code}/details/").content.decode()
+    offered = founder.get(f"/g/{new_game.code}/details/").content.decode()
     assert f'<option value="{bo.pk}">Bo' in offered and f'<option value="{anna.pk}">' not in offered
-    details = alice.post(f"/g/{new_game.code}/details/", {"club": club.pk, "seat_N": anna.pk})
+    details = founder.post(f"/g/{new_game.code}/details/", {"club": club.pk, "seat_N": anna.pk})
     assert details.status_code == 400 and not new_game.seat_rows.filter(player=anna).exists()
     site_admin = Client()
     site_admin.force_login(User.objects.create_superuser("staff"))
     details = site_admin.post(f"/g/{new_game.code}/details/", {"club": club.pk, "seat_N": anna.pk})
     assert "Anna has retired from Klubbén." in details.content.decode()
-    alice.post(f"/clubs/{club.pk}/players/{anna.pk}/retire", {"retired": "no"})
+    founder.post(f"/clubs/{club.pk}/players/{anna.pk}/retire", {"retired": "no"})
     assert list(roster(club)) == [anna, bo]
 
 
-def test_it_merges_a_player_entered_twice_with_the_existing_check(alice, club):
-    (anna, twin, bo) = add(alice, club, "Anna", "Anna L.", "Bo")
+def test_it_merges_a_player_entered_twice_with_the_existing_check(founder, club):
+    (anna, twin, bo) = add(founder, club, "Anna", "Anna L.", "Bo")
     game = make_game(hands=1, club_id=club.pk)
     GameSeat.objects.filter(game=game, seat="N").update(player=twin)
     GameSeat.objects.filter(game=game, seat="E").update(player=bo)
-    response = alice.post(f"/clubs/{club.pk}/players/{anna.pk}/merge", {"duplicate": twin.pk})
+    response = founder.post(f"/clubs/{club.pk}/players/{anna.pk}/merge", {"duplicate": twin.pk})
     assert response.status_code == 302
     assert not Player.objects.filter(pk=twin.pk).exists()
     assert GameSeat.objects.get(game=game, seat="N").player == anna
-    refused = alice.post(f"/clubs/{club.pk}/players/{anna.pk}/merge", {"duplicate": bo.pk})
+    refused = founder.post(f"/clubs/{club.pk}/players/{anna.pk}/merge", {"duplicate": bo.pk})
     assert refused.status_code == 400
     assert "Anna and Bo played in the same game" in refused.content.decode()
     assert Player.objects.filter(pk=bo.pk).exists()
 
 
-def test_it_refuses_a_player_of_another_club_on_a_roster_page(alice, club):
+def test_it_refuses_a_player_of_another_club_on_a_roster_page(founder, club):
     other = Club.objects.create(name="Elsewhere")
     stranger = Player.objects.create(name="Zed")
     Membership.objects.create(club=other, player=stranger)
-    assert alice.get(f"/clubs/{club.pk}/players/{stranger.pk}/").status_code == 404
+    assert founder.get(f"/clubs/{club.pk}/players/{stranger.pk}/").status_code == 404
 
 
-def test_an_invite_ties_the_account_to_the_player_and_works_once(alice, club):
-    (anna,) = add(alice, club, "Anna")
-    alice.post(f"/clubs/{club.pk}/players/{anna.pk}/invite")
+def test_an_invite_ties_the_account_to_the_player_and_works_once(founder, club):
+    (anna,) = add(founder, club, "Anna")
+    founder.post(f"/clubs/{club.pk}/players/{anna.pk}/invite")
     token = Invite.objects.get(player=anna).token
-    assert f"/clubs/join/{token}/" in alice.get(f"/clubs/{club.pk}/players/{anna.pk}/").content.decode()
+    assert f"/clubs/join/{token}/" in founder.get(f"/clubs/{club.pk}/players/{anna.pk}/").content.decode()
     anonymous = Client().get(f"/clubs/join/{token}/").content.decode()
     assert "Log in or sign up first" in anonymous
     bob = signed_in("anna-account")
@@ -171,7 +172,7 @@ def test_an_invite_ties_the_account_to_the_player_and_works_once(alice, club):
     assert anna.user is not None and anna.user.username == "anna-account"
     assert ClubRole.objects.get(club=club, user=anna.user).role == "member"
     assert "(you)" in bob.get(f"/league/players/{anna.pk}/").content.decode()
-    assert "(you)" not in alice.get(f"/league/players/{anna.pk}/").content.decode()
+    assert "(you)" not in founder.get(f"/league/players/{anna.pk}/").content.decode()
     again = signed_in("someone-else")
     assert again.get(f"/clubs/join/{token}/").status_code == 404
     again.post(f"/clubs/join/{token}/")
@@ -180,34 +181,34 @@ def test_an_invite_ties_the_account_to_the_player_and_works_once(alice, club):
     assert not ClubRole.objects.filter(user__username="someone-else").exists()
 
 
-def test_a_new_invite_link_kills_the_old_one(alice, club):
-    (anna,) = add(alice, club, "Anna")
-    alice.post(f"/clubs/{club.pk}/players/{anna.pk}/invite")
+def test_a_new_invite_link_kills_the_old_one(founder, club):
+    (anna,) = add(founder, club, "Anna")
+    founder.post(f"/clubs/{club.pk}/players/{anna.pk}/invite")
     old = Invite.objects.get(player=anna).token
-    alice.post(f"/clubs/{club.pk}/players/{anna.pk}/invite")
+    founder.post(f"/clubs/{club.pk}/players/{anna.pk}/invite")
     assert Client().get(f"/clubs/join/{old}/").status_code == 404
 
 
-def test_it_creates_a_season_changes_its_dates_and_closes_it(alice, club):
-    response = alice.post(
+def test_it_creates_a_season_changes_its_dates_and_closes_it(founder, club):
+    response = founder.post(
         f"/clubs/{club.pk}/seasons/", {"name": "Spring", "starts_on": "2026-01-01", "ends_on": "2026-06-30"}
     )
     assert response.status_code == 302
     season = Season.objects.get(club=club, name="Spring")
-    alice.post(
+    founder.post(
         f"/clubs/{club.pk}/seasons/{season.pk}/",
         {"name": "Spring", "starts_on": "2026-02-01", "ends_on": "2026-05-31"},
     )
     season.refresh_from_db()
     assert (season.starts_on, season.ends_on) == (datetime.date(2026, 2, 1), datetime.date(2026, 5, 31))
-    alice.post(f"/clubs/{club.pk}/seasons/{season.pk}/close", {"closed": "yes"})
+    founder.post(f"/clubs/{club.pk}/seasons/{season.pk}/close", {"closed": "yes"})
     assert Season.objects.get(pk=season.pk).is_closed
-    assert "closed" in alice.get(f"/clubs/{club.pk}/seasons/").content.decode()
+    assert "closed" in founder.get(f"/clubs/{club.pk}/seasons/").content.decode()
 
 
-def test_it_refuses_a_season_that_ends_before_it_starts_or_repeats_a_name(alice, club):
+def test_it_refuses_a_season_that_ends_before_it_starts_or_repeats_a_name(founder, club):
     Season.objects.create(club=club, name="Spring", starts_on="2026-01-01", ends_on="2026-06-30")
-    response = alice.post(
+    response = founder.post(
         f"/clubs/{club.pk}/seasons/", {"name": "spring", "starts_on": "2026-07-01", "ends_on": "2026-06-30"}
     )
     page = response.content.decode()
@@ -217,8 +218,8 @@ def test_it_refuses_a_season_that_ends_before_it_starts_or_repeats_a_name(alice,
     assert Season.objects.count() == 1
 
 
-def test_it_refuses_a_season_longer_than_five_years_naming_the_last_day_it_may_end(alice, club):
-    response = alice.post(
+def test_it_refuses_a_season_longer_than_five_years_naming_the_last_day_it_may_end(founder, club):
+    response = founder.post(
         f"/clubs/{club.pk}/seasons/", {"name": "Forever", "starts_on": "2026-09-01", "ends_on": "9999-12-31"}
     )
     assert response.status_code == 400
@@ -226,14 +227,14 @@ def test_it_refuses_a_season_longer_than_five_years_naming_the_last_day_it_may_e
         "A season lasts at most 5 years: end it on 1 September 2031 or earlier." in response.content.decode()
     )
     assert not Season.objects.exists()
-    alice.post(
+    founder.post(
         f"/clubs/{club.pk}/seasons/", {"name": "Five", "starts_on": "2026-09-01", "ends_on": "2031-09-01"}
     )
     assert Season.objects.get().ends_on == datetime.date(2031, 9, 1)
 
 
-def test_it_names_each_missing_or_wrong_season_field(alice, club):
-    response = alice.post(f"/clubs/{club.pk}/seasons/", {"name": "", "starts_on": "", "ends_on": "30/6"})
+def test_it_names_each_missing_or_wrong_season_field(founder, club):
+    response = founder.post(f"/clubs/{club.pk}/seasons/", {"name": "", "starts_on": "", "ends_on": "30/6"})
     page = response.content.decode()
     assert response.status_code == 400
     for message in (
@@ -245,20 +246,20 @@ def test_it_names_each_missing_or_wrong_season_field(alice, club):
     assert not Season.objects.exists()
 
 
-def test_a_closed_season_accepts_no_new_games(alice, club):
+def test_a_closed_season_accepts_no_new_games(founder, club):
     season = Season.objects.create(club=club, name="Spring", starts_on="2026-01-01", ends_on="2026-06-30")
-    alice.post(f"/clubs/{club.pk}/seasons/{season.pk}/close", {"closed": "yes"})
+    founder.post(f"/clubs/{club.pk}/seasons/{season.pk}/close", {"closed": "yes"})
     game = make_game(hands=1, club_id=club.pk)
-    response = alice.post(f"/g/{game.code}/details/", {"club": club.pk, "season": season.pk})
+    response = founder.post(f"/g/{game.code}/details/", {"club": club.pk, "season": season.pk})
     assert response.status_code == 400
     assert "Season Spring is closed: it accepts no new games." in response.content.decode()
     assert game.__class__.objects.get(pk=game.pk).season is None
 
 
-def test_an_account_tied_to_one_player_cannot_take_a_second_and_the_link_stays_usable(alice, club):
-    (anna, bo) = add(alice, club, "Anna", "Bo")
+def test_an_account_tied_to_one_player_cannot_take_a_second_and_the_link_stays_usable(founder, club):
+    (anna, bo) = add(founder, club, "Anna", "Bo")
     for player in (anna, bo):
-        alice.post(f"/clubs/{club.pk}/players/{player.pk}/invite")
+        founder.post(f"/clubs/{club.pk}/players/{player.pk}/invite")
     tokens = {i.player_id: i.token for i in Invite.objects.all()}
     member = signed_in("anna-account")
     member.post(f"/clubs/join/{tokens[anna.pk]}/")
@@ -268,22 +269,22 @@ def test_an_account_tied_to_one_player_cannot_take_a_second_and_the_link_stays_u
     assert signed_in("bo-account").get(f"/clubs/join/{tokens[bo.pk]}/").status_code == 200
 
 
-def test_seasons_starting_on_the_same_day_are_listed_newest_made_first_on_every_page(alice, club):
+def test_seasons_starting_on_the_same_day_are_listed_newest_made_first_on_every_page(founder, club):
     # PostgreSQL and SQLite return rows of equal start in orders of their own: the id decides.
     for name in ("Monday league", "Thursday league"):
         Season.objects.create(
             club=club, name=name, starts_on=datetime.date(2026, 9, 1), ends_on=datetime.date(2026, 12, 31)
         )
     for page in (f"/clubs/{club.pk}/seasons/", f"/nights/clubs/{club.pk}/new"):
-        body = alice.get(page).content.decode()
+        body = founder.get(page).content.decode()
         assert body.index("Thursday league") < body.index("Monday league"), page
 
 
-def test_a_games_details_offer_seasons_of_the_same_start_newest_made_first(alice, club):
+def test_a_games_details_offer_seasons_of_the_same_start_newest_made_first(founder, club):
     for name in ("Monday league", "Thursday league"):
         Season.objects.create(
             club=club, name=name, starts_on=datetime.date(2026, 9, 1), ends_on=datetime.date(2026, 12, 31)
         )
     game = make_game(club_id=club.pk)
-    body = alice.get(f"/g/{game.code}/details/").content.decode()
+    body = founder.get(f"/g/{game.code}/details/").content.decode()
     assert body.index("Thursday league") < body.index("Monday league")

@@ -22,15 +22,15 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def alice() -> Client:
-    return signed_in("alice")
+def founder() -> Client:
+    return signed_in("founder")
 
 
 @pytest.fixture
-def club(alice) -> Club:
-    alice.post("/clubs/new", {"name": "Klubbén"})
+def club(founder) -> Club:
+    founder.post("/clubs/new", {"name": "Klubbén"})
     club = Club.objects.get(name="Klubbén")
-    add(alice, club, "Anna", "Åsa")
+    add(founder, club, "Anna", "Åsa")
     return club
 
 
@@ -42,13 +42,13 @@ def _paste(client: Client, club: Club, names: str, **headers: Any):
     return client.post(f"/clubs/{club.pk}/roster/add-list", {"names": names}, **headers)
 
 
-def test_a_pasted_list_adds_each_new_name_and_names_those_already_on_the_roster(alice, club):
-    response = _paste(alice, club, "  Bo  \n\nCleo\r\nanna\n   \nDan Eriksson\nÅSA\ncleo\n")
+def test_a_pasted_list_adds_each_new_name_and_names_those_already_on_the_roster(founder, club):
+    response = _paste(founder, club, "  Bo  \n\nCleo\r\nanna\n   \nDan Eriksson\nÅSA\ncleo\n")
 
     assert response.status_code == 302
     assert response["Location"] == f"/clubs/{club.pk}/roster/#add-list"
     assert _roster(club) == ["Anna", "Bo", "Cleo", "Dan Eriksson", "Åsa"]
-    page = text(alice.get(response["Location"]))
+    page = text(founder.get(response["Location"]))
     assert "3 players are on the roster: Bo, Cleo, Dan Eriksson." in page
     assert "Already on the roster, so not added again: Anna (line 4), Åsa (line 7), Cleo (line 8)." in page
 
@@ -64,10 +64,10 @@ def test_a_pasted_list_adds_each_new_name_and_names_those_already_on_the_roster(
         ("\U0001d400nna", "looks like Anna"),  # a mathematical bold capital A
     ],
 )
-def test_a_bad_line_refuses_the_whole_list_naming_the_line_and_keeps_the_list(alice, club, line, why):
+def test_a_bad_line_refuses_the_whole_list_naming_the_line_and_keeps_the_list(founder, club, line, why):
     pasted = f"Bo\n{line}\nCleo"
 
-    response = _paste(alice, club, pasted)
+    response = _paste(founder, club, pasted)
 
     assert response.status_code == 400
     page = text(response)
@@ -76,21 +76,21 @@ def test_a_bad_line_refuses_the_whole_list_naming_the_line_and_keeps_the_list(al
     assert pasted.replace("\n", "\r\n") in response.content.decode() or pasted in response.content.decode()
 
 
-def test_two_lines_that_look_alike_refuse_the_list_naming_the_second(alice, club):
-    response = _paste(alice, club, "Bo\nIan\nlan")
+def test_two_lines_that_look_alike_refuse_the_list_naming_the_second(founder, club):
+    response = _paste(founder, club, "Bo\nIan\nlan")
     assert response.status_code == 400
     assert "Line 3: lan looks like Ian, who is on the roster or higher in the list." in text(response)
     assert _roster(club) == ["Anna", "Åsa"]
 
 
-def test_a_list_of_only_blank_lines_is_refused(alice, club):
-    response = _paste(alice, club, "\n   \n\n")
+def test_a_list_of_only_blank_lines_is_refused(founder, club):
+    response = _paste(founder, club, "\n   \n\n")
     assert response.status_code == 400
     assert "Paste or type at least one name." in text(response)
 
 
-def test_from_htmx_the_answer_is_the_roster_part_with_the_outcome_written_in_it(alice, club):
-    response = _paste(alice, club, "Bo\nanna\nCleo", **HTMX)
+def test_from_htmx_the_answer_is_the_roster_part_with_the_outcome_written_in_it(founder, club):
+    response = _paste(founder, club, "Bo\nanna\nCleo", **HTMX)
 
     assert response.status_code == 200
     page = response.content.decode()
@@ -101,8 +101,8 @@ def test_from_htmx_the_answer_is_the_roster_part_with_the_outcome_written_in_it(
     assert _roster(club) == ["Anna", "Bo", "Cleo", "Åsa"]
 
 
-def test_from_htmx_a_refused_list_comes_back_in_the_box_with_the_reason(alice, club):
-    response = _paste(alice, club, "Bo\n\u0410nna", **HTMX)
+def test_from_htmx_a_refused_list_comes_back_in_the_box_with_the_reason(founder, club):
+    response = _paste(founder, club, "Bo\n\u0410nna", **HTMX)
 
     assert response.status_code == 200  # htmx swaps it in; nothing was added
     page = response.content.decode()
@@ -112,8 +112,8 @@ def test_from_htmx_a_refused_list_comes_back_in_the_box_with_the_reason(alice, c
     assert _roster(club) == ["Anna", "Åsa"]
 
 
-def test_the_roster_page_offers_the_list_as_a_form_that_works_without_javascript(alice, club):
-    page = alice.get(f"/clubs/{club.pk}/roster/").content.decode()
+def test_the_roster_page_offers_the_list_as_a_form_that_works_without_javascript(founder, club):
+    page = founder.get(f"/clubs/{club.pk}/roster/").content.decode()
     url = f"/clubs/{club.pk}/roster/add-list"
     assert f'<form method="post" action="{url}" hx-post="{url}" hx-target="#roster"' in page
     assert "If a line is refused, no one is added" in page
@@ -126,10 +126,12 @@ def test_someone_who_does_not_organise_the_club_adds_nobody(club):
     assert not Player.objects.filter(name="Bo").exists()
 
 
-def test_a_name_whose_accent_is_a_combining_mark_is_added_as_written_not_called_mixed_alphabets(alice, club):
+def test_a_name_whose_accent_is_a_combining_mark_is_added_as_written_not_called_mixed_alphabets(
+    founder, club
+):
     decomposed = "Bo\u0301b"  # "Bób" as a Mac or a phone may send it (NFD)
 
-    response = _paste(alice, club, f"{decomposed}\nCleo")
+    response = _paste(founder, club, f"{decomposed}\nCleo")
 
     assert response.status_code == 302
     assert _roster(club) == ["Anna", decomposed, "Cleo", "Åsa"]

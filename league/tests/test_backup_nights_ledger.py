@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.test import Client
 
@@ -26,15 +27,14 @@ from nights import services as night_services
 from nights.models import Night, NightTable
 from scoring.handover import recovery_code
 from scoring.models import Game
-from tests.access_helpers import CLUB, make_personas
+from tests.access_helpers import CLUB
 from tests.helpers import hand_post, text
 from tests.ledger_helpers import CHECK_HANDS, make_night, roster
 
 pytestmark = pytest.mark.django_db
 
 
-def a_finished_and_an_open_night() -> dict[str, Any]:
-    people = make_personas()
+def a_finished_and_an_open_night(people: dict[str, User]) -> dict[str, Any]:
     club = Club.objects.get(pk=CLUB)
     players = roster(club, "Anna", "Bo", "Cleo", "Dan")
     finished = make_night(club=club, season=None, tables=[(players, CHECK_HANDS)],
@@ -76,8 +76,8 @@ def restore_fails(data: dict[str, Any], tmp_path) -> str:
     return str(refused.value)
 
 
-def test_a_finished_night_stays_locked_after_a_restore_and_an_open_one_scores_through_its_link():
-    tables = a_finished_and_an_open_night()
+def test_a_finished_night_stays_locked_after_a_restore_and_an_open_one_scores_through_its_link(people):
+    tables = a_finished_and_an_open_night(people)
     phone = Client()
     assert phone.post(f"/nights/t/{tables['finished'].token}/").status_code == 410
     code = recovery_code(tables["finished"].game)
@@ -101,8 +101,10 @@ def test_a_finished_night_stays_locked_after_a_restore_and_an_open_one_scores_th
     )
 
 
-def test_the_phone_of_a_night_finished_while_it_scored_cannot_take_the_table_back_after_a_restore(tmp_path):
-    table = a_finished_and_an_open_night()["open"]
+def test_the_phone_of_a_night_finished_while_it_scored_cannot_take_the_table_back_after_a_restore(
+    tmp_path, people
+):
+    table = a_finished_and_an_open_night(people)["open"]
     game = table.game
     phone, stranger = Client(), Client()
     assert phone.post(f"/nights/t/{table.token}/").status_code == 302
@@ -125,8 +127,8 @@ def test_the_phone_of_a_night_finished_while_it_scored_cannot_take_the_table_bac
     assert not restored.hand_changes.filter(action="takeover").exists()
 
 
-def test_a_games_last_meld_entry_comes_back_with_its_other_columns():
-    tables = a_finished_and_an_open_night()
+def test_a_games_last_meld_entry_comes_back_with_its_other_columns(people):
+    tables = a_finished_and_an_open_night(people)
     game = tables["open"].game
     Game.objects.filter(pk=game.pk).update(meld_mode=Game.MeldMode.POINTS)
     data = backup.dump()
@@ -135,8 +137,8 @@ def test_a_games_last_meld_entry_comes_back_with_its_other_columns():
     assert Game.objects.get(code=game.code).meld_mode == "points"
 
 
-def test_a_file_written_before_a_field_existed_takes_the_fields_default():
-    a_finished_and_an_open_night()
+def test_a_file_written_before_a_field_existed_takes_the_fields_default(people):
+    a_finished_and_an_open_night(people)
     data = backup.dump()
     for row in data["ledger"]["Payment"]:
         del row["marked_by_label"]
@@ -172,16 +174,16 @@ def _bad(data: dict[str, Any], part: str, model: str, index: int = 0, **values) 
     ],
 )  # fmt: skip
 def test_a_restore_refuses_a_bad_value_naming_the_part_and_field_and_writes_nothing(
-    tmp_path, part, model, values, message
+    tmp_path, part, model, values, message, people
 ):
-    a_finished_and_an_open_night()
+    a_finished_and_an_open_night(people)
     data = backup.dump()
     wipe()
     assert f"{part}.{model}[1]: {message}" in restore_fails(_bad(data, part, model, **values), tmp_path)
 
 
-def test_a_restore_refuses_two_tables_with_one_link_and_a_table_this_app_does_not_have(tmp_path):
-    a_finished_and_an_open_night()
+def test_a_restore_refuses_two_tables_with_one_link_and_a_table_this_app_does_not_have(tmp_path, people):
+    a_finished_and_an_open_night(people)
     data = backup.dump()
     wipe()
     twice = _bad(data, "nights", "NightTable", 1, token=data["nights"]["NightTable"][0]["token"])
@@ -196,8 +198,8 @@ def test_a_restore_refuses_two_tables_with_one_link_and_a_table_this_app_does_no
     assert "'ledger' is missing" in restore_fails(missing, tmp_path)
 
 
-def test_a_restore_refuses_a_game_column_outside_its_choices(tmp_path):
-    a_finished_and_an_open_night()
+def test_a_restore_refuses_a_game_column_outside_its_choices(tmp_path, people):
+    a_finished_and_an_open_night(people)
     data = backup.dump()
     data["scoring"]["Game"][0]["meld_mode"] = "dial"
     wipe()
@@ -208,8 +210,8 @@ def test_a_restore_refuses_a_game_column_outside_its_choices(tmp_path):
 @pytest.mark.parametrize(
     "figures", ["junk", [["Anna"]], [["Anna", "lots"]], [["Anna", 3.5]], [[1, "3.50"]], [["Anna", "NaN"]]]
 )
-def test_a_restore_refuses_a_nights_lock_whose_figures_are_not_names_with_amounts(tmp_path, figures):
-    tables = a_finished_and_an_open_night()
+def test_a_restore_refuses_a_nights_lock_whose_figures_are_not_names_with_amounts(tmp_path, figures, people):
+    tables = a_finished_and_an_open_night(people)
     NightLock.objects.create(night=tables["finished"].night, unit="money", figures=[["Anna", "3.50"]])
     data = backup.dump()
     wipe()
@@ -217,8 +219,8 @@ def test_a_restore_refuses_a_nights_lock_whose_figures_are_not_names_with_amount
     assert "ledger.NightLock[1]: 'figures' is not a list of [name, amount] pairs" in refused
 
 
-def test_a_nights_lock_comes_back_with_its_figures():
-    tables = a_finished_and_an_open_night()
+def test_a_nights_lock_comes_back_with_its_figures(people):
+    tables = a_finished_and_an_open_night(people)
     NightLock.objects.create(night=tables["finished"].night, unit="money", figures=[["Anna", "3.50"]])
     data = backup.dump()
     wipe()
@@ -227,8 +229,10 @@ def test_a_nights_lock_comes_back_with_its_figures():
 
 
 @pytest.mark.parametrize("key", ["accounts.User", "clubs.Club", "clubs.Season", "scoring.Game"])
-def test_a_file_whose_rows_lack_their_ids_is_refused_as_the_nights_would_point_elsewhere(tmp_path, key):
-    tables = a_finished_and_an_open_night()
+def test_a_file_whose_rows_lack_their_ids_is_refused_as_the_nights_would_point_elsewhere(
+    tmp_path, key, people
+):
+    tables = a_finished_and_an_open_night(people)
     Season.objects.create(
         club=tables["finished"].night.club, name="Autumn", starts_on=datetime.date(2026, 9, 1),
         ends_on=datetime.date(2026, 12, 31),

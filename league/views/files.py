@@ -22,7 +22,7 @@ from clubs.permissions import (
 )
 from core.spreadsheet import csv_lines
 from league import csv_io, imports
-from league.forms import ExportForm, ImportForm
+from league.forms.files import ExportForm, ImportForm
 from league.models import ImportBatch
 from league.views.records import _only_clubs
 from scoring.permissions import readable_games

@@ -28,7 +28,8 @@ from clubs.permissions import (
     viewable_club_ids,
 )
 from league import standings
-from league.forms import ExportForm, MergeForm
+from league.forms.files import ExportForm
+from league.forms.records import MergeForm
 from ratings import selectors as rating_selectors
 from scoring.models import GameSeat, new_game_code
 from scoring.permissions import readable_games

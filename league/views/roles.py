@@ -16,7 +16,7 @@ from clubs.permissions import (
     require_club_role,
     role_changes_throttled,
 )
-from league.forms import RoleForm
+from league.forms.roles import RoleForm
 
 
 @require_http_methods(["GET", "POST"])

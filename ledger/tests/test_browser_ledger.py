@@ -16,10 +16,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from clubs.models import Club
 from ledger.models import Payment
 from scoring.services import score
-from tests.access_helpers import CLUB, make_personas
 from tests.browser import SHOTS, assert_fits_the_phone, shoot, sign_in_browser
 from tests.ledger_helpers import EW_MAKES, EW_SLAM, NS_MAKES, S_CONCEDES, make_club, make_night, roster
 
@@ -36,9 +34,9 @@ def shot(page: Page, name: str) -> None:
         shutil.copy(SHOTS / f"{name}.png", Path(extra) / f"{name}.png")
 
 
-def world():
-    make_personas()
-    club = Club.objects.get(pk=CLUB)
+@pytest.fixture
+def world(club):
+    """The club's first night of a season, settled in money, and its roster."""
     _, season = make_club("Elsewhere")  # another club's season: not this ledger's
     season.club = club
     season.name = "Autumn 2026"
@@ -74,9 +72,9 @@ def signed(value: Decimal) -> str:
 
 
 def test_the_settlement_statement_and_marking_a_payment_on_a_phone(
-    live_server, browser, browser_context_args
+    live_server, browser, browser_context_args, world
 ):
-    _club, season, night, players = world()
+    _club, season, night, players = world
     base = live_server.url
     context = browser.new_context(**{**browser_context_args, "viewport": PHONE})
     page = context.new_page()
@@ -181,9 +179,9 @@ def sentences(page: Page) -> list[str]:
 
 @pytest.mark.parametrize("width", [360, 390])
 def test_a_treasurer_reads_the_list_out_ticks_it_off_records_a_part_payment_and_locks_the_night(
-    live_server, browser, browser_context_args, width
+    live_server, browser, browser_context_args, width, world
 ):
-    _club, season, night, _players = world()
+    _club, season, night, _players = world
     base = live_server.url
     context = browser.new_context(**{**browser_context_args, "viewport": {"width": width, "height": 780}})
     page = context.new_page()

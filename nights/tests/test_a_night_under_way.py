@@ -10,7 +10,7 @@ from django.test import Client
 from clubs.models import Club, Membership, Player, Season
 from nights.models import Night
 from scoring import services as scoring_services
-from tests.access_helpers import CLUB, PASSWORD, make_personas
+from tests.access_helpers import CLUB, PASSWORD
 from tests.helpers import quick_hand, text
 
 pytestmark = pytest.mark.django_db
@@ -19,8 +19,7 @@ NAMES = ["Anna", "Bo", "Cleo", "Dan", "Eva", "Finn", "Gus", "Hana"]
 
 
 @pytest.fixture
-def alice() -> Client:
-    make_personas()
+def alice(people) -> Client:
     club = Club.objects.get(pk=CLUB)
     for name in NAMES:
         Membership.objects.create(club=club, player=Player.objects.create(name=name))

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from clubs.models import Club, Membership, Player
 from nights.models import Night, NightPlayer
-from tests.access_helpers import CLUB, make_personas
+from tests.access_helpers import CLUB
 from tests.browser import assert_fits_the_phone, shoot, sign_in_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -16,9 +16,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.mark.parametrize("width", [360, 390])
 def test_names_pasted_into_the_roster_are_checked_in_with_one_tap_each_without_a_reload(
-    page, live_server, width
+    page, live_server, width, people
 ):
-    make_personas()
     club = Club.objects.get(pk=CLUB)
     Membership.objects.create(club=club, player=Player.objects.create(name="Anna"))
     page.set_viewport_size({"width": width, "height": 800})

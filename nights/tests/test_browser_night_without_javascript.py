@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from clubs.models import Club, Membership, Player
 from nights.models import Night
-from tests.access_helpers import CLUB, make_personas
+from tests.access_helpers import CLUB
 from tests.browser import assert_fits_the_phone, sign_in_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,8 +28,7 @@ def browser_without_js(browser):
         context.close()
 
 
-def test_a_night_is_run_without_javascript(browser_without_js, live_server):
-    make_personas()
+def test_a_night_is_run_without_javascript(browser_without_js, live_server, people):
     club = Club.objects.get(pk=CLUB)
     for name in NAMES:
         Membership.objects.create(club=club, player=Player.objects.create(name=name))

@@ -17,7 +17,7 @@ from nights.tests.test_views_night import game_of
 from ratings.models import RatingPoint
 from scoring.models import Game
 from scoring.rules import check_record
-from tests.access_helpers import CLUB, make_personas
+from tests.access_helpers import CLUB
 from tests.browser import assert_fits_the_phone, fill_hand, save_hand, shoot, sign_in_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,10 +57,9 @@ def enter(page: Page, hand: dict[str, Any], names: dict[str, str], number: int) 
 
 
 def test_after_hand_three_every_table_phone_says_round_over_and_the_season_counts_the_night(
-    live_server, browser, browser_context_args
+    live_server, browser, browser_context_args, people
 ):
     base = live_server.url
-    make_personas()
     club = Club.objects.get(pk=CLUB)
     for name in ROSTER:
         Membership.objects.create(club=club, player=Player.objects.create(name=name))

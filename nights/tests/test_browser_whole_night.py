@@ -25,7 +25,7 @@ from nights.tests.test_views_night import game_of
 from scoring.models import Game, HandChange
 from scoring.rules import check_record
 from scoring.rules.tables import seats_for, sides_for
-from tests.access_helpers import CLUB, make_personas
+from tests.access_helpers import CLUB
 from tests.browser import assert_fits_the_phone, correct_hand, fill_hand, save_hand, shoot, sign_in_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -93,9 +93,8 @@ def names_at(table: NightTable) -> dict[str, str]:
     return {seat.seat: seat.player.name for seat in table.seats.select_related("player")}
 
 
-def test_a_whole_club_night_on_phones(live_server, browser, browser_context_args):
+def test_a_whole_club_night_on_phones(live_server, browser, browser_context_args, people):
     base = live_server.url
-    make_personas()
     club = Club.objects.get(pk=CLUB)
     for name in ROSTER:
         Membership.objects.create(club=club, player=Player.objects.create(name=name))

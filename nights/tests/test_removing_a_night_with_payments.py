@@ -16,7 +16,7 @@ from ledger.balances import season_ledger
 from ledger.models import Payment
 from ledger.selectors import night_ledger
 from nights.models import Night
-from tests.access_helpers import CLUB, PASSWORD, make_personas
+from tests.access_helpers import CLUB, PASSWORD
 from tests.helpers import text
 from tests.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night, roster
 
@@ -26,8 +26,7 @@ HANDS = [NS_MAKES, EW_SLAM, S_CONCEDES, NS_MAKES, NS_MAKES]
 
 
 @pytest.fixture
-def club() -> Club:
-    make_personas()
+def club(people) -> Club:
     return Club.objects.get(pk=CLUB)
 
 

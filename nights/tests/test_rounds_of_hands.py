@@ -23,7 +23,7 @@ from ratings.models import RatingPoint
 from scoring import services as scoring_services
 from scoring.models import Game, GameStat
 from scoring.rules import RecordError
-from tests.access_helpers import CLUB, PASSWORD, make_personas
+from tests.access_helpers import CLUB, PASSWORD
 from tests.helpers import hand_post, quick_hand, text
 from tests.ledger_helpers import roster
 
@@ -35,8 +35,7 @@ EW_SET = quick_hand(bidder="E", ns_meld=0, ns_tricks=10)  # E-W 15 < 20: −20; 
 
 
 @pytest.fixture
-def club() -> Club:
-    make_personas()
+def club(people) -> Club:
     return Club.objects.get(pk=CLUB)
 
 

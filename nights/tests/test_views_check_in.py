@@ -12,7 +12,7 @@ from django.test import Client
 from clubs.models import Club, Membership, Player
 from nights.models import Night, NightPlayer
 from nights.tests.test_views_night import NAMES, check_in, open_night
-from tests.access_helpers import CLUB, OTHER_CLUB, PASSWORD, make_personas
+from tests.access_helpers import CLUB, OTHER_CLUB, PASSWORD
 from tests.helpers import text
 
 pytestmark = pytest.mark.django_db
@@ -21,8 +21,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def club() -> Club:
-    make_personas()
+def club(people) -> Club:
     club = Club.objects.get(pk=CLUB)
     for name in NAMES:
         Membership.objects.create(club=club, player=Player.objects.create(name=name))

@@ -19,7 +19,7 @@ from scoring import services as scoring_services
 from scoring.handover import recovery_code
 from scoring.models import DeviceGame, Game, HandChange
 from scoring.rules import RecordError, check_record, worked_example
-from tests.access_helpers import CLUB, PASSWORD, make_personas
+from tests.access_helpers import CLUB, PASSWORD
 from tests.helpers import hand_post, quick_hand, text
 
 pytestmark = pytest.mark.django_db
@@ -34,8 +34,7 @@ def game_of(table: NightTable) -> Game:
 
 
 @pytest.fixture
-def club() -> Club:
-    make_personas()
+def club(people) -> Club:
     club = Club.objects.get(pk=CLUB)
     for name in NAMES:
         Membership.objects.create(club=club, player=Player.objects.create(name=name))

@@ -18,7 +18,8 @@ from clubs.models import Club, Player
 from clubs.permissions import can_manage_club, require_club_role
 from clubs.selectors import roster
 from nights import removal, rounds, services
-from nights.forms import NewcomerForm, NightForm, PlayerChoiceForm, SwapForm, late_arrival_choices
+from nights.forms.opening import NightForm
+from nights.forms.players import NewcomerForm, PlayerChoiceForm, SwapForm, late_arrival_choices
 from nights.models import Night
 from nights.views.access import HtmxHttpRequest, _back, _form_error, _night, _refusal, manage_night
 from scoring.permissions import actor_for

@@ -17,7 +17,6 @@ from tests.access_helpers import (
     CLUB,
     client_with_token,
     make_game,
-    make_personas,
     request_as,
     signed_in,
 )
@@ -59,8 +58,7 @@ def _refuses_every_write(phone: Client, game: Game) -> None:
     )
 
 
-def test_a_scorer_removed_from_the_club_loses_the_game_he_took_over_with_the_recovery_code():
-    people = make_personas()
+def test_a_scorer_removed_from_the_club_loses_the_game_he_took_over_with_the_recovery_code(people):
     game = make_game(hands=1, club_id=CLUB)  # started by the club's table phone
     client_with_token(game)
     bob = signed_in(people["bob"])
@@ -78,8 +76,7 @@ def test_a_scorer_removed_from_the_club_loses_the_game_he_took_over_with_the_rec
     _refuses_every_write(_device_only(bob), game)  # signing out does not bring it back
 
 
-def test_a_scorer_made_a_member_sees_the_game_read_only_with_the_reason():
-    people = make_personas()
+def test_a_scorer_made_a_member_sees_the_game_read_only_with_the_reason(people):
     game = make_game(hands=1, club_id=CLUB)
     bob = signed_in(people["bob"])
     _taken_over_by(bob, game)
@@ -92,8 +89,7 @@ def test_a_scorer_made_a_member_sees_the_game_read_only_with_the_reason():
     _refuses_every_write(bob, game)
 
 
-def test_a_right_claimed_through_a_handover_link_ends_with_the_role_and_returns_with_it():
-    people = make_personas()
+def test_a_right_claimed_through_a_handover_link_ends_with_the_role_and_returns_with_it(people):
     game = make_game(hands=1, club_id=CLUB)
     table = client_with_token(game)
     handed = table.post(f"/g/{game.code}/hand-over/").content.decode()
@@ -110,8 +106,7 @@ def test_a_right_claimed_through_a_handover_link_ends_with_the_role_and_returns_
     assert _may_edit(bob, game)
 
 
-def test_a_removed_scorer_signed_in_cannot_take_the_game_over_again():
-    people = make_personas()
+def test_a_removed_scorer_signed_in_cannot_take_the_game_over_again(people):
     game = make_game(hands=1, club_id=CLUB)
     bob = signed_in(people["bob"])
     _taken_over_by(bob, game)
@@ -123,8 +118,7 @@ def test_a_removed_scorer_signed_in_cannot_take_the_game_over_again():
     assert not _may_edit(bob, game)
 
 
-def test_a_phone_nobody_was_signed_in_on_keeps_its_right_when_a_scorer_leaves():
-    people = make_personas()
+def test_a_phone_nobody_was_signed_in_on_keeps_its_right_when_a_scorer_leaves(people):
     game = make_game(hands=1, club_id=CLUB)
     table = Client()
     _taken_over_by(table, game)  # the table's own phone, with the recovery code
@@ -133,8 +127,7 @@ def test_a_phone_nobody_was_signed_in_on_keeps_its_right_when_a_scorer_leaves():
     assert table.get(f"/g/{game.code}/").status_code == 200
 
 
-def test_a_right_in_a_quick_game_does_not_depend_on_the_account():
-    people = make_personas()
+def test_a_right_in_a_quick_game_does_not_depend_on_the_account(people):
     game = make_game(hands=1)
     charlie = signed_in(people["charlie"])  # a member: no scoring role anywhere
     _taken_over_by(charlie, game)
@@ -142,8 +135,7 @@ def test_a_right_in_a_quick_game_does_not_depend_on_the_account():
     assert _may_edit(_device_only(charlie), game)
 
 
-def test_the_games_list_no_longer_offers_the_game_to_the_removed_scorers_phone():
-    people = make_personas()
+def test_the_games_list_no_longer_offers_the_game_to_the_removed_scorers_phone(people):
     game = make_game(hands=1, club_id=CLUB)
     bob = signed_in(people["bob"])
     _taken_over_by(bob, game)
@@ -153,8 +145,7 @@ def test_the_games_list_no_longer_offers_the_game_to_the_removed_scorers_phone()
     assert f"/g/{game.code}/" not in phone.get("/").content.decode()
 
 
-def test_a_signed_in_member_opening_a_handover_link_is_told_why_it_cannot_take_over():
-    people = make_personas()
+def test_a_signed_in_member_opening_a_handover_link_is_told_why_it_cannot_take_over(people):
     game = make_game(hands=1, club_id=CLUB)
     table = client_with_token(game)
     handed = table.post(f"/g/{game.code}/hand-over/").content.decode()

@@ -15,7 +15,6 @@ from tests.access_helpers import (
     client_with_token,
     in_club,
     make_game,
-    make_personas,
     request_as,
 )
 
@@ -24,8 +23,8 @@ pytestmark = pytest.mark.django_db
 CORRECTED = {**HAND_1, "bid": 30}
 
 
-def test_it_keeps_the_old_and_new_hand_of_an_edit_and_who_made_it():
-    alice = make_personas()["alice"]
+def test_it_keeps_the_old_and_new_hand_of_an_edit_and_who_made_it(people):
+    alice = people["alice"]
     game = make_game(hands=2)
     services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(alice))
     (change,) = game_corrections(game)
@@ -77,9 +76,9 @@ def test_it_lists_every_correction_of_a_club_newest_first():
     assert make_game().hand_changes.count() == 0
 
 
-def test_it_shows_the_history_side_by_side():
+def test_it_shows_the_history_side_by_side(people):
     game = make_game(hands=2)
-    alice = make_personas()["alice"]
+    alice = people["alice"]
     services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(alice))
     services.delete_last_hand(game=game)
     page = client_with_token(game).get(f"/g/{game.code}/history/").content.decode()
@@ -90,13 +89,13 @@ def test_it_shows_the_history_side_by_side():
     assert page.index("Hand 2 deleted") < page.index("Hand 1 corrected")
 
 
-def test_it_keeps_the_history_from_strangers():
+def test_it_keeps_the_history_from_strangers(people):
     game = make_game(hands=1)
     stranger = Client().get(f"/g/{game.code}/history/")
     assert stranger.status_code == 403
     assert "Another phone keeps the score of this game" in stranger.content.decode()
     charlie = Client()
-    charlie.force_login(make_personas()["charlie"])
+    charlie.force_login(people["charlie"])
     assert charlie.get(f"/g/{game.code}/history/").status_code == 403
 
 
@@ -151,8 +150,7 @@ def test_it_names_the_scoring_phone_and_unknown_actors():
     assert [c.actor_name() for c in game_corrections(game)] == ["someone unknown", "the scoring phone"]
 
 
-def test_it_shows_an_organiser_every_correction_in_the_club():
-    people = make_personas()
+def test_it_shows_an_organiser_every_correction_in_the_club(people):
     game = in_club(make_game(hands=2), CLUB)
     services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(people["bob"]))
     alice = Client()
@@ -163,29 +161,28 @@ def test_it_shows_an_organiser_every_correction_in_the_club():
     assert alice.get(f"/games/clubs/{OTHER_CLUB}/corrections/").status_code == 403
 
 
-def test_it_says_so_when_a_club_has_no_corrections():
+def test_it_says_so_when_a_club_has_no_corrections(people):
     alice = Client()
-    alice.force_login(make_personas()["alice"])
+    alice.force_login(people["alice"])
     assert "No hand in this club" in alice.get(f"/games/clubs/{CLUB}/corrections/").content.decode()
 
 
 @pytest.mark.parametrize("persona", ["bob", "charlie", "dave"])
-def test_it_keeps_the_club_corrections_from_everyone_but_its_organisers(persona):
-    people = make_personas()
+def test_it_keeps_the_club_corrections_from_everyone_but_its_organisers(persona, people):
     client = Client()
     client.force_login(people[persona])
     assert client.get(f"/games/clubs/{CLUB}/corrections/").status_code == 403
     assert Client().get(f"/games/clubs/{CLUB}/corrections/").status_code == 302
 
 
-def test_it_pages_a_long_list_of_club_corrections():
+def test_it_pages_a_long_list_of_club_corrections(people):
     game = in_club(make_game(hands=1), CLUB)
     HandChange.objects.bulk_create(
         HandChange(game=game, club_id=CLUB, hand_number=1, action="edit", old_data=HAND_1, new_data=CORRECTED)
         for _ in range(51)
     )
     alice = Client()
-    alice.force_login(make_personas()["alice"])
+    alice.force_login(people["alice"])
     first = alice.get(f"/games/clubs/{CLUB}/corrections/").content.decode()
     assert "Page 1 of 2" in first
     assert first.count('class="change"') == 50

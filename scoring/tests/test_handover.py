@@ -12,7 +12,6 @@ from scoring.permissions import can_edit_game
 from tests.access_helpers import (
     client_with_token,
     make_game,
-    make_personas,
     request_as,
 )
 from tests.helpers import found
@@ -73,9 +72,8 @@ def test_it_refuses_a_made_up_token():
     assert Client().post(f"/g/{game.code}/take-over/{'x' * 43}/").status_code == 410
 
 
-def test_it_lets_only_an_editor_start_a_handover():
+def test_it_lets_only_an_editor_start_a_handover(people):
     game = make_game()
-    people = make_personas()
     stranger = Client()
     stranger.force_login(people["charlie"])
     assert stranger.post(f"/g/{game.code}/hand-over/").status_code == 403

@@ -18,7 +18,6 @@ from tests.access_helpers import (
     HAND_2,
     edit_token_cookie,
     make_game,
-    make_personas,
     request_as,
     signed_in,
 )
@@ -36,8 +35,7 @@ def _game_started_by(user, *, club_id=CLUB, hands=1):
     return game, phone
 
 
-def test_a_scorer_removed_from_the_club_loses_control_of_the_club_games_he_created():
-    people = make_personas()
+def test_a_scorer_removed_from_the_club_loses_control_of_the_club_games_he_created(people):
     bob = people["bob"]
     game, phone = _game_started_by(bob)
     assert can_edit_game(request_as(bob), game)
@@ -56,8 +54,7 @@ def test_a_scorer_removed_from_the_club_loses_control_of_the_club_games_he_creat
     assert can_edit_game(request_as(people["alice"]), game)
 
 
-def test_demoting_a_scorer_to_member_also_ends_his_phones_right():
-    people = make_personas()
+def test_demoting_a_scorer_to_member_also_ends_his_phones_right(people):
     game, phone = _game_started_by(people["bob"])
     name = DEVICE_COOKIE
     token_only = request_as(cookies={name: phone.cookies[name].value})
@@ -73,16 +70,14 @@ def test_demoting_a_scorer_to_member_also_ends_his_phones_right():
     assert game.hand_count == 1
 
 
-def test_the_creator_account_gives_no_right_in_a_club_game_without_a_role():
-    people = make_personas()
+def test_the_creator_account_gives_no_right_in_a_club_game_without_a_role(people):
     game = make_game(hands=1, club_id=CLUB)
     game.created_by = people["dave"]  # organises another club only
     game.save(update_fields=["created_by"])
     assert not can_edit_game(request_as(people["dave"]), game)
 
 
-def test_the_share_page_marks_corrections_without_names_or_a_history_link():
-    people = make_personas()
+def test_the_share_page_marks_corrections_without_names_or_a_history_link(people):
     game = make_game(hands=2, club_id=CLUB)
     services.edit_hand(game=game, number=1, data={**HAND_2, "bid": 30}, actor=None)
     from scoring.audit import Actor
@@ -102,8 +97,7 @@ def _details(client, game, **fields):
     )
 
 
-def test_a_scorer_cannot_take_an_in_progress_club_game_out_of_its_club():
-    people = make_personas()
+def test_a_scorer_cannot_take_an_in_progress_club_game_out_of_its_club(people):
     game = make_game(hands=1, club_id=CLUB)
     response = _details(signed_in(people["bob"]), game)
     assert response.status_code == 403
@@ -112,8 +106,7 @@ def test_a_scorer_cannot_take_an_in_progress_club_game_out_of_its_club():
     assert not HandChange.objects.filter(game=game).exists()
 
 
-def test_an_organiser_takes_a_game_out_of_its_club_and_the_trail_says_so():
-    people = make_personas()
+def test_an_organiser_takes_a_game_out_of_its_club_and_the_trail_says_so(people):
     game = make_game(hands=1, club_id=CLUB)
     assert _details(signed_in(people["alice"]), game).status_code == 302
     game.refresh_from_db()

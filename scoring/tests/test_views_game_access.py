@@ -9,7 +9,7 @@ from django.test import Client
 from scoring import services
 from scoring.audit import Actor
 from scoring.models import Game, HandChange
-from tests.access_helpers import CLUB, client_with_token, make_game, make_personas, signed_in
+from tests.access_helpers import CLUB, client_with_token, make_game, signed_in
 from tests.helpers import WORKED_EXAMPLE, found, hand_post, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
@@ -58,8 +58,7 @@ def test_the_editor_sees_the_share_link_and_the_handover_button():
     assert f'action="/g/{game.code}/hand-over/"' in page
 
 
-def test_the_cached_page_never_shows_one_viewers_controls_or_name_to_another():
-    make_personas()
+def test_the_cached_page_never_shows_one_viewers_controls_or_name_to_another(people):
     game = make_game(hands=1, club_id=CLUB)
     device = client_with_token(game).get(f"/g/{game.code}/").content.decode()  # cached whole: anonymous
     assert 'id="hand-form"' in device and "Log in" in device
@@ -120,8 +119,7 @@ def test_the_editing_phone_polls_only_the_scoreboard_and_reloads_when_the_game_e
     assert Client().get(f"/g/{game.code}/live").status_code == 403
 
 
-def test_the_game_page_names_who_corrected_and_deleted_a_hand():
-    make_personas()
+def test_the_game_page_names_who_corrected_and_deleted_a_hand(people):
     game = make_game(hands=2, club_id=CLUB)
     services.edit_hand(game=game, number=1, data={**quick_hand(), "bid": 21}, actor=None)
     HandChange.objects.update(actor_label="alice")
@@ -131,8 +129,7 @@ def test_the_game_page_names_who_corrected_and_deleted_a_hand():
     assert re.search(r"Hand 2 deleted by the scoring phone at \w", page)
 
 
-def test_an_edit_through_the_page_is_signed_with_the_user():
-    make_personas()
+def test_an_edit_through_the_page_is_signed_with_the_user(people):
     game = make_game(hands=1, club_id=CLUB)
     response = signed_in("bob").post(f"/g/{game.code}/hands/1/", {"number": "1", **WORKED_EXAMPLE})
     assert response.status_code == 302

@@ -10,7 +10,7 @@ from scoring import devices, services
 from scoring.handover import token_hash
 from scoring.models import Device, DeviceGame
 from scoring.rules import worked_example
-from tests.access_helpers import CLUB, client_with_token, make_game, make_personas, request_as
+from tests.access_helpers import CLUB, client_with_token, make_game, request_as
 from tests.helpers import WORKED_EXAMPLE, check_game, found, hand_post, save_url, text
 
 pytestmark = pytest.mark.django_db
@@ -64,11 +64,12 @@ def test_the_read_only_viewer_never_gets_the_scoring_phones_parts():
 
 @pytest.mark.parametrize("role", [None, "organiser", "scorer", "member", "superuser", "quick game"])
 @pytest.mark.parametrize("active", [True, False])
-def test_the_game_read_with_its_right_applies_the_holder_rule_as_the_right_read_alone_does(role, active):
+def test_the_game_read_with_its_right_applies_the_holder_rule_as_the_right_read_alone_does(
+    role, active, people
+):
     """The right read with the game (one query) counts exactly when the right read on its own
     counts: a club game's right only while its holder may score for the club; a right with no
     holder, or in a quick game, always."""
-    people = make_personas()
     game = make_game(club_id=None if role == "quick game" else CLUB)
     holder = {"organiser": people["alice"], "scorer": people["bob"], "member": people["charlie"]}.get(role)
     if role in ("superuser", "quick game"):

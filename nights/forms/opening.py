@@ -1,4 +1,4 @@
-"""Forms of the night pages: each bad input gets its message next to its field, nothing is written.
+"""Opening a club night: when, which season, the game every table plays, how many rounds, stakes.
 
 The game settings are checked by the rules engine (`scoring.rules.parse_settings`), the same check
 every game of the night passes when its round starts, so a night that opens always starts.
@@ -8,25 +8,21 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.ids import IdChoiceField
-from clubs.models import Club, Player, Season
-from clubs.selectors import open_seasons, roster
-from clubs.services import check_player_name
+from clubs.models import Club, Season
+from clubs.selectors import open_seasons
 from core.fields import PlainDecimalField, WholeNumberField
 from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUNDS, Night
 from scoring.engine_messages import engine_message
 from scoring.forms import GameRulesForm
 from scoring.rules import RecordError, parse_settings
 from scoring.rules.tables import chips_in_play
-
-if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
 
 
 class NightForm(GameRulesForm):
@@ -129,75 +125,3 @@ class NightForm(GameRulesForm):
         ):
             self.add_error("played_on", _("The date is outside the season."))
         return data
-
-
-class NewcomerForm(forms.Form):
-    """Someone not on the roster: added to it and checked in."""
-
-    name = forms.CharField(
-        label=_("Newcomer's name"), max_length=100, error_messages={"required": _("A player needs a name.")}
-    )
-
-    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.club = club
-
-    def clean_name(self) -> str:
-        name: str = self.cleaned_data["name"].strip()
-        check_player_name(club=self.club, name=name)
-        return name
-
-
-def _player_field(label: StrOrPromise, required_message: StrOrPromise) -> IdChoiceField:
-    return IdChoiceField(
-        Player.objects.none(),
-        label=label,
-        empty_label=_("— choose —"),
-        error_messages={
-            "required": required_message,
-            "invalid_choice": _("Choose a player of this night."),
-        },
-    )
-
-
-class SwapForm(forms.Form):
-    """Two players of a round not started yet, to swap."""
-
-    plan = forms.CharField(widget=forms.HiddenInput, required=False)
-    round = forms.TypedChoiceField(label=_("Round"), coerce=int, choices=())
-    first = _player_field(_("Swap"), _("Choose the first player to swap."))
-    second = _player_field(_("with"), _("Choose the second player to swap."))
-
-    def __init__(self, *args: Any, players: Any, rounds: list[int], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        round_field = self.fields["round"]
-        assert isinstance(round_field, forms.ChoiceField)
-        round_field.choices = [(r, str(r)) for r in rounds]
-        for name in ("first", "second"):
-            player_field = self.fields[name]
-            assert isinstance(player_field, IdChoiceField)
-            player_field.queryset = players
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if data.get("first") is not None and data.get("first") == data.get("second"):
-            self.add_error("second", _("Choose two different players to swap."))
-        return data
-
-
-class PlayerChoiceForm(forms.Form):
-    """One player: a late arrival from the roster, or a player leaving."""
-
-    player = _player_field(_("Player"), _("Choose a player."))
-
-    def __init__(self, *args: Any, players: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        player_field = self.fields["player"]
-        assert isinstance(player_field, IdChoiceField)
-        player_field.queryset = players
-
-
-def late_arrival_choices(club: Club, night: Night) -> Any:
-    """Roster players not playing in the rest of the night."""
-    playing = night.players.filter(until_round__isnull=True).values("player_id")
-    return roster(club).exclude(pk__in=playing)

@@ -1,4 +1,4 @@
-"""Forms of the league pages: they own the validation of what a user sent."""
+"""Which games to export, and a file of games to import (a hands.csv or JSON game records)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubs.ids import IdChoiceField
-from clubs.models import Club, ClubRole, Player, Season
+from clubs.models import Club, Season
 from league.csv_io import max_import_bytes
 from scoring.models import Game
 
@@ -91,48 +91,3 @@ class ImportForm(forms.Form):
         if season and club and season.club_id != club.pk:
             self.add_error("season", _("This season belongs to another club."))
         return data
-
-
-class PlayerWithClubsField(IdChoiceField):
-    """A player labelled with those of their clubs that the form may show (None: every club)."""
-
-    shown_clubs: set[int] | None = None
-
-    def label_from_instance(self, obj: Any) -> str:
-        names = [c.name for c in obj.clubs.all() if self.shown_clubs is None or c.pk in self.shown_clubs]
-        return f"{obj.name} ({', '.join(names) or '—'})"
-
-
-class MergeForm(forms.Form):
-    duplicate = PlayerWithClubsField(
-        Player.objects.none(), label=_("Player entered twice"), empty_label=_("— choose —")
-    )
-
-    def __init__(self, *args: Any, keep: Player, clubs: set[int] | None, **kwargs: Any) -> None:
-        """Candidates are the players of `clubs` (the clubs the user organises; None: every player,
-        for a superuser), each labelled with those of their clubs."""
-        super().__init__(*args, **kwargs)
-        self.keep = keep
-        field = self.fields["duplicate"]
-        assert isinstance(field, PlayerWithClubsField)
-        candidates = Player.objects.exclude(pk=keep.pk).prefetch_related("clubs")
-        if clubs is not None:
-            candidates = candidates.filter(memberships__club__in=clubs).distinct()
-        field.queryset = candidates
-        field.shown_clubs = clubs
-
-
-class RoleForm(forms.Form):
-    """An organiser gives an account a role in the club, or takes it away."""
-
-    username = forms.CharField(label=_("Account name"), max_length=150)
-    role = forms.ChoiceField(
-        label=_("Role"),
-        choices=[*ClubRole.Role.choices, ("", _("No role (remove from the club)"))],
-        required=False,
-    )
-
-    def clean_username(self) -> str:
-        # Whether the account exists is not said here: the page answers the same either way.
-        name: str = self.cleaned_data["username"].strip()
-        return name
