@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from axes.handlers.proxy import AxesProxyHandler
 from django import forms
 from django.conf import settings
 from django.contrib.auth import login
@@ -30,6 +29,7 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from accounts import lockout
 from core.lookalike import folded_skeleton, looks_alike, scripts_mixed
 from throttles.address import client_address
 from throttles.counter import over_limit
@@ -153,7 +153,7 @@ class LimitedPasswordChangeForm(PasswordChangeForm):
 
     def clean_old_password(self) -> str:
         credentials = {"username": self.user.get_username()}
-        if AxesProxyHandler.is_locked(self.request, credentials):
+        if not lockout.reserve(self.request, credentials):  # counted now, given back if right
             self.locked = True
             raise forms.ValidationError(
                 _(
@@ -166,6 +166,13 @@ class LimitedPasswordChangeForm(PasswordChangeForm):
         if not self.user.check_password(old_password):
             user_login_failed.send(sender=__name__, credentials=credentials, request=self.request)
             raise forms.ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        lockout.give_back(
+            self.request,
+            {
+                "username": lockout.normalised_username(credentials["username"]),
+                "address": client_address(self.request),
+            },
+        )
         return old_password
 
 
