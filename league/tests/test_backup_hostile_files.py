@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from django.apps import apps
 from django.contrib.auth.models import Group, Permission, User
-from django.db import models
+from django.db import connection, models
+from django.db.models import Max
 from django.test import Client
 
 from backups import parts
@@ -170,3 +171,26 @@ def test_an_imports_problems_come_back_and_its_page_lists_them():
     page = client.get(f"/league/import/{batch.pk}/")
     assert page.status_code == 200 and "no bid" in page.content.decode()
     assert Club.objects.exists()
+
+
+def test_after_a_restore_every_table_gives_its_next_new_row_an_id_past_the_restored_ones():
+    """On PostgreSQL each table's sequence is set past its restored ids (SQLite does that itself)."""
+    data = a_file()
+    backup.load(data)
+    behind = []
+    with connection.cursor() as cursor:
+        for model in parts.held_models():
+            table, column = model._meta.db_table, model._meta.pk.column
+            top = model._base_manager.aggregate(top=Max("pk"))["top"]
+            if top is None or connection.vendor != "postgresql":
+                continue
+            cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [table, column])
+            (sequence,) = cursor.fetchone()
+            cursor.execute("SELECT nextval(%s)", [sequence])
+            (following,) = cursor.fetchone()
+            if following <= top:
+                behind.append((model._meta.label, top, following))
+    assert not behind
+    assert User.objects.create_user("after-the-restore").pk > max(
+        row["id"] for row in data["accounts"]["User"]
+    )
