@@ -194,3 +194,10 @@ def test_after_a_restore_every_table_gives_its_next_new_row_an_id_past_the_resto
     assert User.objects.create_user("after-the-restore").pk > max(
         row["id"] for row in data["accounts"]["User"]
     )
+
+
+@pytest.mark.parametrize(("field", "value"), [("game", {"line": 1}), ("player", [])])
+def test_a_seat_whose_game_or_player_is_not_an_id_is_refused_naming_the_field(field, value):
+    data = a_file()
+    data["scoring"]["GameSeat"][0][field] = value
+    refused(data, f"scoring.GameSeat[1]: {field!r} is not a number")
