@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from axes.handlers.proxy import AxesProxyHandler
 from django import forms
 from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm, UsernameField
 from django.contrib.auth.models import User
@@ -13,7 +12,9 @@ from django.contrib.auth.signals import user_login_failed
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from accounts import lockout
 from core.lookalike import looks_alike, scripts_mixed
+from throttles.address import client_address
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
@@ -58,7 +59,7 @@ class LimitedPasswordChangeForm(PasswordChangeForm):
 
     def clean_old_password(self) -> str:
         credentials = {"username": self.user.get_username()}
-        if AxesProxyHandler.is_locked(self.request, credentials):
+        if not lockout.reserve(self.request, credentials):  # counted now, given back if right
             self.locked = True
             raise forms.ValidationError(
                 _(
@@ -71,4 +72,11 @@ class LimitedPasswordChangeForm(PasswordChangeForm):
         if not self.user.check_password(old_password):
             user_login_failed.send(sender=__name__, credentials=credentials, request=self.request)
             raise forms.ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        lockout.give_back(
+            self.request,
+            {
+                "username": lockout.normalised_username(credentials["username"]),
+                "address": client_address(self.request),
+            },
+        )
         return old_password

@@ -16,9 +16,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.db import connections, models, router
+from django.db.backends.base.operations import BaseDatabaseOperations
+from django.utils import timezone
 
 
 class BackupRefused(Exception):
@@ -105,6 +108,25 @@ def fits(model: type[models.Model], where: str, values: Mapping[str, Any]) -> No
             )
 
 
+def check_whole_number(field: models.Field[Any, Any], raw: int, where: str) -> None:
+    """Refuse a whole number that PostgreSQL's column would not take (SQLite takes any 64-bit
+    number, and a query with a bigger one raises OverflowError), so both databases refuse the same
+    files: an id (a primary key or a foreign key) is 1 or more, and a primary key leaves room for
+    the id of the next new row of its table."""
+    target = field.target_field if isinstance(field, models.ForeignKey) else field
+    bounds = BaseDatabaseOperations.integer_field_ranges.get(target.get_internal_type())
+    if bounds is None:
+        return
+    low, high = bounds
+    if target.primary_key:
+        low = 1
+    if field.primary_key:
+        high -= 1
+    if not low <= raw <= high:
+        shown = str(raw) if len(str(raw)) <= 20 else f"{str(raw)[:20]}…"
+        raise BackupRefused(f"{where}: {field.name!r} {shown} is not a number from {low} to {high}")
+
+
 def _shown(raw: Any) -> str:
     return repr(raw[:40] if isinstance(raw, str) else raw)[:60]
 
@@ -128,6 +150,8 @@ def value_of(field: models.Field[Any, Any], raw: Any, where: str) -> Any:
         raise BackupRefused(
             f"{where}: {name!r} is not {'a number' if expected is int else expected.__name__}"
         )
+    if expected is int:
+        check_whole_number(field, raw, where)
     if how == "key":
         return raw
     try:
@@ -136,6 +160,10 @@ def value_of(field: models.Field[Any, Any], raw: Any, where: str) -> Any:
         raise BackupRefused(f"{where}: {name!r} {_shown(raw)}: {_message(error)}") from None
     if value is None:
         raise BackupRefused(f"{where}: {name!r} {_shown(raw)} is not a value of this field")
+    if isinstance(value, datetime.datetime) and settings.USE_TZ and timezone.is_naive(value):
+        # A backup writes every time with its offset; a time without one would be read in the
+        # server's time zone, silently moved by its offset.
+        raise BackupRefused(f"{where}: {name!r} {_shown(raw)} has no time zone offset")
     fits(field.model, where, {name: value})
     try:
         field.run_validators(value)

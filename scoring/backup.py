@@ -109,7 +109,9 @@ def _check_file(section: Any) -> None:
     seated: dict[tuple[Any, Any], int] = {}
     for index, row in enumerate(_rows(section, "GameSeat"), start=1):
         key = (row.get("game"), row.get("player"))
-        if key[1] is not None and key in seated:
+        if not all(isinstance(value, int) for value in key):
+            continue  # no player, or not an id: refused below, naming the field
+        if key in seated:
             raise BackupRefused(
                 f"scoring.GameSeat[{index}]: puts one player in two seats of a game"
                 f" (as scoring.GameSeat[{seated[key]}])"

@@ -91,6 +91,18 @@ def over_limit(*, kind: str, limits: Limits, window: int) -> bool:
         return False
 
 
+def take_back(*, kind: str, values: Mapping[str, str], at: float) -> None:
+    """Uncount the attempt made at `at` (Unix seconds, as counted) against each of `values`
+    (name -> value): an attempt counted before its outcome was known, which turned out not to count
+    (the right password)."""
+    with transaction.atomic():
+        for scope, key in sorted((f"{kind}:{name}", _digest(value)) for name, value in values.items()):
+            row = Count.objects.select_for_update().filter(scope=scope, key=key).first()
+            if row is not None and at in row.times:
+                row.times = [time for time in row.times if time != at]
+                row.save(update_fields=["times"])
+
+
 def counts(*, kind: str, limits: Limits, window: int) -> dict[str, int]:
     """The attempts counted in the window against each of `limits`, by name (read without a lock:
     for a look, not for a decision that counts)."""

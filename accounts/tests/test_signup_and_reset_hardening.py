@@ -67,3 +67,20 @@ def test_it_refuses_a_username_that_looks_like_an_existing_one(client, lookalike
 def test_it_accepts_a_name_in_one_alphabet_with_accents(client):
     assert _signup(client, "Jiří").status_code == 302
     assert _signup(Client(), "Пётр").status_code == 302
+
+
+def test_sign_ups_from_one_ipv6_64_share_one_budget(client, settings):
+    settings.SIGNUPS_PER_ADDRESS, settings.SIGNUPS_PER_USERNAME = 2, 100
+    codes = [
+        client.post(
+            "/accounts/signup/",
+            {
+                "username": f"newbie{n}",
+                "password1": "a long pass phrase 99",
+                "password2": "a long pass phrase 99",
+            },
+            REMOTE_ADDR=f"2001:db8::{n + 1:x}",
+        ).status_code
+        for n in range(4)
+    ]
+    assert codes == [302, 302, 429, 429]

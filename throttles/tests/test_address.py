@@ -20,3 +20,21 @@ def test_it_trusts_x_forwarded_for_only_as_far_as_the_configured_proxies(setting
     settings.TRUSTED_PROXY_COUNT = hops
     request = RequestFactory().get("/", REMOTE_ADDR="192.0.2.1", HTTP_X_FORWARDED_FOR=forwarded)
     assert client_address(request) == expected
+
+
+@pytest.mark.parametrize(
+    ("remote", "expected"),
+    [
+        ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2::1", "2001:db8:1:2::/64"),
+        ("2001:DB8:1:3::1", "2001:db8:1:3::/64"),
+        ("::ffff:192.0.2.9", "192.0.2.9"),
+        ("192.0.2.9", "192.0.2.9"),
+        ("", ""),
+    ],
+)
+def test_an_ipv6_client_is_counted_by_its_64_as_it_may_send_from_any_address_in_it(
+    settings, remote, expected
+):
+    settings.TRUSTED_PROXY_COUNT = 0
+    assert client_address(RequestFactory().get("/", REMOTE_ADDR=remote)) == expected
