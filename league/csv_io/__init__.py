@@ -1,7 +1,9 @@
 """CSV export (games.csv, hands.csv) and import (hands.csv, JSON game records).
 
-Export streams: three ordered queries (games, seats, hands, plus the hands' HandStat rows) are
-read side by side with `.iterator(chunk_size=...)`, so memory stays flat whatever the size.
+Export streams: two ordered ORM queries (the games with their seats' names, the hands with their
+HandStat rows, each joined by `FilteredRelation`) are read side by side with
+`.iterator(chunk_size=...)`, so memory stays flat whatever the size and the number of queries is
+fixed.
 Cells are neutralised against CSV injection; the file starts with a UTF-8 BOM so spreadsheet
 programs read å, ö, č, ř right. docs/csv.md lists every column.
 

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from itertools import groupby
 from typing import Any
 
-from django.core.exceptions import EmptyResultSet
-from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import F, FilteredRelation, Q, QuerySet
 
 from core.spreadsheet import neutralise
 from league.csv_io.columns import CHIP_SIDES, CHUNK, SEATS, SIDES
-from scoring.models import Game, GameSeat, Hand, HandStat
+from scoring.models import Game, Hand
 from scoring.rules.tables import chips_in_play
 from scoring.stats import seat_meld_points
 
@@ -39,25 +36,29 @@ def _raw_settings_cells(game: dict[str, Any], names: dict[str, str]) -> list[obj
     ]  # fmt: skip
 
 
+def _seat_name_fields() -> tuple[dict[str, FilteredRelation], list[str]]:
+    """Per seat, the seat's row (a game has at most one per seat) and the fields of its name."""
+    relations = {
+        f"seat_{seat}": FilteredRelation("seat_rows", condition=Q(seat_rows__seat=seat)) for seat in SEATS
+    }
+    fields = [f"{alias}__{field}" for alias in relations for field in ("name", "player__name")]
+    return relations, fields
+
+
 def _games_and_names(games: QuerySet[Game]) -> Iterator[tuple[dict[str, Any], dict[str, str]]]:
-    """Each game (as a dict) with its names by seat, from two side-by-side ordered queries."""
-    ids = games.values("id")
-    game_rows = Game.objects.filter(id__in=ids).order_by("id").values(*_GAME_FIELDS).iterator(CHUNK)
-    seat_rows = (
-        GameSeat.objects.filter(game_id__in=ids)
-        .order_by("game_id", "seat")
-        .values_list("game_id", "seat", "name", "player__name")
+    """Each game (as a dict) in id order, with its names by seat: one query, its seats joined."""
+    relations, name_fields = _seat_name_fields()
+    rows = (
+        Game.objects.filter(id__in=games.values("id"))
+        .alias(**relations)
+        .order_by("id")
+        .values(*_GAME_FIELDS, *name_fields)
         .iterator(CHUNK)
     )
-    seats_by_game = groupby(seat_rows, key=lambda row: row[0])
-    pending = next(seats_by_game, None)
-    for game in game_rows:
-        names: dict[str, str] = {}
-        while pending is not None and pending[0] <= game["id"]:
-            if pending[0] == game["id"]:
-                names = {seat: player or name for _gid, seat, name, player in pending[1]}
-            pending = next(seats_by_game, None)
-        yield game, names
+    for game in rows:
+        # A linked player's name, else the name the table typed ("" for a seat left empty).
+        names = {seat: game[f"seat_{seat}__player__name"] or game[f"seat_{seat}__name"] for seat in SEATS}
+        yield game, {seat: name or "" for seat, name in names.items()}
 
 
 def games_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
@@ -83,35 +84,27 @@ _SIDE_STAT = ("meld", "tricks", "points", "chips", "total", "chip_total")
 _MELD, _TRICKS, _POINTS, _CHIPS, _TOTAL, _CHIP_TOTAL = range(len(_SIDE_STAT))
 
 
-def _hands_query(games: QuerySet[Game]) -> tuple[str, tuple[Any, ...]]:
-    ids_sql, params = games.values("id").query.sql_with_params()
-    hand, stat, game = Hand._meta.db_table, HandStat._meta.db_table, Game._meta.db_table
-    columns = ["h.game_id", "h.number", "h.data", "n.dealer", "n.result"]
-    joins = [f"JOIN {game} g ON g.id = h.game_id"]
-    for seat, only_if in (("N", ""), ("E", ""), ("S", "g.seats = 3 AND ")):
-        alias = seat.lower()
-        columns += [f"{alias}.{name}" for name in _SIDE_STAT]
-        joins.append(
-            f"LEFT JOIN {stat} {alias} ON {only_if}{alias}.game_id = h.game_id AND {alias}.number = h.number "
-            f"AND {alias}.seat = '{seat}'"
-        )
-    sql = (
-        f"SELECT {', '.join(columns)} FROM {hand} h {' '.join(joins)} "
-        f"WHERE h.game_id IN ({ids_sql}) ORDER BY h.game_id, h.number"
-    )
-    return sql, params
+def _side_stat(seat: str, *, only_at: int | None = None) -> FilteredRelation:
+    """The HandStat row of this hand (the outer query's row) seen from `seat`."""
+    condition = Q(game__hand_stats__seat=seat, game__hand_stats__number=F("number"))
+    if only_at is not None:
+        condition &= Q(game__seats=only_at)
+    return FilteredRelation("game__hand_stats", condition=condition)
+
+
+_SIDE_FIELDS = [f"side_{seat}__{name}" for seat in "nes" for name in _SIDE_STAT]
 
 
 def _hand_records(games: QuerySet[Game]) -> Iterator[tuple[Any, ...]]:
-    try:
-        sql, params = _hands_query(games)
-    except EmptyResultSet:  # the filter can match no game (a visitor who may read none): no rows
-        return
-    # chunked_cursor: a server-side cursor on PostgreSQL, so memory stays flat there too.
-    with connection.chunked_cursor() as cursor:
-        cursor.execute(sql, params)
-        while rows := cursor.fetchmany(CHUNK):
-            yield from rows
+    """(game id, number, data, dealer, result, then _SIDE_STAT of seats N, E and S) per hand, in
+    the order of games.csv (by game id), each game's hands in order. An empty `games`: no rows."""
+    return (
+        Hand.objects.filter(game__in=games.values("id"))
+        .alias(side_n=_side_stat("N"), side_e=_side_stat("E"), side_s=_side_stat("S", only_at=3))
+        .order_by("game_id", "number")
+        .values_list("game_id", "number", "data", "side_n__dealer", "side_n__result", *_SIDE_FIELDS)
+        .iterator(CHUNK)
+    )
 
 
 def hands_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
@@ -155,10 +148,7 @@ def _meld_cell(items: list[str] | None, deck: str) -> tuple[str, int]:
 
 def _hand_cells(row: tuple[Any, ...], seats: int, deck: str, chips_in_play: bool) -> list[object]:
     """The hand's columns of hands.csv. The export's inner loop: kept flat on purpose."""
-    data = row[2]
-    if data.__class__ is str:
-        data = json.loads(data)
-    get = data.get
+    get = row[2].get
     result = row[4]
     n, e = row[5 : 5 + _WIDTH], row[5 + _WIDTH : 5 + 2 * _WIDTH]
     melds = get("melds")
