@@ -165,7 +165,7 @@ def _lock_seats(game: Game) -> list[GameSeat]:
     with settings another phone changed a moment ago. (A query of its own: joined to the locking
     query, PostgreSQL would return the game row as it was before the wait for the lock.)
     """
-    # Sorted in Python: GameSeat's default ordering ("game", then seat) would join the game table.
+    # Sorted in Python: the locking query stays a plain SELECT … FOR UPDATE of the seat rows.
     locked = GameSeat.objects.select_for_update().filter(game_id=game.pk).order_by()
     seat_rows = sorted(locked, key=lambda row: SEAT_ORDER.index(row.seat))
     if not seat_rows:
