@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 
 from scoring.rules import RecordError, score_record
+from scoring.rules.melds import seat_meld
 from scoring.rules.tables import (
     MELD_ITEMS,
     bid_step_error,
@@ -15,6 +16,7 @@ from scoring.rules.tables import (
     meld_items_for,
     next_bid,
     previous_bid,
+    shown_meld,
     side_of,
     sides_for,
 )
@@ -275,3 +277,25 @@ def test_a_hand_with_every_trick_to_the_bidders_gives_them_all_the_trick_points(
 
     three = parse_settings({"seats": 3, "deck": "double"})
     assert all_tricks_to_bidders({"bidder": "S", "bid": 60}, three)["tricks"] == {"N": 0, "E": 0, "S": 50}
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        ("run", "marriage"),
+        ("kings", "queens", "marriage", "marriage", "marriage", "trump_marriage"),
+        ("run", "kings", "queens", "marriage", "marriage", "marriage", "pinochle"),
+        ("double_aces", "double_pinochle", "dix", "dix"),
+    ],
+)
+def test_the_hand_forms_running_meld_sum_is_what_the_engine_scores(items):
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    engine = seat_meld(items, "single")
+    assert shown_meld(counts, "single", chips_in_play=True) == (engine.points, engine.chips)
+    assert shown_meld(counts, "single", chips_in_play=False) == (engine.points, 0)
+
+
+def test_the_running_meld_sum_leaves_out_untapped_items_and_items_the_deck_lacks():
+    assert shown_meld({"run": 0, "marriage": -1, "dix": 3}, "double", chips_in_play=False) == (0, 0)
