@@ -168,6 +168,16 @@ def contract_chips(bid: int) -> int:
     return 4 + 3 * ((bid - 25) // 5)
 
 
+def trick_points_needed(bid: int, meld: int) -> int:
+    """What the bidders must take in trick points to make `bid` with `meld` (docs/rules.md,
+    "Scoring a hand"): the bid less their meld, never below nothing.
+
+    >>> trick_points_needed(27, 21), trick_points_needed(20, 30)
+    (6, 0)
+    """
+    return max(bid - meld, 0)
+
+
 def game_chips(lead: int) -> int:
     """Chips for winning on points (docs/rules.md, "Game chips"): 10 + one per started ten of lead.
 

@@ -13,6 +13,7 @@ from scoring.labels import side_short
 from scoring.models import Game
 from scoring.rules import GameResult, RecordError, Settings
 from scoring.rules.engine import all_tricks_to_bidders
+from scoring.rules.tables import trick_points_needed
 
 
 def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[str]:
@@ -39,7 +40,7 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
         lines.append(f"{headline} · {others}" if others else headline)
         if hand.result != "conceded":
             # What the bidders had to take in tricks: the bid less their meld (as the engine counted it).
-            need = max(int(data["bid"]) - hand.meld[bidders], 0)
+            need = trick_points_needed(int(data["bid"]), hand.meld[bidders])
             lines.append(
                 _("%(side)s needed %(need)d trick points (bid %(bid)s − meld %(meld)d); they took %(took)d.")
                 % {
@@ -89,7 +90,7 @@ def bidders_need(result: GameResult, number: int, data: Mapping[str, Any]) -> st
     meld = hand.meld[bidders]
     params = {
         "side": side_short(bidders),
-        "need": max(int(data["bid"]) - meld, 0),
+        "need": trick_points_needed(int(data["bid"]), meld),
         "bid": data["bid"],
         "meld": meld,
     }

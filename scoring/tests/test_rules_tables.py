@@ -21,6 +21,7 @@ from scoring.rules.tables import (
     shown_meld,
     side_of,
     sides_for,
+    trick_points_needed,
 )
 
 # docs/rules.md, "Meld table", row by row: item -> (single-deck points, double-deck points, Check chips).
@@ -326,3 +327,7 @@ def test_the_rules_page_groups_bids_by_the_chips_they_pay():
         low = band.low or default_min_bid("single")
         assert {contract_chips(bid) for bid in range(low, band.high + 1)} == {band.made}
         assert band.set == 2 * band.made
+
+
+def test_the_bidders_need_the_bid_less_their_meld_in_trick_points():
+    assert [trick_points_needed(27, meld) for meld in (0, 21, 27, 40)] == [27, 6, 0, 0]

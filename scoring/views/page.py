@@ -72,7 +72,7 @@ def game_context(request: HttpRequest, game: Game, mode: str, board: Scoreboard 
         board = scoreboard(game)
     context = board_context(request, game, board, mode=mode)
     if mode == "edit":
-        initial = {"number": game.hand_count + 1, "submission_id": uuid.uuid4(), "meld_mode": game.meld_mode}
+        initial = {"number": board.next_number, "submission_id": uuid.uuid4(), "meld_mode": game.meld_mode}
         context["form"] = HandForm(initial=initial, settings=board.settings, players=board.players)
     return context
 
@@ -91,7 +91,7 @@ def board_context(request: HttpRequest, game: Game, board: Scoreboard, *, mode: 
         "editable": mode == "edit",
         "shared": mode == "share",
         "live_url": f"{reverse(live[0], args=[live[1]])}?v={version}",
-        "next_number": game.hand_count + 1,
+        "next_number": board.next_number,
         "edited": edited,
         "deleted": deleted,
         "blank_rows": range(1, 21),  # the printed backup pad's rows
