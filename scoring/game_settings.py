@@ -26,6 +26,7 @@ from scoring import services
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, HandChange
 from scoring.rules import GameResult, Settings, parse_settings
+from scoring.services.hands import lock_game
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def change_settings(*, game: Game, new: NewSettings, expected: str | None, actor
     recorded hands do not allow the new settings; in both cases nothing is written. The caller's
     `game` holds the stored settings and summary afterwards.
     """
-    seat_rows, rows = services._lock(game)
+    seat_rows, rows = lock_game(game)
     current = Game.objects.get(pk=game.pk)
     hand_data = [row.data for row in rows]
     outcome, candidate = _work_out(current, seat_rows, hand_data, new)

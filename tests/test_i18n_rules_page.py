@@ -7,7 +7,7 @@ from django.conf import settings
 from django.test import Client
 
 from scoring.rules import tables
-from scoring.views.rules import contract_bands, meld_rows
+from scoring.rules.tables import contract_bands, meld_table_rows
 from tests.i18n_helpers import text_segments, wordy
 
 # Words every language writes the same way: the game's name, the switcher's own language names,
@@ -66,7 +66,7 @@ def test_it_uses_the_card_terms_of_the_seed_pages(lang, words):
 
 
 def test_it_builds_the_meld_table_from_the_engine():
-    rows = meld_rows()
+    rows = meld_table_rows()
     assert len(rows) == len(tables.MELD_ITEMS)
     for row, item in zip(rows, tables.MELD_ITEMS.values(), strict=True):
         assert (row.single, row.double) == (item.single, item.double)

@@ -25,6 +25,7 @@ from league.csv_io.columns import (
 from league.csv_io.export import games_rows, hands_rows
 from league.csv_io.problems import (
     MAX_PROBLEMS,
+    PROBLEMS_SHOWN,
     ImportRefused,
     ImportReport,
     Place,
@@ -41,6 +42,7 @@ __all__ = [
     "GAME_SETTING_COLUMNS",
     "HANDS_COLUMNS",
     "MAX_PROBLEMS",
+    "PROBLEMS_SHOWN",
     "FileReader",
     "ImportRefused",
     "ImportReport",

@@ -39,6 +39,8 @@ class Place:
 #: The most problems one file's reading keeps (the batch's page lists at most these): a file of
 #: millions of bad rows is refused the same without a Problem held for every row.
 MAX_PROBLEMS = 1000
+#: The most problems the import pages list (the count above the list says how many there are).
+PROBLEMS_SHOWN = 200
 
 
 class FirstOnes(list[T]):

@@ -75,14 +75,15 @@ def wipe() -> None:
         model._base_manager.all().delete()
 
 
-def a_file() -> dict[str, Any]:
-    """A backup of a club with everything, nights and ledger included; the database left empty."""
+def a_file(people: dict[str, Any]) -> dict[str, Any]:
+    """A backup of a club with everything, nights and ledger included; the database left empty
+    (the personas a test's `people` made are wiped with the rest)."""
     if not WRITTEN:
         a_club_with_everything()
-        a_finished_and_an_open_night()
+        a_finished_and_an_open_night(people)
         WRITTEN["before"] = every_row()
         WRITTEN["file"] = json.loads(json.dumps(backup.dump()))
-        wipe()
+    wipe()
     assert backup.database_is_empty()
     return copy.deepcopy(WRITTEN["file"])
 
@@ -94,8 +95,8 @@ def refused(data: dict[str, Any], message: str) -> None:
     assert backup.database_is_empty() and not User.objects.exists()
 
 
-def test_every_row_of_every_app_comes_back_the_same_derived_ones_included():
-    data = a_file()
+def test_every_row_of_every_app_comes_back_the_same_derived_ones_included(people):
+    data = a_file(people)
     backup.load(data)
     after = every_row()
     assert after["ratings.PlayerRating"] and after["ledger.Payment"] and after["nights.NightTable"]
@@ -113,40 +114,40 @@ def _move_group(data: dict[str, Any], new_id: int) -> None:
 
 
 @pytest.mark.parametrize("new_id", [0, -3])
-def test_an_id_below_one_is_refused_on_every_database(new_id):
-    data = a_file()
+def test_an_id_below_one_is_refused_on_every_database(new_id, people):
+    data = a_file(people)
     _move_group(data, new_id)
     refused(data, f"accounts.Group[1]: 'id' {new_id} is not a number from 1 to 2147483646")
 
 
-def test_a_largest_id_that_leaves_no_id_for_the_next_row_is_refused():
-    data = a_file()
+def test_a_largest_id_that_leaves_no_id_for_the_next_row_is_refused(people):
+    data = a_file(people)
     _move_group(data, 2**31 - 1)  # auth.Group's id is a 32-bit column on PostgreSQL
     refused(data, "accounts.Group[1]: 'id' 2147483647 is not a number from 1 to 2147483646")
 
 
-def test_the_next_new_row_after_a_restore_takes_a_free_id_even_near_the_end_of_the_range():
-    data = a_file()
+def test_the_next_new_row_after_a_restore_takes_a_free_id_even_near_the_end_of_the_range(people):
+    data = a_file(people)
     _move_group(data, 2**31 - 2)
     backup.load(data)
     assert Group.objects.create(name="New helpers").pk == 2**31 - 1
 
 
 @pytest.mark.parametrize("value", [2**63, 10**25, 0, -1])
-def test_a_foreign_key_beyond_what_an_id_can_be_is_refused_naming_the_row(value):
-    data = a_file()
+def test_a_foreign_key_beyond_what_an_id_can_be_is_refused_naming_the_row(value, people):
+    data = a_file(people)
     data["clubs"]["Membership"][0]["player"] = value
     refused(data, f"clubs.Membership[1]: 'player' {str(value)[:20]}")
 
 
-def test_a_number_postgresql_would_not_store_is_refused_on_sqlite_too():
-    data = a_file()
+def test_a_number_postgresql_would_not_store_is_refused_on_sqlite_too(people):
+    data = a_file(people)
     data["scoring"]["Game"][0]["target"] = 2**31
     refused(data, "scoring.Game[1]: 'target' 2147483648 is not a number from 0 to 2147483647")
 
 
-def test_a_time_without_its_offset_is_refused_as_it_would_move_by_the_servers_offset():
-    data = a_file()
+def test_a_time_without_its_offset_is_refused_as_it_would_move_by_the_servers_offset(people):
+    data = a_file(people)
     data["scoring"]["Game"][0]["created_at"] = "2026-01-01T10:00:00"
     refused(data, "scoring.Game[1]: 'created_at' '2026-01-01T10:00:00' has no time zone offset")
 
@@ -155,15 +156,15 @@ def test_a_time_without_its_offset_is_refused_as_it_would_move_by_the_servers_of
     "problems",
     [5, {"line": 1, "message": "x"}, [1], [{"line": "2", "message": "x"}], [{"message": "x"}], [None]],
 )
-def test_an_imports_problems_its_page_cannot_list_are_refused(problems):
-    data = a_file()
+def test_an_imports_problems_its_page_cannot_list_are_refused(problems, people):
+    data = a_file(people)
     batch = next(row for row in data["league"]["ImportBatch"] if row["problems"])
     batch["problems"] = problems
     refused(data, "'problems' is not a list of {'line', 'message'} objects")
 
 
-def test_an_imports_problems_come_back_and_its_page_lists_them():
-    backup.load(a_file())
+def test_an_imports_problems_come_back_and_its_page_lists_them(people):
+    backup.load(a_file(people))
     batch = ImportBatch.objects.get(status="refused")
     client = Client()
     assert batch.user is not None
@@ -173,9 +174,9 @@ def test_an_imports_problems_come_back_and_its_page_lists_them():
     assert Club.objects.exists()
 
 
-def test_after_a_restore_every_table_gives_its_next_new_row_an_id_past_the_restored_ones():
+def test_after_a_restore_every_table_gives_its_next_new_row_an_id_past_the_restored_ones(people):
     """On PostgreSQL each table's sequence is set past its restored ids (SQLite does that itself)."""
-    data = a_file()
+    data = a_file(people)
     backup.load(data)
     behind = []
     with connection.cursor() as cursor:
@@ -197,7 +198,7 @@ def test_after_a_restore_every_table_gives_its_next_new_row_an_id_past_the_resto
 
 
 @pytest.mark.parametrize(("field", "value"), [("game", {"line": 1}), ("player", [])])
-def test_a_seat_whose_game_or_player_is_not_an_id_is_refused_naming_the_field(field, value):
-    data = a_file()
+def test_a_seat_whose_game_or_player_is_not_an_id_is_refused_naming_the_field(field, value, people):
+    data = a_file(people)
     data["scoring"]["GameSeat"][0][field] = value
     refused(data, f"scoring.GameSeat[1]: {field!r} is not a number")

@@ -9,6 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from clubs.models import Club, Player, Season
+from league import csv_io
 from league.csv_io import ImportRefused, import_bytes
 from scoring.models import Game, Hand
 from tests.league_data import small_season
@@ -132,6 +133,18 @@ def test_it_shows_each_problem_on_the_upload_page(client):
     )
     assert response.status_code == 400
     assert "not UTF-8" in response.content.decode()
+
+
+def test_the_upload_page_lists_at_most_the_problems_it_shows_and_says_so(client, monkeypatch):
+    lines = _exported(client)
+    lines[2] = lines[2].replace(",13,", ",14,", 1)
+    lines[4] = lines[4].replace("diamonds", "roses")
+    upload = SimpleUploadedFile("bad.csv", "\n".join(lines).encode())
+    monkeypatch.setattr(csv_io, "PROBLEMS_SHOWN", 1)
+    page = client.post("/league/import/", {"file": upload}).content.decode()
+    assert "The file was refused: 2 problems" in page
+    assert "tricks add up to 26" in page and "roses" not in page
+    assert "Only the first 1 problem is shown." in page
 
 
 def test_it_refuses_an_oversized_upload_with_a_clear_message(client, settings):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from django.contrib import messages
 from django.db.models import Q
@@ -124,8 +124,9 @@ def _too_many(request: HttpRequest, problem: str) -> HttpResponse:
     return response
 
 
-def _import_page(request: HttpRequest, context: dict[str, object], status: int = 200) -> HttpResponse:
+def _import_page(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
     context["limit_mb"] = csv_io.max_import_bytes() // 1024 // 1024
+    context["shown_problems"] = context.get("problems", [])[: csv_io.PROBLEMS_SHOWN]
     return render(request, "league/import.html", context, status=status)
 
 
@@ -140,13 +141,15 @@ def import_status(request: HttpRequest, batch_id: int) -> HttpResponse:
     ):
         return deny(request)
     batch = imports.settle_if_stalled(batch)
+    problems = imports.problems_of(batch)
     context = {
         "batch": batch,
         "quiet": imports.is_quiet(batch),
         "quiet_seconds": int((timezone.now() - batch.updated_at).total_seconds()),
         "ahead": imports.waiting_ahead(batch) if batch.status == batch.Status.QUEUED else 0,
         "no_worker": imports.no_worker_seen(batch),
-        "problems": imports.problems_of(batch),
+        "problems": problems,
+        "shown_problems": problems[: csv_io.PROBLEMS_SHOWN],
         "written": number_format(batch.written, force_grouping=True),
         "total": number_format(batch.total, force_grouping=True),
         "hands": number_format(batch.hands, force_grouping=True),

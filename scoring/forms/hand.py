@@ -8,7 +8,7 @@ score it before anything is written."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import Any
 
 from django import forms
 from django.utils.functional import cached_property, lazy
@@ -21,6 +21,7 @@ from core.fields import WholeNumberField
 from core.strict_input import whole_number
 from scoring.engine_messages import engine_message
 from scoring.forms.fields import FixedChoices
+from scoring.forms.hand_melds import MAX_REPEAT, MeldSeat, meld_seats
 from scoring.labels import MELD_NAMES, SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label
 from scoring.models import Game
 from scoring.rules import RecordError, Settings
@@ -28,8 +29,6 @@ from scoring.rules.tables import (
     MAX_BID,
     MAX_MELD_POINTS,
     REPEATABLE,
-    ROUNDHOUSE_CHIPS,
-    ROUNDHOUSE_FAMILIES,
     SUITS,
     hand_numbers,
     meld_items_for,
@@ -39,47 +38,12 @@ from scoring.rules.tables import (
 # needs the players' names (one query fewer on the busiest write).
 lazy_seat_label = lazy(seat_label, str)
 lazy_side_label = lazy(side_label, str)
-#: A seat can show a repeatable item (marriage, dix) at most this often; levelled items once.
-MAX_REPEAT = 12
 
 
 TRUMP_CHOICES = FixedChoices(
     (suit, format_lazy("{} {}", SUIT_SYMBOLS[suit], SUIT_NAMES[suit])) for suit in SUITS
 )
 MELD_MODE_CHOICES = FixedChoices(Game.MeldMode.choices)
-
-
-class MeldRow(TypedDict):
-    """One meld item's picker in a seat of the hand form."""
-
-    name: str
-    item: str
-    label: StrOrPromise
-    value: Any  # the posted text or the initial count
-    max: int
-    points: int
-    chips: int
-    family: str
-    rare: bool
-    level: int
-
-
-class MeldSeat(TypedDict):
-    """One seat's melds in the hand form: its pickers, sums and errors."""
-
-    seat: str
-    label: str
-    rows: list[MeldRow]
-    common: list[MeldRow]
-    rare: list[MeldRow]
-    rare_open: bool
-    higher: list[MeldRow]
-    higher_open: bool
-    errors: list[str]
-    points: int
-    chip_sum: int
-    open: bool
-    exclusive: bool
 
 
 class HandForm(forms.Form):
@@ -352,62 +316,13 @@ class HandForm(forms.Form):
 
     def meld_seats(self) -> list[MeldSeat]:
         """Per seat: its label, its item counts and the errors about its melds."""
-        chips = self.settings.chips_in_play
-        deck = self.settings.deck
-        seats: list[MeldSeat] = []
-        for seat in self.settings.seat_letters:
-            rows: list[MeldRow] = []
-            for item in self.items:
-                value = self.meld_value(seat, item.name)
-                points = item.points(deck)
-                assert points is not None  # self.items are the deck's items (meld_items_for)
-                rows.append(
-                    {
-                        "name": f"meld_{seat}_{item.name}",
-                        "item": item.name,
-                        "label": MELD_NAMES[item.name],
-                        "value": "" if value is None else value,
-                        "max": MAX_REPEAT if item.name in REPEATABLE else 1,
-                        "points": points,
-                        "chips": item.chips if chips else 0,
-                        "family": item.family,
-                        "rare": item.level > 1,
-                        "level": item.level,
-                    }
-                )
-            errors = self.group_errors.get(f"melds_{seat}", [])
-            counted = [(_count(row["value"]), row) for row in rows]
-            families = {row["family"] for count, row in counted if count > 0}
-            seats.append(
-                {
-                    "seat": seat,
-                    "label": seat_label(seat, self.players),
-                    "rows": rows,
-                    # A seat's common items first; doubles and above behind one tap (open when used).
-                    "common": [row for row in rows if not row["rare"]],
-                    # Behind it the doubles, and (double deck) triples and quadruples one tap further.
-                    "rare": [row for row in rows if row["level"] == 2],
-                    "rare_open": any(_count(row["value"]) for row in rows if row["rare"]),
-                    "higher": [row for row in rows if row["level"] > 2],
-                    "higher_open": any(_count(row["value"]) for row in rows if row["level"] > 2),
-                    "errors": errors,
-                    # What the closed seat shows (the page's script keeps it up to date as items
-                    # are tapped, with the same sums: kings and queens around add the roundhouse's
-                    # chips where chips are in play; the preview is the authority).
-                    "points": sum(count * row["points"] for count, row in counted if count > 0),
-                    "chip_sum": sum(count * row["chips"] for count, row in counted if count > 0)
-                    + (ROUNDHOUSE_CHIPS if chips and set(ROUNDHOUSE_FAMILIES) <= families else 0),
-                    # Closed unless its melds have a problem: the sum says what it holds, and the
-                    # trick fields stay near (a correction most often changes the tricks).
-                    "open": bool(errors),
-                    "exclusive": False,
-                }
-            )
-        # One seat open at a time (an exclusive accordion) unless several have problems to show.
-        exclusive = sum(1 for entry in seats if entry["open"]) <= 1
-        for entry in seats:
-            entry["exclusive"] = exclusive
-        return seats
+        return meld_seats(
+            settings=self.settings,
+            players=self.players,
+            items=self.items,
+            value_of=self.meld_value,
+            group_errors=self.group_errors,
+        )
 
     @cached_property
     def numbers(self) -> dict[str, object]:
@@ -423,10 +338,3 @@ class HandForm(forms.Form):
         if self.settings.chips_in_play:
             return []
         return [self[f"meld_points_{seat}"] for seat in self.settings.seat_letters]
-
-
-def _count(value: object) -> int:
-    try:
-        return int(str(value or 0))
-    except ValueError:
-        return 0

@@ -88,7 +88,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': 'seat',
                 'verbose_name_plural': 'seats',
-                'ordering': ['game', models.Case(models.When(seat='N', then=0), models.When(seat='E', then=1), models.When(seat='S', then=2), models.When(seat='W', then=3), output_field=models.IntegerField())],
+                'ordering': ['game_id', models.Case(models.When(seat='N', then=0), models.When(seat='E', then=1), models.When(seat='S', then=2), models.When(seat='W', then=3), output_field=models.IntegerField())],
             },
         ),
         migrations.CreateModel(
@@ -124,7 +124,7 @@ class Migration(migrations.Migration):
                 ('seat_row', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='stat', to='scoring.gameseat')),
             ],
             options={
-                'ordering': ['game', models.Case(models.When(seat='N', then=0), models.When(seat='E', then=1), models.When(seat='S', then=2), models.When(seat='W', then=3), output_field=models.IntegerField())],
+                'ordering': ['game_id', models.Case(models.When(seat='N', then=0), models.When(seat='E', then=1), models.When(seat='S', then=2), models.When(seat='W', then=3), output_field=models.IntegerField())],
             },
         ),
         migrations.CreateModel(
@@ -141,7 +141,7 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': 'hand',
                 'verbose_name_plural': 'hands',
-                'ordering': ['game', 'number'],
+                'ordering': ['game_id', 'number'],
             },
         ),
         migrations.CreateModel(
@@ -190,7 +190,7 @@ class Migration(migrations.Migration):
                 ('seat_row', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hand_stats', to='scoring.gameseat')),
             ],
             options={
-                'ordering': ['game', 'number', models.Case(models.When(seat='N', then=0), models.When(seat='E', then=1), models.When(seat='S', then=2), models.When(seat='W', then=3), output_field=models.IntegerField())],
+                'ordering': ['game_id', 'number', models.Case(models.When(seat='N', then=0), models.When(seat='E', then=1), models.When(seat='S', then=2), models.When(seat='W', then=3), output_field=models.IntegerField())],
             },
         ),
         migrations.CreateModel(

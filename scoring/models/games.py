@@ -204,7 +204,7 @@ class GameSeat(models.Model):
     )
 
     class Meta:
-        ordering = ["game", seat_order()]
+        ordering = ["game_id", seat_order()]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="one_row_per_seat"),
             # One person cannot sit in two seats of one game: the standings
@@ -235,7 +235,7 @@ class Hand(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["game", "number"]
+        ordering = ["game_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="one_hand_per_number"),
             models.UniqueConstraint(fields=["game", "submission_id"], name="one_hand_per_submission"),

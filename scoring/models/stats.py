@@ -41,7 +41,7 @@ class HandStat(models.Model):
     chip_total = models.IntegerField(default=0)
 
     class Meta:
-        ordering = ["game", "number", seat_order()]
+        ordering = ["game_id", "number", seat_order()]
         constraints = [
             models.UniqueConstraint(fields=["game", "number", "seat"], name="one_stat_per_hand_seat")
         ]
@@ -81,7 +81,7 @@ class GameStat(models.Model):
     side_meld_sum = models.IntegerField(default=0)
 
     class Meta:
-        ordering = ["game", seat_order()]
+        ordering = ["game_id", seat_order()]
         indexes = [models.Index(fields=["outcome"], name="gamestat_outcome")]
 
     def __str__(self) -> str:

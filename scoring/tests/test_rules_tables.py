@@ -5,9 +5,11 @@ from typing import Any
 import pytest
 
 from scoring.rules import RecordError, score_record
+from scoring.rules.melds import seat_meld
 from scoring.rules.tables import (
     MELD_ITEMS,
     bid_step_error,
+    contract_bands,
     contract_chips,
     default_min_bid,
     default_target,
@@ -15,8 +17,11 @@ from scoring.rules.tables import (
     meld_items_for,
     next_bid,
     previous_bid,
+    rules_numbers,
+    shown_meld,
     side_of,
     sides_for,
+    trick_points_needed,
 )
 
 # docs/rules.md, "Meld table", row by row: item -> (single-deck points, double-deck points, Check chips).
@@ -275,3 +280,54 @@ def test_a_hand_with_every_trick_to_the_bidders_gives_them_all_the_trick_points(
 
     three = parse_settings({"seats": 3, "deck": "double"})
     assert all_tricks_to_bidders({"bidder": "S", "bid": 60}, three)["tricks"] == {"N": 0, "E": 0, "S": 50}
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        ("run", "marriage"),
+        ("kings", "queens", "marriage", "marriage", "marriage", "trump_marriage"),
+        ("run", "kings", "queens", "marriage", "marriage", "marriage", "pinochle"),
+        ("double_aces", "double_pinochle", "dix", "dix"),
+    ],
+)
+def test_the_hand_forms_running_meld_sum_is_what_the_engine_scores(items):
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    engine = seat_meld(items, "single")
+    assert shown_meld(counts, "single", chips_in_play=True) == (engine.points, engine.chips)
+    assert shown_meld(counts, "single", chips_in_play=False) == (engine.points, 0)
+
+
+def test_the_running_meld_sum_leaves_out_untapped_items_and_items_the_deck_lacks():
+    assert shown_meld({"run": 0, "marriage": -1, "dix": 3}, "double", chips_in_play=False) == (0, 0)
+
+
+def test_the_rules_page_numbers_come_from_the_tables():
+    """docs/rules.md's figures as the rules page states them (no database: plain tables)."""
+    numbers = rules_numbers()
+    assert numbers["defaults"] == [("single", 150, 20), ("double", 500, 50), ("check", 100, 20)]
+    assert (numbers["double_ones_limit"], numbers["double_bid_example"]) == (60, [58, 59, 60, 65, 70])
+    assert numbers["roundhouse_points"] == 8 + 6 + 3 * 2 + 4
+    assert (numbers["roundhouse_chips"], numbers["plain_roundhouse_chips"]) == (5, 7)
+    assert (numbers["last_trick_single"], numbers["last_trick_double"]) == (1, 2)
+    assert numbers["tricks_per_hand"] == [(4, 12, 20), (3, 15, 25), (2, 24, 40)]
+    assert numbers["check_tricks"] == 12
+    assert numbers["around_factors"] == (1.5, 2.0)
+    assert (numbers["contract_step"], numbers["band_width"]) == (3, 5)
+    assert numbers["game_chip_rows"] == [(0, 0, 10), (1, 10, 11), (11, 20, 12), (21, 30, 13)]
+    rows = numbers["meld_rows"]
+    assert [row.name for row in rows] == list(MELD_ITEMS)
+    assert {row.name: row.chips for row in rows}["triple_run"] is None
+
+
+def test_the_rules_page_groups_bids_by_the_chips_they_pay():
+    for band in contract_bands(49):
+        low = band.low or default_min_bid("single")
+        assert {contract_chips(bid) for bid in range(low, band.high + 1)} == {band.made}
+        assert band.set == 2 * band.made
+
+
+def test_the_bidders_need_the_bid_less_their_meld_in_trick_points():
+    assert [trick_points_needed(27, meld) for meld in (0, 21, 27, 40)] == [27, 6, 0, 0]

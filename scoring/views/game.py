@@ -15,7 +15,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_cookie
 
-from scoring import game_settings, selectors
+from scoring import game_settings
 from scoring.forms import GameForm
 from scoring.handover import (
     recovery_code,
@@ -29,6 +29,8 @@ from scoring.permissions import (
     readable_games,
     require_game_view,
 )
+from scoring.selectors.board import scoreboard
+from scoring.selectors.lists import game_lists
 from scoring.views.page import (
     HtmxHttpRequest,
     board_context,
@@ -39,12 +41,8 @@ from scoring.views.page import (
 
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
-    games = list(readable_games(request).order_by("-updated_at", "-pk").prefetch_related("seat_rows")[:100])
-    for game in games:
-        game.names = ", ".join(row.name for row in game.seat_rows.all() if row.name)  # type: ignore[attr-defined]
-    playing = [game for game in games if not game.finished]
-    done = [game for game in games if game.finished]
-    return render(request, "scoring/game_list.html", {"playing": playing, "done": done})
+    lists = game_lists(readable_games(request))
+    return render(request, "scoring/game_list.html", {"playing": lists.playing, "done": lists.done})
 
 
 @require_http_methods(["GET", "POST"])
@@ -146,7 +144,7 @@ def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
         response = HttpResponse(status=204)
         response["HX-Refresh"] = "true"
         return response
-    board = selectors.scoreboard(game)
+    board = scoreboard(game)
     context = board_context(request, game, board, mode=mode)
     html = render_to_string("scoring/game.html#scoreboard", context, request)
     html += render_to_string("scoring/game.html#history", {**context, "oob": True}, request)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core import strict_input
-from scoring import selectors, services
+from scoring import services
 from scoring.forms import HandForm, hand_initial
 from scoring.models import Game, Hand
 from scoring.permissions import (
@@ -26,6 +26,8 @@ from scoring.permissions import (
 )
 from scoring.rules import RecordError, Settings
 from scoring.rules.tables import step_bid
+from scoring.selectors.board import scoreboard, settings_of
+from scoring.selectors.preview import correction_change, describe, need_before_tricks
 from scoring.services import GameMovedOn, HandConflict, SubmissionReused
 from scoring.views.page import (
     HtmxHttpRequest,
@@ -67,9 +69,9 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
                 return redirect("scoring:game", code=code)
             mode = "edit" if can_edit_game(request, game) else "view"  # a finished club game: organisers
             # Drawn from the result just stored: the game is not read or scored again.
-            board = selectors.scoreboard(game, stored=stored)
+            board = scoreboard(game, stored=stored)
             return HttpResponse(game_html(request, game, mode=mode, board=board))
-    return render_game(request, selectors.scoreboard(game), form)
+    return render_game(request, scoreboard(game), form)
 
 
 @require_POST
@@ -80,7 +82,7 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
     stored = list(game.hands.order_by("number"))
     if number is not None and not 1 <= number <= len(stored):
         return redirect("scoring:game", code=code)
-    post, stepped = _step_bid(request.POST, selectors.settings_of(game))
+    post, stepped = _step_bid(request.POST, settings_of(game))
     form = hand_form(game, post)
     preview = None
     moved_on = ""
@@ -96,9 +98,9 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
             except RecordError as error:
                 form.add_record_error(error)
             else:
-                preview = selectors.describe(result, replace or len(stored) + 1, form.hand)
+                preview = describe(result, replace or len(stored) + 1, form.hand)
                 if number is not None:  # a correction: the change to today's totals, not totals after it
-                    preview += selectors.correction_change(game, result)
+                    preview += correction_change(game, result)
     need = "" if preview else _need_before_tricks(game, form, stored, number)
     context = {
         "form": form,
@@ -116,7 +118,7 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
         return HttpResponse(html)
     if number is not None:
         return render(request, "scoring/hand_edit.html", {**context, "number": number})
-    board = selectors.scoreboard(game)
+    board = scoreboard(game)
     return render_game(request, board, form, preview=preview, moved_on=moved_on, need=need)
 
 
@@ -125,9 +127,7 @@ def _need_before_tricks(game: Game, form: HandForm, stored: list[Hand], number: 
     if form.errors or set(form.group_errors) != {"tricks"} or "bid" not in form.hand:
         return ""
     rows = [row.data for row in stored]
-    return selectors.need_before_tricks(
-        game=game, data=form.hand, settings=form.settings, stored=rows, replace=number
-    )
+    return need_before_tricks(game=game, data=form.hand, settings=form.settings, stored=rows, replace=number)
 
 
 def _previewed_number(game: Game, form: HandForm, stored: list[Hand]) -> tuple[int | None, str]:
@@ -188,7 +188,7 @@ def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
                 return redirect("scoring:game", code=code)
     else:
         hand = get_object_or_404(Hand, game=game, number=number)
-        settings = selectors.settings_of(game)
+        settings = settings_of(game)
         form = hand_form(game, None, initial=hand_initial(hand.data, settings, number))
     if form.is_bound:
         form.focus_first_error()
@@ -227,7 +227,7 @@ def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
 def _conflict(request: HtmxHttpRequest, game: Game, conflict: HandConflict) -> HttpResponse:
     """Another phone saved this hand number first: show the new scoreboard and keep this input."""
     game.refresh_from_db(fields=[*services.SUMMARY_FIELDS, "updated_at"])  # the other phone's save
-    board = selectors.scoreboard(game)
+    board = scoreboard(game)
     data = request.POST.copy()
     data["number"] = str(board.next_number)
     form = HandForm(data, settings=board.settings, players=board.players)
@@ -249,7 +249,7 @@ def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[st
     # The lost reply's "Hand N saved." is still waiting in the session: it would contradict this.
     for _stale in messages.get_messages(request):
         pass
-    board = selectors.scoreboard(game)
+    board = scoreboard(game)
     data = request.POST.copy()
     data["number"] = str(board.next_number)
     data["submission_id"] = str(uuid.uuid4())
@@ -269,7 +269,7 @@ def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[st
     correction = {
         "number": stored.number,
         "stored": (
-            selectors.describe(board.result, stored.number, stored.data)
+            describe(board.result, stored.number, stored.data)
             if stored.number <= len(board.result.hands)
             else []
         ),

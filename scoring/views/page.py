@@ -14,13 +14,14 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django_htmx.middleware import HtmxDetails
 
-from scoring import game_settings, selectors, services
+from scoring import game_settings, services
 from scoring.audit import game_corrections
 from scoring.forms import HandForm
 from scoring.handover import (
     recovery_code,
 )
 from scoring.models import Game, HandChange
+from scoring.selectors.board import Scoreboard, scoreboard, settings_of
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -37,7 +38,7 @@ def made_when_used(make: Callable[[], T]) -> T:
 
 def hand_form(game: Game, data: QueryDict | None, **kwargs: Any) -> HandForm:
     players = made_when_used(lambda: services.players_of(game))
-    return HandForm(data, settings=selectors.settings_of(game), players=players, **kwargs)
+    return HandForm(data, settings=settings_of(game), players=players, **kwargs)
 
 
 def form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
@@ -55,36 +56,28 @@ def form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
     }
 
 
-def game_page_html(
-    request: HttpRequest, game: Game, *, mode: str, board: selectors.Scoreboard | None = None
-) -> str:
+def game_page_html(request: HttpRequest, game: Game, *, mode: str, board: Scoreboard | None = None) -> str:
     """The whole game page, drawn for this request (its CSRF token, a fresh submission id, its messages)."""
     return render_to_string("scoring/game.html", game_context(request, game, mode, board), request)
 
 
-def game_html(
-    request: HttpRequest, game: Game, *, mode: str, board: selectors.Scoreboard | None = None
-) -> str:
+def game_html(request: HttpRequest, game: Game, *, mode: str, board: Scoreboard | None = None) -> str:
     """The #game fragment (an htmx request's answer), with a fresh entry form for editors."""
     return render_to_string("scoring/game.html#game", game_context(request, game, mode, board), request)
 
 
-def game_context(
-    request: HttpRequest, game: Game, mode: str, board: selectors.Scoreboard | None
-) -> dict[str, Any]:
+def game_context(request: HttpRequest, game: Game, mode: str, board: Scoreboard | None) -> dict[str, Any]:
     """The game page with a fresh entry form (a new submission id) for editors."""
     if board is None:
-        board = selectors.scoreboard(game)
+        board = scoreboard(game)
     context = board_context(request, game, board, mode=mode)
     if mode == "edit":
-        initial = {"number": game.hand_count + 1, "submission_id": uuid.uuid4(), "meld_mode": game.meld_mode}
+        initial = {"number": board.next_number, "submission_id": uuid.uuid4(), "meld_mode": game.meld_mode}
         context["form"] = HandForm(initial=initial, settings=board.settings, players=board.players)
     return context
 
 
-def board_context(
-    request: HttpRequest, game: Game, board: selectors.Scoreboard, *, mode: str
-) -> dict[str, Any]:
+def board_context(request: HttpRequest, game: Game, board: Scoreboard, *, mode: str) -> dict[str, Any]:
     """What the game fragment shows besides the form: only what everyone in `mode` may see."""
     edited, deleted = _corrections(game)
     version = game_settings.version(game)
@@ -98,7 +91,7 @@ def board_context(
         "editable": mode == "edit",
         "shared": mode == "share",
         "live_url": f"{reverse(live[0], args=[live[1]])}?v={version}",
-        "next_number": game.hand_count + 1,
+        "next_number": board.next_number,
         "edited": edited,
         "deleted": deleted,
         "blank_rows": range(1, 21),  # the printed backup pad's rows
@@ -130,9 +123,7 @@ def _corrections(game: Game) -> tuple[dict[int, HandChange], list[HandChange]]:
     return edited, deleted
 
 
-def render_game(
-    request: HtmxHttpRequest, board: selectors.Scoreboard, form: HandForm, **extra: Any
-) -> HttpResponse:
+def render_game(request: HtmxHttpRequest, board: Scoreboard, form: HandForm, **extra: Any) -> HttpResponse:
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
     if form.is_bound:
         form.focus_first_error()

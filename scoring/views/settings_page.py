@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from scoring import game_settings, selectors, services
+from scoring import game_settings, services
 from scoring.forms import GameSettingsForm
 from scoring.models import Game
 from scoring.permissions import (
@@ -21,6 +21,8 @@ from scoring.permissions import (
     require_game_edit,
 )
 from scoring.rules import RecordError
+from scoring.selectors.board import settings_of
+from scoring.selectors.settings_change import settings_preview
 
 
 @require_http_methods(["GET", "POST"])
@@ -32,7 +34,7 @@ def game_settings_page(request: HttpRequest, code: str) -> HttpResponse:
     end the preview showed comes back as `confirm`). Refusals name the setting and the hand;
     nothing is written then."""
     game = game_of(request, code)
-    settings = selectors.settings_of(game)
+    settings = settings_of(game)
     if request.method == "GET":
         players = services.players_of(game)
         initial = GameSettingsForm.initial_for(settings, players, game_settings.version(game))
@@ -83,7 +85,7 @@ def _settings_preview(form: GameSettingsForm, game: Game) -> dict[str, Any] | No
     except RecordError as error:
         form.add_record_error(error)
         return None
-    return selectors.settings_preview(outcome, new.players)
+    return settings_preview(outcome, new.players)
 
 
 def _settings_moved_on(form: GameSettingsForm, game: Game, version: str) -> dict[str, Any] | None:

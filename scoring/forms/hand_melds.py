@@ -1,0 +1,123 @@
+"""The hand form's meld pickers as the template draws them: per seat its items with their counts,
+the running sums a closed seat shows (from the engine's tables) and the errors about its melds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypedDict
+
+from django_stubs_ext import StrOrPromise
+
+from scoring.labels import MELD_NAMES, seat_label
+from scoring.rules import Settings
+from scoring.rules.tables import REPEATABLE, MeldItem, shown_meld
+
+#: A seat can show a repeatable item (marriage, dix) at most this often; levelled items once.
+MAX_REPEAT = 12
+
+
+class MeldRow(TypedDict):
+    """One meld item's picker in a seat of the hand form."""
+
+    name: str
+    item: str
+    label: StrOrPromise
+    value: Any  # the posted text or the initial count
+    max: int
+    points: int
+    chips: int
+    family: str
+    rare: bool
+    level: int
+
+
+class MeldSeat(TypedDict):
+    """One seat's melds in the hand form: its pickers, sums and errors."""
+
+    seat: str
+    label: str
+    rows: list[MeldRow]
+    common: list[MeldRow]
+    rare: list[MeldRow]
+    rare_open: bool
+    higher: list[MeldRow]
+    higher_open: bool
+    errors: list[str]
+    points: int
+    chip_sum: int
+    open: bool
+    exclusive: bool
+
+
+def meld_seats(
+    *,
+    settings: Settings,
+    players: Mapping[str, str],
+    items: Sequence[MeldItem],
+    value_of: Callable[[str, str], Any],
+    group_errors: Mapping[str, list[str]],
+) -> list[MeldSeat]:
+    """Per seat: its label, its item counts and the errors about its melds. `items` are the
+    deck's items (`meld_items_for`), `value_of(seat, item)` what the picker shows for a count."""
+    chips = settings.chips_in_play
+    deck = settings.deck
+    seats: list[MeldSeat] = []
+    for seat in settings.seat_letters:
+        rows: list[MeldRow] = []
+        for item in items:
+            value = value_of(seat, item.name)
+            points = item.points(deck)
+            assert points is not None  # the deck's items only
+            rows.append(
+                {
+                    "name": f"meld_{seat}_{item.name}",
+                    "item": item.name,
+                    "label": MELD_NAMES[item.name],
+                    "value": "" if value is None else value,
+                    "max": MAX_REPEAT if item.name in REPEATABLE else 1,
+                    "points": points,
+                    "chips": item.chips if chips else 0,
+                    "family": item.family,
+                    "rare": item.level > 1,
+                    "level": item.level,
+                }
+            )
+        errors = group_errors.get(f"melds_{seat}", [])
+        # What the closed seat shows (the page's script keeps it up to date as items are tapped,
+        # with the same sums; the preview is the authority).
+        points_sum, chip_sum = shown_meld(
+            {row["item"]: _count(row["value"]) for row in rows}, deck, chips_in_play=chips
+        )
+        seats.append(
+            {
+                "seat": seat,
+                "label": seat_label(seat, players),
+                "rows": rows,
+                # A seat's common items first; doubles and above behind one tap (open when used).
+                "common": [row for row in rows if not row["rare"]],
+                # Behind it the doubles, and (double deck) triples and quadruples one tap further.
+                "rare": [row for row in rows if row["level"] == 2],
+                "rare_open": any(_count(row["value"]) for row in rows if row["rare"]),
+                "higher": [row for row in rows if row["level"] > 2],
+                "higher_open": any(_count(row["value"]) for row in rows if row["level"] > 2),
+                "errors": errors,
+                "points": points_sum,
+                "chip_sum": chip_sum,
+                # Closed unless its melds have a problem: the sum says what it holds, and the
+                # trick fields stay near (a correction most often changes the tricks).
+                "open": bool(errors),
+                "exclusive": False,
+            }
+        )
+    # One seat open at a time (an exclusive accordion) unless several have problems to show.
+    exclusive = sum(1 for entry in seats if entry["open"]) <= 1
+    for entry in seats:
+        entry["exclusive"] = exclusive
+    return seats
+
+
+def _count(value: object) -> int:
+    try:
+        return int(str(value or 0))
+    except ValueError:
+        return 0

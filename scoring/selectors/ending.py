@@ -1,0 +1,101 @@
+"""Why a game ended as it did, in short HTML lines (docs/rules.md, "End of the game")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scoring.labels import side_short
+from scoring.rules import GameResult
+
+
+def end_reason(result: GameResult) -> list[SafeString]:
+    """Why the game ended as it did, from the engine's result fields (docs/rules.md, "End of the game").
+
+    HTML lines: a side and its figure never break apart ("N–S 53" stays on one line)."""
+    reached, number = result.reached, result.ended_after
+    if not result.finished or number is None:
+        return []
+    if result.ended_by == "deals":
+        lines = _deals_reason(result, number)
+    elif reached is None:
+        return []
+    else:
+        lines = _target_reason(result, reached, number)
+    if result.settings.chips_in_play and result.winner is not None:
+        chips = mark_safe(
+            " · ".join(_nobreak(f"{side_short(side)} {result.chips[side]}") for side in result.settings.sides)
+        )
+        if result.winner == "draw":
+            lines.append(_html(_("In Check Pinochle the chips decide: %(chips)s, a draw."), {"chips": chips}))
+        else:
+            message = _("In Check Pinochle the side with more chips wins: %(chips)s.")
+            lines.append(_html(message, {"chips": chips}))
+    return lines
+
+
+def _deals_reason(result: GameResult, number: int) -> list[SafeString]:
+    """The game of a fixed number of deals ended after its last deal, short of the target."""
+    scores = mark_safe(
+        " · ".join(_nobreak(f"{side_short(side)} {result.scores[side]}") for side in result.settings.sides)
+    )
+    params: dict[str, Any] = {"number": number, "scores": scores}
+    if result.reached is None:
+        message = ngettext(
+            "The game was %(number)s deal; after it the points are level: %(scores)s.",
+            "The game was %(number)s deals; after the last one the points are level: %(scores)s.",
+            number,
+        )
+        lines = [_html(message, params)]
+        if result.settings.chips_in_play:
+            lines.append(_html(_("No game chips: neither side is ahead on points."), {}))
+        return lines
+    params["side"] = _nobreak(side_short(result.reached))
+    if result.settings.seats == 4:  # a partnership
+        message = ngettext(
+            "The game was %(number)s deal: %(side)s have the most points, %(scores)s.",
+            "The game was %(number)s deals: %(side)s have the most points, %(scores)s.",
+            number,
+        )
+    else:
+        message = ngettext(
+            "The game was %(number)s deal: %(side)s has the most points, %(scores)s.",
+            "The game was %(number)s deals: %(side)s has the most points, %(scores)s.",
+            number,
+        )
+    return [_html(message, params)]
+
+
+def _target_reason(result: GameResult, reached: str, number: int) -> list[SafeString]:
+    target = result.settings.target
+    hand = result.hands[number - 1]
+    over = [side for side in result.settings.sides if hand.totals[side] >= target]
+    params = {"side": _nobreak(side_short(reached)), "target": target, "number": number}
+    if len(over) == 1:
+        lines = [_html(_("%(side)s reached %(target)s in hand %(number)s."), params)]
+    elif hand.bidding_side == reached:
+        message = _("%(side)s bid and reached %(target)s in hand %(number)s: the bidders go out first.")
+        lines = [_html(message, params)]
+    elif len(result.settings.sides) > 2:  # three players, each on their own
+        message = _("Several players passed %(target)s in hand %(number)s: %(side)s has the most points.")
+        lines = [_html(message, params)]
+    else:
+        message = _("Both sides passed %(target)s in hand %(number)s: %(side)s have more points.")
+        lines = [_html(message, params)]
+    return lines
+
+
+def _nobreak(text: str) -> SafeString:
+    return format_html('<span class="nobreak">{}</span>', text)
+
+
+def _html(message: str, params: Mapping[str, Any]) -> SafeString:
+    """A translated sentence (escaped) with HTML parameters (already safe) put in."""
+    return mark_safe(
+        conditional_escape(message) % {name: conditional_escape(value) for name, value in params.items()}
+    )

@@ -1,0 +1,41 @@
+"""The games list: the latest games a visitor may read, in progress and finished, with their
+players' names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from scoring.models import Game
+
+#: How many of the latest games the list shows.
+LIST_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game of the list and its players' names ("Anna, Bo, Cecilia"), seats without a name left out."""
+
+    game: Game
+    names: str
+
+
+@dataclass(frozen=True)
+class GameLists:
+    playing: list[GameRow]
+    done: list[GameRow]
+
+
+def game_lists(games: QuerySet[Game], limit: int = LIST_LIMIT) -> GameLists:
+    """The latest `limit` of `games` (most recently changed first), split into the games in
+    progress and the finished ones; two queries (games, then their seats)."""
+    latest = games.order_by("-updated_at", "-pk").prefetch_related("seat_rows")[:limit]
+    rows = [
+        GameRow(game=game, names=", ".join(row.name for row in game.seat_rows.all() if row.name))
+        for game in latest
+    ]
+    return GameLists(
+        playing=[row for row in rows if not row.game.finished],
+        done=[row for row in rows if row.game.finished],
+    )

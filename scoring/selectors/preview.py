@@ -1,0 +1,113 @@
+"""What a hand does, in a few short lines: its preview, the bidders' need in trick points and
+what a correction does to the totals."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from scoring import services
+from scoring.labels import side_short
+from scoring.models import Game
+from scoring.rules import GameResult, RecordError, Settings
+from scoring.rules.engine import all_tricks_to_bidders
+from scoring.rules.tables import trick_points_needed
+
+
+def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[str]:
+    """What hand `number` does, in a few short lines: "N–S make 27: +36 · E–W +20"."""
+    hand = result.hands[number - 1]
+    sides = result.settings.sides
+    lines = []
+    others = " · ".join(
+        f"{side_short(side)} {hand.points[side]:+d}" for side in sides if side != hand.bidding_side
+    )
+    bidders, bid = hand.bidding_side, data.get("bid")
+    if hand.result == "passed":
+        lines.append(_("All passed: no score, no chips."))
+    elif hand.result == "nobid" or bidders is None:
+        lines.append(" · ".join(f"{side_short(side)} {hand.points[side]:+d}" for side in sides))
+    else:
+        params = {"side": side_short(bidders), "bid": bid, "points": f"{hand.points[bidders]:+d}"}
+        if hand.result == "made":
+            headline = _("%(side)s make %(bid)s: %(points)s") % params
+        elif hand.result == "set":
+            headline = _("%(side)s are set on %(bid)s: %(points)s") % params
+        else:
+            headline = _("%(side)s concede %(bid)s: %(points)s") % params
+        lines.append(f"{headline} · {others}" if others else headline)
+        if hand.result != "conceded":
+            # What the bidders had to take in tricks: the bid less their meld (as the engine counted it).
+            need = trick_points_needed(int(data["bid"]), hand.meld[bidders])
+            lines.append(
+                _("%(side)s needed %(need)d trick points (bid %(bid)s − meld %(meld)d); they took %(took)d.")
+                % {
+                    "side": side_short(bidders),
+                    "need": need,
+                    "bid": bid,
+                    "meld": hand.meld[bidders],
+                    "took": hand.tricks[bidders],
+                }
+            )
+    if result.settings.chips_in_play and hand.result != "passed":
+        chips = ", ".join(f"{side_short(side)} {hand.chips[side]:+d}" for side in sides)
+        lines.append(_("Chips: %(chips)s") % {"chips": chips})
+    totals = " · ".join(f"{side_short(side)} {hand.totals[side]}" for side in sides)
+    lines.append(_("Totals after: %(totals)s") % {"totals": totals})
+    if result.ended_after == number and result.ended_by == "deals":
+        lines.append(
+            _("This is the game's last deal (%(deals)d): the game ends after it.") % {"deals": number}
+        )
+    elif result.ended_after == number and result.reached:
+        lines.append(
+            _("This hand ends the game: %(side)s reach the target.") % {"side": side_short(result.reached)}
+        )
+    return lines
+
+
+def need_before_tricks(
+    *, game: Game, data: Mapping[str, Any], settings: Settings, stored: list[Any], replace: int | None
+) -> str:
+    """The bidders' need in trick points as soon as bid and meld are known (the tricks are all
+    that is missing): the engine scores the hand as if the bidders took every trick, so it counts
+    the meld as it would; "" when it refuses the hand for another reason."""
+    trial = all_tricks_to_bidders(data, settings)
+    try:
+        result = services.preview_hand(game=game, data=trial, stored=stored, replace=replace)
+    except RecordError:
+        return ""
+    return bidders_need(result, replace or len(stored) + 1, data)
+
+
+def bidders_need(result: GameResult, number: int, data: Mapping[str, Any]) -> str:
+    """What the bidders must take in tricks: the bid less their meld, as the engine counts it."""
+    hand = result.hands[number - 1]
+    bidders = hand.bidding_side
+    if bidders is None:
+        return ""
+    meld = hand.meld[bidders]
+    params = {
+        "side": side_short(bidders),
+        "need": trick_points_needed(int(data["bid"]), meld),
+        "bid": data["bid"],
+        "meld": meld,
+    }
+    return _("%(side)s need %(need)d trick points (bid %(bid)s − meld %(meld)d).") % params
+
+
+def correction_change(game: Game, after: GameResult) -> list[str]:
+    """What a correction does to today's totals (and chips), from the game's stored summary to
+    the corrected result: "N–S 85 → 75 · E–W 19 → 69"."""
+    sides = after.settings.sides
+    points = " · ".join(
+        f"{side_short(side)} {game.scores.get(side, 0)} → {after.scores[side]}" for side in sides
+    )
+    lines = [_("Today's totals: %(change)s") % {"change": points}]
+    if after.settings.chips_in_play:
+        chips = " · ".join(
+            f"{side_short(side)} {game.chip_totals.get(side, 0)} → {after.chips[side]}" for side in sides
+        )
+        lines.append(_("Today's chips: %(change)s") % {"change": chips})
+    return lines
