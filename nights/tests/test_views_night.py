@@ -205,6 +205,45 @@ def test_a_table_link_lets_a_phone_score_and_a_second_phone_take_over(club, alic
     assert game.hand_count == 2
 
 
+def test_a_phone_that_takes_over_a_second_table_keeps_its_own_and_the_old_phone_is_sent_to_read(club, alice):
+    """The whole night's take-over, request by request: the third phone scores its table, takes
+    table 1 over through its link, and still scores its own table (page, poll, preview and save:
+    never the login page); the phone that lost table 1 is sent to its read-only scoreboard."""
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:8])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    one, two = (
+        game_of(table) for table in NightTable.objects.filter(night=night, round_no=1).order_by("table_no")
+    )
+    first, third = Client(), Client()
+    first.post(f"/nights/t/{one.night_table.token}/")
+    third.post(f"/nights/t/{two.night_table.token}/")
+    htmx = {"HX-Request": "true", "HX-Current-URL": "http://testserver/"}
+    assert third.post(f"/g/{two.code}/hands", hand_post(1), headers=htmx).status_code == 200
+    poll = f"/g/{two.code}/live?v=stale"
+
+    # The take-over, with a poll of the phone's own table between its two requests.
+    assert "Score this table" in text(third.get(f"/nights/t/{one.night_table.token}/"))
+    assert third.get(poll, headers=htmx).status_code == 200
+    response = third.post(f"/nights/t/{one.night_table.token}/")
+    assert response.status_code == 302 and response["Location"] == f"/g/{one.code}/"
+    assert "device" not in response.cookies  # the same device: its cookie stays as it is
+
+    for url in (f"/g/{two.code}/", poll, f"/g/{one.code}/"):
+        response = third.get(url, headers=htmx if "live" in url else None)
+        assert response.status_code == 200 and "HX-Redirect" not in response, url
+    response = third.post(f"/g/{two.code}/preview", hand_post(2), headers=htmx)
+    assert response.status_code == 200 and "HX-Redirect" not in response
+    assert third.post(f"/g/{two.code}/hands", hand_post(2), headers=htmx).status_code == 200
+    assert (
+        DeviceGame.objects.filter(active=True, game__in=[one, two]).values("device").distinct().count() == 1
+    )
+
+    response = first.get(f"/g/{one.code}/live?v=stale", headers=htmx)
+    assert response["HX-Redirect"] == f"/s/{one.share_code}/"  # read-only, not the login page
+
+
 def test_a_finished_night_stops_its_table_links_writing(club, alice):
     night = open_night(alice)
     check_in(alice, night, NAMES[:4])
