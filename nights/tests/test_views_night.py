@@ -244,6 +244,43 @@ def test_a_phone_that_takes_over_a_second_table_keeps_its_own_and_the_old_phone_
     assert response["HX-Redirect"] == f"/s/{one.share_code}/"  # read-only, not the login page
 
 
+def test_a_preview_that_reaches_the_server_after_the_rounds_last_save_leaves_the_phone_on_its_game(
+    club, alice
+):
+    """The phone sends its live preview as it saves the round's last hand (the preview waits half
+    a second after the last keystroke; a tap on Save sends one too): on PostgreSQL's parallel
+    requests the preview may be read after the save, when the phone may no longer change the
+    finished game. It still scores nothing, but it stays on its game: the login page (where the
+    refusal used to send it, the htmx preview taking the whole page there) is for strangers."""
+    night = open_night(alice, round_ends="hands", hands_per_round="2")
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    game = night.games.get()
+    phone = Client()
+    phone.post(f"/nights/t/{game.night_table.token}/")
+    htmx = {"HX-Request": "true", "HX-Current-URL": f"http://testserver/g/{game.code}/"}
+    for number in (1, 2):
+        assert phone.post(f"/g/{game.code}/hands", hand_post(number), headers=htmx).status_code == 200
+    game.refresh_from_db()
+    assert game.finished
+
+    late = phone.post(f"/g/{game.code}/preview", hand_post(2), headers=htmx)
+    assert late.status_code == 204 and "HX-Redirect" not in late  # nothing to swap, nowhere to go
+    again = phone.post(f"/g/{game.code}/hands", hand_post(3), headers=htmx)
+    assert "HX-Redirect" not in again and "login" not in again.content.decode()
+    plain = phone.post(f"/g/{game.code}/preview", hand_post(2))
+    assert plain.status_code == 302 and plain["Location"] == f"/g/{game.code}/"
+    page = phone.get(f"/g/{game.code}/")
+    assert page.status_code == 200 and "Round over" in text(page)
+    assert game.hands.count() == 2
+    assert (
+        Client()
+        .post(f"/g/{game.code}/preview", hand_post(2), headers=htmx)["HX-Redirect"]
+        .startswith("/accounts/login/")
+    )  # a stranger is still sent to log in
+
+
 def test_a_finished_night_stops_its_table_links_writing(club, alice):
     night = open_night(alice)
     check_in(alice, night, NAMES[:4])
