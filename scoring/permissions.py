@@ -214,11 +214,23 @@ def no_right_page(request: HttpRequest, game: Game) -> HttpResponse:
     return render(request, "scoring/recover.html", context, status=403)
 
 
+def nothing_to_change(request: HttpRequest, game: Game) -> HttpResponse:
+    """The answer to the phone that scores a game but may change nothing in it now: a club game
+    that has just finished (its live preview, sent as it saved the round's last hand, read after
+    that save) or one of a night its organiser finished. It stays on its game, never the login
+    page: an htmx request changes nothing on the page (204: its game already shows, or its poll
+    soon shows, that the game is over), a plain request goes to the game's page, which says so."""
+    if getattr(request, "htmx", None):
+        return HttpResponse(status=204)
+    return redirect("scoring:game", code=game.code)
+
+
 def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
     """The game the URL names, if this request may read it (`edit=False`) or change it
     (`edit=True`): 404 for an unknown code, `Refused` otherwise. A phone that handed the scoring
     over is sent to the read-only scoreboard; a phone that never had the right gets the page that
-    explains it and offers the take-over with the recovery code (a plain GET), else `deny`."""
+    explains it and offers the take-over with the recovery code (a plain GET); the phone that
+    scores the game but may change nothing now stays on it (`nothing_to_change`); else `deny`."""
     game = game_with_right(request, code)
     if game is None:
         raise Http404("no game with this code")
@@ -227,6 +239,8 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
     if not (can_edit_game(request, game) if edit else can_view_game(request, game)):
         if request.method == "GET" and held_edit_token_once(request, game):
             raise Refused(_to_share_page(request, game))
+        if edit and holds_edit_token(request, game):
+            raise Refused(nothing_to_change(request, game))
         if request.method == "GET" and not getattr(request, "htmx", None):
             raise Refused(no_right_page(request, game))
         raise Refused(deny(request))

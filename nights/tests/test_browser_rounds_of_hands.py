@@ -5,10 +5,12 @@ season's standings and ratings count the night's games (a round of N hands is a 
 from __future__ import annotations
 
 import datetime
+import threading
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from playwright.sync_api import Page, expect
 
 from clubs.models import Club, Membership, Player, Season
@@ -18,7 +20,7 @@ from ratings.models import RatingPoint
 from scoring.models import Game
 from scoring.rules import check_record
 from tests.access_helpers import CLUB
-from tests.browser import assert_fits_the_phone, fill_hand, save_hand, shoot, sign_in_browser
+from tests.browser import assert_fits_the_phone, fill_hand, save_hand, server_wrapped, shoot, sign_in_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -157,3 +159,53 @@ def test_after_hand_three_every_table_phone_says_round_over_and_the_season_count
     shoot(organiser, "round-over-season", full_page=True)
     for page in (*phones, organiser):
         page.context.close()
+
+
+def test_a_preview_answered_after_the_rounds_last_save_leaves_the_phone_on_the_round_over(
+    live_server, browser, browser_context_args, people
+):
+    """The live preview the phone sends as it saves the round's last hand can reach the server
+    after that save (the requests run in parallel): the phone stays on its game, which says the
+    round is over, and is not taken to the login page."""
+    base = live_server.url
+    club = Club.objects.get(pk=CLUB)
+    for name in ROSTER[:4]:
+        Membership.objects.create(club=club, player=Player.objects.create(name=name))
+    alice = Client()
+    alice.force_login(User.objects.get(username="alice"))
+    alice.post(f"/nights/clubs/{CLUB}/new", {"played_on": datetime.date.today().isoformat(),
+               "variant": "standard", "deck": "single", "rounds": "1", "round_ends": "hands",
+               "hands_per_round": "1"})  # fmt: skip
+    night = Night.objects.get()
+    for player in Player.objects.all():
+        alice.post(f"/nights/{night.pk}/check-in/{player.pk}", {"present": "yes"})
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    table = NightTable.objects.select_related("game").get(night=night)
+    names = {seat.seat: seat.player.name for seat in table.seats.select_related("player")}
+    phone = browser.new_context(**browser_context_args).new_page()
+    phone.goto(f"{base}/nights/t/{table.token}/")
+    phone.get_by_role("button", name="Score this table").click()
+    expect(phone.get_by_role("heading", name="Enter hand 1")).to_be_visible()
+
+    gate = threading.Event()
+
+    def previews_after_saves(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith("/preview"):
+            gate.wait(30)
+        return app(environ, start_response)
+
+    with server_wrapped(live_server, previews_after_saves):
+        try:
+            enter(phone, hand_for(1, 1), names, 1)  # its previews wait until the hand is saved
+            with phone.expect_response(lambda response: response.url.endswith("/preview")) as late:
+                gate.set()
+        finally:
+            gate.set()
+    game = Game.objects.get(pk=game_of(table).pk)
+    assert game.finished
+    assert late.value.status == 204  # nothing to change on the page (it was sent to log in)
+    phone.wait_for_timeout(500)  # a navigation the answer asked for would be under way by now
+    assert phone.url == f"{base}/g/{game.code}/"
+    expect(phone.get_by_role("heading", name="Round over")).to_be_visible()
+    phone.context.close()

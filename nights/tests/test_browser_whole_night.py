@@ -10,6 +10,7 @@ Rounds are 2 hands each ("a fixed number of hands"), so a night of 18 hands stay
 from __future__ import annotations
 
 import datetime
+import re
 from collections import Counter
 from decimal import Decimal
 from typing import Any
@@ -176,6 +177,10 @@ def test_a_whole_club_night_on_phones(live_server, browser, browser_context_args
                     phone.goto(links[1])
                     phone.get_by_role("button", name="Score this table").click()
                     expect(phone.get_by_text("the other phone only watches")).to_be_visible()
+                    # The old phone's open page follows by itself: its next poll sends it to the
+                    # read-only scoreboard. Only then is it opened again, or the test's navigation
+                    # and the page's own would race (the later one aborts the other).
+                    expect(phones[0]).to_have_url(re.compile(rf"/s/{re.escape(game.share_code)}/$"))
                     phones[0].goto(f"{base}/g/{game.code}/")
                     expect(phones[0].get_by_role("button", name="Save hand 2")).to_have_count(0)
                     phone.goto(f"{base}/g/{game.code}/")

@@ -204,6 +204,82 @@ def test_a_table_link_lets_a_phone_score_and_a_second_phone_take_over(club, alic
     assert game.hand_count == 2
 
 
+def test_a_phone_that_takes_over_a_second_table_keeps_its_own_and_the_old_phone_is_sent_to_read(club, alice):
+    """The whole night's take-over, request by request: the third phone scores its table, takes
+    table 1 over through its link, and still scores its own table (page, poll, preview and save:
+    never the login page); the phone that lost table 1 is sent to its read-only scoreboard."""
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:8])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    one, two = (
+        game_of(table) for table in NightTable.objects.filter(night=night, round_no=1).order_by("table_no")
+    )
+    first, third = Client(), Client()
+    first.post(f"/nights/t/{one.night_table.token}/")
+    third.post(f"/nights/t/{two.night_table.token}/")
+    htmx = {"HX-Request": "true", "HX-Current-URL": "http://testserver/"}
+    assert third.post(f"/g/{two.code}/hands", hand_post(1), headers=htmx).status_code == 200
+    poll = f"/g/{two.code}/live?v=stale"
+
+    # The take-over, with a poll of the phone's own table between its two requests.
+    assert "Score this table" in text(third.get(f"/nights/t/{one.night_table.token}/"))
+    assert third.get(poll, headers=htmx).status_code == 200
+    response = third.post(f"/nights/t/{one.night_table.token}/")
+    assert response.status_code == 302 and response["Location"] == f"/g/{one.code}/"
+    assert "device" not in response.cookies  # the same device: its cookie stays as it is
+
+    for url in (f"/g/{two.code}/", poll, f"/g/{one.code}/"):
+        response = third.get(url, headers=htmx if "live" in url else None)
+        assert response.status_code == 200 and "HX-Redirect" not in response, url
+    response = third.post(f"/g/{two.code}/preview", hand_post(2), headers=htmx)
+    assert response.status_code == 200 and "HX-Redirect" not in response
+    assert third.post(f"/g/{two.code}/hands", hand_post(2), headers=htmx).status_code == 200
+    assert (
+        DeviceGame.objects.filter(active=True, game__in=[one, two]).values("device").distinct().count() == 1
+    )
+
+    response = first.get(f"/g/{one.code}/live?v=stale", headers=htmx)
+    assert response["HX-Redirect"] == f"/s/{one.share_code}/"  # read-only, not the login page
+
+
+def test_a_preview_that_reaches_the_server_after_the_rounds_last_save_leaves_the_phone_on_its_game(
+    club, alice
+):
+    """The phone sends its live preview as it saves the round's last hand (the preview waits half
+    a second after the last keystroke; a tap on Save sends one too): on PostgreSQL's parallel
+    requests the preview may be read after the save, when the phone may no longer change the
+    finished game. It still scores nothing, but it stays on its game: the login page (where the
+    refusal used to send it, the htmx preview taking the whole page there) is for strangers."""
+    night = open_night(alice, round_ends="hands", hands_per_round="2")
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    game = night.games.get()
+    phone = Client()
+    phone.post(f"/nights/t/{game.night_table.token}/")
+    htmx = {"HX-Request": "true", "HX-Current-URL": f"http://testserver/g/{game.code}/"}
+    for number in (1, 2):
+        assert phone.post(f"/g/{game.code}/hands", hand_post(number), headers=htmx).status_code == 200
+    game.refresh_from_db()
+    assert game.finished
+
+    late = phone.post(f"/g/{game.code}/preview", hand_post(2), headers=htmx)
+    assert late.status_code == 204 and "HX-Redirect" not in late  # nothing to swap, nowhere to go
+    again = phone.post(f"/g/{game.code}/hands", hand_post(3), headers=htmx)
+    assert "HX-Redirect" not in again and "login" not in again.content.decode()
+    plain = phone.post(f"/g/{game.code}/preview", hand_post(2))
+    assert plain.status_code == 302 and plain["Location"] == f"/g/{game.code}/"
+    page = phone.get(f"/g/{game.code}/")
+    assert page.status_code == 200 and "Round over" in text(page)
+    assert game.hands.count() == 2
+    assert (
+        Client()
+        .post(f"/g/{game.code}/preview", hand_post(2), headers=htmx)["HX-Redirect"]
+        .startswith("/accounts/login/")
+    )  # a stranger is still sent to log in
+
+
 def test_a_finished_night_stops_its_table_links_writing(club, alice):
     night = open_night(alice)
     check_in(alice, night, NAMES[:4])
