@@ -79,6 +79,9 @@ def game_context(
     if mode == "edit":
         initial = {"number": game.hand_count + 1, "submission_id": uuid.uuid4(), "meld_mode": game.meld_mode}
         context["form"] = HandForm(initial=initial, settings=board.settings, players=board.players)
+        # Everything a blank entry form's fields show besides the language and the game's address
+        # (the template keeps them drawn under this key: a hand's save draws only what changed).
+        context["blank_form_key"] = repr((board.settings, sorted(board.players.items()), game.meld_mode))
     return context
 
 
