@@ -1,6 +1,7 @@
 import os
 
 import pytest
+from django.core.cache import caches
 from hypothesis import settings as hypothesis_settings
 
 # Property tests: a quick profile while working (25 examples each), the full 200 in CI
@@ -117,6 +118,13 @@ def _tasks_in_the_request(settings):
 def fast_password_hashing(settings):
     """Every test logs in with MD5: the real hasher is slow on purpose, and no test is about the hash."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _drawn_fragments_forgotten():
+    """Each test draws its pages afresh: a test that changes a label or a template in place must not
+    meet a row a former test drew (in a server the keys hold every value a fragment shows)."""
+    caches["template_fragments"].clear()
 
 
 @pytest.fixture

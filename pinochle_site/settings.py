@@ -122,6 +122,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # not cached: they are rows of the database (throttles/counter.py).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
+    # The `{% cache %}` blocks: a hand's row of a game's history and a blank entry form, each keyed
+    # on every value it shows, so a worker's own copy is never out of date; kept per process
+    # (docs/operations.md, "Several machines"). A row is about 1.5 KB.
+    "template_fragments": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "template-fragments",
+        "OPTIONS": {"MAX_ENTRIES": 40_000},
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [

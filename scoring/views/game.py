@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -144,11 +145,24 @@ def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
         response = HttpResponse(status=204)
         response["HX-Refresh"] = "true"
         return response
-    board = scoreboard(game)
-    context = board_context(request, game, board, mode=mode)
+    if mode == "share":
+        # Every phone on the share link is shown the same: drawn once per version and language.
+        key = f"shared-live:{game.pk}:{game_settings.version(game)}:{get_language()}"
+        html = caches["template_fragments"].get(key)
+        if html is None:
+            html = _live_html(request, game, mode=mode)
+            caches["template_fragments"].set(key, html, 3600)
+    else:
+        html = _live_html(request, game, mode=mode)
+    # 286 tells htmx to stop polling: a finished game changes no more by itself.
+    return HttpResponse(html, status=286 if game.finished else 200)
+
+
+def _live_html(request: HtmxHttpRequest, game: Game, *, mode: str) -> str:
+    """The new scoreboard, with the hands and the end of the game swapped in beside it."""
+    context = board_context(request, game, scoreboard(game), mode=mode)
     html = render_to_string("scoring/game.html#scoreboard", context, request)
     html += render_to_string("scoring/game.html#history", {**context, "oob": True}, request)
     if mode != "edit":
         html += render_to_string("scoring/game.html#game-end", {**context, "oob": True}, request)
-    # 286 tells htmx to stop polling: a finished game changes no more by itself.
-    return HttpResponse(html, status=286 if game.finished else 200)
+    return html

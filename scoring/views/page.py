@@ -74,6 +74,9 @@ def game_context(request: HttpRequest, game: Game, mode: str, board: Scoreboard 
     if mode == "edit":
         initial = {"number": board.next_number, "submission_id": uuid.uuid4(), "meld_mode": game.meld_mode}
         context["form"] = HandForm(initial=initial, settings=board.settings, players=board.players)
+        # Everything a blank entry form's fields show besides the language and the game's address
+        # (the template keeps them drawn under this key: a hand's save draws only what changed).
+        context["blank_form_key"] = repr((board.settings, sorted(board.players.items()), game.meld_mode))
     return context
 
 
