@@ -163,8 +163,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.database == "both":  # one process per database: Django is set up once per process
+        again = [
+            f"--{name.replace('_', '-')}={value}" for name, value in vars(args).items() if name != "database"
+        ]
         for kind in ("sqlite", "postgres"):
-            again = [a for a in sys.argv[1:] if not a.startswith("--database")]
             subprocess.run([sys.executable, __file__, "--database", kind, *again], check=True)
         return 0
     if args.database == "sqlite":
