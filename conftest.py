@@ -121,6 +121,19 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def _the_sites_language():
+    """Each test starts in the site's language: a request in another language leaves that language
+    active in the thread (Django's LocaleMiddleware activates it per request and a server's next
+    request activates its own), and a command the next test runs would speak it."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _drawn_fragments_forgotten():
     """Each test draws its pages afresh: a test that changes a label or a template in place must not
     meet a row a former test drew (in a server the keys hold every value a fragment shows)."""
