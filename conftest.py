@@ -1,7 +1,7 @@
 import os
 
 import pytest
-from django.core.cache import caches
+from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
 # Property tests: a quick profile while working (25 examples each), the full 200 in CI
@@ -137,15 +137,16 @@ def _the_sites_language():
 def _drawn_fragments_forgotten():
     """Each test draws its pages afresh: a test that changes a label or a template in place must not
     meet a row a former test drew (in a server the keys hold every value a fragment shows)."""
-    caches["template_fragments"].clear()
+    cache.clear()
 
 
 @pytest.fixture
 def people(db):
     """The personas, the tests' one source of them: alice organises CLUB, bob scores for it,
     charlie is a member, dave organises OTHER_CLUB (tests/access_helpers.py), each with an account
-    whose password is PASSWORD. A test or fixture asks for `people` (or for a fixture built on it)
-    and never makes them itself; a live-server test gets them in its own transactional database."""
+    whose password is PASSWORD. A test or fixture that needs a persona asks for `people` (or for a
+    fixture built on it) and never makes one itself; a test about some other account makes that
+    account. A live-server test gets them in its own transactional database."""
     from django.contrib.auth.models import User
 
     from clubs.models import Club, ClubRole

@@ -73,7 +73,12 @@ def to_json(value: Any) -> Any:
 
 
 def fields_of(model: type[models.Model]) -> list[models.Field[Any, Any]]:
-    return list(model._meta.concrete_fields)
+    """The fields with a column, in the model's order (`get_fields()` lists forward fields first)."""
+    return [
+        field
+        for field in model._meta.get_fields()
+        if field.concrete and not field.many_to_many and isinstance(field, models.Field)
+    ]
 
 
 def row_of(obj: models.Model, fields: Sequence[models.Field[Any, Any]]) -> dict[str, Any]:

@@ -118,17 +118,16 @@ DATABASES = {"default": _db}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Per process. The counts every app server must share (the login limits and the throttles) are
-# not cached: they are rows of the database (throttles/counter.py).
+# Per process: the `{% cache %}` blocks of the game page (a hand's row, a blank entry form) and the
+# share link's new scoreboard, each keyed on every value it shows, so a process's own copy is never
+# out of date (docs/operations.md, "Several machines", has what they take in memory). The counts
+# every app server must share (the login limits and the throttles) are rows of the database
+# (throttles/counter.py), not cached.
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages"},
-    # The `{% cache %}` blocks: a hand's row of a game's history and a blank entry form, each keyed
-    # on every value it shows, so a worker's own copy is never out of date; kept per process
-    # (docs/operations.md, "Several machines"). A row is about 1.5 KB.
-    "template_fragments": {
+    "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "template-fragments",
-        "OPTIONS": {"MAX_ENTRIES": 40_000},
+        "LOCATION": "drawn-parts",
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
     },
 }
 

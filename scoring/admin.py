@@ -145,7 +145,7 @@ class HandChangeAdmin(OrganisedClubsOnly[HandChange], SafeModelAdmin[HandChange]
     club_path = "club_id"
     list_display = ["game", "hand_number", "action", "actor_label", "at"]
     list_filter = ["action"]
-    readonly_fields = [field.name for field in HandChange._meta.fields]
+    readonly_fields = [field.name for field in HandChange._meta.get_fields() if field.concrete]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -75,7 +75,6 @@ CARD_NAMES: Mapping[str, Promise] = {
 }
 
 _ITEM_WORDS = re.compile(r"\b(" + "|".join(sorted(MELD_ITEMS, key=len, reverse=True)) + r")\b")
-_PLACE = re.compile(r"^(seat|side)s?$")
 
 
 def humanize(error: RecordError) -> str:

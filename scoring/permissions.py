@@ -33,7 +33,6 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from clubs.models import ClubRole
 from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_in_club, viewable_club_ids
-from core.strict_input import is_game_code
 from scoring.audit import Actor, club_id_of
 from scoring.devices import (
     game_with_right,
@@ -259,10 +258,6 @@ def require_game(*, edit: bool) -> Callable[[View], View]:
             code = kwargs.get("code")
             if code is None:
                 raise Http404("no game code in the URL")
-            if request.method == "GET" and code.startswith("'") and is_game_code(code[1:]):
-                # A code made before codes avoided a leading - + = @, copied out of a spreadsheet
-                # with the export's protective apostrophe still in front: the game's own address.
-                return redirect(request.get_full_path().replace(f"/{code}/", f"/{code[1:]}/", 1))
             try:
                 get_game_for(request, code, edit=edit)
             except Refused as refused:

@@ -68,10 +68,15 @@ self.addEventListener("activate", function (event) {
 // An answer to a request made in generation `asked`: it says whose session the phone is in now and
 // is kept (`copy`, if any) — unless the phone changed hands while it was on its way and it was drawn
 // for another session than the one now (a slow page of the account that just logged out).
+// The answers are noticed one after another, and a kept page is served only once every answer
+// already in has been noticed: a page opened right after the session changed is never the old one's.
+let noticed = Promise.resolve();
+
 function settle(request, response, copy, asked) {
   const tag = response.headers.get(TAG_HEADER);
   if (asked !== generation && tag !== null && tag !== owner) return Promise.resolve();
-  return notice(response).then(function () {
+  noticed = noticed.then(function () { return notice(response); }).catch(function () {});
+  return noticed.then(function () {
     if (copy) return caches.open(CACHE).then(function (cache) { return cache.put(request, copy); });
   });
 }
@@ -86,7 +91,9 @@ function networkFirst(request, keep) {
     return response;
   });
   const kept = function () {
-    return Promise.all([caches.match(request, { ignoreVary: true }), currentOwner()]).then(function (found) {
+    return noticed.then(function () {
+      return Promise.all([caches.match(request, { ignoreVary: true }), currentOwner()]);
+    }).then(function (found) {
       const copy = found[0];
       const drawnFor = copy && copy.headers.get(TAG_HEADER);
       return copy && (drawnFor === null || drawnFor === found[1]) ? copy : undefined;

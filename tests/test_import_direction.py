@@ -44,9 +44,14 @@ ALLOWED = {
 }
 
 
-# In these apps, these modules stay plain Python (no Django, no app): the rating maths and chart,
+# These modules stay plain Python (no Django, no app): the rules engine, the rating maths and chart,
 # the draw and the chip settlement of a club night, the ledger's arithmetic.
 PLAIN_MODULES = [
+    # The rules engine: plain Python, checked and run without Django (docs/architecture.md).
+    *sorted(
+        str(path.relative_to(Path(__file__).resolve().parents[1]))
+        for path in (Path(__file__).resolve().parents[1] / "scoring" / "rules").glob("*.py")
+    ),
     "ratings/compute.py",
     "ratings/insight.py",
     "ratings/svg.py",

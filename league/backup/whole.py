@@ -24,7 +24,8 @@ def dump() -> dict[str, Any]:
     with transaction.atomic():
         if connection.vendor == "postgresql" and outermost:
             # A snapshot that does not block the tables' writers while it is read.
-            connection.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,

@@ -123,8 +123,6 @@ def hands_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
 
 
 _WIDTH = len(_SIDE_STAT)
-_BLANK2 = ("", "")
-_BLANK3 = ("", "", "")
 _BLANK5 = ("", "", "", "", "")
 _SIDE_ROW_OF_SEAT = {4: (0, 1, 0, 1), 3: (0, 1, 2, None), 2: (0, 1, None, None)}
 # A seat's meld items (as the cell text) -> points, per deck; a few hundred combinations occur.

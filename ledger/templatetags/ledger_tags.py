@@ -7,7 +7,6 @@ from decimal import Decimal
 
 from django import template
 from django.utils.formats import number_format
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 register = template.Library()
@@ -42,11 +41,6 @@ def _plain(number: Decimal, unit: str) -> str:
     if unit == "chips":
         return str(int(number))
     return number_format(number.quantize(Decimal("0.01")), decimal_pos=2, use_l10n=True)
-
-
-@register.filter
-def unit_label(unit: str) -> str:
-    return _("chips") if unit == "chips" else _("money")
 
 
 @register.filter

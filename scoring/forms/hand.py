@@ -99,12 +99,10 @@ class HandForm(forms.Form):
             )
             # Quick meld points per seat, as each player announces them; a side scores the sum of
             # its seats (docs/record-format.md keeps meld_points per side). At 2 and 3 seats a
-            # side is a seat. At 4 seats the per-side fields are still read, undrawn: a page or an
-            # outbox entry from before per-seat entry posts them, and its points must not be lost.
-            for name in [*s.seat_letters, *(side for side in s.sides if side not in s.seat_letters)]:
-                label = lazy_seat_label if len(name) == 1 else lazy_side_label
+            # side is a seat.
+            for name in s.seat_letters:
                 self.fields[f"meld_points_{name}"] = WholeNumberField(
-                    label=label(name, players),
+                    label=lazy_seat_label(name, players),
                     required=False,
                     min_value=0,
                     max_value=MAX_MELD_POINTS,
@@ -170,14 +168,12 @@ class HandForm(forms.Form):
         return data
 
     def _quick_points(self, data: Mapping[str, Any]) -> dict[str, int]:
-        """Quick mode: each side's meld points, the sum of its seats' (or the side's own field)."""
-        points = {}
-        for side in self.settings.sides:
-            seats = [data.get(f"meld_points_{seat}") for seat in side if seat in self.settings.seat_letters]
-            if all(value is None for value in seats) and side not in self.settings.seat_letters:
-                seats = [data.get(f"meld_points_{side}")]
-            points[side] = sum(value or 0 for value in seats)
-        return points
+        """Quick mode: each side's meld points, the sum of its seats'."""
+        letters = self.settings.seat_letters
+        return {
+            side: sum(data.get(f"meld_points_{seat}") or 0 for seat in side if seat in letters)
+            for side in self.settings.sides
+        }
 
     def _clean_melds(self) -> dict[str, list[str]]:
         """The meld items per seat from the picker's counts ("meld_N_run" = "1")."""

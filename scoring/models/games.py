@@ -23,8 +23,8 @@ def new_game_code() -> str:
     """An unguessable id for URLs (about 60 bits), so game ids cannot be enumerated.
 
     Never starting with - + = or @: a code goes into the CSV exports as it is, not escaped as a
-    formula, so a code copied from a spreadsheet opens its game. Codes made before keep working:
-    a lookup accepts any code of `strict_input.GAME_CODE`."""
+    formula, so a code copied from a spreadsheet opens its game. A lookup accepts any code of
+    `strict_input.GAME_CODE` (the export escapes one that starts like a formula)."""
     while True:
         code = secrets.token_urlsafe(8)
         if code[0] not in FORMULA_STARTS:

@@ -228,7 +228,6 @@ _KINDS: dict[str | None, tuple[int, ...]] = {None: (0, 1, 2)} | {
 # when spades is a side suit (else the queens again), and the marriages outside trump.
 _PLACING_SHIFT = _WIDTH * len(_CARDS)
 _PLACING_WIDTH = 10
-_PLACING_FIELD = (1 << _PLACING_WIDTH) - 1
 _KINGS_SHIFT, _QUEENS_SHIFT, _SPADES_SHIFT, _MARRIAGES_SHIFT = (
     _PLACING_SHIFT + _PLACING_WIDTH * field for field in range(4)
 )

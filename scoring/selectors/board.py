@@ -21,7 +21,7 @@ from scoring.selectors.ending import end_reason
 class Scoreboard:
     """What the game page shows. The totals, chips and next deal come from the game's stored
     summary (store_result writes it with the hands); the hands and the engine's result are read
-    and worked out only when something drawn needs them (the history is usually in the cache)."""
+    and worked out only when something drawn needs them."""
 
     def __init__(
         self,
@@ -72,7 +72,7 @@ class Scoreboard:
 
     @functools.cached_property
     def history(self) -> list[dict[str, Any]]:
-        """The hands, newest first (worked out only when drawn: the page keeps it in the cache)."""
+        """The hands, newest first (worked out only when drawn)."""
         per_hand = self.settings.tricks_per_hand
         rows = [
             history_entry(data, score, self.players, per_hand)
@@ -87,7 +87,7 @@ class Scoreboard:
 
     @functools.cached_property
     def chart(self) -> str:
-        """The score-progression chart (drawn with the history, so usually from the cache)."""
+        """The score-progression chart (drawn with the history)."""
         return progression_svg(self.result)
 
     @functools.cached_property

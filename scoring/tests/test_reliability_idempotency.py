@@ -48,7 +48,7 @@ def test_a_late_resend_after_the_next_hand_is_still_the_same_hand(table_client):
 def test_a_resent_last_hand_of_a_finished_game_is_saved_not_refused(table_client):
     client = table_client
     game = standard_game(target=30)
-    post = hand_post(1, {**WORKED_EXAMPLE, "meld_mode": "points", "meld_points_NS": "25"})
+    post = hand_post(1, {**WORKED_EXAMPLE, "meld_mode": "points", "meld_points_N": "25"})
     assert client.post(save_url(game), post).status_code == 302
     game.refresh_from_db()
     assert game.finished

@@ -38,7 +38,7 @@ def test_a_higher_minimum_bid_racing_a_hand_with_a_lower_bid_never_leaves_both()
         for number in (1, 2):
             services.record_hand(game=game, number=number, data=quick_hand(bid=25))
         game.refresh_from_db()
-        hand = hand_post(3, {"bidder": "N", "bid": "22", "meld_mode": "points", "meld_points_NS": "10"},
+        hand = hand_post(3, {"bidder": "N", "bid": "22", "meld_mode": "points", "meld_points_N": "10"},
                          tricks_NS="15")  # fmt: skip
         answers = together(
             [(f"/g/{game.code}/settings/", settings_form(game, min_bid="25")), (save_url(game), hand)]

@@ -58,7 +58,7 @@ def test_a_correction_that_would_end_the_game_before_later_hands_is_refused(clie
     services.record_hand(game=game, number=1, data=quick_hand(bidder="E", ns_meld=0, ns_tricks=5))
     services.record_hand(game=game, number=2, data=quick_hand(bidder="E", ns_meld=0, ns_tricks=5))
     before = [hand.data for hand in Hand.objects.order_by("number")]
-    fields = {"bidder": "E", "bid": "20", "meld_mode": "points", "meld_points_EW": "30", "tricks_NS": "5"}
+    fields = {"bidder": "E", "bid": "20", "meld_mode": "points", "meld_points_E": "30", "tricks_NS": "5"}
     response = client.post(edit_url(game, 1), hand_post(1, fields))
     assert response.status_code == 200
     assert "This change would end the game after hand 1, but later hands are recorded." in text(response)

@@ -42,7 +42,7 @@ def test_a_preview_runs_on_the_stored_hands(client):
 
 def test_a_preview_says_when_the_hand_ends_the_game(client):
     game = standard_game(target=30)
-    fields = {"bidder": "N", "bid": "20", "meld_mode": "points", "meld_points_NS": "10", "tricks_NS": "20"}
+    fields = {"bidder": "N", "bid": "20", "meld_mode": "points", "meld_points_N": "10", "tricks_NS": "20"}
     response = client.post(preview_url(game), hand_post(1, fields), headers={"HX-Request": "true"})
     assert "This hand ends the game: N–S reach the target." in text(response)
 

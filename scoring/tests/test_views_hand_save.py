@@ -165,8 +165,8 @@ def test_quick_mode_saves_plain_meld_points(client):
         "bidder": "E",
         "bid": "21",
         "meld_mode": "points",
-        "meld_points_NS": "6",
-        "meld_points_EW": "14",
+        "meld_points_N": "6",
+        "meld_points_E": "14",
         "meld_N_run": "1",
         "tricks_EW": "12",
     }

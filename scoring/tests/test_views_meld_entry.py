@@ -102,15 +102,6 @@ def test_quick_points_are_typed_per_player_and_a_side_scores_its_players_sum():
     assert Hand.objects.get().data["meld_points"] == {"NS": 20, "EW": 10}
 
 
-def test_a_page_from_before_per_player_entry_still_saves_its_side_points():
-    game = standard_game()
-    legacy = {k: v for k, v in QUICK.items() if not k.startswith("meld_points")}
-    client_with_token(game).post(
-        save_url(game), hand_post(1, {**legacy, "meld_points_NS": "14", "meld_points_EW": "3"})
-    )
-    assert Hand.objects.get().data["meld_points"] == {"NS": 14, "EW": 3}
-
-
 def test_at_three_seats_each_player_is_a_side():
     game = standard_game(seats=3)
     post = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
-from django.core.cache import caches
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -146,12 +146,15 @@ def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
         response["HX-Refresh"] = "true"
         return response
     if mode == "share":
-        # Every phone on the share link is shown the same: drawn once per version and language.
-        key = f"shared-live:{game.pk}:{game_settings.version(game)}:{get_language()}"
-        html = caches["template_fragments"].get(key)
-        if html is None:
+        # Every phone on the share link is shown the same: drawn once per version and language,
+        # one copy per game and language (a new version replaces the last).
+        key, version = f"shared-live:{game.pk}:{get_language()}", game_settings.version(game)
+        kept = cache.get(key)
+        if isinstance(kept, tuple) and kept[0] == version:
+            html = kept[1]
+        else:
             html = _live_html(request, game, mode=mode)
-            caches["template_fragments"].set(key, html, 3600)
+            cache.set(key, (version, html), 600)
     else:
         html = _live_html(request, game, mode=mode)
     # 286 tells htmx to stop polling: a finished game changes no more by itself.
