@@ -27,6 +27,7 @@ _SHELL = (
     "css/language.css",
     "js/app.js",
     "js/table.js",
+    "js/taps.js",
     "js/logout.js",
     "django_htmx/htmx-2.min.js",
     "manifest.webmanifest",
