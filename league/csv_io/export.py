@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from itertools import groupby
 from typing import Any
@@ -125,8 +126,12 @@ def hands_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
 _WIDTH = len(_SIDE_STAT)
 _BLANK5 = ("", "", "", "", "")
 _SIDE_ROW_OF_SEAT = {4: (0, 1, 0, 1), 3: (0, 1, 2, None), 2: (0, 1, None, None)}
-# A seat's meld items (as the cell text) -> points, per deck; a few hundred combinations occur.
-_MELD_CACHE: dict[str, dict[str, int]] = {"single": {}, "double": {}}
+
+
+@functools.lru_cache(maxsize=10_000)
+def _meld_points(text: str, deck: str) -> int:
+    """A seat's meld items (as the cell text) -> points; a few hundred combinations occur."""
+    return seat_meld_points(text.split(" "), deck)
 
 
 def _meld_cell(items: list[str] | None, deck: str) -> tuple[str, int]:
@@ -134,12 +139,7 @@ def _meld_cell(items: list[str] | None, deck: str) -> tuple[str, int]:
     if not items:
         return "", 0
     text = " ".join(items)
-    cache = _MELD_CACHE[deck]
-    points = cache.get(text)
-    if points is None:
-        if len(cache) > 10_000:  # only hand-edited data could get here; stay bounded
-            cache.clear()
-        points = cache[text] = seat_meld_points(items, deck)
+    points = _meld_points(text, deck)
     text = str(neutralise(text))  # engine-checked meld names need none; a hand-edited row might
     return text, points
 
