@@ -25,7 +25,7 @@ from league import backup
 from league.models import ImportBatch
 
 from .test_backup_nights_ledger import a_finished_and_an_open_night
-from .test_backup_round_trip import a_club_with_everything
+from .test_backup_round_trip import _natural, a_club_with_everything
 
 pytestmark = pytest.mark.django_db
 
@@ -39,27 +39,6 @@ def every_model() -> list[type[models.Model]]:
         for model in apps.get_models(include_auto_created=True)
         if model._meta.app_label not in NOT_CLUB_DATA and model is not Permission
     ]
-
-
-def _natural(obj: models.Model | None, cache: dict[tuple[str, Any], object]) -> object:
-    if obj is None:
-        return None
-    key = (obj._meta.label_lower, obj.pk)
-    if key not in cache:
-        if isinstance(obj, Permission):
-            cache[key] = (obj.content_type.app_label, obj.codename)
-        else:
-            cache[key] = tuple(
-                (
-                    field.name,
-                    _natural(getattr(obj, field.name), cache)
-                    if field.is_relation
-                    else repr(getattr(obj, field.attname)),
-                )
-                for field in obj._meta.concrete_fields
-                if field.is_relation or not field.primary_key
-            )
-    return cache[key]
 
 
 def every_row() -> dict[str, list[str]]:

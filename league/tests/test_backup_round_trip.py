@@ -56,7 +56,7 @@ def _natural(obj: models.Model | None, cache: dict[tuple[str, Any], object]) -> 
             cache[key] = tuple(
                 (field.name, _value(obj, field, cache))
                 for field in obj._meta.concrete_fields
-                if not field.primary_key
+                if field.is_relation or not field.primary_key  # a key that is a relation: what it holds
             )
     return cache[key]
 
