@@ -19,18 +19,53 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.labels import MELD_NAMES, SEAT_NAMES, side_short
 from scoring.rules import RecordError
 from scoring.rules.errors import MESSAGES as ENGINE_MESSAGES
+from scoring.rules.errors import Plural
 from scoring.rules.tables import MELD_ITEMS
+
+#: The engine's sentences whose noun follows a count (a `Plural` in `scoring.rules.errors`): the
+#: same English as there, as plural entries of the catalogues; the third argument names the value
+#: that counts. `scoring/tests/test_engine_messages.py` holds the English of the two tables alike.
+PLURAL_MESSAGES: Mapping[str, Promise] = {
+    "player_name_too_long": ngettext_lazy(
+        "players.%(seat)s is longer than %(max)s character",
+        "players.%(seat)s is longer than %(max)s characters",
+        "max",
+    ),
+    "tricks_won_total": ngettext_lazy(
+        "tricks_won add up to %(total)s, expected the %(expected)s trick of a hand",
+        "tricks_won add up to %(total)s, expected the %(expected)s tricks of a hand",
+        "expected",
+    ),
+    "slam_points": ngettext_lazy(
+        "side %(side)s won every trick, so it took all %(points)s point",
+        "side %(side)s won every trick, so it took all %(points)s points",
+        "points",
+    ),
+    "no_trick_points": ngettext_lazy(
+        "side %(side)s won no trick, so it cannot have %(points)s trick point",
+        "side %(side)s won no trick, so it cannot have %(points)s trick points",
+        "points",
+    ),
+    "too_many_melds": ngettext_lazy(
+        "%(name)s lists %(count)s meld, more than a hand can hold",
+        "%(name)s lists %(count)s melds, more than a hand can hold",
+        "count",
+    ),
+}
 
 #: code -> the engine's sentence in the active language. The English sentences of
 #: `scoring.rules.errors.MESSAGES` are the msgids (marked there for `makemessages`), so they are
 #: written once; the translations live in locale/*/LC_MESSAGES/django.po.
-MESSAGES: Mapping[str, Promise] = {code: _(sentence) for code, sentence in ENGINE_MESSAGES.items()}
+MESSAGES: Mapping[str, Promise] = {
+    code: PLURAL_MESSAGES[code] if isinstance(sentence, Plural) else _(sentence)
+    for code, sentence in ENGINE_MESSAGES.items()
+}
 
 #: The engine's field names (the first part of `RecordError.field`) as a player calls them.
 FIELD_NAMES: Mapping[str, Promise] = {
@@ -56,22 +91,24 @@ FIELD_NAMES: Mapping[str, Promise] = {
     "conceded": _("Conceded"),
 }
 
-#: The cards the deck check names (the `card` param of "deck_short" codes).
+#: The cards the deck check names (the `card` param of "deck_short" codes), in the number and
+#: case its sentence needs after the count `need` ("the melds need 3 trump kings"; Czech
+#: "potřebují 3 trumfové krále", "5 trumfových králů").
 CARD_NAMES: Mapping[str, Promise] = {
-    "trump ace": _("trump aces"),
-    "trump ten": _("trump tens"),
-    "trump king": _("trump kings"),
-    "trump queen": _("trump queens"),
-    "trump jack": _("trump jacks"),
-    "trump nine (dix)": _("trump nines (dix)"),
-    "ace of a side suit": _("aces of a side suit"),
-    "jack of a side suit": _("jacks of a side suit"),
-    "king of a side suit": _("kings of a side suit"),
-    "queen of a side suit": _("queens of a side suit"),
-    "queen of spades": _("queens of spades"),
-    "jack of diamonds": _("jacks of diamonds"),
-    "kings of the side suits": _("kings of the side suits"),
-    "queens of the side suits": _("queens of the side suits"),
+    "trump ace": ngettext_lazy("trump ace", "trump aces", "need"),
+    "trump ten": ngettext_lazy("trump ten", "trump tens", "need"),
+    "trump king": ngettext_lazy("trump king", "trump kings", "need"),
+    "trump queen": ngettext_lazy("trump queen", "trump queens", "need"),
+    "trump jack": ngettext_lazy("trump jack", "trump jacks", "need"),
+    "trump nine (dix)": ngettext_lazy("trump nine (dix)", "trump nines (dix)", "need"),
+    "ace of a side suit": ngettext_lazy("ace of a side suit", "aces of a side suit", "need"),
+    "jack of a side suit": ngettext_lazy("jack of a side suit", "jacks of a side suit", "need"),
+    "king of a side suit": ngettext_lazy("king of a side suit", "kings of a side suit", "need"),
+    "queen of a side suit": ngettext_lazy("queen of a side suit", "queens of a side suit", "need"),
+    "queen of spades": ngettext_lazy("queen of spades", "queens of spades", "need"),
+    "jack of diamonds": ngettext_lazy("jack of diamonds", "jacks of diamonds", "need"),
+    "king of the side suits": ngettext_lazy("king of the side suits", "kings of the side suits", "need"),
+    "queen of the side suits": ngettext_lazy("queen of the side suits", "queens of the side suits", "need"),
 }
 
 _ITEM_WORDS = re.compile(r"\b(" + "|".join(sorted(MELD_ITEMS, key=len, reverse=True)) + r")\b")
@@ -124,8 +161,8 @@ def translated_params(params: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = str(FIELD_NAMES[value]).lower() if value in FIELD_NAMES else _place(value)
         elif key in ("item", "family"):
             out[key] = _item(value)
-        elif key == "card":
-            out[key] = str(CARD_NAMES.get(value, value))
+        elif key == "cards" and params.get("card") in CARD_NAMES:
+            out[key] = str(CARD_NAMES[params["card"]] % {"need": params["need"]})
         else:
             out[key] = value
     return out
@@ -138,7 +175,7 @@ def engine_message(error: RecordError) -> str:
     if template is None or language.startswith("en"):
         return humanize(error)
     try:
-        return str(template) % translated_params(error.params)
+        return str(template % translated_params(error.params))
     except (KeyError, TypeError, ValueError):
         return humanize(error)
 

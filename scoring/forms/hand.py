@@ -13,7 +13,7 @@ from typing import Any
 from django import forms
 from django.utils.functional import cached_property, lazy
 from django.utils.text import format_lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
@@ -119,7 +119,11 @@ class HandForm(forms.Form):
                 max_value=s.trick_points,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "trick-points"}),
                 error_messages={
-                    "max_value": _("A side takes at most %(limit_value)s trick points."),
+                    "max_value": ngettext_lazy(
+                        "A side takes at most %(limit_value)s trick point.",
+                        "A side takes at most %(limit_value)s trick points.",
+                        "limit_value",
+                    ),
                     "min_value": _("Trick points cannot be negative."),
                 },
             )

@@ -9,7 +9,7 @@ sentences are the msgids of the translation catalogues (`scoring/engine_messages
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 
 def gettext_noop(message: str) -> str:
@@ -17,8 +17,23 @@ def gettext_noop(message: str) -> str:
     return message
 
 
-#: code -> English sentence, with the values it needs as `%(name)s`.
-MESSAGES: Final[Mapping[str, str]] = {
+class Plural(NamedTuple):
+    """A sentence with a noun that follows a count ("1 trick point", "5 trick points"): the
+    English for one and for more, and the name of the value that counts. Its translations are
+    `ngettext_lazy` entries in `scoring/engine_messages.py` (`PLURAL_MESSAGES`), written with
+    the same English; a test holds the two alike."""
+
+    singular: str
+    plural: str
+    counter: str
+
+    def pick(self, params: Mapping[str, Any]) -> str:
+        return self.singular if params[self.counter] == 1 else self.plural
+
+
+#: code -> English sentence, with the values it needs as `%(name)s` (a `Plural` when a noun follows
+#: a count).
+MESSAGES: Final[Mapping[str, str | Plural]] = {
     # --- values of the wrong kind (mostly from imported files) ---
     "not_whole_number": gettext_noop("%(name)s must be a whole number, not %(value)s"),
     "negative": gettext_noop("%(name)s must not be negative, got %(value)s"),
@@ -32,7 +47,11 @@ MESSAGES: Final[Mapping[str, str]] = {
     "bad_seats": gettext_noop("seats must be 2, 3 or 4, not %(value)s"),
     "check_needs_four": gettext_noop("Check Pinochle is played at 4 seats only, not %(seats)s"),
     "player_name_not_text": gettext_noop("players.%(seat)s must be a name, not %(value)s"),
-    "player_name_too_long": gettext_noop("players.%(seat)s is longer than %(max)s characters"),
+    "player_name_too_long": Plural(
+        "players.%(seat)s is longer than %(max)s character",
+        "players.%(seat)s is longer than %(max)s characters",
+        "max",
+    ),
     "hands_not_list": gettext_noop("hands must be a list of hands"),
     "game_over": gettext_noop("the game ended after hand %(hand)s; no hand may be recorded after the end"),
     # --- bidding ---
@@ -53,11 +72,21 @@ MESSAGES: Final[Mapping[str, str]] = {
     # --- tricks ---
     "tricks_missing": gettext_noop("the trick points of each side are missing"),
     "tricks_total": gettext_noop("tricks add up to %(total)s, expected %(expected)s"),
-    "tricks_won_total": gettext_noop(
-        "tricks_won add up to %(total)s, expected the %(expected)s tricks of a hand"
+    "tricks_won_total": Plural(
+        "tricks_won add up to %(total)s, expected the %(expected)s trick of a hand",
+        "tricks_won add up to %(total)s, expected the %(expected)s tricks of a hand",
+        "expected",
     ),
-    "slam_points": gettext_noop("side %(side)s won every trick, so it took all %(points)s points"),
-    "no_trick_points": gettext_noop("side %(side)s won no trick, so it cannot have %(points)s trick points"),
+    "slam_points": Plural(
+        "side %(side)s won every trick, so it took all %(points)s point",
+        "side %(side)s won every trick, so it took all %(points)s points",
+        "points",
+    ),
+    "no_trick_points": Plural(
+        "side %(side)s won no trick, so it cannot have %(points)s trick point",
+        "side %(side)s won no trick, so it cannot have %(points)s trick points",
+        "points",
+    ),
     "not_a_side": gettext_noop("%(name)s: %(key)s is not a side of this table (%(sides)s)"),
     "side_missing": gettext_noop("%(name)s: side %(side)s is missing"),
     # --- melds ---
@@ -75,7 +104,11 @@ MESSAGES: Final[Mapping[str, str]] = {
         "(trump_marriage, a run or a roundhouse)"
     ),
     "meld_not_list": gettext_noop("%(name)s must be a list of meld items"),
-    "too_many_melds": gettext_noop("%(name)s lists %(count)s melds, more than a hand can hold"),
+    "too_many_melds": Plural(
+        "%(name)s lists %(count)s meld, more than a hand can hold",
+        "%(name)s lists %(count)s melds, more than a hand can hold",
+        "count",
+    ),
     "not_meld_item": gettext_noop("%(item)s is not a meld item"),
     "meld_not_in_single_deck": gettext_noop(
         "%(item)s is not a meld in a single deck (only a double deck holds it)"
@@ -89,9 +122,11 @@ MESSAGES: Final[Mapping[str, str]] = {
         "kings and queens around make a roundhouse, a marriage in every suit: list three marriages "
         "and a trump_marriage (or a run) with them"
     ),
-    "deck_short": gettext_noop("the melds need %(need)s of the %(card)s, but the deck has only %(capacity)s"),
+    # `card` is the card's name (the key of the web's table of card names), `cards` the same name
+    # in the number `need` asks for ("trump kings"): the noun follows the count in `cards`.
+    "deck_short": gettext_noop("the melds need %(need)s %(cards)s, but the deck has only %(capacity)s"),
     "deck_short_side_suits": gettext_noop(
-        "the marriages and arounds need %(need)s %(card)s, but the deck has only %(capacity)s"
+        "the marriages and arounds need %(need)s %(cards)s, but the deck has only %(capacity)s"
     ),
     "marriages_do_not_fit": gettext_noop(
         "the marriages outside trump cannot all be placed: with the arounds and pinochles shown, the "
@@ -133,7 +168,8 @@ AFTER_FIELD: Final = frozenset(
 
 def sentence(code: str, params: Mapping[str, Any]) -> str:
     """The English sentence for `code` with its values filled in (without the field's name)."""
-    return MESSAGES[code] % params
+    message = MESSAGES[code]
+    return (message.pick(params) if isinstance(message, Plural) else message) % params
 
 
 class RecordError(ValueError):

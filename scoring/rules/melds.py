@@ -165,6 +165,23 @@ _CARDS = (
     "queen of a side suit",
     "queen of spades",
     "jack of diamonds",
+    "king of the side suits",
+    "queen of the side suits",
+)
+#: The cards in the plural, for the deck check's sentence ("the melds need 3 trump kings").
+_CARDS_PLURAL = (
+    "trump aces",
+    "trump tens",
+    "trump kings",
+    "trump queens",
+    "trump jacks",
+    "trump nines (dix)",
+    "aces of a side suit",
+    "jacks of a side suit",
+    "kings of a side suit",
+    "queens of a side suit",
+    "queens of spades",
+    "jacks of diamonds",
     "kings of the side suits",
     "queens of the side suits",
 )
@@ -278,7 +295,15 @@ def check_melds(profiles: Sequence[SeatMeld], trump: str | None, deck: str, hand
         need, capacity = sum(seat[index] for seat in needs), _capacity(index, copies)
         if need > capacity:
             code = "deck_short_side_suits" if index >= _SIDE_SUITS_TOGETHER else "deck_short"
-            raise RecordError.of(code, field="melds", hand=hand, need=need, card=card, capacity=capacity)
+            raise RecordError.of(
+                code,
+                field="melds",
+                hand=hand,
+                need=need,
+                card=card,
+                cards=card if need == 1 else _CARDS_PLURAL[index],
+                capacity=capacity,
+            )
     raise RecordError.of("marriages_do_not_fit", field="melds", hand=hand)
 
 

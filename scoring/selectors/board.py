@@ -52,6 +52,8 @@ class Scoreboard:
                 "short": side_short(side),
                 "total": game.scores.get(side, 0),
                 "chips": game.chip_totals.get(side, 0) if chips else None,
+                # The count without its sign, for the plural forms (the sign is shown before it).
+                "chip_count": abs(game.chip_totals.get(side, 0)),
                 "leading": leader and game.scores.get(side, 0) == best,
                 "to_go": max(target - game.scores.get(side, 0), 0),
             }

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import services
 from scoring.labels import side_short
@@ -42,7 +43,12 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
             # What the bidders had to take in tricks: the bid less their meld (as the engine counted it).
             need = trick_points_needed(int(data["bid"]), hand.meld[bidders])
             lines.append(
-                _("%(side)s needed %(need)d trick points (bid %(bid)s − meld %(meld)d); they took %(took)d.")
+                ngettext(
+                    "%(side)s needed %(need)d trick point (bid %(bid)s − meld %(meld)d); they took %(took)d.",
+                    "%(side)s needed %(need)d trick points (bid %(bid)s − meld %(meld)d); "
+                    "they took %(took)d.",
+                    need,
+                )
                 % {
                     "side": side_short(bidders),
                     "need": need,
@@ -94,7 +100,14 @@ def bidders_need(result: GameResult, number: int, data: Mapping[str, Any]) -> st
         "bid": data["bid"],
         "meld": meld,
     }
-    return _("%(side)s need %(need)d trick points (bid %(bid)s − meld %(meld)d).") % params
+    return (
+        ngettext(
+            "%(side)s need %(need)d trick point (bid %(bid)s − meld %(meld)d).",
+            "%(side)s need %(need)d trick points (bid %(bid)s − meld %(meld)d).",
+            params["need"],
+        )
+        % params
+    )
 
 
 def correction_change(game: Game, after: GameResult) -> list[str]:

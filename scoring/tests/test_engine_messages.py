@@ -10,9 +10,11 @@ import polib
 import pytest
 from django.utils import translation
 
-from scoring.engine_messages import MESSAGES, engine_line, engine_message
+from scoring.engine_messages import CARD_NAMES, MESSAGES, PLURAL_MESSAGES, engine_line, engine_message
 from scoring.rules import RecordError, score_record
 from scoring.rules.errors import MESSAGES as ENGINE_MESSAGES
+from scoring.rules.errors import Plural, sentence
+from scoring.rules.melds import _CARDS
 
 RULES = Path(__file__).resolve().parents[2] / "scoring" / "rules"
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
@@ -78,11 +80,51 @@ def test_every_error_the_engine_raises_takes_its_sentence_from_the_table():
 def test_every_code_in_the_table_has_a_translated_sentence_and_no_other(lang):
     po = polib.pofile(str(LOCALE / lang / "LC_MESSAGES" / "django.po"))
     from_table = {e.msgid for e in po if any(f == "scoring/rules/errors.py" for f, _line in e.occurrences)}
-    assert from_table == set(ENGINE_MESSAGES.values())
+    assert from_table == {m for m in ENGINE_MESSAGES.values() if isinstance(m, str)}
     assert set(MESSAGES) == set(ENGINE_MESSAGES)
+    plurals = {code for code, message in ENGINE_MESSAGES.items() if isinstance(message, Plural)}
+    assert set(PLURAL_MESSAGES) == plurals
     with translation.override(lang):
-        untranslated = [code for code, sentence in MESSAGES.items() if str(sentence) == ENGINE_MESSAGES[code]]
+        untranslated = [
+            code
+            for code, message in MESSAGES.items()
+            if code not in plurals and str(message) == ENGINE_MESSAGES[code]
+        ]
     assert untranslated == []
+
+
+@pytest.mark.parametrize("count", [1, 2, 5])
+def test_the_plural_sentences_say_in_english_what_the_engine_says(count):
+    """`PLURAL_MESSAGES` repeats the English of the engine's `Plural` sentences (the catalogues
+    take their msgids from there): both must read the same for one and for more."""
+    for code, message in PLURAL_MESSAGES.items():
+        plural = ENGINE_MESSAGES[code]
+        assert isinstance(plural, Plural)
+        params = {"seat": "N", "max": count, "total": 9, "expected": count, "side": "NS"}
+        params |= {"points": count, "name": "melds.N", "count": count}
+        with translation.override("en"):
+            assert str(message % params) == sentence(code, params), code
+
+
+def test_every_card_of_the_deck_check_has_a_name():
+    assert set(CARD_NAMES) == set(_CARDS)
+
+
+@pytest.mark.parametrize(
+    ("lang", "need", "expected"),
+    [
+        ("en", 3, "The melds need 3 trump kings, but the deck has only 2"),
+        ("sv", 3, "Meldingarna kräver 3 trumfkungar, men leken har bara 2."),
+        ("cs", 3, "Hlášky potřebují 3 trumfové krále, ale balíček jich má jen 2."),
+        ("cs", 5, "Hlášky potřebují 5 trumfových králů, ale balíček jich má jen 2."),
+    ],
+)
+def test_the_deck_check_names_the_cards_in_the_number_of_the_count(lang, need, expected):
+    error = RecordError.of(
+        "deck_short", field="melds", hand=1, need=need, card="trump king", cards="trump kings", capacity=2
+    )
+    with translation.override(lang):
+        assert engine_message(error) == expected
 
 
 def error_of(record: dict[str, Any]) -> RecordError:

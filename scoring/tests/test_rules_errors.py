@@ -187,7 +187,7 @@ def test_it_keeps_an_unknown_key_with_a_newline_on_one_line():
         (
             {"melds": {"N": ["trump_marriage"] * 3}},
             "melds",
-            "hand 2: melds: the melds need 3 of the trump king, but the deck has only 2",
+            "hand 2: melds: the melds need 3 trump kings, but the deck has only 2",
         ),
         (
             {"meld_points": {"NS": -1}},

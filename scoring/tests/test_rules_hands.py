@@ -290,7 +290,7 @@ def test_it_refuses_trick_points_for_a_side_that_won_no_trick():
         game({"bidder": "E", "bid": 20, "tricks": {"NS": 1, "EW": 24}, "tricks_won": {"NS": 0, "EW": 12}})
     )
     assert error.field == "tricks"
-    assert str(error) == "hand 1: tricks: side NS won no trick, so it cannot have 1 trick points"
+    assert str(error) == "hand 1: tricks: side NS won no trick, so it cannot have 1 trick point"
 
 
 def test_it_refuses_a_two_seat_slam_without_all_the_trick_points():

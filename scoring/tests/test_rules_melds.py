@@ -116,7 +116,7 @@ def test_it_lets_marriages_and_dix_repeat():
 def test_it_refuses_a_double_run_and_a_trump_marriage_in_a_single_deck():
     error = refusal({"N": ["double_run", "trump_marriage"]})
     assert error.field == "melds"
-    assert str(error) == "hand 1: melds: the melds need 3 of the trump king, but the deck has only 2"
+    assert str(error) == "hand 1: melds: the melds need 3 trump kings, but the deck has only 2"
 
 
 def test_it_accepts_a_double_run_and_a_trump_marriage_in_a_double_deck():
@@ -126,7 +126,7 @@ def test_it_accepts_a_double_run_and_a_trump_marriage_in_a_double_deck():
 
 def test_it_refuses_two_seats_with_double_pinochle_in_a_single_deck():
     error = refusal({"N": ["trump_marriage"], "E": ["double_pinochle"], "W": ["double_pinochle"]})
-    assert str(error) == "hand 1: melds: the melds need 4 of the queen of spades, but the deck has only 2"
+    assert str(error) == "hand 1: melds: the melds need 4 queens of spades, but the deck has only 2"
 
 
 def test_it_accepts_two_seats_with_double_pinochle_in_a_double_deck():
@@ -137,7 +137,7 @@ def test_it_accepts_two_seats_with_double_pinochle_in_a_double_deck():
 def test_it_refuses_three_seats_with_aces_in_a_single_deck():
     error = refusal({"N": ["aces"], "E": ["aces"], "S": ["aces"]})
     assert error.field == "melds"
-    assert str(error) == "hand 1: melds: the melds need 3 of the trump ace, but the deck has only 2"
+    assert str(error) == "hand 1: melds: the melds need 3 trump aces, but the deck has only 2"
 
 
 def test_it_accepts_two_seats_with_aces_in_a_single_deck():
@@ -152,7 +152,7 @@ def test_it_accepts_four_seats_with_aces_in_a_double_deck():
 
 def test_it_refuses_more_than_two_dix_in_the_deal():
     error = refusal({"N": ["dix", "dix"], "E": ["dix"]})
-    assert str(error) == "hand 1: melds: the melds need 3 of the trump nine (dix), but the deck has only 2"
+    assert str(error) == "hand 1: melds: the melds need 3 trump nines (dix), but the deck has only 2"
 
 
 def test_it_accepts_two_dix_in_two_hands():
@@ -162,7 +162,7 @@ def test_it_accepts_two_dix_in_two_hands():
 
 def test_it_refuses_a_run_in_one_hand_and_double_aces_in_another_of_a_single_deck():
     error = refusal({"N": ["run"], "E": ["double_aces"]})
-    assert str(error) == "hand 1: melds: the melds need 3 of the trump ace, but the deck has only 2"
+    assert str(error) == "hand 1: melds: the melds need 3 trump aces, but the deck has only 2"
 
 
 def test_it_refuses_a_double_run_beside_another_seats_trump_marriage_in_a_single_deck():
@@ -217,13 +217,13 @@ def test_it_accepts_quadruple_melds_of_a_double_deck():
 
 def test_it_refuses_a_quadruple_run_beside_another_trump_marriage_in_a_double_deck():
     error = refusal({"N": ["quadruple_run"], "S": ["trump_marriage"]}, deck="double")
-    assert str(error) == "hand 1: melds: the melds need 5 of the trump king, but the deck has only 4"
+    assert str(error) == "hand 1: melds: the melds need 5 trump kings, but the deck has only 4"
 
 
 def test_it_checks_the_deal_against_the_trump_suit_named():
     # With spades trump the pinochle's Q♠ is a trump queen: a double run takes both in a single deck.
     error = refusal({"N": ["double_run"], "E": ["pinochle"]}, trump="spades")
-    assert str(error) == "hand 1: melds: the melds need 3 of the trump queen, but the deck has only 2"
+    assert str(error) == "hand 1: melds: the melds need 3 trump queens, but the deck has only 2"
     hand = deal({"N": ["double_run"], "E": ["pinochle"]}, trump="hearts")
     assert hand["meld"] == {"NS": 150, "EW": 4}
 

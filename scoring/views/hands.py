@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core import strict_input
@@ -176,9 +177,12 @@ def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
             except GameMovedOn as moved:
                 messages.error(
                     request,
-                    _(
+                    ngettext(
                         "Nothing corrected: hand %(number)d no longer exists (another phone deleted it). "
-                        "The game has %(count)d hands now."
+                        "The game has %(count)d hand now.",
+                        "Nothing corrected: hand %(number)d no longer exists (another phone deleted it). "
+                        "The game has %(count)d hands now.",
+                        moved.current,
                     )
                     % {"number": number, "count": moved.current},
                 )
