@@ -20,6 +20,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs import signals
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
@@ -148,7 +149,11 @@ def read_name_list(*, club: Club, text: str) -> NameList:
             refused.append(_("Line %(line)s: %(problem)s") % {"line": number, "problem": problem})
     if len(new) > NAME_LIST_MAX:
         refused.append(
-            _("The list has %(count)s new names; add at most %(max)s at a time.")
+            ngettext(
+                "The list has %(count)s new name; add at most %(max)s at a time.",
+                "The list has %(count)s new names; add at most %(max)s at a time.",
+                len(new),
+            )
             % {"count": len(new), "max": NAME_LIST_MAX}
         )
     return NameList(new=new, skipped=skipped, refused=refused)
@@ -162,7 +167,11 @@ def _remember(name: str, taken: dict[str, str], alike: dict[str, str]) -> None:
 
 def _name_problem(name: str, *, max_length: int, taken: dict[str, str], alike: dict[str, str]) -> str | None:
     if len(name) > max_length:
-        return _("%(name)s… is longer than %(max)s characters.") % {"name": name[:20], "max": max_length}
+        return ngettext(
+            "%(name)s… is longer than %(max)s character.",
+            "%(name)s… is longer than %(max)s characters.",
+            max_length,
+        ) % {"name": name[:20], "max": max_length}
     if any(unicodedata.category(char)[0] == "C" for char in name):
         return _("%(name)s holds a control character.") % {"name": repr(name[:40])}
     if scripts := scripts_mixed(name):

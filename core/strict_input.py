@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 #: A game code as the app makes them (`secrets.token_urlsafe`): URL-safe letters, digits, - and _.
 GAME_CODE = re.compile(r"[A-Za-z0-9_-]{1,16}", re.ASCII)
@@ -100,7 +101,11 @@ def _dict_if_no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _integer(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise JsonRefused(
-            _("a number in the JSON has more than %(digits)s digits (%(start)s…)")
+            ngettext(
+                "a number in the JSON has more than %(digits)s digit (%(start)s…)",
+                "a number in the JSON has more than %(digits)s digits (%(start)s…)",
+                MAX_DIGITS,
+            )
             % {"digits": MAX_DIGITS, "start": text[:12]}
         )
     return int(text)

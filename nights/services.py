@@ -19,6 +19,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_roster_player
@@ -224,7 +225,14 @@ def draw_plan(*, night: Night) -> None:
     smallest = min(night.table_sizes())
     if night.players.count() < smallest:
         raise ValidationError(
-            {"players": _("Check in at least %(count)d players to draw the tables.") % {"count": smallest}}
+            {
+                "players": ngettext(
+                    "Check in at least %(count)d player to draw the tables.",
+                    "Check in at least %(count)d players to draw the tables.",
+                    smallest,
+                )
+                % {"count": smallest}
+            }
         )
     if is_drawn(night):
         night.seed = new_seed()  # drawing again gives another draw

@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.models import Player
 from ratings import insight as insight_maths
@@ -145,7 +146,11 @@ def player_ratings(
     chart = rating_chart(
         values,
         title=_("Rating history of %(name)s") % {"name": player.name},
-        description=_("%(name)s's rating after each of %(count)s rated games, from %(first)s to %(last)s.")
+        description=ngettext(
+            "%(name)s's rating after %(count)s rated game, from %(first)s to %(last)s.",
+            "%(name)s's rating after each of %(count)s rated games, from %(first)s to %(last)s.",
+            len(values),
+        )
         % {"name": player.name, "count": len(values), "first": values[0], "last": values[-1]},
         x_label=_("Rated game"),
         y_label=_("Rating"),

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from clubs import services
 from clubs.models import Club, Season
@@ -65,7 +66,11 @@ class SeasonForm(forms.Form):
             # would list 96,000 of them.
             self.add_error(
                 "ends_on",
-                _("A season lasts at most %(years)d years: end it on %(last)s or earlier.")
+                ngettext(
+                    "A season lasts at most %(years)d year: end it on %(last)s or earlier.",
+                    "A season lasts at most %(years)d years: end it on %(last)s or earlier.",
+                    SEASON_YEARS_MAX,
+                )
                 % {
                     "years": SEASON_YEARS_MAX,
                     "last": date_format(starts + datetime.timedelta(days=SEASON_DAYS_MAX)),

@@ -10,6 +10,7 @@ from itertools import groupby
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.models import Season
 from core import strict_input
@@ -222,7 +223,11 @@ class FileReader:
                     problems.append(
                         Problem(
                             line,
-                            _("%(cells)s cells, but the header has %(columns)s columns")
+                            ngettext(
+                                "%(cells)s cell, but the header has only %(columns)s",
+                                "%(cells)s cells, but the header has only %(columns)s",
+                                len(cells),
+                            )
                             % {"cells": len(cells), "columns": len(header)},
                         )
                     )

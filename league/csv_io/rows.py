@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core import strict_input
 from league.csv_io.columns import SEATS, SIDES
@@ -91,7 +92,11 @@ def _league_of(row: dict[str, str]) -> tuple[dict[str, str], datetime.date | Non
     for seat, name in players.items():
         if len(name) > MAX_NAME_LENGTH:
             raise _RowError(
-                _("player_%(seat)s is longer than %(max)s characters")
+                ngettext(
+                    "player_%(seat)s is longer than %(max)s character",
+                    "player_%(seat)s is longer than %(max)s characters",
+                    MAX_NAME_LENGTH,
+                )
                 % {"seat": seat, "max": MAX_NAME_LENGTH}
             )
     return texts, played_on, {seat: name for seat, name in players.items() if name}

@@ -12,7 +12,6 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import BinaryField
 from django.db.models.functions import Length, Substr
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, override
 from django_tasks import task
 
@@ -50,9 +49,12 @@ def waiting_problem(user: User) -> str | None:
         ) % {"count": mine, "limit": per_user}
     everyone = unfinished.count()
     if everyone >= int(settings.IMPORTS_WAITING_PER_SITE):
-        return _(
+        return ngettext(
+            "Too many imports waiting: the site is working through %(count)s upload. Upload the file"
+            " again in a few minutes.",
             "Too many imports waiting: the site is working through %(count)s uploads. Upload the file"
-            " again in a few minutes."
+            " again in a few minutes.",
+            everyone,
         ) % {"count": everyone}
     return None
 

@@ -98,7 +98,11 @@ def new_club_problem(name: str) -> str | None:
     """Why an import cannot make a club of this name (too long, a control character, the name of
     an existing club in other letter case), or None."""
     if len(name) > CLUB_NAME_MAX:
-        return _("club: %(club)s… is longer than %(max)s characters") % {
+        return ngettext(
+            "club: %(club)s… is longer than %(max)s character",
+            "club: %(club)s… is longer than %(max)s characters",
+            CLUB_NAME_MAX,
+        ) % {
             "club": name[:20],
             "max": CLUB_NAME_MAX,
         }

@@ -124,7 +124,7 @@ def test_it_imports_through_the_upload_page(client):
     )
     assert response.status_code == 302
     assert Game.objects.filter(season=season).count() == 4
-    assert "Imported 1 games with 4 hands." in client.get("/league/import/").content.decode()
+    assert "Imported 1 game with 4 hands." in client.get("/league/import/").content.decode()
 
 
 def test_it_shows_each_problem_on_the_upload_page(client):

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHt
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -105,8 +105,7 @@ def import_games(request: HttpRequest) -> HttpResponse:
         if batch.status == batch.Status.DONE:
             messages.success(
                 request,
-                _("Imported %(games)d games with %(hands)d hands.")
-                % {"games": batch.total, "hands": batch.hands},
+                imported_sentence(batch.total, batch.hands),
             )
             return redirect("league:import")
         problems = imports.problems_of(batch)
@@ -150,11 +149,26 @@ def import_status(request: HttpRequest, batch_id: int) -> HttpResponse:
         "no_worker": imports.no_worker_seen(batch),
         "problems": problems,
         "shown_problems": problems[: csv_io.PROBLEMS_SHOWN],
-        "written": number_format(batch.written, force_grouping=True),
-        "total": number_format(batch.total, force_grouping=True),
-        "hands": number_format(batch.hands, force_grouping=True),
+        "progress_sentence": ngettext(
+            "Imported %(written)s of %(total)s game…", "Imported %(written)s of %(total)s games…", batch.total
+        )
+        % {"written": _grouped(batch.written), "total": _grouped(batch.total)},
+        "imported_sentence": imported_sentence(batch.total, batch.hands),
     }
     return render(request, "league/import_status.html", context)
+
+
+def _grouped(number: int) -> str:
+    return number_format(number, force_grouping=True)
+
+
+def imported_sentence(games: int, hands: int) -> str:
+    """ "Imported 3 games with 40 hands.": two counts, so each is a phrase with its own plural
+    forms, and the sentence puts them together in the language's order."""
+    return _("Imported %(games)s with %(hands)s.") % {
+        "games": ngettext("%(count)s game", "%(count)s games", games) % {"count": _grouped(games)},
+        "hands": ngettext("%(count)s hand", "%(count)s hands", hands) % {"count": _grouped(hands)},
+    }
 
 
 def _too_big(request: HttpRequest) -> bool:
