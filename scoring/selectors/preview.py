@@ -32,23 +32,27 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
         lines.append(" · ".join(f"{side_short(side)} {hand.points[side]:+d}" for side in sides))
     else:
         params = {"side": side_short(bidders), "bid": bid, "points": f"{hand.points[bidders]:+d}"}
-        if hand.result == "made":
-            headline = _("%(side)s make %(bid)s: %(points)s") % params
-        elif hand.result == "set":
-            headline = _("%(side)s are set on %(bid)s: %(points)s") % params
-        else:
-            headline = _("%(side)s concede %(bid)s: %(points)s") % params
+        alone = len(bidders) == 1  # one player on their own (three or two at the table)
+        headline = _headline(hand.result, alone=alone) % params
         lines.append(f"{headline} · {others}" if others else headline)
         if hand.result != "conceded":
             # What the bidders had to take in tricks: the bid less their meld (as the engine counted it).
             need = trick_points_needed(int(data["bid"]), hand.meld[bidders])
-            lines.append(
-                ngettext(
+            if alone:
+                needed = ngettext(
+                    "%(side)s needed %(need)d trick point (bid %(bid)s − meld %(meld)d) and took %(took)d.",
+                    "%(side)s needed %(need)d trick points (bid %(bid)s − meld %(meld)d) and took %(took)d.",
+                    need,
+                )
+            else:
+                needed = ngettext(
                     "%(side)s needed %(need)d trick point (bid %(bid)s − meld %(meld)d); they took %(took)d.",
                     "%(side)s needed %(need)d trick points (bid %(bid)s − meld %(meld)d); "
                     "they took %(took)d.",
                     need,
                 )
+            lines.append(
+                needed
                 % {
                     "side": side_short(bidders),
                     "need": need,
@@ -67,10 +71,29 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
             _("This is the game's last deal (%(deals)d): the game ends after it.") % {"deals": number}
         )
     elif result.ended_after == number and result.reached:
-        lines.append(
-            _("This hand ends the game: %(side)s reach the target.") % {"side": side_short(result.reached)}
+        ends = (
+            _("This hand ends the game: %(side)s reaches the target.")
+            if len(result.reached) == 1
+            else _("This hand ends the game: %(side)s reach the target.")
         )
+        lines.append(ends % {"side": side_short(result.reached)})
     return lines
+
+
+def _headline(result: str, *, alone: bool) -> str:
+    """The first line of a bid hand's preview: a partnership ("N–S make 27") or one player on
+    their own ("N makes 27"), whose verb agrees with one (Czech "S splnil", "S–J splnili")."""
+    if alone:
+        if result == "made":
+            return _("%(side)s makes %(bid)s: %(points)s")
+        if result == "set":
+            return _("%(side)s is set on %(bid)s: %(points)s")
+        return _("%(side)s concedes %(bid)s: %(points)s")
+    if result == "made":
+        return _("%(side)s make %(bid)s: %(points)s")
+    if result == "set":
+        return _("%(side)s are set on %(bid)s: %(points)s")
+    return _("%(side)s concede %(bid)s: %(points)s")
 
 
 def need_before_tricks(
@@ -100,6 +123,15 @@ def bidders_need(result: GameResult, number: int, data: Mapping[str, Any]) -> st
         "bid": data["bid"],
         "meld": meld,
     }
+    if len(bidders) == 1:  # one player on their own
+        return (
+            ngettext(
+                "%(side)s needs %(need)d trick point (bid %(bid)s − meld %(meld)d).",
+                "%(side)s needs %(need)d trick points (bid %(bid)s − meld %(meld)d).",
+                params["need"],
+            )
+            % params
+        )
     return (
         ngettext(
             "%(side)s need %(need)d trick point (bid %(bid)s − meld %(meld)d).",

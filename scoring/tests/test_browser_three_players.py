@@ -88,14 +88,14 @@ def test_a_three_player_game_to_the_end(page, live_server):
         tricks={ANNA: 5, BO: 12},
     )
     expect(entry(page).get_by_role("spinbutton", name=CECILIA, exact=True).last).to_have_value("8")
-    save_hand(page, 1, preview="E make 21: +24 · N +5 · S +8")
+    save_hand(page, 1, preview="E makes 21: +24 · N +5 · S +8")
 
     # Hand 2 in quick mode: plain meld points, no trump named.
     fill_hand(page, bidder=CECILIA, bid=20, quick={BO: 4, CECILIA: 10}, tricks={ANNA: 4, BO: 10})
     assert_fits_the_phone(page)
     entry(page).locator(".meld-quick").scroll_into_view_if_needed()
     shoot(page, "three-02-hand-entry-quick-mode")
-    save_hand(page, 2, preview="S make 20: +21")
+    save_hand(page, 2, preview="S makes 20: +21")
 
     fill_hand(
         page,
@@ -105,7 +105,7 @@ def test_a_three_player_game_to_the_end(page, live_server):
         melds={ANNA: {"Run (A 10 K Q J of trump)": 1}},
         tricks={ANNA: 6, BO: 10},
     )
-    save_hand(page, 3, preview="N are set on 25: -25 · E +10 · S +9")
+    save_hand(page, 3, preview="N is set on 25: -25 · E +10 · S +9")
 
     fill_hand(
         page,
@@ -115,7 +115,7 @@ def test_a_three_player_game_to_the_end(page, live_server):
         melds={CECILIA: {"Kings around": 1, "Pinochle (Q♠ J♦)": 1}},
         slam=CECILIA,
     )
-    save_hand(page, 4, preview="S make 22: +37")
+    save_hand(page, 4, preview="S makes 22: +37")
 
     fill_hand(
         page,
@@ -125,10 +125,10 @@ def test_a_three_player_game_to_the_end(page, live_server):
         melds={BO: {"Trump marriage (K Q of trump)": 1, "Dix (9 of trump)": 1}},
         tricks={ANNA: 5, BO: 15},
     )
-    save_hand(page, 5, preview="E make 20: +20")
+    save_hand(page, 5, preview="E makes 20: +20")
 
     fill_hand(page, bidder=ANNA, bid=20, trump="Spades", tricks={ANNA: 10, BO: 10})
-    save_hand(page, 6, preview="N are set on 20: -20")
+    save_hand(page, 6, preview="N is set on 20: -20")
     expect(page.get_by_test_id("total-E")).to_have_text("78")
     expect(page.get_by_test_id("total-S")).to_have_text("85")
     expect(page.locator("#hand-4")).to_contain_text("SLAM S")
@@ -149,7 +149,7 @@ def test_a_three_player_game_to_the_end(page, live_server):
         melds={CECILIA: {"Aces around": 1}},
         tricks={ANNA: 8, BO: 7},
     )
-    save_hand(page, 7, preview="This hand ends the game: S reach the target.")
+    save_hand(page, 7, preview="This hand ends the game: S reaches the target.")
 
     game = Game.objects.get()
     assert services.game_record(game)["hands"] == HANDS
