@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from scoring.labels import side_short
 from scoring.rules import GameResult
@@ -76,18 +76,24 @@ def _target_reason(result: GameResult, reached: str, number: int) -> list[SafeSt
     hand = result.hands[number - 1]
     over = [side for side in result.settings.sides if hand.totals[side] >= target]
     params = {"side": _nobreak(side_short(reached)), "target": target, "number": number}
+    alone = len(reached) == 1  # one player on their own: the verb agrees with one (Czech "S dosáhl")
     if len(over) == 1:
-        lines = [_html(_("%(side)s reached %(target)s in hand %(number)s."), params)]
+        if alone:
+            message = pgettext("one player", "%(side)s reached %(target)s in hand %(number)s.")
+        else:
+            message = _("%(side)s reached %(target)s in hand %(number)s.")
     elif hand.bidding_side == reached:
-        message = _("%(side)s bid and reached %(target)s in hand %(number)s: the bidders go out first.")
-        lines = [_html(message, params)]
+        if alone:
+            message = _("%(side)s bid and reached %(target)s in hand %(number)s: the bidder goes out first.")
+        else:
+            message = _("%(side)s bid and reached %(target)s in hand %(number)s: the bidders go out first.")
     elif len(result.settings.sides) > 2:  # three players, each on their own
         message = _("Several players passed %(target)s in hand %(number)s: %(side)s has the most points.")
-        lines = [_html(message, params)]
+    elif alone:  # two players
+        message = _("Both players passed %(target)s in hand %(number)s: %(side)s has more points.")
     else:
         message = _("Both sides passed %(target)s in hand %(number)s: %(side)s have more points.")
-        lines = [_html(message, params)]
-    return lines
+    return [_html(message, params)]
 
 
 def _nobreak(text: str) -> SafeString:
