@@ -28,7 +28,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 from clubs.models import Club, Season
 from scoring import services
 from tests.access_helpers import CLUB
-from tests.browser import fill_hand, shoot, sign_in_browser, start_game
+from tests.browser import fill_hand, open_hand, shoot, sign_in_browser, start_game
 from tests.ledger_helpers import EW_MAKES, EW_SLAM, NS_MAKES, S_CONCEDES, make_night, roster
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -208,6 +208,8 @@ def test_a_save_and_the_totals_are_announced_on_the_game_and_share_pages(
     expect(announcer).to_contain_text("E–W (Bo & David): 20")
     assert "Undo" not in announcer.inner_text()
     shoot(scorer, "a11y-saved")
+    open_hand(scorer, 1)
+    shoot(scorer, "a11y-saved-hand-1-open", element=scorer.locator("#history"))
     saved, saved_line = audit(scorer, folder, "saved hand")
     (folder / "counts.txt").write_text(f"{refused_line}\n{saved_line}\n", encoding="utf-8")
     assert not blocking(saved), described(saved)
