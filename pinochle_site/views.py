@@ -29,6 +29,7 @@ _SHELL = (
     "js/table.js",
     "js/taps.js",
     "js/logout.js",
+    "js/announce.js",
     "django_htmx/htmx-2.min.js",
     "manifest.webmanifest",
     "icons/icon-192.png",
