@@ -28,6 +28,7 @@ _SHELL = (
     "js/app.js",
     "js/table.js",
     "js/taps.js",
+    "js/table-view.js",
     "js/logout.js",
     "js/announce.js",
     "django_htmx/htmx-2.min.js",

@@ -28,6 +28,17 @@ def test_the_service_worker_is_served_from_the_site_root_for_the_whole_site(clie
     assert re.search(r'const CACHE = "pinochle-[0-9a-f]{12}";', worker)
 
 
+def test_the_service_worker_keeps_every_script_and_style_the_game_page_loads(table_client, client):
+    """Offline, the game page is the kept copy: each file it loads must be kept with it, or the
+    phone runs the page without it."""
+    game = standard_game()
+    page = table_client.get(f"/g/{game.code}/").content.decode()
+    loaded = set(re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', page))
+    assert loaded, "the game page loads scripts and styles"
+    worker = client.get("/sw.js").content.decode()
+    assert sorted(path for path in loaded if path not in worker) == []
+
+
 def test_the_service_worker_speaks_the_phones_language_when_a_page_was_never_opened(client):
     client.cookies["django_language"] = "sv"
     worker = client.get("/sw.js").content.decode()
