@@ -13,7 +13,6 @@ app_name = "scoring"
 urlpatterns = [
     path("", views.game_list, name="game_list"),
     path("games/new", views.game_new, name="game_new"),
-    path("rules/", views.rules_help, name="rules_help"),
     # One game: the scoreboard and entry form, hands, corrections, filing, settings, handing over.
     path("g/<str:code>/", views.game_page, name="game"),
     path("g/<str:code>/live", views.game_live, name="game_live"),
