@@ -17,7 +17,7 @@ from django.views.decorators.http import condition, require_GET, require_http_me
 from django.views.decorators.vary import vary_on_cookie
 
 from scoring import game_settings
-from scoring.forms import GameForm
+from scoring.forms.game import GameForm
 from scoring.handover import (
     recovery_code,
 )
