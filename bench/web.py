@@ -118,7 +118,7 @@ def edit_cookie(code: str, token: str) -> str:
 
     from scoring import devices
 
-    return get_cookie_signer(salt=devices.DEVICE_COOKIE + devices._SALT).sign(token)
+    return get_cookie_signer(salt=devices.DEVICE_COOKIE + devices.DEVICE_SALT).sign(token)
 
 
 def grant_device(token: str, games: list[Any]) -> None:

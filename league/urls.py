@@ -1,20 +1,20 @@
 from django.urls import path
 
 import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
-from league import views
+from league.views import files, records, roles
 
 app_name = "league"
 urlpatterns = [
-    path("", views.index, name="index"),
-    path("clubs/<id:club_id>/", views.club, name="club"),
-    path("clubs/<id:club_id>/roles/", views.club_roles, name="roles"),
-    path("seasons/<id:season_id>/", views.season, name="season"),
-    path("seasons/<id:season_id>/publish", views.publish_season, name="publish"),
-    path("results/<str:publish_code>/", views.season_results, name="results"),
-    path("players/<id:player_id>/", views.player, name="player"),
-    path("players/<id:player_id>/merge", views.merge_player, name="merge"),
-    path("export/games.csv", views.export_csv, {"which": "games"}, name="export_games"),
-    path("export/hands.csv", views.export_csv, {"which": "hands"}, name="export_hands"),
-    path("import/", views.import_games, name="import"),
-    path("import/<id:batch_id>/", views.import_status, name="import_status"),
+    path("", records.index, name="index"),
+    path("clubs/<id:club_id>/", records.club, name="club"),
+    path("clubs/<id:club_id>/roles/", roles.club_roles, name="roles"),
+    path("seasons/<id:season_id>/", records.season, name="season"),
+    path("seasons/<id:season_id>/publish", records.publish_season, name="publish"),
+    path("results/<str:publish_code>/", records.season_results, name="results"),
+    path("players/<id:player_id>/", records.player, name="player"),
+    path("players/<id:player_id>/merge", records.merge_player, name="merge"),
+    path("export/games.csv", files.export_csv, {"which": "games"}, name="export_games"),
+    path("export/hands.csv", files.export_csv, {"which": "hands"}, name="export_hands"),
+    path("import/", files.import_games, name="import"),
+    path("import/<id:batch_id>/", files.import_status, name="import_status"),
 ]

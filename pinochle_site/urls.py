@@ -7,7 +7,8 @@
 /nights/     nights: club nights (check-in, the plan of tables and rounds, table cards, standings)
 /ledger/     ledger: a club night's settlement, a season's balances, a player's monthly statement
 /            scoring: the games list, /games/new, /g/<code>/… (one game), /s/<share_code>/…
-             (read-only share links), /rules/, /games/clubs/<id>/corrections/ (a club's games)
+             (read-only share links), /games/clubs/<id>/corrections/ (a club's games)
+/rules/      the rules page (numbers from scoring's engine, ratings and nights)
 /healthz     liveness check
 /sw.js       the service worker (offline copies of the app and of opened games)
 """
@@ -23,6 +24,8 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     # The service worker lives at the root so it may keep every page for offline use (templates/sw.js).
     path("sw.js", views.service_worker, name="service_worker"),
+    # The rules page states numbers owned by scoring, ratings and nights, so it lives above the apps.
+    path("rules/", views.rules_help, name="rules_help"),
     path("accounts/", include("accounts.urls")),
     path("clubs/", include("clubs.urls")),
     path("league/", include("league.urls")),

@@ -1,18 +1,29 @@
-"""Site-wide views that belong to no app."""
+"""Site-wide views that belong to no app, and the rules page, which states numbers owned by several
+apps (the rules engine's tables, the ratings' constants, the settlement's exact limit)."""
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
+from nights.settlement import payments
 from pinochle_site.middleware import SESSION_TAG_HEADER
+from ratings import compute
+from scoring.labels import MELD_LABELS
+from scoring.rules import tables, worked_example
+
+#: When the rule book behind the rules page last changed (shown in the reader's date format).
+RULES_DATE = datetime.date(2026, 11, 29)
 
 
 @require_GET
@@ -61,3 +72,27 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(worker, content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
     return response
+
+
+def rules_context() -> dict[str, Any]:
+    """Every number the rules page states, each read from the app that owns it."""
+    return {
+        **tables.rules_numbers(),
+        "rules_date": RULES_DATE,
+        "meld_labels": MELD_LABELS,
+        "example": worked_example.hand_table(),
+        "rating": {
+            "mu": compute.MU,
+            "sigma": compute.SIGMA,
+            "base": compute.DISPLAY_BASE,
+            "scale": compute.DISPLAY_SCALE,
+        },
+        "settlement_exact_limit": payments.EXACT_LIMIT,
+    }
+
+
+@require_GET
+def rules_help(request: HttpRequest) -> HttpResponse:
+    """The "Rules" help page: docs/rules.md in the players' words, every number read from its
+    owner and the worked example scored by the engine."""
+    return render(request, "rules.html", rules_context())

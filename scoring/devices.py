@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ImproperlyConfigured
 from django.core.signing import BadSignature
 from django.db import transaction
 from django.db.models import (
@@ -36,51 +38,80 @@ from scoring.handover import token_hash
 from scoring.models import Device, DeviceGame, Game
 
 DEVICE_COOKIE = "device"
-_SALT = "scoring.devices.device-id"
+DEVICE_SALT = "scoring.devices.device-id"
 
 
-def _device_id(request: HttpRequest) -> str | None:
-    new = getattr(request, "_new_device_id", None)
-    if new:
-        return str(new)
-    try:
-        value = request.get_signed_cookie(DEVICE_COOKIE, default=None, salt=_SALT)
-    except BadSignature:
-        return None
-    return value or None
+class BrowserDevice:
+    """This browser's device during one request, as `request.device` (set by `DeviceMiddleware`
+    before the view, as Django's AuthenticationMiddleware sets `request.user`): the id its cookie
+    carries, its record read at most once, the id of a device made during the request (whose
+    cookie the middleware then sends) and its rights to the games read so far (game pk ->
+    (active, counts) or None)."""
+
+    def __init__(self, request: HttpRequest) -> None:
+        self.request = request
+        self.new_id: str | None = None
+        self.rights: dict[int, tuple[bool, bool] | None] = {}
+
+    @property
+    def id(self) -> str | None:
+        """The device id: one made during this request, else the cookie's (None: no cookie, or
+        one this site did not sign)."""
+        if self.new_id:
+            return self.new_id
+        try:
+            value = self.request.get_signed_cookie(DEVICE_COOKIE, default=None, salt=DEVICE_SALT)
+        except BadSignature:
+            return None
+        return value or None
+
+    @cached_property
+    def record(self) -> Device | None:
+        device_id = self.id
+        return Device.objects.filter(id_hash=token_hash(device_id)).first() if device_id else None
+
+
+def attach_device(request: HttpRequest) -> BrowserDevice:
+    """Set `request.device` (done by `DeviceMiddleware`; a request built by hand calls it too)."""
+    device = BrowserDevice(request)
+    request.device = device  # type: ignore[attr-defined]  # HttpRequest declares no such field
+    return device
+
+
+def browser_device(request: HttpRequest) -> BrowserDevice:
+    """`request.device`, which `DeviceMiddleware` sets on every request."""
+    device = getattr(request, "device", None)
+    if not isinstance(device, BrowserDevice):
+        raise ImproperlyConfigured("request.device is set by scoring.devices.DeviceMiddleware")
+    return device
 
 
 def device_of(request: HttpRequest) -> Device | None:
     """The device record of this browser, or None (no cookie, or one this site did not sign)."""
-    if not hasattr(request, "_device"):
-        device_id = _device_id(request)
-        request._device = (  # type: ignore[attr-defined]
-            Device.objects.filter(id_hash=token_hash(device_id)).first() if device_id else None
-        )
-    device: Device | None = request._device  # type: ignore[attr-defined]
-    return device
+    return browser_device(request).record
 
 
 def ensure_device(request: HttpRequest) -> Device:
     """This browser's device record, made now if it has none; `DeviceMiddleware` (or
     `remember_device`) then sends the new cookie with the response."""
-    device = device_of(request)
+    state = browser_device(request)
+    device = state.record
     if device is None:
         device_id = secrets.token_urlsafe(32)
         device = Device.objects.create(id_hash=token_hash(device_id))
-        request._new_device_id = device_id  # type: ignore[attr-defined]
-        request._device = device  # type: ignore[attr-defined]
+        state.new_id = device_id
+        state.record = device
     return device
 
 
 def remember_device(request: HttpRequest, response: HttpResponseBase) -> None:
     """Send the cookie of a device made during this request (idempotent)."""
-    device_id = getattr(request, "_new_device_id", None)
+    device_id = browser_device(request).new_id
     if device_id and DEVICE_COOKIE not in response.cookies:
         response.set_signed_cookie(
             DEVICE_COOKIE,
             device_id,
-            salt=_SALT,
+            salt=DEVICE_SALT,
             max_age=settings.EDIT_TOKEN_MAX_AGE_DAYS * 24 * 3600,
             secure=settings.SESSION_COOKIE_SECURE,
             httponly=True,
@@ -105,7 +136,7 @@ def grant_game(request: HttpRequest, game: Game, *, exclusive: bool) -> None:
         DeviceGame.objects.update_or_create(
             device=device, game=game, defaults={"active": True, "holder": holder_of(request)}
         )
-    request.__dict__.pop("_device_rights", None)
+    browser_device(request).rights.clear()
 
 
 def _holder_may_score(club_id: Any) -> Q:  # a club id, or an OuterRef to one
@@ -128,9 +159,10 @@ def _rights_row(request: HttpRequest, game: Game) -> tuple[bool, bool] | None:
     """(active, counts) of this browser's right to the game, or None; one query per request and
     game, however often it is asked. `counts` is False for a right held for an account that no
     longer scores for the game's club (removed, or made a member)."""
-    cache: dict[int, tuple[bool, bool] | None] = request.__dict__.setdefault("_device_rights", {})
+    state = browser_device(request)
+    cache = state.rights
     if game.pk not in cache:
-        device_id = _device_id(request)
+        device_id = state.id
         row = (
             DeviceGame.objects.filter(device__id_hash=token_hash(device_id), game=game)
             .annotate(counts=ExpressionWrapper(_holder_scores(game), output_field=BooleanField()))
@@ -189,7 +221,8 @@ def game_with_right(request: HttpRequest, code: str) -> Game | None:
     same query and kept for the request, so `holds_game`, `held_game_once` and `right_lapsed` ask
     no more. The right counts as `_rights_row` counts it (a club game's right only while its
     holder may score for the club)."""
-    device_id = _device_id(request)
+    browser = browser_device(request)
+    device_id = browser.id
     games = Game.objects.filter(code=code)
     try:
         game = (_with_right(games, token_hash(device_id)) if device_id else games).get()
@@ -200,7 +233,7 @@ def game_with_right(request: HttpRequest, code: str) -> Game | None:
         row = None
         if state is not None:
             row = (state >= 2, bool(state % 2) or game.club_id is None)
-        request.__dict__.setdefault("_device_rights", {})[game.pk] = row
+        browser.rights[game.pk] = row
     return game
 
 
@@ -232,12 +265,14 @@ def held_game_ids(request: HttpRequest, *, limit: int = 200) -> list[int]:
 
 
 class DeviceMiddleware:
-    """Sends the device cookie when a view made a device."""
+    """Sets `request.device` (a `BrowserDevice`) and sends the device cookie when a view made a
+    device."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        attach_device(request)
         response = self.get_response(request)
         remember_device(request, response)
         return response
@@ -245,7 +280,11 @@ class DeviceMiddleware:
 
 __all__ = [
     "DEVICE_COOKIE",
+    "DEVICE_SALT",
+    "BrowserDevice",
     "DeviceMiddleware",
+    "attach_device",
+    "browser_device",
     "device_of",
     "ensure_device",
     "game_with_right",

@@ -243,8 +243,6 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
         if request.method == "GET" and not getattr(request, "htmx", None):
             raise Refused(no_right_page(request, game))
         raise Refused(deny(request))
-    # A mark on the request that game_of reads: HttpRequest has no field for it.
-    request._checked_game = game  # type: ignore[attr-defined]
     return game
 
 
@@ -259,9 +257,10 @@ def require_game(*, edit: bool) -> Callable[[View], View]:
             if code is None:
                 raise Http404("no game code in the URL")
             try:
-                get_game_for(request, code, edit=edit)
+                game = get_game_for(request, code, edit=edit)
             except Refused as refused:
                 return refused.response
+            request.game = game  # type: ignore[attr-defined]  # documented in `game_of`
             return view(request, *args, **kwargs)
 
         return wrapper  # type: ignore[return-value]
@@ -269,12 +268,27 @@ def require_game(*, edit: bool) -> Callable[[View], View]:
     return decorator
 
 
-def game_of(request: HttpRequest, code: str) -> Game:
-    """The game a guarded view's URL names: the one the decorator already read (one query fewer
-    on every scoreboard), or a fresh read."""
-    game = getattr(request, "_checked_game", None)
-    if isinstance(game, Game) and game.code == code:
+def require_shared_game(view: View) -> View:
+    """For a view whose URL has `share_code`: the read-only share link's game (404 if none), read
+    once and kept as `request.game` for the view and its ETag (`game_of`)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        request.game = get_shared_game_or_404(kwargs.get("share_code") or "")  # type: ignore[attr-defined]
+        return view(request, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def game_of(request: HttpRequest, code: str | None = None) -> Game:
+    """`request.game`: the game a guarded view's URL names, set by `require_game` (after its
+    checks) or `require_shared_game`, so the view and its ETag read it once; without one, a fresh
+    read of the game `code` names."""
+    game = getattr(request, "game", None)
+    if isinstance(game, Game) and (code is None or game.code == code):
         return game
+    if code is None:
+        raise Http404("no game on this request")
     return get_object_or_404(Game, code=code)
 
 

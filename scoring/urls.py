@@ -5,33 +5,32 @@ games under /games/."""
 from django.urls import path
 
 import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
-from scoring import views
+from scoring.views import details, game, hands, settings_page, sharing
 
 app_name = "scoring"
 
 
 urlpatterns = [
-    path("", views.game_list, name="game_list"),
-    path("games/new", views.game_new, name="game_new"),
-    path("rules/", views.rules_help, name="rules_help"),
+    path("", game.game_list, name="game_list"),
+    path("games/new", game.game_new, name="game_new"),
     # One game: the scoreboard and entry form, hands, corrections, filing, settings, handing over.
-    path("g/<str:code>/", views.game_page, name="game"),
-    path("g/<str:code>/live", views.game_live, name="game_live"),
-    path("g/<str:code>/hands", views.hand_save, name="hand_save"),
-    path("g/<str:code>/preview", views.hand_preview, name="hand_preview"),
-    path("g/<str:code>/hands/<id:number>/", views.hand_edit, name="hand_edit"),
-    path("g/<str:code>/hands/<id:number>/preview", views.hand_preview, name="hand_edit_preview"),
-    path("g/<str:code>/hands/last/delete", views.hand_delete_last, name="hand_delete_last"),
-    path("g/<str:code>/history/", views.game_history, name="game_history"),
-    path("g/<str:code>/details/", views.game_details, name="game_details"),
-    path("g/<str:code>/settings/", views.game_settings_page, name="game_settings"),
-    path("g/<str:code>/hand-over/", views.hand_over, name="game_hand_over"),
-    path("g/<str:code>/take-over/<str:token>/", views.take_over, name="game_take_over"),
-    path("g/<str:code>/recover", views.recover, name="game_recover"),
+    path("g/<str:code>/", game.game_page, name="game"),
+    path("g/<str:code>/live", game.game_live, name="game_live"),
+    path("g/<str:code>/hands", hands.hand_save, name="hand_save"),
+    path("g/<str:code>/preview", hands.hand_preview, name="hand_preview"),
+    path("g/<str:code>/hands/<id:number>/", hands.hand_edit, name="hand_edit"),
+    path("g/<str:code>/hands/<id:number>/preview", hands.hand_preview, name="hand_edit_preview"),
+    path("g/<str:code>/hands/last/delete", hands.hand_delete_last, name="hand_delete_last"),
+    path("g/<str:code>/history/", details.game_history, name="game_history"),
+    path("g/<str:code>/details/", details.game_details, name="game_details"),
+    path("g/<str:code>/settings/", settings_page.game_settings_page, name="game_settings"),
+    path("g/<str:code>/hand-over/", sharing.hand_over, name="game_hand_over"),
+    path("g/<str:code>/take-over/<str:token>/", sharing.take_over, name="game_take_over"),
+    path("g/<str:code>/recover", sharing.recover, name="game_recover"),
     # Read-only share links (already handed out: these paths stay).
-    path("s/<str:share_code>/", views.shared_game, name="game_shared"),
-    path("s/<str:share_code>/live", views.shared_live, name="game_shared_live"),
-    path("s/<str:share_code>/recover", views.recover, name="game_shared_recover"),
+    path("s/<str:share_code>/", game.shared_game, name="game_shared"),
+    path("s/<str:share_code>/live", game.shared_live, name="game_shared_live"),
+    path("s/<str:share_code>/recover", sharing.recover, name="game_shared_recover"),
     # A club's corrections trail: the club's games, seen by its organisers.
-    path("games/clubs/<id:club_id>/corrections/", views.club_corrections_page, name="club_corrections"),
+    path("games/clubs/<id:club_id>/corrections/", details.club_corrections_page, name="club_corrections"),
 ]

@@ -12,7 +12,7 @@ from django.test import Client, RequestFactory
 
 from clubs.models import Club
 from scoring import services
-from scoring.devices import DEVICE_COOKIE, remember_device
+from scoring.devices import DEVICE_COOKIE, attach_device, remember_device
 from scoring.models import Game
 from scoring.permissions import grant_edit_token
 
@@ -84,6 +84,7 @@ def edit_token_cookie(game: Game) -> tuple[str, str]:
     game's creating browser would get it."""
     request = RequestFactory().get("/")
     request.user = AnonymousUser()
+    attach_device(request)
     grant_edit_token(request, game)
     response = HttpResponse()
     remember_device(request, response)
@@ -94,6 +95,7 @@ def request_as(user: User | None = None, cookies: dict[str, str] | None = None) 
     request = RequestFactory().get("/")
     request.user = user if user is not None else AnonymousUser()
     request.COOKIES.update(cookies or {})
+    attach_device(request)  # as DeviceMiddleware does
     return request
 
 

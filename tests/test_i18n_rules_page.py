@@ -126,3 +126,38 @@ def test_it_scores_the_worked_example_with_the_engine():
     ]:
         index = table.index(label)
         assert table[index + 1 : index + 3] == values, label
+
+
+def test_the_ratings_and_settlement_numbers_come_from_their_owners(monkeypatch):
+    """The page states the ratings' constants and the settlement's exact limit as their apps set
+    them: change one there and the page follows (the template types none of them)."""
+    from nights.settlement import payments
+    from ratings import compute
+
+    monkeypatch.setattr(compute, "MU", 30.0)
+    monkeypatch.setattr(compute, "SIGMA", 10.0)
+    monkeypatch.setattr(compute, "DISPLAY_BASE", 1500)
+    monkeypatch.setattr(compute, "DISPLAY_SCALE", 40)
+    monkeypatch.setattr(payments, "EXACT_LIMIT", 17)
+    text = " ".join(text_segments(rules_html("en")))
+    assert "starting at 30 and 10.00" in text
+    assert "1500 + 40 × (μ − 3σ), so a newcomer starts at 1500" in text
+    assert "exact minimum for up to 17 players" in text
+    sv = " ".join(text_segments(rules_html("sv")))
+    assert "från början 30 och 10,00" in sv and "upp till 17 spelare" in sv
+    cs = " ".join(text_segments(rules_html("cs")))
+    assert "na začátku 30 a 10,00" in cs and "Pro nejvýše 17 hráčů" in cs
+
+
+@pytest.mark.parametrize(
+    "lang, expected",
+    [
+        ("en", ["starting at 25 and 8.33", "1000 + 20 × (μ − 3σ)", "up to 20 players"]),
+        ("sv", ["från början 25 och 8,33", "1000 + 20 × (μ − 3σ)", "upp till 20 spelare"]),
+        ("cs", ["na začátku 25 a 8,33", "1000 + 20 × (μ − 3σ)", "Pro nejvýše 20 hráčů"]),
+    ],
+)
+def test_the_ratings_and_settlement_numbers_read_as_before(lang, expected):
+    text = " ".join(text_segments(rules_html(lang)))
+    for phrase in expected:
+        assert phrase in text

@@ -196,6 +196,51 @@ def test_an_app_uses_no_private_name_of_another(app):
     )
 
 
+def _request_marks(tree: ast.Module) -> list[tuple[int, str]]:
+    """Private-looking names set or read on a request: `request._x`, `getattr(request, "_x")`,
+    `request.__dict__`."""
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "request"
+            and node.attr.startswith("_")
+        ):
+            found.append((node.lineno, f"request.{node.attr}"))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in {"getattr", "hasattr", "setattr"}
+            and len(node.args) >= 2
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == "request"
+            and isinstance(node.args[1], ast.Constant)
+            and str(node.args[1].value).startswith("_")
+        ):
+            found.append((node.lineno, f"{node.func.id}(request, {node.args[1].value!r})"))
+    return found
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_no_app_hangs_private_names_on_the_request(app):
+    """What a request carries beyond Django's own fields is public and set in one place
+    (`request.device` by DeviceMiddleware, `request.game` by the game decorators)."""
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line} {what}"
+        for path, tree in PARSED[app]
+        for line, what in _request_marks(tree)
+    ]
+    assert not wrong, "a private-looking mark on the request:\n" + "\n".join(wrong)
+
+
+def test_the_request_check_finds_the_marks_it_should():
+    tree = ast.parse(
+        "request._device = 1\nx = getattr(request, '_checked_game', None)\nrequest.__dict__.pop('_r')\n"
+    )
+    assert [line for line, _what in _request_marks(tree)] == [1, 2, 3]
+
+
 # --- writes: an app writes only its own rows ----------------------------------------------------
 
 # Reading a lower app's rows is fine; writing them is its owner's business: an app creates, changes

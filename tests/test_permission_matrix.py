@@ -486,7 +486,7 @@ CLUB_READS: dict[str, tuple[Callable[[World], str], frozenset[str]]] = {
 READ_ONLY = {
     "scoring:game_list", "healthz", "service_worker", "scoring:game", "scoring:game_live",
     "scoring:game_shared",
-    "scoring:game_shared_live", "scoring:rules_help", "scoring:game_history", "scoring:club_corrections",
+    "scoring:game_shared_live", "rules_help", "scoring:game_history", "scoring:club_corrections",
     "league:index", "league:club", "league:season", "league:player", "league:export_games",
     "league:export_hands", "league:results", "league:import_status",
     "clubs:index", "clubs:roster", "clubs:player",
@@ -544,7 +544,7 @@ def test_a_read_only_url_refuses_a_post(name, world):
         "scoring:game_list": "/",
         "healthz": "/healthz",
         "service_worker": "/sw.js",
-        "scoring:rules_help": "/rules/",
+        "rules_help": "/rules/",
         "clubs:index": "/clubs/",
         "clubs:roster": f"/clubs/{CLUB}/roster/",
         "clubs:player": f"/clubs/{CLUB}/players/{world.keep.pk}/",

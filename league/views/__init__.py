@@ -5,21 +5,3 @@ validate with a form and write through clubs.services or league.services; everyt
 reads. Who may do what (docs/security.md): a club's records are read by its roles; organisers
 merge players, change roles and publish seasons; scorers and organisers file and import games.
 """
-
-from league.views.files import export_csv, import_games, import_status
-from league.views.records import club, index, merge_player, player, publish_season, season, season_results
-from league.views.roles import club_roles
-
-__all__ = [
-    "club",
-    "club_roles",
-    "export_csv",
-    "import_games",
-    "import_status",
-    "index",
-    "merge_player",
-    "player",
-    "publish_season",
-    "season",
-    "season_results",
-]

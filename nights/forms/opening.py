@@ -20,7 +20,7 @@ from clubs.selectors import open_seasons
 from core.fields import PlainDecimalField, WholeNumberField
 from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUNDS, Night
 from scoring.engine_messages import engine_message
-from scoring.forms import GameRulesForm
+from scoring.forms.game import GameRulesForm
 from scoring.rules import RecordError, parse_settings
 from scoring.rules.tables import chips_in_play
 

@@ -82,14 +82,14 @@ def test_the_player_page_speaks_swedish_and_czech(reader):
 
 
 def test_the_rules_page_explains_the_ratings_in_every_language(client):
-    assert "1000 + 20 × (μ − 3σ)" in client.get(reverse("scoring:rules_help")).content.decode()
+    assert "1000 + 20 × (μ − 3σ)" in client.get(reverse("rules_help")).content.decode()
     assert (
         "Så fungerar rankingtalen"
-        in client.get(reverse("scoring:rules_help"), HTTP_ACCEPT_LANGUAGE="sv").content.decode()
+        in client.get(reverse("rules_help"), HTTP_ACCEPT_LANGUAGE="sv").content.decode()
     )
     assert (
         "Jak funguje hodnocení"
-        in client.get(reverse("scoring:rules_help"), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+        in client.get(reverse("rules_help"), HTTP_ACCEPT_LANGUAGE="cs").content.decode()
     )
 
 

@@ -260,19 +260,17 @@ ROUNDHOUSE_FAMILIES: Final = ("kings", "queens")
 
 
 def setup_numbers() -> dict[str, object]:
-    """What the setup page's script needs: the defaults by deck and variant, and the seats Check
-    Pinochle needs.
+    """What the setup page's script needs: the default target by deck and then variant and the
+    default minimum bid by deck (the script looks them up, it decides nothing), the deck and
+    variant a form without a choice means, and the seats Check Pinochle needs.
 
     >>> setup_numbers()["targets"]
-    {'single': 150, 'double': 500, 'check': 100}
+    {'single': {'standard': 150, 'check': 100}, 'double': {'standard': 500, 'check': 500}}
     """
     return {
-        "targets": {
-            "single": default_target("single", "standard"),
-            "double": default_target("double", "standard"),
-            "check": default_target("single", "check"),
-        },
+        "targets": {deck: {variant: default_target(deck, variant) for variant in VARIANTS} for deck in DECKS},
         "min_bids": {deck: default_min_bid(deck) for deck in DECKS},
+        "first": {"deck": DECKS[0], "variant": VARIANTS[0]},
         "check_seats": CHECK_SEATS,
         "seat_counts": list(SEAT_COUNTS),
     }

@@ -66,7 +66,7 @@ def test_the_setup_page_hands_over_the_rule_books_defaults_and_check_pinochles_s
     page = client.get("/games/new").content.decode()
     numbers = _script(page, "setup-numbers")
     assert numbers == setup_numbers()
-    assert numbers["check_seats"] == 4 and numbers["targets"]["check"] == 100
+    assert numbers["check_seats"] == 4 and numbers["targets"]["single"]["check"] == 100
 
 
 @pytest.mark.parametrize("name", ["app.js", "table.js"])
@@ -74,3 +74,18 @@ def test_the_phones_scripts_write_no_rule_book_number(name):
     script = (Path(settings.BASE_DIR) / "static" / "js" / name).read_text(encoding="utf-8")
     for rule in ("dataset.points", "dataset.chips", "dataset.roundhouse", "trickTotal", '"4"', "kings"):
         assert rule not in script
+    # Which default goes with which deck and variant is the engine's (`setup_numbers`): the script
+    # looks it up by the checked radios and names no deck.
+    for deck in ('"double"', '"single"', "targets.double", "targets.check", "targets.single"):
+        assert deck not in script
+
+
+def test_the_setup_numbers_give_every_deck_and_variant_the_engines_default():
+    from scoring.rules.tables import DECKS, VARIANTS, default_min_bid, default_target
+
+    numbers = setup_numbers()
+    assert numbers["targets"] == {
+        deck: {variant: default_target(deck, variant) for variant in VARIANTS} for deck in DECKS
+    }
+    assert numbers["min_bids"] == {deck: default_min_bid(deck) for deck in DECKS}
+    assert numbers["first"] == {"deck": DECKS[0], "variant": VARIANTS[0]}

@@ -16,7 +16,7 @@ from clubs.permissions import can_manage_club, can_score_for_club, require_club_
 from scoring import filing
 from scoring.audit import club_corrections, game_corrections
 from scoring.diff import change_rows
-from scoring.forms import GameDetailsForm
+from scoring.forms.details import GameDetailsForm
 from scoring.permissions import (
     NIGHT_PLAN_LOCKED,
     actor_for,

@@ -17,7 +17,7 @@ from django.views.decorators.http import condition, require_GET, require_http_me
 from django.views.decorators.vary import vary_on_cookie
 
 from scoring import game_settings
-from scoring.forms import GameForm
+from scoring.forms.game import GameForm
 from scoring.handover import (
     recovery_code,
 )
@@ -29,6 +29,7 @@ from scoring.permissions import (
     grant_edit_token,
     readable_games,
     require_game_view,
+    require_shared_game,
 )
 from scoring.selectors.board import scoreboard
 from scoring.selectors.lists import game_lists
@@ -105,17 +106,8 @@ def _live_etag(request: HttpRequest, code: str) -> str:
     return f"{game_settings.version(game)}-{_live_mode(request, game)}-{get_language()}"
 
 
-def _shared_of(request: HttpRequest, share_code: str) -> Game:
-    """The share link's game, read once per request (the ETag and the view both need it)."""
-    game = getattr(request, "_shared_game", None)
-    if not isinstance(game, Game) or game.share_code != share_code:
-        game = get_shared_game_or_404(share_code)
-        request._shared_game = game  # type: ignore[attr-defined]
-    return game
-
-
 def _shared_etag(request: HttpRequest, share_code: str) -> str:
-    return f"{game_settings.version(_shared_of(request, share_code))}-share-{get_language()}"
+    return f"{game_settings.version(game_of(request))}-share-{get_language()}"
 
 
 @require_GET
@@ -132,9 +124,10 @@ def game_live(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
+@require_shared_game
 @condition(etag_func=_shared_etag)
 def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
-    return _live(request, _shared_of(request, share_code), mode="share")
+    return _live(request, game_of(request), mode="share")
 
 
 def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:

@@ -17,7 +17,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core import strict_input
 from scoring import services
-from scoring.forms import HandForm, hand_initial
+from scoring.forms.hand import HandForm
+from scoring.forms.hand_initial import hand_initial
 from scoring.models import Game, Hand
 from scoring.permissions import (
     actor_for,

@@ -16,7 +16,7 @@ from django_htmx.middleware import HtmxDetails
 
 from scoring import game_settings, services
 from scoring.audit import game_corrections
-from scoring.forms import HandForm
+from scoring.forms.hand import HandForm
 from scoring.handover import (
     recovery_code,
 )

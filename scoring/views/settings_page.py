@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scoring import game_settings, services
-from scoring.forms import GameSettingsForm
+from scoring.forms.settings import GameSettingsForm
 from scoring.models import Game
 from scoring.permissions import (
     actor_for,

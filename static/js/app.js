@@ -66,16 +66,21 @@
   function setupDefaults(form) {
     const d = numbers("setup-numbers");
     if (!form || !d) return;
-    const deck = (form.querySelector("input[name=deck]:checked") || {}).value;
-    const variant = (form.querySelector("input[name=variant]:checked") || {}).value;
+    // The checked deck and variant, or the ones a form without a choice means.
+    const picked = function (name, known) {
+      const value = (form.querySelector("input[name=" + name + "]:checked") || {}).value;
+      return value in known ? value : d.first[name];
+    };
+    const deck = picked("deck", d.targets);
+    let variant = picked("variant", d.targets[deck]);
     const seats = (form.querySelector("input[name=seats]:checked") || {}).value;
     if (Number(seats) !== d.check_seats && variant === "check") {
-      const standard = form.querySelector("input[name=variant][value=standard]");
+      const standard = form.querySelector("input[name=variant][value=" + d.first.variant + "]");
       if (standard) standard.checked = true;
+      variant = d.first.variant;
     }
-    const target = deck === "double" ? d.targets.double : variant === "check" ? d.targets.check : d.targets.single;
-    form.querySelector("input[name=target]").placeholder = target;
-    form.querySelector("input[name=min_bid]").placeholder = d.min_bids[deck === "double" ? "double" : "single"];
+    form.querySelector("input[name=target]").placeholder = d.targets[deck][variant];
+    form.querySelector("input[name=min_bid]").placeholder = d.min_bids[deck];
   }
 
   // The bid's − / +: stepped here by the rule book's ladder (no round trip per tap); without
