@@ -241,8 +241,8 @@ class Check:
 
 def verify(tables: list[Table]) -> Check:
     """Compare what the server acknowledged with the database, and the totals with the engine."""
-    from scoring import services
     from scoring.models import Game
+    from scoring.services.results import score
 
     check = Check()
     for table in tables:
@@ -263,7 +263,7 @@ def verify(tables: list[Table]) -> Check:
             check.problems.append(f"game {table.code}: {len(lost)} lost, {extra} not acknowledged")
         if [number for number, _sid in rows] != list(range(1, len(rows) + 1)):
             check.problems.append(f"game {table.code}: hand numbers are not 1..{len(rows)}")
-        result = services.score(game)
+        result = score(game)
         cached = (game.hand_count, game.finished, game.winner, game.scores, game.chip_totals)
         fresh = (
             len(result.hands),

@@ -60,7 +60,9 @@ def main() -> None:
     from league.services import store_games
     from ratings import services as rating_services
     from ratings.models import PlayerRating, RatingPoint
-    from scoring import filing, services
+    from scoring import filing
+    from scoring.services.games import create_game
+    from scoring.services.hands import record_hand
 
     call_command("migrate", verbosity=0)
     rng = random.Random(15)
@@ -110,7 +112,7 @@ def main() -> None:
     last_day = datetime.date(2025, 1, 1) + datetime.timedelta(days=200)
     for number in range(args.saves):
         new = build_games(1, rng, "Big", last_day, "Bench club", roster)[0]
-        game = services.create_game(
+        game = create_game(
             seats=4, variant=new.settings["variant"], deck="single", target=new.settings["target"],
             min_bid=None, first_dealer="N", meld_needs_trick=False, players=new.players,
         )  # fmt: skip
@@ -121,11 +123,11 @@ def main() -> None:
         for row, player in zip(game.seat_rows.order_by("seat"), seated, strict=True):
             filing.link_seat(seat=row, player=player)
         for index, hand in enumerate(new.hands[:-1], start=1):
-            services.record_hand(game=game, number=index, data=hand)
+            record_hand(game=game, number=index, data=hand)
         rating_parts.clear()
         rating_cpu.clear()
         began = time.perf_counter()
-        services.record_hand(game=game, number=len(new.hands), data=new.hands[-1])
+        record_hand(game=game, number=len(new.hands), data=new.hands[-1])
         saves.append(time.perf_counter() - began)
         ratings_wall.append(sum(rating_parts))
         ratings_cpu.append(sum(rating_cpu))

@@ -136,23 +136,25 @@ def seed(workdir: Path) -> tuple[str, str, Path]:
     import django
 
     django.setup()
-    from scoring import services
     from scoring.handover import token_hash
     from scoring.models import Game, GameSeat, Hand
+    from scoring.services.games import create_game
+    from scoring.services.hands import record_hand
+    from scoring.services.results import score
 
     token = secrets.token_urlsafe(32)
 
     players = {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"}
-    board = services.create_game(
+    board = create_game(
         seats=4, variant="check", deck="single", target=9999, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players=players,
     )  # fmt: skip
     for number in range(1, 41):
         data = {"passed": True} if number % 5 == 0 else WORKED_EXAMPLE
-        services.record_hand(game=board, number=number, data=data)
+        record_hand(game=board, number=number, data=data)
     Game.objects.filter(pk=board.pk).update(edit_token_hash=token_hash(token))
 
-    result = services.score(board, [WORKED_EXAMPLE] * 5)
+    result = score(board, [WORKED_EXAMPLE] * 5)
     games = [
         Game(
             variant="check",
@@ -185,16 +187,17 @@ def save_queries(token: str, hands: int) -> int:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from scoring import services
     from scoring.handover import token_hash
     from scoring.models import Game
+    from scoring.services.games import create_game
+    from scoring.services.hands import record_hand
 
-    game = services.create_game(
+    game = create_game(
         seats=4, variant="check", deck="single", target=9999, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"},
     )  # fmt: skip
     for number in range(1, hands + 1):
-        services.record_hand(game=game, number=number, data=WORKED_EXAMPLE)
+        record_hand(game=game, number=number, data=WORKED_EXAMPLE)
     Game.objects.filter(pk=game.pk).update(edit_token_hash=token_hash(token))
     client = Client(HTTP_HOST="127.0.0.1")
     grant_device(token, [game])
@@ -213,16 +216,17 @@ def scoreboard_queries(token: str, hands: int) -> int:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from scoring import services
     from scoring.handover import token_hash
     from scoring.models import Game
+    from scoring.services.games import create_game
+    from scoring.services.hands import record_hand
 
-    game = services.create_game(
+    game = create_game(
         seats=4, variant="check", deck="single", target=9999, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"},
     )  # fmt: skip
     for number in range(1, hands + 1):
-        services.record_hand(game=game, number=number, data=WORKED_EXAMPLE)
+        record_hand(game=game, number=number, data=WORKED_EXAMPLE)
     Game.objects.filter(pk=game.pk).update(edit_token_hash=token_hash(token))
     grant_device(token, [game])
     client = Client(HTTP_HOST="127.0.0.1")

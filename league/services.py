@@ -27,7 +27,7 @@ from scoring import imported, stats
 from scoring.models import Game, GameSeat, GameStat, Hand, HandStat
 from scoring.rules import GameResult
 from scoring.rules.tables import SEAT_ORDER
-from scoring.services import summary_fields
+from scoring.services.results import summary_fields
 
 # --- bulk storing of checked games (imports, the benchmark) ------------------------------------
 

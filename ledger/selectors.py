@@ -24,7 +24,7 @@ from nights.models import Night, NightTable
 from nights.standings import table_figures
 from scoring.models import Game, GameSeat, GameStat
 from scoring.rules.tables import sides_for
-from scoring.services import score
+from scoring.services.results import score
 
 PlayerId = int
 

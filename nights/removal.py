@@ -8,7 +8,7 @@ from django.db import transaction
 from nights.models import Night
 from nights.services import locked_for_update
 from nights.signals import Settlement, night_removing, night_settlement
-from scoring import services as scoring_services
+from scoring.services.games import delete_game
 
 
 def settlement_of(night: Night) -> Settlement:
@@ -47,5 +47,5 @@ def remove_night(*, night: Night, keep_payments: bool = True, removed_by: str = 
     games = list(night.games)
     night.delete()  # players, tables, seats and byes cascade; games are PROTECTed until now
     for game in games:
-        scoring_services.delete_game(game=game)
+        delete_game(game=game)
     return len(games)

@@ -20,12 +20,12 @@ from nights.services import (
     ordered_seats,
     started_rounds,
 )
-from scoring import services as scoring_services
 from scoring.audit import Actor
 from scoring.devices import end_rights
 from scoring.filing import file_game
 from scoring.handover import take_over_with_link
 from scoring.models import Device, Game
+from scoring.services.games import create_game
 
 #: Who the corrections trail names when a phone takes a table over through its link.
 TABLE_LINK_ACTOR = Actor(user=None, label="table-link")
@@ -58,7 +58,7 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
     games = []
     for table in tables:
         seats = ordered_seats(table)
-        game = scoring_services.create_game(
+        game = create_game(
             seats=len(seats),
             variant=night.variant,
             deck=night.deck,

@@ -23,7 +23,7 @@ from core.strict_input import is_game_code
 from scoring import stats
 from scoring.models import DeviceGame, Game, GameSeat, GameStat, Hand, HandChange, HandStat
 from scoring.rules import RecordError, check_record
-from scoring.services import SUMMARY_FIELDS, summary_fields
+from scoring.services.results import SUMMARY_FIELDS, summary_fields
 
 _STATS = "statistics: rewritten from the hands when the engine scores each game again"
 _ROWS = whole_app(

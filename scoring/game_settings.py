@@ -1,8 +1,8 @@
 """Changing a game's settings after Start: the names, the first dealer, the target, the
 minimum bid and the house rule.
 
-Every change rescores the whole game through the one write path (`services.score`, the engine's
-`check_record`, then `services.store_result`) under the lock every write of hands takes, so a
+Every change rescores the whole game through the one write path (`score`, the engine's
+`check_record`, then `store_result`) under the lock every write of hands takes, so a
 change the recorded hands do not allow (a bid below a new minimum, a target that ends the game
 before hands already recorded) raises the engine's RecordError and writes nothing. The first
 dealer moves the dealer of every hand; a new target may end an open game or reopen a finished one,
@@ -22,11 +22,11 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring import services
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, HandChange
 from scoring.rules import GameResult, Settings, parse_settings
 from scoring.services.hands import lock_game
+from scoring.services.results import SETTINGS_FIELDS, SUMMARY_FIELDS, score, store_result
 
 
 @dataclass(frozen=True)
@@ -140,8 +140,8 @@ def _work_out(
     for name in ("target", "min_bid"):
         if name not in after:
             setattr(candidate, name, getattr(game, name))
-    result_before = services.score(game, hand_data)
-    result_after = services.score(candidate, hand_data) if after else result_before
+    result_before = score(game, hand_data)
+    result_after = score(candidate, hand_data) if after else result_before
     return Outcome(before, after, result_before, result_after), candidate
 
 
@@ -171,9 +171,9 @@ def change_settings(*, game: Game, new: NewSettings, expected: str | None, actor
     if expected is not None and expected != version(current):
         _copy_onto(game, current)
         raise SettingsMovedOn(version(current))
-    for name in services.SETTINGS_FIELDS:
+    for name in SETTINGS_FIELDS:
         setattr(current, name, getattr(candidate, name))
-    current.save(update_fields=[*services.SETTINGS_FIELDS, "updated_at"])
+    current.save(update_fields=[*SETTINGS_FIELDS, "updated_at"])
     renamed = outcome.after.get("players", {})
     for row in seat_rows:
         if row.seat in renamed:
@@ -187,7 +187,7 @@ def change_settings(*, game: Game, new: NewSettings, expected: str | None, actor
         new_data=outcome.after,
         actor=actor,
     )
-    services.store_result(
+    store_result(
         game=current, result=outcome.result_after, hand_data=hand_data, seat_rows=seat_rows, first_changed=1
     )
     _copy_onto(game, current)
@@ -195,7 +195,7 @@ def change_settings(*, game: Game, new: NewSettings, expected: str | None, actor
 
 
 def _copy_onto(game: Game, current: Game) -> None:
-    for name in (*services.SETTINGS_FIELDS, *services.SUMMARY_FIELDS, "updated_at"):
+    for name in (*SETTINGS_FIELDS, *SUMMARY_FIELDS, "updated_at"):
         setattr(game, name, getattr(current, name))
 
 

@@ -11,10 +11,11 @@ from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
 
 from clubs.models import Club
-from scoring import services
 from scoring.devices import DEVICE_COOKIE, attach_device, remember_device
 from scoring.models import Game
 from scoring.permissions import grant_edit_token
+from scoring.services.games import create_game
+from scoring.services.hands import record_hand
 
 CLUB = 7
 OTHER_CLUB = 8
@@ -55,7 +56,7 @@ def signed_in(person: str | User, address: str = "127.0.0.1") -> Client:
 
 
 def make_game(*, hands: int = 0, club_id: int | None = None) -> Game:
-    game = services.create_game(
+    game = create_game(
         seats=4,
         variant="standard",
         deck="single",
@@ -66,7 +67,7 @@ def make_game(*, hands: int = 0, club_id: int | None = None) -> Game:
         players={"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"},
     )
     for number, data in enumerate([HAND_1, HAND_2][:hands], start=1):
-        services.record_hand(game=game, number=number, data=data)
+        record_hand(game=game, number=number, data=data)
     return in_club(game, club_id)
 
 

@@ -6,9 +6,9 @@ import re
 import uuid
 from typing import Any
 
-from scoring import services
 from scoring.models import Game
 from scoring.rules import worked_example
+from scoring.services.games import create_game
 
 PLAYERS = {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"}
 
@@ -39,7 +39,7 @@ def check_game(**overrides: Any) -> Game:
         "meld_needs_trick": False,
         "players": PLAYERS,
     }
-    game = services.create_game(**{**options, **overrides})
+    game = create_game(**{**options, **overrides})
     game.created_by = table_user()
     game.save(update_fields=["created_by"])
     return game

@@ -22,8 +22,10 @@ import datetime
 from typing import Any
 
 from clubs.models import Club, Membership, Player, Season
-from scoring import filing, services
+from scoring import filing
 from scoring.models import Game
+from scoring.services.games import create_game
+from scoring.services.hands import record_hand
 
 H1 = {
     "bidder": "N",
@@ -62,7 +64,7 @@ G3 = [
 def play(
     *, variant: str, seating: dict[str, Player], hands: list[dict[str, Any]], season: Season, day: int
 ) -> Game:
-    game = services.create_game(
+    game = create_game(
         seats=4,
         variant=variant,
         deck="single",
@@ -83,7 +85,7 @@ def play(
     for row in game.seat_rows.all():
         filing.link_seat(seat=row, player=seating[row.seat])
     for number, data in enumerate(hands, start=1):
-        services.record_hand(game=game, number=number, data=data)
+        record_hand(game=game, number=number, data=data)
     return game
 
 

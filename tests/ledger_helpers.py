@@ -13,9 +13,10 @@ from django.utils import timezone
 from clubs.models import Club, Membership, Player, Season
 from nights.models import Night, NightPlayer, NightSeat, NightTable
 from nights.rounds import round_deals
-from scoring import services
 from scoring.models import Game, GameSeat
 from scoring.rules.errors import RecordError
+from scoring.services.games import create_game
+from scoring.services.hands import record_hand
 
 # Check Pinochle hands that the engine accepts at any point of a game (rule book, section 8 and the
 # example record): what each does to the chips is worked out by the engine, not here.
@@ -121,7 +122,7 @@ def add_table(
     target: int | None = None,
 ) -> Game:
     seats = "NESW"[: len(players)]
-    game = services.create_game(
+    game = create_game(
         seats=len(players),
         variant=night.variant,
         deck="single",
@@ -142,7 +143,7 @@ def add_table(
         NightSeat.objects.create(table=table, seat=seat, player=player)
     for hand in hands:
         try:
-            services.record_hand(game=game, number=game.hand_count + 1, data=hand)
+            record_hand(game=game, number=game.hand_count + 1, data=hand)
         except RecordError:
             break
         game.refresh_from_db()

@@ -26,7 +26,8 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, ViewportSize, expect
 
 from clubs.models import Club, Season
-from scoring import services
+from scoring.services.games import create_game
+from scoring.services.hands import record_hand
 from tests.access_helpers import CLUB
 from tests.browser import fill_hand, open_hand, shoot, sign_in_browser, start_game
 from tests.ledger_helpers import EW_MAKES, EW_SLAM, NS_MAKES, S_CONCEDES, make_night, roster
@@ -65,7 +66,7 @@ def the_club_world() -> dict[str, str]:
     )
     finished = night.tables.get(table_no=1).game
     assert finished is not None and finished.finished, "the first table's game is played to the end"
-    game = services.create_game(
+    game = create_game(
         seats=4,
         variant="check",
         deck="single",
@@ -76,7 +77,7 @@ def the_club_world() -> dict[str, str]:
         players={"N": "Anna", "E": "Bo", "S": "Cleo", "W": "Dan"},
     )
     for number, hand in enumerate([NS_MAKES, EW_MAKES, S_CONCEDES], start=1):
-        services.record_hand(game=game, number=number, data=hand)
+        record_hand(game=game, number=number, data=hand)
     game.club = club
     game.save(update_fields=["club"])
     return {

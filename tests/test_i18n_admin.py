@@ -21,9 +21,9 @@ def test_it_names_the_models_in_the_language(admin_client, lang, names):
 
 
 def test_it_labels_the_game_fields_in_czech(admin_client):
-    from scoring import services
+    from scoring.services.games import create_game
 
-    game = services.create_game(
+    game = create_game(
         seats=4, variant="check", deck="double", target=None, min_bid=None,
         first_dealer="N", meld_needs_trick=False, players={},
     )  # fmt: skip

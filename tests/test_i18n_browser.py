@@ -146,8 +146,8 @@ def test_the_longer_swedish_and_czech_words_fit_a_360_px_phone(live_server, page
     """Every main page in Swedish and Czech: nothing sticks out sideways, every tap target stays 44 px."""
     from django.contrib.auth.models import User
 
-    from scoring import services
     from scoring.audit import Actor
+    from scoring.services.hands import edit_hand, record_hand
     from tests.access_helpers import edit_token_cookie
     from tests.browser import assert_fits_the_phone, shoot, sign_in_browser
     from tests.helpers import check_game
@@ -161,9 +161,9 @@ def test_the_longer_swedish_and_czech_words_fit_a_360_px_phone(live_server, page
     season.save(update_fields=["publish_code"])
     game = check_game()
     for number, data in enumerate(CHECK_HANDS, start=1):
-        services.record_hand(game=game, number=number, data=data)
+        record_hand(game=game, number=number, data=data)
     # A corrected hand: the corrections page shows its before-and-after table.
-    services.edit_hand(game=game, number=1, data={**CHECK_HANDS[0], "bid": 26}, actor=Actor.device())
+    edit_hand(game=game, number=1, data={**CHECK_HANDS[0], "bid": 26}, actor=Actor.device())
     # A club organiser (a superuser organises every club) whose phone also created the quick game:
     # the league pages, the game page with its entry form, share link and handover button.
     sign_in_browser(page, live_server.url, User.objects.create_superuser("organiser", None, None))

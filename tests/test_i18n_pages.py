@@ -20,10 +20,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from clubs.models import ClubRole
-from scoring import game_settings, services
+from scoring import game_settings
 from scoring.audit import Actor
 from scoring.handover import recovery_code, start_handover
 from scoring.models import Game
+from scoring.services.hands import delete_last_hand, edit_hand, record_hand
+from scoring.services.results import players_of
 from tests.access_helpers import client_with_token
 from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, table_user
 from tests.i18n_helpers import text_segments, wordy
@@ -120,7 +122,7 @@ def league() -> dict[str, Any]:
 def game_in_progress() -> Game:
     game = check_game()
     for number, data in enumerate(CHECK_HANDS, start=1):
-        services.record_hand(game=game, number=number, data=data)
+        record_hand(game=game, number=number, data=data)
     return game
 
 
@@ -206,18 +208,18 @@ def readers(organiser, table, editor) -> dict[str, Client]:
 def access_pages(league: dict[str, Any], game_in_progress: Game) -> dict[str, Any]:
     """What the access pages show: a corrected and a deleted hand (in the quick game and in a club
     game), club roles, published season results and an open handover link."""
-    services.record_hand(game=game_in_progress, number=3, data=CHECK_HANDS[0])
-    services.edit_hand(game=game_in_progress, number=1, data=CHECK_HANDS[1], actor=Actor.device())
-    services.delete_last_hand(game=game_in_progress, actor=Actor.of_user(table_user()))
+    record_hand(game=game_in_progress, number=3, data=CHECK_HANDS[0])
+    edit_hand(game=game_in_progress, number=1, data=CHECK_HANDS[1], actor=Actor.device())
+    delete_last_hand(game=game_in_progress, actor=Actor.of_user(table_user()))
     # A change of the game's settings: a new name and a lower minimum bid, in its corrections.
-    players = {**services.players_of(game_in_progress), "E": "Åsa"}
+    players = {**players_of(game_in_progress), "E": "Åsa"}
     new = game_settings.NewSettings(
         players=players, first_dealer="E", target=None, min_bid=19, meld_needs_trick=False
     )
     game_settings.change_settings(game=game_in_progress, new=new, expected=None, actor=Actor.device())
     club_game = league["games"][0]
     corrected = {**club_game.hands.get(number=1).data, "tricks": {"NS": 16, "EW": 9}}
-    services.edit_hand(game=club_game, number=1, data=corrected, actor=Actor.of_user(table_user()))
+    edit_hand(game=club_game, number=1, data=corrected, actor=Actor.of_user(table_user()))
     from django.contrib.auth.models import User
 
     for name, role in (("Anna", ClubRole.Role.ORGANISER), ("Bo", ClubRole.Role.SCORER),
@@ -282,7 +284,7 @@ def test_czech_plural_forms_on_pages(table):
         assert re.search(rf"(?<!\d){form}\b", rules), form
     assert not re.search(r"(?<!\d)[2-4] žetonů|(?<!\d)(?:[5-9]|1\d) žetony", rules)
     game = check_game()
-    services.record_hand(game=game, number=1, data=CHECK_HANDS[0])
+    record_hand(game=game, number=1, data=CHECK_HANDS[0])
     assert "4 hráči" in " ".join(text_segments(page_html("/", "cs", client=table)))
 
 

@@ -14,9 +14,6 @@ from tests.test_import_direction import APPS
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("views", "forms", "selectors", "services")
-# The one package left re-exporting: `scoring.services` is read as `services.create_game(...)` in
-# some seventy places; it keeps its `__all__` until those calls name their modules.
-REEXPORTING = {"scoring/services/__init__.py"}
 
 
 def _inits() -> list[str]:
@@ -34,8 +31,6 @@ def _only_a_docstring(tree: ast.Module) -> bool:
 
 @pytest.mark.parametrize("init", _inits())
 def test_a_package_init_holds_a_docstring_only(init):
-    if init in REEXPORTING:
-        pytest.skip("kept as it is, see REEXPORTING")
     tree = ast.parse((ROOT / init).read_text())
     assert _only_a_docstring(tree), f"{init}: import the modules by their full path instead of re-exporting"
 

@@ -42,9 +42,10 @@ from nights import removal as night_removal
 from nights import rounds as night_rounds
 from nights import services as night_services
 from nights.models import Night, NightTable
-from scoring import services as scoring_services
 from scoring.models import Game
 from scoring.rules.errors import RecordError
+from scoring.services.games import create_game, delete_game
+from scoring.services.hands import record_hand
 from tests.access_helpers import CLUB, PASSWORD
 from tests.helpers import hand_post
 from tests.ledger_helpers import CHECK_HANDS, standard_hand
@@ -62,7 +63,7 @@ def _play(game: Game, hands: list[dict[str, Any]]) -> None:
         if game.finished:
             return
         try:
-            scoring_services.record_hand(game=game, number=game.hand_count + 1, data=hand)
+            record_hand(game=game, number=game.hand_count + 1, data=hand)
         except RecordError:
             return
 
@@ -112,7 +113,7 @@ def a_club_with_nights_and_money(people: dict[str, User]) -> dict[str, Any]:
     club_services.merge_players(
         keep=Player.objects.get(name="Anna"), duplicate=Player.objects.get(name="Anna B")
     )
-    scoring_services.delete_game(game=scoring_services.create_game(
+    delete_game(game=create_game(
         seats=4, variant="standard", deck="single", target=None, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={"N": "W", "E": "X", "S": "Y", "W": "Z"},
     ))  # fmt: skip
@@ -320,7 +321,7 @@ def test_a_restore_into_a_fresh_database_shows_every_page_and_export_as_before(t
     round_game = Game.objects.get(pk=club["round_game"].pk)
     assert round_game.deals == 3 and round_game.finished and round_game.hand_count == 3
     with pytest.raises(RecordError):
-        scoring_services.record_hand(game=round_game, number=4, data=standard_hand("N", True))
+        record_hand(game=round_game, number=4, data=standard_hand("N", True))
     assert Game.objects.get(pk=round_game.pk).hand_count == 3
     # New rows after the restore take new ids (PostgreSQL's sequences were moved past the file's).
     night = _night(club["club"], club["season"], alice, played_on=datetime.date(2026, 11, 26),

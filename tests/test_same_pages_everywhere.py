@@ -31,10 +31,12 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 
 from clubs.models import ClubRole
-from scoring import filing, services
+from scoring import filing
 from scoring.audit import Actor
 from scoring.handover import recovery_code
 from scoring.models import Game, HandChange
+from scoring.services.games import create_game
+from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.league_data import G3, H1, small_season
 
 pytestmark = pytest.mark.django_db(transaction=True, reset_sequences=True)
@@ -65,14 +67,14 @@ def club_with_games() -> dict[str, Any]:
     actor = Actor.of_user(organiser)
     g1, g2, g3 = data["games"]
     # A correction with the melds listed in another order than the seats, and one more trick for N–S.
-    services.edit_hand(
+    edit_hand(
         game=g1,
         number=1,
         data={**H1, "melds": {"S": ["pinochle"], "E": ["aces"], "N": ["run"]}, "tricks": {"EW": 9, "NS": 16}},
         actor=actor,
     )
     # A Check Pinochle game still in play, East–West ahead; its last hand deleted and entered again.
-    open_game = services.create_game(
+    open_game = create_game(
         seats=4,
         variant="check",
         deck="single",
@@ -93,9 +95,9 @@ def club_with_games() -> dict[str, Any]:
     for row in open_game.seat_rows.all():
         filing.link_seat(seat=row, player={"N": r, "E": a, "S": o, "W": c}[row.seat])
     for number, hand in enumerate(EAST_WEST_AHEAD, start=1):
-        services.record_hand(game=open_game, number=number, data=hand)
-    services.delete_last_hand(game=open_game, actor=actor)
-    services.record_hand(game=open_game, number=2, data=EAST_WEST_AHEAD[1])
+        record_hand(game=open_game, number=number, data=hand)
+    delete_last_hand(game=open_game, actor=actor)
+    record_hand(game=open_game, number=2, data=EAST_WEST_AHEAD[1])
     games = [g1, g2, g3, open_game]
     for number, game in enumerate(games, start=1):
         Game.objects.filter(pk=game.pk).update(

@@ -44,7 +44,9 @@ def seed() -> State:
 
     from clubs.models import Club, ClubRole, Season
     from clubs.services import add_player
-    from scoring import filing, services
+    from scoring import filing
+    from scoring.services.games import create_game
+    from scoring.services.hands import record_hand
 
     club = Club.objects.create(name="Fuzz club")
     season = Season.objects.create(club=club, name="Autumn", starts_on="2026-01-01", ends_on="2026-12-31")
@@ -73,7 +75,7 @@ def seed() -> State:
     }
     for seats, variant in ((4, "check"), (4, "standard"), (3, "standard"), (2, "standard")):
         names = dict(zip("NESW"[:seats], ("Anna", "Bo", "Cecilia", "David"), strict=False))
-        game = services.create_game(
+        game = create_game(
             seats=seats,
             variant=variant,
             deck="single",
@@ -85,7 +87,7 @@ def seed() -> State:
         )
         if seats == 4:
             for number in (1, 2, 3):
-                services.record_hand(game=game, number=number, data=hand)
+                record_hand(game=game, number=number, data=hand)
             filing.file_game(
                 game=game,
                 club=club,

@@ -10,8 +10,10 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
 from clubs.models import Club, ClubRole, Membership, Player, Season
-from scoring import filing, services
+from scoring import filing
 from scoring.models import Game, GameStat, HandStat
+from scoring.services.hands import record_hand
+from scoring.services.results import game_record
 from tests.helpers import quick_hand, standard_game, text
 from tests.league_data import small_season
 
@@ -28,7 +30,7 @@ def club_night() -> dict[str, Any]:
     filing.set_game_details(game=game, club=club, season=None, played_on=None, place="Bar", note="x")
     filing.link_seat(seat=game.seat_rows.get(seat="N"), player=other)
     for number in (1, 2):
-        services.record_hand(
+        record_hand(
             game=game,
             number=number,
             data={
@@ -39,7 +41,7 @@ def club_night() -> dict[str, Any]:
             },
         )
     casual = standard_game()
-    services.record_hand(game=casual, number=1, data=quick_hand())
+    record_hand(game=casual, number=1, data=quick_hand())
     organiser = User.objects.create_user("olga", "olga@example.org", "a quiet club night 2026")
     ClubRole.objects.create(user=organiser, club_id=club.pk, role=ClubRole.Role.ORGANISER)
     return season
@@ -61,7 +63,7 @@ def everything(client) -> dict[str, object]:
     games = {}
     for game in Game.objects.select_related("club", "season").prefetch_related("seat_rows__player"):
         games[game.code] = {
-            "record": services.game_record(game),
+            "record": game_record(game),
             "summary": (game.hand_count, game.finished, game.winner, game.scores, game.chip_totals),
             "league": (
                 game.club.name if game.club else None,

@@ -7,9 +7,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from scoring import game_settings, services
+from scoring import game_settings
 from scoring.audit import Actor
 from scoring.models import Game, HandChange
+from scoring.services.hands import record_hand
 from tests.helpers import PLAYERS, quick_hand, standard_game
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def test_a_settings_change_survives_backup_and_restore(tmp_path):
     game = standard_game()
     for number in (1, 2):
-        services.record_hand(game=game, number=number, data=quick_hand(ns_meld=10, ns_tricks=20))
+        record_hand(game=game, number=number, data=quick_hand(ns_meld=10, ns_tricks=20))
     new = game_settings.NewSettings(
         players={**PLAYERS, "E": "Bosse"}, first_dealer="S", target=200, min_bid=18, meld_needs_trick=True
     )

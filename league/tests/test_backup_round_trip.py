@@ -23,9 +23,10 @@ from clubs import services as club_services
 from clubs.models import Club, Invite, Player, Season
 from league import backup
 from league.models import ImportBatch
-from scoring import handover, services
+from scoring import handover
 from scoring.audit import Actor
 from scoring.models import Device, DeviceGame, Game, HandChange
+from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.helpers import quick_hand, standard_game
 
 from .test_backup import club_night
@@ -103,11 +104,11 @@ def a_club_with_everything() -> None:
     game = season["games"][1]
     hand = game.hands.get(number=2)
     changed = {**hand.data, "tricks": {"NS": 19, "EW": 6}}
-    services.edit_hand(game=game, number=2, data=changed, actor=Actor.of_user(olga))
-    services.delete_last_hand(game=game, actor=Actor.of_user(olga))
+    edit_hand(game=game, number=2, data=changed, actor=Actor.of_user(olga))
+    delete_last_hand(game=game, actor=Actor.of_user(olga))
     phone = standard_game()
-    services.record_hand(game=phone, number=1, data=quick_hand(), submission_id=uuid.uuid4())
-    services.edit_hand(game=phone, number=1, data=quick_hand(ns_tricks=16), actor=Actor.device())
+    record_hand(game=phone, number=1, data=quick_hand(), submission_id=uuid.uuid4())
+    edit_hand(game=phone, number=1, data=quick_hand(ns_tricks=16), actor=Actor.device())
     handover.start_handover(game=phone)
     # Invites (one pending, one accepted) and phones' edit rights (one handed over).
     roster = list(Player.objects.filter(memberships__club=club).order_by("pk"))

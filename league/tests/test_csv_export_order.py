@@ -12,8 +12,9 @@ from django.db.models import QuerySet
 from clubs.models import Player
 from core.spreadsheet import csv_lines
 from league.csv_io import GAMES_COLUMNS, HANDS_COLUMNS, export, games_rows, hands_rows
-from scoring import services
 from scoring.models import Game, GameSeat
+from scoring.services.games import create_game
+from scoring.services.hands import record_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def _games(count: int) -> list[Game]:
     for index, seats in enumerate(((4, 3, 2) * count)[:count]):
         players = {seat: f"{seat}{index}" for seat in "NESW"[:seats]}
         games.append(
-            services.create_game(
+            create_game(
                 seats=seats,
                 variant="standard",
                 deck="single",
@@ -49,7 +50,7 @@ def _games(count: int) -> list[Game]:
         )
     for index, game in reversed(list(enumerate(games))):
         for number in range(1, 1 + _hand_count(index)):
-            services.record_hand(game=game, number=number, data=HANDS[game.seats])
+            record_hand(game=game, number=number, data=HANDS[game.seats])
     return games
 
 

@@ -28,8 +28,10 @@ import pytest
 from clubs.models import Club, Season
 from core.spreadsheet import unneutralise
 from league.csv_io import import_bytes
-from scoring import filing, services
+from scoring import filing
 from scoring.models import Game, GameStat, HandStat
+from scoring.services.games import create_game
+from scoring.services.hands import record_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -126,7 +128,7 @@ def _season() -> tuple[Season, dict[str, str]]:
     )
     codes = {}
     for day, (name, (settings, hands)) in enumerate(GAMES.items(), start=1):
-        game = services.create_game(
+        game = create_game(
             min_bid=None,
             first_dealer="N",
             meld_needs_trick=settings.get("meld_needs_trick", False),
@@ -137,7 +139,7 @@ def _season() -> tuple[Season, dict[str, str]]:
             game=game, club=club, season=season, played_on=datetime.date(2026, 9, day), place=name
         )
         for number, data in enumerate(hands, start=1):
-            services.record_hand(game=game, number=number, data=data)
+            record_hand(game=game, number=number, data=data)
         codes[name] = game.code
     return season, codes
 

@@ -67,24 +67,24 @@ def test_it_reproduces_the_same_games_and_standings(client):
 
 
 def test_it_round_trips_every_kind_of_hand(client):
-    from scoring import services
+    from scoring.services.games import create_game
+    from scoring.services.hands import record_hand
+    from scoring.services.results import game_record
 
-    two = services.create_game(
+    two = create_game(
         seats=2, variant="standard", deck="single", target=None, min_bid=None, first_dealer="E",
         meld_needs_trick=True, players={"N": "=cmd", "E": "Bo"},
     )  # fmt: skip
-    services.record_hand(
-        game=two, number=1, data={"meld_points": {"N": 10, "E": 0}, "tricks": {"N": 20, "E": 5}}
-    )
-    services.record_hand(
+    record_hand(game=two, number=1, data={"meld_points": {"N": 10, "E": 0}, "tricks": {"N": 20, "E": 5}})
+    record_hand(
         game=two, number=2, data={"bidder": "N", "bid": 20, "conceded": True, "meld_points": {"E": 3}}
     )
-    check = services.create_game(
+    check = create_game(
         seats=4, variant="check", deck="single", target=None, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={},
     )  # fmt: skip
-    services.record_hand(game=check, number=1, data={"passed": True})
-    services.record_hand(
+    record_hand(game=check, number=1, data={"passed": True})
+    record_hand(
         game=check,
         number=2,
         data={
@@ -93,22 +93,22 @@ def test_it_round_trips_every_kind_of_hand(client):
             "tricks": {"NS": 0, "EW": 25}, "tricks_won": {"NS": 0, "EW": 12},
         },
     )  # fmt: skip
-    double = services.create_game(
+    double = create_game(
         seats=3, variant="standard", deck="double", target=None, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={"N": "Čeněk"},
     )  # fmt: skip
-    services.record_hand(
+    record_hand(
         game=double, number=1,
         data={"bidder": "S", "bid": 65, "trump": "clubs", "melds": {"S": ["run", "double_aces"]},
               "tricks": {"N": 10, "E": 10, "S": 30}},
     )  # fmt: skip
     Game.objects.update(created_by=client.user)  # started on the organiser's phone: theirs to export
     exported = b"".join(client.get("/league/export/hands.csv").streaming_content)
-    records = {g.code: services.game_record(g) for g in Game.objects.all()}
+    records = {g.code: game_record(g) for g in Game.objects.all()}
     summaries = {g.code: (g.scores, g.chip_totals, g.winner, g.finished) for g in Game.objects.all()}
     _empty_the_database()
     import_bytes(exported, name="hands.csv")
-    assert {g.code: services.game_record(g) for g in Game.objects.all()} == records
+    assert {g.code: game_record(g) for g in Game.objects.all()} == records
     assert {g.code: (g.scores, g.chip_totals, g.winner, g.finished) for g in Game.objects.all()} == summaries
     Game.objects.update(created_by=client.user)
     assert b"".join(client.get("/league/export/hands.csv").streaming_content) == exported

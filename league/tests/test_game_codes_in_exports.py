@@ -10,8 +10,8 @@ import secrets
 import pytest
 
 from core.spreadsheet import neutralise
-from scoring import services
 from scoring.models import Game, new_game_code
+from scoring.services.hands import record_hand
 from tests.helpers import quick_hand, standard_game
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,7 @@ def test_the_exports_carry_a_new_games_code_verbatim(table_client, monkeypatch):
     game = standard_game()
     assert (game.code, game.share_code) == ("36ZdKq0aBcX", "share000000")
     monkeypatch.undo()
-    services.record_hand(game=game, number=1, data=quick_hand())
+    record_hand(game=game, number=1, data=quick_hand())
     assert [row["game_id"] for row in exported(table_client, "games", game.code)] == ["36ZdKq0aBcX"]
     hands = exported(table_client, "hands", game.code)
     assert hands and {row["game_id"] for row in hands} == {"36ZdKq0aBcX"}

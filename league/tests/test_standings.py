@@ -5,8 +5,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from league import standings
-from scoring import services
 from scoring.models import GameStat, HandStat
+from scoring.services.games import create_game
+from scoring.services.hands import delete_last_hand, edit_hand, record_hand
+from scoring.services.results import score
 from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
@@ -90,12 +92,10 @@ def test_it_rewrites_the_statistics_when_a_hand_is_edited_or_deleted():
     data = small_season()
     g2 = data["games"][1]
     # E now makes the 25: EW 10 + 15 = 25; NS 1 + 10 = 11, and hand 2 no longer ends the game.
-    services.edit_hand(
-        game=g2, number=1, data={**g2.hands.get(number=1).data, "tricks": {"NS": 10, "EW": 15}}
-    )
+    edit_hand(game=g2, number=1, data={**g2.hands.get(number=1).data, "tricks": {"NS": 10, "EW": 15}})
     orjan = _by_name(standings.season_standings(data["season"])["players"])["Örjan"]
     assert (orjan.bids, orjan.made, orjan.sets) == (1, 1, 0)
-    services.delete_last_hand(game=g2)
+    delete_last_hand(game=g2)
     assert HandStat.objects.filter(game=g2).count() == 4
     assert GameStat.objects.get(game=g2, seat="N").outcome == ""
     # G2 is unfinished now, so only G1 and G3 count.
@@ -105,7 +105,7 @@ def test_it_rewrites_the_statistics_when_a_hand_is_edited_or_deleted():
 
 def test_it_ignores_games_in_progress():
     data = small_season()
-    game = services.create_game(
+    game = create_game(
         seats=4, variant="standard", deck="single", target=None, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={"N": "Åsa"},
     )  # fmt: skip
@@ -120,7 +120,7 @@ def test_it_reads_standings_in_a_fixed_number_of_queries():
         standings.season_standings(data["season"])
     small_season_more = data["games"][0]
     for _ in range(3):
-        services.create_game(
+        create_game(
             seats=4, variant="standard", deck="single", target=30, min_bid=None, first_dealer="N",
             meld_needs_trick=False, players={},
         )  # fmt: skip
@@ -180,25 +180,25 @@ def test_it_counts_a_draw_as_half_a_win():
 
     data = small_season()
     g3 = data["games"][2]
-    stats.refresh_game(g3, dataclasses.replace(services.score(g3), winner="draw"))
+    stats.refresh_game(g3, dataclasses.replace(score(g3), winner="draw"))
     lines = _by_name(standings.season_standings(data["season"])["players"])
     assert (lines["Čeněk"].wins, lines["Čeněk"].draws) == (2, 1)
     assert lines["Čeněk"].win_pct == pytest.approx(100 * 2.5 / 3)
 
 
 def test_it_takes_the_best_opponent_as_points_against_at_three_seats():
-    game = services.create_game(
+    game = create_game(
         seats=3, variant="standard", deck="single", target=30, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={"N": "Nils", "E": "Eva", "S": "Sven"},
     )  # fmt: skip
     # N 14 meld + 12 tricks = 26 made; E 8; S 5.
-    services.record_hand(
+    record_hand(
         game=game, number=1,
         data={"bidder": "N", "bid": 20, "trump": "spades", "melds": {"N": ["trump_marriage", "aces"]},
               "tricks": {"N": 12, "E": 8, "S": 5}},
     )  # fmt: skip
     # E 15 + 15 = 30 made → 38; N 31; S 10. Both N and E reach 30; the bidder E wins.
-    services.record_hand(
+    record_hand(
         game=game, number=2,
         data={"bidder": "E", "bid": 21, "trump": "hearts", "melds": {"E": ["run"]},
               "tricks": {"N": 5, "E": 15, "S": 5}},

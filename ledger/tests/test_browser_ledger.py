@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from ledger.models import Payment
-from scoring.services import score
+from scoring.services.results import score
 from tests.browser import SHOTS, assert_fits_the_phone, shoot, sign_in_browser
 from tests.ledger_helpers import EW_MAKES, EW_SLAM, NS_MAKES, S_CONCEDES, make_club, make_night, roster
 

@@ -8,7 +8,7 @@ from django.test import Client
 
 from ledger.models import Payment
 from ledger.selectors import night_ledger
-from scoring.services import score
+from scoring.services.results import score
 from tests.access_helpers import signed_in
 from tests.helpers import text
 from tests.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night, standard_hand

@@ -8,7 +8,7 @@ import pytest
 
 from clubs.models import Player
 from ledger.models import NightLock, Payment
-from scoring import services as scoring
+from scoring.services.hands import edit_hand
 from tests.access_helpers import signed_in
 from tests.helpers import text
 from tests.ledger_helpers import EW_MAKES, NS_MAKES, make_night
@@ -234,7 +234,7 @@ def test_a_correction_after_the_lock_says_plainly_that_the_locked_figures_no_lon
     client = signed_in("alice")
     settle_all(client, night)
     client.post(f"/ledger/nights/{night.pk}/lock")
-    scoring.edit_hand(game=night.tables.get().game, number=1, data=EW_MAKES)  # the other side made it
+    edit_hand(game=night.tables.get().game, number=1, data=EW_MAKES)  # the other side made it
     page = client.get(f"/ledger/nights/{night.pk}/")
     words = text(page)
     assert "The locked figures no longer match" in words

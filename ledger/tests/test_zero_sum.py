@@ -19,7 +19,9 @@ from ledger import balances, selectors, services
 from ledger.models import Payment
 from nights.models import Night
 from nights.removal import remove_night
-from scoring import services as scoring
+from scoring.rules import RecordError
+from scoring.services.hands import delete_last_hand, edit_hand
+from scoring.services.results import score
 from tests.ledger_helpers import CHECK_HANDS, EW_MAKES, NS_MAKES, make_night, roster, standard_hand
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +38,7 @@ def table_figures(night, game):
     hands = [hand.data for hand in game.hands.order_by("number")]
     if night.round_ends == Night.RoundEnds.HANDS:
         assert game.deals == night.hands_per_round
-    result = scoring.score(game, hands)
+    result = score(game, hands)
     return result.chips, result.winner, result.finished
 
 
@@ -113,13 +115,13 @@ def test_a_correction_a_deleted_hand_a_merge_and_a_removed_night_keep_it_at_zero
 
     game = first.tables.get().game
     assert game is not None
-    scoring.edit_hand(game=game, number=1, data=EW_MAKES)  # a correction after the night
+    edit_hand(game=game, number=1, data=EW_MAKES)  # a correction after the night
     assert_balanced(club)
     assert balances.club_balances(club.pk) != before
 
     game = second.tables.get().game
     assert game is not None
-    scoring.delete_last_hand(game=game)
+    delete_last_hand(game=game)
     assert_balanced(club)
 
     merge_players(keep=anna, duplicate=anna2)
@@ -213,11 +215,11 @@ def test_random_nights_and_changes_keep_every_balance_at_zero_and_true_to_the_en
             if what == "edit" and game.hand_count:
                 try:
                     data = CHECK_HANDS[1] if night.is_check else _standard(game.seats, "N", False)
-                    scoring.edit_hand(game=game, number=1, data=data)
-                except scoring.RecordError:
+                    edit_hand(game=game, number=1, data=data)
+                except RecordError:
                     pass  # a correction that would end the game before later hands: refused
             elif what == "delete":
-                scoring.delete_last_hand(game=game)
+                delete_last_hand(game=game)
             elif what == "pay" and selectors.night_ledger(night).suggestions:
                 pay_first(night, people)
             elif what == "merge":

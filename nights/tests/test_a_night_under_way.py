@@ -9,7 +9,7 @@ from django.test import Client
 
 from clubs.models import Club, Membership, Player, Season
 from nights.models import Night
-from scoring import services as scoring_services
+from scoring.services.hands import record_hand
 from tests.access_helpers import CLUB, PASSWORD
 from tests.helpers import quick_hand, text
 
@@ -45,7 +45,7 @@ def test_finishing_with_tables_still_playing_asks_first_and_says_how_they_count(
     night = started_night(alice)
     game = night.games.order_by("pk").first()
     assert game is not None
-    scoring_services.record_hand(game=game, number=1, data=quick_hand())
+    record_hand(game=game, number=1, data=quick_hand())
     response = alice.post(f"/nights/{night.pk}/finish", {"finished": "yes"})
     assert response.status_code == 200
     page = text(response)
@@ -65,7 +65,7 @@ def test_finishing_with_tables_still_playing_asks_first_and_says_how_they_count(
 def test_a_night_whose_every_round_is_over_finishes_at_once(alice):
     night = started_night(alice, rounds="1", round_ends="hands", hands_per_round="1")
     for game in night.games.all():
-        scoring_services.record_hand(game=game, number=1, data=quick_hand())
+        record_hand(game=game, number=1, data=quick_hand())
     assert alice.post(f"/nights/{night.pk}/finish", {"finished": "yes"}).status_code == 302
     night.refresh_from_db()
     assert night.is_finished
@@ -80,7 +80,7 @@ def test_after_the_finish_the_standings_no_longer_say_playing_or_in_play(alice):
     Night.objects.filter(pk=night.pk).update(season=season)
     game = night.games.order_by("pk").first()
     assert game is not None
-    scoring_services.record_hand(game=game, number=1, data=quick_hand())
+    record_hand(game=game, number=1, data=quick_hand())
     before = text(alice.get(f"/nights/{night.pk}/standings/"))
     assert "(playing)" in before and "in play" in before
     alice.post(f"/nights/{night.pk}/finish", {"finished": "yes", "confirm": "yes"})

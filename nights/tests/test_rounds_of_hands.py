@@ -20,9 +20,9 @@ from nights import removal, rounds, services
 from nights.models import Night
 from nights.standings import night_standings
 from ratings.models import RatingPoint
-from scoring import services as scoring_services
 from scoring.models import Game, GameStat
 from scoring.rules import RecordError
+from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.access_helpers import CLUB, PASSWORD
 from tests.helpers import hand_post, quick_hand, text
 from tests.ledger_helpers import roster
@@ -71,7 +71,7 @@ def started_night(club: Club, season: Season, *, hands: int | None = 3, variant:
 
 def play(game: Game, hands: list[dict[str, Any]]) -> Game:
     for hand in hands:
-        scoring_services.record_hand(game=game, number=game.hand_count + 1, data=hand)
+        record_hand(game=game, number=game.hand_count + 1, data=hand)
     game.refresh_from_db()
     return game
 
@@ -115,7 +115,7 @@ def test_after_hand_three_the_game_is_over_and_counts_in_the_season_standings_an
     assert all(line.games == 1 and not line.playing for line in standings.lines)
     assert not rounds.open_play(night).tables
     with pytest.raises(RecordError) as refused:
-        scoring_services.record_hand(game=game, number=4, data=NS_MAKES)
+        record_hand(game=game, number=4, data=NS_MAKES)
     assert refused.value.code == "game_over" and game.hands.count() == 3
 
 
@@ -125,7 +125,7 @@ def test_a_correction_that_changes_the_winner_moves_the_standings_and_the_rating
     assert game.winner == "NS"
     before = set(RatingPoint.objects.filter(game=game).values_list("player_id", "rank"))
     big_ew = {"bidder": "E", "bid": 60, "meld_points": {"NS": 0, "EW": 80}, "tricks": {"NS": 0, "EW": 25}}
-    scoring_services.edit_hand(game=game, number=1, data=big_ew)
+    edit_hand(game=game, number=1, data=big_ew)
     game.refresh_from_db()
     assert game.finished and game.winner == "EW"
     assert outcomes(game) == {"N": "loss", "S": "loss", "E": "win", "W": "win"}
@@ -145,7 +145,7 @@ def test_deleting_hand_three_opens_the_game_again(club, season):
     night = started_night(club, season)
     game = play(night.games.get(), [NS_MAKES, NS_MAKES, NS_MAKES])
     assert game.finished and RatingPoint.objects.filter(game=game).exists()
-    scoring_services.delete_last_hand(game=game, expected=3)
+    delete_last_hand(game=game, expected=3)
     game.refresh_from_db()
     assert not game.finished and game.hand_count == 2
     assert not RatingPoint.objects.filter(game=game).exists()

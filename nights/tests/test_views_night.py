@@ -15,10 +15,10 @@ from clubs.services import merge_players
 from nights import services
 from nights.models import Night, NightPlayer, NightTable
 from nights.standings import night_standings
-from scoring import services as scoring_services
 from scoring.handover import recovery_code
 from scoring.models import DeviceGame, Game, HandChange
 from scoring.rules import RecordError, check_record, worked_example
+from scoring.services.hands import record_hand
 from tests.access_helpers import CLUB, PASSWORD
 from tests.helpers import hand_post, quick_hand, text
 
@@ -328,8 +328,8 @@ def test_standings_follow_the_engine_and_chips_sum_to_zero(club, alice):
     record_hands = worked_example.record()["hands"]
     games = list(night.games.order_by("pk"))
     for number, data in enumerate(record_hands[:3], start=1):
-        scoring_services.record_hand(game=games[0], number=number, data=data)
-    scoring_services.record_hand(game=games[1], number=1, data=record_hands[0])
+        record_hand(game=games[0], number=number, data=data)
+    record_hand(game=games[1], number=1, data=record_hands[0])
     standings = night_standings(night)
     assert standings.chip_sum == 0
     by_id = {line.player_id: line for line in standings.lines}
@@ -361,7 +361,7 @@ def test_the_standings_poll_answers_304_until_a_table_saves(club, alice):
     etag = first["ETag"]
     assert alice.get(f"/nights/{night.pk}/standings/live", HTTP_IF_NONE_MATCH=etag).status_code == 304
     game = night.games.get()
-    scoring_services.record_hand(game=game, number=1, data=quick_hand())
+    record_hand(game=game, number=1, data=quick_hand())
     again = alice.get(f"/nights/{night.pk}/standings/live", HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 200
     assert "+" in text(again)
@@ -382,7 +382,7 @@ def test_removing_a_night_asks_first_and_deletes_its_games(club, alice):
     check_in(alice, night, NAMES[:4])
     alice.post(f"/nights/{night.pk}/draw")
     alice.post(f"/nights/{night.pk}/rounds/1/start")
-    scoring_services.record_hand(game=night.games.get(), number=1, data=quick_hand())
+    record_hand(game=night.games.get(), number=1, data=quick_hand())
     assert "Remove the night?" in text(alice.get(f"/nights/{night.pk}/remove"))
     assert Game.objects.count() == 1
     response = alice.post(f"/nights/{night.pk}/remove")
@@ -439,13 +439,13 @@ def test_a_round_of_fixed_hands_ends_its_game_after_that_many_hands(club, alice)
     assert "ends after 2 hands" in game.note
     assert game.deals == 2
     hands = [quick_hand(), quick_hand(bidder="E", ns_tricks=5), quick_hand(ns_meld=30, ns_tricks=25)]
-    scoring_services.record_hand(game=game, number=1, data=hands[0])
+    record_hand(game=game, number=1, data=hands[0])
     assert all(line.playing and line.games == 0 for line in night_standings(night).lines)
-    scoring_services.record_hand(game=game, number=2, data=hands[1])
+    record_hand(game=game, number=2, data=hands[1])
     game.refresh_from_db()
     assert game.finished and game.hand_count == 2
     with pytest.raises(RecordError) as refused:
-        scoring_services.record_hand(game=game, number=3, data=hands[2])
+        record_hand(game=game, number=3, data=hands[2])
     assert refused.value.code == "game_over"
     assert game.hands.count() == 2
     after_two = check_record({**game.settings_record(), "hands": hands[:2]})
@@ -470,7 +470,7 @@ def test_removing_a_night_takes_its_finished_games_out_of_the_ratings(club, alic
     alice.post(f"/nights/{night.pk}/rounds/1/start")
     game = night.games.get()
     for number in (1, 2):
-        scoring_services.record_hand(game=game, number=number, data=quick_hand(ns_meld=20, ns_tricks=15))
+        record_hand(game=game, number=number, data=quick_hand(ns_meld=20, ns_tricks=15))
     game.refresh_from_db()
     assert game.finished
     assert RatingPoint.objects.filter(game=game, scope=f"club:{CLUB}").count() == 4

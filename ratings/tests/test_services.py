@@ -10,7 +10,7 @@ from ratings import services
 from ratings.compute import compute_ratings, display_rating
 from ratings.models import PairRating, PlayerRating, RatingPoint
 from scoring import filing
-from scoring import services as scoring
+from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.league_data import G2, G3, H1, play, small_season
 
 pytestmark = pytest.mark.django_db
@@ -97,7 +97,7 @@ def test_correcting_a_hand_in_an_older_game_recomputes_the_ratings():
     before = _stored(services.ALL)
     g1 = data["games"][0]
     turned = {**H1, "tricks": {"NS": 2, "EW": 23}}  # NS now set: EW win the first game
-    scoring.edit_hand(game=g1, number=1, data=turned)
+    edit_hand(game=g1, number=1, data=turned)
     after, fresh = _fresh(services.ALL)
     assert after == fresh
     assert after != before
@@ -109,7 +109,7 @@ def test_deleting_the_last_hand_of_an_older_game_takes_it_out_of_the_ratings():
     data = small_season()
     g3 = data["games"][2]
     g1 = data["games"][0]
-    scoring.delete_last_hand(game=g1)
+    delete_last_hand(game=g1)
     assert not RatingPoint.objects.filter(game=g1).exists()
     after, fresh = _fresh(services.ALL)
     assert after == fresh
@@ -128,7 +128,7 @@ def test_a_casual_game_with_an_unlinked_seat_is_not_rated():
         day=21,
     )  # fmt: skip
     filing.link_seat(seat=game.seat_rows.get(seat="W"), player=None)
-    scoring.record_hand(game=game, number=1, data=H1)
+    record_hand(game=game, number=1, data=H1)
     game.refresh_from_db()
     assert game.finished
     assert not RatingPoint.objects.filter(game=game).exists()

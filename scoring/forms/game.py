@@ -9,7 +9,6 @@ from django.db import IntegrityError
 from django.utils.translation import gettext_lazy as _
 
 from core.fields import WholeNumberField
-from scoring import services
 from scoring.engine_messages import engine_message
 from scoring.labels import SEAT_NAMES
 from scoring.models import Game
@@ -23,6 +22,7 @@ from scoring.rules.tables import (
     seats_for,
     setup_numbers,
 )
+from scoring.services.games import create_game
 
 
 class GameRulesForm(forms.Form):
@@ -112,7 +112,7 @@ class GameForm(GameRulesForm):
         seats = data["seats"]
         players = {seat: data.get(f"name_{seat}", "") for seat in seats_for(seats)}
         try:
-            return services.create_game(
+            return create_game(
                 seats=seats,
                 variant=data["variant"],
                 deck=data["deck"],

@@ -10,12 +10,12 @@ from typing import Any
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from scoring import services
 from scoring.chart import progression_svg
 from scoring.labels import SUIT_NAMES, SUIT_SYMBOLS, seat_label, seat_letter, side_label, side_short
 from scoring.models import Game
 from scoring.rules import GameResult, HandScore, Settings, parse_settings
 from scoring.selectors.ending import end_reason
+from scoring.services.results import Stored, players_of, score
 
 
 class Scoreboard:
@@ -66,7 +66,7 @@ class Scoreboard:
 
     @functools.cached_property
     def result(self) -> GameResult:
-        return services.score(self.game, self.stored)
+        return score(self.game, self.stored)
 
     @property
     def finished(self) -> bool:
@@ -124,10 +124,10 @@ def settings_of(game: Game) -> Settings:
     return parse_settings(game.settings_record())
 
 
-def scoreboard(game: Game, *, stored: services.Stored | None = None) -> Scoreboard:
+def scoreboard(game: Game, *, stored: Stored | None = None) -> Scoreboard:
     """The game's scoreboard: from the game's summary, or from what a write just stored."""
     if stored is None:
-        return Scoreboard(game, services.players_of(game))
+        return Scoreboard(game, players_of(game))
     return Scoreboard(game, stored.players, stored=stored.hand_data, result=stored.result)
 
 

@@ -9,12 +9,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import services
 from scoring.labels import side_short
 from scoring.models import Game
 from scoring.rules import GameResult, RecordError, Settings
 from scoring.rules.engine import all_tricks_to_bidders
 from scoring.rules.tables import trick_points_needed
+from scoring.services.results import preview_hand
 
 
 def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[str]:
@@ -104,7 +104,7 @@ def need_before_tricks(
     the meld as it would; "" when it refuses the hand for another reason."""
     trial = all_tricks_to_bidders(data, settings)
     try:
-        result = services.preview_hand(game=game, data=trial, stored=stored, replace=replace)
+        result = preview_hand(game=game, data=trial, stored=stored, replace=replace)
     except RecordError:
         return ""
     return bidders_need(result, replace or len(stored) + 1, data)

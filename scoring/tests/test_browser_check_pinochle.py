@@ -3,9 +3,9 @@
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.models import Game
 from scoring.rules import check_record, score_record
+from scoring.services.results import game_record
 from tests.browser import (
     assert_fits_the_phone,
     award_row,
@@ -179,7 +179,7 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
 
     # The end: what the page shows is what the engine says about the same record.
     game = Game.objects.get()
-    assert services.game_record(game)["hands"] == HANDS
+    assert game_record(game)["hands"] == HANDS
     record = {
         "seats": 4,
         "variant": "check",

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.models import Game
+from scoring.services.hands import record_hand
 from tests.browser import assert_fits_the_phone, shoot
 from tests.helpers import quick_hand
 
@@ -44,7 +44,7 @@ def test_a_name_and_a_target_are_changed_on_a_phone_without_javascript(page_with
     page.wait_for_url("**/g/*/")  # the game page has opened: reloading it now reloads the game
     game = Game.objects.get()
     for number in (1, 2):
-        services.record_hand(game=game, number=number, data=quick_hand(ns_meld=10, ns_tricks=20))
+        record_hand(game=game, number=number, data=quick_hand(ns_meld=10, ns_tricks=20))
     page.reload()
 
     page.get_by_role("link", name="Settings").click()
@@ -97,7 +97,7 @@ def test_the_first_dealer_is_changed_with_javascript_on(page, live_server):
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url("**/g/*/")  # the game page has opened: reloading it now reloads the game
     game = Game.objects.get()
-    services.record_hand(game=game, number=1, data=quick_hand())
+    record_hand(game=game, number=1, data=quick_hand())
     page.reload()
     expect(page.get_by_text("Hand 2: East deals")).to_be_visible()
 

@@ -4,7 +4,7 @@ server answers 304 (the game's version is the ETag) and the page keeps the score
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
+from scoring.services.hands import record_hand
 from tests.helpers import quick_hand, standard_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,6 +35,6 @@ def test_an_unchanged_scoreboard_answered_304_stays_on_the_page_and_a_new_hand_s
     expect(page.get_by_test_id("total-NS")).to_have_text("0")
     expect(page.get_by_test_id("total-EW")).to_have_text("0")
 
-    services.record_hand(game=game, number=1, data=quick_hand())
+    record_hand(game=game, number=1, data=quick_hand())
     expect(page.get_by_test_id("total-NS")).to_have_text("25", timeout=10_000)
     page.context.close()

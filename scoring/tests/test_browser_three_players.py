@@ -3,9 +3,9 @@
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.models import Game
 from scoring.rules import score_record
+from scoring.services.results import game_record
 from tests.browser import (
     assert_fits_the_phone,
     correct_hand,
@@ -152,7 +152,7 @@ def test_a_three_player_game_to_the_end(page, live_server):
     save_hand(page, 7, preview="This hand ends the game: S reaches the target.")
 
     game = Game.objects.get()
-    assert services.game_record(game)["hands"] == HANDS
+    assert game_record(game)["hands"] == HANDS
     expected = score_record({"seats": 3, "target": 100, "hands": HANDS})["result"]
     assert expected["finished"] and expected["winner"] == "S"
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()

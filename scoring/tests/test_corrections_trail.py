@@ -1,12 +1,12 @@
 import pytest
 from django.test import Client
 
-from scoring import services
 from scoring.audit import Actor, club_corrections, corrected_hand_numbers, game_corrections
 from scoring.diff import change_rows
 from scoring.models import HandChange
 from scoring.permissions import actor_for
 from scoring.rules import RecordError
+from scoring.services.hands import delete_last_hand, edit_hand
 from tests.access_helpers import (
     CLUB,
     HAND_1,
@@ -26,7 +26,7 @@ CORRECTED = {**HAND_1, "bid": 30}
 def test_it_keeps_the_old_and_new_hand_of_an_edit_and_who_made_it(people):
     alice = people["alice"]
     game = make_game(hands=2)
-    services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(alice))
+    edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(alice))
     (change,) = game_corrections(game)
     assert change.action == "edit"
     assert change.hand_number == 1
@@ -39,7 +39,7 @@ def test_it_keeps_the_old_and_new_hand_of_an_edit_and_who_made_it(people):
 
 def test_it_keeps_a_deleted_hand_and_names_the_device():
     game = make_game(hands=2)
-    services.delete_last_hand(game=game, actor=actor_for(request_as()))
+    delete_last_hand(game=game, actor=actor_for(request_as()))
     (change,) = game_corrections(game)
     assert (change.action, change.hand_number, change.old_data, change.new_data) == (
         "delete",
@@ -54,24 +54,24 @@ def test_it_keeps_a_deleted_hand_and_names_the_device():
 def test_it_records_nothing_for_a_refused_or_empty_change():
     game = make_game(hands=1)
     with pytest.raises(RecordError):
-        services.edit_hand(game=game, number=1, data={**HAND_1, "tricks": {"NS": 1, "EW": 1}})
-    services.edit_hand(game=game, number=1, data=dict(HAND_1))
-    assert services.delete_last_hand(game=make_game()) is None
+        edit_hand(game=game, number=1, data={**HAND_1, "tricks": {"NS": 1, "EW": 1}})
+    edit_hand(game=game, number=1, data=dict(HAND_1))
+    assert delete_last_hand(game=make_game()) is None
     assert not HandChange.objects.exists()
 
 
 def test_it_still_works_without_an_actor():
     game = make_game(hands=1)
-    services.edit_hand(game=game, number=1, data=CORRECTED)
+    edit_hand(game=game, number=1, data=CORRECTED)
     assert game_corrections(game).get().actor_label == ""
 
 
 def test_it_lists_every_correction_of_a_club_newest_first():
     game = in_club(make_game(hands=2), CLUB)
     elsewhere = in_club(make_game(hands=2), CLUB + 1)
-    services.edit_hand(game=game, number=1, data=CORRECTED)
-    services.delete_last_hand(game=elsewhere)
-    services.delete_last_hand(game=game)
+    edit_hand(game=game, number=1, data=CORRECTED)
+    delete_last_hand(game=elsewhere)
+    delete_last_hand(game=game)
     assert [(c.action, c.hand_number) for c in club_corrections(CLUB)] == [("delete", 2), ("edit", 1)]
     assert make_game().hand_changes.count() == 0
 
@@ -79,8 +79,8 @@ def test_it_lists_every_correction_of_a_club_newest_first():
 def test_it_shows_the_history_side_by_side(people):
     game = make_game(hands=2)
     alice = people["alice"]
-    services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(alice))
-    services.delete_last_hand(game=game)
+    edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(alice))
+    delete_last_hand(game=game)
     page = client_with_token(game).get(f"/g/{game.code}/history/").content.decode()
     assert "Hand 1 corrected by alice" in page
     assert "Hand 2 deleted by someone unknown" in page
@@ -145,14 +145,14 @@ def test_it_lists_seats_and_sides_in_table_order_whatever_order_the_hand_was_sto
 
 def test_it_names_the_scoring_phone_and_unknown_actors():
     game = make_game(hands=2)
-    services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.device())
-    services.delete_last_hand(game=game)
+    edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.device())
+    delete_last_hand(game=game)
     assert [c.actor_name() for c in game_corrections(game)] == ["someone unknown", "the scoring phone"]
 
 
 def test_it_shows_an_organiser_every_correction_in_the_club(people):
     game = in_club(make_game(hands=2), CLUB)
-    services.edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(people["bob"]))
+    edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(people["bob"]))
     alice = Client()
     alice.force_login(people["alice"])
     page = alice.get(f"/games/clubs/{CLUB}/corrections/").content.decode()

@@ -3,8 +3,9 @@
 import pytest
 
 from league import standings
-from scoring import services
 from scoring.models import Game, GameSeat
+from scoring.services.games import create_game
+from scoring.services.hands import record_hand
 from tests.league_data import H1, small_season
 
 pytestmark = pytest.mark.django_db
@@ -17,11 +18,11 @@ def client(league_client):
 
 
 def _casual_game(owner=None):
-    game = services.create_game(
+    game = create_game(
         seats=4, variant="standard", deck="single", target=30, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={"N": "asa", "E": "Örjan", "S": "Cenek", "W": "Řehoř"},
     )  # fmt: skip
-    services.record_hand(game=game, number=1, data=H1)
+    record_hand(game=game, number=1, data=H1)
     Game.objects.filter(pk=game.pk).update(created_by=owner)
     return game
 
@@ -98,7 +99,7 @@ def test_the_seat_choices_name_only_the_clubs_the_user_files_in_never_another_cl
     )
     scorer = User.objects.create_user("sara")
     ClubRole.objects.create(user=scorer, club=soder, role=ClubRole.Role.SCORER)
-    game = services.create_game(
+    game = create_game(
         seats=4, variant="standard", deck="single", target=1000, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={"N": "Anna", "E": "Bo", "S": "Cia", "W": "Dan"},
     )  # fmt: skip

@@ -3,8 +3,9 @@ is refused next to its field and nothing is written (int() would read it as a re
 
 import pytest
 
-from scoring import services
 from scoring.models import Game, GameSeat
+from scoring.services.games import create_game
+from scoring.services.hands import record_hand
 from tests.league_data import H1, small_season
 
 pytestmark = pytest.mark.django_db
@@ -16,11 +17,11 @@ def client(league_client):
 
 
 def _casual_game(owner):
-    game = services.create_game(
+    game = create_game(
         seats=4, variant="standard", deck="single", target=30, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={"N": "asa", "E": "Örjan", "S": "Cenek", "W": "Řehoř"},
     )  # fmt: skip
-    services.record_hand(game=game, number=1, data=H1)
+    record_hand(game=game, number=1, data=H1)
     Game.objects.filter(pk=game.pk).update(created_by=owner)
     return game
 

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scoring import services
 from scoring.devices import DEVICE_COOKIE
 from scoring.handover import recovery_code
 from scoring.models import Game, Hand, HandChange
+from scoring.services.games import create_game
 from tests.access_helpers import client_with_token, make_game
 from tests.helpers import WORKED_EXAMPLE, check_game, found, hand_post, save_url, text
 
@@ -55,9 +55,9 @@ def test_the_service_refuses_a_second_game_with_the_same_setup_token():
         seats=4, variant="check", deck="single", target=None, min_bid=None, first_dealer="N",
         meld_needs_trick=False, players={},
     )  # fmt: skip
-    services.create_game(**options, setup_token=token)
+    create_game(**options, setup_token=token)
     with pytest.raises(IntegrityError), transaction.atomic():
-        services.create_game(**options, setup_token=token)
+        create_game(**options, setup_token=token)
     assert Game.objects.count() == 1
 
 

@@ -4,8 +4,8 @@ import uuid
 
 import pytest
 
-from scoring import services
 from scoring.models import Hand
+from scoring.services.hands import record_hand
 from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, quick_hand, save_url, standard_game, text
 
 pytestmark = pytest.mark.django_db
@@ -14,8 +14,8 @@ pytestmark = pytest.mark.django_db
 def test_it_returns_the_stored_hand_for_a_known_submission():
     game = standard_game()
     submission = uuid.uuid4()
-    first = services.record_hand(game=game, number=1, data=quick_hand(), submission_id=submission)
-    again = services.record_hand(game=game, number=1, data=quick_hand(), submission_id=submission)
+    first = record_hand(game=game, number=1, data=quick_hand(), submission_id=submission)
+    again = record_hand(game=game, number=1, data=quick_hand(), submission_id=submission)
     assert again.hand.pk == first.hand.pk
     assert Hand.objects.filter(game=game).count() == 1
 

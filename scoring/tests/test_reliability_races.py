@@ -11,8 +11,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from scoring import services
 from scoring.models import Hand
+from scoring.services.hands import record_hand
 from tests.helpers import check_game, hand_post, save_url, table_user, text
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,8 +48,8 @@ def together(requests: list[tuple[str, dict[str, str]]]) -> list[tuple[int, str]
 
 def two_hand_game():
     game = check_game(target=1000)
-    services.record_hand(game=game, number=1, data={"passed": True})
-    services.record_hand(game=game, number=2, data={"passed": True})
+    record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=2, data={"passed": True})
     return game
 
 

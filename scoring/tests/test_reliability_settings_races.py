@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import game_settings, services
+from scoring import game_settings
 from scoring.models import Game, Hand, HandChange
 from scoring.rules import check_record
+from scoring.services.hands import record_hand
+from scoring.services.results import game_record
 from scoring.tests.test_reliability_races import together
 from tests.helpers import hand_post, quick_hand, save_url, standard_game
 
@@ -36,7 +38,7 @@ def test_a_higher_minimum_bid_racing_a_hand_with_a_lower_bid_never_leaves_both()
     for _round in range(ROUNDS):
         game = standard_game()
         for number in (1, 2):
-            services.record_hand(game=game, number=number, data=quick_hand(bid=25))
+            record_hand(game=game, number=number, data=quick_hand(bid=25))
         game.refresh_from_db()
         hand = hand_post(3, {"bidder": "N", "bid": "22", "meld_mode": "points", "meld_points_N": "10"},
                          tricks_NS="15")  # fmt: skip
@@ -47,7 +49,7 @@ def test_a_higher_minimum_bid_racing_a_hand_with_a_lower_bid_never_leaves_both()
         game.refresh_from_db()
         bids = list(Hand.objects.filter(game=game).order_by("number").values_list("data__bid", flat=True))
         assert not (game.min_bid == 25 and 22 in bids), "a hand below the stored minimum"
-        result = check_record(services.game_record(game))
+        result = check_record(game_record(game))
         assert game.scores == dict(result.scores) and game.hand_count == len(result.hands)
         # Which phone wins depends on the scheduler; each way is checked when it happens.
         if game.min_bid == 25:
@@ -60,7 +62,7 @@ def test_a_higher_minimum_bid_racing_a_hand_with_a_lower_bid_never_leaves_both()
 def test_save_tapped_twice_at_once_writes_one_change():
     for _round in range(ROUNDS):
         game = standard_game()
-        services.record_hand(game=game, number=1, data=quick_hand())
+        record_hand(game=game, number=1, data=quick_hand())
         game.refresh_from_db()
         form = settings_form(game, target="200", name_E="Bosse")
         url = f"/g/{game.code}/settings/"

@@ -8,11 +8,11 @@ import pytest
 from django.test import Client
 
 from clubs.services import set_club_role
-from scoring import services
 from scoring.devices import DEVICE_COOKIE
 from scoring.handover import record_creator
 from scoring.models import HandChange
 from scoring.permissions import can_edit_game
+from scoring.services.hands import edit_hand
 from tests.access_helpers import (
     CLUB,
     HAND_2,
@@ -79,10 +79,10 @@ def test_the_creator_account_gives_no_right_in_a_club_game_without_a_role(people
 
 def test_the_share_page_marks_corrections_without_names_or_a_history_link(people):
     game = make_game(hands=2, club_id=CLUB)
-    services.edit_hand(game=game, number=1, data={**HAND_2, "bid": 30}, actor=None)
+    edit_hand(game=game, number=1, data={**HAND_2, "bid": 30}, actor=None)
     from scoring.audit import Actor
 
-    services.edit_hand(game=game, number=2, data={**HAND_2, "bid": 26}, actor=Actor.of_user(people["alice"]))
+    edit_hand(game=game, number=2, data={**HAND_2, "bid": 26}, actor=Actor.of_user(people["alice"]))
     shared = Client().get(f"/s/{game.share_code}/").content.decode()
     assert "Hand 2 was corrected at" in shared
     assert "/history/" not in shared and f"/g/{game.code}/" not in shared

@@ -7,8 +7,8 @@ import uuid
 
 import pytest
 
-from scoring import services
 from scoring.models import Hand, HandChange
+from scoring.services.hands import GameMovedOn, SubmissionReused, delete_last_hand, record_hand
 from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, save_url, text
 
 pytestmark = pytest.mark.django_db
@@ -21,9 +21,9 @@ def preview_url(game):
 def test_the_service_refuses_a_known_submission_with_other_values_and_writes_nothing():
     game = check_game()
     submission = uuid.uuid4()
-    first = services.record_hand(game=game, number=1, data={"passed": True}, submission_id=submission)
-    with pytest.raises(services.SubmissionReused) as caught:
-        services.record_hand(
+    first = record_hand(game=game, number=1, data={"passed": True}, submission_id=submission)
+    with pytest.raises(SubmissionReused) as caught:
+        record_hand(
             game=game,
             number=1,
             data={"bidder": "N", "bid": 25, "tricks": {"NS": 25, "EW": 0}},
@@ -87,7 +87,7 @@ def test_the_preview_of_a_form_that_already_saved_its_hand_names_that_hand(table
 
 def test_the_preview_says_when_another_phone_saved_the_hand_of_the_heading(table_client):
     game = check_game()
-    services.record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=1, data={"passed": True})
     page = text(table_client.post(preview_url(game), hand_post(1), HTTP_HX_REQUEST="true"))
     assert "The game has moved on: hand 1 was saved on another phone." in page
     assert "Totals after" not in page  # no description of another hand under this heading
@@ -95,8 +95,8 @@ def test_the_preview_says_when_another_phone_saved_the_hand_of_the_heading(table
 
 def test_the_preview_and_save_say_when_a_hand_was_deleted_meanwhile(table_client):
     game = check_game()
-    services.record_hand(game=game, number=1, data={"passed": True})
-    services.delete_last_hand(game=game)
+    record_hand(game=game, number=1, data={"passed": True})
+    delete_last_hand(game=game)
     preview = text(table_client.post(preview_url(game), hand_post(2), HTTP_HX_REQUEST="true"))
     assert "a hand was deleted, so the next hand is 1, not 2" in preview
     saved = text(table_client.post(save_url(game), hand_post(2, WORKED_EXAMPLE)))
@@ -107,8 +107,8 @@ def test_the_preview_and_save_say_when_a_hand_was_deleted_meanwhile(table_client
 
 def test_a_correction_of_a_hand_deleted_meanwhile_is_a_clear_message_not_an_error(table_client):
     game = check_game()
-    services.record_hand(game=game, number=1, data={"passed": True})
-    services.delete_last_hand(game=game)
+    record_hand(game=game, number=1, data={"passed": True})
+    delete_last_hand(game=game)
     response = table_client.post(f"/g/{game.code}/hands/1/", hand_post(1), follow=True)
     assert response.status_code == 200
     assert "Nothing corrected: hand 1 no longer exists (another phone deleted it)." in text(response)
@@ -117,9 +117,9 @@ def test_a_correction_of_a_hand_deleted_meanwhile_is_a_clear_message_not_an_erro
 
 def test_the_service_refuses_to_delete_a_hand_other_than_the_one_expected():
     game = check_game()
-    services.record_hand(game=game, number=1, data={"passed": True})
-    services.record_hand(game=game, number=2, data={"passed": True})
-    with pytest.raises(services.GameMovedOn) as caught:
-        services.delete_last_hand(game=game, expected=1)
+    record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=2, data={"passed": True})
+    with pytest.raises(GameMovedOn) as caught:
+        delete_last_hand(game=game, expected=1)
     assert caught.value.current == 2
     assert Hand.objects.filter(game=game).count() == 2

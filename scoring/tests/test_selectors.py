@@ -3,8 +3,8 @@ import re
 import pytest
 from django.template.loader import render_to_string
 
-from scoring import services
 from scoring.selectors.board import scoreboard
+from scoring.services.hands import record_hand
 from tests.helpers import check_game, quick_hand, standard_game
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ HAND = {
 
 def test_the_awards_add_up_the_chips_each_side_won():
     game = check_game(target=25)
-    services.record_hand(game=game, number=1, data=HAND)
+    record_hand(game=game, number=1, data=HAND)
     board = scoreboard(game)
     rows = {row["label"]: row["values"] for row in board.awards}
     assert rows == {
@@ -42,7 +42,7 @@ def test_the_awards_add_up_the_chips_each_side_won():
 
 def test_the_end_says_who_won_and_by_which_rule():
     game = check_game(target=25)
-    services.record_hand(game=game, number=1, data=HAND)
+    record_hand(game=game, number=1, data=HAND)
     board = scoreboard(game)
     lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
     assert lines == [
@@ -56,7 +56,7 @@ def test_the_end_says_who_won_and_by_which_rule():
 
 def test_a_draw_on_chips_is_shown_as_a_draw():
     game = check_game(target=25)
-    services.record_hand(game=game, number=1, data=HAND)
+    record_hand(game=game, number=1, data=HAND)
     game.winner = "draw"  # the game's stored summary, which the page reads
     board = scoreboard(game)
     html = render_to_string("scoring/game.html#game", {"board": board, "game": game, "form": None})
@@ -66,9 +66,9 @@ def test_a_draw_on_chips_is_shown_as_a_draw():
 
 def test_when_both_sides_pass_the_target_the_end_says_the_bidders_go_out_first():
     game = standard_game(target=30)
-    services.record_hand(game=game, number=1, data=quick_hand(bidder="N", ns_meld=10, ns_tricks=15))
+    record_hand(game=game, number=1, data=quick_hand(bidder="N", ns_meld=10, ns_tricks=15))
     both = {"bidder": "E", "bid": 20, "meld_points": {"NS": 0, "EW": 10}, "tricks": {"NS": 10, "EW": 15}}
-    services.record_hand(game=game, number=2, data=both)
+    record_hand(game=game, number=2, data=both)
     board = scoreboard(game)
     lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
     assert lines == ["E–W bid and reached 30 in hand 2: the bidders go out first."]
@@ -82,14 +82,14 @@ def test_when_two_of_three_players_pass_the_target_the_end_does_not_speak_of_bot
         "meld_points": {"N": 15, "E": 10, "S": 0},
         "tricks": {"N": 15, "E": 5, "S": 5},
     }
-    services.record_hand(game=game, number=1, data=first)  # N 30, E 15, S 5
+    record_hand(game=game, number=1, data=first)  # N 30, E 15, S 5
     second = {
         "bidder": "S",
         "bid": 20,
         "meld_points": {"N": 22, "E": 21, "S": 1},
         "tricks": {"N": 10, "E": 15, "S": 0},
     }
-    services.record_hand(game=game, number=2, data=second)  # S set: N 62, E 51, S -15
+    record_hand(game=game, number=2, data=second)  # S set: N 62, E 51, S -15
     board = scoreboard(game)
     lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
     assert lines == ["Several players passed 50 in hand 2: N has the most points."]
@@ -97,9 +97,7 @@ def test_when_two_of_three_players_pass_the_target_the_end_does_not_speak_of_bot
 
 def test_the_end_of_a_game_of_fixed_deals_says_the_last_deal_ended_it():
     game = check_game(deals=1)
-    services.record_hand(
-        game=game, number=1, data={**HAND, "tricks": {"NS": 15, "EW": 10}, "tricks_won": None}
-    )
+    record_hand(game=game, number=1, data={**HAND, "tricks": {"NS": 15, "EW": 10}, "tricks_won": None})
     board = scoreboard(game)
     lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
     # N-S 4 + 15 = 19 < 20: set, −20; E-W 10. E-W ahead by 30: 10 + 3 game chips.
@@ -114,7 +112,7 @@ def test_level_points_after_the_last_deal_are_explained_with_no_game_chips():
     game = check_game(deals=1)
     melds = {"N": ["trump_marriage", "dix"], "E": ["aces"]}  # N-S 5 + 15, E-W 10 + 10
     level = {"bidder": "N", "bid": 20, "trump": "hearts", "melds": melds, "tricks": {"NS": 15, "EW": 10}}
-    services.record_hand(game=game, number=1, data=level)
+    record_hand(game=game, number=1, data=level)
     board = scoreboard(game)
     lines = [re.sub("<[^>]+>", "", line) for line in board.end_reason]
     assert lines == [

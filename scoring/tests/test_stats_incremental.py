@@ -4,8 +4,11 @@ from typing import Any
 
 import pytest
 
-from scoring import services, stats
+from scoring import stats
 from scoring.models import GameStat, HandStat
+from scoring.services.games import create_game
+from scoring.services.hands import delete_last_hand, edit_hand, record_hand
+from scoring.services.results import score
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +38,7 @@ def snapshot(game) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
 
 
 def test_it_keeps_the_derived_rows_equal_to_a_full_rebuild_through_saves_edits_and_deletes():
-    game = services.create_game(
+    game = create_game(
         seats=4,
         variant="check",
         deck="single",
@@ -45,20 +48,16 @@ def test_it_keeps_the_derived_rows_equal_to_a_full_rebuild_through_saves_edits_a
         meld_needs_trick=False,
         players={"N": "Anna", "E": "Bo", "S": "Cilla", "W": "Dag"},
     )
-    services.record_hand(
-        game=game, number=1, data=played("N", 27, 15, {"N": ["run", "marriage"], "E": ["aces"]})
-    )
-    services.record_hand(game=game, number=2, data={"passed": True})
-    services.record_hand(game=game, number=3, data=played("E", 25, 20, {"E": ["trump_marriage", "pinochle"]}))
-    services.record_hand(game=game, number=4, data=played("S", 21, 12, {"S": ["trump_marriage"]}))
+    record_hand(game=game, number=1, data=played("N", 27, 15, {"N": ["run", "marriage"], "E": ["aces"]}))
+    record_hand(game=game, number=2, data={"passed": True})
+    record_hand(game=game, number=3, data=played("E", 25, 20, {"E": ["trump_marriage", "pinochle"]}))
+    record_hand(game=game, number=4, data=played("S", 21, 12, {"S": ["trump_marriage"]}))
     # A correction of hand 1 changes the running totals of every later hand.
-    services.edit_hand(
-        game=game, number=1, data=played("N", 30, 5, {"N": ["run", "marriage"], "E": ["aces"]})
-    )
-    services.delete_last_hand(game=game)
+    edit_hand(game=game, number=1, data=played("N", 30, 5, {"N": ["run", "marriage"], "E": ["aces"]}))
+    delete_last_hand(game=game)
     incremental = snapshot(game)
 
-    stats.refresh_game(game, services.score(game))
+    stats.refresh_game(game, score(game))
     rebuilt = snapshot(game)
 
     assert incremental == rebuilt

@@ -5,8 +5,9 @@ the next page shows it, on every phone."""
 import pytest
 from django.test import Client
 
-from scoring import game_settings, services
+from scoring import game_settings
 from scoring.rules.worked_example import hand as example_hand
+from scoring.services.hands import edit_hand, record_hand
 from tests.access_helpers import client_with_token
 from tests.helpers import PLAYERS, check_game, found, hand_post, save_url, text
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def played(game, count=2):
     for number in range(1, count + 1):
-        services.record_hand(game=game, number=number, data=example_hand(number))
+        record_hand(game=game, number=number, data=example_hand(number))
     game.refresh_from_db()
     return game
 
@@ -45,7 +46,7 @@ def test_a_corrected_hand_shows_its_new_figures_on_the_share_link_at_the_next_po
     live = found(r'id="scoreboard"[^>]*hx-get="([^"]+)"', page).replace("&amp;", "&")
     fresh = live.split("?")[0]  # no version: the whole scoreboard
     assert "(Anna) bid 27" in text(watcher.get(fresh, headers={"HX-Request": "true"}))
-    services.edit_hand(game=game, number=1, data={**example_hand(1), "bid": 25})
+    edit_hand(game=game, number=1, data={**example_hand(1), "bid": 25})
     polled = text(watcher.get(live, headers={"HX-Request": "true"}))
     assert "(Anna) bid 25" in polled and "(Anna) bid 27" not in polled
     # A second phone on the link is shown the same new figures.

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from scoring import services
 from scoring.models import Hand
+from scoring.services.hands import record_hand
 from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, standard_game
 from tests.hostile import HAND_FIELDS as FIELDS  # the lists bench/fuzz sends too
 from tests.hostile import NASTY
@@ -24,7 +24,7 @@ def client(table_client):
 def test_random_bad_input_never_breaks_a_page(client, seed, make_game):
     rng = random.Random(seed)
     game = make_game()
-    services.record_hand(
+    record_hand(
         game=game,
         number=1,
         data={

@@ -1,7 +1,7 @@
 import pytest
 from django.test import Client
 
-from scoring import services
+from scoring.services.hands import record_hand
 from tests.access_helpers import client_with_token
 from tests.helpers import WORKED_EXAMPLE, check_game, found, quick_hand, standard_game, text
 
@@ -33,8 +33,8 @@ def test_it_offers_quick_meld_points_only_where_chips_are_not_in_play(client):
 
 def test_it_shows_each_hand_in_the_history(client):
     game = check_game()
-    services.record_hand(game=game, number=1, data={"passed": True})
-    services.record_hand(
+    record_hand(game=game, number=1, data={"passed": True})
+    record_hand(
         game=game,
         number=2,
         data={
@@ -58,7 +58,7 @@ def test_it_shows_each_hand_in_the_history(client):
 
 def test_it_marks_a_slam(client):
     game = check_game()
-    services.record_hand(
+    record_hand(
         game=game,
         number=1,
         data={
@@ -88,7 +88,7 @@ def test_an_htmx_request_gets_the_fragment(client):
 
 def test_a_finished_game_shows_the_winner_and_hides_the_entry_form(client):
     game = standard_game(target=30)
-    services.record_hand(game=game, number=1, data=quick_hand(ns_meld=10, ns_tricks=20))
+    record_hand(game=game, number=1, data=quick_hand(ns_meld=10, ns_tricks=20))
     page = text(client.get(f"/g/{game.code}/"))
     assert "Game over" in page
     assert "Winner: N–S (Anna & Cecilia)" in page
@@ -101,7 +101,7 @@ def test_a_finished_game_shows_the_winner_and_hides_the_entry_form(client):
 def test_the_scoreboard_costs_the_same_queries_whatever_the_number_of_hands(django_assert_num_queries, hands):
     game = standard_game(target=99999)
     for number in range(1, hands + 1):
-        services.record_hand(game=game, number=number, data=quick_hand(bidder="NESW"[number % 4]))
+        record_hand(game=game, number=number, data=quick_hand(bidder="NESW"[number % 4]))
     client = client_with_token(game)  # the scoring phone without an account: no session to read
     # session-less page: the game with the device's right to it (one query, scoring/devices.py),
     # then its seats, hands and corrections
@@ -115,7 +115,7 @@ def test_the_page_follows_every_change_of_hands(client):
     game = check_game()
     url = f"/g/{game.code}/"
     assert "N–S (Anna & Cecilia) 0" in text(client.get(url))
-    services.record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=1, data={"passed": True})
     assert "Hand 2: East (Bo) deals" in text(client.get(url))
     client.post(f"/g/{game.code}/hands/1/", {"number": "1", **WORKED_EXAMPLE})
     assert "N–S (Anna & Cecilia) 36 4 chips" in text(client.get(url))
@@ -165,7 +165,7 @@ def test_the_live_poll_answers_304_to_its_etag_until_a_hand_is_saved():
     first = phone.get(poll)
     assert first.status_code == 204 and first["ETag"]
     assert phone.get(poll, headers={"If-None-Match": first["ETag"]}).status_code == 304
-    services.record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=1, data={"passed": True})
     again = phone.get(poll, headers={"If-None-Match": first["ETag"]})
     assert again.status_code == 200 and "#1" in text(again)
     assert again["ETag"] != first["ETag"]

@@ -6,9 +6,9 @@ import re
 import pytest
 from django.test import Client
 
-from scoring import services
 from scoring.audit import Actor
 from scoring.models import Game, HandChange
+from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.access_helpers import CLUB, client_with_token, make_game, signed_in
 from tests.helpers import WORKED_EXAMPLE, found, hand_post, quick_hand, standard_game, text
 
@@ -82,7 +82,7 @@ def test_the_live_poll_answers_204_while_nothing_changes_then_the_new_scoreboard
     poll = found(r'hx-get="([^"]+)" hx-trigger="every 3s"', page).replace("&amp;", "&")
     assert poll.startswith(f"/s/{game.share_code}/live?v=")
     assert viewer.get(poll).status_code == 204
-    services.record_hand(game=game, number=2, data=quick_hand(bidder="E"))
+    record_hand(game=game, number=2, data=quick_hand(bidder="E"))
     response = viewer.get(poll, headers={"HX-Request": "true"})
     assert response.status_code == 200
     html = response.content.decode()
@@ -94,8 +94,8 @@ def test_the_live_poll_answers_204_while_nothing_changes_then_the_new_scoreboard
 
 def _finished_game() -> Game:
     game = standard_game(target=30)
-    services.record_hand(game=game, number=1, data=quick_hand())
-    services.record_hand(game=game, number=2, data=quick_hand(bidder="E"))
+    record_hand(game=game, number=1, data=quick_hand())
+    record_hand(game=game, number=2, data=quick_hand(bidder="E"))
     game.refresh_from_db()
     assert game.finished
     return game
@@ -111,19 +111,19 @@ def test_the_live_poll_stops_with_286_when_the_game_is_over():
 def test_the_editing_phone_polls_only_the_scoreboard_and_reloads_when_the_game_ends():
     game = standard_game(target=30)
     phone = client_with_token(game)
-    services.record_hand(game=game, number=1, data=quick_hand())
+    record_hand(game=game, number=1, data=quick_hand())
     assert phone.get(f"/g/{game.code}/live?v=old").status_code == 200
     assert 'id="hand-form"' not in phone.get(f"/g/{game.code}/live?v=old").content.decode()
-    services.record_hand(game=game, number=2, data=quick_hand(bidder="E"))
+    record_hand(game=game, number=2, data=quick_hand(bidder="E"))
     assert phone.get(f"/g/{game.code}/live?v=old")["HX-Refresh"] == "true"
     assert Client().get(f"/g/{game.code}/live").status_code == 403
 
 
 def test_the_game_page_names_who_corrected_and_deleted_a_hand(people):
     game = make_game(hands=2, club_id=CLUB)
-    services.edit_hand(game=game, number=1, data={**quick_hand(), "bid": 21}, actor=None)
+    edit_hand(game=game, number=1, data={**quick_hand(), "bid": 21}, actor=None)
     HandChange.objects.update(actor_label="alice")
-    services.delete_last_hand(game=game, actor=Actor.device())
+    delete_last_hand(game=game, actor=Actor.device())
     page = text(signed_in("charlie").get(f"/g/{game.code}/"))
     assert re.search(r"Hand 1 corrected by alice at \w", page)
     assert re.search(r"Hand 2 deleted by the scoring phone at \w", page)

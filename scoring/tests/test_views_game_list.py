@@ -1,6 +1,6 @@
 import pytest
 
-from scoring import services
+from scoring.services.hands import record_hand
 from tests.helpers import check_game, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
@@ -15,7 +15,7 @@ def client(table_client):
 def test_it_lists_games_in_progress_and_finished(client):
     playing = check_game()
     done = standard_game(target=20)
-    services.record_hand(game=done, number=1, data=quick_hand(ns_meld=10, ns_tricks=15))
+    record_hand(game=done, number=1, data=quick_hand(ns_meld=10, ns_tricks=15))
     response = client.get("/")
     assert response.status_code == 200
     page = text(response)

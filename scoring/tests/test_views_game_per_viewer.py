@@ -6,10 +6,11 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.test import Client
 
-from scoring import devices, services
+from scoring import devices
 from scoring.handover import token_hash
 from scoring.models import Device, DeviceGame
 from scoring.rules import worked_example
+from scoring.services.hands import record_hand
 from tests.access_helpers import CLUB, client_with_token, make_game, request_as
 from tests.helpers import WORKED_EXAMPLE, check_game, found, hand_post, save_url, text
 
@@ -55,7 +56,7 @@ def test_a_viewer_in_another_language_gets_the_page_in_that_language():
 
 def test_the_read_only_viewer_never_gets_the_scoring_phones_parts():
     game = check_game()
-    services.record_hand(game=game, number=1, data=worked_example.hand(1))
+    record_hand(game=game, number=1, data=worked_example.hand(1))
     scoring = client_with_token(game)
     assert 'id="hand-form"' in scoring.get(f"/g/{game.code}/").content.decode()
     shared = Client().get(f"/s/{game.share_code}/").content.decode()
@@ -81,9 +82,9 @@ def test_the_game_read_with_its_right_applies_the_holder_rule_as_the_right_read_
     device = Device.objects.create(id_hash=token_hash("a phone"))
     DeviceGame.objects.create(device=device, game=game, active=active, holder=holder)
     cookies = {
-        devices.DEVICE_COOKIE: signing.get_cookie_signer(salt=devices.DEVICE_COOKIE + devices._SALT).sign(
-            "a phone"
-        )
+        devices.DEVICE_COOKIE: signing.get_cookie_signer(
+            salt=devices.DEVICE_COOKIE + devices.DEVICE_SALT
+        ).sign("a phone")
     }
     counts = role not in ("member",)
     alone = request_as(cookies=cookies)  # the right read on its own
@@ -99,9 +100,9 @@ def test_the_game_read_with_its_right_applies_the_holder_rule_as_the_right_read_
 def test_the_game_read_with_its_right_finds_no_game_for_an_unknown_code_and_no_right_for_another_phone():
     game = make_game()
     cookies = {
-        devices.DEVICE_COOKIE: signing.get_cookie_signer(salt=devices.DEVICE_COOKIE + devices._SALT).sign(
-            "a phone that never scored"
-        )
+        devices.DEVICE_COOKIE: signing.get_cookie_signer(
+            salt=devices.DEVICE_COOKIE + devices.DEVICE_SALT
+        ).sign("a phone that never scored")
     }
     assert devices.game_with_right(request_as(cookies=cookies), "nosuchgame") is None
     request = request_as(cookies=cookies)

@@ -5,11 +5,13 @@ kept in the corrections trail."""
 import pytest
 from django.test import Client
 
-from scoring import game_settings, services
+from scoring import game_settings
 from scoring.audit import Actor
 from scoring.models import Game, GameSeat, Hand, HandChange, HandStat
 from scoring.rules import check_record
 from scoring.rules.worked_example import hand as example_hand
+from scoring.services.hands import record_hand
+from scoring.services.results import game_record, score
 from tests.helpers import PLAYERS, check_game, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +30,7 @@ def url(game):
 def post(game, **changes):
     """The settings form as the page draws it for the game now, with `changes` typed over it."""
     game.refresh_from_db()
-    settings = services.score(game, []).settings
+    settings = score(game, []).settings
     fields = {
         "version": game_settings.version(game),
         "first_dealer": settings.first_dealer,
@@ -57,12 +59,12 @@ def rows(game):
 def engine_totals(game):
     """The engine's own result for the stored record: the figures the page must agree with."""
     game.refresh_from_db()
-    return check_record(services.game_record(game))
+    return check_record(game_record(game))
 
 
 def played(game, *hands):
     for number, data in enumerate(hands, start=game.hand_count + 1):
-        services.record_hand(game=game, number=number, data=data)
+        record_hand(game=game, number=number, data=data)
     game.refresh_from_db()
     return game
 
@@ -229,7 +231,7 @@ def test_a_double_tap_of_save_writes_once(client):
 def test_a_save_after_another_phone_wrote_is_refused_and_shown_against_the_game_now(client):
     game = played(standard_game(), quick_hand())
     form = post(game, target="200", save="1")
-    services.record_hand(game=game, number=2, data=quick_hand(bidder="E"))  # the other phone
+    record_hand(game=game, number=2, data=quick_hand(bidder="E"))  # the other phone
     before = rows(game)
     response = client.post(url(game), form)
     assert response.status_code == 400
@@ -302,7 +304,7 @@ def test_a_hand_saved_with_a_stale_game_is_scored_with_the_new_settings():
         expected=None,
         actor=None,
     )
-    services.record_hand(game=stale, number=2, data=quick_hand(ns_meld=10, ns_tricks=20))
+    record_hand(game=stale, number=2, data=quick_hand(ns_meld=10, ns_tricks=20))
     game.refresh_from_db()
     assert game.finished and game.target == 60
 

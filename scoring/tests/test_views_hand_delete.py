@@ -1,8 +1,8 @@
 import pytest
 from django.test import Client
 
-from scoring import services
 from scoring.models import Hand
+from scoring.services.hands import record_hand
 from tests.helpers import check_game, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ def delete_url(game):
 
 def test_it_asks_before_deleting(client):
     game = check_game()
-    services.record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=1, data={"passed": True})
     response = client.get(delete_url(game))
     assert response.status_code == 200
     assert "Delete hand 1?" in text(response)
@@ -29,8 +29,8 @@ def test_it_asks_before_deleting(client):
 
 def test_it_deletes_the_last_hand_and_rescores(client):
     game = standard_game(target=30)
-    services.record_hand(game=game, number=1, data=quick_hand(ns_meld=0, ns_tricks=20))
-    services.record_hand(game=game, number=2, data=quick_hand(ns_meld=10, ns_tricks=20))
+    record_hand(game=game, number=1, data=quick_hand(ns_meld=0, ns_tricks=20))
+    record_hand(game=game, number=2, data=quick_hand(ns_meld=10, ns_tricks=20))
     game.refresh_from_db()
     assert game.finished
     response = client.post(delete_url(game), {"number": "2"})
@@ -43,8 +43,8 @@ def test_it_deletes_the_last_hand_and_rescores(client):
 
 def test_it_deletes_nothing_when_another_hand_was_added_meanwhile(client):
     game = check_game()
-    services.record_hand(game=game, number=1, data={"passed": True})
-    services.record_hand(game=game, number=2, data={"passed": True})
+    record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=2, data={"passed": True})
     response = client.post(delete_url(game), {"number": "1"}, follow=True)
     assert Hand.objects.count() == 2
     assert "Nothing deleted: the last hand is now hand 2." in text(response)
@@ -62,6 +62,6 @@ def test_it_answers_a_forged_code_with_404(client):
 
 def test_it_needs_the_csrf_token():
     game = check_game()
-    services.record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=1, data={"passed": True})
     assert Client(enforce_csrf_checks=True).post(delete_url(game), {"number": "1"}).status_code == 403
     assert Hand.objects.count() == 1

@@ -1,7 +1,7 @@
 import pytest
 
-from scoring import services
 from scoring.models import Hand
+from scoring.services.hands import record_hand
 from tests.helpers import WORKED_EXAMPLE, check_game, hand_post, standard_game, text
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ def test_an_htmx_preview_describes_the_hand_and_saves_nothing(client):
 
 def test_a_preview_runs_on_the_stored_hands(client):
     game = check_game()
-    services.record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=1, data={"passed": True})
     response = client.post(preview_url(game), hand_post(2), headers={"HX-Request": "true"})
     assert "Totals after: N–S 36 · E–W 20" in text(response)
     response = client.post(
@@ -94,8 +94,8 @@ def test_the_bid_stepper_knows_the_minimum_and_the_steps(client, deck, bid, step
 
 def test_a_correction_preview_replaces_that_hand(client):
     game = check_game()
-    services.record_hand(game=game, number=1, data={"passed": True})
-    services.record_hand(game=game, number=2, data={"passed": True})
+    record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=2, data={"passed": True})
     response = client.post(preview_url(game, 1), hand_post(1), headers={"HX-Request": "true"})
     page = text(response)
     assert "N–S make 27: +36" in page

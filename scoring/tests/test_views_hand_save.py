@@ -3,8 +3,8 @@ import re
 import pytest
 from django.test import Client
 
-from scoring import services
 from scoring.models import Hand
+from scoring.services.hands import record_hand
 from tests.access_helpers import client_with_token
 from tests.helpers import WORKED_EXAMPLE, check_game, found, hand_post, save_url, standard_game, text
 
@@ -217,7 +217,7 @@ def test_a_two_player_hand_may_have_no_bidding(client):
 def test_a_save_costs_the_same_queries_whatever_the_number_of_hands(django_assert_num_queries, hands):
     game = check_game(target=99999)
     for number in range(1, hands + 1):
-        services.record_hand(game=game, number=number, data={"passed": True})
+        record_hand(game=game, number=number, data={"passed": True})
     phone = client_with_token(game)  # the scoring phone without an account: no session to read
     # the game with the device's right to it (permission check, one query), seats (locked), the
     # settings read again under the lock (they may have changed: scoring/game_settings.py), hands,
@@ -231,7 +231,7 @@ def test_a_save_costs_the_same_queries_whatever_the_number_of_hands(django_asser
 
 def test_an_htmx_save_draws_the_page_without_reading_or_scoring_the_game_again(django_assert_num_queries):
     game = check_game()
-    services.record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=1, data={"passed": True})
     phone = client_with_token(game)
     # the 10 queries of a save, and the corrections shown in the history: nothing else
     with django_assert_num_queries(11):

@@ -149,13 +149,13 @@ def test_a_double_deck_keeps_triples_and_quadruples_one_more_tap_away():
 
 
 def test_the_meld_mode_is_kept_with_the_hand_and_not_when_another_phone_saved_it_first():
-    from scoring import services
+    from scoring.services.hands import HandConflict, record_hand
     from tests.helpers import quick_hand
 
     game = standard_game()
-    services.record_hand(game=game, number=1, data=quick_hand())
-    with pytest.raises(services.HandConflict):
-        services.record_hand(game=game, number=1, data=quick_hand(bid=25), meld_mode="points")
+    record_hand(game=game, number=1, data=quick_hand())
+    with pytest.raises(HandConflict):
+        record_hand(game=game, number=1, data=quick_hand(bid=25), meld_mode="points")
     assert Game.objects.get(pk=game.pk).meld_mode == "items"
-    services.record_hand(game=game, number=2, data=quick_hand(), meld_mode="points")
+    record_hand(game=game, number=2, data=quick_hand(), meld_mode="points")
     assert Game.objects.get(pk=game.pk).meld_mode == "points"

@@ -53,11 +53,11 @@ def test_a_double_deck_bid_ladder_and_its_help_come_from_the_same_numbers(table_
 
 
 def test_the_correction_page_hands_its_form_the_same_numbers(table_client):
-    from scoring import services
+    from scoring.services.hands import record_hand
     from tests.helpers import quick_hand
 
     game = standard_game()
-    services.record_hand(game=game, number=1, data=quick_hand(), submission_id=None)
+    record_hand(game=game, number=1, data=quick_hand(), submission_id=None)
     page = table_client.get(f"/g/{game.code}/hands/1/").content.decode()
     assert _script(page, "hand-numbers")["trick_points"] == 25
 

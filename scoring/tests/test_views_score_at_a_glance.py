@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from scoring import services
+from scoring.services.hands import record_hand
 from tests.access_helpers import client_with_token
 from tests.helpers import check_game, hand_post, quick_hand, save_url, standard_game, text
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_leader_stands_out_and_each_side_sees_its_distance_to_the_target():
     game = standard_game(target=100)
-    services.record_hand(game=game, number=1, data=quick_hand(ns_meld=10, ns_tricks=15))  # N–S 25, E–W 10
+    record_hand(game=game, number=1, data=quick_hand(ns_meld=10, ns_tricks=15))  # N–S 25, E–W 10
     html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
     leader = re.search(r'<div class="total[^"]*leading[^"]*">\s*<div class="total-label">([^<]+)<', html)
     assert leader and leader.group(1).startswith("N–S")
@@ -112,8 +112,8 @@ def test_no_need_is_guessed_while_the_bid_is_missing():
 
 def test_the_chart_keeps_the_target_apart_from_a_side_ending_just_below_it():
     game = standard_game(target=100)
-    services.record_hand(game=game, number=1, data=quick_hand(ns_meld=20, ns_tricks=25))  # N–S 45, E–W 0
-    services.record_hand(game=game, number=2, data=quick_hand(ns_meld=25, ns_tricks=25))  # N–S 95
+    record_hand(game=game, number=1, data=quick_hand(ns_meld=20, ns_tricks=25))  # N–S 45, E–W 0
+    record_hand(game=game, number=2, data=quick_hand(ns_meld=25, ns_tricks=25))  # N–S 95
     html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
     svg = html.split('<figure class="chart">')[1].split("</svg>")[0]
     # The right margin's labels (x past the plot): the target's "100" and each side's end.

@@ -10,8 +10,8 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 
-from scoring import services
 from scoring.models import Game, Hand
+from scoring.services.hands import record_hand
 from tests.helpers import quick_hand, standard_game
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +63,7 @@ def test_a_retried_save_answers_with_the_game_as_it_is_now_not_as_it_was_when_th
     game = standard_game()
     read_before_the_save = Game.objects.get(pk=game.pk)
     submission = uuid.uuid4()
-    services.record_hand(game=game, number=1, data=quick_hand(), submission_id=submission)
-    services.record_hand(game=read_before_the_save, number=1, data=quick_hand(), submission_id=submission)
+    record_hand(game=game, number=1, data=quick_hand(), submission_id=submission)
+    record_hand(game=read_before_the_save, number=1, data=quick_hand(), submission_id=submission)
     assert read_before_the_save.hand_count == 1
     assert Hand.objects.filter(game=game).count() == 1

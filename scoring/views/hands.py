@@ -16,7 +16,6 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core import strict_input
-from scoring import services
 from scoring.forms.hand import HandForm
 from scoring.forms.hand_initial import hand_initial
 from scoring.models import Game, Hand
@@ -30,7 +29,16 @@ from scoring.rules import RecordError, Settings
 from scoring.rules.tables import step_bid
 from scoring.selectors.board import scoreboard, settings_of
 from scoring.selectors.preview import correction_change, describe, need_before_tricks
-from scoring.services import GameMovedOn, HandConflict, SubmissionReused
+from scoring.services.hands import (
+    GameMovedOn,
+    HandConflict,
+    SubmissionReused,
+    delete_last_hand,
+    edit_hand,
+    find_submission,
+    record_hand,
+)
+from scoring.services.results import SUMMARY_FIELDS, preview_hand
 from scoring.views.page import (
     HtmxHttpRequest,
     form_urls,
@@ -48,7 +56,7 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            stored = services.record_hand(
+            stored = record_hand(
                 game=game,
                 number=data["number"],
                 data=form.hand,
@@ -94,7 +102,7 @@ def hand_preview(request: HtmxHttpRequest, code: str, number: int | None = None)
             replace, moved_on = _previewed_number(game, form, stored)
         if not moved_on or replace is not None:
             try:
-                result = services.preview_hand(
+                result = preview_hand(
                     game=game, data=form.hand, stored=[row.data for row in stored], replace=replace
                 )
             except RecordError as error:
@@ -136,7 +144,7 @@ def _previewed_number(game: Game, form: HandForm, stored: list[Hand]) -> tuple[i
     """For the preview of a new hand: which stored hand it would replace (None: it is the next
     hand), and what to tell the table when the form is no longer for the next hand."""
     next_number = len(stored) + 1
-    saved = services.find_submission(game=game, submission_id=form.cleaned_data.get("submission_id"))
+    saved = find_submission(game=game, submission_id=form.cleaned_data.get("submission_id"))
     if saved is not None:
         if saved.data == form.hand:
             message = _("Hand %(number)d is saved with these values.")
@@ -172,7 +180,7 @@ def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         form = hand_form(game, request.POST)
         if form.is_valid():
             try:
-                services.edit_hand(game=game, number=number, data=form.hand, actor=actor_for(request))
+                edit_hand(game=game, number=number, data=form.hand, actor=actor_for(request))
             except RecordError as error:
                 form.add_record_error(error)
             except GameMovedOn as moved:
@@ -214,7 +222,7 @@ def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
         # The service decides under the game's lock: a hand saved meanwhile is never deleted.
         expected = int(posted) if posted.isdecimal() and len(posted) < 7 else -1
         try:
-            deleted = services.delete_last_hand(game=game, actor=actor_for(request), expected=expected)
+            deleted = delete_last_hand(game=game, actor=actor_for(request), expected=expected)
         except GameMovedOn as moved:
             messages.error(
                 request,
@@ -231,7 +239,7 @@ def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
 
 def _conflict(request: HtmxHttpRequest, game: Game, conflict: HandConflict) -> HttpResponse:
     """Another phone saved this hand number first: show the new scoreboard and keep this input."""
-    game.refresh_from_db(fields=[*services.SUMMARY_FIELDS, "updated_at"])  # the other phone's save
+    game.refresh_from_db(fields=[*SUMMARY_FIELDS, "updated_at"])  # the other phone's save
     board = scoreboard(game)
     data = request.POST.copy()
     data["number"] = str(board.next_number)

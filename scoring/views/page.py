@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django_htmx.middleware import HtmxDetails
 
-from scoring import game_settings, services
+from scoring import game_settings
 from scoring.audit import game_corrections
 from scoring.forms.hand import HandForm
 from scoring.handover import (
@@ -22,6 +22,7 @@ from scoring.handover import (
 )
 from scoring.models import Game, HandChange
 from scoring.selectors.board import Scoreboard, scoreboard, settings_of
+from scoring.services.results import players_of
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -37,7 +38,7 @@ def made_when_used(make: Callable[[], T]) -> T:
 
 
 def hand_form(game: Game, data: QueryDict | None, **kwargs: Any) -> HandForm:
-    players = made_when_used(lambda: services.players_of(game))
+    players = made_when_used(lambda: players_of(game))
     return HandForm(data, settings=settings_of(game), players=players, **kwargs)
 
 

@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from scoring import game_settings, services
+from scoring import game_settings
 from scoring.forms.settings import GameSettingsForm
 from scoring.models import Game
 from scoring.permissions import (
@@ -23,6 +23,7 @@ from scoring.permissions import (
 from scoring.rules import RecordError
 from scoring.selectors.board import settings_of
 from scoring.selectors.settings_change import settings_preview
+from scoring.services.results import players_of
 
 
 @require_http_methods(["GET", "POST"])
@@ -36,7 +37,7 @@ def game_settings_page(request: HttpRequest, code: str) -> HttpResponse:
     game = game_of(request, code)
     settings = settings_of(game)
     if request.method == "GET":
-        players = services.players_of(game)
+        players = players_of(game)
         initial = GameSettingsForm.initial_for(settings, players, game_settings.version(game))
         form = GameSettingsForm(
             initial=initial, game=game, settings=settings, rules_locked=night_plan_locked(request, game)

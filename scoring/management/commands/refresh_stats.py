@@ -10,9 +10,10 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from scoring import services, stats
+from scoring import stats
 from scoring.models import Game
 from scoring.rules import RecordError
+from scoring.services.results import score
 
 
 class Command(BaseCommand):
@@ -23,7 +24,7 @@ class Command(BaseCommand):
         for game in Game.objects.order_by("pk").iterator(chunk_size=200):
             try:
                 with transaction.atomic():
-                    stats.refresh_game(game, services.score(game))
+                    stats.refresh_game(game, score(game))
             except RecordError as error:
                 refused += 1
                 self.stderr.write(f"game {game.code}: {error}")
