@@ -22,6 +22,7 @@ urlpatterns = [
     path("g/<str:code>/hands/<id:number>/", views.hand_edit, name="hand_edit"),
     path("g/<str:code>/hands/<id:number>/preview", views.hand_preview, name="hand_edit_preview"),
     path("g/<str:code>/hands/last/delete", views.hand_delete_last, name="hand_delete_last"),
+    path("g/<str:code>/table/", views.game_table, name="game_table"),
     path("g/<str:code>/history/", views.game_history, name="game_history"),
     path("g/<str:code>/details/", views.game_details, name="game_details"),
     path("g/<str:code>/settings/", views.game_settings_page, name="game_settings"),
@@ -31,6 +32,7 @@ urlpatterns = [
     # Read-only share links (already handed out: these paths stay).
     path("s/<str:share_code>/", views.shared_game, name="game_shared"),
     path("s/<str:share_code>/live", views.shared_live, name="game_shared_live"),
+    path("s/<str:share_code>/table/", views.shared_table, name="game_shared_table"),
     path("s/<str:share_code>/recover", views.recover, name="game_shared_recover"),
     # A club's corrections trail: the club's games, seen by its organisers.
     path("games/clubs/<id:club_id>/corrections/", views.club_corrections_page, name="club_corrections"),

@@ -9,6 +9,7 @@ from scoring.views.hands import hand_delete_last, hand_edit, hand_preview, hand_
 from scoring.views.rules import rules_help
 from scoring.views.settings_page import game_settings_page
 from scoring.views.sharing import hand_over, recover, take_over
+from scoring.views.table_view import game_table, shared_table
 
 __all__ = [
     "club_corrections_page",
@@ -19,6 +20,7 @@ __all__ = [
     "game_new",
     "game_page",
     "game_settings_page",
+    "game_table",
     "hand_delete_last",
     "hand_edit",
     "hand_over",
@@ -28,5 +30,6 @@ __all__ = [
     "rules_help",
     "shared_game",
     "shared_live",
+    "shared_table",
     "take_over",
 ]
