@@ -36,7 +36,7 @@ def _shared_of(request: HttpRequest, share_code: str) -> Game:
     game = getattr(request, "_shared_game", None)
     if not isinstance(game, Game) or game.share_code != share_code:
         game = get_shared_game_or_404(share_code)
-        setattr(request, "_shared_game", game)  # read once: the ETag and the view both need it
+        request._shared_game = game  # type: ignore[attr-defined]  # as scoring/views/game.py does
     return game
 
 
