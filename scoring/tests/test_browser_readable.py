@@ -4,6 +4,7 @@ takes 200 % text without sideways scrolling; high contrast when the phone asks f
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -221,3 +222,31 @@ def test_the_table_view_follows_a_save_from_another_phone(live_server: Any, page
     assert page.evaluate("window.stillTheSamePage") is True
     assert page.locator("#hand-form").count() == 0 and page.locator("form[action$='/hands']").count() == 0
     page.context.close()  # stop polling before the live server goes
+
+
+DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def test_screenshots_for_the_user_guide(live_server: Any, browser: Any, browser_context_args: Any) -> None:
+    """docs/screenshots/: the history with a set, a slam and a concession; the table view; the game
+    page in large text and high contrast. At 360 px, one CSS pixel a pixel (small files)."""
+    game = check_game_with_every_ending()
+    context = browser.new_context(**{**browser_context_args, "device_scale_factor": 1})
+    page = context.new_page()
+    sign_in_browser(page, live_server.url, table_user())
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/g/{game.code}/")
+    page.locator("#hand-3 details > summary").click()
+    history = page.locator("#history")
+    history.scroll_into_view_if_needed()
+    history.screenshot(path=str(DOCS_SHOTS / "history-marks-en-360.png"))
+    page.goto(f"{live_server.url}/g/{game.code}/table/")
+    page.screenshot(path=str(DOCS_SHOTS / "table-view-en-360.png"))
+    page.goto(f"{live_server.url}/g/{game.code}/")
+    for switch in ("Large text", "High contrast"):
+        page.get_by_role("contentinfo").get_by_role("button", name=switch).click()
+        page.wait_for_url(f"{live_server.url}/g/{game.code}/")
+    page.screenshot(path=str(DOCS_SHOTS / "large-text-contrast-en-360.png"))
+    page.get_by_role("contentinfo").scroll_into_view_if_needed()
+    page.screenshot(path=str(DOCS_SHOTS / "display-switches-en-360.png"))
+    context.close()
