@@ -125,10 +125,12 @@ def test_the_numbers_are_big_and_every_control_is_a_44_px_target(live_server: An
         sizes = font_px(page, ".to-go") + font_px(page, ".total-chips")
         assert len(sizes) == 4 and min(sizes) >= 24
         page.evaluate("document.querySelectorAll('#history details').forEach(d => { d.open = true; })")
-        assert small_controls(page) == [], language
+        small = small_controls(page)
+        assert small == [], (language, small)
         for path in ("history/", "table/"):
             page.goto(f"{live_server.url}/g/{game.code}/{path}")
-            assert small_controls(page) == [], (language, path)
+            small = small_controls(page)
+            assert small == [], (language, path, small)
 
 
 def test_the_pages_take_200_percent_text_without_scrolling_sideways(live_server: Any, page: Page) -> None:
