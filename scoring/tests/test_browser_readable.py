@@ -4,7 +4,6 @@ takes 200 % text without sideways scrolling; high contrast when the phone asks f
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from scoring import services
 from scoring.models import Game
-from tests.browser import sign_in_browser
+from tests.browser import SHOTS, sign_in_browser
 from tests.helpers import check_game, hand_post, quick_hand, save_url, standard_game, table_user
 from tests.readable_helpers import cut, font_px, low_contrast, scrolls_sideways, small_controls
 
@@ -226,13 +225,15 @@ def test_the_table_view_follows_a_save_from_another_phone(live_server: Any, page
     page.context.close()  # stop polling before the live server goes
 
 
-DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+#: Copied by hand to docs/screenshots/ when the pages change (a test run leaves docs/ alone).
+DOCS_SHOTS = SHOTS / "docs"
 
 
 def test_screenshots_for_the_user_guide(live_server: Any, browser: Any, browser_context_args: Any) -> None:
-    """docs/screenshots/: the history with a set, a slam and a concession; the table view; the game
+    """For docs/screenshots/: the history with a set, a slam and a concession; the table view; the game
     page in large text and high contrast. At 360 px, one CSS pixel a pixel (small files)."""
     game = check_game_with_every_ending()
+    DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(**{**browser_context_args, "device_scale_factor": 1})
     page = context.new_page()
     sign_in_browser(page, live_server.url, table_user())
