@@ -98,7 +98,7 @@ def speak(page: Page, url: str, language: str) -> None:
 
 
 def test_it_cuts_nothing_in_the_history_in_any_language_at_360(live_server: Any, page: Page) -> None:
-    games = [check_game_with_every_ending(), double_deck_game(3), double_deck_game(4)]
+    games = [check_game_with_every_ending(), double_deck_game(3), double_deck_game(4), finished_game()]
     sign_in_browser(page, live_server.url, table_user())
     page.set_viewport_size({"width": 360, "height": 740})
     for language in LANGUAGES:
@@ -115,9 +115,16 @@ def test_it_cuts_nothing_in_the_history_in_any_language_at_360(live_server: Any,
 
 
 def test_the_numbers_are_big_and_every_control_is_a_44_px_target(live_server: Any, page: Page) -> None:
-    game = check_game_with_every_ending()
+    game, over = check_game_with_every_ending(), finished_game()
     sign_in_browser(page, live_server.url, table_user())
     page.set_viewport_size({"width": 360, "height": 740})
+    others = [
+        f"/g/{game.code}/history/",
+        f"/g/{game.code}/table/",
+        f"/s/{game.share_code}/",
+        f"/s/{game.share_code}/table/",
+        f"/g/{over.code}/",
+    ]
     for language in LANGUAGES:
         speak(page, live_server.url, language)
         page.goto(f"{live_server.url}/g/{game.code}/")
@@ -126,8 +133,9 @@ def test_the_numbers_are_big_and_every_control_is_a_44_px_target(live_server: An
         page.evaluate("document.querySelectorAll('#history details').forEach(d => { d.open = true; })")
         small = small_controls(page)
         assert small == [], (language, small)
-        for path in ("history/", "table/"):
-            page.goto(f"{live_server.url}/g/{game.code}/{path}")
+        for path in others:
+            page.goto(live_server.url + path)
+            page.evaluate("document.querySelectorAll('#history details').forEach(d => { d.open = true; })")
             small = small_controls(page)
             assert small == [], (language, path, small)
 
