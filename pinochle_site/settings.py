@@ -90,6 +90,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "pinochle_site.display.display",
             ],
             # django-template-partials 25.x does not register its tags by itself.
             "builtins": ["template_partials.templatetags.partials"],

@@ -9,6 +9,7 @@
 /            scoring: the games list, /games/new, /g/<code>/… (one game), /s/<share_code>/…
              (read-only share links), /games/clubs/<id>/corrections/ (a club's games)
 /rules/      the rules page (numbers from scoring's engine, ratings and nights)
+/display     large text and high contrast on this phone (a cookie), then back to the page
 /healthz     liveness check
 /sw.js       the service worker (offline copies of the app and of opened games)
 """
@@ -16,11 +17,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from pinochle_site import views
+from pinochle_site import display, views
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("display", display.display_set, name="display"),
     path("healthz", views.healthz, name="healthz"),
     # The service worker lives at the root so it may keep every page for offline use (templates/sw.js).
     path("sw.js", views.service_worker, name="service_worker"),

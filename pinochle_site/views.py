@@ -36,6 +36,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 _SHELL = (
     "css/app.css",
     "css/language.css",
+    "css/readable.css",
     "js/app.js",
     "js/table.js",
     "js/taps.js",

@@ -5,7 +5,7 @@ games under /games/."""
 from django.urls import path
 
 import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
-from scoring.views import details, game, hands, settings_page, sharing
+from scoring.views import details, game, hands, settings_page, sharing, table_view
 
 app_name = "scoring"
 
@@ -21,6 +21,7 @@ urlpatterns = [
     path("g/<str:code>/hands/<id:number>/", hands.hand_edit, name="hand_edit"),
     path("g/<str:code>/hands/<id:number>/preview", hands.hand_preview, name="hand_edit_preview"),
     path("g/<str:code>/hands/last/delete", hands.hand_delete_last, name="hand_delete_last"),
+    path("g/<str:code>/table/", table_view.game_table, name="game_table"),
     path("g/<str:code>/history/", details.game_history, name="game_history"),
     path("g/<str:code>/details/", details.game_details, name="game_details"),
     path("g/<str:code>/settings/", settings_page.game_settings_page, name="game_settings"),
@@ -30,6 +31,7 @@ urlpatterns = [
     # Read-only share links (already handed out: these paths stay).
     path("s/<str:share_code>/", game.shared_game, name="game_shared"),
     path("s/<str:share_code>/live", game.shared_live, name="game_shared_live"),
+    path("s/<str:share_code>/table/", table_view.shared_table, name="game_shared_table"),
     path("s/<str:share_code>/recover", sharing.recover, name="game_shared_recover"),
     # A club's corrections trail: the club's games, seen by its organisers.
     path("games/clubs/<id:club_id>/corrections/", details.club_corrections_page, name="club_corrections"),

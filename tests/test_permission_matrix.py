@@ -485,7 +485,7 @@ CLUB_READS: dict[str, tuple[Callable[[World], str], frozenset[str]]] = {
 # endpoint cannot hide here.
 READ_ONLY = {
     "scoring:game_list", "healthz", "service_worker", "scoring:game", "scoring:game_live",
-    "scoring:game_shared",
+    "scoring:game_shared", "scoring:game_table", "scoring:game_shared_table",
     "scoring:game_shared_live", "rules_help", "scoring:game_history", "scoring:club_corrections",
     "league:index", "league:club", "league:season", "league:player", "league:export_games",
     "league:export_hands", "league:results", "league:import_status",
@@ -495,10 +495,12 @@ READ_ONLY = {
     "ledger:night", "ledger:season", "ledger:statement", "ledger:statement_csv",
 }  # fmt: skip
 
-# A visitor's own account and language (Django's auth views; accounts/tests/test_accounts.py).
+# A visitor's own account, language and display (Django's auth views, accounts/tests/test_accounts.py;
+# large text and high contrast, tests/test_display_setting.py).
 OWN_ACCOUNT = {
     "signup", "login", "logout", "password_change", "password_change_done", "password_reset",
     "password_reset_done", "password_reset_confirm", "password_reset_complete", "set_language",
+    "display",
 }  # fmt: skip
 
 
@@ -531,6 +533,8 @@ def test_a_read_only_url_refuses_a_post(name, world):
         "scoring:game_live": f"/g/{world.game.code}/live",
         "scoring:game_shared": f"/s/{world.game.share_code}/",
         "scoring:game_shared_live": f"/s/{world.game.share_code}/live",
+        "scoring:game_table": f"/g/{world.game.code}/table/",
+        "scoring:game_shared_table": f"/s/{world.game.share_code}/table/",
         "scoring:game_history": f"/g/{world.game.code}/history/",
         "scoring:club_corrections": f"/games/clubs/{CLUB}/corrections/",
         "league:club": f"/league/clubs/{CLUB}/",

@@ -87,14 +87,17 @@ def board_context(request: HttpRequest, game: Game, board: Scoreboard, *, mode: 
     version = game_settings.version(game)
     if mode == "share":
         live = ("scoring:game_shared_live", game.share_code)
+        table = ("scoring:game_shared_table", game.share_code)
     else:
         live = ("scoring:game_live", game.code)
+        table = ("scoring:game_table", game.code)
     context: dict[str, Any] = {
         "board": board,
         "game": game,
         "editable": mode == "edit",
         "shared": mode == "share",
         "live_url": f"{reverse(live[0], args=[live[1]])}?v={version}",
+        "table_url": reverse(table[0], args=[table[1]]),
         "next_number": board.next_number,
         "edited": edited,
         "deleted": deleted,

@@ -1,0 +1,73 @@
+"""Measuring what a person at the card table sees: text cut short, small targets, sideways
+scrolling, contrast. Each is a script run in the page; each answers with what fails (empty: fine)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page
+
+#: Elements whose content is wider than their box (cut, or spilling out), under `selectors`.
+CUT = """(selectors) => Array.from(document.querySelectorAll(selectors))
+  .filter(el => el.offsetParent !== null && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 0.5)
+  .map(el => [el.className, el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40),
+    el.scrollWidth, el.clientWidth])"""
+
+#: Visible controls (buttons, links, summaries, chips) smaller than 44 x 44 CSS px.
+SMALL = """() => Array.from(document.querySelectorAll('a[href], button, summary, .chip, select, '
+    + 'input:not([type=hidden]):not([type=checkbox]):not([type=radio])'))
+  .filter(el => el.offsetParent !== null && !el.closest('.visually-hidden, [aria-hidden=true]'))
+  .map(el => [el.outerHTML.slice(0, 90), el.getBoundingClientRect()])
+  .filter(([html, box]) => box.width < 44 || box.height < 44)
+  .map(([html, box]) => [html, Math.round(box.width), Math.round(box.height)])"""
+
+#: Text whose colour against its background is under `least`:1 (WCAG's relative luminance).
+LOW_CONTRAST = """(least) => {
+  const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => v / 255)
+    .map(v => v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const background = (el) => {
+    for (let at = el; at; at = at.parentElement) {
+      const colour = rgb(getComputedStyle(at).backgroundColor);
+      if (colour.length === 3 || (colour.length === 4 && colour[3] > 0)) return colour.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  return Array.from(document.querySelectorAll('body *'))
+    .filter(el => el.offsetParent !== null && !el.closest('svg, .visually-hidden')
+      && Array.from(el.childNodes).some(node => node.nodeType === 3 && node.textContent.trim()))
+    .map(el => {
+      const a = lum(rgb(getComputedStyle(el).color)), b = lum(background(el));
+      return [el.outerHTML.slice(0, 80), (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+    })
+    .filter(([html, ratio]) => ratio < least)
+    .map(([html, ratio]) => [html, Math.round(ratio * 100) / 100]);
+}"""
+
+
+def cut(page: Page, selectors: str) -> list[Any]:
+    return list(page.evaluate(CUT, selectors))
+
+
+def small_controls(page: Page) -> list[Any]:
+    return list(page.evaluate(SMALL))
+
+
+def low_contrast(page: Page, least: float) -> list[Any]:
+    return list(page.evaluate(LOW_CONTRAST, least))
+
+
+def scrolls_sideways(page: Page) -> bool:
+    return bool(
+        page.evaluate("document.scrollingElement.scrollWidth > document.scrollingElement.clientWidth")
+    )
+
+
+def font_px(page: Page, selector: str) -> list[float]:
+    return [
+        float(size)
+        for size in page.eval_on_selector_all(
+            selector, "els => els.map(el => parseFloat(getComputedStyle(el).fontSize))"
+        )
+    ]
