@@ -17,16 +17,10 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.signing import BadSignature
 from django.db import transaction
 from django.db.models import (
-    BooleanField,
-    Case,
     Exists,
-    ExpressionWrapper,
     OuterRef,
     Q,
     QuerySet,
-    Subquery,
-    Value,
-    When,
 )
 from django.http import HttpRequest, HttpResponseBase
 
@@ -115,31 +109,34 @@ def _holder_may_score(club_id: Any) -> Q:  # a club id, or an OuterRef to one
     return Q(holder__isnull=True) | Q(holder__is_superuser=True) | Q(Exists(roles))
 
 
-def _holder_scores(game: Game) -> Q:
-    """Whether a right's holder may still score the game's club. A quick game has no club: its
-    rights do not depend on an account."""
-    club_id = game.club_id
-    if club_id is None:
-        return Q(pk__isnull=False)
-    return _holder_may_score(club_id)
+def _right_row(device_hash: str, game: Game) -> tuple[bool, bool] | None:
+    """(active, counts) of a device's right to the game, or None: one plain query (the right with
+    its holder's superuser flag), and a second only for an active right in a club game held for
+    an account that is no superuser (its scoring role). A quick game has no club: its rights do
+    not depend on an account. An inactive right counts for nothing, so its holder is not asked.
+    Plain lookups, not one annotated query: building that query cost a poll several times what
+    running both does."""
+    rows = DeviceGame.objects.filter(device__id_hash=device_hash, game=game).values_list(
+        "active", "holder_id", "holder__is_superuser"
+    )
+    for active, holder_id, superuser in rows[:1]:
+        if not active:
+            return False, True
+        if game.club_id is None or holder_id is None or superuser:
+            return True, True
+        roles = ClubRole.objects.filter(user_id=holder_id, club_id=game.club_id, role__in=SCORERS)
+        return True, roles.exists()
+    return None
 
 
 def _rights_row(request: HttpRequest, game: Game) -> tuple[bool, bool] | None:
-    """(active, counts) of this browser's right to the game, or None; one query per request and
+    """(active, counts) of this browser's right to the game, or None; read once per request and
     game, however often it is asked. `counts` is False for a right held for an account that no
     longer scores for the game's club (removed, or made a member)."""
     cache: dict[int, tuple[bool, bool] | None] = request.__dict__.setdefault("_device_rights", {})
     if game.pk not in cache:
         device_id = _device_id(request)
-        row = (
-            DeviceGame.objects.filter(device__id_hash=token_hash(device_id), game=game)
-            .annotate(counts=ExpressionWrapper(_holder_scores(game), output_field=BooleanField()))
-            .values_list("active", "counts")
-            .first()
-            if device_id
-            else None
-        )
-        cache[game.pk] = (bool(row[0]), bool(row[1])) if row is not None else None
+        cache[game.pk] = _right_row(token_hash(device_id), game) if device_id else None
     return cache[game.pk]
 
 
@@ -170,37 +167,14 @@ def right_lapsed(request: HttpRequest, game: Game) -> bool:
     return row is not None and row[0] and not row[1]
 
 
-def _with_right(games: QuerySet[Game], device_hash: str) -> QuerySet[Game]:
-    """The games with a device's right to each read as `device_right`: None (no right), else
-    active * 2 + holder_ok, where holder_ok is what `_holder_may_score` says of the right's holder (no
-    holder, a superuser, or a scoring role in the game's club); for a quick game (no club)
-    `game_with_right` counts it anyway."""
-    holder_ok = _holder_may_score(OuterRef(OuterRef("club_id")))
-    state = Case(
-        When(holder_ok, then=Case(When(active=True, then=Value(3)), default=Value(1))),
-        default=Case(When(active=True, then=Value(2)), default=Value(0)),
-    )
-    rights = DeviceGame.objects.filter(game=OuterRef("pk"), device__id_hash=device_hash)
-    return games.annotate(device_right=Subquery(rights.annotate(state=state).values("state")[:1]))
-
-
 def game_with_right(request: HttpRequest, code: str) -> Game | None:
-    """The game with this code (None: there is none), with this browser's right to it read in the
-    same query and kept for the request, so `holds_game`, `held_game_once` and `right_lapsed` ask
-    no more. The right counts as `_rights_row` counts it (a club game's right only while its
-    holder may score for the club)."""
-    device_id = _device_id(request)
-    games = Game.objects.filter(code=code)
+    """The game with this code (None: there is none), with this browser's right to it read at once
+    and kept for the request, so `holds_game`, `held_game_once` and `right_lapsed` ask no more."""
     try:
-        game = (_with_right(games, token_hash(device_id)) if device_id else games).get()
+        game = Game.objects.get(code=code)
     except Game.DoesNotExist:
         return None
-    if device_id:
-        state = game.device_right  # type: ignore[attr-defined]
-        row = None
-        if state is not None:
-            row = (state >= 2, bool(state % 2) or game.club_id is None)
-        request.__dict__.setdefault("_device_rights", {})[game.pk] = row
+    _rights_row(request, game)
     return game
 
 

@@ -159,7 +159,13 @@ def can_view_game(request: HttpRequest, game: Game, *, share_code: str | None = 
     # Compared as hashes: constant time, and any string a URL may carry is safe to compare.
     if share_code is not None and token_matches(share_code, token_hash(game.share_code)):
         return True
-    if can_edit_game(request, game) or _runs_the_game(request, game):
+    return can_edit_game(request, game) or _reads_without_editing(request, game)
+
+
+def _reads_without_editing(request: HttpRequest, game: Game) -> bool:
+    """`can_view_game`'s rights beside editing: running the game (also once a finished club game
+    is no longer theirs to edit) or a club role."""
+    if _runs_the_game(request, game):
         return True
     club_id = club_id_of(game)
     return club_id is not None and can_view_club(request.user, club_id)
@@ -235,7 +241,8 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
         raise Http404("no game with this code")
     if request.method == "GET" and not getattr(request, "htmx", None) and right_lapsed(request, game):
         messages.warning(request, RIGHT_LAPSED, fail_silently=True)
-    if not (can_edit_game(request, game) if edit else can_view_game(request, game)):
+    editable = can_edit_game(request, game)
+    if not (editable or (not edit and _reads_without_editing(request, game))):
         if request.method == "GET" and held_edit_token_once(request, game):
             raise Refused(_to_share_page(request, game))
         if edit and holds_edit_token(request, game):
@@ -245,6 +252,7 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
         raise Refused(deny(request))
     # A mark on the request that game_of reads: HttpRequest has no field for it.
     request._checked_game = game  # type: ignore[attr-defined]
+    request.__dict__["_checked_editable"] = editable  # what checked_can_edit answers
     return game
 
 
@@ -276,6 +284,15 @@ def game_of(request: HttpRequest, code: str) -> Game:
     if isinstance(game, Game) and game.code == code:
         return game
     return get_object_or_404(Game, code=code)
+
+
+def checked_can_edit(request: HttpRequest, game: Game) -> bool:
+    """Whether this request may edit the game, as `get_game_for` found it before the view ran (its
+    right, role and the night's plan are read once), else asked now. For a view that only reads,
+    such as the live poll: one that writes asks `can_edit_game` after its write."""
+    if getattr(request, "_checked_game", None) is game and "_checked_editable" in request.__dict__:
+        return bool(request.__dict__["_checked_editable"])
+    return can_edit_game(request, game)
 
 
 # Stack under the method decorators (@require_POST / @require_GET).

@@ -92,6 +92,35 @@ def test_the_live_poll_answers_204_while_nothing_changes_then_the_new_scoreboard
     assert "#2" in html and "Edit hand" not in html
 
 
+def test_the_share_links_poll_answers_304_from_one_query_and_never_a_stale_scoreboard(
+    django_assert_num_queries,
+):
+    """The watchers' poll: while nothing changed, one query (the version's two columns) and 304;
+    after a save, the new scoreboard with the ETag of what it shows, then 304 to that again."""
+    game = make_game(hands=1)
+    watcher = Client()
+    page = watcher.get(f"/s/{game.share_code}/").content.decode()
+    poll = found(r'hx-get="([^"]+)" hx-trigger="every 3s"', page).replace("&amp;", "&")
+    htmx = {"HX-Request": "true"}
+    first = watcher.get(poll, headers=htmx)
+    assert first.status_code == 204
+    with django_assert_num_queries(1):
+        assert watcher.get(poll, headers={**htmx, "If-None-Match": first["ETag"]}).status_code == 304
+    services.record_hand(game=game, number=2, data=quick_hand(bidder="E"))
+    changed = watcher.get(poll, headers={**htmx, "If-None-Match": first["ETag"]})
+    assert changed.status_code == 200 and "#2" in text(changed)
+    assert changed["ETag"] != first["ETag"]
+    assert watcher.get(poll, headers={**htmx, "If-None-Match": changed["ETag"]}).status_code == 304
+    services.record_hand(game=game, number=3, data=quick_hand(bidder="S"))
+    again = watcher.get(poll, headers={**htmx, "If-None-Match": changed["ETag"]})
+    assert again.status_code == 200 and "#3" in text(again)
+
+
+def test_the_share_links_poll_of_an_unknown_game_is_404():
+    unknown = Client().get("/s/nosuchcode/live?v=1", headers={"If-None-Match": '"1-share-en"'})
+    assert unknown.status_code == 404
+
+
 def _finished_game() -> Game:
     game = standard_game(target=30)
     services.record_hand(game=game, number=1, data=quick_hand())

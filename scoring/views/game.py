@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
@@ -24,6 +25,7 @@ from scoring.handover import (
 from scoring.models import Game
 from scoring.permissions import (
     can_edit_game,
+    checked_can_edit,
     game_of,
     get_shared_game_or_404,
     grant_edit_token,
@@ -96,7 +98,8 @@ def shared_game(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
 
 
 def _live_mode(request: HttpRequest, game: Game) -> str:
-    return "edit" if can_edit_game(request, game) else "view"
+    """As the guard found it: the poll writes nothing, and its ETag and its answer ask it."""
+    return "edit" if checked_can_edit(request, game) else "view"
 
 
 def _live_etag(request: HttpRequest, code: str) -> str:
@@ -114,8 +117,13 @@ def _shared_of(request: HttpRequest, share_code: str) -> Game:
     return game
 
 
-def _shared_etag(request: HttpRequest, share_code: str) -> str:
-    return f"{game_settings.version(_shared_of(request, share_code))}-share-{get_language()}"
+def _shared_etag(request: HttpRequest, share_code: str) -> str | None:
+    """The share link's ETag from the two columns of the version: most polls end here with 304,
+    and only a changed game is read whole (by the view). None (no such game): the view's 404."""
+    rows = Game.objects.filter(share_code=share_code).values_list("hand_count", "updated_at")[:1]
+    for hand_count, updated_at in rows:
+        return f"{game_settings.version_of(hand_count, updated_at)}-share-{get_language()}"
+    return None
 
 
 @require_GET
@@ -134,7 +142,11 @@ def game_live(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_GET
 @condition(etag_func=_shared_etag)
 def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
-    return _live(request, _shared_of(request, share_code), mode="share")
+    game = _shared_of(request, share_code)
+    response = _live(request, game, mode="share")
+    # The ETag of what is shown: a hand saved since the ETag's read is in this scoreboard already.
+    response["ETag"] = quote_etag(f"{game_settings.version(game)}-share-{get_language()}")
+    return response
 
 
 def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
