@@ -108,21 +108,14 @@ def _live_etag(request: HttpRequest, code: str) -> str:
     return f"{game_settings.version(game)}-{_live_mode(request, game)}-{get_language()}"
 
 
-def _shared_of(request: HttpRequest, share_code: str) -> Game:
-    """The share link's game, read once per request (the ETag and the view both need it)."""
-    game = getattr(request, "_shared_game", None)
-    if not isinstance(game, Game) or game.share_code != share_code:
-        game = get_shared_game_or_404(share_code)
-        request._shared_game = game  # type: ignore[attr-defined]
-    return game
-
-
 def _shared_etag(request: HttpRequest, share_code: str) -> str | None:
     """The share link's ETag from the two columns of the version: most polls end here with 304,
     and only a changed game is read whole (by the view). None (no such game): the view's 404."""
     rows = Game.objects.filter(share_code=share_code).values_list("hand_count", "updated_at")[:1]
     for hand_count, updated_at in rows:
-        return f"{game_settings.version_of(hand_count, updated_at)}-share-{get_language()}"
+        version = game_settings.version_of(hand_count, updated_at)
+        request.__dict__["_shared_version"] = version  # shared_live's 204 asks no more
+        return f"{version}-share-{get_language()}"
     return None
 
 
@@ -142,7 +135,10 @@ def game_live(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_GET
 @condition(etag_func=_shared_etag)
 def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
-    game = _shared_of(request, share_code)
+    version = request.__dict__.get("_shared_version")  # just read for the ETag
+    if version is not None and request.GET.get("v") == version:
+        return HttpResponse(status=204)  # the version the phone shows: htmx swaps nothing
+    game = get_shared_game_or_404(share_code)
     response = _live(request, game, mode="share")
     # The ETag of what is shown: a hand saved since the ETag's read is in this scoreboard already.
     response["ETag"] = quote_etag(f"{game_settings.version(game)}-share-{get_language()}")
