@@ -58,10 +58,13 @@ system-deps:
 test: deps system-deps lint
 	$(BIN)/pytest $(PYTEST_ARGS)
 
+# lint-imports checks the import contracts of pyproject.toml ([tool.importlinter]): which app may
+# import which (docs/architecture.md).
 lint: deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo
 
 # Translations: refresh locale/*/LC_MESSAGES/django.po from the code, then compile the .mo files.
 # Needs gettext (xgettext, msgmerge, msgfmt); the compiled .mo files are committed, so `make run`

@@ -48,9 +48,9 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
 
 
 class LimitedPasswordChangeForm(PasswordChangeForm):
-    """Django's password change, with the old password counted like a login (django-axes, the
-    same budget per username and per client address): a wrong one is a failed login, and once the
-    limit is reached even the right one is refused until the window has passed."""
+    """Django's password change, with the old password counted like a login (accounts/lockout.py,
+    the same budget per username and per client address): a wrong one is a failed login, and once
+    the limit is reached even the right one is refused until the window has passed."""
 
     def __init__(self, user: Any, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
         super().__init__(user, *args, **kwargs)
@@ -58,8 +58,8 @@ class LimitedPasswordChangeForm(PasswordChangeForm):
         self.locked = False
 
     def clean_old_password(self) -> str:
-        credentials = {"username": self.user.get_username()}
-        if not lockout.reserve(self.request, credentials):  # counted now, given back if right
+        username = self.user.get_username()
+        if not lockout.reserve(self.request, username):  # counted now, given back if right
             self.locked = True
             raise forms.ValidationError(
                 _(
@@ -70,13 +70,10 @@ class LimitedPasswordChangeForm(PasswordChangeForm):
             )
         old_password = str(self.cleaned_data["old_password"])
         if not self.user.check_password(old_password):
-            user_login_failed.send(sender=__name__, credentials=credentials, request=self.request)
+            user_login_failed.send(sender=__name__, credentials={"username": username}, request=self.request)
             raise forms.ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
         lockout.give_back(
             self.request,
-            {
-                "username": lockout.normalised_username(credentials["username"]),
-                "address": client_address(self.request),
-            },
+            {"username": lockout.normalised_username(username), "address": client_address(self.request)},
         )
         return old_password

@@ -33,7 +33,7 @@ if DEBUG and "ALLOWED_HOSTS" not in os.environ:
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "pinochle_site.apps.LimitedAdminConfig",  # django.contrib.admin, its log-in limited (accounts/lockout.py)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -45,7 +45,6 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",  # the queue of background tasks (imports), worked by `manage.py db_worker`
     # Import direction (docs/architecture.md): accounts, clubs <- scoring <- league.
-    "axes",  # login limits for every login form, the admin's included (accounts/lockout.py)
     "throttles",  # the client address and the one counter of every throttle; imports no app
     "accounts",
     "clubs",
@@ -71,7 +70,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "axes.middleware.AxesMiddleware",
     "scoring.devices.DeviceMiddleware",
     "pinochle_site.middleware.ContentSecurityPolicyMiddleware",
     # Whose session each page was drawn for: the service worker keeps offline copies per session.
@@ -148,22 +146,12 @@ LOGOUT_REDIRECT_URL = "/"
 LOGIN_FAILURES_PER_USERNAME = envint("LOGIN_FAILURES_PER_USERNAME", 5)
 LOGIN_FAILURES_PER_ADDRESS = envint("LOGIN_FAILURES_PER_ADDRESS", 20)
 LOGIN_FAILURE_WINDOW_SECONDS = envint("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60)
-# django-axes counts them (accounts/lockout.py): its backend refuses a locked-out attempt before
-# ModelBackend checks the password; the middleware turns the refusal into the 429 login page.
+# Counted before the password is checked by the backend first in the list (accounts/lockout.py),
+# which refuses the attempt unchecked once a limit is reached, on every login form.
 AUTHENTICATION_BACKENDS = [
     "accounts.lockout.LoginLimitsBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "accounts.lockout.LoginLimitsHandler"
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_USERNAME_CALLABLE = "accounts.lockout.username_for_axes"
-AXES_CLIENT_IP_CALLABLE = "throttles.address.client_address"
-AXES_FAILURE_LIMIT = "accounts.lockout.failure_limit"
-AXES_COOLOFF_TIME = "accounts.lockout.window"
-AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
-AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a refused attempt is not counted
-AXES_ENABLE_ADMIN = False  # the handler keeps no AccessAttempt rows to show
-AXES_VERBOSE = False
 # Password-reset requests and sign-ups, per client address and per target (email / username)
 # in a sliding window (throttles/counter.py); one more is refused with 429.
 PASSWORD_RESETS_PER_EMAIL = envint("PASSWORD_RESETS_PER_EMAIL", 3)

@@ -1,69 +1,48 @@
-"""The apps import one way: `core` (the plumbing: strict input, number fields, spreadsheet-safe CSV,
-look-alike names), `throttles` (the client's address and the one counter of every throttle) and
-`backups` know no app and every app may use them; accounts and clubs know no other app, scoring
-knows clubs, ratings clubs and scoring, league clubs, scoring and ratings, nights clubs and
-scoring, the ledger nights, scoring and clubs (docs/architecture.md). Read from the source with
-`ast`, so a new import against the direction fails here before it makes a cycle; reverse relations
-and private names are read the same way."""
+"""The apps import one way (docs/architecture.md, "Which app may import which"): the contracts in
+pyproject.toml ([tool.importlinter]: the layers of the apps, no app importing accounts or
+pinochle_site, the plain modules importing no Django and no app, private modules) are checked by
+import-linter, run here and by `make lint`. Read here from the source with `ast`, what an import
+cannot show: a reverse relation into an app above, a private name of another app, a model patched
+from outside its class, a write of another app's rows."""
 
 import ast
 import dataclasses
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = [
-    "core",
-    "backups",
-    "throttles",
-    "accounts",
-    "clubs",
-    "scoring",
-    "ratings",
-    "league",
-    "nights",
-    "ledger",
-]
-# What each app's code (tests and migrations aside) may import of the others. `core`, `throttles`
-# and `backups` (the backup file's rows and the order of its parts) import no app; every app may
-# use them (a part of a backup, `throttles/backup.py`, names `backups.parts` only).
-BASE = {"core", "backups", "throttles"}
-ALLOWED = {
-    "core": set(),
-    "backups": set(),
-    "throttles": {"backups"},
-    "accounts": BASE,
-    "clubs": BASE,
-    "scoring": BASE | {"clubs"},
-    "ratings": BASE | {"clubs", "scoring"},
-    "league": BASE | {"clubs", "scoring", "ratings"},
-    "nights": BASE | {"clubs", "scoring"},
-    # The chip ledger reads nights and their games.
-    "ledger": BASE | {"clubs", "scoring", "nights"},
-}
 
 
-# These modules stay plain Python (no Django, no app): the rules engine, the rating maths and chart,
-# the draw and the chip settlement of a club night, the ledger's arithmetic.
-PLAIN_MODULES = [
-    # The rules engine: plain Python, checked and run without Django (docs/architecture.md).
-    *sorted(
-        str(path.relative_to(Path(__file__).resolve().parents[1]))
-        for path in (Path(__file__).resolve().parents[1] / "scoring" / "rules").glob("*.py")
-    ),
-    "ratings/compute.py",
-    "ratings/insight.py",
-    "ratings/svg.py",
-    "nights/planning/__init__.py",
-    "nights/planning/plan.py",
-    "nights/planning/rounds.py",
-    "nights/planning/night.py",
-    "nights/settlement/__init__.py",
-    "nights/settlement/chips.py",
-    "nights/settlement/payments.py",
-    "ledger/compute.py",
-]
+def test_the_import_contracts_hold():
+    lint_imports = Path(sys.executable).parent / "lint-imports"
+    run = subprocess.run(
+        [lint_imports, "--no-cache", "--no-logo"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def _allowed() -> dict[str, set[str]]:
+    """The apps each app may import, as the contracts say: those of the layers below its own, less
+    those a forbidden contract names for it."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    allowed: dict[str, set[str]] = {}
+    below: set[str] = set()
+    for layer in reversed(next(contract["layers"] for contract in contracts if contract["type"] == "layers")):
+        apps = {app.strip() for app in layer.split("|")}
+        allowed |= {app: set(below) for app in apps}
+        below |= apps
+    for contract in contracts:
+        for app in set(contract.get("source_modules", [])) & set(allowed):
+            allowed[app] -= set(contract["forbidden_modules"])
+    return allowed
+
+
+ALLOWED = _allowed()
+APPS = sorted(ALLOWED)
 
 
 def _parse_app(app: str) -> list[tuple[Path, ast.Module]]:
@@ -82,53 +61,6 @@ def _parse_app(app: str) -> list[tuple[Path, ast.Module]]:
 PARSED = {app: _parse_app(app) for app in APPS}
 
 
-def _read_app_imports(app: str) -> list[tuple[str, int, str]]:
-    found = []
-    for path, tree in PARSED[app]:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                modules = [node.module]
-            elif isinstance(node, ast.Import):
-                modules = [alias.name for alias in node.names]
-            else:
-                continue
-            found += [(str(path.relative_to(ROOT)), node.lineno, module) for module in modules]
-    return found
-
-
-IMPORTS = {app: _read_app_imports(app) for app in APPS}
-
-
-def _app_imports(app: str) -> list[tuple[str, int, str]]:
-    return IMPORTS[app]
-
-
-@pytest.mark.parametrize("app", APPS)
-def test_an_app_imports_only_the_apps_below_it(app):
-    others = set(APPS) - {app}
-    wrong = [
-        f"{path}:{line} imports {module}"
-        for path, line, module in _app_imports(app)
-        if module.split(".")[0] in others - ALLOWED[app]
-    ]
-    assert not wrong, (
-        'imports against the direction (docs/architecture.md, "Which app may import which"):\n'
-        + "\n".join(wrong)
-    )
-
-
-@pytest.mark.parametrize("app", APPS)
-def test_no_app_imports_the_site_package(app):
-    wrong = [
-        f"{path}:{line} imports {module}"
-        for path, line, module in _app_imports(app)
-        if module.split(".")[0] == "pinochle_site"
-    ]
-    assert not wrong, (
-        "the apps do not import pinochle_site (settings come through django.conf):\n" + "\n".join(wrong)
-    )
-
-
 def test_no_model_is_patched_from_outside_its_class():
     uses = [
         f"{path.relative_to(ROOT)}"
@@ -139,37 +71,16 @@ def test_no_model_is_patched_from_outside_its_class():
     assert not uses, f"declare fields in the model's class body: {uses}"
 
 
-@pytest.mark.parametrize("module_path", PLAIN_MODULES)
-def test_the_plain_modules_import_no_django_and_no_app(module_path):
-    plain = {path.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for path in PLAIN_MODULES}
-    wrong = [
-        f"{path}:{line} imports {module}"
-        for path, line, module in _app_imports(module_path.split("/")[0])
-        if path == module_path
-        and (module.split(".")[0] in {"django", "pinochle_site", *APPS} and module not in plain)
-    ]
-    assert not wrong, "plain data in, plain data out:\n" + "\n".join(wrong)
-
-
-# --- what the imports do not show: reverse relations and private names --------------------------
+# --- reverse relations ----------------------------------------------------------------------------
 
 # A model of a lower app is reached from a higher one by a string reference (`"clubs.Player"`), and
 # Django gives the lower model a reverse accessor (`player.night_entries`) and a query name
 # (`night_table__night__finished_at`) for it. Used from the lower app, they write or read the
 # higher app's tables while the imports look clean; the owner's service, selector or a signal it
 # receives does that instead.
-QUERY_METHODS = {"filter", "exclude", "get", "values", "values_list", "select_related", "prefetch_related"}
-QUERY_METHODS |= {
-    "order_by",
-    "annotate",
-    "only",
-    "defer",
-    "update",
-    "getattr",
-    "hasattr",
-    "F",
-    "Q",
-    "Prefetch",
+QUERY_METHODS = {
+    *("filter", "exclude", "get", "values", "values_list", "select_related", "prefetch_related"),
+    *("order_by", "annotate", "only", "defer", "update", "getattr", "hasattr", "F", "Q", "Prefetch"),
 }
 
 
@@ -178,28 +89,22 @@ def _reverse_names() -> dict[str, dict[str, str]]:
     from django.apps import apps as registry
     from django.db.models import ForeignObjectRel
 
-    def app_of(model) -> str:
-        label: str = model._meta.app_label
-        return label
-
     names: dict[str, set[str]] = {app: set() for app in APPS}  # names an app may use on its own rows
     foreign: list[tuple[str, str]] = []  # (name, the app of the model holding the relation)
     for model in registry.get_models():
         for field in model._meta.get_fields():
             if not field.auto_created or field.concrete:  # a field the model declares
-                if app_of(model) in names:
-                    names[app_of(model)].add(field.name)
+                names.get(model._meta.app_label, set()).add(field.name)
                 continue
             assert isinstance(field, ForeignObjectRel)  # what Django makes for the far side of a relation
-            owner = app_of(field.related_model)
+            owner = field.field.model._meta.app_label  # the model declaring the relation
             for name in {field.get_accessor_name(), field.name}:
                 if name and not name.endswith("+"):
                     foreign.append((name, owner))
-                    if owner in names:
-                        names[owner].add(name)
+                    names.get(owner, set()).add(name)
     found: dict[str, dict[str, str]] = {app: {} for app in APPS}
     for app in APPS:
-        usable = names[app].union(*(names[other] for other in ALLOWED[app] if other in names))
+        usable = names[app].union(*(names[other] for other in ALLOWED[app]))
         for name, owner in foreign:
             if owner in APPS and owner != app and owner not in ALLOWED[app] and name not in usable:
                 found[app][name] = " or ".join(
@@ -247,7 +152,11 @@ def test_an_app_reaches_no_table_of_an_app_above_it_through_a_reverse_relation(a
     )
 
 
+# --- private names (a private module is import-linter's `private_modules` contract) ---------------
+
+
 def _private_uses(app: str) -> list[str]:
+    """`from clubs.models import _name`, and `_name` of a module imported from another app."""
     wrong = []
     others = set(APPS) - {app}
     for path, tree in PARSED[app]:
@@ -255,19 +164,17 @@ def _private_uses(app: str) -> list[str]:
         modules: set[str] = set()  # local names bound to another app's modules
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                if node.module.split(".")[0] not in others:
-                    continue
-                parts = node.module.split(".")
-                for alias in node.names:
-                    if any(part.startswith("_") for part in [*parts, alias.name]):
-                        wrong.append(f"{where}:{node.lineno} imports {node.module}.{alias.name}")
-                    modules.add(alias.asname or alias.name)
+                if node.module.split(".")[0] in others:
+                    for alias in node.names:
+                        if alias.name.startswith("_"):
+                            wrong.append(f"{where}:{node.lineno} imports {node.module}.{alias.name}")
+                        modules.add(alias.asname or alias.name)
             elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name.split(".")[0] in others:
-                        if any(part.startswith("_") for part in alias.name.split(".")):
-                            wrong.append(f"{where}:{node.lineno} imports {alias.name}")
-                        modules.add(alias.asname or alias.name.split(".")[0])
+                modules |= {
+                    alias.asname or alias.name.split(".")[0]
+                    for alias in node.names
+                    if alias.name.split(".")[0] in others
+                }
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Attribute)
@@ -294,16 +201,8 @@ def test_an_app_uses_no_private_name_of_another(app):
 # Reading a lower app's rows is fine; writing them is its owner's business: an app creates, changes
 # and deletes rows of another app's models only by calling that app's services (or by a signal the
 # owner receives), so every write of a table is found in the app that declares it.
-WRITE_METHODS = {
-    "create",
-    "bulk_create",
-    "bulk_update",
-    "get_or_create",
-    "update_or_create",
-    "update",
-    "delete",
-}
-INSTANCE_WRITE_METHODS = WRITE_METHODS | {"save"}
+WRITE_METHODS = {"create", "bulk_create", "bulk_update", "get_or_create", "update_or_create", "update"}
+WRITE_METHODS |= {"delete", "save"}
 # A variable bound from one of these holds plain values, not rows (`.values().first()` is a dict).
 READ_ONLY_RESULTS = {"values", "values_list", "count", "exists", "aggregate", "in_bulk", "iterator"}
 
@@ -313,8 +212,7 @@ def _models_by_app() -> dict[str, set[str]]:
 
     found: dict[str, set[str]] = {app: set() for app in APPS}
     for model in registry.get_models():
-        if model._meta.app_label in found:
-            found[model._meta.app_label].add(model.__name__)
+        found.get(model._meta.app_label, set()).add(model.__name__)
     return found
 
 
@@ -362,17 +260,15 @@ def _chain(node: ast.expr) -> list[ast.expr]:
 
 @dataclasses.dataclass
 class _Names:
-    """What a module's names stand for, to the write check."""
+    """What a module's names stand for, to the write check: `models`, each app's model class names;
+    `relations`, each relation name that always leads to another app, with that app; `bound` and
+    `modules`, the local names of another app's models and modules, with that app."""
 
     app: str
-    models: dict[str, set[str]]  # app -> its model class names
-    relations: dict[str, str]  # relation name -> the other app it always leads to
-    bound: dict[str, str] = dataclasses.field(
-        default_factory=dict
-    )  # local name -> the other app whose model it is
-    modules: dict[str, str] = dataclasses.field(
-        default_factory=dict
-    )  # local name -> the other app whose module it is
+    models: dict[str, set[str]]
+    relations: dict[str, str]
+    bound: dict[str, str] = dataclasses.field(default_factory=dict)
+    modules: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def read_imports(self, tree: ast.Module) -> None:
         others = set(APPS) - {self.app}
@@ -494,7 +390,7 @@ def _foreign_writes(
                 if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                     continue
                 method, receiver = node.func.attr, node.func.value
-                if method not in INSTANCE_WRITE_METHODS or (node.lineno, node.col_offset) in seen:
+                if method not in WRITE_METHODS or (node.lineno, node.col_offset) in seen:
                     continue
                 owner = names.owner_of(receiver, variables)
                 if (

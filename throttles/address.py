@@ -1,4 +1,4 @@
-"""The client's address, the one rule every throttle (and django-axes) reads it by."""
+"""The client's address, the one rule every throttle (the login limits too) reads it by."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The password-change form's old password is counted like a login (django-axes): wrong ones
+"""The password-change form's old password is counted like a login: wrong ones
 spend the account's login budget, and once it is spent even the right one is refused until the
 window has passed; nothing is changed meanwhile."""
 

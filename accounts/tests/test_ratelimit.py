@@ -104,6 +104,8 @@ def test_the_admin_login_is_limited_and_shares_the_count_with_the_site_login(cli
     refused = _admin_login(client, PASSWORD)
     assert refused.status_code == 429
     assert "Too many failed attempts" in refused.content.decode()
+    assert 'name="next" value="/admin/"' in refused.content.decode()
+    assert "no-store" in refused["Cache-Control"]
     assert "_auth_user_id" not in client.session
     assert _login(Client(REMOTE_ADDR="10.7.7.7"), PASSWORD, username="root").status_code == 429
 
@@ -129,3 +131,20 @@ def test_failures_under_variants_count_against_the_plain_name():
     for number, variant in enumerate(["ｖｉｃｔｉｍ１", "𝐯𝐢𝐜𝐭𝐢𝐦𝟏", "Victim1", "ＶＩＣＴＩＭ１", "victim1"]):
         _login(Client(REMOTE_ADDR=f"10.0.3.{number}"), "wrong", username=variant)
     assert _login(Client(REMOTE_ADDR="10.0.4.1"), PASSWORD, username="victim1").status_code == 429
+
+
+def test_the_right_password_from_another_address_lets_the_user_in_and_clears_the_username(alice):
+    for _ in range(4):
+        assert _login(Client(REMOTE_ADDR="10.0.6.1"), "wrong").status_code == 200
+    assert _login(Client(REMOTE_ADDR="10.0.6.2"), PASSWORD).status_code == 302
+    for _ in range(4):
+        assert _login(Client(REMOTE_ADDR="10.0.6.3"), "wrong").status_code == 200
+    assert _login(Client(REMOTE_ADDR="10.0.6.4"), PASSWORD).status_code == 302
+
+
+def test_the_addresses_of_one_ipv6_64_share_the_address_limit(alice, settings):
+    settings.LOGIN_FAILURES_PER_ADDRESS = 3
+    for number in range(3):
+        _login(Client(REMOTE_ADDR=f"2001:db8:7:7::{number + 1}"), "wrong", username=f"nobody{number}")
+    assert _login(Client(REMOTE_ADDR="2001:db8:7:7:abcd::1"), PASSWORD).status_code == 429
+    assert _login(Client(REMOTE_ADDR="2001:db8:7:8::1"), PASSWORD).status_code == 302

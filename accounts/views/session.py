@@ -1,4 +1,4 @@
-"""Log in (Django's, with django-axes counting the failures) and log out (Django's, telling the
+"""Log in (Django's, with the login limits of accounts/lockout.py) and log out (Django's, telling the
 browser to forget what it kept of the account's pages); where to go once signed in."""
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from accounts import lockout
+
 
 def next_url(request: HttpRequest) -> str:
     wanted = request.POST.get("next") or request.GET.get("next") or ""
@@ -30,10 +32,11 @@ def next_url(request: HttpRequest) -> str:
 @csrf_protect
 @never_cache
 @require_http_methods(["GET", "POST"])
+@lockout.answer_refusals
 def login_view(request: HttpRequest) -> HttpResponse:
-    """Django's login. django-axes counts the failures (accounts/lockout.py): once the username or
-    the client address has had too many, its backend refuses the attempt before any password
-    check and its middleware answers with this page, status 429 (`lockout.locked_out`)."""
+    """Django's login. Once the username or the client address has had too many failures, the
+    login limits refuse the attempt before any password check and this page comes back with
+    status 429 (accounts/lockout.py)."""
     context: dict[str, Any] = {"next": next_url(request)}
     form = AuthenticationForm(request, data=request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():

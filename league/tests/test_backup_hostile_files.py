@@ -29,7 +29,7 @@ from .test_backup_round_trip import _natural, a_club_with_everything
 
 pytestmark = pytest.mark.django_db
 
-NOT_CLUB_DATA = {"admin", "sessions", "contenttypes", "axes", "throttles"}
+NOT_CLUB_DATA = {"admin", "sessions", "contenttypes", "throttles"}
 WRITTEN: dict[str, Any] = {}  # the file and the rows before it, made once for the module
 
 
