@@ -111,6 +111,10 @@ def test_the_share_links_poll_answers_304_from_one_query_and_never_a_stale_score
     changed = watcher.get(poll, headers={**htmx, "If-None-Match": first["ETag"]})
     assert changed.status_code == 200 and "#2" in text(changed)
     assert changed["ETag"] != first["ETag"]
+    with django_assert_num_queries(1):  # a second watcher: the scoreboard the first one drew
+        second = Client().get(poll, headers={**htmx, "If-None-Match": first["ETag"]})
+    assert second.status_code == 200 and second.content == changed.content
+    assert second["ETag"] == changed["ETag"]
     assert watcher.get(poll, headers={**htmx, "If-None-Match": changed["ETag"]}).status_code == 304
     services.record_hand(game=game, number=3, data=quick_hand(bidder="S"))
     again = watcher.get(poll, headers={**htmx, "If-None-Match": changed["ETag"]})
@@ -137,6 +141,8 @@ def test_the_live_poll_stops_with_286_when_the_game_is_over():
     response = Client().get(f"/s/{game.share_code}/live?v=old")
     assert response.status_code == 286
     assert 'hx-trigger="every 3s"' not in response.content.decode()
+    again = Client().get(f"/s/{game.share_code}/live?v=old")  # the scoreboard already drawn
+    assert again.status_code == 286 and again.content == response.content
 
 
 def test_the_editing_phone_polls_only_the_scoreboard_and_reloads_when_the_game_ends():

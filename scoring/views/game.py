@@ -109,14 +109,22 @@ def _live_etag(request: HttpRequest, code: str) -> str:
 
 
 def _shared_etag(request: HttpRequest, share_code: str) -> str | None:
-    """The share link's ETag from the two columns of the version: most polls end here with 304,
-    and only a changed game is read whole (by the view). None (no such game): the view's 404."""
-    rows = Game.objects.filter(share_code=share_code).values_list("hand_count", "updated_at")[:1]
-    for hand_count, updated_at in rows:
+    """The share link's ETag from the version's two columns (with the game's id and whether it
+    is over): most polls end here with 304, and only a scoreboard not drawn yet reads the game
+    whole (in the view). None (no such game): the view's 404."""
+    rows = Game.objects.filter(share_code=share_code).values_list(
+        "pk", "hand_count", "updated_at", "finished"
+    )
+    for pk, hand_count, updated_at, finished in rows[:1]:
         version = game_settings.version_of(hand_count, updated_at)
-        request.__dict__["_shared_version"] = version  # shared_live's 204 asks no more
+        request.__dict__["_shared_state"] = (pk, version, finished)  # shared_live asks no more
         return f"{version}-share-{get_language()}"
     return None
+
+
+def _shared_key(pk: int) -> str:
+    """Where the share link's scoreboard is kept drawn: one copy per game and language."""
+    return f"shared-live:{pk}:{get_language()}"
 
 
 @require_GET
@@ -135,9 +143,14 @@ def game_live(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_GET
 @condition(etag_func=_shared_etag)
 def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
-    version = request.__dict__.get("_shared_version")  # just read for the ETag
-    if version is not None and request.GET.get("v") == version:
-        return HttpResponse(status=204)  # the version the phone shows: htmx swaps nothing
+    state = request.__dict__.get("_shared_state")  # just read for the ETag
+    if state is not None:
+        pk, version, finished = state
+        if request.GET.get("v") == version:
+            return HttpResponse(status=204)  # the version the phone shows: htmx swaps nothing
+        kept = cache.get(_shared_key(pk))
+        if isinstance(kept, tuple) and kept[0] == version:  # drawn for another watcher
+            return HttpResponse(kept[1], status=286 if finished else 200)
     game = get_shared_game_or_404(share_code)
     response = _live(request, game, mode="share")
     # The ETag of what is shown: a hand saved since the ETag's read is in this scoreboard already.
@@ -156,7 +169,7 @@ def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
     if mode == "share":
         # Every phone on the share link is shown the same: drawn once per version and language,
         # one copy per game and language (a new version replaces the last).
-        key, version = f"shared-live:{game.pk}:{get_language()}", game_settings.version(game)
+        key, version = _shared_key(game.pk), game_settings.version(game)
         kept = cache.get(key)
         if isinstance(kept, tuple) and kept[0] == version:
             html = kept[1]
