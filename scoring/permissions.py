@@ -35,6 +35,7 @@ from clubs.models import ClubRole
 from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_in_club, viewable_club_ids
 from scoring.audit import Actor, club_id_of
 from scoring.devices import (
+    browser_device,
     game_with_right,
     grant_game,
     held_game_ids,
@@ -159,7 +160,13 @@ def can_view_game(request: HttpRequest, game: Game, *, share_code: str | None = 
     # Compared as hashes: constant time, and any string a URL may carry is safe to compare.
     if share_code is not None and token_matches(share_code, token_hash(game.share_code)):
         return True
-    if can_edit_game(request, game) or _runs_the_game(request, game):
+    return can_edit_game(request, game) or _reads_without_editing(request, game)
+
+
+def _reads_without_editing(request: HttpRequest, game: Game) -> bool:
+    """`can_view_game`'s rights beside editing: running the game (also once a finished club game
+    is no longer theirs to edit) or a club role."""
+    if _runs_the_game(request, game):
         return True
     club_id = club_id_of(game)
     return club_id is not None and can_view_club(request.user, club_id)
@@ -235,7 +242,8 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
         raise Http404("no game with this code")
     if request.method == "GET" and not getattr(request, "htmx", None) and right_lapsed(request, game):
         messages.warning(request, RIGHT_LAPSED, fail_silently=True)
-    if not (can_edit_game(request, game) if edit else can_view_game(request, game)):
+    editable = can_edit_game(request, game)
+    if not (editable or (not edit and _reads_without_editing(request, game))):
         if request.method == "GET" and held_edit_token_once(request, game):
             raise Refused(_to_share_page(request, game))
         if edit and holds_edit_token(request, game):
@@ -243,6 +251,7 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
         if request.method == "GET" and not getattr(request, "htmx", None):
             raise Refused(no_right_page(request, game))
         raise Refused(deny(request))
+    browser_device(request).editable[game.pk] = editable  # what checked_can_edit answers
     return game
 
 
@@ -290,6 +299,14 @@ def game_of(request: HttpRequest, code: str | None = None) -> Game:
     if code is None:
         raise Http404("no game on this request")
     return get_object_or_404(Game, code=code)
+
+
+def checked_can_edit(request: HttpRequest, game: Game) -> bool:
+    """Whether this request may edit the game, as `get_game_for` found it before the view ran (its
+    right, role and the night's plan are read once), else asked now. For a view that only reads,
+    such as the live poll: one that writes asks `can_edit_game` after its write."""
+    known = browser_device(request).editable.get(game.pk)
+    return can_edit_game(request, game) if known is None else known
 
 
 # Stack under the method decorators (@require_POST / @require_GET).

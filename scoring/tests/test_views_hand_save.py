@@ -219,11 +219,11 @@ def test_a_save_costs_the_same_queries_whatever_the_number_of_hands(django_asser
     for number in range(1, hands + 1):
         record_hand(game=game, number=number, data={"passed": True})
     phone = client_with_token(game)  # the scoring phone without an account: no session to read
-    # the game with the device's right to it (permission check, one query), seats (locked), the
+    # the game and the device's right to it (permission check, two plain queries), seats (locked), the
     # settings read again under the lock (they may have changed: scoring/game_settings.py), hands,
     # the new hand, the summary, the new hand's statistics, the game's statistics (one upsert); the
     # savepoint. No ratings query: a hand appended to a game in progress rates nothing.
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(11):
         response = phone.post(save_url(game), hand_post(hands + 1))
     assert response.status_code == 302
     assert Hand.objects.filter(game=game).count() == hands + 1
@@ -233,8 +233,8 @@ def test_an_htmx_save_draws_the_page_without_reading_or_scoring_the_game_again(d
     game = check_game()
     record_hand(game=game, number=1, data={"passed": True})
     phone = client_with_token(game)
-    # the 10 queries of a save, and the corrections shown in the history: nothing else
-    with django_assert_num_queries(11):
+    # the 11 queries of a save, and the corrections shown in the history: nothing else
+    with django_assert_num_queries(12):
         response = phone.post(save_url(game), hand_post(2), headers={"HX-Request": "true"})
     page = text(response)
     assert "Hand 2 saved." in page and "N–S (Anna & Cecilia) 36 4 chips" in page
