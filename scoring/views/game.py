@@ -133,11 +133,6 @@ def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
 def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
     if request.GET.get("v") == game_settings.version(game):
         return HttpResponse(status=204)  # htmx swaps nothing on 204
-    if mode == "edit" and game.finished:
-        # The entry form gives way to the end of the game: a whole new page.
-        response = HttpResponse(status=204)
-        response["HX-Refresh"] = "true"
-        return response
     if mode == "share":
         # Every phone on the share link is shown the same: drawn once per version and language,
         # one copy per game and language (a new version replaces the last).
@@ -157,8 +152,12 @@ def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
 def _live_html(request: HtmxHttpRequest, game: Game, *, mode: str) -> str:
     """The new scoreboard, with the hands and the end of the game swapped in beside it."""
     context = board_context(request, game, scoreboard(game), mode=mode)
-    html = render_to_string("scoring/game.html#scoreboard", context, request)
+    html: str = render_to_string("scoring/game.html#scoreboard", context, request)
     html += render_to_string("scoring/game.html#history", {**context, "oob": True}, request)
-    if mode != "edit":
+    if mode != "edit" or game.finished:
         html += render_to_string("scoring/game.html#game-end", {**context, "oob": True}, request)
+    if mode == "edit" and game.finished:
+        # The entry form gives way to the end of the game, in place: a whole new page would drop
+        # the answer of the save that ended it ("Hand N saved · Undo"), which may still be on its way.
+        html += '<section id="entry" hx-swap-oob="true" hidden></section>'
     return html

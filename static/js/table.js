@@ -247,8 +247,9 @@
       localStorage.removeItem(draftKey(item.game, item.number));
     }
     const game = document.getElementById("game");
-    const here = entryForm();
-    if (game && here && here.dataset.game === item.game) {
+    // This game's page, with its entry form or without (the scoreboard's poll may have seen the
+    // game end first and put the game-over box in its place): the answer says what was saved.
+    if (game && game.dataset.code === item.game) {
       htmx.swap(game, text, { swapStyle: "outerHTML" });
       // An answer that still offers this hand number without saying why is out of date (it was
       // drawn while the same hand was being saved by an earlier try): ask for the game again.
