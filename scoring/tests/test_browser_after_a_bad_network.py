@@ -9,9 +9,9 @@ import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
-from scoring.models import Game
+from scoring.models import Game, Hand
 from tests.browser import fill_hand, server_wrapped, shoot, start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -72,3 +72,73 @@ def test_the_game_ending_save_always_says_saved_with_undo(live_server, page: Pag
     expect(page.locator("#hand-form")).to_have_count(0)
     if attempt == 0:
         shoot(page, "game-ending-save-says-saved")
+
+
+# A route does not see a request from a page the service worker controls; this test needs no worker.
+@pytest.mark.browser_context_args(service_workers="block")
+def test_after_a_lost_answer_and_a_changed_entry_the_question_is_on_screen_and_nothing_else_saves(
+    live_server, page: Page
+):
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    game = _game(page)
+    lost = {"answers": 0}
+
+    def lose_the_first_answer(route: Route) -> None:
+        if lost["answers"] == 0:
+            lost["answers"] += 1
+            route.fetch()  # the server saves the hand...
+            route.abort()  # ...and its answer never reaches the phone
+        else:
+            route.continue_()
+
+    page.route("**/hands", lose_the_first_answer)
+    _hand(page, bid=24)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator(".save-state")).to_contain_text("Hand 1 not confirmed")
+    page.locator("#hand-form").get_by_role("spinbutton", name="Bid").fill("26")  # a typo seen: fixed
+    page.get_by_role("button", name="Save hand 1").click()
+
+    question = page.get_by_role("alert").filter(has_text="apply your values as a correction")
+    expect(question).to_be_visible()
+    expect(question).to_be_in_viewport()
+    assert -1 <= _top_of_viewport(page, "#game > .message.error") < 100
+    shoot(page, "after-a-lost-answer-the-question-on-top")
+    # While the question is open the entry form cannot save: no second hand by one more tap.
+    save_2 = page.get_by_role("button", name="Save hand 2")
+    expect(save_2).to_be_disabled()
+    page.locator("#hand-form").get_by_role("spinbutton", name="Bid").press("Enter")
+    page.wait_for_timeout(1000)
+    assert Hand.objects.filter(game=game).count() == 1
+
+    page.get_by_role("button", name="Apply my values as a correction of hand 1").click()
+    expect(page.get_by_text("Hand 1 corrected.")).to_be_visible()
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game)] == [26]
+
+
+@pytest.mark.browser_context_args(service_workers="block")
+def test_the_question_closed_gives_the_entry_form_its_save_back(live_server, page: Page):
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    game = _game(page)
+    lost = {"answers": 0}
+
+    def lose_the_first_answer(route: Route) -> None:
+        if lost["answers"] == 0:
+            lost["answers"] += 1
+            route.fetch()
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/hands", lose_the_first_answer)
+    _hand(page, bid=24)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator(".save-state")).to_contain_text("Hand 1 not confirmed")
+    page.locator("#hand-form").get_by_role("spinbutton", name="Bid").fill("30")
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_role("button", name="Save hand 2")).to_be_disabled()
+    # It was a new hand after all: the question closed, the entry form saves it as hand 2.
+    page.get_by_role("button", name="Neither: close this and go on entering").click()
+    expect(page.locator(".correction-offer")).to_have_count(0)
+    page.get_by_role("button", name="Save hand 2").click()
+    expect(page.get_by_role("status").filter(has_text="Hand 2 saved.")).to_be_visible()
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")] == [24, 30]

@@ -288,6 +288,8 @@ def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[st
         ),
         "action": reverse("scoring:hand_edit", args=[game.code, stored.number]),
         "fields": fields,
+        "next": board.next_number,
+        "next_id": uuid.uuid4(),
     }
     return render_game(request, board, form, conflict=message, correction=correction, messages=[])
 

@@ -1,5 +1,5 @@
-// The game page's view after a save: the phone shows the top of the game ("Hand N
-// saved", the totals, the next hand's first control), and the Undo gives way to "Edit hand N"
+// The game page's view after a save: the phone shows the outcome of the save at the top of the
+// screen ("Hand N saved", or why not, or a question to answer first), and the Undo gives way to "Edit hand N"
 // after a short while; choosing the bidder opens the bidder's meld seat. Additive to
 // table.js: it only listens for new content. (The meld mode is remembered by the server, per game.)
 (function () {
@@ -28,6 +28,40 @@
     if (seat) seat.open = true;
   });
 
-  document.addEventListener("htmx:load", function (event) { settle(event.target); });
-  document.addEventListener("DOMContentLoaded", function () { settle(document.body); });
+  // The outcome of a save (saved, not saved and why, a question to answer) at the top of the
+  // screen, and focused: never drawn out of sight above a form that is still ready to save.
+  function showOutcome() {
+    const game = document.getElementById("game");
+    if (!game) return;
+    const outcome = game.querySelector(
+      ":scope > [role=status], :scope > .messages, :scope > .message.error, .correction-offer, .form-errors, .save-errors, #game-over .message.error"
+    );
+    if (!outcome) return;
+    outcome.setAttribute("tabindex", "-1");
+    outcome.scrollIntoView({ block: "start" });
+    outcome.focus({ preventScroll: true });
+  }
+
+  // A question after a save ("apply your values as a correction, or save them as the next hand")
+  // keeps the entry form's Save off until it is answered, or closed here.
+  function initOffer() {
+    const offer = document.querySelector(".correction-offer");
+    const dismiss = offer && offer.querySelector(".offer-dismiss");
+    if (!dismiss || dismiss.dataset.ready) return;
+    dismiss.dataset.ready = "1";
+    dismiss.hidden = false;
+    dismiss.addEventListener("click", function () {
+      const form = document.querySelector("form[data-game]");
+      offer.remove();
+      if (!form) return;
+      form.querySelectorAll("button.save, button.default-submit").forEach(function (b) { b.disabled = false; });
+      form.querySelectorAll(".offer-open").forEach(function (note) { note.remove(); });
+      const save = form.querySelector("button.save");
+      if (save) save.scrollIntoView({ block: "center" });
+    });
+  }
+
+  document.addEventListener("pinochle:answered", showOutcome);
+  document.addEventListener("htmx:load", function (event) { settle(event.target); initOffer(); });
+  document.addEventListener("DOMContentLoaded", function () { settle(document.body); initOffer(); });
 })();
