@@ -142,3 +142,31 @@ def test_the_question_closed_gives_the_entry_form_its_save_back(live_server, pag
     page.get_by_role("button", name="Save hand 2").click()
     expect(page.get_by_role("status").filter(has_text="Hand 2 saved.")).to_be_visible()
     assert [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")] == [24, 30]
+
+
+def test_undo_puts_the_hand_back_on_the_form_so_a_typo_is_fixed_in_one_field(live_server, page: Page):
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    game = _game(page)
+    _hand(page, bid=42)  # meant 24
+    page.get_by_role("button", name="Save hand 1").click()
+    page.get_by_role("status").filter(has_text="Hand 1 saved.").get_by_role("button", name="Undo").click()
+    expect(page.get_by_text("Hand 1 undone: its values are back on the form below.")).to_be_visible()
+    form = page.locator("#hand-form")
+    expect(form.get_by_role("spinbutton", name="Bid")).to_have_value("42")
+    expect(
+        form.get_by_role("group", name="Bidder").get_by_role("radio", name=re.compile("South"))
+    ).to_be_checked()
+    expect(
+        form.get_by_role("group", name="Trump").get_by_role("radio", name=re.compile("Hearts"))
+    ).to_be_checked()
+    expect(
+        form.locator(".meld-quick").get_by_role("spinbutton", name="North (Anna)", exact=True)
+    ).to_have_value("20")
+    shoot(page, "undo-puts-the-hand-back")
+    form.get_by_role("spinbutton", name="Bid").fill("24")
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_role("status").filter(has_text="Hand 1 saved.")).to_be_visible()
+    hands = list(Hand.objects.filter(game=game))
+    assert [(hand.number, hand.data["bid"], hand.data["tricks"]) for hand in hands] == [
+        (1, 24, {"NS": 15, "EW": 10})
+    ]
