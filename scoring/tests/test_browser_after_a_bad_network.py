@@ -170,3 +170,28 @@ def test_undo_puts_the_hand_back_on_the_form_so_a_typo_is_fixed_in_one_field(liv
     assert [(hand.number, hand.data["bid"], hand.data["tricks"]) for hand in hands] == [
         (1, 24, {"NS": 15, "EW": 10})
     ]
+
+
+def test_back_after_start_then_start_again_opens_the_game_already_made(live_server, page: Page):
+    page.goto(live_server.url + "/")
+    # The service worker looks after the site (as on a phone that has opened it before).
+    page.wait_for_function("navigator.serviceWorker.ready.then(r => !!r.active)", timeout=15_000)
+    page.reload()
+    page.wait_for_function("!!navigator.serviceWorker.controller", timeout=15_000)
+    page.get_by_role("main").get_by_role("link", name="New game").click()
+    for seat, name in NAMES.items():
+        page.get_by_role("textbox", name=seat).fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
+    first = page.url
+    page.go_back()
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    for seat, name in NAMES.items():  # what a person does if the form came back empty
+        field = page.get_by_role("textbox", name=seat)
+        if not field.input_value():
+            field.fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
+    expect(page.get_by_text("This game was already started; here it is.")).to_be_visible()
+    assert page.url == first
+    assert Game.objects.count() == 1

@@ -109,10 +109,23 @@
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
+  // One game per new-game form, however it comes back: the server draws a fresh setup token each
+  // time it draws the form, and Back to it is drawn afresh (the service worker fetches it again), so
+  // the token this history entry first had is kept in the entry's state and put back: Back, then
+  // Start again, opens the game that form already made (the server looks the token up).
+  function keepSetupToken(form) {
+    const field = form && form.querySelector("input[name=setup_token]");
+    if (!field) return;
+    const state = history.state && typeof history.state === "object" ? history.state : {};
+    if (state.setupToken) field.value = state.setupToken;
+    else history.replaceState(Object.assign({}, state, { setupToken: field.value }), "");
+  }
+
   function init(root) {
     root.querySelectorAll("button[data-step][hidden]").forEach(function (b) { b.hidden = false; });
     root.querySelectorAll("details.seat-melds").forEach(seatSums);
     setupDefaults(document.querySelector("form.setup"));
+    keepSetupToken(document.querySelector("form.setup"));
   }
 
   document.addEventListener("click", function (event) {
