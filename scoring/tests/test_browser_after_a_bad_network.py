@@ -195,3 +195,24 @@ def test_back_after_start_then_start_again_opens_the_game_already_made(live_serv
     expect(page.get_by_text("This game was already started; here it is.")).to_be_visible()
     assert page.url == first
     assert Game.objects.count() == 1
+
+
+def test_the_games_list_says_who_plays_when_and_with_which_deck(live_server, page: Page):
+    page.goto(live_server.url + "/games/new")
+    page.get_by_role("group", name="Deck").get_by_text("Double", exact=False).first.click()
+    for seat, name in NAMES.items():
+        page.get_by_role("textbox", name=seat).fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
+    page.goto(live_server.url + "/games/new")
+    page.get_by_role("button", name="Start the game").click()  # nobody typed a name
+    expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
+    page.goto(live_server.url + "/")
+    rows = page.locator(".game-row")
+    expect(rows).to_have_count(2)
+    named = rows.filter(has_text="Anna")
+    expect(named).to_contain_text("Standard · Double deck · 4 players")
+    expect(named).to_contain_text("N Anna · E Bo · S Cecilia · W David")
+    expect(named).to_contain_text(re.compile(r"Started \d+ \w+ \d{4}, \d\d:\d\d"))
+    expect(rows.filter(has_text="North · East · South · West")).to_contain_text("Single deck")
+    shoot(page, "games-list-rows")
