@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import time
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import Page, Route, expect
@@ -216,3 +217,37 @@ def test_the_games_list_says_who_plays_when_and_with_which_deck(live_server, pag
     expect(named).to_contain_text(re.compile(r"Started \d+ \w+ \d{4}, \d\d:\d\d"))
     expect(rows.filter(has_text="North · East · South · West")).to_contain_text("Single deck")
     shoot(page, "games-list-rows")
+
+
+def test_a_phone_taken_over_says_so_and_offers_its_unsent_hand_to_copy(
+    live_server, browser, browser_context_args
+):
+    old = browser.new_context(**browser_context_args, timezone_id="Europe/Stockholm").new_page()
+    start_game(old, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    game = _game(old)
+    share_url = old.locator("a.share-link").get_attribute("href")
+    code = old.get_by_test_id("recovery-code").inner_text()
+    # Half a hand on the old phone, then another phone takes the scoring over with the code.
+    fill_hand(old, bidder="South (Cecilia)", bid=27, trump="Hearts")
+    new = browser.new_context(**browser_context_args).new_page()
+    assert share_url
+    new.goto(share_url)
+    new.locator("summary", has_text="Take over scoring").click()
+    new.get_by_label("Recovery code").fill(code)
+    new.get_by_role("button", name="Take over scoring").click()
+    expect(new.get_by_role("heading", name="Enter hand 1")).to_be_visible()
+
+    moved = game.device_rights.get(active=True).granted_at.astimezone(ZoneInfo("Europe/Stockholm"))
+    notice = old.get_by_role("alert").filter(has_text="Scoring moved to another phone at")
+    expect(notice).to_be_visible(timeout=20_000)  # the old phone's next poll
+    expect(notice).to_contain_text(f"Scoring moved to another phone at {moved:%H:%M}.")
+    unsent = old.locator(".unsent-text")
+    expect(unsent).to_contain_text("Bidder: South (Cecilia)")
+    expect(unsent).to_contain_text("Bid: 27")
+    expect(unsent).to_contain_text("Trump: ♥ Hearts")
+    expect(old.get_by_role("button", name="Copy")).to_be_visible()
+    expect(old.locator("#hand-form")).to_have_count(0)
+    shoot(old, "taken-over-phone-says-so")
+    assert Hand.objects.filter(game=game).count() == 0
+    new.context.close()
+    old.context.close()

@@ -4,6 +4,7 @@ their scoreboard up to date."""
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
@@ -17,12 +18,14 @@ from django.views.decorators.http import condition, require_GET, require_http_me
 from django.views.decorators.vary import vary_on_cookie
 
 from scoring import game_settings
+from scoring.devices import scoring_moved_at
 from scoring.forms.game import GameForm
 from scoring.handover import (
     recovery_code,
 )
 from scoring.models import Game
 from scoring.permissions import (
+    UNSENT_KEY,
     can_edit_game,
     game_of,
     get_shared_game_or_404,
@@ -30,14 +33,17 @@ from scoring.permissions import (
     readable_games,
     require_game_view,
     require_shared_game,
+    scoring_moved_away,
 )
 from scoring.selectors.board import scoreboard
 from scoring.selectors.lists import game_lists
+from scoring.unsent import field_labels, unsent_lines
 from scoring.views.page import (
     HtmxHttpRequest,
     board_context,
     game_html,
     game_page_html,
+    hand_form,
 )
 
 
@@ -91,9 +97,28 @@ def game_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def shared_game(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
     """The read-only share link: scoreboard, history and awards, no controls."""
     game = get_shared_game_or_404(share_code)
+    # The phone that scored the game until another took over: told since when, with the hand it
+    # had not sent yet (its last post, or what its script kept) to copy.
+    moved = _moved(request, game) if scoring_moved_away(request, game) else None
     if request.htmx:
-        return HttpResponse(game_html(request, game, mode="share"))
-    return HttpResponse(game_page_html(request, game, mode="share"))
+        return HttpResponse(game_html(request, game, mode="share", moved=moved))
+    return HttpResponse(game_page_html(request, game, mode="share", moved=moved))
+
+
+def _moved(request: HttpRequest, game: Game) -> dict[str, Any]:
+    labels = field_labels(hand_form(game, None))
+    posted = request.session.pop(UNSENT_KEY.format(pk=game.pk), None) if hasattr(request, "session") else None
+    fields = (
+        [(str(pair[0]), str(pair[1])) for pair in posted if len(pair) == 2]
+        if isinstance(posted, list)
+        else []
+    )
+    return {
+        "at": scoring_moved_at(game),
+        "code": game.code,
+        "labels": labels,
+        "lines": unsent_lines(labels, fields),
+    }
 
 
 def _live_mode(request: HttpRequest, game: Game) -> str:

@@ -58,14 +58,22 @@ def form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
     }
 
 
-def game_page_html(request: HttpRequest, game: Game, *, mode: str, board: Scoreboard | None = None) -> str:
+def game_page_html(
+    request: HttpRequest, game: Game, *, mode: str, board: Scoreboard | None = None, **extra: Any
+) -> str:
     """The whole game page, drawn for this request (its CSRF token, a fresh submission id, its messages)."""
-    return render_to_string("scoring/game.html", game_context(request, game, mode, board), request)
+    return render_to_string(
+        "scoring/game.html", {**game_context(request, game, mode, board), **extra}, request
+    )
 
 
-def game_html(request: HttpRequest, game: Game, *, mode: str, board: Scoreboard | None = None) -> str:
+def game_html(
+    request: HttpRequest, game: Game, *, mode: str, board: Scoreboard | None = None, **extra: Any
+) -> str:
     """The #game fragment (an htmx request's answer), with a fresh entry form for editors."""
-    return render_to_string("scoring/game.html#game", game_context(request, game, mode, board), request)
+    return render_to_string(
+        "scoring/game.html#game", {**game_context(request, game, mode, board), **extra}, request
+    )
 
 
 def game_context(request: HttpRequest, game: Game, mode: str, board: Scoreboard | None) -> dict[str, Any]:
