@@ -251,3 +251,45 @@ def test_a_phone_taken_over_says_so_and_offers_its_unsent_hand_to_copy(
     assert Hand.objects.filter(game=game).count() == 0
     new.context.close()
     old.context.close()
+
+
+def test_an_out_of_range_number_gets_the_apps_message_and_a_corrected_field_loses_its_old_one(
+    live_server, page: Page
+):
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    game = _game(page)
+    form = page.locator("#hand-form")
+    # Saved without a bidder: the server names the field beside it and in the list by Save.
+    fill_hand(page, bid=24, trump="Hearts", quick={"North (Anna)": 20}, tricks={NS: 15})
+    page.get_by_role("button", name="Save hand 1").click()
+    save_errors = form.locator(".save-errors")
+    expect(save_errors).to_contain_text("Bidder:")
+    # Tricks 30: the app's own message, naming the field, with the range from the rule book.
+    tricks = form.get_by_role("spinbutton", name=NS, exact=True)
+    tricks.fill("30")
+    expect(
+        form.get_by_role("alert").filter(has_text="N–S (Anna & Cecilia): enter a whole number from 0 to 25.")
+    ).to_be_visible()
+    # The bidder chosen: the old "Bidder: …" line goes, beside the field and by Save.
+    form.get_by_role("group", name="Bidder").get_by_text("South (Cecilia)", exact=True).click()
+    expect(form.locator("#bidder .errorlist")).to_have_count(0)
+    expect(save_errors.filter(has_text="Bidder:")).to_have_count(0)
+    shoot(page, "out-of-range-tricks-message", element=form.locator("#tricks"))
+    # Saved with 30: no browser bubble (the form has novalidate); the server says why, in its words.
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(save_errors).to_contain_text("N–S (Anna & Cecilia): A side takes at most 25 trick points.")
+    assert Hand.objects.filter(game=game).count() == 0
+    tricks.fill("15")
+    expect(form.locator(".range-error")).to_have_count(0)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_role("status").filter(has_text="Hand 1 saved.")).to_be_visible()
+
+
+def test_the_range_message_speaks_the_pages_language(live_server, page: Page):
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    page.get_by_role("button", name="Svenska").click()
+    form = page.locator("#hand-form")
+    expect(form).to_be_visible()
+    page.wait_for_load_state("load")
+    form.locator("input[name=tricks_NS]").fill("30")
+    expect(form.locator(".range-error")).to_contain_text("ange ett heltal från 0 till 25.")
