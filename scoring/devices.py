@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from datetime import datetime
 from functools import cached_property
 from typing import Any
 
@@ -228,6 +229,17 @@ def held_game_once(request: HttpRequest, game: Game) -> bool:
     """Whether this browser scored the game before it was handed or taken over: it keeps
     watching, read-only."""
     return _right(request, game) is False
+
+
+def scoring_moved_at(game: Game) -> datetime | None:
+    """When the phone that scores the game now got the scoring (a take-over or a handover): what
+    the phone that lost it is told. None when no phone holds it."""
+    return (
+        DeviceGame.objects.filter(game=game, active=True)
+        .order_by("-granted_at")
+        .values_list("granted_at", flat=True)
+        .first()
+    )
 
 
 def held_game_ids(request: HttpRequest, *, limit: int = 200) -> list[int]:

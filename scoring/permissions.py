@@ -42,6 +42,7 @@ from scoring.devices import (
     held_game_once,
     holds_game,
     right_lapsed,
+    scoring_moved_at,
 )
 from scoring.handover import record_creator, token_hash, token_matches
 from scoring.models import Game
@@ -77,6 +78,17 @@ def held_edit_token_once(request: HttpRequest, game: Game) -> bool:
     """Whether this browser scored the game before handing it over (or it was taken over): the
     old phone keeps watching, read-only."""
     return held_game_once(request, game)
+
+
+def scoring_moved_away(request: HttpRequest, game: Game) -> bool:
+    """Whether this browser scored the game until another phone took it over or was handed it,
+    and that phone scores it now (not a right ended with its account's club role: that phone is
+    told why elsewhere)."""
+    return (
+        held_game_once(request, game)
+        and not right_lapsed(request, game)
+        and scoring_moved_at(game) is not None
+    )
 
 
 def _to_share_page(request: HttpRequest, game: Game) -> HttpResponse:
@@ -231,6 +243,28 @@ def nothing_to_change(request: HttpRequest, game: Game) -> HttpResponse:
     return redirect("scoring:game", code=game.code)
 
 
+#: Where a phone that lost the scoring leaves the hand it was still sending (the share page shows it).
+UNSENT_KEY = "scoring:unsent:{pk}"
+
+
+def scoring_moved(request: HttpRequest, game: Game) -> HttpResponse:
+    """The answer to a hand sent by a phone that no longer scores the game (it was taken over or
+    handed over): nothing is written; the values it sent are kept in the session and the phone
+    goes to the read-only page, which says since when another phone scores and shows them to copy.
+    A script's request (its outbox keeps the hand, refused) gets 409; its poll takes it there."""
+    fields = [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in ("csrfmiddlewaretoken", "submission_id", "number", "step")
+        for value in values
+    ]
+    if fields and hasattr(request, "session"):
+        request.session[UNSENT_KEY.format(pk=game.pk)] = fields
+    if getattr(request, "htmx", None):
+        return HttpResponse(status=409)
+    return redirect("scoring:game_shared", share_code=game.share_code)
+
+
 def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
     """The game the URL names, if this request may read it (`edit=False`) or change it
     (`edit=True`): 404 for an unknown code, `Refused` otherwise. A phone that handed the scoring
@@ -248,6 +282,8 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
             raise Refused(_to_share_page(request, game))
         if edit and holds_edit_token(request, game):
             raise Refused(nothing_to_change(request, game))
+        if edit and request.method == "POST" and scoring_moved_away(request, game):
+            raise Refused(scoring_moved(request, game))
         if request.method == "GET" and not getattr(request, "htmx", None):
             raise Refused(no_right_page(request, game))
         raise Refused(deny(request))

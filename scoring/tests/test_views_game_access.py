@@ -145,14 +145,18 @@ def test_the_live_poll_stops_with_286_when_the_game_is_over():
     assert again.status_code == 286 and again.content == response.content
 
 
-def test_the_editing_phone_polls_only_the_scoreboard_and_reloads_when_the_game_ends():
+def test_the_editing_phone_polls_only_the_scoreboard_and_the_entry_gives_way_when_the_game_ends():
     game = standard_game(target=30)
     phone = client_with_token(game)
     record_hand(game=game, number=1, data=quick_hand())
     assert phone.get(f"/g/{game.code}/live?v=old").status_code == 200
     assert 'id="hand-form"' not in phone.get(f"/g/{game.code}/live?v=old").content.decode()
     record_hand(game=game, number=2, data=quick_hand(bidder="E"))
-    assert phone.get(f"/g/{game.code}/live?v=old")["HX-Refresh"] == "true"
+    # In place, not a whole new page: that would drop the answer of the save that ended the game.
+    ended = phone.get(f"/g/{game.code}/live?v=old")
+    assert ended.status_code == 286 and "HX-Refresh" not in ended
+    html = ended.content.decode()
+    assert 'id="game-over"' in html and '<section id="entry" hx-swap-oob="true" hidden>' in html
     assert Client().get(f"/g/{game.code}/live").status_code == 403
 
 

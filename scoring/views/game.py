@@ -4,6 +4,7 @@ their scoreboard up to date."""
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
@@ -18,12 +19,14 @@ from django.views.decorators.http import condition, require_GET, require_http_me
 from django.views.decorators.vary import vary_on_cookie
 
 from scoring import game_settings
+from scoring.devices import scoring_moved_at
 from scoring.forms.game import GameForm
 from scoring.handover import (
     recovery_code,
 )
 from scoring.models import Game
 from scoring.permissions import (
+    UNSENT_KEY,
     can_edit_game,
     checked_can_edit,
     game_of,
@@ -31,14 +34,17 @@ from scoring.permissions import (
     grant_edit_token,
     readable_games,
     require_game_view,
+    scoring_moved_away,
 )
 from scoring.selectors.board import scoreboard
 from scoring.selectors.lists import game_lists
+from scoring.unsent import field_labels, unsent_lines
 from scoring.views.page import (
     HtmxHttpRequest,
     board_context,
     game_html,
     game_page_html,
+    hand_form,
 )
 
 
@@ -92,9 +98,28 @@ def game_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def shared_game(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
     """The read-only share link: scoreboard, history and awards, no controls."""
     game = get_shared_game_or_404(share_code)
+    # The phone that scored the game until another took over: told since when, with the hand it
+    # had not sent yet (its last post, or what its script kept) to copy.
+    moved = _moved(request, game) if scoring_moved_away(request, game) else None
     if request.htmx:
-        return HttpResponse(game_html(request, game, mode="share"))
-    return HttpResponse(game_page_html(request, game, mode="share"))
+        return HttpResponse(game_html(request, game, mode="share", moved=moved))
+    return HttpResponse(game_page_html(request, game, mode="share", moved=moved))
+
+
+def _moved(request: HttpRequest, game: Game) -> dict[str, Any]:
+    labels = field_labels(hand_form(game, None))
+    posted = request.session.pop(UNSENT_KEY.format(pk=game.pk), None) if hasattr(request, "session") else None
+    fields = (
+        [(str(pair[0]), str(pair[1])) for pair in posted if len(pair) == 2]
+        if isinstance(posted, list)
+        else []
+    )
+    return {
+        "at": scoring_moved_at(game),
+        "code": game.code,
+        "labels": labels,
+        "lines": unsent_lines(labels, fields),
+    }
 
 
 def _live_mode(request: HttpRequest, game: Game) -> str:
@@ -165,11 +190,6 @@ def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
 def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
     if request.GET.get("v") == game_settings.version(game):
         return HttpResponse(status=204)  # htmx swaps nothing on 204
-    if mode == "edit" and game.finished:
-        # The entry form gives way to the end of the game: a whole new page.
-        response = HttpResponse(status=204)
-        response["HX-Refresh"] = "true"
-        return response
     if mode == "share":
         # Every phone on the share link is shown the same: drawn once per version and language,
         # one copy per game and language (a new version replaces the last).
@@ -189,8 +209,12 @@ def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
 def _live_html(request: HtmxHttpRequest, game: Game, *, mode: str) -> str:
     """The new scoreboard, with the hands and the end of the game swapped in beside it."""
     context = board_context(request, game, scoreboard(game), mode=mode)
-    html = render_to_string("scoring/game.html#scoreboard", context, request)
+    html: str = render_to_string("scoring/game.html#scoreboard", context, request)
     html += render_to_string("scoring/game.html#history", {**context, "oob": True}, request)
-    if mode != "edit":
+    if mode != "edit" or game.finished:
         html += render_to_string("scoring/game.html#game-end", {**context, "oob": True}, request)
+    if mode == "edit" and game.finished:
+        # The entry form gives way to the end of the game, in place: a whole new page would drop
+        # the answer of the save that ended it ("Hand N saved · Undo"), which may still be on its way.
+        html += '<section id="entry" hx-swap-oob="true" hidden></section>'
     return html
