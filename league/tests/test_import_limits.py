@@ -91,7 +91,7 @@ def test_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, se
     response = client.post("/league/import/", {"file": _upload(raw)}, follow=True)
     assert "Imported 3 games with 4 hands." in response.content.decode()
     assert seen == [(0, 0), (0, 1), (0, 2)]  # three transactions, nothing visible meanwhile
-    assert Game.objects.count() == 3 and not Game.all_objects.filter(pending_import__isnull=False).exists()
+    assert Game.objects.count() == 3 and not Game.all_objects.filter(hidden=True).exists()
     batch = ImportBatch.objects.get()
     assert (batch.status, batch.written, batch.total, batch.hands) == ("done", 3, 3, 4)
     assert set(Player.objects.values_list("name", flat=True)) == {"Åsa", "Čeněk", "Örjan", "Řehoř"}
