@@ -23,6 +23,7 @@ from backups import parts
 from clubs.models import Club
 from league import backup
 from league.models import ImportBatch
+from scoring.models import Game
 
 from .test_backup_nights_ledger import a_finished_and_an_open_night
 from .test_backup_round_trip import _natural, a_club_with_everything
@@ -129,6 +130,27 @@ def test_a_time_without_its_offset_is_refused_as_it_would_move_by_the_servers_of
     data = a_file(people)
     data["scoring"]["Game"][0]["created_at"] = "2026-01-01T10:00:00"
     refused(data, "scoring.Game[1]: 'created_at' '2026-01-01T10:00:00' has no time zone offset")
+
+
+def test_a_hidden_game_is_refused_as_no_import_would_ever_show_it(people):
+    data = a_file(people)
+    data["scoring"]["Game"][0]["hidden"] = True
+    refused(data, "scoring.Game[1]: 'hidden' is true; a backup holds only games every page shows")
+
+
+def test_a_file_made_while_games_named_their_import_comes_back_with_every_game_shown(people):
+    data = a_file(people)
+    for row in data["scoring"]["Game"]:
+        del row["hidden"]
+        row["pending_import"] = None  # the column such a file holds, empty in every row
+    backup.load(data)
+    assert Game.objects.count() == len(data["scoring"]["Game"]) == Game.all_objects.count()
+
+
+def test_a_file_naming_an_import_of_a_game_is_refused(people):
+    data = a_file(people)
+    data["scoring"]["Game"][0]["pending_import"] = 1
+    refused(data, "scoring.Game[1]: 'pending_import' is not a field of scoring.Game")
 
 
 @pytest.mark.parametrize(
