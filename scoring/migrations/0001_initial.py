@@ -13,7 +13,6 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('clubs', '0001_initial'),
-        ('league', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -61,7 +60,7 @@ class Migration(migrations.Migration):
                 ('note', models.TextField(blank=True, verbose_name='note')),
                 ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='games', to='clubs.club', verbose_name='club')),
                 ('created_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
-                ('pending_import', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='league.importbatch')),
+                ('hidden', models.BooleanField(default=False, editable=False)),
                 ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='games', to='clubs.season', verbose_name='season')),
             ],
             options={
