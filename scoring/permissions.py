@@ -46,7 +46,6 @@ from scoring.devices import (
 )
 from scoring.handover import record_creator, token_hash, token_matches
 from scoring.models import Game
-from scoring.signals import Plan, game_planned
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
@@ -132,20 +131,9 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
 def night_is_over(game: Game) -> bool:
     """Whether the game is a table of a club night its organiser has finished: no phone's right
     counts then, however the phone came by it (the table link, a hand-over link started before the
-    finish, the recovery code the table's phone showed); organisers still correct. The nights
-    answer `signals.game_planned`, so scoring imports nothing of the nights."""
-    plan = plan_of(game)
-    return plan is not None and plan.over
-
-
-def plan_of(game: Game) -> Plan | None:
-    """The plan a club game follows (a table of a club night), as the app that plans it answers."""
-    if game.club_id is None or not game.pk:
-        return None
-    for _receiver, answer in game_planned.send(sender=Game, game=game):
-        if isinstance(answer, Plan):
-            return answer
-    return None
+    finish, the recovery code the table's phone showed); organisers still correct. The nights mark
+    the game when they finish the night (scoring/services/plans.py): this reads the game's row."""
+    return game.club_id is not None and game.planned and game.plan_over
 
 
 def _runs_the_game(request: HttpRequest, game: Game) -> bool:
@@ -161,7 +149,7 @@ def night_plan_locked(request: HttpRequest, game: Game) -> bool:
     club: its filing, its seats' players and its rules (target, minimum bid, house rule) are the
     night's plan, so a table's phone (or a scorer) scores its hands but changes none of them."""
     club_id = club_id_of(game)
-    if club_id is None or plan_of(game) is None:
+    if club_id is None or not game.planned:
         return False
     return not (is_site_admin(request.user) or role_in_club(request.user, club_id) == ClubRole.Role.ORGANISER)
 

@@ -408,9 +408,9 @@ def test_removing_a_night_asks_first_and_deletes_its_games(club, alice):
     alice.post(f"/nights/{night.pk}/draw")
     alice.post(f"/nights/{night.pk}/rounds/1/start")
     record_hand(game=night.games.get(), number=1, data=quick_hand())
-    assert "Remove the night?" in text(alice.get(f"/nights/{night.pk}/remove"))
+    assert "Remove the night?" in text(alice.get(f"/ledger/nights/{night.pk}/remove"))
     assert Game.objects.count() == 1
-    response = alice.post(f"/nights/{night.pk}/remove")
+    response = alice.post(f"/ledger/nights/{night.pk}/remove")
     assert response.status_code == 302
     assert not Night.objects.exists() and not Game.objects.exists()
 
@@ -500,7 +500,7 @@ def test_removing_a_night_takes_its_finished_games_out_of_the_ratings(club, alic
     assert game.finished
     assert RatingPoint.objects.filter(game=game, scope=f"club:{CLUB}").count() == 4
     assert PlayerRating.objects.filter(scope=f"club:{CLUB}").count() == 4
-    alice.post(f"/nights/{night.pk}/remove")
+    alice.post(f"/ledger/nights/{night.pk}/remove")
     assert not RatingPoint.objects.exists()
     assert not PlayerRating.objects.filter(scope=f"club:{CLUB}").exists()
 

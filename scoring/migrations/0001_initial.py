@@ -55,6 +55,8 @@ class Migration(migrations.Migration):
                 ('edit_token_hash', models.CharField(blank=True, editable=False, max_length=64)),
                 ('handover_token_hash', models.CharField(blank=True, editable=False, max_length=64)),
                 ('handover_expires_at', models.DateTimeField(blank=True, editable=False, null=True)),
+                ('planned', models.BooleanField(default=False, editable=False)),
+                ('plan_over', models.BooleanField(default=False, editable=False)),
                 ('played_on', models.DateField(blank=True, db_index=True, null=True, verbose_name='played on')),
                 ('place', models.CharField(blank=True, max_length=100, verbose_name='place / table')),
                 ('note', models.TextField(blank=True, verbose_name='note')),

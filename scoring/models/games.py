@@ -99,6 +99,12 @@ class Game(models.Model):
         related_name="+",
         verbose_name=_("created by"),
     )
+    # A game another app plans (nights: a table of a club night), set through
+    # scoring/services/plans.py: its filing, its seats' players and its rules follow the plan and
+    # only an organiser of its club changes them; once the plan is over (the night is finished)
+    # no phone's right to it counts. The rights checks read these; scoring imports no planner.
+    planned = models.BooleanField(default=False, editable=False)
+    plan_over = models.BooleanField(default=False, editable=False)
 
     # Filed in a club's league (scoring/filing.py): club, season, when and where it was played.
     club = models.ForeignKey(
