@@ -98,8 +98,9 @@ def test_the_tables_phone_scores_until_the_night_is_finished_and_the_game_page_c
     with CaptureQueriesContext(connection) as queries:
         page = phone.get(f"/g/{code}/")
     assert page.status_code == 200 and b'id="bidder"' in page.content
-    # Measured before the game carried its plan: 6 queries, two of them asking the nights.
-    assert len(queries.captured_queries) == 4
+    # The game, the phone's right, the seats, the corrections and the hands: none asks the nights
+    # (before the game carried its plan, two more did).
+    assert len(queries.captured_queries) == 5, [q["sql"][:60] for q in queries.captured_queries]
     assert phone.get(f"/g/{code}/settings/").status_code == 200
     rounds.finish_night(night=night)
     page = phone.get(f"/g/{code}/")

@@ -131,7 +131,7 @@ def test_each_page_gets_its_own_submission_id_and_a_real_csrf_token(client):
     ids = [found(r'name="submission_id" value="([0-9a-f-]{36})"', html) for html in (first, second)]
     assert ids[0] != ids[1]
     for html in (first, second):
-        assert "hole" not in html
+        assert "-hole-" not in html  # no part of a kept page left unfilled
         token = found(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
         assert len(token) == 64
 
