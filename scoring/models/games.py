@@ -101,9 +101,10 @@ class Game(models.Model):
     )
 
     # Filed in a club's league (scoring/filing.py): club, season, when and where it was played.
+    # PROTECT: a club or season with games filed under it cannot be deleted (its games are its league).
     club = models.ForeignKey(
         "clubs.Club",
-        on_delete=models.SET_NULL,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="games",
@@ -111,7 +112,7 @@ class Game(models.Model):
     )
     season = models.ForeignKey(
         "clubs.Season",
-        on_delete=models.SET_NULL,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="games",
