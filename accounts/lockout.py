@@ -133,8 +133,14 @@ def answer_refusals(view: View) -> View:
 
 
 class LimitedAdminSite(admin.AdminSite):
-    """Django's admin site (`admin.site`, pinochle_site/apps.py), whose log-in answers like the
-    site's once the login limits refuse an attempt."""
+    """Django's admin site (`admin.site`, pinochle_site/apps.py): the operator's tool, for active
+    superusers only (every other account, staff included, gets its log-in page and no data; club
+    organisers use the club pages), whose log-in answers like the site's once the login limits
+    refuse an attempt."""
+
+    def has_permission(self, request: HttpRequest) -> bool:
+        user = request.user
+        return bool(user.is_active and user.is_superuser)
 
     def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         return answer_refusals(super().login)(request, extra_context)

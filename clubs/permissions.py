@@ -20,7 +20,6 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django_htmx.http import HttpResponseClientRedirect
@@ -160,32 +159,10 @@ def clubs_not_run(user: AnyUser, *players: Player) -> list[Club]:
 
 def may_change_player(user: AnyUser, *players: Player) -> bool:
     """Changing a player — renaming them, inviting someone to their place (which ties an account
-    to them), merging, editing or deleting them in the admin — needs the organiser's right in every
+    to them), merging — needs the organiser's right in every
     club the players are on (a player in no club: superusers only). A player on two clubs' rosters
-    belongs to neither organiser alone. Every web page that changes a player, its service and the
-    admin ask here; `clubs_not_run` names the clubs that refuse it."""
+    belongs to neither organiser alone. Every web page that changes a player and its service ask
+    here; `clubs_not_run` names the clubs that refuse it."""
     if is_site_admin(user):
         return True
     return any(player.clubs.all() for player in players) and not clubs_not_run(user, *players)
-
-
-# How each model reaches its club, for scoping a staff organiser's choices to the clubs they
-# organise (clubs/admin.py). A model not named here offers a non-superuser nothing.
-CLUB_PATHS: dict[str, str] = {
-    "clubs.club": "pk",
-    "clubs.season": "club",
-    "clubs.player": "memberships__club",
-    "clubs.membership": "club",
-    "clubs.clubrole": "club",
-    "auth.user": "club_roles__club",
-}
-
-
-def club_scoped(queryset: QuerySet[Any], club_ids: set[int] | None) -> QuerySet[Any]:
-    """The rows of `queryset` that belong to one of `club_ids` (None: every row, for a superuser)."""
-    if club_ids is None:
-        return queryset
-    path = CLUB_PATHS.get(queryset.model._meta.label_lower)
-    if path is None:
-        return queryset.none()
-    return queryset.filter(**{f"{path}__in": club_ids}).distinct()

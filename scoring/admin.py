@@ -1,4 +1,4 @@
-"""The admin of the table's records, for site staff and club organisers (docs/security.md).
+"""The admin of the table's records: the operator's tool, for site superusers only (docs/security.md).
 
 What must go through the services is not editable here: hands, seats and the corrections trail are
 read-only (the services rescore the game, keep its statistics and write the trail); a game is
@@ -15,21 +15,15 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from clubs.admin import OrganisedClubsOnly
-from clubs.admin_safety import SafeModelAdmin, SafeTabularInline
-from clubs.permissions import CLUB_PATHS, can_manage_club, can_score_for_club
 from scoring import filing
 from scoring.models import Game, GameSeat, Hand, HandChange
 from scoring.permissions import actor_for
 
-CLUB_PATHS.update({"scoring.game": "club", "scoring.gameseat": "game__club", "scoring.hand": "game__club"})
 
-
-class GameSeatInline(OrganisedClubsOnly[GameSeat], SafeTabularInline[GameSeat, Game]):
+class GameSeatInline(admin.TabularInline[GameSeat, Game]):
     """Read-only: seats are linked to players on the game's "file in a club" page."""
 
     model = GameSeat
-    club_path = "game__club"
     extra = 0
     fields = ["seat", "name", "player"]
     readonly_fields = ["seat", "name", "player"]
@@ -65,23 +59,15 @@ class GameAdminForm(forms.ModelForm[Game]):
             and not season.starts_on <= played_on <= season.ends_on
         ):
             self.add_error("played_on", forms.ValidationError(_("The date is outside the season.")))
-        old_club = self.instance.club_id
-        new_club = club.pk if club is not None else (season.club_id if season is not None else None)
-        user = self.request.user
-        if new_club != old_club:
-            if old_club is not None and not can_manage_club(user, old_club):
-                self.add_error("club", _("Only an organiser of the club takes a game out of it."))
-            elif new_club is not None and not can_score_for_club(user, new_club):
-                self.add_error("club", _("Only a scorer or organiser of the club files games in it."))
         return data
 
 
 @admin.register(Game)
-class GameAdmin(OrganisedClubsOnly[Game], SafeModelAdmin[Game]):
+class GameAdmin(admin.ModelAdmin[Game]):
     form = GameAdminForm
     list_display = ["code", "variant", "deck", "seats", "hand_count", "finished", "winner", "updated_at"]
-    list_filter = ["variant", "deck", "seats", "finished"]
-    search_fields = ["code", "seat_rows__name"]
+    list_filter = ["variant", "deck", "seats", "finished", "club"]
+    search_fields = ["code", "seat_rows__name", "club__name"]
     # The rules of a game and its hands change only through the game page (services rescore the
     # game and keep the audit trail); the admin files games through the filing service.
     readonly_fields = [
@@ -121,10 +107,9 @@ class GameAdmin(OrganisedClubsOnly[Game], SafeModelAdmin[Game]):
 
 
 @admin.register(Hand)
-class HandAdmin(OrganisedClubsOnly[Hand], SafeModelAdmin[Hand]):
+class HandAdmin(admin.ModelAdmin[Hand]):
     """Read-only: a hand is corrected on the game page, which rescores and audits the change."""
 
-    club_path = "game__club"
     list_display = ["game", "number", "updated_at"]
     readonly_fields = ["game", "number", "data", "submission_id"]
 
@@ -139,10 +124,9 @@ class HandAdmin(OrganisedClubsOnly[Hand], SafeModelAdmin[Hand]):
 
 
 @admin.register(HandChange)
-class HandChangeAdmin(OrganisedClubsOnly[HandChange], SafeModelAdmin[HandChange]):
+class HandChangeAdmin(admin.ModelAdmin[HandChange]):
     """The audit trail is read-only, here too."""
 
-    club_path = "club_id"
     list_display = ["game", "hand_number", "action", "actor_label", "at"]
     list_filter = ["action"]
     readonly_fields = [field.name for field in HandChange._meta.get_fields() if field.concrete]

@@ -1,5 +1,5 @@
-"""The table's part of what clubs does (clubs/signals.py): the seats of a merged player, the phones'
-rights that end with a club role, and whether a club or season still has games."""
+"""The table's part of what clubs does (clubs/signals.py): the seats of a merged player, and the
+phones' rights that end with a club role."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Player, Season
-from clubs.signals import players_merging, rows_filed_under, scoring_ended
+from clubs.models import Player
+from clubs.signals import players_merging, scoring_ended
 from scoring.devices import end_rights
 from scoring.models import Game, GameSeat
 
@@ -35,13 +35,3 @@ def end_device_rights(*, club_id: int, user: AbstractBaseUser, **_kwargs: Any) -
     games = Game.objects.filter(club_id=club_id, created_by_id=user.pk, finished=False)
     games.update(edit_token_hash="", handover_token_hash="", handover_expires_at=None)
     end_rights(games=games)
-
-
-@receiver(rows_filed_under, sender=Club, dispatch_uid="scoring.club_has_games")
-def club_has_games(*, instance: Club, **_kwargs: Any) -> bool:
-    return Game.objects.filter(club=instance).exists()
-
-
-@receiver(rows_filed_under, sender=Season, dispatch_uid="scoring.season_has_games")
-def season_has_games(*, instance: Season, **_kwargs: Any) -> bool:
-    return Game.objects.filter(season=instance).exists()

@@ -34,6 +34,7 @@ from scoring import game_settings
 from scoring.handover import recovery_code, start_handover
 from scoring.models import DeviceGame, Game, GameSeat, Hand, HandChange
 from tests.access_helpers import CLUB, PASSWORD, edit_token_cookie, make_game
+from tests.admin_urls import every_admin_url, unchecked_admin_url_names
 from tests.helpers import WORKED_EXAMPLE, hand_post
 from tests.ledger_helpers import NS_MAKES, make_night, roster
 
@@ -511,7 +512,7 @@ def _url_names(resolver: URLResolver, namespace: str = "") -> set[str]:
     for pattern in resolver.url_patterns:
         if isinstance(pattern, URLResolver):
             if pattern.app_name == "admin":
-                continue  # Django's admin: staff accounts only, its own permissions
+                continue  # the admin: superusers only (test_only_a_superuser_gets_anything_from_the_admin)
             inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
             names |= _url_names(pattern, inner)
         elif isinstance(pattern, URLPattern):
@@ -638,3 +639,34 @@ def test_only_organisers_correct_a_finished_club_game(name, persona, world):
             page = f"/g/{world.game.code}/" if persona == TOKEN else "/accounts/login/"
             assert response["Location"].startswith(page)
         assert snapshot() == before
+
+
+# Django's admin is the operator's tool: an active superuser only. Every other visitor — the club's
+# organiser made staff with every model permission too — gets the admin's log-in page from every
+# admin address, reading nothing and changing nothing.
+STAFF_ORGANISER = "staff organiser"
+
+
+@pytest.mark.parametrize("persona", sorted((EVERY_VISITOR - {SUPERUSER}) | {STAFF_ORGANISER}))
+def test_only_a_superuser_gets_anything_from_the_admin(persona, world):
+    from django.contrib.auth.models import Permission
+
+    if persona == STAFF_ORGANISER:
+        User.objects.filter(username="alice").update(is_staff=True)
+        User.objects.get(username="alice").user_permissions.set(Permission.objects.all())
+    client = client_for(ORGANISER if persona == STAFF_ORGANISER else persona, world)
+    assert not unchecked_admin_url_names()
+    before = snapshot()
+    for url in every_admin_url():
+        for response in (client.get(url), client.post(url, {"post": "yes", "name": "Forged"})):
+            assert response.status_code == 302, (url, response.status_code)
+            assert response["Location"].startswith("/admin/login/"), (url, response["Location"])
+            assert not response.content, url
+    assert snapshot() == before
+
+
+def test_a_superuser_gets_the_admin(world):
+    client = client_for(SUPERUSER, world)
+    page = client.get("/admin/").content.decode()
+    assert "/admin/clubs/club/" in page and "/admin/scoring/game/" in page
+    assert client.get("/admin/clubs/club/").status_code == 200

@@ -9,7 +9,7 @@ the 10 MB limit. The hostile inputs are shared with the tests (tests/hostile.py)
 with a slash, JSON integers past 4,300 digits, duplicate JSON keys, lone surrogates and NUL in
 names and cells, Python's integer syntax (`25_0`, `+5`), posts declared in UTF-16, Latin-1 or
 UTF-32, HEAD on every page. The admin's forms are fuzzed too, signed in as a staff organiser of
-the seeded club.
+the seeded club, who is not a superuser and must get only the admin's log-in page.
 
 Modules: `payloads` (what is sent), `state` (the seeded database, one request), the request
 makers by job (`table_forms`, `account_forms`, `club_forms`, `uploads`, sharing `maker`),

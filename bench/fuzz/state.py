@@ -31,7 +31,7 @@ class Request:
     fields: list[tuple[str, str]] = field(default_factory=list)
     files: list[tuple[str, str, bytes]] = field(default_factory=list)
     csrf: str = "ok"  # ok, missing, wrong
-    who: str = "anon"  # anon, alice (an organiser), sam (a staff organiser: the admin)
+    who: str = "anon"  # anon, alice (an organiser), sam (a staff organiser, refused by the admin)
     charset: str = ""  # declared in the Content-Type (the body is encoded in it when Python can)
     # A known hole: the answer must be a refusal, or exactly this status; a redirect
     # to the log-in page (the browser was signed out) cannot tell and passes.
@@ -53,7 +53,8 @@ def seed() -> State:
     players = [add_player(club=club, name=name) for name in ("Anna", "Bo", "Cecilia", "David")]
     alice = User.objects.create_user("alice", "alice@example.org", PASSWORD)
     ClubRole.objects.create(user=alice, club_id=club.pk, role=ClubRole.Role.ORGANISER)
-    # sam organises the club in the admin: staff, with the admin rights of the club and game models.
+    # sam organises the club and is staff with the admin rights of the club and game models: the
+    # admin (superusers only) must still send him to its log-in page, whatever he posts.
     from django.contrib.auth.models import Permission
 
     sam = User.objects.create_user("sam", "sam@example.org", PASSWORD, is_staff=True)

@@ -1,9 +1,9 @@
-"""The admin club organisers use: clubs, seasons, players with their roster, search, merging."""
+"""The admin (site superusers): clubs, seasons, players with their roster, search, merging."""
 
 import pytest
 from django.contrib.auth.models import User
 
-from clubs.models import Club, Player, Season
+from clubs.models import Player
 from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
@@ -53,36 +53,6 @@ def test_it_refuses_to_merge_people_from_the_same_table(organiser):
         },
     )
     assert Player.objects.count() == 4
-
-
-@pytest.fixture
-def staff_organiser(client):
-    """A staff account with every model permission that organises only the small season's club."""
-    from django.contrib.auth.models import Permission
-
-    from clubs.models import ClubRole
-
-    data = small_season()
-    other = Club.objects.create(name="Andra klubben")
-    Season.objects.create(club=other, name="Other season", starts_on="2025-01-01", ends_on="2025-12-31")
-    user = User.objects.create_user("olof", "olof@example.com", "secret-pass-123", is_staff=True)
-    user.user_permissions.set(Permission.objects.filter(content_type__app_label__in=["clubs", "scoring"]))
-    ClubRole.objects.create(user=user, club=data["club"], role=ClubRole.Role.ORGANISER)
-    client.force_login(user)
-    return client, data["club"], other
-
-
-def test_a_staff_organiser_sees_and_changes_only_the_clubs_they_organise(staff_organiser):
-    client, mine, other = staff_organiser
-    clubs = client.get("/admin/clubs/club/").content.decode()
-    assert mine.name in clubs and other.name not in clubs
-    assert client.get(f"/admin/clubs/club/{mine.pk}/change/").status_code == 200
-    assert client.get(f"/admin/clubs/club/{other.pk}/change/").status_code == 302  # "doesn't exist"
-    seasons = client.get("/admin/clubs/season/").content.decode()
-    assert "Other season" not in seasons
-    # A new season can only be put in a club they organise.
-    form = client.get("/admin/clubs/season/add/").content.decode()
-    assert mine.name in form and other.name not in form
 
 
 def test_hands_cannot_be_changed_in_the_admin(organiser):

@@ -60,10 +60,10 @@ class Migration(migrations.Migration):
                 ('played_on', models.DateField(blank=True, db_index=True, null=True, verbose_name='played on')),
                 ('place', models.CharField(blank=True, max_length=100, verbose_name='place / table')),
                 ('note', models.TextField(blank=True, verbose_name='note')),
-                ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='games', to='clubs.club', verbose_name='club')),
+                ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='games', to='clubs.club', verbose_name='club')),
                 ('created_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
                 ('hidden', models.BooleanField(default=False, editable=False)),
-                ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='games', to='clubs.season', verbose_name='season')),
+                ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='games', to='clubs.season', verbose_name='season')),
             ],
             options={
                 'verbose_name': 'game',

@@ -107,9 +107,10 @@ class Game(models.Model):
     plan_over = models.BooleanField(default=False, editable=False)
 
     # Filed in a club's league (scoring/filing.py): club, season, when and where it was played.
+    # PROTECT: a club or season with games filed under it cannot be deleted (its games are its league).
     club = models.ForeignKey(
         "clubs.Club",
-        on_delete=models.SET_NULL,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="games",
@@ -117,7 +118,7 @@ class Game(models.Model):
     )
     season = models.ForeignKey(
         "clubs.Season",
-        on_delete=models.SET_NULL,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="games",
