@@ -11,10 +11,8 @@ from django.conf import settings
 from django.http import (
     Http404,
     HttpRequest,
-    HttpResponse,
     HttpResponseBadRequest,
     HttpResponseBase,
-    StreamingHttpResponse,
 )
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
@@ -69,33 +67,6 @@ class RefuseForeignCharsetMiddleware:
                 gettext("This site reads forms in UTF-8 only."), content_type="text/plain; charset=utf-8"
             )
         return self.get_response(request)
-
-
-class HeadAsGetMiddleware:
-    """HEAD answers as GET would, without the body (RFC 9110 §9.3.2), on every page.
-
-    The views allow GET (their method decorators name it); a monitor or a link checker asks
-    with HEAD. The view runs as for a GET, so the status and headers are the same ones.
-    """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if request.method != "HEAD":
-            return self.get_response(request)
-        request.method = "GET"
-        try:
-            response = self.get_response(request)
-        finally:
-            request.method = "HEAD"
-        if isinstance(response, StreamingHttpResponse):
-            response.streaming_content = iter(())
-        elif isinstance(response, HttpResponse):
-            length = len(response.content)
-            response.content = b""
-            response["Content-Length"] = str(length)
-        return response
 
 
 #: The response header that tells the service worker whose session a page was drawn for.

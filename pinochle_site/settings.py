@@ -61,7 +61,6 @@ MIDDLEWARE = [
     # Before the NUL check: the 404 page's CSRF check reads the body, which Django cannot decode.
     "pinochle_site.middleware.RefuseForeignCharsetMiddleware",
     "pinochle_site.middleware.RejectNulInPathMiddleware",
-    "pinochle_site.middleware.HeadAsGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

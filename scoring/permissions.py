@@ -233,14 +233,15 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
     game = game_with_right(request, code)
     if game is None:
         raise Http404("no game with this code")
-    if request.method == "GET" and not getattr(request, "htmx", None) and right_lapsed(request, game):
+    reading = request.method in ("GET", "HEAD")
+    if reading and not getattr(request, "htmx", None) and right_lapsed(request, game):
         messages.warning(request, RIGHT_LAPSED, fail_silently=True)
     if not (can_edit_game(request, game) if edit else can_view_game(request, game)):
-        if request.method == "GET" and held_edit_token_once(request, game):
+        if reading and held_edit_token_once(request, game):
             raise Refused(_to_share_page(request, game))
         if edit and holds_edit_token(request, game):
             raise Refused(nothing_to_change(request, game))
-        if request.method == "GET" and not getattr(request, "htmx", None):
+        if reading and not getattr(request, "htmx", None):
             raise Refused(no_right_page(request, game))
         raise Refused(deny(request))
     return game
@@ -292,6 +293,6 @@ def game_of(request: HttpRequest, code: str | None = None) -> Game:
     return get_object_or_404(Game, code=code)
 
 
-# Stack under the method decorators (@require_POST / @require_GET).
+# Stack under the method decorators (@require_POST / @require_safe).
 require_game_edit = require_game(edit=True)
 require_game_view = require_game(edit=False)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from clubs import seasons as season_services
 from clubs import services as club_services
@@ -47,7 +47,7 @@ _CLOCKWISE_SEATS = Prefetch(
 _SEASONS_NEWEST_FIRST = Season.objects.order_by("-starts_on", "-pk")
 
 
-@require_GET
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.order_by("name").prefetch_related(
         Prefetch("seasons", queryset=_SEASONS_NEWEST_FIRST)
@@ -84,7 +84,7 @@ def _only_clubs(form: Form, club_ids: set[int] | None) -> Form:
     return form
 
 
-@require_GET
+@require_safe
 @require_club_role("view")
 def club(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
@@ -113,7 +113,7 @@ def club(request: HttpRequest, club_id: int) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 @require_club_role("view", club_of=season_club)
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
@@ -128,7 +128,7 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     return render(request, "league/season.html", context)
 
 
-@require_GET
+@require_safe
 def season_results(request: HttpRequest, publish_code: str) -> HttpResponse:
     """A season's published results: anyone with the link reads the standings, nothing more."""
     season = get_object_or_404(Season.objects.select_related("club"), publish_code=publish_code)
@@ -215,7 +215,7 @@ def _rows(lines: list[standings.Line], *, link_players: bool = True) -> list[dic
     return rows
 
 
-@require_GET
+@require_safe
 def player(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.prefetch_related("clubs"), pk=player_id)
     club_ids = {club.pk for club in player.clubs.all()}

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club, require_club_role
@@ -27,7 +27,7 @@ from scoring.permissions import actor_for
 # --- a club's nights and opening one -----------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @require_club_role("view")
 def club_nights(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
@@ -39,7 +39,7 @@ def club_nights(request: HttpRequest, club_id: int) -> HttpResponse:
     return render(request, "nights/club_nights.html", context)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @require_club_role("manage")
 def night_new(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
@@ -106,7 +106,7 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
     return render(request, "nights/night.html", context, status=status)
 
 
-@require_GET
+@require_safe
 @manage_night
 def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
     return _night_page(request, _night(night_id))
@@ -302,7 +302,7 @@ def finish(request: HttpRequest, night_id: int) -> HttpResponse:
     return _back(night)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @manage_night
 def remove(request: HttpRequest, night_id: int) -> HttpResponse:
     """Asks first (GET); the POST removes the night, its plan and its games."""
@@ -310,7 +310,7 @@ def remove(request: HttpRequest, night_id: int) -> HttpResponse:
     payments = removal.marked_payments(night)
     choice = request.POST.get("payments")
     locked = removal.settled_and_locked(night)
-    if request.method == "GET" or locked or (payments and choice not in ("keep", "remove")):
+    if request.method in ("GET", "HEAD") or locked or (payments and choice not in ("keep", "remove")):
         context = {
             "locked": locked,
             "night": night,
@@ -321,7 +321,7 @@ def remove(request: HttpRequest, night_id: int) -> HttpResponse:
             "choice": choice,
             "choice_error": request.method == "POST",
         }
-        status = 200 if request.method == "GET" else 409 if locked else 400
+        status = 200 if request.method in ("GET", "HEAD") else 409 if locked else 400
         return render(request, "nights/remove.html", context, status=status)
     club_id = night.club_id
     removed = removal.remove_night(
