@@ -2,7 +2,6 @@
 
 from django.urls import path
 
-import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from clubs.views import club, invites, players, roster, seasons
 
 app_name = "clubs"

@@ -1,6 +1,5 @@
 from django.urls import path
 
-import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from league.views import files, records, roles
 
 app_name = "league"

@@ -2,7 +2,6 @@
 
 from django.urls import path
 
-import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from nights.views import night, results, tables
 
 app_name = "nights"

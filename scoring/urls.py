@@ -4,7 +4,6 @@ games under /games/."""
 
 from django.urls import path
 
-import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from scoring.views import details, game, hands, settings_page, sharing, table_view
 
 app_name = "scoring"
