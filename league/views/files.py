@@ -22,9 +22,8 @@ from clubs.permissions import (
 )
 from core.spreadsheet import csv_lines
 from league import csv_io, imports
-from league.forms.files import ExportForm, ImportForm
+from league.forms.files import ExportForm, ImportForm, only_clubs
 from league.models import ImportBatch
-from league.views.records import _only_clubs
 from scoring.permissions import readable_games
 
 
@@ -64,7 +63,7 @@ def import_games(request: HttpRequest) -> HttpResponse:
         return deny(request)
     clubs = scoring_club_ids(request.user)  # None: every club
     if request.method in ("GET", "HEAD"):
-        return _import_page(request, {"form": _only_clubs(ImportForm(), clubs)})
+        return _import_page(request, {"form": only_clubs(ImportForm(), clubs)})
     if _too_big(request):
         # Refused before the body is read: the form would only see the file after receiving it all.
         problem = csv_io.Problem(
@@ -88,7 +87,7 @@ def import_games(request: HttpRequest) -> HttpResponse:
         # The clubs and seasons the form or the file's first rows name, before the file is kept.
         problems = imports.import_rights(request.user, csv_io.first_places(raw, **place), new_clubs=set())
         if problems:
-            return _import_page(request, {"form": _only_clubs(form, clubs), "problems": problems}, status=403)
+            return _import_page(request, {"form": only_clubs(form, clubs), "problems": problems}, status=403)
         try:
             batch = imports.start(
                 raw=raw,
@@ -109,13 +108,13 @@ def import_games(request: HttpRequest) -> HttpResponse:
             )
             return redirect("league:import")
         problems = imports.problems_of(batch)
-    context = {"form": _only_clubs(form, clubs), "problems": problems}
+    context = {"form": only_clubs(form, clubs), "problems": problems}
     return _import_page(request, context, status=400)
 
 
 def _too_many(request: HttpRequest, problem: str) -> HttpResponse:
     context = {
-        "form": _only_clubs(ImportForm(), scoring_club_ids(request.user)),
+        "form": only_clubs(ImportForm(), scoring_club_ids(request.user)),
         "problems": [csv_io.Problem(None, problem)],
     }
     response = _import_page(request, context, status=429)

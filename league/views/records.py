@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Case, F, Prefetch, When
-from django.forms import Form, ModelChoiceField
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -28,7 +27,7 @@ from clubs.permissions import (
     viewable_club_ids,
 )
 from league import standings
-from league.forms.files import ExportForm
+from league.forms.files import ExportForm, only_clubs
 from league.forms.records import MergeForm
 from ratings import selectors as rating_selectors
 from scoring.models import GameSeat, new_game_code
@@ -61,7 +60,7 @@ def index(request: HttpRequest) -> HttpResponse:
         .prefetch_related(_CLOCKWISE_SEATS)
         .order_by("-created_at", "-pk")[:20]
     )
-    export_form = _only_clubs(ExportForm(), viewable)
+    export_form = only_clubs(ExportForm(), viewable)
     rated = None
     if viewable is not None:  # the players of the viewer's clubs whose every rated game they may read
         members = Player.objects.filter(memberships__club__in=viewable)
@@ -72,16 +71,6 @@ def index(request: HttpRequest) -> HttpResponse:
         "league/index.html",
         {"clubs": clubs, "casual": casual, "export_form": export_form, "board": board},
     )
-
-
-def _only_clubs(form: Form, club_ids: set[int] | None) -> Form:
-    """Offer only these clubs (None: all) and their seasons in the form's choices."""
-    if club_ids is not None:
-        for name, lookup in (("club", "pk__in"), ("season", "club__in")):
-            field = form.fields[name]
-            assert isinstance(field, ModelChoiceField)
-            field.queryset = field.queryset.filter(**{lookup: club_ids})  # type: ignore[union-attr]
-    return form
 
 
 @require_safe
