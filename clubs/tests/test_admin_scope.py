@@ -217,6 +217,7 @@ def test_a_staff_organiser_sees_no_accounts_even_with_the_permission(two_clubs):
 def test_no_admin_form_offers_a_staff_organiser_another_clubs_record(two_clubs, rf):
     """Every foreign-key and many-to-many choice of every club and table admin form and inline."""
     from django import forms
+    from django.apps import apps
     from django.contrib import admin
 
     from tests.access_helpers import make_game
@@ -233,9 +234,10 @@ def test_no_admin_form_offers_a_staff_organiser_another_clubs_record(two_clubs, 
     request.user = two_clubs["bea"]
     game_b = two_clubs["games"][0]
     checked = 0
-    for model, model_admin in admin.site._registry.items():
-        if model._meta.app_label not in ("clubs", "scoring"):
+    for model in apps.get_models():
+        if model._meta.app_label not in ("clubs", "scoring") or not admin.site.is_registered(model):
             continue
+        model_admin = admin.site.get_model_admin(model)
         obj = game_b if model is Game else None
         form_classes = [model_admin.get_form(request, obj)]
         for inline in model_admin.get_inline_instances(request, obj):
