@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import (
-    Http404,
     HttpRequest,
     HttpResponseBadRequest,
     HttpResponseBase,
@@ -29,23 +28,6 @@ class ContentSecurityPolicyMiddleware:
         if "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.policy
         return response
-
-
-class RejectNulInPathMiddleware:
-    """A URL with a NUL byte (%00) names nothing here: answer 404 before any view looks it up.
-
-    PostgreSQL cannot hold NUL in text, so a game code like "%00" reaching a query raised
-    DataError (a 500) where SQLite simply found no game. Form fields refuse NUL themselves
-    (Django's ProhibitNullCharactersValidator); the path is the one input no form checks.
-    """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if "\x00" in request.path_info:
-            raise Http404("no page has a NUL byte in its address")
-        return self.get_response(request)
 
 
 class RefuseForeignCharsetMiddleware:
