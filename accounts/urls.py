@@ -14,7 +14,7 @@ urlpatterns = [
     path("password/reset/", passwords.password_reset, name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path(
-        "password/reset/<uidb64>/<token>/",
+        "password/reset/<slug:uidb64>/<slug:token>/",
         auth_views.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),

@@ -15,7 +15,6 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Field, Model
-from django.urls import register_converter
 from django.utils.translation import gettext_lazy as _
 
 _ID = re.compile(r"[0-9]{1,18}", re.ASCII)  # 18 digits: within every database's bigint
@@ -39,10 +38,6 @@ class IdConverter:
 
     def to_url(self, value: int | str) -> str:
         return str(value)
-
-
-# Registered when a urls.py imports this module (every one with an id in its paths does).
-register_converter(IdConverter, "id")
 
 
 def record_id(value: object) -> int | None:

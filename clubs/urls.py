@@ -2,14 +2,13 @@
 
 from django.urls import path
 
-import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from clubs.views import club, invites, players, roster, seasons
 
 app_name = "clubs"
 urlpatterns = [
     path("", club.index, name="index"),
     path("new", club.create, name="create"),
-    path("join/<str:token>/", invites.invite, name="invite"),
+    path("join/<slug:token>/", invites.invite, name="invite"),
     path("<id:club_id>/roster/", roster.roster_page, name="roster"),
     path("<id:club_id>/roster/add", roster.player_add, name="player_add"),
     path("<id:club_id>/roster/add-list", roster.players_add, name="players_add"),

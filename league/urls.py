@@ -1,6 +1,5 @@
 from django.urls import path
 
-import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from league.views import files, records, roles
 
 app_name = "league"
@@ -10,7 +9,7 @@ urlpatterns = [
     path("clubs/<id:club_id>/roles/", roles.club_roles, name="roles"),
     path("seasons/<id:season_id>/", records.season, name="season"),
     path("seasons/<id:season_id>/publish", records.publish_season, name="publish"),
-    path("results/<str:publish_code>/", records.season_results, name="results"),
+    path("results/<slug:publish_code>/", records.season_results, name="results"),
     path("players/<id:player_id>/", records.player, name="player"),
     path("players/<id:player_id>/merge", records.merge_player, name="merge"),
     path("export/games.csv", files.export_csv, {"which": "games"}, name="export_games"),

@@ -2,7 +2,6 @@
 
 from django.urls import path, register_converter
 
-import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from ledger.views import nights, removal, seasons, statements
 
 

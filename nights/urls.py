@@ -2,7 +2,6 @@
 
 from django.urls import path
 
-import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
 from nights.views import night, results, tables
 
 app_name = "nights"
@@ -23,8 +22,8 @@ urlpatterns = [
     path("<id:night_id>/standings/live", results.standings_live, name="standings_live"),
     path("<id:night_id>/finish", night.finish, name="finish"),
     # A table's link (its QR code): whoever holds it scores that table's game.
-    path("t/<str:token>/", tables.table, name="table"),
+    path("t/<slug:token>/", tables.table, name="table"),
     # A published season's nights, for anyone with the season's results link.
-    path("results/<str:publish_code>/<id:night_id>/", results.published_standings, name="published"),
-    path("results/<str:publish_code>/<id:night_id>/live", results.published_live, name="published_live"),
+    path("results/<slug:publish_code>/<id:night_id>/", results.published_standings, name="published"),
+    path("results/<slug:publish_code>/<id:night_id>/live", results.published_live, name="published_live"),
 ]

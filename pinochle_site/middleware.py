@@ -9,12 +9,9 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import (
-    Http404,
     HttpRequest,
-    HttpResponse,
     HttpResponseBadRequest,
     HttpResponseBase,
-    StreamingHttpResponse,
 )
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
@@ -31,23 +28,6 @@ class ContentSecurityPolicyMiddleware:
         if "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.policy
         return response
-
-
-class RejectNulInPathMiddleware:
-    """A URL with a NUL byte (%00) names nothing here: answer 404 before any view looks it up.
-
-    PostgreSQL cannot hold NUL in text, so a game code like "%00" reaching a query raised
-    DataError (a 500) where SQLite simply found no game. Form fields refuse NUL themselves
-    (Django's ProhibitNullCharactersValidator); the path is the one input no form checks.
-    """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if "\x00" in request.path_info:
-            raise Http404("no page has a NUL byte in its address")
-        return self.get_response(request)
 
 
 class RefuseForeignCharsetMiddleware:
@@ -69,33 +49,6 @@ class RefuseForeignCharsetMiddleware:
                 gettext("This site reads forms in UTF-8 only."), content_type="text/plain; charset=utf-8"
             )
         return self.get_response(request)
-
-
-class HeadAsGetMiddleware:
-    """HEAD answers as GET would, without the body (RFC 9110 §9.3.2), on every page.
-
-    The views allow GET (their method decorators name it); a monitor or a link checker asks
-    with HEAD. The view runs as for a GET, so the status and headers are the same ones.
-    """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if request.method != "HEAD":
-            return self.get_response(request)
-        request.method = "GET"
-        try:
-            response = self.get_response(request)
-        finally:
-            request.method = "HEAD"
-        if isinstance(response, StreamingHttpResponse):
-            response.streaming_content = iter(())
-        elif isinstance(response, HttpResponse):
-            length = len(response.content)
-            response.content = b""
-            response["Content-Length"] = str(length)
-        return response
 
 
 #: The response header that tells the service worker whose session a page was drawn for.

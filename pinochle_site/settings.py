@@ -58,10 +58,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Before the NUL check: the 404 page's CSRF check reads the body, which Django cannot decode.
+    # Before any view or 404 page: their CSRF check reads the body, which Django cannot decode.
     "pinochle_site.middleware.RefuseForeignCharsetMiddleware",
-    "pinochle_site.middleware.RejectNulInPathMiddleware",
-    "pinochle_site.middleware.HeadAsGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

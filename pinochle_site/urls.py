@@ -15,9 +15,14 @@
 """
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
+from clubs.ids import IdConverter
 from pinochle_site import display, views
+
+# `<id:name>` in every app's paths: plain digits a database can hold (clubs.ids.IdConverter).
+# Registered before the apps' URL modules below are read.
+register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("admin/", admin.site.urls),

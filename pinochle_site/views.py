@@ -14,7 +14,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from nights.settlement import payments
 from pinochle_site.middleware import SESSION_TAG_HEADER
@@ -26,7 +26,7 @@ from scoring.rules import tables, worked_example
 RULES_DATE = datetime.date(2026, 11, 29)
 
 
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     """Liveness check for load balancers, and the trivial view the web benchmark compares against."""
     return HttpResponse("ok", content_type="text/plain")
@@ -50,7 +50,7 @@ _SHELL = (
 )
 
 
-@require_GET
+@require_safe
 @cache_control(no_cache=True)
 def service_worker(request: HttpRequest) -> HttpResponse:
     """/sw.js: served from the site root so that it may look after every page of the site (a worker
@@ -92,7 +92,7 @@ def rules_context() -> dict[str, Any]:
     }
 
 
-@require_GET
+@require_safe
 def rules_help(request: HttpRequest) -> HttpResponse:
     """The "Rules" help page: docs/rules.md in the players' words, every number read from its
     owner and the worked example scored by the engine."""

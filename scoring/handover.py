@@ -18,6 +18,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Device, DeviceGame, Game, HandChange
@@ -86,10 +87,9 @@ def claim_handover(*, game: Game, token: str, device: Device, holder: AbstractBa
 
 def recovery_code(game: Game) -> str:
     """The game's 6-letter recovery code (23**6, about 148 million codes): shown at setup and on
-    the scoring phone. It is an HMAC of the game's code under SECRET_KEY, so it is never stored."""
-    digest = hmac.new(
-        settings.SECRET_KEY.encode(), f"scoring.recovery:{game.code}".encode(), hashlib.sha256
-    ).digest()
+    the scoring phone. It is an HMAC of the game's code under SECRET_KEY (salted for this one
+    purpose), so it is never stored."""
+    digest = salted_hmac("scoring.handover.recovery-code", game.code, algorithm="sha256").digest()
     number = int.from_bytes(digest[:8], "big")
     letters = []
     for _index in range(RECOVERY_LENGTH):

@@ -262,17 +262,18 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
     game = game_with_right(request, code)
     if game is None:
         raise Http404("no game with this code")
-    if request.method == "GET" and not getattr(request, "htmx", None) and right_lapsed(request, game):
+    reading = request.method in ("GET", "HEAD")
+    if reading and not getattr(request, "htmx", None) and right_lapsed(request, game):
         messages.warning(request, RIGHT_LAPSED, fail_silently=True)
     editable = can_edit_game(request, game)
     if not (editable or (not edit and _reads_without_editing(request, game))):
-        if request.method == "GET" and held_edit_token_once(request, game):
+        if reading and held_edit_token_once(request, game):
             raise Refused(_to_share_page(request, game))
         if edit and holds_edit_token(request, game):
             raise Refused(nothing_to_change(request, game))
         if edit and request.method == "POST" and scoring_moved_away(request, game):
             raise Refused(scoring_moved(request, game))
-        if request.method == "GET" and not getattr(request, "htmx", None):
+        if reading and not getattr(request, "htmx", None):
             raise Refused(no_right_page(request, game))
         raise Refused(deny(request))
     browser_device(request).editable[game.pk] = editable  # what checked_can_edit answers
@@ -333,6 +334,6 @@ def checked_can_edit(request: HttpRequest, game: Game) -> bool:
     return can_edit_game(request, game) if known is None else known
 
 
-# Stack under the method decorators (@require_POST / @require_GET).
+# Stack under the method decorators (@require_POST / @require_safe).
 require_game_edit = require_game(edit=True)
 require_game_view = require_game(edit=False)

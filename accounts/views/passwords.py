@@ -22,7 +22,7 @@ from throttles.counter import over_limit
 
 @csrf_protect
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def password_reset(request: HttpRequest) -> HttpResponseBase:
     """Django's password reset, throttled per client address and per email address asked for:
     one more request in the window gets 429 and no mail."""

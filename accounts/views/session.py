@@ -31,7 +31,7 @@ def next_url(request: HttpRequest) -> str:
 @sensitive_post_parameters("password")
 @csrf_protect
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @lockout.answer_refusals
 def login_view(request: HttpRequest) -> HttpResponse:
     """Django's login. Once the username or the client address has had too many failures, the

@@ -22,7 +22,7 @@ from throttles.counter import over_limit
 @sensitive_post_parameters("password1", "password2")
 @csrf_protect
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and _signups_throttled(request):

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from clubs import services
 from clubs.forms.club import ClubForm
@@ -16,7 +16,7 @@ from clubs.models import Club, ClubRole
 from clubs.permissions import viewable_club_ids
 
 
-@require_GET
+@require_safe
 @login_required
 def index(request: HttpRequest) -> HttpResponse:
     """Your clubs, with your role in each, and the way to create one."""
@@ -30,7 +30,7 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "clubs/index.html", {"rows": rows, "Role": ClubRole.Role})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST if request.method == "POST" else None)

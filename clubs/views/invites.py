@@ -16,7 +16,7 @@ from clubs.models import Invite
 from clubs.permissions import deny
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def invite(request: HttpRequest, token: str) -> HttpResponse:
     """The invite link: shows whose place it offers; accepting it (signed in) ties the account."""
     found = Invite.objects.select_related("club", "player").filter(token=token).first()

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from clubs import services
 from clubs.forms.roster import MergeIntoForm, PlayerNameForm
@@ -59,7 +59,7 @@ def _player_page(
     return render(request, "clubs/player.html", context, status=status)
 
 
-@require_GET
+@require_safe
 @require_club_role("manage")
 def player_page(request: HttpRequest, club_id: int, player_id: int) -> HttpResponse:
     return _player_page(request, club_id, player_id)

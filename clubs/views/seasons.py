@@ -14,7 +14,7 @@ from clubs.models import Club, Season
 from clubs.permissions import require_club_role
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @require_club_role("manage")
 def seasons(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
@@ -27,7 +27,7 @@ def seasons(request: HttpRequest, club_id: int) -> HttpResponse:
     return render(request, "clubs/seasons.html", context, status=400 if form.is_bound else 200)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @require_club_role("manage")
 def season_edit(request: HttpRequest, club_id: int, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("club"), pk=season_id, club_id=club_id)

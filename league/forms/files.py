@@ -91,3 +91,13 @@ class ImportForm(forms.Form):
         if season and club and season.club_id != club.pk:
             self.add_error("season", _("This season belongs to another club."))
         return data
+
+
+def only_clubs(form: forms.Form, club_ids: set[int] | None) -> forms.Form:
+    """Offer only these clubs (None: all) and their seasons in the form's club and season choices."""
+    if club_ids is not None:
+        for name, lookup in (("club", "pk__in"), ("season", "club__in")):
+            field = form.fields[name]
+            assert isinstance(field, forms.ModelChoiceField)
+            field.queryset = field.queryset.filter(**{lookup: club_ids})  # type: ignore[union-attr]
+    return form

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from clubs.permissions import (
     deny,
@@ -22,9 +22,8 @@ from clubs.permissions import (
 )
 from core.spreadsheet import csv_lines
 from league import csv_io, imports
-from league.forms.files import ExportForm, ImportForm
+from league.forms.files import ExportForm, ImportForm, only_clubs
 from league.models import ImportBatch
-from league.views.records import _only_clubs
 from scoring.permissions import readable_games
 
 
@@ -35,7 +34,7 @@ class FormPlace(TypedDict):
     season: str
 
 
-@require_GET
+@require_safe
 def export_csv(request: HttpRequest, which: str) -> HttpResponseBase:
     form = ExportForm(request.GET)
     if not form.is_valid():
@@ -56,15 +55,15 @@ def export_csv(request: HttpRequest, which: str) -> HttpResponseBase:
     return response
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def import_games(request: HttpRequest) -> HttpResponse:
     # Any signed-in user: a hands.csv naming a club that does not exist yet makes it, with the
     # uploader as its organiser; what they may not import is refused by the rights check below.
     if not request.user.is_authenticated:
         return deny(request)
     clubs = scoring_club_ids(request.user)  # None: every club
-    if request.method == "GET":
-        return _import_page(request, {"form": _only_clubs(ImportForm(), clubs)})
+    if request.method in ("GET", "HEAD"):
+        return _import_page(request, {"form": only_clubs(ImportForm(), clubs)})
     if _too_big(request):
         # Refused before the body is read: the form would only see the file after receiving it all.
         problem = csv_io.Problem(
@@ -88,7 +87,7 @@ def import_games(request: HttpRequest) -> HttpResponse:
         # The clubs and seasons the form or the file's first rows name, before the file is kept.
         problems = imports.import_rights(request.user, csv_io.first_places(raw, **place), new_clubs=set())
         if problems:
-            return _import_page(request, {"form": _only_clubs(form, clubs), "problems": problems}, status=403)
+            return _import_page(request, {"form": only_clubs(form, clubs), "problems": problems}, status=403)
         try:
             batch = imports.start(
                 raw=raw,
@@ -109,13 +108,13 @@ def import_games(request: HttpRequest) -> HttpResponse:
             )
             return redirect("league:import")
         problems = imports.problems_of(batch)
-    context = {"form": _only_clubs(form, clubs), "problems": problems}
+    context = {"form": only_clubs(form, clubs), "problems": problems}
     return _import_page(request, context, status=400)
 
 
 def _too_many(request: HttpRequest, problem: str) -> HttpResponse:
     context = {
-        "form": _only_clubs(ImportForm(), scoring_club_ids(request.user)),
+        "form": only_clubs(ImportForm(), scoring_club_ids(request.user)),
         "problems": [csv_io.Problem(None, problem)],
     }
     response = _import_page(request, context, status=429)
@@ -129,7 +128,7 @@ def _import_page(request: HttpRequest, context: dict[str, Any], status: int = 20
     return render(request, "league/import.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def import_status(request: HttpRequest, batch_id: int) -> HttpResponse:
     """An upload's progress ("Imported 600 of 1,500 games"), then its outcome. The page refreshes
     itself while the import waits or runs (no JavaScript needed). Only its uploader (or a

@@ -6,14 +6,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Case, F, Prefetch, When
-from django.forms import Form, ModelChoiceField
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from clubs import seasons as season_services
 from clubs import services as club_services
@@ -28,7 +27,7 @@ from clubs.permissions import (
     viewable_club_ids,
 )
 from league import standings
-from league.forms.files import ExportForm
+from league.forms.files import ExportForm, only_clubs
 from league.forms.records import MergeForm
 from ratings import selectors as rating_selectors
 from scoring.models import GameSeat, new_game_code
@@ -47,7 +46,7 @@ _CLOCKWISE_SEATS = Prefetch(
 _SEASONS_NEWEST_FIRST = Season.objects.order_by("-starts_on", "-pk")
 
 
-@require_GET
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.order_by("name").prefetch_related(
         Prefetch("seasons", queryset=_SEASONS_NEWEST_FIRST)
@@ -61,7 +60,7 @@ def index(request: HttpRequest) -> HttpResponse:
         .prefetch_related(_CLOCKWISE_SEATS)
         .order_by("-created_at", "-pk")[:20]
     )
-    export_form = _only_clubs(ExportForm(), viewable)
+    export_form = only_clubs(ExportForm(), viewable)
     rated = None
     if viewable is not None:  # the players of the viewer's clubs whose every rated game they may read
         members = Player.objects.filter(memberships__club__in=viewable)
@@ -74,17 +73,7 @@ def index(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _only_clubs(form: Form, club_ids: set[int] | None) -> Form:
-    """Offer only these clubs (None: all) and their seasons in the form's choices."""
-    if club_ids is not None:
-        for name, lookup in (("club", "pk__in"), ("season", "club__in")):
-            field = form.fields[name]
-            assert isinstance(field, ModelChoiceField)
-            field.queryset = field.queryset.filter(**{lookup: club_ids})  # type: ignore[union-attr]
-    return form
-
-
-@require_GET
+@require_safe
 @require_club_role("view")
 def club(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
@@ -113,7 +102,7 @@ def club(request: HttpRequest, club_id: int) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 @require_club_role("view", club_of=season_club)
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
@@ -128,7 +117,7 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     return render(request, "league/season.html", context)
 
 
-@require_GET
+@require_safe
 def season_results(request: HttpRequest, publish_code: str) -> HttpResponse:
     """A season's published results: anyone with the link reads the standings, nothing more."""
     season = get_object_or_404(Season.objects.select_related("club"), publish_code=publish_code)
@@ -215,7 +204,7 @@ def _rows(lines: list[standings.Line], *, link_players: bool = True) -> list[dic
     return rows
 
 
-@require_GET
+@require_safe
 def player(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.prefetch_related("clubs"), pk=player_id)
     club_ids = {club.pk for club in player.clubs.all()}

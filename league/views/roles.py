@@ -19,7 +19,7 @@ from clubs.permissions import (
 from league.forms.roles import RoleForm
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @require_club_role("manage")
 def club_roles(request: HttpRequest, club_id: int) -> HttpResponse:
     """Organisers give accounts a role in the club, change it, or take it away. The answer is the

@@ -41,9 +41,3 @@ def _plain(number: Decimal, unit: str) -> str:
     if unit == "chips":
         return str(int(number))
     return number_format(number.quantize(Decimal("0.01")), decimal_pos=2, use_l10n=True)
-
-
-@register.filter
-def get_item(mapping: dict[str, Decimal] | None, key: str) -> Decimal | None:
-    """`mapping[key]`, or None (a unit the row has no figure in)."""
-    return (mapping or {}).get(key)

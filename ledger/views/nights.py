@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from clubs.permissions import can_manage_club, require_club_role
 from ledger import selectors, services
@@ -19,7 +19,7 @@ from ledger.views.payments import blank_record, new_token, record_posted, say_ma
 from nights.models import Night
 
 
-@require_GET
+@require_safe
 @require_club_role("view", club_of=night_club)
 def night(request: HttpRequest, night_id: int) -> HttpResponse:
     return _night_page(

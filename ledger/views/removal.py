@@ -18,7 +18,7 @@ from nights.models import Night
 from nights.removal import remove_night
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @require_club_role("manage", club_of=night_club)
 def night_remove(request: HttpRequest, night_id: int) -> HttpResponse:
     """Asks first (GET); the POST removes the night, its plan and its games."""
@@ -26,7 +26,7 @@ def night_remove(request: HttpRequest, night_id: int) -> HttpResponse:
     payments = selectors.marked_payments(night)
     choice = request.POST.get("payments")
     locked = selectors.settled_and_locked(night)
-    if request.method == "GET" or locked or (payments and choice not in ("keep", "remove")):
+    if request.method in ("GET", "HEAD") or locked or (payments and choice not in ("keep", "remove")):
         context = {
             "locked": locked,
             "night": night,
@@ -37,7 +37,7 @@ def night_remove(request: HttpRequest, night_id: int) -> HttpResponse:
             "choice": choice,
             "choice_error": request.method == "POST",
         }
-        status = 200 if request.method == "GET" else 409 if locked else 400
+        status = 200 if request.method in ("GET", "HEAD") else 409 if locked else 400
         return render(request, "ledger/night_remove.html", context, status=status)
     club_id = night.club_id
     removed = remove_night(

@@ -8,7 +8,7 @@ import datetime
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from clubs.models import Season
 from clubs.permissions import can_manage_club, require_club_role, season_club
@@ -19,7 +19,7 @@ from ledger.views.access import statement_club
 from ledger.views.payments import blank_record, new_token, record_posted, say_marked, say_removed
 
 
-@require_GET
+@require_safe
 @require_club_role("view", club_of=season_club)
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
     return _season_page(request, get_object_or_404(Season.objects.select_related("club"), pk=season_id))

@@ -6,7 +6,7 @@ import datetime
 
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from clubs.models import Membership, Player, Season
 from clubs.permissions import require_club_role
@@ -28,7 +28,7 @@ def _statement(season_id: int, player_id: int, month: str) -> balances.Statement
     return balances.player_statement(the_season, player, first)
 
 
-@require_GET
+@require_safe
 @require_club_role("view", club_of=statement_club)
 def statement(request: HttpRequest, season_id: int, player_id: int, month: str) -> HttpResponse:
     page = _statement(season_id, player_id, month)
@@ -36,7 +36,7 @@ def statement(request: HttpRequest, season_id: int, player_id: int, month: str) 
     return render(request, "ledger/statement.html", {"page": page, "rows": rows})
 
 
-@require_GET
+@require_safe
 @require_club_role("view", club_of=statement_club)
 def statement_csv(request: HttpRequest, season_id: int, player_id: int, month: str) -> StreamingHttpResponse:
     page = _statement(season_id, player_id, month)

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club, require_club_role
@@ -27,7 +27,7 @@ from scoring.permissions import actor_for
 # --- a club's nights and opening one -----------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @require_club_role("view")
 def club_nights(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
@@ -39,7 +39,7 @@ def club_nights(request: HttpRequest, club_id: int) -> HttpResponse:
     return render(request, "nights/club_nights.html", context)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @require_club_role("manage")
 def night_new(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
@@ -106,7 +106,7 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
     return render(request, "nights/night.html", context, status=status)
 
 
-@require_GET
+@require_safe
 @manage_night
 def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
     return _night_page(request, _night(night_id))

@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import condition, require_GET
+from django.views.decorators.http import condition, require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from clubs.models import Season
@@ -38,7 +38,7 @@ def _standings_etag(request: HttpRequest, night_id: int) -> str:
     return f"{version(_night(night_id))}-{get_language()}"
 
 
-@require_GET
+@require_safe
 @view_night
 def standings(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
@@ -58,7 +58,7 @@ def _live(request: HttpRequest, night: Night, live_url: str) -> HttpResponse:
     return HttpResponse(html, status=286 if night.is_finished else 200)
 
 
-@require_GET
+@require_safe
 @cache_control(private=True)
 @vary_on_cookie
 @view_night
@@ -78,7 +78,7 @@ def _published_etag(request: HttpRequest, publish_code: str, night_id: int) -> s
     return f"{version(_published_night(publish_code, night_id))}-share-{get_language()}"
 
 
-@require_GET
+@require_safe
 def published_standings(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
     """A published season's night: its standings for anyone with the season's results link."""
     night = _published_night(publish_code, night_id)
@@ -87,7 +87,7 @@ def published_standings(request: HttpRequest, publish_code: str, night_id: int) 
     return render(request, "nights/standings.html", context)
 
 
-@require_GET
+@require_safe
 @condition(etag_func=_published_etag)
 def published_live(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
     night = _published_night(publish_code, night_id)

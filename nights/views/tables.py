@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from core.qr import qr_svg
 from nights import rounds, services
@@ -28,7 +28,7 @@ def _table_url(request: HttpRequest, table: NightTable) -> str:
     return request.build_absolute_uri(reverse("nights:table", args=[table.token]))
 
 
-@require_GET
+@require_safe
 @manage_night
 def table_cards(request: HttpRequest, night_id: int, round_no: int) -> HttpResponse:
     """Printable cards of a round's tables: round, table, seats and the link's QR code."""
@@ -46,7 +46,7 @@ def table_cards(request: HttpRequest, night_id: int, round_no: int) -> HttpRespo
     return render(request, "nights/cards.html", context)
 
 
-@require_GET
+@require_safe
 @view_night
 def wall_plan(request: HttpRequest, night_id: int) -> HttpResponse:
     """The plan of every round on one printable page, for the wall."""
@@ -57,7 +57,7 @@ def wall_plan(request: HttpRequest, night_id: int) -> HttpResponse:
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def table(request: HttpRequest, token: str) -> HttpResponse:
     """A table's link: the GET asks first (link previews must not take the scoring); the POST
     gives this phone the scoring of the table's game, as the recovery code would."""
@@ -74,7 +74,7 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
     if night.is_finished or game is None:
         return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         context["holds"] = holds_game(request, game)
         return render(request, "nights/table.html", context)
     actor = actor_for(request) if request.user.is_authenticated else rounds.TABLE_LINK_ACTOR

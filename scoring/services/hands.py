@@ -121,14 +121,28 @@ def record_hand(
             _keep_meld_mode(game, meld_mode)
     except IntegrityError:
         # The unique constraints caught a concurrent save of the same number or submission.
-        if submission_id is not None:
-            saved = Hand.objects.filter(game=game, submission_id=submission_id).first()
-            if saved is not None:
-                repeat = _same_submission(game, saved, data)
-                _keep_meld_mode(game, meld_mode)
-                return repeat
-        raise HandConflict(number) from None
+        meanwhile = _saved_meanwhile(game, submission_id, data, meld_mode)
+        if meanwhile is None:
+            raise HandConflict(number) from None
+        return meanwhile
     return Stored(hand, hand_data, seat_rows, result)
+
+
+def _saved_meanwhile(
+    game: Game, submission_id: uuid.UUID | None, data: Mapping[str, Any], meld_mode: str | None
+) -> Stored | None:
+    """After the save's transaction rolled back on a unique constraint: if this submission was
+    saved meanwhile (the same form sent twice at once), it is answered as saved, and the meld entry
+    the table chose is kept as on any save, in a transaction of its own; None if it was not."""
+    if submission_id is None:
+        return None
+    with transaction.atomic():
+        saved = Hand.objects.filter(game=game, submission_id=submission_id).first()
+        if saved is None:
+            return None
+        repeat = _same_submission(game, saved, data)
+        _keep_meld_mode(game, meld_mode)
+        return repeat
 
 
 def _current(game: Game) -> tuple[list[dict[str, Any]], list[GameSeat], GameResult]:

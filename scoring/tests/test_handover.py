@@ -46,6 +46,17 @@ def test_it_hands_the_edit_right_to_the_phone_that_opens_the_link():
     assert not _can_edit(first, game)
 
 
+def test_a_head_request_on_the_link_asks_like_a_get_and_claims_nothing():
+    game = make_game()
+    first = client_with_token(game)
+    link, _page = _handover_link(first, game)
+    second = Client()
+    assert second.head(link).status_code == 200
+    assert not _can_edit(second, game), "a link checker's HEAD changes nothing"
+    assert _can_edit(first, game)
+    assert second.post(link).status_code == 302
+
+
 def test_it_uses_a_handover_link_once():
     game = make_game()
     link, _page = _handover_link(client_with_token(game), game)

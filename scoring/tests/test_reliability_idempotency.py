@@ -63,3 +63,32 @@ def test_the_same_submission_for_another_game_is_a_new_hand(table_client):
     client.post(save_url(one), post)
     client.post(save_url(two), post)
     assert Hand.objects.filter(submission_id=post["submission_id"]).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_form_saved_meanwhile_is_answered_as_saved_and_keeps_its_meld_entry(monkeypatch):
+    """The save lost the race to the same form sent at once (a unique constraint refused it and
+    its transaction rolled back): it is answered with the hand saved, and the meld entry the
+    table chose is kept, written in a transaction of its own."""
+    from django.db import connection
+
+    from scoring.models import Game
+    from scoring.services import hands
+
+    game = standard_game()
+    submission = uuid.uuid4()
+    first = record_hand(game=game, number=1, data=quick_hand(), submission_id=submission)
+    in_transaction: list[bool] = []
+    keep = hands._keep_meld_mode
+
+    def watched(game: Game, mode: str | None) -> None:
+        in_transaction.append(connection.in_atomic_block)
+        keep(game, mode)
+
+    monkeypatch.setattr(hands, "_keep_meld_mode", watched)
+    repeat = hands._saved_meanwhile(game, submission, quick_hand(), "points")
+    assert repeat is not None and repeat.hand.pk == first.hand.pk
+    assert in_transaction == [True]
+    assert Game.objects.get(pk=game.pk).meld_mode == "points"
+    assert hands._saved_meanwhile(game, uuid.uuid4(), quick_hand(), "items") is None
+    assert Game.objects.get(pk=game.pk).meld_mode == "points"

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from clubs.ids import record_id
 from clubs.permissions import can_manage_club, can_score_for_club, require_club_role, scoring_club_ids
@@ -27,13 +27,13 @@ from scoring.permissions import (
 )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @require_game_edit
 def game_details(request: HttpRequest, code: str) -> HttpResponse:
     """File a game under a club and season, and link its seats to players (whoever may edit the
     game; moving it into or out of a club also takes a scorer or organiser of that club)."""
     game = game_of(request, code)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         initial = {
             "club": game.club,
             "season": game.season,
@@ -76,7 +76,7 @@ def game_details(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "scoring/game_details.html", {"game": game, "form": form}, status=400)
 
 
-@require_GET
+@require_safe
 @require_game_view
 def game_history(request: HttpRequest, code: str) -> HttpResponse:
     game = game_of(request, code)
@@ -85,7 +85,7 @@ def game_history(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "scoring/game_history.html", context)
 
 
-@require_GET
+@require_safe
 @require_club_role("manage")
 def club_corrections_page(request: HttpRequest, club_id: int) -> HttpResponse:
     """Every correction in the club's games, newest first: for its organisers."""

@@ -15,7 +15,7 @@ from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import condition, require_GET, require_http_methods
+from django.views.decorators.http import condition, require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from scoring import game_settings
@@ -48,15 +48,15 @@ from scoring.views.page import (
 )
 
 
-@require_GET
+@require_safe
 def game_list(request: HttpRequest) -> HttpResponse:
     lists = game_lists(readable_games(request))
     return render(request, "scoring/game_list.html", {"playing": lists.playing, "done": lists.done})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         form = GameForm(initial={"setup_token": uuid.uuid4()})  # one game per drawn form
         return render(request, "scoring/game_new.html", {"form": form})
     form = GameForm(request.POST)
@@ -82,7 +82,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/game_new.html", {"form": form})
 
 
-@require_GET
+@require_safe
 @cache_control(private=True)  # what it shows depends on who asks (edit cookie, session)
 @vary_on_cookie
 @require_game_view
@@ -94,7 +94,7 @@ def game_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return HttpResponse(game_page_html(request, game, mode=mode))
 
 
-@require_GET
+@require_safe
 def shared_game(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
     """The read-only share link: scoreboard, history and awards, no controls."""
     game = get_shared_game_or_404(share_code)
@@ -156,7 +156,7 @@ def _shared_key(pk: int) -> str:
     return f"shared-live:{pk}:{get_language()}"
 
 
-@require_GET
+@require_safe
 @cache_control(private=True)
 @vary_on_cookie
 @require_game_view
@@ -169,7 +169,7 @@ def game_live(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _live(request, game, mode=_live_mode(request, game))
 
 
-@require_GET
+@require_safe
 @condition(etag_func=_shared_etag)
 def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
     state = _shared_state(share_code)

@@ -173,7 +173,7 @@ def _moved_on_message(expected: int, next_number: int) -> str:
     ) % {"number": expected, "next": next_number}
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @require_game_edit
 def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     game = game_of(request, code)
@@ -210,12 +210,12 @@ def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     return render(request, "scoring/hand_edit.html", context)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @require_game_edit
 def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
     game = game_of(request, code)
     deleted = None
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         if game.hand_count:
             return render(request, "scoring/hand_delete.html", {"game": game, "number": game.hand_count})
     else:

@@ -26,7 +26,7 @@ from scoring.selectors.settings_change import settings_preview
 from scoring.services.results import players_of
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @require_game_edit
 def game_settings_page(request: HttpRequest, code: str) -> HttpResponse:
     """Names and first dealer, target, minimum bid and the house rule, with a full rescore.
@@ -36,7 +36,7 @@ def game_settings_page(request: HttpRequest, code: str) -> HttpResponse:
     nothing is written then."""
     game = game_of(request, code)
     settings = settings_of(game)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         players = players_of(game)
         initial = GameSettingsForm.initial_for(settings, players, game_settings.version(game))
         form = GameSettingsForm(

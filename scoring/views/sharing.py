@@ -56,15 +56,15 @@ def hand_over(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def take_over(request: HttpRequest, code: str, token: str) -> HttpResponse:
     """Opening the link asks first (link previews must not use the secret); the POST claims it."""
     game = get_object_or_404(Game, code=code)
     if night_is_over(game):  # a link started before the night was finished gives nothing now
         return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
-    if request.method == "GET" and not handover_is_open(game=game, token=token):
+    if request.method in ("GET", "HEAD") and not handover_is_open(game=game, token=token):
         return render(request, "scoring/take_over.html", {"game": game, "open": False}, status=410)
-    if request.method == "GET" and may_hold(request, game):
+    if request.method in ("GET", "HEAD") and may_hold(request, game):
         return render(request, "scoring/take_over.html", {"game": game, "open": True})
     if not may_hold(request, game):  # said before the button is offered, and again on a POST
         context = {"game": game, "open": False, "error": _not_a_scorer(request)}

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import condition, require_GET
+from django.views.decorators.http import condition, require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from scoring import game_settings
@@ -32,7 +32,7 @@ def _poll_etag(request: HttpRequest, game: Game) -> str | None:
     return f"{game_settings.version(game)}-table-{get_language()}"
 
 
-@require_GET
+@require_safe
 @cache_control(private=True)
 @vary_on_cookie
 @require_game_view
@@ -47,7 +47,7 @@ def game_table(request: HtmxHttpRequest, code: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 @require_shared_game
 @condition(etag_func=lambda request, share_code: _poll_etag(request, game_of(request)))
 def shared_table(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
