@@ -146,17 +146,21 @@ def people(db):
     charlie is a member, dave organises OTHER_CLUB (tests/access_helpers.py), each with an account
     whose password is PASSWORD. A test or fixture that needs a persona asks for `people` (or for a
     fixture built on it) and never makes one itself; a test about some other account makes that
-    account. A live-server test gets them in its own transactional database."""
+    account. A live-server test gets them in its own transactional database.
+
+    It is a tests.access_helpers.People: `people["alice"]` is her account, `people.client("bob")` a
+    client signed in as bob, and `people.organiser_of(club)` (`scorer_of`, `member_of`) grants the
+    role in a club the test made and returns the persona's client."""
     from django.contrib.auth.models import User
 
     from clubs.models import Club, ClubRole
-    from tests.access_helpers import CLUB, OTHER_CLUB, PASSWORD, PERSONAS
+    from tests.access_helpers import CLUB, OTHER_CLUB, PASSWORD, PERSONAS, People
 
-    people = {name: User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in PERSONAS}
+    users = {name: User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in PERSONAS}
     for club_id in (CLUB, OTHER_CLUB):
         Club.objects.get_or_create(pk=club_id, defaults={"name": f"Club {club_id}"})
-    ClubRole.objects.create(user=people["alice"], club_id=CLUB, role=ClubRole.Role.ORGANISER)
-    ClubRole.objects.create(user=people["bob"], club_id=CLUB, role=ClubRole.Role.SCORER)
-    ClubRole.objects.create(user=people["charlie"], club_id=CLUB, role=ClubRole.Role.MEMBER)
-    ClubRole.objects.create(user=people["dave"], club_id=OTHER_CLUB, role=ClubRole.Role.ORGANISER)
-    return people
+    ClubRole.objects.create(user=users["alice"], club_id=CLUB, role=ClubRole.Role.ORGANISER)
+    ClubRole.objects.create(user=users["bob"], club_id=CLUB, role=ClubRole.Role.SCORER)
+    ClubRole.objects.create(user=users["charlie"], club_id=CLUB, role=ClubRole.Role.MEMBER)
+    ClubRole.objects.create(user=users["dave"], club_id=OTHER_CLUB, role=ClubRole.Role.ORGANISER)
+    return People(users)
