@@ -8,14 +8,14 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from clubs.models import ClubRole, Player
-from clubs.tests.test_admin_scope import form_data, two_clubs  # noqa: F401 (fixture)
+from clubs.tests.test_admin_scope import form_data
 from tests.access_helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def member(two_clubs):  # noqa: F811
+def member(two_clubs):
     """An account with a member role in the staff organiser's club and no player yet."""
     mia = User.objects.create_user("mia", "mia@example.org", PASSWORD)
     ClubRole.objects.create(user=mia, club=two_clubs["club"], role=ClubRole.Role.MEMBER)
@@ -31,13 +31,13 @@ def _change_data(client: Client, url: str, player: Player) -> dict[str, str]:
     return data
 
 
-def _roster_player(two_clubs) -> Player:  # noqa: F811
+def _roster_player(two_clubs) -> Player:
     player = Player.objects.filter(memberships__club=two_clubs["club"], user=None).order_by("pk").first()
     assert player is not None
     return player
 
 
-def test_a_staff_organiser_cannot_tie_an_account_to_a_player_in_the_change_form(two_clubs, member):  # noqa: F811
+def test_a_staff_organiser_cannot_tie_an_account_to_a_player_in_the_change_form(two_clubs, member):
     client, player = two_clubs["client"], _roster_player(two_clubs)
     url = f"/admin/clubs/player/{player.pk}/change/"
     assert 'name="user"' not in client.get(url).content.decode()  # shown as text, not a choice
@@ -50,7 +50,7 @@ def test_a_staff_organiser_cannot_tie_an_account_to_a_player_in_the_change_form(
     assert not Player.objects.filter(user=member).exists()
 
 
-def test_a_staff_organiser_cannot_add_a_player_tied_to_an_account(two_clubs, member):  # noqa: F811
+def test_a_staff_organiser_cannot_add_a_player_tied_to_an_account(two_clubs, member):
     client = two_clubs["client"]
     data = form_data(client.get("/admin/clubs/player/add/").content.decode(), "player_form")
     data.update({"name": "Mia Forged", "user": str(member.pk), "memberships-TOTAL_FORMS": "1"})
@@ -59,7 +59,7 @@ def test_a_staff_organiser_cannot_add_a_player_tied_to_an_account(two_clubs, mem
     assert Player.objects.get(name="Mia Forged").user is None
 
 
-def test_site_staff_may_still_tie_an_account_in_the_admin(two_clubs, member):  # noqa: F811
+def test_site_staff_may_still_tie_an_account_in_the_admin(two_clubs, member):
     root = User.objects.create_superuser("root", "root@example.org", PASSWORD)
     client = Client()
     client.force_login(root)

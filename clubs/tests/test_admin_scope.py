@@ -3,7 +3,6 @@ the services (hands, seats, games with a history, roles) is not changed or delet
 
 from __future__ import annotations
 
-import datetime
 import html
 import re
 
@@ -11,10 +10,9 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from django.test import Client
 
-from clubs.models import Club, ClubRole, Membership, Player, Season
+from clubs.models import ClubRole, Membership, Player
 from scoring.models import Game, GameSeat, Hand, HandChange
 from tests.access_helpers import PASSWORD, make_game
-from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 
@@ -39,31 +37,6 @@ def form_data(page: str, form_id: str) -> dict[str, str]:
     for name, inner in re.findall(r'<textarea[^>]*name="([^"]*)"[^>]*>(.*?)</textarea>', body, re.S):
         data[name] = html.unescape(inner.strip("\n"))
     return data
-
-
-@pytest.fixture
-def two_clubs():
-    """Club B (the small season's club) organised by staff user bea; club A with its own season,
-    player, game and organiser."""
-    b = small_season()
-    club_a = Club.objects.create(name="Club Alfa")
-    season_a = Season.objects.create(
-        club=club_a,
-        name="Alfa season",
-        starts_on=datetime.date(2026, 1, 1),
-        ends_on=datetime.date(2026, 12, 31),
-    )
-    player_a = Player.objects.create(name="Zdeněk Alfa")
-    Membership.objects.create(club=club_a, player=player_a)
-    arne = User.objects.create_user("arne_alfa", "arne@example.org", PASSWORD)
-    ClubRole.objects.create(user=arne, club=club_a, role=ClubRole.Role.ORGANISER)
-    bea = User.objects.create_user("bea", "bea@example.org", PASSWORD, is_staff=True)
-    bea.user_permissions.set(Permission.objects.filter(content_type__app_label__in=["clubs", "scoring"]))
-    ClubRole.objects.create(user=bea, club=b["club"], role=ClubRole.Role.ORGANISER)
-    client = Client()
-    client.force_login(bea)
-    return {**b, "client": client, "bea": bea, "club_a": club_a, "season_a": season_a, "player_a": player_a,
-            "arne": arne}  # fmt: skip
 
 
 def test_organiser_cannot_pick_another_clubs_season_in_the_admin(two_clubs):

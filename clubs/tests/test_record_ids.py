@@ -7,7 +7,7 @@ import pytest
 
 from clubs.ids import record_id
 from clubs.models import Player
-from clubs.tests.test_admin_scope import form_data, two_clubs  # noqa: F401 (fixture)
+from clubs.tests.test_admin_scope import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def test_plain_digits_do():
     assert record_id("0") == 0 and record_id("42") == 42 and record_id(7) == 7
 
 
-def test_the_roster_merge_refuses_an_id_in_integer_syntax(two_clubs):  # noqa: F811
+def test_the_roster_merge_refuses_an_id_in_integer_syntax(two_clubs):
     client, club = two_clubs["client"], two_clubs["club"]
     keep, duplicate = Player.objects.filter(memberships__club=club).order_by("pk")[:2]
     players = Player.objects.count()
@@ -38,7 +38,7 @@ def test_the_roster_merge_refuses_an_id_in_integer_syntax(two_clubs):  # noqa: F
     assert Player.objects.count() == players
 
 
-def test_the_admin_form_refuses_the_organisers_own_season_in_integer_syntax(two_clubs):  # noqa: F811
+def test_the_admin_form_refuses_the_organisers_own_season_in_integer_syntax(two_clubs):
     client, game = two_clubs["client"], two_clubs["games"][0]
     url = f"/admin/scoring/game/{game.pk}/change/"
     data = form_data(client.get(url).content.decode(), "game_form")
@@ -50,7 +50,7 @@ def test_the_admin_form_refuses_the_organisers_own_season_in_integer_syntax(two_
     assert game.place != "Forged"
 
 
-def test_an_admin_address_with_an_id_in_integer_syntax_names_nothing(two_clubs):  # noqa: F811
+def test_an_admin_address_with_an_id_in_integer_syntax_names_nothing(two_clubs):
     client, club = two_clubs["client"], two_clubs["club"]
     assert client.get(f"/admin/clubs/club/{club.pk}/change/").status_code == 200
     for text in (f"0_{club.pk}", f"\uff10{club.pk}"):
@@ -58,7 +58,7 @@ def test_an_admin_address_with_an_id_in_integer_syntax_names_nothing(two_clubs):
         assert response.redirect_chain and "doesn’t exist" in response.content.decode(), text
 
 
-def test_an_admin_list_filter_with_an_id_in_integer_syntax_is_left_out_with_a_message(two_clubs):  # noqa: F811
+def test_an_admin_list_filter_with_an_id_in_integer_syntax_is_left_out_with_a_message(two_clubs):
     client, club = two_clubs["client"], two_clubs["club"]
     response = client.get(f"/admin/clubs/season/?club__id__exact=0_{club.pk}&q=", follow=True)
     assert response.redirect_chain[0][0] == "/admin/clubs/season/?q="
@@ -68,7 +68,7 @@ def test_an_admin_list_filter_with_an_id_in_integer_syntax_is_left_out_with_a_me
     assert "Club: “１" in roster.content.decode()
 
 
-def test_an_admin_action_on_ids_in_integer_syntax_changes_nothing(two_clubs):  # noqa: F811
+def test_an_admin_action_on_ids_in_integer_syntax_changes_nothing(two_clubs):
     client, club = two_clubs["client"], two_clubs["club"]
     keep, duplicate = Player.objects.filter(memberships__club=club).order_by("pk")[:2]
     players = Player.objects.count()
@@ -81,7 +81,7 @@ def test_an_admin_action_on_ids_in_integer_syntax_changes_nothing(two_clubs):  #
     assert Player.objects.count() == players
 
 
-def test_an_admin_list_page_number_in_integer_syntax_shows_the_first_page_with_a_message(two_clubs):  # noqa: F811
+def test_an_admin_list_page_number_in_integer_syntax_shows_the_first_page_with_a_message(two_clubs):
     response = two_clubs["client"].get("/admin/clubs/season/?p=0_1", follow=True)
     assert response.redirect_chain[0][0] == "/admin/clubs/season/"
     assert "Page: “0_1” is not a page number (plain digits)." in response.content.decode()
