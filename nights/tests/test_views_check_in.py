@@ -28,13 +28,6 @@ def club(people) -> Club:
     return club
 
 
-@pytest.fixture
-def alice() -> Client:
-    client = Client()
-    assert client.login(username="alice", password=PASSWORD)
-    return client
-
-
 def _tap(alice: Client, night: Night, name: str, present: str, **headers: Any):
     player = Player.objects.get(name=name)
     return alice.post(f"/nights/{night.pk}/check-in/{player.pk}", {"present": present}, **headers)

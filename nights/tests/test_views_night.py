@@ -41,13 +41,6 @@ def club(people) -> Club:
     return club
 
 
-@pytest.fixture
-def alice() -> Client:
-    client = Client()
-    assert client.login(username="alice", password=PASSWORD)
-    return client
-
-
 def open_night(alice: Client, **fields: str) -> Night:
     data = {"played_on": "2026-03-05", "variant": "standard", "deck": "single", "rounds": "3",
             "round_ends": "game", **fields}  # fmt: skip
