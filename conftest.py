@@ -79,33 +79,6 @@ def table_client(db):
     return client
 
 
-@pytest.fixture
-def league_client(db):
-    """A club organiser's client for the league pages: a plain account (no superuser) that
-    organises "Hemmaklubben" and becomes the organiser of every club the test creates, as the
-    admin makes a club's creator its organiser (clubs.services.grant_founding_organiser)."""
-    from django.contrib.auth.models import User
-    from django.db.models.signals import post_save
-    from django.test import Client
-
-    from clubs.models import Club
-    from clubs.services import grant_founding_organiser
-
-    organiser = User.objects.create_user("organiser", "organiser@example.org", "not-used-here-1")
-    grant_founding_organiser(user=organiser, club_id=Club.objects.create(name="Hemmaklubben").pk)
-
-    def found(sender, instance, created, **kwargs):
-        if created:
-            grant_founding_organiser(user=organiser, club_id=instance.pk)
-
-    post_save.connect(found, sender=Club, dispatch_uid="league_client_founder")
-    client = Client()
-    client.force_login(organiser)
-    client.user = organiser  # type: ignore[attr-defined]
-    yield client
-    post_save.disconnect(sender=Club, dispatch_uid="league_client_founder")
-
-
 @pytest.fixture(autouse=True)
 def _tasks_in_the_request(settings):
     """Background tasks (imports) run during the request in tests, by Django's immediate task
