@@ -69,14 +69,12 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 @pytest.fixture
 def table_client(db):
     """The test client signed in as the account that created the games of tests/helpers.py: it may
-    enter, correct and delete their hands (an edit right, as the scoring phone has)."""
-    from django.test import Client
-
+    enter, correct and delete their hands (an edit right, as the scoring phone has). Not a persona:
+    it holds no club role, only the games check_game() says it created."""
+    from tests.access_helpers import signed_in
     from tests.helpers import table_user
 
-    client = Client()
-    client.force_login(table_user())
-    return client
+    return signed_in(table_user())
 
 
 @pytest.fixture(autouse=True)

@@ -106,14 +106,6 @@ def organiser() -> Client:
 
 
 @pytest.fixture
-def table() -> Client:
-    """The phone signed in as the account that created the games of tests/helpers.py."""
-    client = Client()
-    client.force_login(table_user())
-    return client
-
-
-@pytest.fixture
 def league() -> dict[str, Any]:
     return small_season()
 
@@ -200,8 +192,8 @@ PAGES = [
 
 
 @pytest.fixture
-def readers(organiser, table, editor) -> dict[str, Client]:
-    return {"organiser": organiser, "table": table, "editor": editor}
+def readers(organiser, table_client, editor) -> dict[str, Client]:
+    return {"organiser": organiser, "table": table_client, "editor": editor}
 
 
 @pytest.fixture
@@ -278,14 +270,14 @@ def test_sides_and_seats_use_the_languages_compass_letters(game_in_progress, edi
     assert "N–S" in english and "E–W" in english
 
 
-def test_czech_plural_forms_on_pages(table):
+def test_czech_plural_forms_on_pages(table_client):
     rules = " ".join(text_segments(page_html("/rules/", "cs")))
     for form in ("1 žeton", "2 žetony", "4 žetony", "5 žetonů", "10 žetonů"):
         assert re.search(rf"(?<!\d){form}\b", rules), form
     assert not re.search(r"(?<!\d)[2-4] žetonů|(?<!\d)(?:[5-9]|1\d) žetony", rules)
     game = check_game()
     record_hand(game=game, number=1, data=CHECK_HANDS[0])
-    assert "4 hráči" in " ".join(text_segments(page_html("/", "cs", client=table)))
+    assert "4 hráči" in " ".join(text_segments(page_html("/", "cs", client=table_client)))
 
 
 def test_the_import_report_counts_problems_in_czech_forms(organiser):
