@@ -139,12 +139,12 @@ def test_chips_are_recorded_as_whole_numbers(club, season, four, people):
     assert proposals(client, chips_night) == [("Dan", "Cleo", Decimal(4))]
 
 
-def test_a_scorer_and_a_member_cannot_record_a_payment(night, four):
+def test_a_scorer_and_a_member_cannot_record_a_payment(night, four, people):
     anna, bo, *_ = four
     for username in ("bob", "charlie"):
-        response = record(signed_in(username), night, payer=bo.pk, payee=anna.pk, amount="1.00")
+        response = record(people.client(username), night, payer=bo.pk, payee=anna.pk, amount="1.00")
         assert response.status_code == 403
-        assert "Record a payment" not in text(signed_in(username).get(f"/ledger/nights/{night.pk}/"))
+        assert "Record a payment" not in text(people.client(username).get(f"/ledger/nights/{night.pk}/"))
     assert not Payment.objects.exists()
 
 
