@@ -9,7 +9,6 @@ import pytest
 from clubs.models import Player
 from ledger.models import NightLock, Payment
 from scoring.services.hands import edit_hand
-from tests.access_helpers import signed_in
 from tests.helpers import text
 from tests.ledger_helpers import EW_MAKES, NS_MAKES, make_night
 
@@ -223,10 +222,10 @@ def test_a_second_tap_on_lock_or_unlock_changes_nothing(night, people):
 def test_only_an_organiser_locks_or_unlocks(night, people):
     settle_all(people.client("alice"), night)
     for username in ("bob", "charlie", "dave"):
-        assert signed_in(username).post(f"/ledger/nights/{night.pk}/lock").status_code == 403
+        assert people.client(username).post(f"/ledger/nights/{night.pk}/lock").status_code == 403
     people.client("alice").post(f"/ledger/nights/{night.pk}/lock")
     for username in ("bob", "charlie"):
-        client = signed_in(username)
+        client = people.client(username)
         assert client.post(f"/ledger/nights/{night.pk}/unlock").status_code == 403
         assert "Unlock the night" not in text(client.get(f"/ledger/nights/{night.pk}/"))
     assert NightLock.objects.get().unlocked_at is None
