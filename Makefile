@@ -6,7 +6,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .PHONY: run test serve migrate deps lint system-deps clean bench messages bench-league bench-load bench-faults \
-	bench-fuzz bench-nights bench-import bench-chaos bench-ratings bench-taps bench-ledger bench-capacity
+	bench-fuzz bench-nights bench-import bench-chaos bench-ratings bench-taps bench-ledger bench-capacity \
+	bench-request-cost
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { echo "make: '$(PYTHON) -m venv' failed; on Debian install python3-venv first"; exit 1; }
@@ -104,6 +105,12 @@ bench-fuzz: deps
 # BENCH_ARGS="--database sqlite --max 200 --seconds 15" for a quick run.
 bench-capacity: deps
 	$(BIN)/python bench/capacity.py $(BENCH_ARGS)
+
+# The CPU of each kind of request in bench-capacity's load (a poll answered 304, a save, the night's
+# standings...), in this process through Django's WSGI application, with its queries.
+# BENCH_ARGS="--profile scorer-304" adds cProfile's view of one kind.
+bench-request-cost: deps
+	$(BIN)/python bench/request_cost.py $(BENCH_ARGS)
 
 # Club night draws for 8 to 40 players over 3 to 8 rounds: partner repeats, opponent spread, time.
 bench-nights: deps

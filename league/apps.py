@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class LeagueConfig(AppConfig):
     name = "league"
     verbose_name = _("League")
+
+    def ready(self) -> None:
+        from league import receivers  # noqa: F401  (connects what deleting an import batch does)

@@ -1,10 +1,11 @@
 """Import batches: one upload of games, written in short transactions while its games stay hidden.
 
 A batch is made when an upload is accepted. Its games are checked whole before any write, then
-written in chunks of `IMPORT_CHUNK_GAMES` games, each in a short transaction, with
-`Game.pending_import` set so no page, standing, export or count sees them; the last short
-transaction makes them all visible at once. A refused or broken batch deletes its pending games:
-for the user the import is all or nothing (league/imports/).
+written in chunks of `IMPORT_CHUNK_GAMES` games, each in a short transaction, hidden
+(`Game.hidden`: no page, standing, export or count sees them) and each noted as the batch's
+(`PendingGame`); the last short transaction shows them all at once. A refused or broken batch
+deletes its hidden games, and so does deleting the batch: for the user the import is all or
+nothing (league/imports/).
 
 The uploaded file waits in the database (`ImportFile`) until a task worker, on any machine that
 shares the database, runs the batch; it is deleted when the batch ends.
@@ -63,3 +64,19 @@ class ImportFile(models.Model):
 
     def __str__(self) -> str:
         return f"file of import {self.batch_id}"
+
+
+class PendingGame(models.Model):
+    """A hidden game an unfinished batch has written: which games to show when the batch is published,
+    or to delete when it is refused or deleted (`league.services`). The row goes when the batch ends,
+    so only an unfinished batch has any. Scoring knows nothing of it: its game is only `hidden`."""
+
+    batch = models.ForeignKey(ImportBatch, on_delete=models.CASCADE, related_name="+")
+    game = models.OneToOneField("scoring.Game", on_delete=models.CASCADE, primary_key=True, related_name="+")
+
+    class Meta:
+        verbose_name = _("game being imported")
+        verbose_name_plural = _("games being imported")
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} of import {self.batch_id}"

@@ -22,6 +22,7 @@ from clubs.models import Club, Membership, Player, Season
 from clubs.permissions import can_manage_club, can_score_for_club, is_site_admin
 from clubs.seasons import create_season_for_games
 from clubs.services import add_player, create_club, create_club_without_founder
+from league.models import PendingGame
 from ratings import services as rating_services
 from scoring import imported, stats
 from scoring.models import Game, GameSeat, GameStat, Hand, HandStat
@@ -96,7 +97,7 @@ def store_games(*, games: Sequence[NewGame]) -> list[Game]:
     """
     _refuse_repeated_players(games)
     clubs, seasons, roster = _places(games)
-    game_rows = _write(games, clubs=clubs, seasons=seasons, roster=roster, pending_import=None)
+    game_rows = _write(games, clubs=clubs, seasons=seasons, roster=roster)
     rating_services.recompute_scopes(rating_services.scopes_for_clubs({game.club_id for game in game_rows}))
     return game_rows
 
@@ -105,13 +106,17 @@ def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game
     """Part of an import, in two short transactions: the games and seats, then their hands and
     statistics, one game at a time (so the import holds one game's rows at once, not the chunk's).
 
-    The games are marked `pending_import=batch_id` (no page sees them) and belong to no club or
-    season, and no seat to a player, until `publish_pending_games` files them all at once."""
+    The games are written hidden (`Game.hidden`: no page sees them), each noted as the batch's
+    (`PendingGame`), and belong to no club or season, and no seat to a player, until
+    `publish_pending_games` files and shows them all at once."""
     _refuse_repeated_players(games)
-    game_rows = _game_rows(games, clubs={}, seasons={}, pending_import=batch_id)
+    game_rows = _game_rows(games, clubs={}, seasons={}, hidden=True)
     with transaction.atomic():
         _hidden_write()
         imported.insert_games(games=game_rows)
+        PendingGame.objects.bulk_create(
+            [PendingGame(batch_id=batch_id, game_id=game.pk) for game in game_rows], batch_size=500
+        )
         seat_rows = _seat_rows(games, game_rows, roster=None)
         imported.insert_seats(seats=seat_rows)
     with transaction.atomic():
@@ -160,7 +165,7 @@ def publish_pending_games(
         by_place.setdefault((new.club, new.season), []).append(pk)
     for (club_name, season_name), ids in by_place.items():
         if club_name:
-            imported.file_pending_games(
+            imported.file_hidden_games(
                 game_ids=ids, club=clubs[club_name], season=seasons.get((club_name, season_name))
             )
     club_of = {pk: clubs[new.club] for pk, new in placed if new.club}
@@ -178,18 +183,23 @@ def publish_pending_games(
             seats_by_player.setdefault(roster[key].pk, []).append(seat_pk)
     for player_id, seat_ids in seats_by_player.items():
         imported.bind_seats(seat_ids=seat_ids, player_id=player_id)
-    imported.show_pending_games(batch_id=batch_id)
+    pending = PendingGame.objects.filter(batch_id=batch_id)
+    imported.show_hidden_games(game_ids=list(pending.values_list("game_id", flat=True)))
+    pending.delete()
 
 
 def discard_pending_games(*, batch_id: int, chunk: int = 25) -> int:
-    """Delete a refused or broken import's hidden games, a few per short transaction."""
+    """Delete a refused, broken or deleted import's hidden games, a few per short transaction; the
+    number deleted."""
     deleted = 0
     while True:
         with transaction.atomic():
-            count = imported.delete_pending_games(batch_id=batch_id, limit=chunk)
-        if not count:
-            return deleted
-        deleted += count
+            pending = PendingGame.objects.filter(batch_id=batch_id)
+            ids = list(pending.values_list("game_id", flat=True)[:chunk])
+            if not ids:
+                return deleted
+            deleted += imported.delete_hidden_games(game_ids=ids)
+            PendingGame.objects.filter(game_id__in=ids).delete()  # those whose game was not hidden
 
 
 def _parts(ids: Sequence[int], size: int = 500) -> list[Sequence[int]]:
@@ -257,10 +267,9 @@ def _write(
     clubs: Mapping[str, Club],
     seasons: Mapping[tuple[str, str], Season],
     roster: dict[tuple[int, str], Player] | None,
-    pending_import: int | None,
 ) -> list[Game]:
-    """Games, seats, hands and statistics in bulk. `roster` None: no seat is bound to a player."""
-    game_rows = _game_rows(games, clubs=clubs, seasons=seasons, pending_import=pending_import)
+    """Games, seats, hands and statistics in bulk, shown. `roster` None: no seat is bound to a player."""
+    game_rows = _game_rows(games, clubs=clubs, seasons=seasons, hidden=False)
     imported.insert_games(games=game_rows)
     seat_rows = _seat_rows(games, game_rows, roster=roster)
     imported.insert_seats(seats=seat_rows)
@@ -274,7 +283,7 @@ def _game_rows(
     *,
     clubs: Mapping[str, Club],
     seasons: Mapping[tuple[str, str], Season],
-    pending_import: int | None,
+    hidden: bool,
 ) -> list[Game]:
     game_rows = []
     for new in games:
@@ -292,7 +301,7 @@ def _game_rows(
             played_on=new.played_on,
             place=new.place,
             note=new.note,
-            pending_import_id=pending_import,
+            hidden=hidden,
             **summary_fields(new.result),
         )
         if new.code:

@@ -1,5 +1,5 @@
 """The ledger's part of what clubs and the nights do (clubs/signals.py, nights/signals.py): a merged
-player's payments, a removed night's payments, and what the ledger keeps of a night's settlement."""
+player's payments and a removed night's payments."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from clubs.signals import players_merging
-from ledger.models import NightLock, Payment
+from ledger.models import Payment
+from ledger.selectors import settled_and_locked
 from nights.models import Night
-from nights.signals import Settlement, night_removing, night_settlement
+from nights.signals import night_removing
 
 
 @receiver(players_merging, dispatch_uid="ledger.merge_payments")
@@ -25,23 +26,12 @@ def move_payments(*, keep: Player, duplicate: Player, **_kwargs: Any) -> None:
     Payment.all_objects.filter(payee=duplicate).update(payee=keep)
 
 
-def _locked(night: Night) -> bool:
-    return NightLock.objects.filter(night=night, unlocked_at__isnull=True).exists()
-
-
-@receiver(night_settlement, sender=Night, dispatch_uid="ledger.night_settlement")
-def settlement(*, night: Night, **_kwargs: Any) -> Settlement:
-    payments = Payment.objects.filter(night=night, removed_at__isnull=True)
-    rows = list(payments.select_related("payer", "payee", "season").order_by("paid_on", "id"))
-    return Settlement(payments=rows, locked=_locked(night))
-
-
 @receiver(night_removing, sender=Night, dispatch_uid="ledger.night_removing")
 def take_back_payments(*, night: Night, keep_payments: bool, removed_by: str, **_kwargs: Any) -> None:
     """Refused while the night is settled and locked. The payments marked for it: with
     `keep_payments` those of a season stay in its ledger, the others are taken back (they stop
     counting and keep who removed them and when)."""
-    if _locked(night):
+    if settled_and_locked(night):
         raise ValidationError(
             _("The night is settled and locked in the ledger: an organiser unlocks it on its "
               "settlement page first.")

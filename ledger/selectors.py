@@ -275,3 +275,16 @@ def engine_mismatches(night: Night) -> list[str]:
         ):
             wrong.append(game.code)
     return wrong
+
+
+def marked_payments(night: Night) -> list[Payment]:
+    """The payments marked (and not taken back) for a night's settlement, by date: what removing
+    the night keeps in its season's ledger or takes back."""
+    payments = Payment.objects.filter(night=night, removed_at__isnull=True)
+    return list(payments.select_related("payer", "payee", "season").order_by("paid_on", "id"))
+
+
+def settled_and_locked(night: Night) -> bool:
+    """Whether the ledger holds the night "Settled — locked": its payments cannot change, so
+    neither can the night be removed."""
+    return NightLock.objects.filter(night=night, unlocked_at__isnull=True).exists()

@@ -3,7 +3,7 @@
 from django.urls import path, register_converter
 
 import clubs.ids  # noqa: F401 (registers the <id:...> path converter used below)
-from ledger.views import nights, seasons, statements
+from ledger.views import nights, removal, seasons, statements
 
 
 class MonthConverter:
@@ -27,6 +27,7 @@ urlpatterns = [
     path("nights/<id:night_id>/pay", nights.night_pay, name="night_pay"),
     path("nights/<id:night_id>/record", nights.night_record, name="night_record"),
     path("nights/<id:night_id>/payments/<id:payment_id>/remove", nights.night_unpay, name="night_unpay"),
+    path("nights/<id:night_id>/remove", removal.night_remove, name="night_remove"),
     path("nights/<id:night_id>/lock", nights.night_lock, name="night_lock"),
     path("nights/<id:night_id>/unlock", nights.night_unlock, name="night_unlock"),
     path("seasons/<id:season_id>/", seasons.season, name="season"),

@@ -1,5 +1,5 @@
-"""The nights' part of what clubs and the table do (clubs/signals.py, scoring/signals.py): a merged
-player's check-ins, seats and byes, and the plan a night's table follows."""
+"""The nights' part of what clubs do (clubs/signals.py): a merged player's check-ins, seats and
+byes."""
 
 from __future__ import annotations
 
@@ -12,9 +12,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from clubs.signals import players_merging
-from nights.models import NightBye, NightPlayer, NightSeat, NightTable
-from scoring.models import Game
-from scoring.signals import Plan, game_planned
+from nights.models import NightBye, NightPlayer, NightSeat
 
 
 @receiver(players_merging, dispatch_uid="nights.merge_entries")
@@ -31,10 +29,3 @@ def move_entries(*, keep: Player, duplicate: Player, **_kwargs: Any) -> None:
     NightPlayer.objects.filter(player=duplicate).update(player=keep)
     NightSeat.objects.filter(player=duplicate).update(player=keep)
     NightBye.objects.filter(player=duplicate).update(player=keep)
-
-
-@receiver(game_planned, sender=Game, dispatch_uid="nights.table_plan")
-def table_plan(*, game: Game, **_kwargs: Any) -> Plan | None:
-    """A night's table follows the night's plan; once the night is finished no phone scores it."""
-    table = NightTable.objects.filter(game=game).values("night__finished_at").first()
-    return None if table is None else Plan(over=table["night__finished_at"] is not None)

@@ -1,5 +1,6 @@
-"""Removing a club night: what the ledger keeps of its settlement (asked through nights/signals.py,
-the ledger knows nights and not the other way), and the removal itself."""
+"""Removing a club night with its plan and its games. The page that asks first is the ledger's
+(ledger/views/removal.py): it shows what the ledger keeps of the night's settlement, and the
+ledger imports the nights, not the other way."""
 
 from __future__ import annotations
 
@@ -7,28 +8,8 @@ from django.db import transaction
 
 from nights.models import Night
 from nights.services import locked_for_update
-from nights.signals import Settlement, night_removing, night_settlement
+from nights.signals import night_removing
 from scoring.services.games import delete_game
-
-
-def settlement_of(night: Night) -> Settlement:
-    """What the ledger keeps of the night's settlement (nights/signals.py): the ledger knows nights,
-    not the other way."""
-    for _receiver, answer in night_settlement.send(sender=Night, night=night):
-        if isinstance(answer, Settlement):
-            return answer
-    return Settlement()
-
-
-def marked_payments(night: Night) -> list:  # type: ignore[type-arg]
-    """The payments marked (and not taken back) for this night's settlement."""
-    return settlement_of(night).payments
-
-
-def settled_and_locked(night: Night) -> bool:
-    """Whether the ledger holds the night "Settled — locked": its payments cannot change, so
-    neither can the night be removed."""
-    return settlement_of(night).locked
 
 
 @transaction.atomic

@@ -26,6 +26,7 @@ from scoring.filing import file_game
 from scoring.handover import take_over_with_link
 from scoring.models import Device, Game
 from scoring.services.games import create_game
+from scoring.services.plans import follow_plan
 
 #: Who the corrections trail names when a phone takes a table over through its link.
 TABLE_LINK_ACTOR = Actor(user=None, label="table-link")
@@ -82,6 +83,7 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
         table.game = game
         table.save(update_fields=["game"])
         games.append(game)
+    follow_plan(games=games)  # the rights checks read it on the game: its filing and seats are the plan's
     return games
 
 
@@ -151,6 +153,7 @@ def finish_night(*, night: Night) -> None:
         return
     night.finished_at = timezone.now()
     night.save(update_fields=["finished_at"])
+    follow_plan(games=Game.objects.filter(night_table__night=night), over=True)
     end_rights(games=Game.objects.filter(night_table__night=night))
 
 
@@ -160,6 +163,7 @@ def reopen_night(*, night: Night) -> None:
     night = locked_for_update(night)
     night.finished_at = None
     night.save(update_fields=["finished_at"])
+    follow_plan(games=Game.objects.filter(night_table__night=night))
 
 
 def claim_table(*, table: NightTable, device: Device, actor: Actor) -> bool:

@@ -22,7 +22,6 @@ urlpatterns = [
     path("<id:night_id>/standings/", results.standings, name="standings"),
     path("<id:night_id>/standings/live", results.standings_live, name="standings_live"),
     path("<id:night_id>/finish", night.finish, name="finish"),
-    path("<id:night_id>/remove", night.remove, name="remove"),
     # A table's link (its QR code): whoever holds it scores that table's game.
     path("t/<str:token>/", tables.table, name="table"),
     # A published season's nights, for anyone with the season's results link.

@@ -5,8 +5,8 @@ correction trail, and the phones with their edit rights (the hash of each phone'
 account a right is held for, without which a lapsed right would count again); every field of
 every row, with its id (`backups.rows`).
 
-A game still being imported (`pending_import`) is left out with all its rows: no page sees it, and
-its import is not in the backup either. The games' statistics are derived: a restore scores every
+A hidden game (`Game.hidden`: an import still being written) is left out with all its rows: no page
+sees it, and its import is not in the backup either. The games' statistics are derived: a restore scores every
 game again with the rules engine, refuses a game whose hands the engine refuses (naming the game
 and the hand), writes the game's summary as the engine gives it and its statistics afresh. A game
 code or share code that is not 1 to 16 letters, digits, - or _ is refused (it becomes a path)."""
@@ -35,11 +35,11 @@ _ROWS = whole_app(
         " second tap on Start within moments",
     },
     chosen={
-        "scoring.Game": lambda: Game.all_objects.filter(pending_import__isnull=True),
-        "scoring.GameSeat": lambda: GameSeat.objects.filter(game__pending_import__isnull=True),
-        "scoring.Hand": lambda: Hand.objects.filter(game__pending_import__isnull=True),
-        "scoring.HandChange": lambda: HandChange.objects.filter(game__pending_import__isnull=True),
-        "scoring.DeviceGame": lambda: DeviceGame.objects.filter(game__pending_import__isnull=True),
+        "scoring.Game": lambda: Game.all_objects.filter(hidden=False),
+        "scoring.GameSeat": lambda: GameSeat.objects.filter(game__hidden=False),
+        "scoring.Hand": lambda: Hand.objects.filter(game__hidden=False),
+        "scoring.HandChange": lambda: HandChange.objects.filter(game__hidden=False),
+        "scoring.DeviceGame": lambda: DeviceGame.objects.filter(game__hidden=False),
     },
 )
 
@@ -99,6 +99,10 @@ def _check_file(section: Any) -> None:
     """What the columns do not say: a code becomes a path; one person sits in one seat of a game; a
     correction names its club by id (a number, not a foreign key)."""
     for index, row in enumerate(_rows(section, "Game"), start=1):
+        if row.get("hidden") is True:
+            raise BackupRefused(
+                f"scoring.Game[{index}]: 'hidden' is true; a backup holds only games every page shows"
+            )
         for name, what in (("code", "game code"), ("share_code", "share code")):
             value = row.get(name)
             if isinstance(value, str) and not is_game_code(value):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from datetime import datetime
 from functools import cached_property
 from typing import Any
 
@@ -19,16 +20,10 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.signing import BadSignature
 from django.db import transaction
 from django.db.models import (
-    BooleanField,
-    Case,
     Exists,
-    ExpressionWrapper,
     OuterRef,
     Q,
     QuerySet,
-    Subquery,
-    Value,
-    When,
 )
 from django.http import HttpRequest, HttpResponseBase
 
@@ -45,13 +40,15 @@ class BrowserDevice:
     """This browser's device during one request, as `request.device` (set by `DeviceMiddleware`
     before the view, as Django's AuthenticationMiddleware sets `request.user`): the id its cookie
     carries, its record read at most once, the id of a device made during the request (whose
-    cookie the middleware then sends) and its rights to the games read so far (game pk ->
-    (active, counts) or None)."""
+    cookie the middleware then sends), its rights to the games read so far (game pk ->
+    (active, counts) or None) and whether it may edit each game, as the view's check found it
+    (game pk -> bool), so a view that only reads asks no more."""
 
     def __init__(self, request: HttpRequest) -> None:
         self.request = request
         self.new_id: str | None = None
         self.rights: dict[int, tuple[bool, bool] | None] = {}
+        self.editable: dict[int, bool] = {}
 
     @property
     def id(self) -> str | None:
@@ -136,7 +133,9 @@ def grant_game(request: HttpRequest, game: Game, *, exclusive: bool) -> None:
         DeviceGame.objects.update_or_create(
             device=device, game=game, defaults={"active": True, "holder": holder_of(request)}
         )
-    browser_device(request).rights.clear()
+    browser = browser_device(request)
+    browser.rights.clear()
+    browser.editable.clear()
 
 
 def _holder_may_score(club_id: Any) -> Q:  # a club id, or an OuterRef to one
@@ -146,32 +145,35 @@ def _holder_may_score(club_id: Any) -> Q:  # a club id, or an OuterRef to one
     return Q(holder__isnull=True) | Q(holder__is_superuser=True) | Q(Exists(roles))
 
 
-def _holder_scores(game: Game) -> Q:
-    """Whether a right's holder may still score the game's club. A quick game has no club: its
-    rights do not depend on an account."""
-    club_id = game.club_id
-    if club_id is None:
-        return Q(pk__isnull=False)
-    return _holder_may_score(club_id)
+def _right_row(device_hash: str, game: Game) -> tuple[bool, bool] | None:
+    """(active, counts) of a device's right to the game, or None: one plain query (the right with
+    its holder's superuser flag), and a second only for an active right in a club game held for
+    an account that is no superuser (its scoring role). A quick game has no club: its rights do
+    not depend on an account. An inactive right counts for nothing, so its holder is not asked.
+    Plain lookups, not one annotated query: building that query cost a poll several times what
+    running both does."""
+    rows = DeviceGame.objects.filter(device__id_hash=device_hash, game=game).values_list(
+        "active", "holder_id", "holder__is_superuser"
+    )
+    for active, holder_id, superuser in rows[:1]:
+        if not active:
+            return False, True
+        if game.club_id is None or holder_id is None or superuser:
+            return True, True
+        roles = ClubRole.objects.filter(user_id=holder_id, club_id=game.club_id, role__in=SCORERS)
+        return True, roles.exists()
+    return None
 
 
 def _rights_row(request: HttpRequest, game: Game) -> tuple[bool, bool] | None:
-    """(active, counts) of this browser's right to the game, or None; one query per request and
+    """(active, counts) of this browser's right to the game, or None; read once per request and
     game, however often it is asked. `counts` is False for a right held for an account that no
     longer scores for the game's club (removed, or made a member)."""
     state = browser_device(request)
     cache = state.rights
     if game.pk not in cache:
         device_id = state.id
-        row = (
-            DeviceGame.objects.filter(device__id_hash=token_hash(device_id), game=game)
-            .annotate(counts=ExpressionWrapper(_holder_scores(game), output_field=BooleanField()))
-            .values_list("active", "counts")
-            .first()
-            if device_id
-            else None
-        )
-        cache[game.pk] = (bool(row[0]), bool(row[1])) if row is not None else None
+        cache[game.pk] = _right_row(token_hash(device_id), game) if device_id else None
     return cache[game.pk]
 
 
@@ -202,38 +204,14 @@ def right_lapsed(request: HttpRequest, game: Game) -> bool:
     return row is not None and row[0] and not row[1]
 
 
-def _with_right(games: QuerySet[Game], device_hash: str) -> QuerySet[Game]:
-    """The games with a device's right to each read as `device_right`: None (no right), else
-    active * 2 + holder_ok, where holder_ok is what `_holder_may_score` says of the right's holder (no
-    holder, a superuser, or a scoring role in the game's club); for a quick game (no club)
-    `game_with_right` counts it anyway."""
-    holder_ok = _holder_may_score(OuterRef(OuterRef("club_id")))
-    state = Case(
-        When(holder_ok, then=Case(When(active=True, then=Value(3)), default=Value(1))),
-        default=Case(When(active=True, then=Value(2)), default=Value(0)),
-    )
-    rights = DeviceGame.objects.filter(game=OuterRef("pk"), device__id_hash=device_hash)
-    return games.annotate(device_right=Subquery(rights.annotate(state=state).values("state")[:1]))
-
-
 def game_with_right(request: HttpRequest, code: str) -> Game | None:
-    """The game with this code (None: there is none), with this browser's right to it read in the
-    same query and kept for the request, so `holds_game`, `held_game_once` and `right_lapsed` ask
-    no more. The right counts as `_rights_row` counts it (a club game's right only while its
-    holder may score for the club)."""
-    browser = browser_device(request)
-    device_id = browser.id
-    games = Game.objects.filter(code=code)
+    """The game with this code (None: there is none), with this browser's right to it read at once
+    and kept for the request, so `holds_game`, `held_game_once` and `right_lapsed` ask no more."""
     try:
-        game = (_with_right(games, token_hash(device_id)) if device_id else games).get()
+        game = Game.objects.get(code=code)
     except Game.DoesNotExist:
         return None
-    if device_id:
-        state = game.device_right  # type: ignore[attr-defined]
-        row = None
-        if state is not None:
-            row = (state >= 2, bool(state % 2) or game.club_id is None)
-        browser.rights[game.pk] = row
+    _rights_row(request, game)
     return game
 
 
@@ -251,6 +229,17 @@ def held_game_once(request: HttpRequest, game: Game) -> bool:
     """Whether this browser scored the game before it was handed or taken over: it keeps
     watching, read-only."""
     return _right(request, game) is False
+
+
+def scoring_moved_at(game: Game) -> datetime | None:
+    """When the phone that scores the game now got the scoring (a take-over or a handover): what
+    the phone that lost it is told. None when no phone holds it."""
+    return (
+        DeviceGame.objects.filter(game=game, active=True)
+        .order_by("-granted_at")
+        .values_list("granted_at", flat=True)
+        .first()
+    )
 
 
 def held_game_ids(request: HttpRequest, *, limit: int = 200) -> list[int]:

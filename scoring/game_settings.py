@@ -16,6 +16,7 @@ change: every recorded hand is written for them.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -81,7 +82,12 @@ class SettingsMovedOn(Exception):
 def version(game: Game) -> str:
     """Changes with every write of the game (hands, summary, settings): what the settings page
     saw, sent back with its Save (the same figures as the live poll's version)."""
-    return f"{game.hand_count}-{game.updated_at.timestamp():.6f}"
+    return version_of(game.hand_count, game.updated_at)
+
+
+def version_of(hand_count: int, updated_at: datetime.datetime) -> str:
+    """`version` from the two columns it reads (the share link's poll reads only these)."""
+    return f"{hand_count}-{updated_at.timestamp():.6f}"
 
 
 def shown(settings: Settings, players: Mapping[str, str]) -> dict[str, Any]:

@@ -24,8 +24,8 @@ IDS_PER_UPDATE = 500
 
 @transaction.atomic(savepoint=False)
 def insert_games(*, games: Sequence[Game]) -> None:
-    """Insert unsaved games (pending ones too: `Game.pending_import`). Each game's id is set on its
-    row as it is inserted, so the seats built for it afterwards point at it."""
+    """Insert unsaved games (hidden ones too: `Game.hidden`). Each game's id is set on its row as it
+    is inserted, so the seats built for it afterwards point at it."""
     Game.all_objects.bulk_create(games, batch_size=500)
 
 
@@ -51,10 +51,10 @@ def insert_hands_and_stats(
 
 
 @transaction.atomic(savepoint=False)
-def file_pending_games(*, game_ids: Sequence[int], club: Club, season: Season | None) -> None:
-    """File games of an unpublished import under a club and season (they stay hidden)."""
+def file_hidden_games(*, game_ids: Sequence[int], club: Club, season: Season | None) -> None:
+    """File hidden games (of an unpublished import) under a club and season: they stay hidden."""
     for part in _parts(game_ids):
-        Game.all_objects.filter(pk__in=part).update(club=club, season=season)
+        Game.all_objects.filter(pk__in=part, hidden=True).update(club=club, season=season)
 
 
 @transaction.atomic(savepoint=False)
@@ -65,19 +65,23 @@ def bind_seats(*, seat_ids: Sequence[int], player_id: int) -> None:
 
 
 @transaction.atomic(savepoint=False)
-def show_pending_games(*, batch_id: int) -> None:
-    """Make every game of an import visible at once."""
-    Game.all_objects.filter(pending_import=batch_id).update(pending_import=None)
+def show_hidden_games(*, game_ids: Sequence[int]) -> None:
+    """Show hidden games: in one transaction (the caller's), so all of an import appear at once."""
+    for part in _parts(game_ids):
+        Game.all_objects.filter(pk__in=part, hidden=True).update(hidden=False)
 
 
 @transaction.atomic(savepoint=False)
-def delete_pending_games(*, batch_id: int, limit: int) -> int:
-    """Delete up to `limit` hidden games of an import (seats, hands and statistics go with them);
-    the number deleted, 0 when none is left."""
-    ids = list(Game.all_objects.filter(pending_import=batch_id).values_list("pk", flat=True)[:limit])
-    if ids:
-        Game.all_objects.filter(pk__in=ids).delete()
-    return len(ids)
+def delete_hidden_games(*, game_ids: Sequence[int]) -> int:
+    """Delete those of these games that are still hidden (seats, hands and statistics go with them;
+    a game already shown is never deleted here); the number deleted."""
+    deleted = 0
+    for part in _parts(game_ids):
+        ids = list(Game.all_objects.filter(pk__in=part, hidden=True).values_list("pk", flat=True))
+        if ids:
+            Game.all_objects.filter(pk__in=ids).delete()
+        deleted += len(ids)
+    return deleted
 
 
 def _parts(ids: Sequence[int]) -> list[Sequence[int]]:

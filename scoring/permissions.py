@@ -35,16 +35,17 @@ from clubs.models import ClubRole
 from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_in_club, viewable_club_ids
 from scoring.audit import Actor, club_id_of
 from scoring.devices import (
+    browser_device,
     game_with_right,
     grant_game,
     held_game_ids,
     held_game_once,
     holds_game,
     right_lapsed,
+    scoring_moved_at,
 )
 from scoring.handover import record_creator, token_hash, token_matches
 from scoring.models import Game
-from scoring.signals import Plan, game_planned
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
@@ -76,6 +77,17 @@ def held_edit_token_once(request: HttpRequest, game: Game) -> bool:
     """Whether this browser scored the game before handing it over (or it was taken over): the
     old phone keeps watching, read-only."""
     return held_game_once(request, game)
+
+
+def scoring_moved_away(request: HttpRequest, game: Game) -> bool:
+    """Whether this browser scored the game until another phone took it over or was handed it,
+    and that phone scores it now (not a right ended with its account's club role: that phone is
+    told why elsewhere)."""
+    return (
+        held_game_once(request, game)
+        and not right_lapsed(request, game)
+        and scoring_moved_at(game) is not None
+    )
 
 
 def _to_share_page(request: HttpRequest, game: Game) -> HttpResponse:
@@ -119,20 +131,9 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
 def night_is_over(game: Game) -> bool:
     """Whether the game is a table of a club night its organiser has finished: no phone's right
     counts then, however the phone came by it (the table link, a hand-over link started before the
-    finish, the recovery code the table's phone showed); organisers still correct. The nights
-    answer `signals.game_planned`, so scoring imports nothing of the nights."""
-    plan = plan_of(game)
-    return plan is not None and plan.over
-
-
-def plan_of(game: Game) -> Plan | None:
-    """The plan a club game follows (a table of a club night), as the app that plans it answers."""
-    if game.club_id is None or not game.pk:
-        return None
-    for _receiver, answer in game_planned.send(sender=Game, game=game):
-        if isinstance(answer, Plan):
-            return answer
-    return None
+    finish, the recovery code the table's phone showed); organisers still correct. The nights mark
+    the game when they finish the night (scoring/services/plans.py): this reads the game's row."""
+    return game.club_id is not None and game.planned and game.plan_over
 
 
 def _runs_the_game(request: HttpRequest, game: Game) -> bool:
@@ -148,7 +149,7 @@ def night_plan_locked(request: HttpRequest, game: Game) -> bool:
     club: its filing, its seats' players and its rules (target, minimum bid, house rule) are the
     night's plan, so a table's phone (or a scorer) scores its hands but changes none of them."""
     club_id = club_id_of(game)
-    if club_id is None or plan_of(game) is None:
+    if club_id is None or not game.planned:
         return False
     return not (is_site_admin(request.user) or role_in_club(request.user, club_id) == ClubRole.Role.ORGANISER)
 
@@ -159,7 +160,13 @@ def can_view_game(request: HttpRequest, game: Game, *, share_code: str | None = 
     # Compared as hashes: constant time, and any string a URL may carry is safe to compare.
     if share_code is not None and token_matches(share_code, token_hash(game.share_code)):
         return True
-    if can_edit_game(request, game) or _runs_the_game(request, game):
+    return can_edit_game(request, game) or _reads_without_editing(request, game)
+
+
+def _reads_without_editing(request: HttpRequest, game: Game) -> bool:
+    """`can_view_game`'s rights beside editing: running the game (also once a finished club game
+    is no longer theirs to edit) or a club role."""
+    if _runs_the_game(request, game):
         return True
     club_id = club_id_of(game)
     return club_id is not None and can_view_club(request.user, club_id)
@@ -224,6 +231,28 @@ def nothing_to_change(request: HttpRequest, game: Game) -> HttpResponse:
     return redirect("scoring:game", code=game.code)
 
 
+#: Where a phone that lost the scoring leaves the hand it was still sending (the share page shows it).
+UNSENT_KEY = "scoring:unsent:{pk}"
+
+
+def scoring_moved(request: HttpRequest, game: Game) -> HttpResponse:
+    """The answer to a hand sent by a phone that no longer scores the game (it was taken over or
+    handed over): nothing is written; the values it sent are kept in the session and the phone
+    goes to the read-only page, which says since when another phone scores and shows them to copy.
+    A script's request (its outbox keeps the hand, refused) gets 409; its poll takes it there."""
+    fields = [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in ("csrfmiddlewaretoken", "submission_id", "number", "step")
+        for value in values
+    ]
+    if fields and hasattr(request, "session"):
+        request.session[UNSENT_KEY.format(pk=game.pk)] = fields
+    if getattr(request, "htmx", None):
+        return HttpResponse(status=409)
+    return redirect("scoring:game_shared", share_code=game.share_code)
+
+
 def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
     """The game the URL names, if this request may read it (`edit=False`) or change it
     (`edit=True`): 404 for an unknown code, `Refused` otherwise. A phone that handed the scoring
@@ -235,14 +264,18 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
         raise Http404("no game with this code")
     if request.method == "GET" and not getattr(request, "htmx", None) and right_lapsed(request, game):
         messages.warning(request, RIGHT_LAPSED, fail_silently=True)
-    if not (can_edit_game(request, game) if edit else can_view_game(request, game)):
+    editable = can_edit_game(request, game)
+    if not (editable or (not edit and _reads_without_editing(request, game))):
         if request.method == "GET" and held_edit_token_once(request, game):
             raise Refused(_to_share_page(request, game))
         if edit and holds_edit_token(request, game):
             raise Refused(nothing_to_change(request, game))
+        if edit and request.method == "POST" and scoring_moved_away(request, game):
+            raise Refused(scoring_moved(request, game))
         if request.method == "GET" and not getattr(request, "htmx", None):
             raise Refused(no_right_page(request, game))
         raise Refused(deny(request))
+    browser_device(request).editable[game.pk] = editable  # what checked_can_edit answers
     return game
 
 
@@ -290,6 +323,14 @@ def game_of(request: HttpRequest, code: str | None = None) -> Game:
     if code is None:
         raise Http404("no game on this request")
     return get_object_or_404(Game, code=code)
+
+
+def checked_can_edit(request: HttpRequest, game: Game) -> bool:
+    """Whether this request may edit the game, as `get_game_for` found it before the view ran (its
+    right, role and the night's plan are read once), else asked now. For a view that only reads,
+    such as the live poll: one that writes asks `can_edit_game` after its write."""
+    known = browser_device(request).editable.get(game.pk)
+    return can_edit_game(request, game) if known is None else known
 
 
 # Stack under the method decorators (@require_POST / @require_GET).

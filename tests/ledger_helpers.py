@@ -17,6 +17,7 @@ from scoring.models import Game, GameSeat
 from scoring.rules.errors import RecordError
 from scoring.services.games import create_game
 from scoring.services.hands import record_hand
+from scoring.services.plans import follow_plan
 
 # Check Pinochle hands that the engine accepts at any point of a game (rule book, section 8 and the
 # example record): what each does to the chips is worked out by the engine, not here.
@@ -138,6 +139,7 @@ def add_table(
     game.played_on = night.played_on
     game.save(update_fields=["club", "season", "played_on"])
     table = NightTable.objects.create(night=night, round_no=round_no, table_no=table_no, game=game)
+    follow_plan(games=[game], over=night.is_finished)  # as nights.rounds marks a round's games
     for seat, player in zip(seats, players, strict=True):
         GameSeat.objects.filter(game=game, seat=seat).update(player=player)
         NightSeat.objects.create(table=table, seat=seat, player=player)

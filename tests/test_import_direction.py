@@ -152,6 +152,37 @@ def test_an_app_reaches_no_table_of_an_app_above_it_through_a_reverse_relation(a
     )
 
 
+# --- the data follows the layers --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_an_apps_models_and_migrations_point_only_at_the_apps_below_it(app):
+    """A foreign key into an app above would make the lower app's tables, and its migrations, need
+    the upper app's: the lower app could not be migrated, or its rows kept, without it."""
+    from django.apps import apps
+    from django.db.migrations.loader import MigrationLoader
+
+    above = set(APPS) - ALLOWED[app] - {app}
+    labelled = {config.label: config for config in apps.get_app_configs()}
+    models = labelled[app].get_models(include_auto_created=True) if app in labelled else []
+    wrong = [
+        f"{model._meta.label}.{field.name} -> {target._meta.label}"
+        for model in models
+        for field in model._meta.concrete_fields
+        for target in [field.related_model]
+        if isinstance(target, type) and target._meta.app_label in above
+    ]
+    graph = MigrationLoader(None, ignore_no_migrations=True).graph
+    wrong += [
+        f"migration {app}.{key[1]} depends on {parent.key[0]}.{parent.key[1]}"
+        for key in graph.nodes
+        if key[0] == app
+        for parent in graph.node_map[key].parents
+        if parent.key[0] in above
+    ]
+    assert not wrong, "a relation into an app this one may not import:\n" + "\n".join(sorted(set(wrong)))
+
+
 # --- private names (a private module is import-linter's `private_modules` contract) ---------------
 
 

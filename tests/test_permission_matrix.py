@@ -414,7 +414,9 @@ CLUB_WRITES: dict[str, Write] = {
         lambda w: {"finished": "yes", "confirm": "yes"},
         CLUB_MANAGERS,
     ),
-    "nights:remove": Write(lambda w: f"/nights/{w.night.pk}/remove", lambda w: {}, CLUB_MANAGERS),
+    "ledger:night_remove": Write(
+        lambda w: f"/ledger/nights/{w.night.pk}/remove", lambda w: {}, CLUB_MANAGERS
+    ),
     "nights:table": Write(lambda w: f"/nights/t/{_token(w)}/", lambda w: {}, EVERY_VISITOR),
     # The chip ledger (/ledger/): organisers mark the suggested payments as paid.
     "ledger:night_pay": Write(
@@ -464,7 +466,7 @@ CLUB_READS: dict[str, tuple[Callable[[World], str], frozenset[str]]] = {
     "nights:wall": (lambda w: f"/nights/{w.live.pk}/plan", CLUB_VIEWERS),
     "nights:standings": (lambda w: f"/nights/{w.live.pk}/standings/", CLUB_VIEWERS),
     "nights:standings_live": (lambda w: f"/nights/{w.live.pk}/standings/live", CLUB_VIEWERS),
-    "nights:remove": (lambda w: f"/nights/{w.live.pk}/remove", CLUB_MANAGERS),
+    "ledger:night_remove": (lambda w: f"/ledger/nights/{w.live.pk}/remove", CLUB_MANAGERS),
     "nights:table": (lambda w: f"/nights/t/{_token(w)}/", EVERY_VISITOR),
     "nights:published": (lambda w: f"/nights/results/published-spring/{w.live.pk}/", EVERY_VISITOR),
     "nights:published_live": (lambda w: f"/nights/results/published-spring/{w.live.pk}/live", EVERY_VISITOR),

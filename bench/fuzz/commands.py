@@ -165,8 +165,7 @@ def import_crash(
     from django.db import connections
 
     from bench.fuzz.wire import multipart
-    from league.models import ImportBatch
-    from scoring.models import Game
+    from league.models import ImportBatch, PendingGame
 
     page = browser.get("/league/import/")
     body, content_type = multipart(
@@ -215,7 +214,7 @@ def import_crash(
         time.sleep(0.3)
     else:
         findings.append("import crash: the page still says the import runs a minute after it went silent")
-    left = Game.all_objects.filter(pending_import=batch_id).count()
+    left = PendingGame.objects.filter(batch_id=batch_id).count()
     if left:
         findings.append(f"import crash: {left} hidden games of the killed import stayed")
     status = ImportBatch.objects.get(pk=batch_id).status

@@ -20,6 +20,8 @@ _ROWS = parts.whole_app(
     "league",
     derived={
         "league.ImportFile": "transient: an upload waiting for its import, deleted when the import ends",
+        "league.PendingGame": "transient: the hidden games of an import still running (left out with"
+        " it), deleted when the import ends",
     },
     chosen={
         "league.ImportBatch": lambda: ImportBatch.objects.filter(

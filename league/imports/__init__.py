@@ -14,9 +14,10 @@ records (`csv_io.FileReader`):
    every club and season it names, JSON's syntax; a file refused here is refused before any game
    is scored;
 2. reads it again, each game through the rules engine, and writes the checked games in short
-   transactions of `IMPORT_CHUNK_GAMES` games, hidden (`Game.pending_import`, filtered by
-   `Game.objects`), with codes already here and seasons' dates checked per chunk; after the first
-   problem nothing more is written, but the reading goes on to name every problem;
+   transactions of `IMPORT_CHUNK_GAMES` games, hidden (`Game.hidden`, filtered by `Game.objects`;
+   `PendingGame` notes each as the batch's), with codes already here and seasons' dates checked
+   per chunk; after the first problem nothing more is written, but the reading goes on to name
+   every problem;
 3. makes them visible in one last short transaction (`publish_pending_games`).
 A problem or a failure deletes the batch's hidden games: for the user the import is all or nothing.
 A hand saved at a table waits at most for one chunk's transaction, never for the whole file.

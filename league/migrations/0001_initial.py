@@ -10,6 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
+        ('scoring', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -43,6 +44,17 @@ class Migration(migrations.Migration):
             options={
                 'verbose_name': 'import file',
                 'verbose_name_plural': 'import files',
+            },
+        ),
+        migrations.CreateModel(
+            name='PendingGame',
+            fields=[
+                ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='+', serialize=False, to='scoring.game')),
+                ('batch', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='league.importbatch')),
+            ],
+            options={
+                'verbose_name': 'game being imported',
+                'verbose_name_plural': 'games being imported',
             },
         ),
     ]

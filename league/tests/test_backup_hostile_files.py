@@ -131,6 +131,18 @@ def test_a_time_without_its_offset_is_refused_as_it_would_move_by_the_servers_of
     refused(data, "scoring.Game[1]: 'created_at' '2026-01-01T10:00:00' has no time zone offset")
 
 
+def test_a_hidden_game_is_refused_as_no_import_would_ever_show_it(people):
+    data = a_file(people)
+    data["scoring"]["Game"][0]["hidden"] = True
+    refused(data, "scoring.Game[1]: 'hidden' is true; a backup holds only games every page shows")
+
+
+def test_a_file_naming_an_import_of_a_game_is_refused(people):
+    data = a_file(people)
+    data["scoring"]["Game"][0]["pending_import"] = 1
+    refused(data, "scoring.Game[1]: 'pending_import' is not a field of scoring.Game")
+
+
 @pytest.mark.parametrize(
     "problems",
     [5, {"line": 1, "message": "x"}, [1], [{"line": "2", "message": "x"}], [{"message": "x"}], [None]],

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from clubs.models import Club, Player
 from league import csv_io, imports, services, standings
-from league.models import ImportBatch
+from league.models import ImportBatch, PendingGame
 from scoring.models import Game, GameStat, Hand
 from tests.helpers import text
 from tests.league_data import small_season
@@ -79,6 +79,41 @@ def test_pending_games_are_seen_by_no_page_standing_export_or_count(client, peop
     assert figures(season) == figures(data["season"])  # the same games, counted once, in the other club
 
 
+def _other_games(raw: bytes, mark: str) -> list[services.NewGame]:
+    games = csv_io.parse_hands_csv(raw.decode("utf-8-sig"))
+    for new in games:
+        assert new.code is not None
+        new.code = new.code[:8] + mark  # new codes: these are other games
+    return games
+
+
+def test_each_batch_shows_refuses_or_takes_away_exactly_its_own_hidden_games(client, people):
+    raw = _exported(client, people["alice"])
+    uploader = User.objects.create_user("uploader", "u@example.org", "not-used-here-1")
+    shown_batch, other_batch, deleted_batch = (
+        ImportBatch.objects.create(user=user, status=ImportBatch.Status.WRITING)
+        for user in (None, None, uploader)
+    )
+    to_show = _other_games(raw, "a")
+    shown = services.write_pending_games(batch_id=shown_batch.pk, games=to_show)
+    other = services.write_pending_games(batch_id=other_batch.pk, games=_other_games(raw, "b"))
+    deleted = services.write_pending_games(batch_id=deleted_batch.pk, games=_other_games(raw, "c"))
+    assert Game.all_objects.filter(hidden=True).count() == 9 and not Game.objects.exists()
+
+    services.publish_pending_games(
+        batch_id=shown_batch.pk, placed=[(g.pk, new) for g, new in zip(shown, to_show, strict=True)]
+    )
+    assert set(Game.objects.values_list("pk", flat=True)) == {game.pk for game in shown}
+    uploader.delete()  # its unfinished batch goes, and the games it hid with it
+    assert not ImportBatch.objects.filter(pk=deleted_batch.pk).exists()
+    assert not Game.all_objects.filter(pk__in=[game.pk for game in deleted]).exists()
+    assert services.discard_pending_games(batch_id=other_batch.pk) == 3
+    shown_batch.delete()  # a finished batch: the games it showed stay
+    assert set(Game.all_objects.values_list("pk", flat=True)) == {game.pk for game in shown}
+    assert Game.objects.count() == 3 and not PendingGame.objects.exists()
+    assert not Game.all_objects.filter(pk__in=[game.pk for game in other]).exists()
+
+
 def test_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, settings, monkeypatch, people):
     raw = _exported(client, people["alice"])
     settings.IMPORT_CHUNK_GAMES = 1
@@ -93,7 +128,7 @@ def test_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, se
     response = client.post("/league/import/", {"file": _upload(raw)}, follow=True)
     assert "Imported 3 games with 4 hands." in response.content.decode()
     assert seen == [(0, 0), (0, 1), (0, 2)]  # three transactions, nothing visible meanwhile
-    assert Game.objects.count() == 3 and not Game.all_objects.filter(pending_import__isnull=False).exists()
+    assert Game.objects.count() == 3 and not Game.all_objects.filter(hidden=True).exists()
     batch = ImportBatch.objects.get()
     assert (batch.status, batch.written, batch.total, batch.hands) == ("done", 3, 3, 4)
     assert set(Player.objects.values_list("name", flat=True)) == {"Åsa", "Čeněk", "Örjan", "Řehoř"}

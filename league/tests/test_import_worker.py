@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from clubs.models import Club, ClubRole, Player, Season
 from league import csv_io, imports, services
-from league.models import ImportBatch, ImportFile
+from league.models import ImportBatch, ImportFile, PendingGame
 from scoring.models import Game, Hand
 from tests.league_data import small_season
 
@@ -157,7 +157,7 @@ def test_a_silent_import_no_longer_counts_against_the_limit_and_is_cleaned(setti
     assert "Imported 3 games with 4 hands." in response.content.decode()
     stuck.refresh_from_db()
     assert stuck.status == "refused"
-    assert not Game.all_objects.filter(pending_import=stuck.pk).exists()
+    assert not Game.all_objects.filter(hidden=True).exists() and not PendingGame.objects.exists()
 
 
 @pytest.mark.django_db

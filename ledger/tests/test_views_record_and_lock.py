@@ -253,15 +253,15 @@ def test_a_locked_night_cannot_be_removed_until_it_is_unlocked(night, people):
     client = people.client("alice")
     settle_all(client, night)
     client.post(f"/ledger/nights/{night.pk}/lock")
-    asked = client.get(f"/nights/{night.pk}/remove")
+    asked = client.get(f"/ledger/nights/{night.pk}/remove")
     assert "settled and locked in the ledger" in text(asked)
     assert "Remove the night and its games" not in text(asked)
-    refused = client.post(f"/nights/{night.pk}/remove", {"payments": "remove"})
+    refused = client.post(f"/ledger/nights/{night.pk}/remove", {"payments": "remove"})
     assert refused.status_code == 409
     assert night.__class__.objects.filter(pk=night.pk).exists()
     assert Payment.objects.count() == 2
     client.post(f"/ledger/nights/{night.pk}/unlock")
-    client.post(f"/nights/{night.pk}/remove", {"payments": "keep"})
+    client.post(f"/ledger/nights/{night.pk}/remove", {"payments": "keep"})
     assert not night.__class__.objects.filter(pk=night.pk).exists()
     assert Payment.objects.count() == 2  # kept in the season's ledger
 

@@ -1,6 +1,7 @@
 """Removing a night whose settlement has payments marked: the confirmation lists them and the
 organiser chooses whether they stay in the season ledger or are taken back with the night; a
-night in no season always takes its payments back (they would show in no ledger)."""
+night in no season always takes its payments back (they would show in no ledger). The page is the
+ledger's (/ledger/nights/<id>/remove): it reads the ledger's rows."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import uuid
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from clubs.models import Club, Season
 from ledger.balances import season_ledger
-from ledger.models import Payment
-from ledger.selectors import night_ledger
+from ledger.models import NightLock, Payment
+from ledger.selectors import marked_payments, night_ledger, settled_and_locked
 from nights.models import Night
 from tests.access_helpers import CLUB
 from tests.helpers import text
@@ -59,10 +61,10 @@ def line(payment: Payment) -> str:
 
 def test_the_confirmation_lists_the_payments_and_insists_on_a_choice(club, season, four, alice):
     night, payment = settled_night(club, season, four)
-    page = text(alice.get(f"/nights/{night.pk}/remove"))
+    page = text(alice.get(f"/ledger/nights/{night.pk}/remove"))
     assert "Payments marked for this night" in page and line(payment) in page
     assert "Keep them in the season ledger" in page and "Take them back with the night" in page
-    response = alice.post(f"/nights/{night.pk}/remove")  # no choice: nothing removed
+    response = alice.post(f"/ledger/nights/{night.pk}/remove")  # no choice: nothing removed
     assert response.status_code == 400
     assert "Choose what happens to the payments marked for this night." in text(response)
     assert Night.objects.filter(pk=night.pk).exists()
@@ -70,7 +72,7 @@ def test_the_confirmation_lists_the_payments_and_insists_on_a_choice(club, seaso
 
 def test_kept_payments_stay_in_the_season_ledger(club, season, four, alice):
     night, payment = settled_night(club, season, four)
-    assert alice.post(f"/nights/{night.pk}/remove", {"payments": "keep"}).status_code == 302
+    assert alice.post(f"/ledger/nights/{night.pk}/remove", {"payments": "keep"}).status_code == 302
     assert not Night.objects.filter(pk=night.pk).exists()
     ledger = season_ledger(season)
     assert [p.pk for p in ledger.payments] == [payment.pk]
@@ -82,7 +84,7 @@ def test_kept_payments_stay_in_the_season_ledger(club, season, four, alice):
 
 def test_payments_taken_back_stop_counting_and_stay_listed_as_removed(club, season, four, alice):
     night, payment = settled_night(club, season, four)
-    assert alice.post(f"/nights/{night.pk}/remove", {"payments": "remove"}).status_code == 302
+    assert alice.post(f"/ledger/nights/{night.pk}/remove", {"payments": "remove"}).status_code == 302
     payment.refresh_from_db()
     assert payment.removed_at is not None and payment.removed_by_label == "alice"
     ledger = season_ledger(season)
@@ -93,11 +95,11 @@ def test_payments_taken_back_stop_counting_and_stay_listed_as_removed(club, seas
 
 def test_a_night_in_no_season_takes_its_payments_back_with_it(club, four, alice):
     night, payment = settled_night(club, None, four)
-    page = text(alice.get(f"/nights/{night.pk}/remove"))
+    page = text(alice.get(f"/ledger/nights/{night.pk}/remove"))
     assert line(payment) in page and "Keep them in the season ledger" not in page
     assert "in no season" in page
     # Even a post asking to keep them: there is no ledger they could show in.
-    assert alice.post(f"/nights/{night.pk}/remove", {"payments": "keep"}).status_code == 302
+    assert alice.post(f"/ledger/nights/{night.pk}/remove", {"payments": "keep"}).status_code == 302
     payment.refresh_from_db()
     assert payment.removed_at is not None
     assert not Payment.objects.filter(club=club).exists()  # nothing counts in the club's balances
@@ -105,6 +107,21 @@ def test_a_night_in_no_season_takes_its_payments_back_with_it(club, four, alice)
 
 def test_a_night_without_payments_is_removed_without_a_choice(club, season, four, alice):
     night = make_night(club=club, season=season, tables=[(four, HANDS)], target=60)
-    assert "Payments marked" not in text(alice.get(f"/nights/{night.pk}/remove"))
-    assert alice.post(f"/nights/{night.pk}/remove").status_code == 302
+    assert "Payments marked" not in text(alice.get(f"/ledger/nights/{night.pk}/remove"))
+    assert alice.post(f"/ledger/nights/{night.pk}/remove").status_code == 302
     assert not Night.objects.filter(pk=night.pk).exists()
+
+
+def test_the_ledger_names_the_marked_payments_and_the_lock_of_a_night(club, season, four):
+    night, payment = settled_night(club, season, four)
+    assert marked_payments(night) == [payment] and not settled_and_locked(night)
+    NightLock.objects.create(night=night, unit="money", figures=[], locked_by_label="alice")
+    assert settled_and_locked(night)
+    Payment.objects.filter(pk=payment.pk).update(removed_at=timezone.now())
+    assert marked_payments(night) == []
+
+
+def test_the_old_address_of_the_removal_page_is_gone(club, season, four, alice):
+    night, _payment = settled_night(club, season, four)
+    assert alice.get(f"/nights/{night.pk}/remove").status_code == 404
+    assert f'href="/ledger/nights/{night.pk}/remove"' in alice.get(f"/nights/{night.pk}/").content.decode()

@@ -273,6 +273,31 @@ def test_a_preview_that_reaches_the_server_after_the_rounds_last_save_leaves_the
     )  # a stranger is still sent to log in
 
 
+def test_a_table_phones_poll_reads_the_nights_plan_once_and_sees_the_night_finish(
+    club, alice, django_assert_num_queries
+):
+    """The table's phone polls its scoreboard every few seconds: an unchanged game is 304 from
+    three plain queries (the game, the phone's right to it, the night's plan: read once); once the
+    organiser finishes the night the same ETag no longer matches (the phone only watches)."""
+    night = open_night(alice)
+    check_in(alice, night, NAMES[:4])
+    alice.post(f"/nights/{night.pk}/draw")
+    alice.post(f"/nights/{night.pk}/rounds/1/start")
+    table = NightTable.objects.get(night=night, round_no=1)
+    phone = Client()
+    phone.post(f"/nights/t/{table.token}/")
+    htmx = {"HX-Request": "true", "HX-Current-URL": "http://testserver/"}
+    assert phone.post(f"/g/{game_of(table).code}/hands", hand_post(1), headers=htmx).status_code == 200
+    poll = f"/g/{game_of(table).code}/live?v=stale"
+    first = phone.get(poll, headers=htmx)
+    assert first.status_code == 200 and 'id="hand-form"' not in text(first)
+    with django_assert_num_queries(3):
+        assert phone.get(poll, headers={**htmx, "If-None-Match": first["ETag"]}).status_code == 304
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes", "confirm": "yes"})
+    after = phone.get(poll, headers={**htmx, "If-None-Match": first["ETag"]})
+    assert after.status_code != 304
+
+
 def test_a_finished_night_stops_its_table_links_writing(club, alice):
     night = open_night(alice)
     check_in(alice, night, NAMES[:4])
@@ -375,9 +400,9 @@ def test_removing_a_night_asks_first_and_deletes_its_games(club, alice):
     alice.post(f"/nights/{night.pk}/draw")
     alice.post(f"/nights/{night.pk}/rounds/1/start")
     record_hand(game=night.games.get(), number=1, data=quick_hand())
-    assert "Remove the night?" in text(alice.get(f"/nights/{night.pk}/remove"))
+    assert "Remove the night?" in text(alice.get(f"/ledger/nights/{night.pk}/remove"))
     assert Game.objects.count() == 1
-    response = alice.post(f"/nights/{night.pk}/remove")
+    response = alice.post(f"/ledger/nights/{night.pk}/remove")
     assert response.status_code == 302
     assert not Night.objects.exists() and not Game.objects.exists()
 
@@ -466,7 +491,7 @@ def test_removing_a_night_takes_its_finished_games_out_of_the_ratings(club, alic
     assert game.finished
     assert RatingPoint.objects.filter(game=game, scope=f"club:{CLUB}").count() == 4
     assert PlayerRating.objects.filter(scope=f"club:{CLUB}").count() == 4
-    alice.post(f"/nights/{night.pk}/remove")
+    alice.post(f"/ledger/nights/{night.pk}/remove")
     assert not RatingPoint.objects.exists()
     assert not PlayerRating.objects.filter(scope=f"club:{CLUB}").exists()
 

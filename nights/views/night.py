@@ -1,5 +1,6 @@
 """The organiser's night: a club's nights, opening one, check-in, the draw and its changes, rounds,
-finishing and removing the night."""
+finishing the night (removing it is the ledger's page:
+ledger/views/removal.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club, require_club_role
 from clubs.selectors import roster
-from nights import removal, rounds, services
+from nights import rounds, services
 from nights.forms.opening import NightForm
 from nights.forms.players import NewcomerForm, PlayerChoiceForm, SwapForm, late_arrival_choices
 from nights.models import Night
@@ -300,37 +300,3 @@ def finish(request: HttpRequest, night_id: int) -> HttpResponse:
         rounds.finish_night(night=night)
         messages.success(request, _("The night is finished: the table links no longer score."))
     return _back(night)
-
-
-@require_http_methods(["GET", "POST"])
-@manage_night
-def remove(request: HttpRequest, night_id: int) -> HttpResponse:
-    """Asks first (GET); the POST removes the night, its plan and its games."""
-    night = _night(night_id)
-    payments = removal.marked_payments(night)
-    choice = request.POST.get("payments")
-    locked = removal.settled_and_locked(night)
-    if request.method == "GET" or locked or (payments and choice not in ("keep", "remove")):
-        context = {
-            "locked": locked,
-            "night": night,
-            "club": night.club,
-            "games": night.games.count(),
-            "payments": payments,
-            "seasonal": [p for p in payments if p.season_id is not None],
-            "choice": choice,
-            "choice_error": request.method == "POST",
-        }
-        status = 200 if request.method == "GET" else 409 if locked else 400
-        return render(request, "nights/remove.html", context, status=status)
-    club_id = night.club_id
-    removed = removal.remove_night(
-        night=night, keep_payments=choice != "remove", removed_by=request.user.get_username()
-    )
-    message = ngettext(
-        "The night is removed, with its %(count)d game.",
-        "The night is removed, with its %(count)d games.",
-        removed,
-    )
-    messages.success(request, message % {"count": removed})
-    return redirect("nights:club_nights", club_id=club_id)

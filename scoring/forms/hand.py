@@ -79,6 +79,10 @@ class HandForm(forms.Form):
             required=False,
             min_value=1,
             max_value=MAX_BID,
+            error_messages={
+                "max_value": _("A bid is at most %(limit_value)s."),
+                "min_value": _("A bid is at least %(limit_value)s."),
+            },
             # No placeholder: a grey "20" looked like a value. The minimum is the hint under it.
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
@@ -106,6 +110,10 @@ class HandForm(forms.Form):
                     required=False,
                     min_value=0,
                     max_value=MAX_MELD_POINTS,
+                    error_messages={
+                        "max_value": _("The most a player can meld is %(limit_value)s."),
+                        "min_value": _("Meld points cannot be negative."),
+                    },
                 )
         # The meld picker has one count per seat and item (up to 76 of them). They are read by
         # hand in `_clean_melds` rather than as Django fields: a form of 100 fields is slow to
@@ -283,23 +291,35 @@ class HandForm(forms.Form):
 
     def error_summary(self) -> list[str]:
         """Every problem, each naming its field ("Bid: Enter the bid."), for the list next to Save."""
-        lines = [
-            f"{self[name].label}: {error}"
+        return [line for _field, line in self.error_items]
+
+    @property
+    def error_items(self) -> list[tuple[str, str]]:
+        """`error_summary` with what each line is about: a field's name, or the start of the names
+        of the fields of a group ("tricks", "meld_N"; "" for the whole hand), so that the page's
+        script takes a line away once a field it names is changed."""
+        fields = {"tricks": "tricks", "melds": "meld", "meld_points": "meld_points"}
+        items = [
+            (name, f"{self[name].label}: {error}")
             for name in self.errors
             if name in self.fields
             for error in self.errors[name]
         ]
         for group, errors in self.group_errors.items():
-            if group.startswith("melds_"):
-                label = gettext("Meld of %(seat)s") % {"seat": seat_label(group[6:], self.players)}
-            else:
-                label = {
-                    "tricks": gettext("Trick points"),
-                    "melds": gettext("Meld"),
-                    "meld_points": gettext("Meld"),
-                }.get(group, "")
-            lines += [f"{label}: {error}" if label else error for error in errors]
-        return lines
+            field = f"meld_{group[6:]}" if group.startswith("melds_") else fields.get(group, "")
+            items += [(field, line) for line in self._group_lines(group, errors)]
+        return items
+
+    def _group_lines(self, group: str, errors: list[str]) -> list[str]:
+        if group.startswith("melds_"):
+            label = gettext("Meld of %(seat)s") % {"seat": seat_label(group[6:], self.players)}
+        else:
+            label = {
+                "tricks": gettext("Trick points"),
+                "melds": gettext("Meld"),
+                "meld_points": gettext("Meld"),
+            }.get(group, "")
+        return [f"{label}: {error}" if label else error for error in errors]
 
     def focus_first_error(self) -> None:
         """Put `autofocus` on the first input with a problem, so a page drawn without JavaScript

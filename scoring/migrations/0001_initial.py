@@ -13,7 +13,6 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('clubs', '0001_initial'),
-        ('league', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -56,12 +55,14 @@ class Migration(migrations.Migration):
                 ('edit_token_hash', models.CharField(blank=True, editable=False, max_length=64)),
                 ('handover_token_hash', models.CharField(blank=True, editable=False, max_length=64)),
                 ('handover_expires_at', models.DateTimeField(blank=True, editable=False, null=True)),
+                ('planned', models.BooleanField(default=False, editable=False)),
+                ('plan_over', models.BooleanField(default=False, editable=False)),
                 ('played_on', models.DateField(blank=True, db_index=True, null=True, verbose_name='played on')),
                 ('place', models.CharField(blank=True, max_length=100, verbose_name='place / table')),
                 ('note', models.TextField(blank=True, verbose_name='note')),
                 ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='games', to='clubs.club', verbose_name='club')),
                 ('created_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
-                ('pending_import', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='league.importbatch')),
+                ('hidden', models.BooleanField(default=False, editable=False)),
                 ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='games', to='clubs.season', verbose_name='season')),
             ],
             options={

@@ -32,15 +32,15 @@ def new_game_code() -> str:
 
 
 class VisibleGameManager(models.Manager["Game"]):
-    """Games everyone may know of: not those of an import still being written.
+    """Games everyone may know of: not the hidden ones (`Game.hidden`: an import still being written).
 
     This is the one place games are selected: every page, list, standing, export, count and admin
     goes through `Game.objects`; related lookups (`club.games`) use this manager too, and the
-    statistics of a pending game belong to no season and no player until the import is made
-    visible. Only the import itself reads the pending rows, through `Game.all_objects`."""
+    statistics of a hidden game belong to no season and no player until it is shown. Only the
+    import itself reads the hidden rows, through `Game.all_objects`."""
 
     def get_queryset(self) -> models.QuerySet[Game]:
-        return super().get_queryset().filter(pending_import__isnull=True)
+        return super().get_queryset().filter(hidden=False)
 
 
 class Game(models.Model):
@@ -99,6 +99,12 @@ class Game(models.Model):
         related_name="+",
         verbose_name=_("created by"),
     )
+    # A game another app plans (nights: a table of a club night), set through
+    # scoring/services/plans.py: its filing, its seats' players and its rules follow the plan and
+    # only an organiser of its club changes them; once the plan is over (the night is finished)
+    # no phone's right to it counts. The rights checks read these; scoring imports no planner.
+    planned = models.BooleanField(default=False, editable=False)
+    plan_over = models.BooleanField(default=False, editable=False)
 
     # Filed in a club's league (scoring/filing.py): club, season, when and where it was played.
     club = models.ForeignKey(
@@ -120,19 +126,12 @@ class Game(models.Model):
     played_on = models.DateField(_("played on"), null=True, blank=True, db_index=True)
     place = models.CharField(_("place / table"), max_length=100, blank=True)
     note = models.TextField(_("note"), blank=True)
-    # The import batch still writing this game; None once it is visible. A string reference: the
-    # model is league's, and scoring imports nothing of league. Deleting a batch deletes the games
-    # it left hidden (no page ever saw them).
-    pending_import = models.ForeignKey(
-        "league.ImportBatch",
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        editable=False,
-        related_name="+",
-    )
+    # Not shown yet: a game of an import still being written (scoring/imported.py writes it hidden
+    # and shows or deletes it; the league keeps which import it belongs to). No page, list,
+    # standing, export or count sees it (`VisibleGameManager`).
+    hidden = models.BooleanField(default=False, editable=False)
 
-    all_objects = models.Manager()  # pending imports too: only the import reads them
+    all_objects = models.Manager()  # hidden games too: only the import reads them
     objects = VisibleGameManager()
 
     class Meta:

@@ -76,8 +76,9 @@ class Scoreboard:
     def history(self) -> list[dict[str, Any]]:
         """The hands, newest first (worked out only when drawn)."""
         per_hand = self.settings.tricks_per_hand
+        words = RowWords(self.players)
         rows = [
-            history_entry(data, score, self.players, per_hand)
+            history_entry(data, score, words, per_hand)
             for data, score in zip(self.stored, self.result.hands, strict=True)
         ]
         rows.reverse()
@@ -131,27 +132,60 @@ def scoreboard(game: Game, *, stored: Stored | None = None) -> Scoreboard:
     return Scoreboard(game, stored.players, stored=stored.hand_data, result=stored.result)
 
 
+class RowWords:
+    """The words every history row repeats (seat labels and letters, the sides' short names, the
+    suits), translated once per scoreboard rather than once per hand."""
+
+    def __init__(self, players: Mapping[str, str]) -> None:
+        self.players = players
+        self.seats: dict[str, str] = {}
+        self.letters: dict[str, str] = {}
+        self.shorts: dict[str, str] = {}
+        self.trumps: dict[str, str] = {}
+
+    def seat(self, seat: str) -> str:
+        if seat not in self.seats:
+            self.seats[seat] = seat_label(seat, self.players)
+        return self.seats[seat]
+
+    def letter(self, seat: str) -> str:
+        if seat not in self.letters:
+            self.letters[seat] = seat_letter(seat)
+        return self.letters[seat]
+
+    def short(self, side: str) -> str:
+        if side not in self.shorts:
+            self.shorts[side] = side_short(side)
+        return self.shorts[side]
+
+    def trump(self, suit: str) -> str:
+        if suit not in self.trumps:
+            self.trumps[suit] = f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}"
+        return self.trumps[suit]
+
+
 def history_entry(
-    data: Mapping[str, Any], score: HandScore, players: Mapping[str, str], per_hand: int
+    data: Mapping[str, Any], score: HandScore, words: RowWords, per_hand: int
 ) -> dict[str, Any]:
     trump = data.get("trump")
+    bidder = data.get("bidder")
     return {
         "number": score.number,
-        "dealer": seat_label(score.dealer, players),
+        "dealer": words.seat(score.dealer),
         "result": score.result,
-        "bidder": seat_label(data["bidder"], players) if data.get("bidder") else "",
-        "bidder_short": seat_letter(data["bidder"]) if data.get("bidder") else "",
+        "bidder": words.seat(bidder) if bidder else "",
+        "bidder_short": words.letter(bidder) if bidder else "",
         "trump_symbol": SUIT_SYMBOLS[trump] if trump else "",
         "bid": data.get("bid"),
-        "trump": f"{SUIT_SYMBOLS[trump]} {SUIT_NAMES[trump]}" if trump else "",
+        "trump": words.trump(trump) if trump else "",
         "red": trump in ("hearts", "diamonds"),
         "quick": "meld_points" in data,
         "slam": next(
-            (side_short(side) for side, won in (data.get("tricks_won") or {}).items() if won == per_hand), ""
+            (words.short(side) for side, won in (data.get("tricks_won") or {}).items() if won == per_hand), ""
         ),
         "sides": [
             {
-                "short": side_short(side),
+                "short": words.short(side),
                 "meld": score.meld[side],
                 "tricks": score.tricks[side],
                 "points": score.points[side],

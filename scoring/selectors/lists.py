@@ -1,5 +1,5 @@
-"""The games list: the latest games a visitor may read, in progress and finished, with their
-players' names."""
+"""The games list: the latest games a visitor may read, in progress and finished, with who
+plays at which seat."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ LIST_LIMIT = 100
 
 @dataclass(frozen=True)
 class GameRow:
-    """One game of the list and its players' names ("Anna, Bo, Cecilia"), seats without a name left out."""
+    """One game of the list: who sits where (seat letter, typed name or ""), and the variant as
+    it is played (Check Pinochle asked for with a double deck is played as Standard, without chips)."""
 
     game: Game
-    names: str
+    seats: list[tuple[str, str]]
+    variant: str
 
 
 @dataclass(frozen=True)
@@ -32,10 +34,20 @@ def game_lists(games: QuerySet[Game], limit: int = LIST_LIMIT) -> GameLists:
     progress and the finished ones; two queries (games, then their seats)."""
     latest = games.order_by("-updated_at", "-pk").prefetch_related("seat_rows")[:limit]
     rows = [
-        GameRow(game=game, names=", ".join(row.name for row in game.seat_rows.all() if row.name))
+        GameRow(
+            game=game,
+            seats=[(row.seat, row.name) for row in game.seat_rows.all()],
+            variant=_variant_played(game),
+        )
         for game in latest
     ]
     return GameLists(
         playing=[row for row in rows if not row.game.finished],
         done=[row for row in rows if row.game.finished],
     )
+
+
+def _variant_played(game: Game) -> str:
+    if game.variant == Game.Variant.CHECK and game.deck == Game.Deck.DOUBLE:
+        return str(Game.Variant.STANDARD.label)
+    return str(game.get_variant_display())

@@ -54,7 +54,7 @@ def game_url(code: str, name: str = "scoring:game") -> str:
 @register.simple_tag
 def table_strings() -> str:
     """What static/js/table.js says at the table, in the page's language, as a JSON script element
-    (`{number}` stands for a hand number, `{count}` for a count)."""
+    (`{number}` stands for a hand number, `{count}` for a count; static/js/app.js reads "range")."""
     strings = {
         "online": _("Online"),
         "offline": _("Offline"),
@@ -74,6 +74,7 @@ def table_strings() -> str:
             "Hands not yet sent from this phone: {count}. If you log out now they may never be "
             "saved. Stay signed in until the network is back and they have been sent."
         ),
+        "range": _("{field}: enter a whole number from {min} to {max}."),
         "stay": _("Stay signed in"),
         "leave": _("Log out anyway"),
     }

@@ -1,5 +1,7 @@
 """A Check Pinochle game played to the end on a phone, checked against the rules engine."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -210,6 +212,8 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
     shoot(page, "check-05-end-of-game-awards", element=page.locator("#game-over"))
 
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Games").click()
-    expect(page.get_by_role("link", name="Check Pinochle · 4 players")).to_contain_text("winner N–S")
+    expect(
+        page.get_by_role("link", name=re.compile(r"^Check Pinochle · Single deck · 4 players"))
+    ).to_contain_text("winner N–S")
     assert_fits_the_phone(page)
     shoot(page, "check-06-games-list")

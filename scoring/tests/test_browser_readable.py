@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Page, expect
 
-from scoring import services
 from scoring.models import Game
+from scoring.services.hands import record_hand
 from tests.browser import SHOTS, sign_in_browser
 from tests.helpers import check_game, hand_post, quick_hand, save_url, standard_game, table_user
 from tests.readable_helpers import cut, font_px, low_contrast, scrolls_sideways, small_controls
@@ -79,14 +79,14 @@ def double_deck_game(seats: int) -> Game:
         },
     ]
     for number, data in enumerate(hands, start=1):
-        services.record_hand(game=game, number=number, data=data)
+        record_hand(game=game, number=number, data=data)
     return game
 
 
 def finished_game() -> Game:
     game = standard_game()
     for number in range(1, 40):
-        services.record_hand(game=game, number=number, data=quick_hand(ns_meld=30, ns_tricks=25))
+        record_hand(game=game, number=number, data=quick_hand(ns_meld=30, ns_tricks=25))
         game.refresh_from_db()
         if game.finished:
             return game

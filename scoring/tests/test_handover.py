@@ -103,3 +103,28 @@ def test_the_phone_that_handed_over_keeps_watching_read_only():
     stranger = Client().get(f"/g/{game.code}/")
     assert stranger.status_code == 403
     assert "Take over scoring" in stranger.content.decode()
+
+
+def test_the_phone_that_lost_the_scoring_is_told_when_and_keeps_the_hand_it_sent_to_copy():
+    from django.utils import timezone as tz
+
+    from scoring.models import Hand
+    from tests.helpers import hand_post, text
+
+    game = make_game()
+    first = client_with_token(game)
+    link, _page = _handover_link(first, game)
+    assert Client().post(link).status_code == 302
+    at = tz.localtime(game.device_rights.get(active=True).granted_at).strftime("%H:%M")
+    # The old phone, without JavaScript, saves the hand it had on its form: nothing is written,
+    # and it lands on the read-only page, which says since when and shows what it sent.
+    post = hand_post(1, {"bidder": "S", "bid": "27", "trump": "hearts", "tricks_NS": "15"})
+    response = first.post(f"/g/{game.code}/hands", post, follow=True)
+    page = text(response)
+    assert response.redirect_chain[-1][0] == f"/s/{game.share_code}/"
+    assert f"Scoring moved to another phone at {at}." in page
+    assert "Bidder: South (Cecilia) Bid: 27 Trump: ♥ Hearts N–S (Anna & Cecilia): 15" in page
+    assert Hand.objects.filter(game=game).count() == 0
+    # The old phone's script gets 409 (its outbox keeps the hand, refused), and nothing is written.
+    assert first.post(f"/g/{game.code}/hands", post, HTTP_HX_REQUEST="true").status_code == 409
+    assert Hand.objects.filter(game=game).count() == 0

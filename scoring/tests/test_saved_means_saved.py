@@ -3,6 +3,7 @@ saved a hand, posted again with other values (a lost reply and a fixed entry, or
 hand), is never answered "saved": the stored hand is shown and the new values are offered as a
 correction. The preview names the same hand as the heading, and says when the game moved on."""
 
+import re
 import uuid
 
 import pytest
@@ -123,3 +124,26 @@ def test_the_service_refuses_to_delete_a_hand_other_than_the_one_expected():
         delete_last_hand(game=game, expected=1)
     assert caught.value.current == 2
     assert Hand.objects.filter(game=game).count() == 2
+
+
+def test_while_the_question_is_open_the_entry_form_cannot_save_and_the_question_saves_the_next_hand_once(
+    table_client,
+):
+    game = check_game()
+    post = hand_post(1)
+    table_client.post(save_url(game), post)
+    new_hand = {**post, "bid": "30", "tricks_NS": "20"}
+    html = table_client.post(save_url(game), new_hand).content.decode()
+    # The entry form's Save (and Enter, its default button) is off while the question is open.
+    assert re.search(r'<button type="submit" class="save" disabled>\s*Save hand 2', html)
+    assert 'class="default-submit" tabindex="-1" aria-hidden="true" disabled' in html
+    offer = html[html.index('class="correction-offer"') : html.index("</section>")]
+    assert "Save my values as hand 2" in offer
+    next_form = offer[offer.index(f'action="/g/{game.code}/hands"') :]
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', next_form))
+    for _tap in range(2):  # a second tap (or Back and the same tap) saves nothing more
+        table_client.post(save_url(game), fields)
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")] == [
+        int(post["bid"]),
+        30,
+    ]

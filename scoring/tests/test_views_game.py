@@ -103,10 +103,10 @@ def test_the_scoreboard_costs_the_same_queries_whatever_the_number_of_hands(djan
     for number in range(1, hands + 1):
         record_hand(game=game, number=number, data=quick_hand(bidder="NESW"[number % 4]))
     client = client_with_token(game)  # the scoring phone without an account: no session to read
-    # session-less page: the game with the device's right to it (one query, scoring/devices.py),
+    # session-less page: the game, the device's right to it (two plain queries, scoring/devices.py),
     # then its seats, hands and corrections
     for _view in range(2):
-        with django_assert_num_queries(4):
+        with django_assert_num_queries(5):
             response = client.get(f"/g/{game.code}/")
         assert f"#{hands} " in text(response) and "#1 " in text(response)
 

@@ -92,6 +92,41 @@ def test_the_live_poll_answers_204_while_nothing_changes_then_the_new_scoreboard
     assert "#2" in html and "Edit hand" not in html
 
 
+def test_the_share_links_poll_answers_304_from_one_query_and_never_a_stale_scoreboard(
+    django_assert_num_queries,
+):
+    """The watchers' poll: while nothing changed, one query (the version's two columns) and 304;
+    after a save, the new scoreboard with the ETag of what it shows, then 304 to that again."""
+    game = make_game(hands=1)
+    watcher = Client()
+    page = watcher.get(f"/s/{game.share_code}/").content.decode()
+    poll = found(r'hx-get="([^"]+)" hx-trigger="every 3s"', page).replace("&amp;", "&")
+    htmx = {"HX-Request": "true"}
+    with django_assert_num_queries(2):  # the version it shows: read for the ETag and by the view
+        first = watcher.get(poll, headers=htmx)
+    assert first.status_code == 204
+    with django_assert_num_queries(1):
+        assert watcher.get(poll, headers={**htmx, "If-None-Match": first["ETag"]}).status_code == 304
+    record_hand(game=game, number=2, data=quick_hand(bidder="E"))
+    changed = watcher.get(poll, headers={**htmx, "If-None-Match": first["ETag"]})
+    assert changed.status_code == 200 and "#2" in text(changed)
+    assert changed["ETag"] != first["ETag"]
+    with django_assert_num_queries(2):  # a second watcher: the scoreboard the first one drew
+        second = Client().get(poll, headers={**htmx, "If-None-Match": first["ETag"]})
+    assert second.status_code == 200 and second.content == changed.content
+    assert second["ETag"] == changed["ETag"]
+    assert watcher.get(poll, headers={**htmx, "If-None-Match": changed["ETag"]}).status_code == 304
+    record_hand(game=game, number=3, data=quick_hand(bidder="S"))
+    again = watcher.get(poll, headers={**htmx, "If-None-Match": changed["ETag"]})
+    assert again.status_code == 200 and "#3" in text(again)
+
+
+def test_the_share_links_poll_of_an_unknown_game_is_404():
+    unknown = Client().get("/s/nosuchcode/live?v=1", headers={"If-None-Match": '"1-share-en"'})
+    assert unknown.status_code == 404
+    assert Client().get("/s/nosuchcode/live").status_code == 404
+
+
 def _finished_game() -> Game:
     game = standard_game(target=30)
     record_hand(game=game, number=1, data=quick_hand())
@@ -106,16 +141,22 @@ def test_the_live_poll_stops_with_286_when_the_game_is_over():
     response = Client().get(f"/s/{game.share_code}/live?v=old")
     assert response.status_code == 286
     assert 'hx-trigger="every 3s"' not in response.content.decode()
+    again = Client().get(f"/s/{game.share_code}/live?v=old")  # the scoreboard already drawn
+    assert again.status_code == 286 and again.content == response.content
 
 
-def test_the_editing_phone_polls_only_the_scoreboard_and_reloads_when_the_game_ends():
+def test_the_editing_phone_polls_only_the_scoreboard_and_the_entry_gives_way_when_the_game_ends():
     game = standard_game(target=30)
     phone = client_with_token(game)
     record_hand(game=game, number=1, data=quick_hand())
     assert phone.get(f"/g/{game.code}/live?v=old").status_code == 200
     assert 'id="hand-form"' not in phone.get(f"/g/{game.code}/live?v=old").content.decode()
     record_hand(game=game, number=2, data=quick_hand(bidder="E"))
-    assert phone.get(f"/g/{game.code}/live?v=old")["HX-Refresh"] == "true"
+    # In place, not a whole new page: that would drop the answer of the save that ended the game.
+    ended = phone.get(f"/g/{game.code}/live?v=old")
+    assert ended.status_code == 286 and "HX-Refresh" not in ended
+    html = ended.content.decode()
+    assert 'id="game-over"' in html and '<section id="entry" hx-swap-oob="true" hidden>' in html
     assert Client().get(f"/g/{game.code}/live").status_code == 403
 
 

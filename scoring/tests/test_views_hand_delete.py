@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.test import Client
 
@@ -65,3 +67,30 @@ def test_it_needs_the_csrf_token():
     record_hand(game=game, number=1, data={"passed": True})
     assert Client(enforce_csrf_checks=True).post(delete_url(game), {"number": "1"}).status_code == 403
     assert Hand.objects.count() == 1
+
+
+def test_undo_puts_the_hands_values_back_on_the_entry_form_once(client):
+    from tests.helpers import WORKED_EXAMPLE, hand_post, save_url
+
+    game = check_game()
+    client.post(save_url(game), hand_post(1))
+    page = client.post(delete_url(game), {"number": "1", "undo": "1"}, follow=True)
+    assert "Hand 1 undone: its values are back on the form below." in text(page)
+    html = page.content.decode()
+    assert Hand.objects.count() == 0
+    # The same values, ready to fix one field and save again as hand 1.
+    assert f'name="bid" value="{WORKED_EXAMPLE["bid"]}"' in html
+    assert re.search(f'name="bidder" value="{WORKED_EXAMPLE["bidder"]}"[^>]*checked', html)
+    assert f'name="tricks_NS" value="{WORKED_EXAMPLE["tricks_NS"]}"' in html
+    assert "Save hand 1" in text(page)
+    # Once: the next page is a blank form again; a plain Delete leaves the form blank.
+    assert 'name="bid" value="' not in client.get(f"/g/{game.code}/").content.decode()
+
+
+def test_a_plain_delete_leaves_the_entry_form_blank(client):
+    from tests.helpers import hand_post, save_url
+
+    game = check_game()
+    client.post(save_url(game), hand_post(1))
+    page = client.post(delete_url(game), {"number": "1"}, follow=True)
+    assert 'name="bid" value="' not in page.content.decode()

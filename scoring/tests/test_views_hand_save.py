@@ -1,4 +1,5 @@
 import re
+import uuid
 
 import pytest
 from django.test import Client
@@ -82,7 +83,7 @@ def test_a_stale_hand_number_gets_a_conflict_and_keeps_the_input(client):
     [
         ({"bid": "19"}, 'id="bid-field"', "Bid 19 is below the minimum bid of 20"),
         ({"bid": "lots"}, 'id="bid-field"', "Enter a whole number."),
-        ({"bid": "99999999999999999999"}, 'id="bid-field"', "less than or equal to 9999"),
+        ({"bid": "99999999999999999999"}, 'id="bid-field"', "A bid is at most 9999."),
         ({"bid": ""}, 'id="bid-field"', "Enter the bid."),
         ({"bidder": "X"}, 'id="bidder"', "Select a valid choice"),
         ({"bidder": ""}, 'id="bidder"', "Tap the seat that won the bid."),
@@ -219,11 +220,11 @@ def test_a_save_costs_the_same_queries_whatever_the_number_of_hands(django_asser
     for number in range(1, hands + 1):
         record_hand(game=game, number=number, data={"passed": True})
     phone = client_with_token(game)  # the scoring phone without an account: no session to read
-    # the game with the device's right to it (permission check, one query), seats (locked), the
+    # the game and the device's right to it (permission check, two plain queries), seats (locked), the
     # settings read again under the lock (they may have changed: scoring/game_settings.py), hands,
     # the new hand, the summary, the new hand's statistics, the game's statistics (one upsert); the
     # savepoint. No ratings query: a hand appended to a game in progress rates nothing.
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(11):
         response = phone.post(save_url(game), hand_post(hands + 1))
     assert response.status_code == 302
     assert Hand.objects.filter(game=game).count() == hands + 1
@@ -233,8 +234,8 @@ def test_an_htmx_save_draws_the_page_without_reading_or_scoring_the_game_again(d
     game = check_game()
     record_hand(game=game, number=1, data={"passed": True})
     phone = client_with_token(game)
-    # the 10 queries of a save, and the corrections shown in the history: nothing else
-    with django_assert_num_queries(11):
+    # the 11 queries of a save, and the corrections shown in the history: nothing else
+    with django_assert_num_queries(12):
         response = phone.post(save_url(game), hand_post(2), headers={"HX-Request": "true"})
     page = text(response)
     assert "Hand 2 saved." in page and "N–S (Anna & Cecilia) 36 4 chips" in page
@@ -258,3 +259,26 @@ def test_an_undo_after_another_hand_was_saved_deletes_nothing(client):
     client.post(save_url(game), hand_post(2))
     response = client.post(undo, {"number": "1"}, follow=True)
     assert "Nothing deleted" in text(response) and Hand.objects.count() == 2
+
+
+def test_out_of_range_numbers_get_the_apps_messages_naming_the_field_and_the_browser_leaves_them_to_it(
+    table_client,
+):
+    game = standard_game()
+    page = table_client.get(f"/g/{game.code}/").content.decode()
+    assert re.search(r'<form id="hand-form"[^>]* novalidate', page)
+    post = {
+        "submission_id": str(uuid.uuid4()),
+        "number": "1",
+        "bidder": "S",
+        "bid": "99999",
+        "trump": "hearts",
+        "meld_mode": "points",
+        "meld_points_N": "10000",
+        "tricks_NS": "30",
+    }
+    html = table_client.post(save_url(game), post).content.decode()
+    lines = re.findall(r'<li data-field="([^"]+)">([^<]+)</li>', html)
+    assert ("bid", "Bid: A bid is at most 9999.") in lines
+    assert ("meld_points_N", "North (Anna): The most a player can meld is 9999.") in lines
+    assert ("tricks_NS", "N–S (Anna &amp; Cecilia): A side takes at most 25 trick points.") in lines

@@ -5,7 +5,7 @@ ETag, 286 once the game is over) and reloads itself without JavaScript."""
 import pytest
 from django.test import Client
 
-from scoring import services
+from scoring.services.hands import record_hand
 from tests.access_helpers import client_with_token
 from tests.helpers import check_game, found, quick_hand, standard_game, text
 
@@ -16,7 +16,7 @@ HTMX = {"HX-Request": "true"}
 
 def test_it_shows_each_sides_total_to_go_chips_and_the_deal_without_any_form():
     game = check_game()
-    services.record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=1, data={"passed": True})
     page = Client().get(f"/s/{game.share_code}/table/")
     assert page.status_code == 200
     seen = text(page)
@@ -44,7 +44,7 @@ def test_the_poll_answers_204_then_304_until_a_hand_is_saved_then_the_new_board(
     first = reader.get(poll, headers=HTMX)
     assert first.status_code == 204 and first["ETag"]
     assert reader.get(poll, headers={**HTMX, "If-None-Match": first["ETag"]}).status_code == 304
-    services.record_hand(game=game, number=1, data={"passed": True})
+    record_hand(game=game, number=1, data={"passed": True})
     again = reader.get(poll, headers={**HTMX, "If-None-Match": first["ETag"]})
     assert again.status_code == 200 and "Hand 2: East (Bo) deals" in text(again)
     assert again.content.decode().lstrip().startswith('<section id="table-board"')
@@ -55,7 +55,7 @@ def test_a_finished_game_stops_the_poll_and_names_the_winner():
     number = 0
     while not game.finished:
         number += 1
-        services.record_hand(game=game, number=number, data=quick_hand(ns_meld=30, ns_tricks=25))
+        record_hand(game=game, number=number, data=quick_hand(ns_meld=30, ns_tricks=25))
         game.refresh_from_db()
     page = Client().get(f"/s/{game.share_code}/table/")
     assert "Winner: N–S (Anna & Cecilia)" in text(page)

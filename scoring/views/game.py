@@ -4,12 +4,14 @@ their scoreboard up to date."""
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
@@ -17,27 +19,32 @@ from django.views.decorators.http import condition, require_GET, require_http_me
 from django.views.decorators.vary import vary_on_cookie
 
 from scoring import game_settings
+from scoring.devices import scoring_moved_at
 from scoring.forms.game import GameForm
 from scoring.handover import (
     recovery_code,
 )
 from scoring.models import Game
 from scoring.permissions import (
+    UNSENT_KEY,
     can_edit_game,
+    checked_can_edit,
     game_of,
     get_shared_game_or_404,
     grant_edit_token,
     readable_games,
     require_game_view,
-    require_shared_game,
+    scoring_moved_away,
 )
 from scoring.selectors.board import scoreboard
 from scoring.selectors.lists import game_lists
+from scoring.unsent import field_labels, unsent_lines
 from scoring.views.page import (
     HtmxHttpRequest,
     board_context,
     game_html,
     game_page_html,
+    hand_form,
 )
 
 
@@ -91,13 +98,33 @@ def game_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def shared_game(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
     """The read-only share link: scoreboard, history and awards, no controls."""
     game = get_shared_game_or_404(share_code)
+    # The phone that scored the game until another took over: told since when, with the hand it
+    # had not sent yet (its last post, or what its script kept) to copy.
+    moved = _moved(request, game) if scoring_moved_away(request, game) else None
     if request.htmx:
-        return HttpResponse(game_html(request, game, mode="share"))
-    return HttpResponse(game_page_html(request, game, mode="share"))
+        return HttpResponse(game_html(request, game, mode="share", moved=moved))
+    return HttpResponse(game_page_html(request, game, mode="share", moved=moved))
+
+
+def _moved(request: HttpRequest, game: Game) -> dict[str, Any]:
+    labels = field_labels(hand_form(game, None))
+    posted = request.session.pop(UNSENT_KEY.format(pk=game.pk), None) if hasattr(request, "session") else None
+    fields = (
+        [(str(pair[0]), str(pair[1])) for pair in posted if len(pair) == 2]
+        if isinstance(posted, list)
+        else []
+    )
+    return {
+        "at": scoring_moved_at(game),
+        "code": game.code,
+        "labels": labels,
+        "lines": unsent_lines(labels, fields),
+    }
 
 
 def _live_mode(request: HttpRequest, game: Game) -> str:
-    return "edit" if can_edit_game(request, game) else "view"
+    """As the guard found it: the poll writes nothing, and its ETag and its answer ask it."""
+    return "edit" if checked_can_edit(request, game) else "view"
 
 
 def _live_etag(request: HttpRequest, code: str) -> str:
@@ -106,8 +133,27 @@ def _live_etag(request: HttpRequest, code: str) -> str:
     return f"{game_settings.version(game)}-{_live_mode(request, game)}-{get_language()}"
 
 
-def _shared_etag(request: HttpRequest, share_code: str) -> str:
-    return f"{game_settings.version(game_of(request))}-share-{get_language()}"
+def _shared_state(share_code: str) -> tuple[int, str, bool] | None:
+    """The share link's game as its poll needs it, from the version's columns alone: (pk,
+    version, finished), or None (no such game). Most polls need no more (304, 204, or the
+    scoreboard another watcher's poll drew)."""
+    rows = Game.objects.filter(share_code=share_code).values_list(
+        "pk", "hand_count", "updated_at", "finished"
+    )
+    for pk, hand_count, updated_at, finished in rows[:1]:
+        return pk, game_settings.version_of(hand_count, updated_at), finished
+    return None
+
+
+def _shared_etag(request: HttpRequest, share_code: str) -> str | None:
+    """The share link's ETag (None, no such game: the view's 404)."""
+    state = _shared_state(share_code)
+    return f"{state[1]}-share-{get_language()}" if state else None
+
+
+def _shared_key(pk: int) -> str:
+    """Where the share link's scoreboard is kept drawn: one copy per game and language."""
+    return f"shared-live:{pk}:{get_language()}"
 
 
 @require_GET
@@ -124,24 +170,30 @@ def game_live(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-@require_shared_game
 @condition(etag_func=_shared_etag)
 def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
-    return _live(request, game_of(request), mode="share")
+    state = _shared_state(share_code)
+    if state is not None:
+        pk, version, finished = state
+        if request.GET.get("v") == version:
+            return HttpResponse(status=204)  # the version the phone shows: htmx swaps nothing
+        kept = cache.get(_shared_key(pk))
+        if isinstance(kept, tuple) and kept[0] == version:  # drawn for another watcher
+            return HttpResponse(kept[1], status=286 if finished else 200)
+    game = get_shared_game_or_404(share_code)
+    response = _live(request, game, mode="share")
+    # The ETag of what is shown: a hand saved since the ETag's read is in this scoreboard already.
+    response["ETag"] = quote_etag(f"{game_settings.version(game)}-share-{get_language()}")
+    return response
 
 
 def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
     if request.GET.get("v") == game_settings.version(game):
         return HttpResponse(status=204)  # htmx swaps nothing on 204
-    if mode == "edit" and game.finished:
-        # The entry form gives way to the end of the game: a whole new page.
-        response = HttpResponse(status=204)
-        response["HX-Refresh"] = "true"
-        return response
     if mode == "share":
         # Every phone on the share link is shown the same: drawn once per version and language,
         # one copy per game and language (a new version replaces the last).
-        key, version = f"shared-live:{game.pk}:{get_language()}", game_settings.version(game)
+        key, version = _shared_key(game.pk), game_settings.version(game)
         kept = cache.get(key)
         if isinstance(kept, tuple) and kept[0] == version:
             html = kept[1]
@@ -157,8 +209,12 @@ def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
 def _live_html(request: HtmxHttpRequest, game: Game, *, mode: str) -> str:
     """The new scoreboard, with the hands and the end of the game swapped in beside it."""
     context = board_context(request, game, scoreboard(game), mode=mode)
-    html = render_to_string("scoring/game.html#scoreboard", context, request)
+    html: str = render_to_string("scoring/game.html#scoreboard", context, request)
     html += render_to_string("scoring/game.html#history", {**context, "oob": True}, request)
-    if mode != "edit":
+    if mode != "edit" or game.finished:
         html += render_to_string("scoring/game.html#game-end", {**context, "oob": True}, request)
+    if mode == "edit" and game.finished:
+        # The entry form gives way to the end of the game, in place: a whole new page would drop
+        # the answer of the save that ended it ("Hand N saved · Undo"), which may still be on its way.
+        html += '<section id="entry" hx-swap-oob="true" hidden></section>'
     return html

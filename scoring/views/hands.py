@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core import strict_input
 from scoring.forms.hand import HandForm
 from scoring.forms.hand_initial import hand_initial
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, HandChange
 from scoring.permissions import (
     actor_for,
     can_edit_game,
@@ -45,6 +45,7 @@ from scoring.views.page import (
     game_html,
     hand_form,
     render_game,
+    undone_key,
 )
 
 
@@ -232,6 +233,24 @@ def hand_delete_last(request: HttpRequest, code: str) -> HttpResponse:
             return redirect("scoring:game", code=code)
     if deleted is None:
         messages.info(request, _("There is no hand to delete."))
+    elif request.POST.get("undo"):
+        # Undo of a save: the hand's values go back on the entry form (page.game_context), so a
+        # typo is fixed by changing one field and saving again.
+        change = (
+            HandChange.objects.filter(game=game, hand_number=deleted, action=HandChange.Action.DELETE)
+            .order_by("-pk")
+            .first()
+        )
+        if change is not None and change.old_data:
+            request.session[undone_key(game)] = {"number": deleted, "data": change.old_data}
+        messages.success(
+            request,
+            _(
+                "Hand %(number)d undone: its values are back on the form below. Change what was wrong "
+                "and save it again."
+            )
+            % {"number": deleted},
+        )
     else:
         messages.success(request, _("Hand %(number)d deleted.") % {"number": deleted})
     return redirect("scoring:game", code=code)
@@ -288,6 +307,8 @@ def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[st
         ),
         "action": reverse("scoring:hand_edit", args=[game.code, stored.number]),
         "fields": fields,
+        "next": board.next_number,
+        "next_id": uuid.uuid4(),
     }
     return render_game(request, board, form, conflict=message, correction=correction, messages=[])
 

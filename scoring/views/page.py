@@ -17,6 +17,7 @@ from django_htmx.middleware import HtmxDetails
 from scoring import game_settings
 from scoring.audit import game_corrections
 from scoring.forms.hand import HandForm
+from scoring.forms.hand_initial import hand_initial
 from scoring.handover import (
     recovery_code,
 )
@@ -57,14 +58,22 @@ def form_urls(game: Game, edit_number: int | None) -> dict[str, Any]:
     }
 
 
-def game_page_html(request: HttpRequest, game: Game, *, mode: str, board: Scoreboard | None = None) -> str:
+def game_page_html(
+    request: HttpRequest, game: Game, *, mode: str, board: Scoreboard | None = None, **extra: Any
+) -> str:
     """The whole game page, drawn for this request (its CSRF token, a fresh submission id, its messages)."""
-    return render_to_string("scoring/game.html", game_context(request, game, mode, board), request)
+    return render_to_string(
+        "scoring/game.html", {**game_context(request, game, mode, board), **extra}, request
+    )
 
 
-def game_html(request: HttpRequest, game: Game, *, mode: str, board: Scoreboard | None = None) -> str:
+def game_html(
+    request: HttpRequest, game: Game, *, mode: str, board: Scoreboard | None = None, **extra: Any
+) -> str:
     """The #game fragment (an htmx request's answer), with a fresh entry form for editors."""
-    return render_to_string("scoring/game.html#game", game_context(request, game, mode, board), request)
+    return render_to_string(
+        "scoring/game.html#game", {**game_context(request, game, mode, board), **extra}, request
+    )
 
 
 def game_context(request: HttpRequest, game: Game, mode: str, board: Scoreboard | None) -> dict[str, Any]:
@@ -74,11 +83,36 @@ def game_context(request: HttpRequest, game: Game, mode: str, board: Scoreboard 
     context = board_context(request, game, board, mode=mode)
     if mode == "edit":
         initial = {"number": board.next_number, "submission_id": uuid.uuid4(), "meld_mode": game.meld_mode}
+        undone = _undone_hand(request, game, board.next_number)
+        if undone is not None:  # a hand just undone: its values back on the form, to fix and save again
+            if undone.get("melds"):
+                initial["meld_mode"] = Game.MeldMode.ITEMS
+            initial.update(hand_initial(undone, board.settings, board.next_number))
         context["form"] = HandForm(initial=initial, settings=board.settings, players=board.players)
-        # Everything a blank entry form's fields show besides the language and the game's address
-        # (the template keeps them drawn under this key: a hand's save draws only what changed).
-        context["blank_form_key"] = repr((board.settings, sorted(board.players.items()), game.meld_mode))
+        if undone is None:
+            # Everything a blank entry form's fields show besides the language and the game's address
+            # (the template keeps them drawn under this key: a hand's save draws only what changed).
+            context["blank_form_key"] = repr((board.settings, sorted(board.players.items()), game.meld_mode))
     return context
+
+
+def undone_key(game: Game) -> str:
+    """The session key under which Undo leaves the values of the hand it deleted (for the next page)."""
+    return f"scoring:undone:{game.code}"
+
+
+def _undone_hand(request: HttpRequest, game: Game, next_number: int) -> dict[str, Any] | None:
+    """The stored values of the hand Undo just deleted, once (taken from the session), if that hand
+    is still the one to enter next."""
+    session = getattr(request, "session", None)
+    undone = session.pop(undone_key(game), None) if session is not None else None
+    if (
+        isinstance(undone, dict)
+        and undone.get("number") == next_number
+        and isinstance(undone.get("data"), dict)
+    ):
+        return dict(undone["data"])
+    return None
 
 
 def board_context(request: HttpRequest, game: Game, board: Scoreboard, *, mode: str) -> dict[str, Any]:

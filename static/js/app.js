@@ -109,10 +109,84 @@
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
+  // One game per new-game form, however it comes back: the server draws a fresh setup token each
+  // time it draws the form, and Back to it is drawn afresh (the service worker fetches it again), so
+  // the token this history entry first had is kept in the entry's state and put back: Back, then
+  // Start again, opens the game that form already made (the server looks the token up).
+  function keepSetupToken(form) {
+    const field = form && form.querySelector("input[name=setup_token]");
+    if (!field) return;
+    const state = history.state && typeof history.state === "object" ? history.state : {};
+    if (state.setupToken) field.value = state.setupToken;
+    else history.replaceState(Object.assign({}, state, { setupToken: field.value }), "");
+  }
+
+  // A number out of range says so as it is typed, naming the field, in the page's language (the
+  // hand form has novalidate: the browser's own bubble would speak the browser's language); the
+  // range is the field's min and max, drawn by the server from the rule book's tables.
+  function say(key, values) {
+    const el = document.getElementById("table-strings");
+    let text = (el ? JSON.parse(el.textContent) : {})[key] || key;
+    Object.keys(values).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
+    return text;
+  }
+
+  function labelOf(input) {
+    const label = input.id && document.querySelector('label[for="' + input.id + '"]');
+    if (!label) return input.name;
+    const copy = label.cloneNode(true);
+    copy.querySelectorAll(".worth").forEach(function (el) { el.remove(); });
+    return copy.textContent.trim();
+  }
+
+  function checkRange(input) {
+    const box = input.closest(".field, .meld-row") || input.parentElement;
+    let note = box.querySelector(":scope > .range-error");
+    const text = input.value.trim();
+    const low = input.min === "" ? 0 : Number(input.min);
+    const high = input.max === "" ? Infinity : Number(input.max);
+    const bad = text !== "" && (!/^\d+$/.test(text) || Number(text) < low || Number(text) > high);
+    if (!bad) {
+      if (note) note.remove();
+      return;
+    }
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "errorlist range-error";
+      note.setAttribute("role", "alert");
+      box.append(note);
+    }
+    note.textContent = say("range", { field: labelOf(input), min: low, max: high });
+    input.setAttribute("aria-invalid", "true");
+  }
+
+  // A message the server drew about a field (beside it, and in the list by Save) goes once the
+  // field is changed: the live preview says what is still missing.
+  function clearStale(el) {
+    const form = el.form;
+    const name = el.name;
+    if (!form || !name || form.id !== "hand-form") return;
+    for (let box = el.parentElement; box && box !== form; box = box.parentElement) {
+      if (!box.matches(".field, fieldset.choices, .played-tricks, details.seat-melds, .meld-quick")) continue;
+      box.querySelectorAll(":scope > .errorlist:not(.range-error)").forEach(function (list) { list.remove(); });
+      box.classList.remove("has-error");
+    }
+    form.querySelectorAll('[name="' + name + '"][aria-invalid]').forEach(function (input) {
+      const box = input.closest(".field, .meld-row");
+      if (!box || !box.querySelector(".range-error")) input.removeAttribute("aria-invalid");
+    });
+    form.querySelectorAll(".save-errors li[data-field]").forEach(function (line) {
+      const field = line.dataset.field;
+      if (name === field || name.startsWith(field + "_")) line.remove();
+    });
+    form.querySelectorAll(".save-errors").forEach(function (list) { if (!list.children.length) list.remove(); });
+  }
+
   function init(root) {
     root.querySelectorAll("button[data-step][hidden]").forEach(function (b) { b.hidden = false; });
     root.querySelectorAll("details.seat-melds").forEach(seatSums);
     setupDefaults(document.querySelector("form.setup"));
+    keepSetupToken(document.querySelector("form.setup"));
   }
 
   document.addEventListener("click", function (event) {
@@ -127,11 +201,14 @@
   });
   document.addEventListener("input", function (event) {
     const el = event.target;
+    clearStale(el);
+    if (el.matches("#hand-form input[type=number]")) checkRange(el);
     if (el.matches("input.count")) seatSums(el.closest("details.seat-melds"));
     if (el.matches("input.trick-points")) fillTricks(el);
   });
   document.addEventListener("change", function (event) {
     const el = event.target;
+    clearStale(el);
     if (el.matches("input[name=slam]")) slam(el);
     if (el.closest("form.setup")) setupDefaults(el.closest("form.setup"));
   });

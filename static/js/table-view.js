@@ -1,5 +1,5 @@
-// The game page's view after a save: the phone shows the top of the game ("Hand N
-// saved", the totals, the next hand's first control), and the Undo gives way to "Edit hand N"
+// The game page's view after a save: the phone shows the outcome of the save at the top of the
+// screen ("Hand N saved", or why not, or a question to answer first), and the Undo gives way to "Edit hand N"
 // after a short while; choosing the bidder opens the bidder's meld seat. Additive to
 // table.js: it only listens for new content. (The meld mode is remembered by the server, per game.)
 (function () {
@@ -28,6 +28,102 @@
     if (seat) seat.open = true;
   });
 
-  document.addEventListener("htmx:load", function (event) { settle(event.target); });
-  document.addEventListener("DOMContentLoaded", function () { settle(document.body); });
+  // The outcome of a save (saved, not saved and why, a question to answer) at the top of the
+  // screen, and focused: never drawn out of sight above a form that is still ready to save.
+  function showOutcome() {
+    const game = document.getElementById("game");
+    if (!game) return;
+    const outcome = game.querySelector(
+      ":scope > [role=status], :scope > .messages, :scope > .message.error, .correction-offer, .form-errors, .save-errors, #game-over .message.error"
+    );
+    if (!outcome) return;
+    outcome.setAttribute("tabindex", "-1");
+    outcome.scrollIntoView({ block: "start" });
+    outcome.focus({ preventScroll: true });
+  }
+
+  // A question after a save ("apply your values as a correction, or save them as the next hand")
+  // keeps the entry form's Save off until it is answered, or closed here.
+  function initOffer() {
+    const offer = document.querySelector(".correction-offer");
+    const dismiss = offer && offer.querySelector(".offer-dismiss");
+    if (!dismiss || dismiss.dataset.ready) return;
+    dismiss.dataset.ready = "1";
+    dismiss.hidden = false;
+    dismiss.addEventListener("click", function () {
+      const form = document.querySelector("form[data-game]");
+      offer.remove();
+      if (!form) return;
+      form.querySelectorAll("button.save, button.default-submit").forEach(function (b) { b.disabled = false; });
+      form.querySelectorAll(".offer-open").forEach(function (note) { note.remove(); });
+      const save = form.querySelector("button.save");
+      if (save) save.scrollIntoView({ block: "center" });
+    });
+  }
+
+  // The phone that lost the scoring to another phone: the hand it had not sent, kept by table.js
+  // (in its outbox, or as the form's draft), as text to copy, written as the server writes it
+  // (scoring/unsent.py) when the server had no post of it to draw.
+  function unsentFields(game) {
+    try {
+      const waiting = (JSON.parse(localStorage.getItem("pinochle:outbox")) || []).filter(function (x) { return x.game === game; });
+      if (waiting.length) return waiting[waiting.length - 1].fields;
+      const prefix = "pinochle:draft:" + game + ":";
+      let newest = null;
+      for (let i = 0; i < localStorage.length; i++) {
+        const key = localStorage.key(i);
+        if (!key || !key.startsWith(prefix)) continue;
+        const draft = JSON.parse(localStorage.getItem(key));
+        if (draft && (!newest || draft.at > newest.at)) newest = draft;
+      }
+      return newest ? newest.fields : [];
+    } catch (error) {
+      return [];
+    }
+  }
+
+  function unsentLines(labels, fields) {
+    const lines = [];
+    fields.forEach(function (pair) {
+      const known = labels[pair[0]];
+      const value = String(pair[1]).trim();
+      if (!known || value === "" || value === "0" || value === "off") return;
+      if (known.choices) lines.push(known.label + ": " + (known.choices[value] || value));
+      else if (value === "on") lines.push(known.label);
+      else lines.push(known.label + ": " + value);
+    });
+    return lines;
+  }
+
+  function showUnsent() {
+    const box = document.querySelector(".moved .unsent[data-game]");
+    const labels = document.getElementById("unsent-labels");
+    if (!box || box.dataset.ready) return;
+    box.dataset.ready = "1";
+    const text = box.querySelector(".unsent-text");
+    if (!text.textContent.trim() && labels) {
+      text.textContent = unsentLines(JSON.parse(labels.textContent), unsentFields(box.dataset.game)).join("\n");
+    }
+    if (!text.textContent.trim()) return;
+    box.hidden = false;
+    const copy = box.querySelector(".copy-unsent");
+    if (!copy) return;
+    copy.hidden = false;
+    copy.addEventListener("click", function () {
+      const done = function () { copy.textContent = copy.dataset.copied; };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text.textContent).then(done).catch(function () {});
+        return;
+      }
+      const range = document.createRange(); // no clipboard here: the text is selected to copy by hand
+      range.selectNodeContents(text);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+    });
+  }
+
+  document.addEventListener("pinochle:answered", showOutcome);
+  document.addEventListener("htmx:load", function (event) { settle(event.target); initOffer(); showUnsent(); });
+  document.addEventListener("DOMContentLoaded", function () { settle(document.body); initOffer(); showUnsent(); });
 })();

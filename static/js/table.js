@@ -167,6 +167,7 @@
     // Ours, not htmx's: stopped on the way down, before the form's own listeners.
     event.preventDefault();
     event.stopPropagation();
+    if (form.querySelector("button.save[disabled]")) return; // a question above is still open
     let idField = form.querySelector("[name=submission_id]");
     if (!idField.value) idField.value = uuid4();
     const item = {
@@ -247,9 +248,11 @@
       localStorage.removeItem(draftKey(item.game, item.number));
     }
     const game = document.getElementById("game");
-    const here = entryForm();
-    if (game && here && here.dataset.game === item.game) {
+    // This game's page, with its entry form or without (the scoreboard's poll may have seen the
+    // game end first and put the game-over box in its place): the answer says what was saved.
+    if (game && game.dataset.code === item.game) {
       htmx.swap(game, text, { swapStyle: "outerHTML" });
+      document.dispatchEvent(new CustomEvent("pinochle:answered")); // table-view.js shows the outcome
       // An answer that still offers this hand number without saying why is out of date (it was
       // drawn while the same hand was being saved by an earlier try): ask for the game again.
       const stale = number && Number(number.value) === Number(item.number) &&
