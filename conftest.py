@@ -69,41 +69,12 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 @pytest.fixture
 def table_client(db):
     """The test client signed in as the account that created the games of tests/helpers.py: it may
-    enter, correct and delete their hands (an edit right, as the scoring phone has)."""
-    from django.test import Client
-
+    enter, correct and delete their hands (an edit right, as the scoring phone has). Not a persona:
+    it holds no club role, only the games check_game() says it created."""
+    from tests.access_helpers import signed_in
     from tests.helpers import table_user
 
-    client = Client()
-    client.force_login(table_user())
-    return client
-
-
-@pytest.fixture
-def league_client(db):
-    """A club organiser's client for the league pages: a plain account (no superuser) that
-    organises "Hemmaklubben" and becomes the organiser of every club the test creates, as the
-    admin makes a club's creator its organiser (clubs.services.grant_founding_organiser)."""
-    from django.contrib.auth.models import User
-    from django.db.models.signals import post_save
-    from django.test import Client
-
-    from clubs.models import Club
-    from clubs.services import grant_founding_organiser
-
-    organiser = User.objects.create_user("organiser", "organiser@example.org", "not-used-here-1")
-    grant_founding_organiser(user=organiser, club_id=Club.objects.create(name="Hemmaklubben").pk)
-
-    def found(sender, instance, created, **kwargs):
-        if created:
-            grant_founding_organiser(user=organiser, club_id=instance.pk)
-
-    post_save.connect(found, sender=Club, dispatch_uid="league_client_founder")
-    client = Client()
-    client.force_login(organiser)
-    client.user = organiser  # type: ignore[attr-defined]
-    yield client
-    post_save.disconnect(sender=Club, dispatch_uid="league_client_founder")
+    return signed_in(table_user())
 
 
 @pytest.fixture(autouse=True)
@@ -146,17 +117,21 @@ def people(db):
     charlie is a member, dave organises OTHER_CLUB (tests/access_helpers.py), each with an account
     whose password is PASSWORD. A test or fixture that needs a persona asks for `people` (or for a
     fixture built on it) and never makes one itself; a test about some other account makes that
-    account. A live-server test gets them in its own transactional database."""
+    account. A live-server test gets them in its own transactional database.
+
+    It is a tests.access_helpers.People: `people["alice"]` is her account, `people.client("bob")` a
+    client signed in as bob, and `people.organiser_of(club)` (`scorer_of`, `member_of`) grants the
+    role in a club the test made and returns the persona's client."""
     from django.contrib.auth.models import User
 
     from clubs.models import Club, ClubRole
-    from tests.access_helpers import CLUB, OTHER_CLUB, PASSWORD, PERSONAS
+    from tests.access_helpers import CLUB, OTHER_CLUB, PASSWORD, PERSONAS, People
 
-    people = {name: User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in PERSONAS}
+    users = {name: User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in PERSONAS}
     for club_id in (CLUB, OTHER_CLUB):
         Club.objects.get_or_create(pk=club_id, defaults={"name": f"Club {club_id}"})
-    ClubRole.objects.create(user=people["alice"], club_id=CLUB, role=ClubRole.Role.ORGANISER)
-    ClubRole.objects.create(user=people["bob"], club_id=CLUB, role=ClubRole.Role.SCORER)
-    ClubRole.objects.create(user=people["charlie"], club_id=CLUB, role=ClubRole.Role.MEMBER)
-    ClubRole.objects.create(user=people["dave"], club_id=OTHER_CLUB, role=ClubRole.Role.ORGANISER)
-    return people
+    ClubRole.objects.create(user=users["alice"], club_id=CLUB, role=ClubRole.Role.ORGANISER)
+    ClubRole.objects.create(user=users["bob"], club_id=CLUB, role=ClubRole.Role.SCORER)
+    ClubRole.objects.create(user=users["charlie"], club_id=CLUB, role=ClubRole.Role.MEMBER)
+    ClubRole.objects.create(user=users["dave"], club_id=OTHER_CLUB, role=ClubRole.Role.ORGANISER)
+    return People(users)

@@ -4,13 +4,14 @@ OTHER_CLUB), games, and clients and requests as a persona or a phone."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
 
-from clubs.models import Club
+from clubs.models import Club, ClubRole
 from scoring.devices import DEVICE_COOKIE, attach_device, remember_device
 from scoring.models import Game
 from scoring.permissions import grant_edit_token
@@ -53,6 +54,48 @@ def signed_in(person: str | User, address: str = "127.0.0.1") -> Client:
     client = Client(REMOTE_ADDR=address)
     client.force_login(user)
     return client
+
+
+class People(Mapping[str, User]):
+    """The personas' accounts by name (`people["alice"]`) and clients signed in as them, as the root
+    conftest's `people` fixture gives them. A test that makes a club of its own and needs a role in
+    it says so: `people.organiser_of(club)` makes alice its organiser and returns her client
+    (`scorer_of` bob, `member_of` charlie). Nothing grants a role the test did not ask for."""
+
+    def __init__(self, users: dict[str, User]) -> None:
+        self.users = users
+
+    def __getitem__(self, name: str) -> User:
+        return self.users[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.users)
+
+    def __len__(self) -> int:
+        return len(self.users)
+
+    def client(self, name: str, address: str = "127.0.0.1") -> Client:
+        """A test client signed in as the persona `name`."""
+        return signed_in(self[name], address)
+
+    def grant(self, name: str, role: str, *clubs: Club | int) -> Client:
+        """Give persona `name` the club role `role` in each of `clubs` (Club or pk); their client."""
+        for club in clubs:
+            club_id = club if isinstance(club, int) else club.pk
+            ClubRole.objects.update_or_create(user=self[name], club_id=club_id, defaults={"role": role})
+        return self.client(name)
+
+    def organiser_of(self, *clubs: Club | int) -> Client:
+        """alice's client, alice made an organiser of each of `clubs` (she organises CLUB already)."""
+        return self.grant("alice", ClubRole.Role.ORGANISER, *clubs)
+
+    def scorer_of(self, *clubs: Club | int) -> Client:
+        """bob's client, bob made a scorer of each of `clubs` (he scores for CLUB already)."""
+        return self.grant("bob", ClubRole.Role.SCORER, *clubs)
+
+    def member_of(self, *clubs: Club | int) -> Client:
+        """charlie's client, charlie made a member of each of `clubs` (a member of CLUB already)."""
+        return self.grant("charlie", ClubRole.Role.MEMBER, *clubs)
 
 
 def make_game(*, hands: int = 0, club_id: int | None = None) -> Game:

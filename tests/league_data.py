@@ -21,7 +21,9 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from clubs.models import Club, Membership, Player, Season
+from django.contrib.auth.models import User
+
+from clubs.models import Club, ClubRole, Membership, Player, Season
 from scoring import filing
 from scoring.models import Game
 from scoring.services.games import create_game
@@ -89,8 +91,11 @@ def play(
     return game
 
 
-def small_season() -> dict[str, Any]:
+def small_season(organiser: User | None = None) -> dict[str, Any]:
+    """The season above; `organiser` (an account, e.g. the persona alice) organises its club."""
     club = Club.objects.create(name="Klubbén")
+    if organiser is not None:
+        ClubRole.objects.create(user=organiser, club=club, role=ClubRole.Role.ORGANISER)
     season = Season.objects.create(
         club=club, name="Vår 2026", starts_on=datetime.date(2026, 3, 1), ends_on=datetime.date(2026, 5, 31)
     )

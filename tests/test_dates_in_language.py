@@ -30,15 +30,14 @@ def page_text(client: Client, path: str, lang: str) -> str:
         ("cs", "1. 3. 2026 – 31. 5. 2026", "2. 3. 2026"),
     ],
 )
-def test_the_club_page_writes_its_dates_in_the_readers_language(
-    league_client, lang, season_dates, first_game
-):
-    data = small_season()
-    text = page_text(league_client, f"/league/clubs/{data['club'].pk}/", lang)
+def test_the_club_page_writes_its_dates_in_the_readers_language(people, lang, season_dates, first_game):
+    alice = people.client("alice")
+    data = small_season(people["alice"])
+    text = page_text(alice, f"/league/clubs/{data['club'].pk}/", lang)
     assert season_dates in text
     assert first_game in text
     assert "03/01/2026" not in text and "2026-03-01" not in text
-    assert season_dates in page_text(league_client, f"/league/seasons/{data['season'].pk}/", lang)
+    assert season_dates in page_text(alice, f"/league/seasons/{data['season'].pk}/", lang)
 
 
 @pytest.mark.parametrize(
@@ -64,12 +63,13 @@ def test_czech_writes_a_months_name_in_the_genitive_after_the_day():
 
 
 @pytest.mark.parametrize("lang", ["en", "sv", "cs"])
-def test_the_season_form_fills_its_date_inputs_in_iso_in_every_language(league_client, lang):
+def test_the_season_form_fills_its_date_inputs_in_iso_in_every_language(people, lang):
     """A date input shows nothing when its value is not ISO: Czech used to send "01.03.2026", so an
     organiser correcting a season's name would have found both dates empty."""
-    data = small_season()
+    alice = people.client("alice")
+    data = small_season(people["alice"])
     season = data["season"]
-    html = league_client.get(
+    html = alice.get(
         f"/clubs/{data['club'].pk}/seasons/{season.pk}/", headers={"Accept-Language": lang}
     ).content.decode()
     assert 'type="date"' in html
@@ -77,9 +77,10 @@ def test_the_season_form_fills_its_date_inputs_in_iso_in_every_language(league_c
 
 
 @pytest.mark.parametrize("lang", ["en", "sv", "cs"])
-def test_the_games_csv_keeps_iso_dates_in_every_language(league_client, lang):
-    small_season()
+def test_the_games_csv_keeps_iso_dates_in_every_language(people, lang):
+    alice = people.client("alice")
+    small_season(people["alice"])
     body = b"".join(
-        league_client.get("/league/export/games.csv", headers={"Accept-Language": lang}).streaming_content
+        alice.get("/league/export/games.csv", headers={"Accept-Language": lang}).streaming_content
     ).decode()
     assert ",2026-03-02," in body and ",2026-03-16," in body

@@ -37,11 +37,12 @@ LANGS = ["sv", "cs"]
 
 # What every language writes the same: people, clubs, seasons and places from the test data, the
 # game's name, the switcher's language names, file names and the seed pages' "slam"; the account
-# names of the signed-in readers ("table", "organiser") and the published results' code.
+# names of the signed-in readers ("table", the persona "alice"), the personas' clubs ("Club 7",
+# "Club 8") and the published results' code.
 NAMES = {
     "Anna", "Bo", "Cecilia", "David", "Åsa", "Örjan", "Čeněk", "Řehoř", "Klubbén", "Vår 2026",
     "Bord 1", "Pinochle", "English", "Svenska", "Čeština", "hands.csv", "games.csv", "Partner",
-    "table", "organiser", "published-results-code",
+    "table", "alice", "Club 7", "Club 8", "published-results-code",
 }  # fmt: skip
 # Swedish writes "Standard" and keeps "Check Pinochle"; "Import" is a Czech word too.
 # Czech says "Role" too (the roles page's column); as a whole word only, so "Roles" still counts.
@@ -96,20 +97,9 @@ def page_html(
 
 
 @pytest.fixture
-def organiser() -> Client:
-    """An organiser of the test season's club: a superuser counts as one of every club."""
-    from django.contrib.auth.models import User
-
-    client = Client()
-    client.force_login(User.objects.create_superuser("organiser", "organiser@example.org", None))
-    return client
-
-
-@pytest.fixture
-def table() -> Client:
-    """The phone signed in as the account that created the games of tests/helpers.py."""
-    client = Client()
-    client.force_login(table_user())
+def organiser(people, league) -> Client:
+    """alice, made the organiser of the test season's club."""
+    client: Client = people.organiser_of(league["club"])
     return client
 
 
@@ -200,8 +190,8 @@ PAGES = [
 
 
 @pytest.fixture
-def readers(organiser, table, editor) -> dict[str, Client]:
-    return {"organiser": organiser, "table": table, "editor": editor}
+def readers(organiser, table_client, editor) -> dict[str, Client]:
+    return {"organiser": organiser, "table": table_client, "editor": editor}
 
 
 @pytest.fixture
@@ -278,23 +268,26 @@ def test_sides_and_seats_use_the_languages_compass_letters(game_in_progress, edi
     assert "N–S" in english and "E–W" in english
 
 
-def test_czech_plural_forms_on_pages(table):
+def test_czech_plural_forms_on_pages(table_client):
     rules = " ".join(text_segments(page_html("/rules/", "cs")))
     for form in ("1 žeton", "2 žetony", "4 žetony", "5 žetonů", "10 žetonů"):
         assert re.search(rf"(?<!\d){form}\b", rules), form
     assert not re.search(r"(?<!\d)[2-4] žetonů|(?<!\d)(?:[5-9]|1\d) žetony", rules)
     game = check_game()
     record_hand(game=game, number=1, data=CHECK_HANDS[0])
-    assert "4 hráči" in " ".join(text_segments(page_html("/", "cs", client=table)))
+    assert "4 hráči" in " ".join(text_segments(page_html("/", "cs", client=table_client)))
 
 
-def test_the_import_report_counts_problems_in_czech_forms(organiser):
+def test_the_import_report_counts_problems_in_czech_forms(league, organiser):
     bad = {"bidder": "N", "bid": 20, "tricks": {"NS": 20, "EW": 4}}
     for count, words in ((1, "1 problém"), (2, "2 problémy"), (5, "5 problémů")):
         raw = json.dumps([{"hands": [bad]}] * count).encode()
         html = organiser.post(
             "/league/import/",
-            {"file": SimpleUploadedFile("g.json", raw, content_type="application/json")},
+            {
+                "file": SimpleUploadedFile("g.json", raw, content_type="application/json"),
+                "club": league["club"].pk,
+            },
             headers={"Accept-Language": "cs"},
         ).content.decode()
         assert f"Soubor byl odmítnut: {words}" in html
@@ -341,7 +334,10 @@ def test_the_import_report_speaks_czech(league, organiser):
 
     response = organiser.post(
         "/league/import/",
-        {"file": SimpleUploadedFile("g.json", raw, content_type="application/json")},
+        {
+            "file": SimpleUploadedFile("g.json", raw, content_type="application/json"),
+            "club": league["club"].pk,
+        },
         headers={"Accept-Language": "cs"},
     )
     html = response.content.decode()

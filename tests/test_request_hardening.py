@@ -32,14 +32,15 @@ def test_a_form_posted_in_another_charset_gets_400(charset, path):
 
 
 @pytest.mark.parametrize("charset", ["utf-16", "latin-1", "utf-32"])
-def test_a_multipart_upload_declared_in_another_charset_gets_400(charset, league_client):
+def test_a_multipart_upload_declared_in_another_charset_gets_400(charset, people):
+    alice = people.client("alice")
     boundary = "hostile"
     body = (
         f'--{boundary}\r\nContent-Disposition: form-data; name="played_on"\r\n\r\n2026-03-14\r\n'
         f"--{boundary}--\r\n"
     ).encode()
     content_type = f"multipart/form-data; boundary={boundary}; charset={charset}"
-    response = league_client.generic("POST", "/league/import/", body, content_type=content_type)
+    response = alice.generic("POST", "/league/import/", body, content_type=content_type)
     assert response.status_code == 400
     assert not Game.objects.exists()
 

@@ -16,10 +16,8 @@ LOCKED = "Too many wrong passwords"
 
 
 @pytest.fixture
-def alice_phone(alice):
-    client = Client()
-    client.force_login(alice)
-    return client
+def alice_phone(people):
+    return people.client("alice")
 
 
 def _change(client, old):

@@ -4,12 +4,9 @@ record: `int()` would read them as another id."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
-from django.test import Client
 
 from clubs.ids import record_id
-from clubs.models import ClubRole, Player
-from tests.access_helpers import PASSWORD
+from clubs.models import Player
 from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
@@ -30,12 +27,9 @@ def test_plain_digits_do():
     assert record_id("0") == 0 and record_id("42") == 42 and record_id(7) == 7
 
 
-def test_the_roster_merge_refuses_an_id_in_integer_syntax():
-    club = small_season()["club"]
-    bea = User.objects.create_user("bea", "bea@example.org", PASSWORD)
-    ClubRole.objects.create(user=bea, club=club, role=ClubRole.Role.ORGANISER)
-    client = Client()
-    client.force_login(bea)
+def test_the_roster_merge_refuses_an_id_in_integer_syntax(people):
+    club = small_season(people["alice"])["club"]
+    client = people.client("alice")
     keep, duplicate = Player.objects.filter(memberships__club=club).order_by("pk")[:2]
     players = Player.objects.count()
     for text in _variants(duplicate.pk):

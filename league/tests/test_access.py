@@ -31,17 +31,17 @@ def season(people):
     )
 
 
-def test_it_shows_a_clubs_records_to_its_roles_only(season):
+def test_it_shows_a_clubs_records_to_its_roles_only(season, people):
     for reader in ("alice", "bob", "charlie"):
         assert signed_in(reader).get(f"/league/clubs/{CLUB}/").status_code == 200
         assert signed_in(reader).get(f"/league/seasons/{season.pk}/").status_code == 200
-    assert signed_in("dave").get(f"/league/clubs/{CLUB}/").status_code == 403
+    assert people.client("dave").get(f"/league/clubs/{CLUB}/").status_code == 403
     assert Client().get(f"/league/seasons/{season.pk}/")["Location"].startswith("/accounts/login/")
-    assert "Club 7" not in signed_in("dave").get("/league/").content.decode()
+    assert "Club 7" not in people.client("dave").get("/league/").content.decode()
 
 
 def test_an_organiser_changes_roles_on_the_roles_page(people):
-    alice = signed_in("alice")
+    alice = people.client("alice")
     page = alice.get(f"/league/clubs/{CLUB}/roles/").content.decode()
     assert "charlie" in page and "Member" in page
     response = alice.post(f"/league/clubs/{CLUB}/roles/", {"username": "charlie", "role": "scorer"})
@@ -53,15 +53,15 @@ def test_an_organiser_changes_roles_on_the_roles_page(people):
 
 
 def test_the_last_organiser_cannot_step_down(people):
-    alice = signed_in("alice")
+    alice = people.client("alice")
     response = alice.post(f"/league/clubs/{CLUB}/roles/", {"username": "alice", "role": "member"})
     assert response.status_code == 400
     assert "A club needs at least one organiser." in response.content.decode()
     assert ClubRole.objects.get(user=people["alice"], club_id=CLUB).role == "organiser"
 
 
-def test_an_organiser_publishes_a_season_and_anyone_with_the_link_reads_it(season):
-    alice = signed_in("alice")
+def test_an_organiser_publishes_a_season_and_anyone_with_the_link_reads_it(season, people):
+    alice = people.client("alice")
     alice.post(f"/league/seasons/{season.pk}/publish", {"publish": "on"})
     season.refresh_from_db()
     assert season.publish_code and len(season.publish_code) >= 20
@@ -81,7 +81,7 @@ def test_a_scorer_imports_into_their_club_but_not_into_another(people):
 
     def upload(club_id):
         data = SimpleUploadedFile("game.json", json.dumps(record).encode(), content_type="application/json")
-        return signed_in("bob").post("/league/import/", {"file": data, "club": str(club_id)})
+        return people.client("bob").post("/league/import/", {"file": data, "club": str(club_id)})
 
     assert upload(OTHER_CLUB).status_code == 403
     assert "you are not a scorer or organiser of Other" in upload(OTHER_CLUB).content.decode()
@@ -89,9 +89,9 @@ def test_a_scorer_imports_into_their_club_but_not_into_another(people):
     assert upload(CLUB).status_code == 302
     assert Game.objects.get().club_id == CLUB
     # A member opens the page (a file naming a new club would make it) but imports nothing here.
-    assert signed_in("charlie").get("/league/import/").status_code == 200
+    assert people.client("charlie").get("/league/import/").status_code == 200
     data = SimpleUploadedFile("game.json", json.dumps(record).encode(), content_type="application/json")
-    refused = signed_in("charlie").post("/league/import/", {"file": data, "club": str(CLUB)})
+    refused = people.client("charlie").post("/league/import/", {"file": data, "club": str(CLUB)})
     assert refused.status_code == 403 and Game.objects.count() == 1
 
 
@@ -108,7 +108,7 @@ def test_the_scoring_phone_cannot_file_its_quick_game_in_a_club_it_has_no_role_i
     # A scorer of the club who runs the game files it.
     game.created_by = people["bob"]
     game.save(update_fields=["created_by"])
-    response = signed_in("bob").post(f"/g/{game.code}/details/", {"club": str(CLUB), "place": "Table 1"})
+    response = people.client("bob").post(f"/g/{game.code}/details/", {"club": str(CLUB), "place": "Table 1"})
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.club_id == CLUB
@@ -151,7 +151,7 @@ def test_a_seat_links_only_to_a_player_on_the_roster_of_the_games_club(people):
     game = make_game(hands=1)
     game.created_by = people["bob"]  # bob scores for the club
     game.save(update_fields=["created_by"])
-    bob = signed_in("bob")
+    bob = people.client("bob")
     page = bob.get(f"/g/{game.code}/details/").content.decode()
     assert "Member" in page and "Outsider" not in page  # players of other clubs are not listed
     response = bob.post(f"/g/{game.code}/details/", {"club": str(CLUB), "seat_N": str(stranger.pk)})

@@ -14,9 +14,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client(league_client):
-    """A club organiser: the league pages are the club's records (docs/security.md)."""
-    return league_client
+def client(people):
+    """alice, a club organiser: she organises CLUB, and each test makes her the organiser of the
+    club it makes."""
+    return people.client("alice")
 
 
 def _download(client, url):
@@ -29,8 +30,8 @@ def _download(client, url):
     return list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
 
 
-def test_it_exports_one_row_per_game_with_the_documented_columns(client):
-    data = small_season()
+def test_it_exports_one_row_per_game_with_the_documented_columns(client, people):
+    data = small_season(people["alice"])
     rows = _download(client, f"/league/export/games.csv?season={data['season'].pk}")
     assert list(rows[0]) == GAMES_COLUMNS
     assert len(rows) == 3
@@ -47,8 +48,8 @@ def test_it_exports_one_row_per_game_with_the_documented_columns(client):
     assert g3["club"] == "Klubbén" and g3["season"] == "Vår 2026" and g3["date"] == "2026-03-16"
 
 
-def test_it_exports_one_row_per_hand_with_results_and_running_totals(client):
-    data = small_season()
+def test_it_exports_one_row_per_hand_with_results_and_running_totals(client, people):
+    data = small_season(people["alice"])
     rows = _download(client, f"/league/export/hands.csv?game={data['games'][1].code}")
     assert list(rows[0]) == HANDS_COLUMNS
     assert [row["hand"] for row in rows] == ["1", "2"]
@@ -66,8 +67,8 @@ def test_it_exports_one_row_per_hand_with_results_and_running_totals(client):
     assert (second["total_NS"], second["total_EW"]) == ("37", "-20")
 
 
-def test_it_filters_by_club_and_date_range(client):
-    data = small_season()
+def test_it_filters_by_club_and_date_range(client, people):
+    data = small_season(people["alice"])
     assert len(_download(client, f"/league/export/games.csv?club={data['club'].pk}")) == 3
     rows = _download(client, "/league/export/games.csv?date_from=2026-03-05&date_to=2026-03-10")
     assert [row["date"] for row in rows] == ["2026-03-09"]
@@ -78,8 +79,8 @@ def test_it_filters_by_club_and_date_range(client):
 @pytest.mark.parametrize(
     "name", ['=HYPERLINK("http://x","click")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3", "\tx"]
 )
-def test_it_neutralises_a_formula_looking_name(client, name):
-    data = small_season()
+def test_it_neutralises_a_formula_looking_name(client, name, people):
+    data = small_season(people["alice"])
     GameSeat.objects.filter(game=data["games"][0], seat="N").update(name=name, player=None)
     rows = _download(client, f"/league/export/hands.csv?game={data['games'][0].code}")
     cell = rows[0]["player_N"]
@@ -87,8 +88,8 @@ def test_it_neutralises_a_formula_looking_name(client, name):
     assert unneutralise(cell) == name
 
 
-def test_it_keeps_accented_names_intact(client):
-    data = small_season()
+def test_it_keeps_accented_names_intact(client, people):
+    data = small_season(people["alice"])
     raw = b"".join(client.get(f"/league/export/games.csv?season={data['season'].pk}").streaming_content)
     text = raw.decode("utf-8")
     for name in ("Åsa", "Örjan", "Čeněk", "Řehoř", "Klubbén", "Vår 2026"):

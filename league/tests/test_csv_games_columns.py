@@ -24,8 +24,9 @@ import io
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
-from clubs.models import Club, Season
+from clubs.models import Club, ClubRole, Season
 from core.spreadsheet import unneutralise
 from league.csv_io import import_bytes
 from scoring import filing
@@ -120,9 +121,10 @@ GAMES: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
 NAMES = {"N": "Åsa", "E": "Örjan", "S": "Čeněk", "W": "Řehoř"}
 
 
-def _season() -> tuple[Season, dict[str, str]]:
-    """The season above; the games' codes by their names here."""
+def _season(organiser: User) -> tuple[Season, dict[str, str]]:
+    """The season above, its club organised by `organiser`; the games' codes by their names here."""
     club = Club.objects.create(name="Klubbén")
+    ClubRole.objects.create(user=organiser, club=club, role=ClubRole.Role.ORGANISER)
     season = Season.objects.create(
         club=club, name="Höst 2026", starts_on=datetime.date(2026, 9, 1), ends_on=datetime.date(2026, 12, 31)
     )
@@ -173,9 +175,10 @@ GAME_CELLS = ("variant", "deck", "seats", "hands", "finished", "meld_needs_trick
 POINTS = ("points_NS", "points_EW", "points_N", "points_E", "points_S")
 
 
-def test_games_csv_writes_finished_and_the_house_rule_as_1_or_0(league_client):
-    season, _codes = _season()
-    games = _games(league_client, season)
+def test_games_csv_writes_finished_and_the_house_rule_as_1_or_0(people):
+    alice = people.client("alice")
+    season, _codes = _season(people["alice"])
+    games = _games(alice, season)
     assert {name: _cells(row, *GAME_CELLS) for name, row in games.items()} == {
         "check": ("check", "single", "4", "2", "1", "1", "EW"),
         "standard": ("standard", "single", "4", "2", "1", "0", "NS"),
@@ -188,9 +191,10 @@ def test_games_csv_writes_finished_and_the_house_rule_as_1_or_0(league_client):
     }
 
 
-def test_games_csv_fills_chips_only_where_check_pinochle_is_played_with_chips(league_client):
-    season, _codes = _season()
-    games = _games(league_client, season)
+def test_games_csv_fills_chips_only_where_check_pinochle_is_played_with_chips(people):
+    alice = people.client("alice")
+    season, _codes = _season(people["alice"])
+    games = _games(alice, season)
     chips = {name: _cells(row, "chips_NS", "chips_EW") for name, row in games.items()}
     assert chips == {
         "check": ("-16", "16"),
@@ -204,9 +208,10 @@ def test_games_csv_fills_chips_only_where_check_pinochle_is_played_with_chips(le
     }
 
 
-def test_games_csv_puts_each_sides_points_in_its_own_columns(league_client):
-    season, _codes = _season()
-    games = _games(league_client, season)
+def test_games_csv_puts_each_sides_points_in_its_own_columns(people):
+    alice = people.client("alice")
+    season, _codes = _season(people["alice"])
+    games = _games(alice, season)
     assert {name: _cells(row, *POINTS) for name, row in games.items()} == {
         "check": ("20", "36", "", "", ""),
         "standard": ("35", "0", "", "", ""),
@@ -219,9 +224,10 @@ def test_games_csv_puts_each_sides_points_in_its_own_columns(league_client):
     }
 
 
-def test_hands_csv_writes_every_flag_as_the_readme_says(league_client):
-    season, _codes = _season()
-    hands = _hands(league_client, season)
+def test_hands_csv_writes_every_flag_as_the_readme_says(people):
+    alice = people.client("alice")
+    season, _codes = _season(people["alice"])
+    hands = _hands(alice, season)
     flags = {name: [_cells(row, "meld_needs_trick", "passed", "conceded", "result") for row in rows]
              for name, rows in hands.items()}  # fmt: skip
     assert flags == {
@@ -235,9 +241,10 @@ def test_hands_csv_writes_every_flag_as_the_readme_says(league_client):
     }  # a game with no hand has no row in hands.csv
 
 
-def test_hands_csv_and_games_csv_agree_on_where_chips_are_in_play(league_client):
-    season, _codes = _season()
-    games, hands = _games(league_client, season), _hands(league_client, season)
+def test_hands_csv_and_games_csv_agree_on_where_chips_are_in_play(people):
+    alice = people.client("alice")
+    season, _codes = _season(people["alice"])
+    games, hands = _games(alice, season), _hands(alice, season)
     chip_columns = ("chips_NS", "chips_EW", "chip_total_NS", "chip_total_EW")
     for name, rows in hands.items():
         in_play = games[name]["chips_NS"] != ""
@@ -249,16 +256,17 @@ def test_hands_csv_and_games_csv_agree_on_where_chips_are_in_play(league_client)
     assert (last["check"], last["open"]) == (("-4", "4"), ("-4", "4"))
 
 
-def test_the_exported_hands_csv_imports_back_to_the_same_games_csv(league_client):
-    season, codes = _season()
-    games = _games(league_client, season)
-    exported = b"".join(league_client.get(f"/league/export/hands.csv?season={season.pk}").streaming_content)
+def test_the_exported_hands_csv_imports_back_to_the_same_games_csv(people):
+    alice = people.client("alice")
+    season, codes = _season(people["alice"])
+    games = _games(alice, season)
+    exported = b"".join(alice.get(f"/league/export/hands.csv?season={season.pk}").streaming_content)
     HandStat.objects.all().delete()
     GameStat.objects.all().delete()
     Game.objects.all().delete()
     report = import_bytes(exported, name="hands.csv")
     assert (report.games, report.hands) == (7, 12)  # the game with no hand has no row to import
-    again = _games(league_client, season)
+    again = _games(alice, season)
     assert set(again) == set(games) - {"empty"}
     for name, row in again.items():
         assert row == games[name], name

@@ -22,16 +22,16 @@ def header_of(client, url: str, lang: str = "cs") -> list[str]:
     return next(csv.reader(io.StringIO(text)))
 
 
-def test_the_english_column_names_stay_the_default_in_any_language(league_client):
-    client = league_client
-    small_season()
+def test_the_english_column_names_stay_the_default_in_any_language(people):
+    client = people.client("alice")
+    small_season(people["alice"])
     assert header_of(client, "/league/export/hands.csv") == HANDS_COLUMNS
     assert header_of(client, "/league/export/games.csv", "sv") == GAMES_COLUMNS
 
 
-def test_headers_local_names_the_columns_in_the_pages_language(league_client):
-    client = league_client
-    small_season()
+def test_headers_local_names_the_columns_in_the_pages_language(people):
+    client = people.client("alice")
+    small_season(people["alice"])
     czech = header_of(client, "/league/export/hands.csv?headers=local")
     assert len(czech) == len(HANDS_COLUMNS)
     assert czech[:3] == ["Hra", "Datum", "Klub"]
@@ -49,9 +49,9 @@ def test_every_column_has_a_name_of_its_own(lang):
             assert not set(names) & set(columns) - {"Hand"}
 
 
-def test_the_export_page_offers_the_choice_and_the_english_file_still_imports(league_client):
-    client = league_client
-    small_season()
+def test_the_export_page_offers_the_choice_and_the_english_file_still_imports(people):
+    client = people.client("alice")
+    small_season(people["alice"])
     page = client.get("/league/", headers={"Accept-Language": "cs"}).content.decode()
     assert 'name="headers"' in page and 'value="local"' in page and "Názvy sloupců" in page
     raw = b"".join(client.get("/league/export/hands.csv").streaming_content)

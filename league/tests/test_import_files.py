@@ -18,16 +18,17 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client(league_client):
-    """A club organiser: the league pages are the club's records (docs/security.md)."""
-    return league_client
+def client(people):
+    """alice, a club organiser: she organises CLUB, and each test makes her the organiser of the
+    club it makes."""
+    return people.client("alice")
 
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "record-example.json"
 
 
-def _exported(client):
-    small_season()
+def _exported(client, organiser):
+    small_season(organiser)
     raw = b"".join(client.get("/league/export/hands.csv").streaming_content)
     Game.objects.all().delete()
     Player.objects.all().delete()
@@ -42,8 +43,8 @@ def _refused(raw, **kwargs):
     return [str(p) for p in refused.value.problems]
 
 
-def test_it_refuses_a_file_with_bad_rows_naming_each_line_and_writes_nothing(client):
-    lines = _exported(client)
+def test_it_refuses_a_file_with_bad_rows_naming_each_line_and_writes_nothing(client, people):
+    lines = _exported(client, people["alice"])
     lines[2] = lines[2].replace(",13,", ",14,", 1)  # line 3: G2 hand 1 tricks 12 + 14
     lines[4] = lines[4].replace("diamonds", "roses")  # line 5: G3 trump
     problems = _refused("\n".join(lines).encode())
@@ -53,8 +54,8 @@ def test_it_refuses_a_file_with_bad_rows_naming_each_line_and_writes_nothing(cli
     ]
 
 
-def test_it_reports_a_missing_hand_and_a_bad_number(client):
-    lines = _exported(client)
+def test_it_reports_a_missing_hand_and_a_bad_number(client, people):
+    lines = _exported(client, people["alice"])
     del lines[2]  # G2 loses hand 1
     lines[1] = lines[1].replace(",21,hearts", ",twenty,hearts")
     problems = _refused("\n".join(lines).encode())
@@ -62,8 +63,8 @@ def test_it_reports_a_missing_hand_and_a_bad_number(client):
     assert any("hand 1 is missing" in p for p in problems)
 
 
-def test_it_refuses_the_same_file_twice(client):
-    lines = _exported(client)
+def test_it_refuses_the_same_file_twice(client, people):
+    lines = _exported(client, people["alice"])
     raw = "\n".join(lines).encode()
     import_bytes(raw)
     games = Game.objects.count()
@@ -114,8 +115,8 @@ def test_it_names_the_record_and_hand_of_a_bad_json_record():
     assert problems == ["record 2: hand 1: tricks add up to 26, expected 25"]
 
 
-def test_it_imports_through_the_upload_page(client):
-    small_season()
+def test_it_imports_through_the_upload_page(client, people):
+    small_season(people["alice"])
     record = EXAMPLE.read_bytes()
     season = Season.objects.get()
     response = client.post(
@@ -135,8 +136,8 @@ def test_it_shows_each_problem_on_the_upload_page(client):
     assert "not UTF-8" in response.content.decode()
 
 
-def test_the_upload_page_lists_at_most_the_problems_it_shows_and_says_so(client, monkeypatch):
-    lines = _exported(client)
+def test_the_upload_page_lists_at_most_the_problems_it_shows_and_says_so(client, monkeypatch, people):
+    lines = _exported(client, people["alice"])
     lines[2] = lines[2].replace(",13,", ",14,", 1)
     lines[4] = lines[4].replace("diamonds", "roses")
     upload = SimpleUploadedFile("bad.csv", "\n".join(lines).encode())
@@ -156,8 +157,8 @@ def test_it_refuses_an_oversized_upload_with_a_clear_message(client, settings):
     assert not Game.objects.exists()
 
 
-def test_the_command_imports_files_and_refuses_a_bad_one_whole(tmp_path, client):
-    lines = _exported(client)
+def test_the_command_imports_files_and_refuses_a_bad_one_whole(tmp_path, client, people):
+    lines = _exported(client, people["alice"])
     good = tmp_path / "hands.csv"
     good.write_text("\n".join(lines), encoding="utf-8")
     bad = tmp_path / "bad.json"
@@ -196,9 +197,9 @@ def test_it_refuses_a_huge_upload_before_reading_it(client):
     assert "larger than the 20 MB limit" in response.content.decode()
 
 
-def test_it_imports_a_file_whose_games_rows_are_not_together(client):
+def test_it_imports_a_file_whose_games_rows_are_not_together(client, people):
     """A spreadsheet sorted by another column mixes the games' rows; the import groups them."""
-    header, *rows = _exported(client)
+    header, *rows = _exported(client, people["alice"])
     game_id = header.split(",").index("game_id")
     first_of: dict[str, str] = {}
     for row in rows:

@@ -24,22 +24,24 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client(league_client):
-    return league_client
+def client(people):
+    """alice, a club organiser: she organises CLUB, and each test makes her the organiser of the
+    club it makes."""
+    return people.client("alice")
 
 
-def _exported(client: Client) -> bytes:
+def _exported(client: Client, organiser: User) -> bytes:
     """The small season as hands.csv, and a database without its games and players (the club and
     season stay: the client organises them, and an organiser imports only into their own clubs)."""
-    small_season()
+    small_season(organiser)
     raw = client.get("/league/export/hands.csv").getvalue()
     Game.objects.all().delete()
     Player.objects.all().delete()
     return raw
 
 
-def test_pending_games_are_seen_by_no_page_standing_export_or_count(client):
-    data = small_season()
+def test_pending_games_are_seen_by_no_page_standing_export_or_count(client, people):
+    data = small_season(people["alice"])
     raw = client.get("/league/export/hands.csv").getvalue()
     season_page = text(client.get(f"/league/seasons/{data['season'].pk}/"))
     games = csv_io.parse_hands_csv(raw.decode("utf-8-sig").replace(",Klubbén,", ",Andra klubben,"))
@@ -85,8 +87,8 @@ def _other_games(raw: bytes, mark: str) -> list[services.NewGame]:
     return games
 
 
-def test_each_batch_shows_refuses_or_takes_away_exactly_its_own_hidden_games(client):
-    raw = _exported(client)
+def test_each_batch_shows_refuses_or_takes_away_exactly_its_own_hidden_games(client, people):
+    raw = _exported(client, people["alice"])
     uploader = User.objects.create_user("uploader", "u@example.org", "not-used-here-1")
     shown_batch, other_batch, deleted_batch = (
         ImportBatch.objects.create(user=user, status=ImportBatch.Status.WRITING)
@@ -112,8 +114,8 @@ def test_each_batch_shows_refuses_or_takes_away_exactly_its_own_hidden_games(cli
     assert not Game.all_objects.filter(pk__in=[game.pk for game in other]).exists()
 
 
-def test_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, settings, monkeypatch):
-    raw = _exported(client)
+def test_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, settings, monkeypatch, people):
+    raw = _exported(client, people["alice"])
     settings.IMPORT_CHUNK_GAMES = 1
     seen: list[tuple[int, int]] = []
     real = services.write_pending_games
@@ -132,8 +134,8 @@ def test_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, se
     assert set(Player.objects.values_list("name", flat=True)) == {"Åsa", "Čeněk", "Örjan", "Řehoř"}
 
 
-def test_a_failure_half_way_leaves_nothing_behind(client, settings, monkeypatch):
-    raw = _exported(client)
+def test_a_failure_half_way_leaves_nothing_behind(client, settings, monkeypatch, people):
+    raw = _exported(client, people["alice"])
     settings.IMPORT_CHUNK_GAMES = 1
     real = services.write_pending_games
     calls = []
@@ -153,8 +155,8 @@ def test_a_failure_half_way_leaves_nothing_behind(client, settings, monkeypatch)
     assert ImportBatch.objects.get().status == "refused"
 
 
-def test_the_import_page_shows_progress_and_refreshes_itself(client):
-    organiser = User.objects.get(username="organiser")
+def test_the_import_page_shows_progress_and_refreshes_itself(client, people):
+    organiser = people["alice"]
     batch = ImportBatch.objects.create(
         user=organiser, file_name="big.json", status=ImportBatch.Status.WRITING, total=1500, written=600
     )
@@ -166,20 +168,18 @@ def test_the_import_page_shows_progress_and_refreshes_itself(client):
     assert "Imported 1,500 games with 150,000 hands." in page and "refresh" not in page
 
 
-def test_only_the_uploader_sees_an_import_page(client):
-    batch = ImportBatch.objects.create(user=User.objects.get(username="organiser"), file_name="x.csv")
+def test_only_the_uploader_sees_an_import_page(client, people):
+    batch = ImportBatch.objects.create(user=people["alice"], file_name="x.csv")
     other = Client()
     other.force_login(User.objects.create_user("someone", password="x-very-secret-1"))
     assert other.get(f"/league/import/{batch.pk}/").status_code == 403
     assert Client().get(f"/league/import/{batch.pk}/").status_code in (302, 403)
 
 
-def test_an_import_left_unfinished_by_a_stopped_worker_is_refused_and_cleaned(client):
-    raw = _exported(client)
+def test_an_import_left_unfinished_by_a_stopped_worker_is_refused_and_cleaned(client, people):
+    raw = _exported(client, people["alice"])
     games = csv_io.check_bytes(raw)
-    batch = ImportBatch.objects.create(
-        user=User.objects.get(username="organiser"), status=ImportBatch.Status.WRITING, total=3
-    )
+    batch = ImportBatch.objects.create(user=people["alice"], status=ImportBatch.Status.WRITING, total=3)
     services.write_pending_games(batch_id=batch.pk, games=games[:2])
     ImportBatch.objects.filter(pk=batch.pk).update(updated_at=timezone.now() - datetime.timedelta(minutes=10))
     page = client.get(f"/league/import/{batch.pk}/").content.decode()

@@ -23,8 +23,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client(league_client):
-    return league_client
+def client(people):
+    """alice, a club organiser: she organises CLUB, and each test makes her the organiser of the
+    club it makes."""
+    return people.client("alice")
 
 
 def _seated(game: Game) -> dict[str, int | None]:
@@ -50,8 +52,8 @@ def test_the_database_refuses_one_player_in_two_seats():
     assert GameSeat.objects.filter(game=game, player__isnull=True).count() == 4
 
 
-def test_the_filing_form_refuses_one_player_in_two_seats_and_writes_nothing(client):
-    data = small_season()
+def test_the_filing_form_refuses_one_player_in_two_seats_and_writes_nothing(client, people):
+    data = small_season(people["alice"])
     game, people = data["games"][0], data["people"]
     before = _seated(game)
     seats = {"N": "Åsa", "E": "Örjan", "S": "Åsa", "W": "Řehoř"}
@@ -70,8 +72,8 @@ def test_the_filing_form_refuses_one_player_in_two_seats_and_writes_nothing(clie
     assert _seated(game) == before
 
 
-def test_two_players_can_swap_seats_through_the_filing_form(client):
-    data = small_season()
+def test_two_players_can_swap_seats_through_the_filing_form(client, people):
+    data = small_season(people["alice"])
     game, people = data["games"][0], data["people"]
     seats = {"N": "Čeněk", "E": "Örjan", "S": "Åsa", "W": "Řehoř"}  # Åsa and Čeněk change places
     response = client.post(
@@ -88,8 +90,8 @@ def test_two_players_can_swap_seats_through_the_filing_form(client):
     assert _seated(game) == {seat: people[name].pk for seat, name in seats.items()}
 
 
-def test_a_csv_import_naming_one_player_in_two_seats_of_a_club_game_is_refused(client):
-    small_season()
+def test_a_csv_import_naming_one_player_in_two_seats_of_a_club_game_is_refused(client, people):
+    small_season(people["alice"])
     raw = b"".join(client.get("/league/export/hands.csv").streaming_content).decode("utf-8-sig")
     Game.objects.all().delete()
     lines = raw.splitlines()
@@ -146,8 +148,8 @@ def test_restore_refuses_a_backup_that_seats_one_player_twice():
     assert not Game.objects.exists()
 
 
-def test_merging_two_players_who_sat_in_one_game_is_refused_naming_the_game(client):
-    data = small_season()
+def test_merging_two_players_who_sat_in_one_game_is_refused_naming_the_game(client, people):
+    data = small_season(people["alice"])
     asa, orjan = data["people"]["Åsa"], data["people"]["Örjan"]
     with pytest.raises(ValidationError, match="played in the same game"):
         club_services.merge_players(keep=asa, duplicate=orjan)

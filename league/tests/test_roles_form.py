@@ -25,7 +25,7 @@ def _answer(client: Client, username: str) -> tuple[int, str]:
 
 
 def test_the_roles_form_answers_the_same_for_an_account_that_exists_and_one_that_does_not(people):
-    alice = signed_in("alice")
+    alice = people.client("alice")
     exists = _answer(alice, "dave")
     missing = _answer(alice, "nobody-here")
     assert exists[0] == missing[0] == 302
@@ -37,7 +37,7 @@ def test_the_roles_form_answers_the_same_for_an_account_that_exists_and_one_that
 
 def test_the_roles_form_is_refused_after_too_many_posts_from_one_organiser(people, settings):
     settings.ROLE_CHANGES_PER_ACCOUNT = 3
-    alice = signed_in("alice")
+    alice = people.client("alice")
     for name in ("a1", "a2", "a3"):
         assert (
             alice.post(f"/league/clubs/{CLUB}/roles/", {"username": name, "role": "member"}).status_code
@@ -57,5 +57,5 @@ def test_the_roles_form_is_refused_after_too_many_posts_from_one_address(people,
     for organiser in ("alice", "dave"):
         client = signed_in(organiser, address="198.51.100.7")
         assert client.post(f"/league/clubs/{CLUB}/roles/", {"username": "x", "role": ""}).status_code == 302
-    other = signed_in("alice", address="198.51.100.7")
+    other = people.client("alice", address="198.51.100.7")
     assert other.post(f"/league/clubs/{CLUB}/roles/", {"username": "x", "role": ""}).status_code == 429

@@ -14,21 +14,22 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client(league_client):
-    """A club organiser: the league pages are the club's records (docs/security.md)."""
-    return league_client
+def client(people):
+    """alice, a club organiser: the league pages are the club's records (docs/security.md); each
+    test makes her the organiser of the club it makes."""
+    return people.client("alice")
 
 
-def test_it_shows_the_standings_with_the_ranking_rule(client):
-    data = small_season()
+def test_it_shows_the_standings_with_the_ranking_rule(client, people):
+    data = small_season(people["alice"])
     page = client.get(f"/league/seasons/{data['season'].pk}/").content.decode()
     assert "Ranking: most wins, then most net chips, then best point difference." in page
     assert page.index("Čeněk") < page.index("Řehoř")
     assert "Åsa &amp; Čeněk" in page or ("Åsa" in page and "Partnerships" in page)
 
 
-def test_it_sorts_with_plain_links(client):
-    data = small_season()
+def test_it_sorts_with_plain_links(client, people):
+    data = small_season(people["alice"])
     page = client.get(f"/league/seasons/{data['season'].pk}/?sort=losses&dir=desc").content.decode()
     table = page[page.index('id="players"') : page.index('id="pairs-title"')]
     assert table.index("Örjan") < table.index("Čeněk")
@@ -36,15 +37,15 @@ def test_it_sorts_with_plain_links(client):
     assert "?sort=losses&amp;dir=asc" in table
 
 
-def test_it_shows_a_player_page_with_bands_and_partners(client):
-    data = small_season()
+def test_it_shows_a_player_page_with_bands_and_partners(client, people):
+    data = small_season(people["alice"])
     page = client.get(f"/league/players/{data['people']['Čeněk'].pk}/").content.decode()
     for text in ("Make rate by bid", "×2.5", "50–60", "Best partners", "Recent games", "clubs"):
         assert text in page
 
 
-def test_it_merges_a_player_entered_twice_and_the_statistics_follow(client):
-    data = small_season()
+def test_it_merges_a_player_entered_twice_and_the_statistics_follow(client, people):
+    data = small_season(people["alice"])
     club = data["club"]
     twin = Player.objects.create(name="Asa")
     Membership.objects.create(club=club, player=twin)
@@ -70,8 +71,8 @@ def test_it_refuses_to_merge_two_people_who_sat_at_the_same_table():
         merge_players(keep=data["people"]["Åsa"], duplicate=data["people"]["Örjan"])
 
 
-def test_it_refuses_a_merge_by_get(client):
-    data = small_season()
+def test_it_refuses_a_merge_by_get(client, people):
+    data = small_season(people["alice"])
     assert client.get(f"/league/players/{data['people']['Åsa'].pk}/merge").status_code == 405
 
 
@@ -86,25 +87,31 @@ def test_it_links_a_free_text_seat_to_a_player_later():
     assert lines["Řehoř"].games == 3
 
 
-def test_it_lists_clubs_and_rosters(client):
-    data = small_season()
+def test_it_lists_clubs_and_rosters(client, people):
+    data = small_season(people["alice"])
     assert "Klubbén" in client.get("/league/").content.decode()
     page = client.get(f"/league/clubs/{data['club'].pk}/").content.decode()
     assert "Vår 2026" in page and "Řehoř" in page
 
 
+def _holding(people, role, club):
+    """The persona who holds `role` in the club: alice organises, bob scores, charlie is a member."""
+    grant = {"organiser": people.organiser_of, "scorer": people.scorer_of, "member": people.member_of}[role]
+    return grant(club)
+
+
 @pytest.mark.parametrize("role", ["organiser", "scorer", "member"])
-def test_every_club_role_reads_the_standings_and_the_player_pages(role, request):
-    client = request.getfixturevalue({"organiser": "league_client"}.get(role, f"{role}_client"))
+def test_every_club_role_reads_the_standings_and_the_player_pages(role, people):
     data = small_season()
+    client = _holding(people, role, data["club"])
     assert "Čeněk" in client.get(f"/league/seasons/{data['season'].pk}/").content.decode()
     assert "Best partners" in client.get(f"/league/players/{data['people']['Čeněk'].pk}/").content.decode()
 
 
 @pytest.mark.parametrize("role", ["scorer", "member"])
-def test_only_an_organiser_merges_players(role, request):
-    client = request.getfixturevalue(f"{role}_client")
+def test_only_an_organiser_merges_players(role, people):
     data = small_season()
+    client = _holding(people, role, data["club"])
     twin = Player.objects.create(name="Asa")
     Membership.objects.create(club=data["club"], player=twin)
     response = client.post(f"/league/players/{data['people']['Åsa'].pk}/merge", {"duplicate": twin.pk})

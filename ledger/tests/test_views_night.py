@@ -9,7 +9,6 @@ from django.test import Client
 from ledger.models import Payment
 from ledger.selectors import night_ledger
 from scoring.services.results import score
-from tests.access_helpers import signed_in
 from tests.helpers import text
 from tests.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night, standard_hand
 
@@ -43,10 +42,10 @@ def night(club, season, four):
     )
 
 
-def test_it_shows_each_players_net_chips_and_money_as_the_engine_scores_the_games(night):
+def test_it_shows_each_players_net_chips_and_money_as_the_engine_scores_the_games(night, people):
     chips = engine_chips(night)
     assert chips["Anna"] == chips["Cleo"] == -chips["Bo"] == -chips["Dan"] != 0
-    page = text(signed_in("charlie").get(f"/ledger/nights/{night.pk}/"))
+    page = text(people.client("charlie").get(f"/ledger/nights/{night.pk}/"))
     money = Decimal(chips["Anna"]) / 2
     for name in ("Anna", "Cleo"):
         assert f"{name} {chips['Anna']:+d} {money:+.2f}".replace("-", "\u2212") in page
@@ -55,7 +54,7 @@ def test_it_shows_each_players_net_chips_and_money_as_the_engine_scores_the_game
 
 
 def test_an_organiser_marks_a_payment_once_however_often_the_form_is_sent(night, people):
-    client = signed_in("alice")
+    client = people.client("alice")
     page = client.get(f"/ledger/nights/{night.pk}/")
     suggestion = page.context["ledger"].suggestions[0]
     post = {
@@ -83,8 +82,8 @@ def test_an_organiser_marks_a_payment_once_however_often_the_form_is_sent(night,
     assert "marked by alice" in text(after)
 
 
-def test_the_same_payment_from_a_second_copy_of_the_page_is_refused_and_nothing_is_written(night):
-    client = signed_in("alice")
+def test_the_same_payment_from_a_second_copy_of_the_page_is_refused_and_nothing_is_written(night, people):
+    client = people.client("alice")
     suggestion = client.get(f"/ledger/nights/{night.pk}/").context["ledger"].suggestions[0]
     post = {
         "payer": suggestion.payer,
@@ -99,9 +98,9 @@ def test_the_same_payment_from_a_second_copy_of_the_page_is_refused_and_nothing_
     assert Payment.objects.count() == 1
 
 
-def test_a_payment_nobody_was_shown_is_refused(night, four):
+def test_a_payment_nobody_was_shown_is_refused(night, four, people):
     anna, bo, *_ = four
-    client = signed_in("alice")
+    client = people.client("alice")
     response = client.post(
         f"/ledger/nights/{night.pk}/pay",
         {"payer": bo.pk, "payee": anna.pk, "amount": "999.00", "unit": "money", "token": str(uuid.uuid4())},
@@ -123,19 +122,21 @@ def test_a_payment_nobody_was_shown_is_refused(night, four):
         ("payer", "\uff11", "Payer: Enter a whole number."),
     ],
 )
-def test_bad_input_gets_a_message_naming_the_field_and_writes_nothing(night, four, field, value, message):
+def test_bad_input_gets_a_message_naming_the_field_and_writes_nothing(
+    night, four, field, value, message, people
+):
     anna, bo, *_ = four
     post = {"payer": bo.pk, "payee": anna.pk, "amount": "1.00", "unit": "money", "token": str(uuid.uuid4())}
-    response = signed_in("alice").post(f"/ledger/nights/{night.pk}/pay", {**post, field: value})
+    response = people.client("alice").post(f"/ledger/nights/{night.pk}/pay", {**post, field: value})
     assert response.status_code == 409
     assert message in text(response)
     assert not Payment.objects.exists()
 
 
-def test_a_night_still_being_played_is_provisional_and_cannot_be_settled(club, season, four):
+def test_a_night_still_being_played_is_provisional_and_cannot_be_settled(club, season, four, people):
     anna, bo, cleo, dan = four
     night = make_night(club=club, season=season, tables=[((anna, bo, cleo, dan), [NS_MAKES])], finished=False)
-    client = signed_in("alice")
+    client = people.client("alice")
     page = client.get(f"/ledger/nights/{night.pk}/")
     assert "provisional" in text(page)
     assert "Mark as paid" not in text(page)
@@ -150,24 +151,24 @@ def test_a_night_still_being_played_is_provisional_and_cannot_be_settled(club, s
     assert not Payment.objects.exists()
 
 
-def test_a_night_without_money_is_settled_in_chips(club, season, four):
+def test_a_night_without_money_is_settled_in_chips(club, season, four, people):
     anna, bo, cleo, dan = four
     night = make_night(club=club, season=season, tables=[((anna, bo, cleo, dan), [NS_MAKES])])
-    page = text(signed_in("charlie").get(f"/ledger/nights/{night.pk}/"))
+    page = text(people.client("charlie").get(f"/ledger/nights/{night.pk}/"))
     assert "Bo pays Anna 4 chips" in page and "Dan pays Cleo 4 chips" in page
 
 
-def test_members_read_the_settlement_others_do_not(night):
-    assert signed_in("bob").get(f"/ledger/nights/{night.pk}/").status_code == 200
-    assert signed_in("dave").get(f"/ledger/nights/{night.pk}/").status_code == 403
+def test_members_read_the_settlement_others_do_not(night, people):
+    assert people.client("bob").get(f"/ledger/nights/{night.pk}/").status_code == 200
+    assert people.client("dave").get(f"/ledger/nights/{night.pk}/").status_code == 403
     anonymous = Client().get(f"/ledger/nights/{night.pk}/")
     assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
-    assert "Mark as paid" not in text(signed_in("charlie").get(f"/ledger/nights/{night.pk}/"))
+    assert "Mark as paid" not in text(people.client("charlie").get(f"/ledger/nights/{night.pk}/"))
 
 
-def test_a_scorer_cannot_mark_a_payment(night):
-    client = signed_in("bob")
-    suggestion = signed_in("alice").get(f"/ledger/nights/{night.pk}/").context["ledger"].suggestions[0]
+def test_a_scorer_cannot_mark_a_payment(night, people):
+    client = people.client("bob")
+    suggestion = people.client("alice").get(f"/ledger/nights/{night.pk}/").context["ledger"].suggestions[0]
     response = client.post(
         f"/ledger/nights/{night.pk}/pay",
         {"payer": suggestion.payer, "payee": suggestion.payee, "amount": str(suggestion.amount),
@@ -177,8 +178,8 @@ def test_a_scorer_cannot_mark_a_payment(night):
     assert not Payment.objects.exists()
 
 
-def test_an_organiser_removes_a_payment_marked_by_mistake_and_it_stops_counting(night):
-    client = signed_in("alice")
+def test_an_organiser_removes_a_payment_marked_by_mistake_and_it_stops_counting(night, people):
+    client = people.client("alice")
     before = client.get(f"/ledger/nights/{night.pk}/").context["ledger"].suggestions
     s = before[0]
     client.post(
@@ -214,19 +215,21 @@ def test_an_organiser_removes_a_payment_marked_by_mistake_and_it_stops_counting(
     assert not Payment.objects.exists()
 
 
-def test_a_payment_of_another_night_is_not_removed_through_this_one(night, club, season, four):
+def test_a_payment_of_another_night_is_not_removed_through_this_one(night, club, season, four, people):
     other = make_night(club=club, season=season, tables=[(four, [NS_MAKES])])
     s = night_ledger(night).suggestions[0]
     payment = Payment.objects.create(
         club=club, season=season, night=night, payer_id=s.payer, payee_id=s.payee,
         amount=s.amount, unit=s.unit, paid_on=night.played_on, token=uuid.uuid4(),
     )  # fmt: skip
-    response = signed_in("alice").post(f"/ledger/nights/{other.pk}/payments/{payment.pk}/remove", follow=True)
+    response = people.client("alice").post(
+        f"/ledger/nights/{other.pk}/payments/{payment.pk}/remove", follow=True
+    )
     assert "already removed" in text(response)
     assert Payment.objects.filter(pk=payment.pk).exists()
 
 
-def test_a_standard_nights_players_read_their_record_as_won_lost_drawn(club, season, four):
+def test_a_standard_nights_players_read_their_record_as_won_lost_drawn(club, season, four, people):
     anna, bo, cleo, dan = four
     night = make_night(
         club=club,
@@ -236,6 +239,6 @@ def test_a_standard_nights_players_read_their_record_as_won_lost_drawn(club, sea
         stake_per_win=Decimal("1.00"),
         hands_per_round=1,
     )
-    page = text(signed_in("charlie").get(f"/ledger/nights/{night.pk}/"))
+    page = text(people.client("charlie").get(f"/ledger/nights/{night.pk}/"))
     assert "Player Won–lost–drawn Money Still open" in page
     assert "Anna 1–0–0 +1.00" in page and "Bo 0–1–0 \u22121.00" in page

@@ -9,7 +9,6 @@ import pytest
 from clubs.models import Player
 from ledger.models import NightLock, Payment
 from scoring.services.hands import edit_hand
-from tests.access_helpers import signed_in
 from tests.helpers import text
 from tests.ledger_helpers import EW_MAKES, NS_MAKES, make_night
 
@@ -44,16 +43,16 @@ def proposals(client, night):
     ]
 
 
-def test_the_proposals_are_the_fewest_and_read_in_name_order(night):
-    assert proposals(signed_in("charlie"), night) == [
+def test_the_proposals_are_the_fewest_and_read_in_name_order(night, people):
+    assert proposals(people.client("charlie"), night) == [
         ("Bo", "Anna", Decimal("2.00")),
         ("Dan", "Cleo", Decimal("2.00")),
     ]
 
 
-def test_an_organiser_records_a_part_payment_by_swish_and_only_its_proposal_changes(night, four):
+def test_an_organiser_records_a_part_payment_by_swish_and_only_its_proposal_changes(night, four, people):
     anna, bo, *_ = four
-    client = signed_in("alice")
+    client = people.client("alice")
     response = record(client, night, payer=bo.pk, payee=anna.pk, amount="1.50", method="swish")
     assert "Marked as paid: Bo paid Anna 1.50. How: Swish." in text(response)
     assert "Bo paid Anna 1.50 · Swish" in text(response)
@@ -64,16 +63,18 @@ def test_an_organiser_records_a_part_payment_by_swish_and_only_its_proposal_chan
     assert proposals(client, night) == [("Bo", "Anna", Decimal("0.50")), ("Dan", "Cleo", Decimal("2.00"))]
 
 
-def test_a_payment_between_players_nobody_proposed_is_recorded_and_the_rest_is_proposed_again(night, four):
+def test_a_payment_between_players_nobody_proposed_is_recorded_and_the_rest_is_proposed_again(
+    night, four, people
+):
     anna, _bo, _cleo, dan = four
-    client = signed_in("alice")
+    client = people.client("alice")
     record(client, night, payer=dan.pk, payee=anna.pk, amount="2.00")
     assert Payment.objects.get().method == "cash"
     assert proposals(client, night) == [("Bo", "Cleo", Decimal("2.00"))]
 
 
-def test_marking_a_proposal_leaves_the_other_as_it_was_and_says_how_it_was_paid(night):
-    client = signed_in("alice")
+def test_marking_a_proposal_leaves_the_other_as_it_was_and_says_how_it_was_paid(night, people):
+    client = people.client("alice")
     before = client.get(f"/ledger/nights/{night.pk}/").context["ledger"].suggestions
     dan = before[1]
     response = client.post(
@@ -87,9 +88,9 @@ def test_marking_a_proposal_leaves_the_other_as_it_was_and_says_how_it_was_paid(
     assert Payment.objects.get().method == "other"
 
 
-def test_the_same_form_sent_twice_records_one_payment(night, four):
+def test_the_same_form_sent_twice_records_one_payment(night, four, people):
     anna, bo, *_ = four
-    client = signed_in("alice")
+    client = people.client("alice")
     token = str(uuid.uuid4())
     record(client, night, payer=bo.pk, payee=anna.pk, amount="1.00", token=token)
     again = record(client, night, payer=bo.pk, payee=anna.pk, amount="1.00", token=token)
@@ -112,13 +113,13 @@ def test_the_same_form_sent_twice_records_one_payment(night, four):
         ({"unit": "chips"}, "Select a valid choice."),  # this night is settled in money
     ],
 )
-def test_bad_input_gets_a_message_next_to_its_field_and_writes_nothing(night, four, change, message):
+def test_bad_input_gets_a_message_next_to_its_field_and_writes_nothing(night, four, change, message, people):
     anna, bo, *_ = four
     outsider = Player.objects.create(name="Zed")  # on no roster of this club
     post = {"payer": bo.pk, "payee": anna.pk, "amount": "1.00"}
     for key, value in change.items():
         post[key] = {"payer": bo.pk, "outsider": outsider.pk}.get(value, value)
-    response = record(signed_in("alice"), night, **post)
+    response = record(people.client("alice"), night, **post)
     assert response.status_code == 409
     page = text(response)
     assert "Nothing was recorded. Please correct the fields marked below." in page
@@ -126,10 +127,10 @@ def test_bad_input_gets_a_message_next_to_its_field_and_writes_nothing(night, fo
     assert not Payment.objects.exists()
 
 
-def test_chips_are_recorded_as_whole_numbers(club, season, four):
+def test_chips_are_recorded_as_whole_numbers(club, season, four, people):
     anna, bo, cleo, dan = four
     chips_night = make_night(club=club, season=season, tables=[((anna, bo, cleo, dan), [NS_MAKES])])
-    client = signed_in("alice")
+    client = people.client("alice")
     refused = record(client, chips_night, payer=bo.pk, payee=anna.pk, amount="1.50", unit="chips")
     assert refused.status_code == 409 and "Chips are whole numbers." in text(refused)
     record(client, chips_night, payer=bo.pk, payee=anna.pk, amount="4", unit="chips")
@@ -137,18 +138,18 @@ def test_chips_are_recorded_as_whole_numbers(club, season, four):
     assert proposals(client, chips_night) == [("Dan", "Cleo", Decimal(4))]
 
 
-def test_a_scorer_and_a_member_cannot_record_a_payment(night, four):
+def test_a_scorer_and_a_member_cannot_record_a_payment(night, four, people):
     anna, bo, *_ = four
     for username in ("bob", "charlie"):
-        response = record(signed_in(username), night, payer=bo.pk, payee=anna.pk, amount="1.00")
+        response = record(people.client(username), night, payer=bo.pk, payee=anna.pk, amount="1.00")
         assert response.status_code == 403
-        assert "Record a payment" not in text(signed_in(username).get(f"/ledger/nights/{night.pk}/"))
+        assert "Record a payment" not in text(people.client(username).get(f"/ledger/nights/{night.pk}/"))
     assert not Payment.objects.exists()
 
 
-def test_the_season_page_records_a_payment_of_its_balances(club, season, night, four):
+def test_the_season_page_records_a_payment_of_its_balances(club, season, night, four, people):
     anna, bo, *_ = four
-    client = signed_in("alice")
+    client = people.client("alice")
     post = {"payer": bo.pk, "payee": anna.pk, "amount": "2.00", "unit": "money", "method": "swish",
             "token": str(uuid.uuid4())}  # fmt: skip
     response = client.post(f"/ledger/seasons/{season.pk}/record", post, follow=True)
@@ -171,9 +172,9 @@ def settle_all(client, night):
         )  # fmt: skip
 
 
-def test_an_organiser_locks_a_settled_night_and_then_nothing_of_it_can_change(night, four):
+def test_an_organiser_locks_a_settled_night_and_then_nothing_of_it_can_change(night, four, people):
     anna, bo, *_ = four
-    client = signed_in("alice")
+    client = people.client("alice")
     assert "Lock as settled" not in text(client.get(f"/ledger/nights/{night.pk}/"))
     early = client.post(f"/ledger/nights/{night.pk}/lock")
     assert early.status_code == 409 and "2 payments are still open" in text(early)
@@ -208,8 +209,8 @@ def test_an_organiser_locks_a_settled_night_and_then_nothing_of_it_can_change(ni
     assert "no longer counts" in text(removed)
 
 
-def test_a_second_tap_on_lock_or_unlock_changes_nothing(night):
-    client = signed_in("alice")
+def test_a_second_tap_on_lock_or_unlock_changes_nothing(night, people):
+    client = people.client("alice")
     settle_all(client, night)
     client.post(f"/ledger/nights/{night.pk}/lock")
     assert "was locked already" in text(client.post(f"/ledger/nights/{night.pk}/lock", follow=True))
@@ -218,20 +219,20 @@ def test_a_second_tap_on_lock_or_unlock_changes_nothing(night):
     assert NightLock.objects.count() == 1
 
 
-def test_only_an_organiser_locks_or_unlocks(night):
-    settle_all(signed_in("alice"), night)
+def test_only_an_organiser_locks_or_unlocks(night, people):
+    settle_all(people.client("alice"), night)
     for username in ("bob", "charlie", "dave"):
-        assert signed_in(username).post(f"/ledger/nights/{night.pk}/lock").status_code == 403
-    signed_in("alice").post(f"/ledger/nights/{night.pk}/lock")
+        assert people.client(username).post(f"/ledger/nights/{night.pk}/lock").status_code == 403
+    people.client("alice").post(f"/ledger/nights/{night.pk}/lock")
     for username in ("bob", "charlie"):
-        client = signed_in(username)
+        client = people.client(username)
         assert client.post(f"/ledger/nights/{night.pk}/unlock").status_code == 403
         assert "Unlock the night" not in text(client.get(f"/ledger/nights/{night.pk}/"))
     assert NightLock.objects.get().unlocked_at is None
 
 
-def test_a_correction_after_the_lock_says_plainly_that_the_locked_figures_no_longer_match(night):
-    client = signed_in("alice")
+def test_a_correction_after_the_lock_says_plainly_that_the_locked_figures_no_longer_match(night, people):
+    client = people.client("alice")
     settle_all(client, night)
     client.post(f"/ledger/nights/{night.pk}/lock")
     edit_hand(game=night.tables.get().game, number=1, data=EW_MAKES)  # the other side made it
@@ -248,8 +249,8 @@ def test_a_correction_after_the_lock_says_plainly_that_the_locked_figures_no_lon
     assert {(s.payer_name, s.payee_name) for s in back} == {("Anna", "Bo"), ("Cleo", "Dan")}
 
 
-def test_a_locked_night_cannot_be_removed_until_it_is_unlocked(night):
-    client = signed_in("alice")
+def test_a_locked_night_cannot_be_removed_until_it_is_unlocked(night, people):
+    client = people.client("alice")
     settle_all(client, night)
     client.post(f"/ledger/nights/{night.pk}/lock")
     asked = client.get(f"/ledger/nights/{night.pk}/remove")
@@ -265,9 +266,11 @@ def test_a_locked_night_cannot_be_removed_until_it_is_unlocked(night):
     assert Payment.objects.count() == 2  # kept in the season's ledger
 
 
-def test_a_payer_id_past_the_largest_id_is_refused_next_to_the_field_and_nothing_is_written(night, four):
+def test_a_payer_id_past_the_largest_id_is_refused_next_to_the_field_and_nothing_is_written(
+    night, four, people
+):
     anna, *_ = four
-    client = signed_in("alice")
+    client = people.client("alice")
     response = record(client, night, payer="9" * 20, payee=anna.pk, amount="1.00")
     assert response.status_code == 409  # the page's answer to a refused payment
     assert "is not one of the choices (an id is written in plain digits)" in text(response)

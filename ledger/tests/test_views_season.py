@@ -11,7 +11,6 @@ import pytest
 from django.test import Client
 
 from ledger.models import Payment
-from tests.access_helpers import signed_in
 from tests.helpers import text
 from tests.ledger_helpers import EW_MAKES, NS_MAKES, make_night, roster
 
@@ -37,22 +36,22 @@ def chips_of(ledger_page, name):
     return row.balance.get("chips")
 
 
-def test_the_season_carries_each_balance_over_the_finished_nights_and_sums_to_zero(autumn, season):
-    page = signed_in("charlie").get(f"/ledger/seasons/{season.pk}/")
+def test_the_season_carries_each_balance_over_the_finished_nights_and_sums_to_zero(autumn, season, people):
+    page = people.client("charlie").get(f"/ledger/seasons/{season.pk}/")
     ledger = page.context["ledger"]
     october, november, _ = [n for n in autumn["nights"]]
     # Each night alone, from its own settlement page.
     by_night: dict[str, Decimal] = {}
     for night in (october, november):
-        for row in signed_in("charlie").get(f"/ledger/nights/{night.pk}/").context["ledger"].rows:
+        for row in people.client("charlie").get(f"/ledger/nights/{night.pk}/").context["ledger"].rows:
             by_night[row.name] = by_night.get(row.name, 0) + row.amount
     assert {row.name: row.balance["chips"] for row in ledger.rows} == by_night
     assert ledger.totals == {"chips": Decimal(0)}
     assert "still being played: not counted yet" in text(page)
 
 
-def test_an_organiser_settles_the_season_and_the_balances_come_to_zero(autumn, season):
-    client = signed_in("alice")
+def test_an_organiser_settles_the_season_and_the_balances_come_to_zero(autumn, season, people):
+    client = people.client("alice")
     for _ in range(4):
         suggestions = client.get(f"/ledger/seasons/{season.pk}/").context["ledger"].suggestion_list
         if not suggestions:
@@ -75,9 +74,9 @@ def test_an_organiser_settles_the_season_and_the_balances_come_to_zero(autumn, s
     assert Payment.objects.filter(night__isnull=True, season=season).count() >= 1
 
 
-def test_a_statement_shows_the_month_with_the_balance_carried_in(autumn, season):
+def test_a_statement_shows_the_month_with_the_balance_carried_in(autumn, season, people):
     anna = autumn["players"][0]
-    client = signed_in("charlie")
+    client = people.client("charlie")
     october = client.get(f"/ledger/seasons/{season.pk}/players/{anna.pk}/2026-10/").context["page"]
     november = client.get(f"/ledger/seasons/{season.pk}/players/{anna.pk}/2026-11/").context["page"]
     assert november.statement.opening == october.statement.closing != {}
@@ -95,7 +94,7 @@ def test_the_statement_csv_has_the_lines_and_neutralises_a_formula_in_a_name(aut
     october = autumn["nights"][0]
     suggestion = next(
         s
-        for s in signed_in("alice").get(f"/ledger/nights/{october.pk}/").context["ledger"].suggestions
+        for s in people.client("alice").get(f"/ledger/nights/{october.pk}/").context["ledger"].suggestions
         if s.payer == bo.pk
     )
     Payment.objects.create(
@@ -110,7 +109,7 @@ def test_the_statement_csv_has_the_lines_and_neutralises_a_formula_in_a_name(aut
         token=uuid.uuid4(),
     )
     payee = suggestion.payee
-    response = signed_in("charlie").get(f"/ledger/seasons/{season.pk}/players/{payee}/2026-10.csv")
+    response = people.client("charlie").get(f"/ledger/seasons/{season.pk}/players/{payee}/2026-10.csv")
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     body = response.getvalue().decode()
     assert body.startswith("\ufeffdate,entry,player,unit,amount,balance\r\n")
@@ -121,10 +120,11 @@ def test_the_statement_csv_has_the_lines_and_neutralises_a_formula_in_a_name(aut
 
 
 @pytest.mark.parametrize("month", ["2026-08", "2027-01", "2026-13", "0000-00"])
-def test_a_month_outside_the_season_is_not_found(autumn, season, month):
+def test_a_month_outside_the_season_is_not_found(autumn, season, month, people):
     anna = autumn["players"][0]
     assert (
-        signed_in("charlie").get(f"/ledger/seasons/{season.pk}/players/{anna.pk}/{month}/").status_code == 404
+        people.client("charlie").get(f"/ledger/seasons/{season.pk}/players/{anna.pk}/{month}/").status_code
+        == 404
     )
 
 
@@ -133,22 +133,22 @@ def test_a_player_of_another_club_has_no_statement_here(autumn, season, people):
 
     stranger = Player.objects.create(name="Stranger")
     assert (
-        signed_in("alice").get(f"/ledger/seasons/{season.pk}/players/{stranger.pk}/2026-10/").status_code
+        people.client("alice").get(f"/ledger/seasons/{season.pk}/players/{stranger.pk}/2026-10/").status_code
         == 404
     )
 
 
-def test_only_the_clubs_roles_read_the_season_ledger_and_statements(autumn, season):
+def test_only_the_clubs_roles_read_the_season_ledger_and_statements(autumn, season, people):
     anna = autumn["players"][0]
     for url in (f"/ledger/seasons/{season.pk}/", f"/ledger/seasons/{season.pk}/players/{anna.pk}/2026-10/",
                 f"/ledger/seasons/{season.pk}/players/{anna.pk}/2026-10.csv"):  # fmt: skip
-        assert signed_in("charlie").get(url).status_code == 200
-        assert signed_in("dave").get(url).status_code == 403
+        assert people.client("charlie").get(url).status_code == 200
+        assert people.client("dave").get(url).status_code == 403
         assert Client().get(url).status_code == 302
 
 
-def test_the_season_page_links_to_its_ledger_but_the_published_results_do_not(autumn, season):
-    page = signed_in("charlie").get(f"/league/seasons/{season.pk}/").content.decode()
+def test_the_season_page_links_to_its_ledger_but_the_published_results_do_not(autumn, season, people):
+    page = people.client("charlie").get(f"/league/seasons/{season.pk}/").content.decode()
     assert f'href="/ledger/seasons/{season.pk}/"' in page
     season.publish_code = "published-autumn"
     season.save()
@@ -156,12 +156,14 @@ def test_the_season_page_links_to_its_ledger_but_the_published_results_do_not(au
     assert "/ledger/" not in published
 
 
-def test_a_season_ending_in_the_last_year_a_date_can_hold_keeps_its_ledger_and_statements(club, season):
+def test_a_season_ending_in_the_last_year_a_date_can_hold_keeps_its_ledger_and_statements(
+    club, season, people
+):
     # The season form takes any end after the start, 9999-12-31 too: the month after it is no date.
     season.ends_on = datetime.date(9999, 12, 31)
     season.save()
     (anna,) = roster(club, "Anna")
-    reader = signed_in("charlie")
+    reader = people.client("charlie")
     assert reader.get(f"/ledger/seasons/{season.pk}/").status_code == 200
     assert reader.get(f"/ledger/seasons/{season.pk}/players/{anna.pk}/9999-12/").status_code == 200
     assert reader.get(f"/ledger/seasons/{season.pk}/players/{anna.pk}/2026-09.csv").status_code == 200

@@ -10,7 +10,7 @@ from django.test import Client
 from clubs.models import Club, Membership, Player, Season
 from nights.models import Night
 from scoring.services.hands import record_hand
-from tests.access_helpers import CLUB, PASSWORD
+from tests.access_helpers import CLUB
 from tests.helpers import quick_hand, text
 
 pytestmark = pytest.mark.django_db
@@ -18,14 +18,12 @@ pytestmark = pytest.mark.django_db
 NAMES = ["Anna", "Bo", "Cleo", "Dan", "Eva", "Finn", "Gus", "Hana"]
 
 
-@pytest.fixture
-def alice(people) -> Client:
+@pytest.fixture(autouse=True)
+def _roster(people) -> None:
+    """The players of NAMES on CLUB's roster."""
     club = Club.objects.get(pk=CLUB)
     for name in NAMES:
         Membership.objects.create(club=club, player=Player.objects.create(name=name))
-    client = Client()
-    assert client.login(username="alice", password=PASSWORD)
-    return client
 
 
 def started_night(alice: Client, **fields: str) -> Night:

@@ -10,7 +10,6 @@ import uuid
 from decimal import Decimal
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from clubs.models import Club, Season
@@ -18,7 +17,7 @@ from ledger.balances import season_ledger
 from ledger.models import NightLock, Payment
 from ledger.selectors import marked_payments, night_ledger, settled_and_locked
 from nights.models import Night
-from tests.access_helpers import CLUB, PASSWORD
+from tests.access_helpers import CLUB
 from tests.helpers import text
 from tests.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night, roster
 
@@ -42,13 +41,6 @@ def season(club):
     return Season.objects.create(
         club=club, name="Autumn", starts_on=datetime.date(2026, 9, 1), ends_on=datetime.date(2026, 12, 31)
     )
-
-
-@pytest.fixture
-def alice() -> Client:
-    client = Client()
-    assert client.login(username="alice", password=PASSWORD)
-    return client
 
 
 def settled_night(club, season, four) -> tuple[Night, Payment]:

@@ -23,7 +23,7 @@ from ratings.models import RatingPoint
 from scoring.models import Game, GameStat
 from scoring.rules import RecordError
 from scoring.services.hands import delete_last_hand, edit_hand, record_hand
-from tests.access_helpers import CLUB, PASSWORD
+from tests.access_helpers import CLUB
 from tests.helpers import hand_post, quick_hand, text
 from tests.ledger_helpers import roster
 
@@ -44,13 +44,6 @@ def season(club: Club) -> Season:
     return Season.objects.create(
         club=club, name="Autumn", starts_on=datetime.date(2026, 9, 1), ends_on=datetime.date(2026, 12, 31)
     )
-
-
-@pytest.fixture
-def alice() -> Client:
-    client = Client()
-    assert client.login(username="alice", password=PASSWORD)
-    return client
 
 
 def started_night(club: Club, season: Season, *, hands: int | None = 3, variant: str = "standard") -> Night:

@@ -20,7 +20,7 @@ from scoring.models import Game
 from scoring.permissions import night_is_over
 from scoring.services.games import create_game
 from scoring.services.plans import follow_plan
-from tests.access_helpers import CLUB, PASSWORD
+from tests.access_helpers import CLUB
 
 pytestmark = pytest.mark.django_db
 
@@ -35,13 +35,6 @@ def season(club: Club) -> Season:
     return Season.objects.create(
         club=club, name="Autumn", starts_on=datetime.date(2026, 9, 1), ends_on=datetime.date(2026, 12, 31)
     )
-
-
-@pytest.fixture
-def alice() -> Client:
-    client = Client()
-    assert client.login(username="alice", password=PASSWORD)
-    return client
 
 
 def _quick_game() -> Game:

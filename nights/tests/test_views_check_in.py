@@ -12,7 +12,7 @@ from django.test import Client
 from clubs.models import Club, Membership, Player
 from nights.models import Night, NightPlayer
 from nights.tests.test_views_night import NAMES, check_in, open_night
-from tests.access_helpers import CLUB, OTHER_CLUB, PASSWORD
+from tests.access_helpers import CLUB, OTHER_CLUB
 from tests.helpers import text
 
 pytestmark = pytest.mark.django_db
@@ -26,13 +26,6 @@ def club(people) -> Club:
     for name in NAMES:
         Membership.objects.create(club=club, player=Player.objects.create(name=name))
     return club
-
-
-@pytest.fixture
-def alice() -> Client:
-    client = Client()
-    assert client.login(username="alice", password=PASSWORD)
-    return client
 
 
 def _tap(alice: Client, night: Night, name: str, present: str, **headers: Any):
@@ -123,10 +116,9 @@ def test_a_tap_refused_from_htmx_says_why_in_the_row_and_changes_nothing(club, a
     assert "The night has started" in text(alice.get(plain["Location"]))
 
 
-def test_a_tap_by_someone_who_does_not_run_the_club_is_refused(club, alice):
+def test_a_tap_by_someone_who_does_not_run_the_club_is_refused(club, alice, people):
     night = open_night(alice)
-    charlie = Client()
-    assert charlie.login(username="charlie", password=PASSWORD)
+    charlie = people.client("charlie")
     response = _tap(charlie, night, "Anna", "yes", **HTMX)
     assert response.status_code == 403
     assert not night.players.exists()

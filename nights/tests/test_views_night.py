@@ -19,7 +19,7 @@ from scoring.handover import recovery_code
 from scoring.models import DeviceGame, Game, HandChange
 from scoring.rules import RecordError, check_record, worked_example
 from scoring.services.hands import record_hand
-from tests.access_helpers import CLUB, PASSWORD
+from tests.access_helpers import CLUB
 from tests.helpers import hand_post, quick_hand, text
 
 pytestmark = pytest.mark.django_db
@@ -39,13 +39,6 @@ def club(people) -> Club:
     for name in NAMES:
         Membership.objects.create(club=club, player=Player.objects.create(name=name))
     return club
-
-
-@pytest.fixture
-def alice() -> Client:
-    client = Client()
-    assert client.login(username="alice", password=PASSWORD)
-    return client
 
 
 def open_night(alice: Client, **fields: str) -> Night:
@@ -343,7 +336,7 @@ def test_a_table_phone_cannot_score_a_finished_night_again_with_the_recovery_cod
     assert Game.objects.get(pk=game_of(table).pk).hand_count == 1
 
 
-def test_standings_follow_the_engine_and_chips_sum_to_zero(club, alice):
+def test_standings_follow_the_engine_and_chips_sum_to_zero(club, alice, people):
     night = open_night(alice, variant="check")
     check_in(alice, night, NAMES[:8])
     alice.post(f"/nights/{night.pk}/draw")
@@ -367,8 +360,7 @@ def test_standings_follow_the_engine_and_chips_sum_to_zero(club, alice):
             assert line.chips == result.chips[side]
     page = text(Client().get(f"/nights/{night.pk}/standings/"))
     assert "Night standings" not in page  # not for strangers
-    charlie = Client()
-    charlie.login(username="charlie", password=PASSWORD)
+    charlie = people.client("charlie")
     response = charlie.get(f"/nights/{night.pk}/standings/")
     assert response.status_code == 200
     assert "Chips" in text(response)
@@ -425,10 +417,9 @@ def test_merging_two_players_moves_their_night_rows_or_refuses_when_both_were_th
     assert night.tables.filter(seats__player=ida).exists()
 
 
-def test_strangers_and_members_cannot_run_a_night(club, alice):
+def test_strangers_and_members_cannot_run_a_night(club, alice, people):
     night = open_night(alice)
-    charlie = Client()
-    charlie.login(username="charlie", password=PASSWORD)
+    charlie = people.client("charlie")
     assert charlie.get(f"/nights/{night.pk}/").status_code == 403
     assert charlie.post(f"/nights/{night.pk}/draw").status_code == 403
     response = Client().get(f"/nights/{night.pk}/")

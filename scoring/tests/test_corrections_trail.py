@@ -94,8 +94,7 @@ def test_it_keeps_the_history_from_strangers(people):
     stranger = Client().get(f"/g/{game.code}/history/")
     assert stranger.status_code == 403
     assert "Another phone keeps the score of this game" in stranger.content.decode()
-    charlie = Client()
-    charlie.force_login(people["charlie"])
+    charlie = people.client("charlie")
     assert charlie.get(f"/g/{game.code}/history/").status_code == 403
 
 
@@ -153,8 +152,7 @@ def test_it_names_the_scoring_phone_and_unknown_actors():
 def test_it_shows_an_organiser_every_correction_in_the_club(people):
     game = in_club(make_game(hands=2), CLUB)
     edit_hand(game=game, number=1, data=CORRECTED, actor=Actor.of_user(people["bob"]))
-    alice = Client()
-    alice.force_login(people["alice"])
+    alice = people.client("alice")
     page = alice.get(f"/games/clubs/{CLUB}/corrections/").content.decode()
     assert "Hand 1 corrected by bob" in page
     assert f"/g/{game.code}/history/" in page
@@ -162,15 +160,13 @@ def test_it_shows_an_organiser_every_correction_in_the_club(people):
 
 
 def test_it_says_so_when_a_club_has_no_corrections(people):
-    alice = Client()
-    alice.force_login(people["alice"])
+    alice = people.client("alice")
     assert "No hand in this club" in alice.get(f"/games/clubs/{CLUB}/corrections/").content.decode()
 
 
 @pytest.mark.parametrize("persona", ["bob", "charlie", "dave"])
 def test_it_keeps_the_club_corrections_from_everyone_but_its_organisers(persona, people):
-    client = Client()
-    client.force_login(people[persona])
+    client = people.client(persona)
     assert client.get(f"/games/clubs/{CLUB}/corrections/").status_code == 403
     assert Client().get(f"/games/clubs/{CLUB}/corrections/").status_code == 302
 
@@ -181,8 +177,7 @@ def test_it_pages_a_long_list_of_club_corrections(people):
         HandChange(game=game, club_id=CLUB, hand_number=1, action="edit", old_data=HAND_1, new_data=CORRECTED)
         for _ in range(51)
     )
-    alice = Client()
-    alice.force_login(people["alice"])
+    alice = people.client("alice")
     first = alice.get(f"/games/clubs/{CLUB}/corrections/").content.decode()
     assert "Page 1 of 2" in first
     assert first.count('class="change"') == 50

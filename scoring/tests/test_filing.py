@@ -12,9 +12,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client(league_client):
-    """A club organiser, signed in on the phone that started the casual games (it may edit them)."""
-    return league_client
+def client(people):
+    """alice, a club organiser: she organises CLUB, and each test makes her the organiser of the
+    club it makes."""
+    return people.client("alice")
 
 
 def _casual_game(owner=None):
@@ -27,15 +28,15 @@ def _casual_game(owner=None):
     return game
 
 
-def test_it_lists_casual_games_to_file(client):
-    game = _casual_game(client.user)
+def test_it_lists_casual_games_to_file(client, people):
+    game = _casual_game(people["alice"])
     page = client.get("/league/").content.decode()
     assert f"/g/{game.code}/details/" in page
 
 
-def test_it_files_a_casual_game_and_its_figures_follow_the_linked_players(client):
-    data = small_season()
-    game = _casual_game(client.user)
+def test_it_files_a_casual_game_and_its_figures_follow_the_linked_players(client, people):
+    data = small_season(people["alice"])
+    game = _casual_game(people["alice"])
     people = data["people"]
     response = client.post(
         f"/g/{game.code}/details/",
@@ -60,9 +61,9 @@ def test_it_files_a_casual_game_and_its_figures_follow_the_linked_players(client
     assert lines["Örjan"].losses == 4
 
 
-def test_it_refuses_a_date_outside_the_season_and_writes_nothing(client):
-    data = small_season()
-    game = _casual_game(client.user)
+def test_it_refuses_a_date_outside_the_season_and_writes_nothing(client, people):
+    data = small_season(people["alice"])
+    game = _casual_game(people["alice"])
     response = client.post(
         f"/g/{game.code}/details/",
         {"club": data["club"].pk, "season": data["season"].pk, "played_on": "2027-01-01",
@@ -75,8 +76,8 @@ def test_it_refuses_a_date_outside_the_season_and_writes_nothing(client):
     assert GameSeat.objects.get(game=game, seat="N").player is None
 
 
-def test_it_shows_the_game_form_with_the_typed_names(client):
-    game = _casual_game(client.user)
+def test_it_shows_the_game_form_with_the_typed_names(client, people):
+    game = _casual_game(people["alice"])
     page = client.get(f"/g/{game.code}/details/").content.decode()
     assert "Seat N (typed: asa)" in page
     assert client.get("/g/nope/details/").status_code == 404

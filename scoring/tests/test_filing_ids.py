@@ -12,8 +12,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client(league_client):
-    return league_client
+def client(people):
+    """alice, a club organiser: she organises CLUB, and each test makes her the organiser of the
+    club it makes."""
+    return people.client("alice")
 
 
 def _casual_game(owner):
@@ -28,9 +30,9 @@ def _casual_game(owner):
 
 @pytest.mark.parametrize("field", ["club", "season", "seat_N"])
 @pytest.mark.parametrize("pattern", ["0_{pk}", " {pk}", "\uff10{pk}", "{pk}\u00a0"])
-def test_it_refuses_an_id_in_integer_syntax_and_writes_nothing(client, field, pattern):
-    data = small_season()
-    game = _casual_game(client.user)
+def test_it_refuses_an_id_in_integer_syntax_and_writes_nothing(client, field, pattern, people):
+    data = small_season(people["alice"])
+    game = _casual_game(people["alice"])
     ids = {"club": data["club"].pk, "season": data["season"].pk, "seat_N": data["people"]["Åsa"].pk}
     post = {"club": ids["club"], "season": ids["season"], "played_on": "2026-04-01", "place": "Bord 2"}
     post.update({"note": "", "seat_N": ids["seat_N"], field: pattern.format(pk=ids[field])})

@@ -85,8 +85,7 @@ def test_it_refuses_a_made_up_token():
 
 def test_it_lets_only_an_editor_start_a_handover(people):
     game = make_game()
-    stranger = Client()
-    stranger.force_login(people["charlie"])
+    stranger = people.client("charlie")
     assert stranger.post(f"/g/{game.code}/hand-over/").status_code == 403
     assert Client().post(f"/g/{game.code}/hand-over/").status_code == 302
     assert client_with_token(game).get(f"/g/{game.code}/hand-over/").status_code == 405

@@ -234,8 +234,7 @@ def test_it_sends_an_htmx_request_to_the_login_page_as_a_whole_page():
 
 def test_it_shows_a_friendly_403_page(people):
     game = make_game(hands=1)
-    client = Client()
-    client.force_login(people["charlie"])
+    client = people.client("charlie")
     response = client.post(f"/g/{game.code}/hands/last/delete", {"number": "1"})
     assert response.status_code == 403
     assert "Nothing was changed" in response.content.decode()
@@ -251,6 +250,5 @@ def test_it_guards_reads_too(people):
     game = make_game()
     assert client_with_token(game).get(f"/g/{game.code}/").status_code == 200
     assert Client().get(f"/g/{game.code}/").status_code == 403  # the take-over page
-    client = Client()
-    client.force_login(people["charlie"])
+    client = people.client("charlie")
     assert client.get(f"/g/{game.code}/").status_code == 403

@@ -9,7 +9,7 @@ from django.test import Client
 from scoring.audit import Actor
 from scoring.models import Game, HandChange
 from scoring.services.hands import delete_last_hand, edit_hand, record_hand
-from tests.access_helpers import CLUB, client_with_token, make_game, signed_in
+from tests.access_helpers import CLUB, client_with_token, make_game
 from tests.helpers import WORKED_EXAMPLE, found, hand_post, quick_hand, standard_game, text
 
 pytestmark = pytest.mark.django_db
@@ -62,8 +62,8 @@ def test_the_cached_page_never_shows_one_viewers_controls_or_name_to_another(peo
     game = make_game(hands=1, club_id=CLUB)
     device = client_with_token(game).get(f"/g/{game.code}/").content.decode()  # cached whole: anonymous
     assert 'id="hand-form"' in device and "Log in" in device
-    organiser = signed_in("alice").get(f"/g/{game.code}/").content.decode()
-    member = signed_in("charlie").get(f"/g/{game.code}/").content.decode()
+    organiser = people.client("alice").get(f"/g/{game.code}/").content.decode()
+    member = people.client("charlie").get(f"/g/{game.code}/").content.decode()
     shared = Client().get(f"/s/{game.share_code}/").content.decode()
     assert 'id="hand-form"' in organiser and "alice" in organiser
     assert 'id="hand-form"' not in member and "Edit hand 1" not in member
@@ -72,7 +72,7 @@ def test_the_cached_page_never_shows_one_viewers_controls_or_name_to_another(peo
     # No log-out button (the phone's words for its log-out warning are on every page).
     assert "Log in" in shared and 'action="/accounts/logout/"' not in shared
     # and in the other order, from the same cache entries
-    assert 'id="hand-form"' in signed_in("bob").get(f"/g/{game.code}/").content.decode()
+    assert 'id="hand-form"' in people.client("bob").get(f"/g/{game.code}/").content.decode()
 
 
 def test_the_live_poll_answers_204_while_nothing_changes_then_the_new_scoreboard():
@@ -165,15 +165,15 @@ def test_the_game_page_names_who_corrected_and_deleted_a_hand(people):
     edit_hand(game=game, number=1, data={**quick_hand(), "bid": 21}, actor=None)
     HandChange.objects.update(actor_label="alice")
     delete_last_hand(game=game, actor=Actor.device())
-    page = text(signed_in("charlie").get(f"/g/{game.code}/"))
+    page = text(people.client("charlie").get(f"/g/{game.code}/"))
     assert re.search(r"Hand 1 corrected by alice at \w", page)
     assert re.search(r"Hand 2 deleted by the scoring phone at \w", page)
 
 
 def test_an_edit_through_the_page_is_signed_with_the_user(people):
     game = make_game(hands=1, club_id=CLUB)
-    response = signed_in("bob").post(f"/g/{game.code}/hands/1/", {"number": "1", **WORKED_EXAMPLE})
+    response = people.client("bob").post(f"/g/{game.code}/hands/1/", {"number": "1", **WORKED_EXAMPLE})
     assert response.status_code == 302
     change = HandChange.objects.get()
     assert (change.actor_label, change.club_id, change.action) == ("bob", CLUB, "edit")
-    assert "Hand 1 corrected by bob" in text(signed_in("charlie").get(f"/g/{game.code}/"))
+    assert "Hand 1 corrected by bob" in text(people.client("charlie").get(f"/g/{game.code}/"))
