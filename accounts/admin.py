@@ -37,7 +37,7 @@ class SiteStaffOnly:
         return _site_staff(request)
 
 
-class StaffUserAdmin(SiteStaffOnly, UserAdmin):  # type: ignore[type-arg]
+class StaffUserAdmin(SiteStaffOnly, UserAdmin[User]):
     pass
 
 
