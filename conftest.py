@@ -98,10 +98,13 @@ def league_client(db):
         if created:
             grant_founding_organiser(user=organiser, club_id=instance.pk)
 
+    class OrganiserClient(Client):
+        user: User  # the organiser it is signed in as, for the tests to read
+
     post_save.connect(found, sender=Club, dispatch_uid="league_client_founder")
-    client = Client()
+    client = OrganiserClient()
     client.force_login(organiser)
-    client.user = organiser  # type: ignore[attr-defined]
+    client.user = organiser
     yield client
     post_save.disconnect(sender=Club, dispatch_uid="league_client_founder")
 

@@ -79,8 +79,8 @@ def _only_clubs(form: Form, club_ids: set[int] | None) -> Form:
     if club_ids is not None:
         for name, lookup in (("club", "pk__in"), ("season", "club__in")):
             field = form.fields[name]
-            assert isinstance(field, ModelChoiceField)
-            field.queryset = field.queryset.filter(**{lookup: club_ids})  # type: ignore[union-attr]
+            assert isinstance(field, ModelChoiceField) and field.queryset is not None
+            field.queryset = field.queryset.filter(**{lookup: club_ids})
     return form
 
 
