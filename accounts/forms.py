@@ -17,7 +17,7 @@ from core.lookalike import looks_alike, scripts_mixed
 from throttles.address import client_address
 
 
-class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+class SignUpForm(UserCreationForm[User]):
     email = forms.EmailField(
         label=_("Email"),
         required=False,

@@ -71,12 +71,18 @@ class Load:
         self.asleep: set[asyncio.Task[None]] = set()
 
     async def timed(
-        self, kind: list[float], phone: Phone, method: str, path: str, **kwargs: object
+        self,
+        kind: list[float],
+        phone: Phone,
+        method: str,
+        path: str,
+        headers: dict[str, str] | None = None,
+        body: bytes = b"",
     ) -> Answer | None:
         began = time.monotonic()
         measured = self.measuring
         try:
-            answer = await asyncio.wait_for(phone.request(method, path, **kwargs), 30)  # type: ignore[arg-type]
+            answer = await asyncio.wait_for(phone.request(method, path, headers, body), 30)
         except (TimeoutError, OSError, ValueError, IndexError) as error:
             if measured:
                 self.figures.requests += 1

@@ -72,7 +72,7 @@ def _check(field: forms.ModelChoiceField[Any], value: Any) -> None:
         raise ValidationError(NOT_AN_ID, code="invalid_choice", params={"value": str(value)[:40]})
 
 
-class IdChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+class IdChoiceField(forms.ModelChoiceField[Any]):
     """A ModelChoiceField that takes only plain-digit ids where its key is an integer (the admin's
     foreign keys name the key field, `to_field_name="id"`)."""
 
@@ -81,7 +81,7 @@ class IdChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
         return super().to_python(value)
 
 
-class IdMultipleChoiceField(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]
+class IdMultipleChoiceField(forms.ModelMultipleChoiceField[Any]):
     """The many-valued IdChoiceField."""
 
     def clean(self, value: Any) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from functools import wraps
-from typing import Any, TypeAlias, TypeVar
+from typing import Concatenate, ParamSpec, TypeAlias, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -29,7 +29,11 @@ from throttles.address import client_address
 from throttles.counter import over_limit
 
 AnyUser: TypeAlias = AbstractBaseUser | AnonymousUser
-View = TypeVar("View", bound=Callable[..., HttpResponseBase])
+# A guarded view keeps its own signature (its request type, its URL arguments); its answer may also
+# be the refusal.
+Req = TypeVar("Req", bound=HttpRequest)
+Args = ParamSpec("Args")
+Answer = TypeVar("Answer", bound=HttpResponseBase)
 SCORERS = (ClubRole.Role.ORGANISER, ClubRole.Role.SCORER)
 
 
@@ -128,15 +132,21 @@ def season_club(season_id: int) -> int:
     return get_object_or_404(Season.objects.only("club_id"), pk=season_id).club_id
 
 
-def require_club_role(right: str, *, club_of: Callable[..., int] | None = None) -> Callable[[View], View]:
+def require_club_role(
+    right: str, *, club_of: Callable[..., int] | None = None
+) -> Callable[
+    [Callable[Concatenate[Req, Args], Answer]], Callable[Concatenate[Req, Args], Answer | HttpResponse]
+]:
     """For a view whose URL names a club (`club_id`, or whatever `club_of(**url_kwargs)` reads it
     from): the login page or 403 unless the request's user has the right there ("view": any role,
     "score": scorer or organiser, "manage": organiser); otherwise the view runs unchanged."""
     check = CHECKS[right]
 
-    def decorator(view: View) -> View:
+    def decorator(
+        view: Callable[Concatenate[Req, Args], Answer],
+    ) -> Callable[Concatenate[Req, Args], Answer | HttpResponse]:
         @wraps(view)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        def wrapper(request: Req, /, *args: Args.args, **kwargs: Args.kwargs) -> Answer | HttpResponse:
             # The club first (404 if there is none): an id past the database's integer range then
             # never reaches the role query, where SQLite raised OverflowError (found by bench/fuzz).
             club_id = club_of(**kwargs) if club_of else get_object_or_404(Club, pk=kwargs["club_id"]).pk
@@ -144,7 +154,7 @@ def require_club_role(right: str, *, club_of: Callable[..., int] | None = None) 
                 return deny(request)
             return view(request, *args, **kwargs)
 
-        return wrapper  # type: ignore[return-value]
+        return wrapper
 
     return decorator
 

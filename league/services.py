@@ -70,6 +70,16 @@ class NewGame:
         return cls(settings=settings, players=players, hands=record["hands"], result=result, **league)
 
 
+@dataclass(frozen=True)
+class GamePlace:
+    """Where a written game belongs (its club, season and date): all that publishing reads of it,
+    so an import keeps this of every game it wrote, not the game's hands and scores."""
+
+    club: str = ""
+    season: str = ""
+    played_on: datetime.date | None = None
+
+
 def repeated_player(players: Mapping[str, str]) -> str | None:
     """Why a club game cannot take these names: in a club game every named seat is bound to the roster
     player of that name, so one name in two seats would seat one player twice."""
@@ -147,7 +157,10 @@ def _hidden_write() -> None:
 
 @transaction.atomic
 def publish_pending_games(
-    *, batch_id: int, placed: Sequence[tuple[int, NewGame]], uploader: AbstractBaseUser | None = None
+    *,
+    batch_id: int,
+    placed: Sequence[tuple[int, NewGame | GamePlace]],
+    uploader: AbstractBaseUser | None = None,
 ) -> None:
     """The last short transaction of an import: clubs, seasons and roster players are found or
     made, every pending game is filed and its seats bound, and all become visible together.
@@ -213,7 +226,7 @@ def _refuse_repeated_players(games: Sequence[NewGame]) -> None:
 
 
 def _places(
-    games: Sequence[NewGame], *, uploader: AbstractBaseUser | None = None
+    games: Sequence[NewGame | GamePlace], *, uploader: AbstractBaseUser | None = None
 ) -> tuple[dict[str, Club], dict[tuple[str, str], Season], dict[tuple[int, str], Player]]:
     """The clubs and seasons the games name (found or created) and the clubs' rosters by name.
 

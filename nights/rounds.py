@@ -134,9 +134,9 @@ def open_play(night: Night) -> OpenPlay:
     """The tables still playing and the rounds not started: what finishing the night would stop."""
     tables = night.tables.filter(game__isnull=False).select_related("game").order_by("round_no", "table_no")
     playing = [
-        (t.round_no, t.table_no, t.game.hand_count)  # type: ignore[union-attr]
+        (t.round_no, t.table_no, t.game.hand_count)
         for t in tables
-        if not table_complete(night, t.game)  # type: ignore[arg-type]
+        if t.game is not None and not table_complete(night, t.game)
     ]
     started = started_rounds(night)
     drawn = set(night.tables.values_list("round_no", flat=True))

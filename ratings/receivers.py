@@ -12,6 +12,10 @@ from ratings import services
 from scoring.models import Game
 from scoring.signals import game_changed, games_changed
 
+# The rating scopes a game or player being deleted was in, read before the delete (pre_delete) and
+# recomputed after it (post_delete), by model and primary key.
+_scopes_before_delete: dict[tuple[type[Any], Any], set[str]] = {}
+
 
 @receiver(game_changed)
 def _game_changed(sender: Any, *, game: Game, was_finished: bool | None = None, **kwargs: Any) -> None:
@@ -32,20 +36,20 @@ def _games_changed(sender: Any, *, games: list[Game], **kwargs: Any) -> None:
 
 @receiver(pre_delete, sender=Game)
 def _note_game_scopes(sender: Any, instance: Game, **kwargs: Any) -> None:
-    instance._rating_scopes = services.scopes_of_games([instance.pk])  # type: ignore[attr-defined]
+    _scopes_before_delete[Game, instance.pk] = services.scopes_of_games([instance.pk])
 
 
 @receiver(post_delete, sender=Game)
 def _game_deleted(sender: Any, instance: Game, **kwargs: Any) -> None:
-    services.recompute_scopes(getattr(instance, "_rating_scopes", set()))
+    services.recompute_scopes(_scopes_before_delete.pop((Game, instance.pk), set()))
 
 
 @receiver(pre_delete, sender=Player)
 def _note_player_scopes(sender: Any, instance: Player, **kwargs: Any) -> None:
-    instance._rating_scopes = services.scopes_of_player(instance.pk)  # type: ignore[attr-defined]
+    _scopes_before_delete[Player, instance.pk] = services.scopes_of_player(instance.pk)
 
 
 @receiver(post_delete, sender=Player)
 def _player_deleted(sender: Any, instance: Player, **kwargs: Any) -> None:
     """A merged duplicate goes after its seats moved to the kept player: rerate where it played."""
-    services.recompute_scopes(getattr(instance, "_rating_scopes", set()))
+    services.recompute_scopes(_scopes_before_delete.pop((Player, instance.pk), set()))

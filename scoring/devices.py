@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Callable
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -68,10 +68,17 @@ class BrowserDevice:
         return Device.objects.filter(id_hash=token_hash(device_id)).first() if device_id else None
 
 
+class DeviceRequest(HttpRequest):
+    """A request once `attach_device` has run: it carries its `BrowserDevice` (HttpRequest declares
+    no such field; Django's stubs declare `request.user` the same way)."""
+
+    device: BrowserDevice
+
+
 def attach_device(request: HttpRequest) -> BrowserDevice:
     """Set `request.device` (done by `DeviceMiddleware`; a request built by hand calls it too)."""
     device = BrowserDevice(request)
-    request.device = device  # type: ignore[attr-defined]  # HttpRequest declares no such field
+    cast(DeviceRequest, request).device = device  # from here on, this request is a DeviceRequest
     return device
 
 
@@ -272,6 +279,7 @@ __all__ = [
     "DEVICE_SALT",
     "BrowserDevice",
     "DeviceMiddleware",
+    "DeviceRequest",
     "attach_device",
     "browser_device",
     "device_of",

@@ -15,7 +15,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -41,8 +41,8 @@ def token_matches(token: str, stored_hash: str) -> bool:
 def record_creator(*, game: Game, user: AbstractBaseUser | AnonymousUser | None) -> None:
     """A signed-in user who starts a game is recorded as its creator (if none is yet), which
     keeps their edit right on any device they sign in on."""
-    if user is not None and user.is_authenticated and game.created_by_id is None:
-        game.created_by = user  # type: ignore[assignment]
+    if isinstance(user, User) and user.is_authenticated and game.created_by_id is None:
+        game.created_by = user
         game.save(update_fields=["created_by"])
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 from django.contrib import messages
 from django.contrib.auth.models import User
@@ -47,7 +47,11 @@ from scoring.devices import (
 from scoring.handover import record_creator, token_hash, token_matches
 from scoring.models import Game
 
-View = TypeVar("View", bound=Callable[..., HttpResponseBase])
+# A guarded view keeps its own signature (its request type, its URL arguments); its answer may also
+# be the refusal.
+Req = TypeVar("Req", bound=HttpRequest)
+Args = ParamSpec("Args")
+Answer = TypeVar("Answer", bound=HttpResponseBase)
 
 #: Told to a phone whose right to a club game ended with its account's scoring role.
 RIGHT_LAPSED = _(
@@ -280,38 +284,58 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
     return game
 
 
-def require_game(*, edit: bool) -> Callable[[View], View]:
+class GameRequest(HttpRequest):
+    """A request a `require_game` / `require_shared_game` view gets: the game its URL names, read
+    once, as `request.game` (read it with `game_of`)."""
+
+    game: Game
+
+
+class GameGuard(Protocol):
+    """What `require_game` makes: a decorator that keeps the view's signature."""
+
+    def __call__(
+        self, view: Callable[Concatenate[Req, Args], Answer], /
+    ) -> Callable[Concatenate[Req, Args], Answer | HttpResponse]: ...
+
+
+def require_game(*, edit: bool) -> GameGuard:
     """For a view whose URL has `code`: `get_game_for` before the view runs; a refused request
     gets its answer and the view does not run."""
 
-    def decorator(view: View) -> View:
+    def decorator(
+        view: Callable[Concatenate[Req, Args], Answer],
+    ) -> Callable[Concatenate[Req, Args], Answer | HttpResponse]:
         @wraps(view)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        def wrapper(request: Req, /, *args: Args.args, **kwargs: Args.kwargs) -> Answer | HttpResponse:
             code = kwargs.get("code")
             if code is None:
                 raise Http404("no game code in the URL")
             try:
-                game = get_game_for(request, code, edit=edit)
+                game = get_game_for(request, str(code), edit=edit)
             except Refused as refused:
                 return refused.response
-            request.game = game  # type: ignore[attr-defined]  # documented in `game_of`
+            cast(GameRequest, request).game = game  # from here on, a GameRequest (see `game_of`)
             return view(request, *args, **kwargs)
 
-        return wrapper  # type: ignore[return-value]
+        return wrapper
 
     return decorator
 
 
-def require_shared_game(view: View) -> View:
+def require_shared_game(
+    view: Callable[Concatenate[Req, Args], Answer],
+) -> Callable[Concatenate[Req, Args], Answer]:
     """For a view whose URL has `share_code`: the read-only share link's game (404 if none), read
     once and kept as `request.game` for the view and its ETag (`game_of`)."""
 
     @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        request.game = get_shared_game_or_404(kwargs.get("share_code") or "")  # type: ignore[attr-defined]
+    def wrapper(request: Req, /, *args: Args.args, **kwargs: Args.kwargs) -> Answer:
+        game = get_shared_game_or_404(str(kwargs.get("share_code") or ""))
+        cast(GameRequest, request).game = game  # from here on, a GameRequest (see `game_of`)
         return view(request, *args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 def game_of(request: HttpRequest, code: str | None = None) -> Game:

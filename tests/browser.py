@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -105,6 +105,20 @@ def entry(page: Page) -> Locator:
     return page.locator("#hand-form")
 
 
+class HandEntry(TypedDict, total=False):
+    """What `fill_hand` types in, for a helper that passes it on."""
+
+    bidder: str | None
+    bid: int | None
+    trump: str | None
+    melds: dict[str, dict[str, int]] | None
+    quick: dict[str, int] | None
+    tricks: dict[str, int] | None
+    slam: str | None
+    passed: bool
+    conceded: bool
+
+
 def fill_hand(
     page: Page,
     *,
@@ -180,11 +194,11 @@ def open_hand(page: Page, number: int) -> None:
         details.locator(":scope > summary").click()
 
 
-def correct_hand(page: Page, number: int, **changes: object) -> None:
+def correct_hand(page: Page, number: int, **changes: Unpack[HandEntry]) -> None:
     open_hand(page, number)
     page.get_by_role("link", name=f"Edit hand {number}", exact=True).click()
     expect(page.get_by_role("heading", name=f"Correct hand {number}")).to_be_visible()
-    fill_hand(page, **changes)  # type: ignore[arg-type]
+    fill_hand(page, **changes)
     page.get_by_role("button", name=f"Save correction of hand {number}").click()
     expect(page.get_by_text(f"Hand {number} corrected.")).to_be_visible()
 

@@ -146,7 +146,9 @@ class Uploads(Maker):
             2**63,
             float("nan") if rng.random() < 0.1 else 7,
         ]
-        hand = record["hands"][0]  # type: ignore[index]
+        hands = record["hands"]
+        assert isinstance(hands, list)
+        hand = hands[0]
         for _ in range(rng.randint(1, 4)):
             where = rng.random()
             if where < 0.4:

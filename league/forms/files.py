@@ -98,6 +98,6 @@ def only_clubs(form: forms.Form, club_ids: set[int] | None) -> forms.Form:
     if club_ids is not None:
         for name, lookup in (("club", "pk__in"), ("season", "club__in")):
             field = form.fields[name]
-            assert isinstance(field, forms.ModelChoiceField)
-            field.queryset = field.queryset.filter(**{lookup: club_ids})  # type: ignore[union-attr]
+            assert isinstance(field, forms.ModelChoiceField) and field.queryset is not None
+            field.queryset = field.queryset.filter(**{lookup: club_ids})
     return form

@@ -24,7 +24,13 @@ from league.imports.batch import (
 )
 from league.imports.rights import Check
 from league.models import ImportBatch
-from league.services import NewGame, discard_pending_games, publish_pending_games, write_pending_games
+from league.services import (
+    GamePlace,
+    NewGame,
+    discard_pending_games,
+    publish_pending_games,
+    write_pending_games,
+)
 from ratings import services as rating_services
 from scoring.models import Game
 
@@ -94,12 +100,12 @@ def run(
 
 def _write_checked(
     batch_id: int, reader: csv_io.FileReader
-) -> tuple[list[tuple[int, NewGame]], int, list[csv_io.Problem]]:
+) -> tuple[list[tuple[int, GamePlace]], int, list[csv_io.Problem]]:
     """Write the reader's games in hidden chunks while no problem is found: (game id, the game's
     place) of each written game, the hands written, and the database's problems (codes already
     here, seasons' dates). Only a game's place is kept once it is written, not its hands."""
     size = max(1, int(settings.IMPORT_CHUNK_GAMES))
-    placed: list[tuple[int, NewGame]] = []
+    placed: list[tuple[int, GamePlace]] = []
     chunk: list[NewGame] = []
     hands = 0
     problems: list[csv_io.Problem] = []
@@ -127,7 +133,7 @@ def _write_checked(
 
 
 def _write_chunk(
-    batch_id: int, chunk: list[NewGame], placed: list[tuple[int, NewGame]]
+    batch_id: int, chunk: list[NewGame], placed: list[tuple[int, GamePlace]]
 ) -> list[csv_io.Problem]:
     if problems := csv_io.place_problems(chunk):
         return problems
@@ -150,16 +156,7 @@ def _write_chunk(
     return []
 
 
-def _place_of(new: NewGame) -> NewGame:
+def _place_of(new: NewGame) -> GamePlace:
     """What publishing needs of a written game (its club, season and date), without its hands and
     scores: a large file's games are not all kept in memory."""
-    return NewGame(
-        settings={},
-        players={},
-        hands=(),
-        result=None,  # type: ignore[arg-type]  # publishing reads no score
-        code=new.code,
-        club=new.club,
-        season=new.season,
-        played_on=new.played_on,
-    )
+    return GamePlace(club=new.club, season=new.season, played_on=new.played_on)

@@ -87,7 +87,8 @@ def test_the_tables_phone_scores_until_the_night_is_finished_and_the_game_page_c
     table = NightTable.objects.get(night=night)
     phone = Client()
     phone.post(f"/nights/t/{table.token}/")
-    code = table.game.code  # type: ignore[union-attr]
+    assert table.game is not None  # a started night's table has its game
+    code = table.game.code
     with CaptureQueriesContext(connection) as queries:
         page = phone.get(f"/g/{code}/")
     assert page.status_code == 200 and b'id="bidder"' in page.content

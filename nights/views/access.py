@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
@@ -18,6 +19,13 @@ from nights.models import Night
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+class SignedInRequest(HttpRequest):
+    """A request `require_club_role` let through: a signed-in user's (an anonymous one is sent to
+    the login page)."""
+
+    user: User
 
 
 def night_club(night_id: int) -> int:

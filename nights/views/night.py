@@ -21,7 +21,15 @@ from nights import rounds, services
 from nights.forms.opening import NightForm
 from nights.forms.players import NewcomerForm, PlayerChoiceForm, SwapForm, late_arrival_choices
 from nights.models import Night
-from nights.views.access import HtmxHttpRequest, _back, _form_error, _night, _refusal, manage_night
+from nights.views.access import (
+    HtmxHttpRequest,
+    SignedInRequest,
+    _back,
+    _form_error,
+    _night,
+    _refusal,
+    manage_night,
+)
 from scoring.permissions import actor_for
 
 # --- a club's nights and opening one -----------------------------------------------------------
@@ -41,12 +49,12 @@ def club_nights(request: HttpRequest, club_id: int) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @require_club_role("manage")
-def night_new(request: HttpRequest, club_id: int) -> HttpResponse:
+def night_new(request: SignedInRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
     form = NightForm(request.POST if request.method == "POST" else None, club=club)
     if form.is_bound and form.is_valid():
         try:
-            night = services.open_night(club=club, created_by=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+            night = services.open_night(club=club, created_by=request.user, **form.cleaned_data)
         except ValidationError as error:
             form.add_error(None, error)
         else:
