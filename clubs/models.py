@@ -7,6 +7,8 @@ the other way round.
 
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -103,6 +105,24 @@ class Season(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.closed_at is not None
+
+    def refuses(self, *, club: Club | None = None, on: datetime.date | None = None) -> tuple[str, str] | None:
+        """Why a game or night of `club` dated `on` may not be filed in this season: (the form field,
+        the message), or None. The one place of the rule: the season is `club`'s (None: not asked),
+        and `on` (None: not asked) lies in it, its first and last day included. The club is asked
+        first: the dates of another club's season say nothing. A closed season is not refused here.
+        """
+        if club is not None and self.club_id != club.pk:
+            return "season", str(_("The season belongs to another club."))
+        if on is not None and not self.starts_on <= on <= self.ends_on:
+            message = _("The date %(date)s is outside season %(season)s (%(start)s – %(end)s).") % {
+                "date": on,
+                "season": self.name,
+                "start": self.starts_on,
+                "end": self.ends_on,
+            }
+            return "played_on", str(message)
+        return None
 
 
 class ClubRole(models.Model):

@@ -68,12 +68,12 @@ def open_night(
 
 
 def _check_season(*, club: Club, season: Season, played_on: datetime.date) -> None:
-    if season.club_id != club.pk:
-        raise ValidationError({"season": _("The season belongs to another club.")})
-    if season.is_closed:
+    refusal = season.refuses(club=club)
+    if refusal is None and season.is_closed:
         raise ValidationError({"season": _("This season is closed: it accepts no new games.")})
-    if not season.starts_on <= played_on <= season.ends_on:
-        raise ValidationError({"played_on": _("The date is outside the season.")})
+    refusal = refusal or season.refuses(on=played_on)
+    if refusal is not None:
+        raise ValidationError({refusal[0]: refusal[1]})
 
 
 # --- state of the plan --------------------------------------------------------------------------

@@ -13,7 +13,6 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
-from django.utils.translation import gettext_lazy as _
 
 from scoring import filing
 from scoring.models import Game, GameSeat, Hand, HandChange
@@ -49,16 +48,10 @@ class GameAdminForm(forms.ModelForm[Game]):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        club, season = data.get("club"), data.get("season")
-        if season is not None and club is not None and season.club_id != club.pk:
-            self.add_error("season", forms.ValidationError(_("The season belongs to another club.")))
-        played_on = data.get("played_on")
-        if (
-            season is not None
-            and played_on is not None
-            and not season.starts_on <= played_on <= season.ends_on
-        ):
-            self.add_error("played_on", forms.ValidationError(_("The date is outside the season.")))
+        season = data.get("season")
+        refusal = season.refuses(club=data.get("club"), on=data.get("played_on")) if season else None
+        if refusal is not None:
+            self.add_error(*refusal)
         return data
 
 

@@ -39,10 +39,9 @@ def set_game_details(
     if season is not None:
         if club is None:
             club = season.club
-        if season.club_id != club.pk:
-            raise ValidationError(_("The season belongs to another club."))
-        if played_on is not None and not season.starts_on <= played_on <= season.ends_on:
-            raise ValidationError(_("The date is outside the season."))
+        refusal = season.refuses(club=club, on=played_on)
+        if refusal is not None:
+            raise ValidationError(refusal[1])
     old_club: Club | None = game.club
     if old_club is not None and (club is None or club.pk != old_club.pk):
         old_season: Season | None = game.season

@@ -284,17 +284,7 @@ def place_problems(games: Sequence[NewGame]) -> list[Problem]:
             if key not in seasons:
                 seasons[key] = Season.objects.filter(club__name=game.club, name=game.season).first()
             season = seasons[key]
-            if season and not season.starts_on <= game.played_on <= season.ends_on:
-                problems.append(
-                    Problem(
-                        game.line,
-                        _("date: %(date)s is outside season %(season)s (%(start)s – %(end)s)")
-                        % {
-                            "date": game.played_on,
-                            "season": game.season,
-                            "start": season.starts_on,
-                            "end": season.ends_on,
-                        },
-                    )
-                )
+            refusal = season.refuses(on=game.played_on) if season else None
+            if refusal is not None:
+                problems.append(Problem(game.line, refusal[1]))
     return problems

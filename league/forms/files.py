@@ -88,8 +88,9 @@ class ImportForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         club, season = data.get("club"), data.get("season")
-        if season and club and season.club_id != club.pk:
-            self.add_error("season", _("This season belongs to another club."))
+        refusal = season.refuses(club=club) if season else None
+        if refusal is not None:
+            self.add_error(*refusal)
         return data
 
 

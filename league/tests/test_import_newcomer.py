@@ -257,7 +257,8 @@ def test_a_game_dated_outside_an_existing_season_refuses_the_file_naming_its_lin
 
     assert response.status_code == 400
     page = response.content.decode()
-    assert "<strong>Line 2:</strong> date: 2026-03-02 is outside season Vår 2026" in page
+    refusal = "The date 2026-03-02 is outside season Vår 2026 (2026-03-05 – 2026-06-30)."
+    assert f"<strong>Line 2:</strong> {refusal}" in page
     spring.refresh_from_db()
     assert (spring.starts_on, spring.ends_on) == (datetime.date(2026, 3, 5), datetime.date(2026, 6, 30))
     _nothing_imported()

@@ -118,10 +118,7 @@ class NightForm(GameRulesForm):
             self.add_error("stake_per_chip", message)
         season: Season | None = data.get("season")
         played_on: datetime.date | None = data.get("played_on")
-        if (
-            season is not None
-            and played_on is not None
-            and not season.starts_on <= played_on <= season.ends_on
-        ):
-            self.add_error("played_on", _("The date is outside the season."))
+        refusal = season.refuses(on=played_on) if season is not None else None
+        if refusal is not None:
+            self.add_error(*refusal)
         return data

@@ -82,7 +82,7 @@ def test_it_refuses_a_date_outside_the_chosen_season(club, alice):
          "rounds": "3", "round_ends": "game"},
     )  # fmt: skip
     assert response.status_code == 400
-    assert "The date is outside the season." in text(response)
+    assert "The date 2026-03-05 is outside season Spring (2026-04-01 – 2026-06-30)." in text(response)
 
 
 def test_check_in_is_one_tap_per_name_and_a_newcomer_joins_the_roster(club, alice):

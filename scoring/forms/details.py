@@ -88,10 +88,9 @@ class GameDetailsForm(forms.Form):
         data = self.cleaned_data
         club, season, played_on = data.get("club"), data.get("season"), data.get("played_on")
         if season is not None:
-            if club is not None and season.club_id != club.pk:
-                self.add_error("season", _("This season belongs to another club."))
-            elif played_on is not None and not season.starts_on <= played_on <= season.ends_on:
-                self.add_error("played_on", _("The date is outside the season."))
+            refusal = season.refuses(club=club, on=played_on)
+            if refusal is not None:
+                self.add_error(*refusal)
             if season.closed_at is not None and season.pk != self.game.season_id:
                 self.add_error(
                     "season", _("Season %(name)s is closed: it accepts no new games.") % {"name": season.name}

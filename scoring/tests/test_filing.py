@@ -70,7 +70,7 @@ def test_it_refuses_a_date_outside_the_season_and_writes_nothing(client, people)
          "seat_N": data["people"]["Åsa"].pk},
     )  # fmt: skip
     assert response.status_code == 400
-    assert "The date is outside the season." in response.content.decode()
+    assert "The date 2027-01-01 is outside season " in response.content.decode()
     game.refresh_from_db()
     assert game.season is None
     assert GameSeat.objects.get(game=game, seat="N").player is None
