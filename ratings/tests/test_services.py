@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 from django.db import transaction
+from django.db.models import ProtectedError
 from django.db.models.signals import post_delete
 
 from clubs.models import Membership, Player
@@ -220,3 +221,15 @@ def test_a_delete_that_fails_keeps_the_game_and_its_ratings_and_nothing_else():
         kept, fresh = _fresh(scope)
         assert kept == fresh
         assert kept != before[scope]
+
+
+def test_a_seated_player_is_not_deleted_and_the_ratings_stay():
+    data = small_season()
+    scopes = (services.ALL, services.club_scope(data["club"].pk))
+    before = {scope: _stored(scope) for scope in scopes}
+    with pytest.raises(ProtectedError), transaction.atomic():
+        data["people"]["Åsa"].delete()
+    assert {scope: _stored(scope) for scope in scopes} == before
+    for scope in scopes:
+        kept, fresh = _fresh(scope)
+        assert kept == fresh
