@@ -9,9 +9,11 @@ server and worker sees the same counts). A failure counts for LOGIN_FAILURE_WIND
 backend checks its password, in one transaction with the check of the limits (`reserve`), so
 attempts sent together are counted one after the other and no more of them reach the password
 check than the limits allow. Once a limit is reached it refuses the attempt unchecked and uncounted
-(PermissionDenied stops Django's `authenticate`), and the log-in views, the site's and the admin's
-(`LimitedAdminSite`), answer with the log-in page, status 429 (`answer_refusals`). A login takes
-its attempt back (`forget_failures`): only failures count.
+(PermissionDenied stops Django's `authenticate`), marking the request's `LoginAttempt`, and the
+log-in views, the site's and the admin's (`LimitedAdminSite`), answer with the log-in page, status
+429 (`answer_refusals`). A login takes its attempt back (`forget_failures`): only failures count.
+The attempt is one typed object on the request (`request.login_attempt`, `attempt_of`), as the
+browser's device is (`scoring.devices`).
 
 The username is counted as Django's log-in form reads it: NFKC-normalised (as `UsernameField`
 does) and case-folded, so "ＡＬＩＣＥ", "𝐚𝐥𝐢𝐜𝐞" and "alice" share one budget.
@@ -22,7 +24,8 @@ from __future__ import annotations
 import functools
 import unicodedata
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib import admin
@@ -40,10 +43,34 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from throttles import counter
 from throttles.address import client_address
 
-#: The request's attribute holding when its login attempt was counted (Unix seconds, as counted).
-COUNTED_AT = "login_attempt_counted_at"
-#: The request's attribute marking a login attempt the limits refused.
-REFUSED = "login_attempt_refused"
+
+@dataclass
+class LoginAttempt:
+    """This request's login attempt, as `request.login_attempt` (read it with `attempt_of`): when
+    it was counted (`reserve`; Unix seconds, as counted), so that a right password gives it back
+    (`give_back`), and whether the limits refused it (`LoginLimitsBackend`, read by
+    `answer_refusals`)."""
+
+    counted_at: float | None = None
+    refused: bool = False
+
+
+class LoginRequest(HttpRequest):
+    """A request once `attempt_of` has run: it carries its `LoginAttempt` (HttpRequest declares no
+    such field; `scoring.devices.DeviceRequest` declares `request.device` the same way)."""
+
+    login_attempt: LoginAttempt
+
+
+def attempt_of(request: HttpRequest) -> LoginAttempt:
+    """`request.login_attempt`, set here on first use: the backend that counts it, the view that
+    answers its refusal and the receiver that gives it back share the one object."""
+    attempt = getattr(request, "login_attempt", None)
+    if isinstance(attempt, LoginAttempt):
+        return attempt
+    attempt = LoginAttempt()
+    cast(LoginRequest, request).login_attempt = attempt  # from here on, a LoginRequest
+    return attempt
 
 
 def normalised_username(name: str) -> str:
@@ -65,17 +92,16 @@ def reserve(request: HttpRequest, username: str) -> bool:
         if held.full():
             return False
         held.add()
-    setattr(request, COUNTED_AT, held.at.timestamp())
+    attempt_of(request).counted_at = held.at.timestamp()
     return True
 
 
 def give_back(request: HttpRequest, values: dict[str, str]) -> None:
     """Uncount the request's attempt (`reserve`) against `values` (name -> value): it was right."""
-    at = getattr(request, COUNTED_AT, None)
-    if at is None:
-        return
-    delattr(request, COUNTED_AT)
-    counter.take_back(kind="login", values=values, at=at)
+    attempt = attempt_of(request)
+    at, attempt.counted_at = attempt.counted_at, None
+    if at is not None:
+        counter.take_back(kind="login", values=values, at=at)
 
 
 class LoginLimitsBackend:
@@ -87,7 +113,7 @@ class LoginLimitsBackend:
 
     def authenticate(self, request: HttpRequest | None, username: str | None = None, **kwargs: Any) -> None:
         if request is not None and not reserve(request, username or ""):
-            setattr(request, REFUSED, True)
+            attempt_of(request).refused = True
             raise PermissionDenied
         return None
 
@@ -127,7 +153,7 @@ def answer_refusals(view: View) -> View:
     @functools.wraps(view)
     def answered(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = view(request, *args, **kwargs)
-        return locked_out(request) if getattr(request, REFUSED, False) else response
+        return locked_out(request) if attempt_of(request).refused else response
 
     return answered
 

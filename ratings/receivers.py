@@ -12,10 +12,6 @@ from ratings import services
 from scoring.models import Game
 from scoring.signals import game_changed, games_changed
 
-# The rating scopes a game or player being deleted was in, read before the delete (pre_delete) and
-# recomputed after it (post_delete), by model and primary key.
-_scopes_before_delete: dict[tuple[type[Any], Any], set[str]] = {}
-
 
 @receiver(game_changed)
 def _game_changed(sender: Any, *, game: Game, was_finished: bool | None = None, **kwargs: Any) -> None:
@@ -34,22 +30,20 @@ def _games_changed(sender: Any, *, games: list[Game], **kwargs: Any) -> None:
     services.recompute_scopes(before | now)
 
 
-@receiver(pre_delete, sender=Game)
-def _note_game_scopes(sender: Any, instance: Game, **kwargs: Any) -> None:
-    _scopes_before_delete[Game, instance.pk] = services.scopes_of_games([instance.pk])
-
-
 @receiver(post_delete, sender=Game)
 def _game_deleted(sender: Any, instance: Game, **kwargs: Any) -> None:
-    services.recompute_scopes(_scopes_before_delete.pop((Game, instance.pk), set()))
+    """Rerate the scopes the deleted game could be rated in, in the deleting transaction (a delete
+    that fails takes the recompute back with it). Only a shown finished game is rated, and only in
+    all-time and its club (`scopes_for_clubs`); a game in progress or a hidden import's costs
+    nothing. Read from the game itself: its rating points went with it, and nothing is kept
+    between a pre_delete and this signal (all the games of one delete are gone by now)."""
+    if instance.finished and not instance.hidden:
+        services.recompute_scopes(services.scopes_for_clubs({instance.club_id}))
 
 
 @receiver(pre_delete, sender=Player)
-def _note_player_scopes(sender: Any, instance: Player, **kwargs: Any) -> None:
-    _scopes_before_delete[Player, instance.pk] = services.scopes_of_player(instance.pk)
-
-
-@receiver(post_delete, sender=Player)
-def _player_deleted(sender: Any, instance: Player, **kwargs: Any) -> None:
-    """A merged duplicate goes after its seats moved to the kept player: rerate where it played."""
-    services.recompute_scopes(_scopes_before_delete.pop((Player, instance.pk), set()))
+def _player_deleting(sender: Any, instance: Player, **kwargs: Any) -> None:
+    """A merged duplicate goes after its seats moved to the kept player: rerate where it played, in
+    the deleting transaction, read and rerated before its rows go. A player still seated cannot be
+    deleted (the seats PROTECT it), so the games are rerated as they stand."""
+    services.recompute_scopes(services.scopes_of_player(instance.pk))

@@ -2,10 +2,13 @@ import datetime
 from unittest import mock
 
 import pytest
+from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_login_failed
-from django.test import Client
+from django.contrib.sessions.backends.db import SessionStore
+from django.test import Client, RequestFactory
 
+from accounts.lockout import LoginAttempt, attempt_of
 from tests.access_helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -148,3 +151,21 @@ def test_the_addresses_of_one_ipv6_64_share_the_address_limit(alice, settings):
         _login(Client(REMOTE_ADDR=f"2001:db8:7:7::{number + 1}"), "wrong", username=f"nobody{number}")
     assert _login(Client(REMOTE_ADDR="2001:db8:7:7:abcd::1"), PASSWORD).status_code == 429
     assert _login(Client(REMOTE_ADDR="2001:db8:7:8::1"), PASSWORD).status_code == 302
+
+
+def test_the_attempt_is_one_typed_object_on_the_request_counted_given_back_or_refused(alice):
+    def request():
+        made = RequestFactory().post("/accounts/login/")
+        made.session = SessionStore()
+        return made
+
+    wrong = request()
+    assert authenticate(wrong, username="alice", password="wrong") is None
+    assert attempt_of(wrong) is wrong.login_attempt
+    assert isinstance(wrong.login_attempt, LoginAttempt)
+    assert wrong.login_attempt.counted_at is not None and not wrong.login_attempt.refused
+    for _ in range(4):
+        authenticate(request(), username="alice", password="wrong")
+    refused = request()
+    assert authenticate(refused, username="alice", password=PASSWORD) is None
+    assert refused.login_attempt == LoginAttempt(counted_at=None, refused=True)

@@ -3,6 +3,9 @@
 import datetime
 
 import pytest
+from django.db import transaction
+from django.db.models import ProtectedError
+from django.db.models.signals import post_delete
 
 from clubs.models import Membership, Player
 from clubs.services import merge_players
@@ -10,6 +13,8 @@ from ratings import services
 from ratings.compute import compute_ratings, display_rating
 from ratings.models import PairRating, PlayerRating, RatingPoint
 from scoring import filing
+from scoring.models import Game
+from scoring.services.games import delete_game
 from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.league_data import G2, G3, H1, play, small_season
 
@@ -178,3 +183,53 @@ def test_a_check_pinochle_game_places_the_sides_by_chips():
     }
     assert points == {"Åsa": (1, -16), "Örjan": (1, -16), "Čeněk": (0, 16), "Řehoř": (0, 16)}
     assert G3
+
+
+class _DeleteFailed(Exception):
+    pass
+
+
+def _fail_after_delete(sender, instance, **kwargs):
+    raise _DeleteFailed
+
+
+def test_a_deleted_game_is_rerated_away_in_every_scope_it_was_in():
+    data = small_season()
+    club_scope = services.club_scope(data["club"].pk)
+    delete_game(game=data["games"][0])
+    for scope in (services.ALL, club_scope):
+        kept, fresh = _fresh(scope)
+        assert kept == fresh
+        assert data["games"][0].pk not in {point[2] for point in kept[1]}
+
+
+def test_a_delete_that_fails_keeps_the_game_and_its_ratings_and_nothing_else():
+    data = small_season()
+    game = data["games"][0]
+    scopes = (services.ALL, services.club_scope(data["club"].pk))
+    before = {scope: _stored(scope) for scope in scopes}
+    post_delete.connect(_fail_after_delete, sender=Game, dispatch_uid="test.fail_after_delete")
+    try:
+        with pytest.raises(_DeleteFailed), transaction.atomic():
+            Game.objects.get(pk=game.pk).delete()  # rerated without it, then the delete fails
+    finally:
+        post_delete.disconnect(sender=Game, dispatch_uid="test.fail_after_delete")
+    assert Game.objects.filter(pk=game.pk).exists()
+    assert {scope: _stored(scope) for scope in scopes} == before
+    delete_game(game=Game.objects.get(pk=game.pk))  # the next delete starts from nothing kept
+    for scope in scopes:
+        kept, fresh = _fresh(scope)
+        assert kept == fresh
+        assert kept != before[scope]
+
+
+def test_a_seated_player_is_not_deleted_and_the_ratings_stay():
+    data = small_season()
+    scopes = (services.ALL, services.club_scope(data["club"].pk))
+    before = {scope: _stored(scope) for scope in scopes}
+    with pytest.raises(ProtectedError), transaction.atomic():
+        data["people"]["Åsa"].delete()
+    assert {scope: _stored(scope) for scope in scopes} == before
+    for scope in scopes:
+        kept, fresh = _fresh(scope)
+        assert kept == fresh
