@@ -72,17 +72,6 @@ NIGHT_PLAN_LOCKED = _(
 # --- the device's edit right (scoring/devices.py) ---------------------------------------------
 
 
-def holds_edit_token(request: HttpRequest, game: Game) -> bool:
-    """Whether this browser's device holds the right to score the game."""
-    return holds_game(request, game)
-
-
-def held_edit_token_once(request: HttpRequest, game: Game) -> bool:
-    """Whether this browser scored the game before handing it over (or it was taken over): the
-    old phone keeps watching, read-only."""
-    return held_game_once(request, game)
-
-
 def scoring_moved_away(request: HttpRequest, game: Game) -> bool:
     """Whether this browser scored the game until another phone took it over or was handed it,
     and that phone scores it now (not a right ended with its account's club role: that phone is
@@ -128,7 +117,7 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
         # In a club game an account's right comes from its club role alone: a scorer taken off
         # the club no longer edits the games he created. The device holding the edit token (the
         # table's phone) still scores; set_club_role clears the token of such a scorer's games.
-        return holds_edit_token(request, game) and not night_is_over(game)
+        return holds_game(request, game) and not night_is_over(game)
     return _runs_the_game(request, game)
 
 
@@ -145,7 +134,7 @@ def _runs_the_game(request: HttpRequest, game: Game) -> bool:
     user = request.user
     if user.is_authenticated and game.created_by_id is not None and game.created_by_id == user.pk:
         return True
-    return holds_edit_token(request, game)
+    return holds_game(request, game)
 
 
 def night_plan_locked(request: HttpRequest, game: Game) -> bool:
@@ -271,9 +260,9 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
         messages.warning(request, RIGHT_LAPSED, fail_silently=True)
     editable = can_edit_game(request, game)
     if not (editable or (not edit and _reads_without_editing(request, game))):
-        if reading and held_edit_token_once(request, game):
+        if reading and held_game_once(request, game):
             raise Refused(_to_share_page(request, game))
-        if edit and holds_edit_token(request, game):
+        if edit and holds_game(request, game):
             raise Refused(nothing_to_change(request, game))
         if edit and request.method == "POST" and scoring_moved_away(request, game):
             raise Refused(scoring_moved(request, game))
