@@ -33,7 +33,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from clubs.models import ClubRole
 from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_in_club, viewable_club_ids
-from scoring.audit import Actor, club_id_of
+from scoring.audit import Actor
 from scoring.devices import (
     browser_device,
     game_with_right,
@@ -105,7 +105,7 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
     user = request.user
     if is_site_admin(user):
         return True
-    club_id = club_id_of(game)
+    club_id = game.club_id
     if club_id is not None:
         role = role_in_club(user, club_id)
         if role == ClubRole.Role.ORGANISER:
@@ -141,7 +141,7 @@ def night_plan_locked(request: HttpRequest, game: Game) -> bool:
     """Whether the game is a table of a club night and this request is not an organiser of its
     club: its filing, its seats' players and its rules (target, minimum bid, house rule) are the
     night's plan, so a table's phone (or a scorer) scores its hands but changes none of them."""
-    club_id = club_id_of(game)
+    club_id = game.club_id
     if club_id is None or not game.planned:
         return False
     return not (is_site_admin(request.user) or role_in_club(request.user, club_id) == ClubRole.Role.ORGANISER)
@@ -161,7 +161,7 @@ def _reads_without_editing(request: HttpRequest, game: Game) -> bool:
     is no longer theirs to edit) or a club role."""
     if _runs_the_game(request, game):
         return True
-    club_id = club_id_of(game)
+    club_id = game.club_id
     return club_id is not None and can_view_club(request.user, club_id)
 
 
