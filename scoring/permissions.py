@@ -24,6 +24,7 @@ from typing import Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 from django.contrib import messages
 from django.contrib.auth.models import User
+from django.core.exceptions import ImproperlyConfigured
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -329,14 +330,16 @@ def require_shared_game(
 
 def game_of(request: HttpRequest, code: str | None = None) -> Game:
     """`request.game`: the game a guarded view's URL names, set by `require_game` (after its
-    checks) or `require_shared_game`, so the view and its ETag read it once; without one, a fresh
-    read of the game `code` names."""
+    checks) or `require_shared_game`, so the view and its ETag read it once.
+
+    A view that calls this without one of those guards (or for another game than its URL's `code`)
+    is a programming error, refused loudly: reading the game here would skip its checks."""
     game = getattr(request, "game", None)
     if isinstance(game, Game) and (code is None or game.code == code):
         return game
-    if code is None:
-        raise Http404("no game on this request")
-    return get_object_or_404(Game, code=code)
+    raise ImproperlyConfigured(
+        "game_of() needs a view guarded by require_game_edit, require_game_view or require_shared_game"
+    )
 
 
 def checked_can_edit(request: HttpRequest, game: Game) -> bool:

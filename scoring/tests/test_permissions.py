@@ -4,7 +4,7 @@ game's edit token ("device") and an anonymous visitor with the share link ("shar
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.test import Client
 
@@ -18,7 +18,7 @@ from clubs.permissions import (
 from clubs.services import grant_founding_organiser, set_club_role
 from scoring.devices import DEVICE_COOKIE
 from scoring.models import Device, Game
-from scoring.permissions import can_edit_game, can_view_game, grant_edit_token
+from scoring.permissions import can_edit_game, can_view_game, game_of, grant_edit_token
 from tests.access_helpers import (
     CLUB,
     OTHER_CLUB,
@@ -250,3 +250,11 @@ def test_it_guards_reads_too(people):
     assert Client().get(f"/g/{game.code}/").status_code == 403  # the take-over page
     client = people.client("charlie")
     assert client.get(f"/g/{game.code}/").status_code == 403
+
+
+def test_game_of_refuses_a_view_without_a_game_guard_rather_than_reading_the_game_unchecked():
+    game = make_game()
+    with pytest.raises(ImproperlyConfigured):
+        game_of(request_as(), game.code)
+    with pytest.raises(ImproperlyConfigured):
+        game_of(request_as())
