@@ -1,4 +1,4 @@
-"""Storing checked games in bulk (CSV and JSON imports, restore, the benchmark).
+"""Storing checked games in bulk (CSV and JSON imports, the benchmark).
 
 Keyword-only, typed, one transaction each (an import: a few short ones, all or nothing by its
 hidden games). The league builds the unsaved rows and decides where they go; the apps that own
@@ -100,7 +100,8 @@ def repeated_player(players: Mapping[str, str]) -> str | None:
 @transaction.atomic
 def store_games(*, games: Sequence[NewGame]) -> list[Game]:
     """Write checked games in bulk, in one transaction: clubs, seasons and roster players are found
-    by name or created (restore, the benchmark, the import_games command).
+    by name or created (the import_games command through `league.csv_io.import_bytes`, the
+    benchmark; a restore does not come here: `scoring.backup` loads and rescores its games).
 
     In a club game every named seat is bound to a roster player of that name (created when the
     roster has none). Games without a club keep their free-text names.

@@ -1,6 +1,6 @@
 """The site's URL tree: one prefix per app.
 
-/admin/      Django's admin (clubs, seasons, players, games for organisers)
+/admin/      Django's admin (clubs, seasons, players, games; for site superusers only)
 /accounts/   accounts: sign-up, log-in, log-out, passwords
 /clubs/      clubs: your clubs, creating one, roster, invites, seasons (organiser pages)
 /league/     league: club pages, standings, players, published results, export and import

@@ -40,8 +40,6 @@ class GameSeatInline(admin.TabularInline[GameSeat, Game]):
 class GameAdminForm(forms.ModelForm[Game]):
     """Checks the filing as the game's details page does, naming the field."""
 
-    request: HttpRequest
-
     class Meta:
         model = Game
         fields = ["club", "season", "played_on", "place", "note"]
@@ -68,12 +66,6 @@ class GameAdmin(admin.ModelAdmin[Game]):
         "hand_count", "finished", "winner", "scores", "chip_totals",
     ]  # fmt: skip
     inlines = [GameSeatInline]
-
-    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
-        form = super().get_form(request, obj, change=change, **kwargs)
-        assert issubclass(form, GameAdminForm)
-        form.request = request
-        return form
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a game starts on the setup page or by import, which check it with the engine

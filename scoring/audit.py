@@ -34,15 +34,6 @@ class Actor:
         return cls(user=None, label=DEVICE_LABEL)
 
 
-def club_id_of(game: Game) -> int | None:
-    """The club a game belongs to (the league's `Game.club`), or None for a quick game.
-
-    The one place that knows how a game belongs to a club: permissions and the audit trail ask here.
-    """
-    club_id = game.club_id
-    return int(club_id) if club_id is not None else None
-
-
 def record_hand_change(
     *,
     game: Game,
@@ -54,7 +45,7 @@ def record_hand_change(
 ) -> HandChange:
     return HandChange.objects.create(
         game=game,
-        club_id=club_id_of(game),
+        club_id=game.club_id,
         hand_number=hand_number,
         action=action,
         old_data=dict(old_data),

@@ -24,6 +24,7 @@ from typing import Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 from django.contrib import messages
 from django.contrib.auth.models import User
+from django.core.exceptions import ImproperlyConfigured
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -33,7 +34,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from clubs.models import ClubRole
 from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_in_club, viewable_club_ids
-from scoring.audit import Actor, club_id_of
+from scoring.audit import Actor
 from scoring.devices import (
     browser_device,
     game_with_right,
@@ -72,17 +73,6 @@ NIGHT_PLAN_LOCKED = _(
 # --- the device's edit right (scoring/devices.py) ---------------------------------------------
 
 
-def holds_edit_token(request: HttpRequest, game: Game) -> bool:
-    """Whether this browser's device holds the right to score the game."""
-    return holds_game(request, game)
-
-
-def held_edit_token_once(request: HttpRequest, game: Game) -> bool:
-    """Whether this browser scored the game before handing it over (or it was taken over): the
-    old phone keeps watching, read-only."""
-    return held_game_once(request, game)
-
-
 def scoring_moved_away(request: HttpRequest, game: Game) -> bool:
     """Whether this browser scored the game until another phone took it over or was handed it,
     and that phone scores it now (not a right ended with its account's club role: that phone is
@@ -116,7 +106,7 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
     user = request.user
     if is_site_admin(user):
         return True
-    club_id = club_id_of(game)
+    club_id = game.club_id
     if club_id is not None:
         role = role_in_club(user, club_id)
         if role == ClubRole.Role.ORGANISER:
@@ -128,7 +118,7 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
         # In a club game an account's right comes from its club role alone: a scorer taken off
         # the club no longer edits the games he created. The device holding the edit token (the
         # table's phone) still scores; set_club_role clears the token of such a scorer's games.
-        return holds_edit_token(request, game) and not night_is_over(game)
+        return holds_game(request, game) and not night_is_over(game)
     return _runs_the_game(request, game)
 
 
@@ -145,14 +135,14 @@ def _runs_the_game(request: HttpRequest, game: Game) -> bool:
     user = request.user
     if user.is_authenticated and game.created_by_id is not None and game.created_by_id == user.pk:
         return True
-    return holds_edit_token(request, game)
+    return holds_game(request, game)
 
 
 def night_plan_locked(request: HttpRequest, game: Game) -> bool:
     """Whether the game is a table of a club night and this request is not an organiser of its
     club: its filing, its seats' players and its rules (target, minimum bid, house rule) are the
     night's plan, so a table's phone (or a scorer) scores its hands but changes none of them."""
-    club_id = club_id_of(game)
+    club_id = game.club_id
     if club_id is None or not game.planned:
         return False
     return not (is_site_admin(request.user) or role_in_club(request.user, club_id) == ClubRole.Role.ORGANISER)
@@ -172,7 +162,7 @@ def _reads_without_editing(request: HttpRequest, game: Game) -> bool:
     is no longer theirs to edit) or a club role."""
     if _runs_the_game(request, game):
         return True
-    club_id = club_id_of(game)
+    club_id = game.club_id
     return club_id is not None and can_view_club(request.user, club_id)
 
 
@@ -271,9 +261,9 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
         messages.warning(request, RIGHT_LAPSED, fail_silently=True)
     editable = can_edit_game(request, game)
     if not (editable or (not edit and _reads_without_editing(request, game))):
-        if reading and held_edit_token_once(request, game):
+        if reading and held_game_once(request, game):
             raise Refused(_to_share_page(request, game))
-        if edit and holds_edit_token(request, game):
+        if edit and holds_game(request, game):
             raise Refused(nothing_to_change(request, game))
         if edit and request.method == "POST" and scoring_moved_away(request, game):
             raise Refused(scoring_moved(request, game))
@@ -340,14 +330,16 @@ def require_shared_game(
 
 def game_of(request: HttpRequest, code: str | None = None) -> Game:
     """`request.game`: the game a guarded view's URL names, set by `require_game` (after its
-    checks) or `require_shared_game`, so the view and its ETag read it once; without one, a fresh
-    read of the game `code` names."""
+    checks) or `require_shared_game`, so the view and its ETag read it once.
+
+    A view that calls this without one of those guards (or for another game than its URL's `code`)
+    is a programming error, refused loudly: reading the game here would skip its checks."""
     game = getattr(request, "game", None)
     if isinstance(game, Game) and (code is None or game.code == code):
         return game
-    if code is None:
-        raise Http404("no game on this request")
-    return get_object_or_404(Game, code=code)
+    raise ImproperlyConfigured(
+        "game_of() needs a view guarded by require_game_edit, require_game_view or require_shared_game"
+    )
 
 
 def checked_can_edit(request: HttpRequest, game: Game) -> bool:

@@ -1,6 +1,6 @@
 """Derived statistics: rewritten from the engine's GameResult, read back with SQL aggregation.
 
-`refresh_game(game, result)` is called by services.store_result, inside the transaction of
+`refresh_game(game, result)` is called by services.results.store_result, inside the transaction of
 every change of a game's hands, so the HandStat/GameStat rows of a game can never disagree with
 its hands. `stat_rows(...)` builds the same rows, unsaved, for refresh_game and for the bulk
 imports (league.services), which write them through `scoring.imported`.

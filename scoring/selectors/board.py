@@ -34,10 +34,9 @@ class Scoreboard:
         self.game = game
         self.settings: Settings = result.settings if result is not None else settings_of(game)
         self.players = players
-        if stored is not None:
-            self.__dict__["stored"] = stored
-        if result is not None:
-            self.__dict__["result"] = result
+        # Given by a save (which has just read and scored the hands), else read when first asked.
+        self._stored = stored
+        self._result = result
         chips = self.settings.chips_in_play
         target = self.settings.target
         totals = [game.scores.get(side, 0) for side in self.settings.sides]
@@ -60,13 +59,19 @@ class Scoreboard:
             for side in self.settings.sides
         ]
 
-    @functools.cached_property
+    @property
     def stored(self) -> list[dict[str, Any]]:
-        return list(self.game.hands.order_by("number").values_list("data", flat=True))
+        """The game's hands as entered, in order."""
+        if self._stored is None:
+            self._stored = list(self.game.hands.order_by("number").values_list("data", flat=True))
+        return self._stored
 
-    @functools.cached_property
+    @property
     def result(self) -> GameResult:
-        return score(self.game, self.stored)
+        """The engine's result of the hands."""
+        if self._result is None:
+            self._result = score(self.game, self.stored)
+        return self._result
 
     @property
     def finished(self) -> bool:

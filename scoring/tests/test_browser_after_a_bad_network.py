@@ -10,7 +10,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, Request, Route, expect
 
 from scoring.models import Game, Hand
 from tests.browser import fill_hand, server_wrapped, shoot, start_game
@@ -107,12 +107,19 @@ def test_after_a_lost_answer_and_a_changed_entry_the_question_is_on_screen_and_n
     # While the question is open the entry form cannot save: no second hand by one more tap.
     save_2 = page.get_by_role("button", name="Save hand 2")
     expect(save_2).to_be_disabled()
-    page.locator("#hand-form").get_by_role("spinbutton", name="Bid").press("Enter")
-    page.wait_for_timeout(1000)
-    assert Hand.objects.filter(game=game).count() == 1
+    saves: list[str] = []  # the save URL's POSTs from here on (a correction posts to hands/<n>/)
 
+    def count_saves(request: Request) -> None:
+        if request.method == "POST" and request.url.endswith("/hands"):
+            saves.append(request.url)
+
+    page.on("request", count_saves)
+    page.locator("#hand-form").get_by_role("spinbutton", name="Bid").press("Enter")
+
+    # The correction's answer on screen comes after any request the Enter key sent before it.
     page.get_by_role("button", name="Apply my values as a correction of hand 1").click()
     expect(page.get_by_text("Hand 1 corrected.")).to_be_visible()
+    assert saves == []
     assert [hand.data["bid"] for hand in Hand.objects.filter(game=game)] == [26]
 
 

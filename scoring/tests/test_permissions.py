@@ -4,7 +4,7 @@ game's edit token ("device") and an anonymous visitor with the share link ("shar
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.test import Client
 
@@ -16,10 +16,9 @@ from clubs.permissions import (
     role_in_club,
 )
 from clubs.services import grant_founding_organiser, set_club_role
-from scoring import permissions
 from scoring.devices import DEVICE_COOKIE
 from scoring.models import Device, Game
-from scoring.permissions import can_edit_game, can_view_game, grant_edit_token
+from scoring.permissions import can_edit_game, can_view_game, game_of, grant_edit_token
 from tests.access_helpers import (
     CLUB,
     OTHER_CLUB,
@@ -200,11 +199,10 @@ def _client(people, game, persona):
 @pytest.mark.parametrize(
     ("club", "allowed"), [(None, {"device"}), (CLUB, {"alice", "bob", "device"})], ids=["quick", "club"]
 )
-def test_it_lets_only_allowed_personas_through_a_guarded_write(people, monkeypatch, club, allowed):
-    monkeypatch.setattr(permissions, "club_id_of", lambda game: club)
+def test_it_lets_only_allowed_personas_through_a_guarded_write(people, club, allowed):
     succeeded = set()
     for persona in PERSONAS:
-        game = make_game(hands=2)
+        game = make_game(hands=2, club_id=club)
         url = f"/g/{game.code}/hands/last/delete"
         response = _client(people, game, persona).post(url, {"number": "2"})
         hands_left = Game.objects.get(pk=game.pk).hand_count
@@ -252,3 +250,11 @@ def test_it_guards_reads_too(people):
     assert Client().get(f"/g/{game.code}/").status_code == 403  # the take-over page
     client = people.client("charlie")
     assert client.get(f"/g/{game.code}/").status_code == 403
+
+
+def test_game_of_refuses_a_view_without_a_game_guard_rather_than_reading_the_game_unchecked():
+    game = make_game()
+    with pytest.raises(ImproperlyConfigured):
+        game_of(request_as(), game.code)
+    with pytest.raises(ImproperlyConfigured):
+        game_of(request_as())
