@@ -123,6 +123,8 @@ def people(db):
     client signed in as bob, and `people.organiser_of(club)` (`scorer_of`, `member_of`) grants the
     role in a club the test made and returns the persona's client."""
     from django.contrib.auth.models import User
+    from django.core.management.color import no_style
+    from django.db import connection
 
     from clubs.models import Club, ClubRole
     from tests.access_helpers import CLUB, OTHER_CLUB, PASSWORD, PERSONAS, People
@@ -130,6 +132,11 @@ def people(db):
     users = {name: User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in PERSONAS}
     for club_id in (CLUB, OTHER_CLUB):
         Club.objects.get_or_create(pk=club_id, defaults={"name": f"Club {club_id}"})
+    # The two clubs have ids of their own: a club the test makes next must get a new one (on
+    # PostgreSQL the id sequence does not move past rows written with their id; as loaddata does).
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), [Club]):
+            cursor.execute(sql)
     ClubRole.objects.create(user=users["alice"], club_id=CLUB, role=ClubRole.Role.ORGANISER)
     ClubRole.objects.create(user=users["bob"], club_id=CLUB, role=ClubRole.Role.SCORER)
     ClubRole.objects.create(user=users["charlie"], club_id=CLUB, role=ClubRole.Role.MEMBER)
