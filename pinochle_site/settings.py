@@ -112,6 +112,8 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
 elif _db["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("DATABASE_URL must be a sqlite:// or postgres:// URL")
 DATABASES = {"default": _db}
+# dumpdata/loaddata (`backup`, `restore`) keep every microsecond of a time (core/full_json.py).
+SERIALIZATION_MODULES = {"json": "core.full_json"}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -283,7 +283,7 @@ def test_a_restore_into_a_fresh_database_shows_every_page_and_export_as_before(t
     started = time.perf_counter()
     call_command("backup", str(path), stderr=io.StringIO())
     backed_up = time.perf_counter() - started
-    assert json.loads(path.read_text())["version"] == 5
+    assert {row["model"] for row in json.loads(path.read_text())} >= {"nights.night", "ledger.payment"}
 
     call_command("flush", interactive=False, verbosity=0)
     fresh_process()
@@ -301,7 +301,7 @@ def test_a_restore_into_a_fresh_database_shows_every_page_and_export_as_before(t
         f"\n{connection.vendor}: {len(before) - exports} pages and {exports} CSV exports identical after the"
         f" restore (backup {backed_up:.2f} s, restore {restored:.2f} s, {path.stat().st_size} bytes)"
     )
-    assert "club nights" in out.getvalue() and "payments" in out.getvalue()
+    assert out.getvalue().startswith("Installed ")
 
     # The open table's phone scores on through its link; the finished night's link stays refused.
     phone, table = club["phone"], club["table"]

@@ -1,46 +1,62 @@
-"""`python manage.py backup FILE` (or `-` for standard output): everything as one JSON file.
+"""`manage.py backup FILE` (or `-` for standard output): Django's `dumpdata` of everything a club
+made, every row of every model with its id, read in one transaction so the tables agree with each
+other while the site keeps writing (docs/operations.md, "Backups"). `restore` reads it back.
 
-Every app's part (`<app>/backup.py`, docs/operations.md "Backups"): accounts and groups, clubs,
-players, rosters, seasons, club roles and invites, games with their seats, hands and corrections,
-the phones' edit rights, imports, the club nights with their plans and table links, the ledger's
-payments; every row with every field and its id. It holds password hashes: keep it private.
-A file is written next to its final name and renamed into place, so a failed run never leaves a
-half-written backup where the last good one was.
+Left out (`LEFT_OUT`): the rows `migrate` makes (content types, permissions: the file names them by
+their natural keys, which every database of this app has), sign-in sessions (everyone signs in
+again; a backup must not carry live log-ins) and the throttles' counts (forgotten within minutes).
+A FILE ending in .gz, .bz2, .xz or .lzma is compressed. The file is written next to its name and
+renamed into place, so a failed run never leaves half a backup where the last good one was.
 """
 
-import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from django.apps import apps
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
+from django.db import connection, models
 
-from league.backup import dump
+LEFT_OUT = ("contenttypes", "auth.Permission", "sessions", "throttles")
+
+
+def kept_models() -> list[type[models.Model]]:
+    """The models a backup holds: every one but `LEFT_OUT` (auto-created many-to-many tables too)."""
+    return [
+        model
+        for model in apps.get_models(include_auto_created=True)
+        if model._meta.app_label not in LEFT_OUT and model._meta.label not in LEFT_OUT
+    ]
 
 
 class Command(BaseCommand):
-    help = "Write everything a club made (games, clubs, accounts, nights, payments) to a JSON file or -."
+    help = "Write everything a club made (accounts, clubs, games, nights, payments) to a JSON file or -."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="where to write the backup; - for standard output")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        data = dump()
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-        if options["file"] == "-":
-            self.stdout.write(text, ending="")
-            return
-        target = Path(options["file"])
-        handle, temporary = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
+        target = options["file"]
+        dump: dict[str, Any] = {"natural_foreign": True, "exclude": list(LEFT_OUT), "verbosity": 0}
+        outermost = not connection.in_atomic_block  # else (a test) that transaction is the snapshot
+        if outermost:  # a read-only snapshot: writers are not blocked while it is read
+            with connection.cursor() as cursor:
+                sqlite = connection.vendor == "sqlite"
+                cursor.execute("BEGIN" if sqlite else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        games, clubs = len(data["scoring"]["Game"]), len(data["clubs"]["Club"])
-        self.stderr.write(f"backed up {games} games and {clubs} clubs to {target}")
+            if target == "-":
+                call_command("dumpdata", stdout=self.stdout, **dump)
+                return
+            path = Path(target)
+            temporary = path.with_name(f".{os.getpid()}.{path.name}")  # same suffixes: same compression
+            try:
+                call_command("dumpdata", output=str(temporary), **dump)
+                os.replace(temporary, path)
+            finally:
+                temporary.unlink(missing_ok=True)
+        finally:
+            if outermost:
+                with connection.cursor() as cursor:
+                    cursor.execute("ROLLBACK")
+        self.stderr.write(f"backed up to {path}")

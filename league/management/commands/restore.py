@@ -1,21 +1,62 @@
-"""`python manage.py restore FILE` (or `-` for standard input): load a backup into an EMPTY database.
+"""`manage.py restore FILE` (or `-` for standard input): a `backup` back into an EMPTY database.
 
-Every part of the backup comes back, each app restoring its own rows (`<app>/backup.py`: accounts,
-clubs, games and phones, imports, club nights, the ledger). Every game is rescored by the rules
-engine, and its totals, league statistics and ratings are written afresh, all in one transaction:
-a refused file (broken JSON, another version of the format, a game the rules refuse, a reference
-to a row that is not in the file, a value its column would not take) or a database that already
-holds data writes nothing and exits with status 2, naming what is wrong.
+Django's `loaddata` does the work, all or nothing; around it this command refuses what would lose
+or garble a club's rows: a database that holds any row a backup holds (`loaddata` would overwrite
+rows by id), a file that is not strict JSON (duplicate keys, NUL: `core.strict_input`), a row
+without its id or given twice (the second would overwrite the first), and, after loading, a value
+its field does not take (a text too long, a choice the app does not have: SQLite stores them
+unchecked). A refused file writes nothing and exits with status 2, naming the model, the row and the
+field where it can. A gzip-compressed file (`backup - | gzip`) is read as it is.
 """
 
+import gzip
+import io
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
-from django.apps import apps
+from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 
 from core import strict_input
-from league.backup import BackupRefused, database_is_empty, load
+from league.management.commands.backup import kept_models
+
+
+class Refused(Exception):
+    pass
+
+
+def check_rows(data: Any) -> None:
+    if not isinstance(data, list):
+        raise Refused("not a backup: the JSON is not a list of rows")
+    seen = set()
+    for index, row in enumerate(data, start=1):
+        if not isinstance(row, dict) or "pk" not in row or not isinstance(row.get("model"), str):
+            raise Refused(f"row {index} is not an object with its model and its id (pk)")
+        key = (row["model"].lower(), str(row["pk"]))
+        if key in seen:
+            raise Refused(f"{row['model']} id {row['pk']!r} is given twice (row {index})")
+        seen.add(key)
+
+
+def check_fields() -> None:
+    """Every value of every restored row against its field: its length, its choices, its validators
+    (the links the database checked; an empty value the database took)."""
+    for model in kept_models():
+        fields = [field for field in model._meta.concrete_fields if not field.is_relation]
+        for row in model._base_manager.iterator():
+            for field in fields:
+                value = getattr(row, field.attname)
+                if value in field.empty_values:
+                    continue
+                try:
+                    field.clean(value, row)
+                except ValidationError as error:
+                    problem = " ".join(error.messages)
+                    raise Refused(f"{model._meta.label} id {row.pk}, field {field.name!r}: {problem}") from None
 
 
 class Command(BaseCommand):
@@ -26,34 +67,26 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         name = options["file"]
-        if not database_is_empty():
-            raise CommandError(
-                "the database is not empty: restore only into a fresh one (migrate a new database first)",
-                returncode=2,
-            )
         try:
-            if name == "-":
-                text = sys.stdin.read()
-            else:
-                with open(name, encoding="utf-8") as handle:
-                    text = handle.read()
-        except (OSError, UnicodeDecodeError) as error:
-            raise CommandError(f"{name}: cannot read the file: {error}", returncode=2) from None
-        try:
-            data = strict_input.loads(text)
+            raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+            text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")
+            check_rows(strict_input.loads(text))
+        except (OSError, EOFError, UnicodeDecodeError, Refused) as error:
+            raise CommandError(f"{name}: nothing restored: {error}", returncode=2) from None
         except strict_input.JsonRefused as error:
             where = f" (line {error.line})" if error.line else ""
-            raise CommandError(f"{name}{where}: {error.message}", returncode=2) from None
-        try:
-            counts = load(data)
-        except BackupRefused as refused:
-            raise CommandError(f"{name}: nothing restored: {refused}", returncode=2) from None
-        games, hands = counts.pop("scoring.Game", 0), counts.pop("scoring.Hand", 0)
-        phones, rights = counts.pop("scoring.Device", 0), counts.pop("scoring.DeviceGame", 0)
-        rows = [
-            f"{count} {apps.get_model(label)._meta.verbose_name_plural}" for label, count in counts.items()
-        ]
-        self.stdout.write(
-            f"restored {games} games with {hands} hands, {phones} phones with {rights} edit rights"
-            + "".join(f"; {row}" for row in rows)
-        )
+            raise CommandError(f"{name}{where}: nothing restored: {error.message}", returncode=2) from None
+        report = io.StringIO()
+        with tempfile.TemporaryDirectory() as folder:
+            fixture = Path(folder) / "backup.json"
+            fixture.write_text(text, encoding="utf-8")
+            try:
+                with transaction.atomic():
+                    if any(model._base_manager.exists() for model in kept_models()):
+                        raise Refused("the database is not empty: restore only into a new one, just migrated")
+                    call_command("loaddata", str(fixture), stdout=report)
+                    check_fields()
+            except Exception as error:  # whatever the database or Django refused: one line, no traceback
+                problem = " ".join(str(error).replace(f"Problem installing fixture '{fixture}': ", "").split())
+                raise CommandError(f"{name}: nothing restored: {problem[:500]}", returncode=2) from None
+        self.stdout.write(report.getvalue().strip())
