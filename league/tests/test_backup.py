@@ -1,6 +1,7 @@
 """`manage.py backup` then `manage.py restore` into an empty database gives the club back:
 every game, every standing and every chip total; a bad file or a full database is refused."""
 
+import gzip
 import io
 import json
 from typing import Any
@@ -9,13 +10,15 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
-from clubs.models import Club, ClubRole, Membership, Player, Season
+from clubs.models import ClubRole, Membership, Player, Season
 from scoring import filing
 from scoring.models import Game, GameStat, HandStat
 from scoring.services.hands import record_hand
 from scoring.services.results import game_record
 from tests.helpers import quick_hand, standard_game, text
 from tests.league_data import small_season
+
+from .backup_files import back_up, fresh_database, restore, restore_refused, the_row, write
 
 pytestmark = pytest.mark.django_db
 
@@ -48,13 +51,7 @@ def club_night() -> dict[str, Any]:
 
 
 def wipe() -> None:
-    Game.objects.all().delete()
-    Season.objects.all().delete()
-    Membership.objects.all().delete()
-    Player.objects.all().delete()
-    Club.objects.all().delete()
-    ClubRole.objects.all().delete()
-    User.objects.all().delete()
+    fresh_database()
 
 
 def everything(client) -> dict[str, object]:
@@ -94,14 +91,13 @@ def everything(client) -> dict[str, object]:
 def test_backup_then_restore_into_an_empty_database_gives_everything_back(client, tmp_path):
     club_night()
     before = everything(client)
-    path = tmp_path / "backup.json"
-    call_command("backup", str(path), stderr=io.StringIO())
+    path = back_up(tmp_path)
     wipe()
     assert not Game.objects.exists()
 
     out = io.StringIO()
     call_command("restore", str(path), stdout=out)
-    assert "restored 5 games with 7 hands" in out.getvalue()
+    assert out.getvalue().startswith("Installed ")
     assert everything(client) == before
     assert User.objects.get(username="olga").check_password("a quiet club night 2026")
 
@@ -112,8 +108,7 @@ def test_a_players_account_retirement_and_a_closed_season_survive_backup_and_res
     Player.objects.filter(name="Čeněk").update(user=olga)
     Membership.objects.filter(player__name="Örjan").update(retired_on="2026-05-01")
     Season.objects.filter(pk=season.pk).update(closed_at="2026-07-01T12:00:00Z")
-    path = tmp_path / "backup.json"
-    call_command("backup", str(path), stderr=io.StringIO())
+    path = back_up(tmp_path)
     wipe()
     call_command("restore", str(path), stdout=io.StringIO())
     cenek_user = Player.objects.get(name="Čeněk").user
@@ -123,60 +118,46 @@ def test_a_players_account_retirement_and_a_closed_season_survive_backup_and_res
     assert Membership.objects.exclude(player__name="Örjan").filter(retired_on__isnull=False).count() == 0
 
 
-def test_backup_to_standard_output_is_the_same_json(tmp_path):
+def test_backup_to_standard_output_is_the_same_json_and_restores_from_standard_input(tmp_path, monkeypatch):
     club_night()
     out = io.StringIO()
     call_command("backup", "-", stdout=out)
     data = json.loads(out.getvalue())
-    assert data["format"] == "pinochle-scorekeeper-backup"
-    assert {game["variant"] for game in data["scoring"]["Game"]} == {"standard", "check"}
-    clubs = {club["id"]: club["name"] for club in data["clubs"]["Club"]}
-    users = {user["id"]: user["username"] for user in data["accounts"]["User"]}
-    roles = [(clubs[r["club"]], users[r["user"]], r["role"]) for r in data["clubs"]["ClubRole"]]
-    assert ("Klubbén", "olga", "organiser") in roles
+    assert data == json.loads(back_up(tmp_path).read_text())
+    assert {row["fields"]["variant"] for row in data if row["model"] == "scoring.game"} == {
+        "standard",
+        "check",
+    }
+    role = the_row(data, "clubs.clubrole")["fields"]
+    assert role["user"] == ["olga"] and role["role"] == "organiser"  # an account by its name
+    wipe()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(out.getvalue().encode())))
+    assert restore("-").startswith("Installed ") and Game.objects.count() == 5  # type: ignore[arg-type]
 
 
-def restore_fails(path) -> str:
-    with pytest.raises(CommandError) as refused:
-        call_command("restore", str(path), stdout=io.StringIO())
-    assert refused.value.returncode == 2
-    return str(refused.value)
+def test_a_gzip_compressed_backup_restores(tmp_path):
+    club_night()
+    path = tmp_path / "backup.json.gz"
+    call_command("backup", str(path), stderr=io.StringIO())
+    assert gzip.decompress(path.read_bytes()).startswith(b"[")
+    games = Game.objects.count()
+    wipe()
+    restore(path)
+    assert Game.objects.count() == games
 
 
 def test_it_refuses_a_database_that_holds_data(tmp_path):
     club_night()
-    path = tmp_path / "backup.json"
-    call_command("backup", str(path), stderr=io.StringIO())
+    path = back_up(tmp_path)
     games = Game.objects.count()
-    assert "the database is not empty" in restore_fails(path)
-    assert Game.objects.count() == games
+    with pytest.raises(CommandError, match="the database is not empty") as refused:
+        restore(path)
+    assert refused.value.returncode == 2 and Game.objects.count() == games
 
 
-def test_it_refuses_a_broken_file_naming_the_problem_and_writes_nothing(tmp_path):
+def test_it_refuses_a_truncated_file_naming_the_line_and_writes_nothing(tmp_path):
     club_night()
-    path = tmp_path / "backup.json"
-    call_command("backup", str(path), stderr=io.StringIO())
-    data = json.loads(path.read_text())
+    text = back_up(tmp_path).read_text()
     wipe()
-
-    broken = tmp_path / "broken.json"
-    broken.write_text(path.read_text()[:-200])
-    assert "not valid JSON" in restore_fails(broken)
-
-    last = data["scoring"]["Game"][-1]
-    first_hand = next(h for h in data["scoring"]["Hand"] if h["game"] == last["id"] and h["number"] == 1)
-    first_hand["data"]["tricks"] = {"NS": 20, "EW": 20}
-    broken.write_text(json.dumps(data))
-    message = restore_fails(broken)
-    assert f"scoring.Game[5] (game {last['code']}): hand 1:" in message
-    assert "nothing restored" in message
-
-    first_hand["data"]["tricks"] = {"NS": 15, "EW": 10}
-    data["scoring"]["Game"][0]["club"] = 999
-    broken.write_text(json.dumps(data))
-    assert "scoring.Game[1]: 'club' 999 is not among the clubs of the backup" in restore_fails(broken)
-
-    broken.write_text(json.dumps({"games": []}))
-    assert "not a backup of this app" in restore_fails(broken)
-    # All or nothing: the clubs, players and games before the bad part were not kept either.
-    assert not (Club.objects.exists() or Player.objects.exists() or Game.objects.exists())
+    message = restore_refused(write(tmp_path, text[:-200]))
+    assert "(line 1)" in message and "nothing restored" in message

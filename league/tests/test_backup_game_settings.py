@@ -4,7 +4,6 @@ settings, names, totals and the settings change in its corrections trail (hand n
 import io
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from scoring import game_settings
@@ -12,6 +11,8 @@ from scoring.audit import Actor
 from scoring.models import Game, HandChange
 from scoring.services.hands import record_hand
 from tests.helpers import PLAYERS, quick_hand, standard_game
+
+from .backup_files import fresh_database
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +30,7 @@ def test_a_settings_change_survives_backup_and_restore(tmp_path):
     trail = list(HandChange.objects.values_list("hand_number", "action", "old_data", "new_data"))
     path = tmp_path / "backup.json"
     call_command("backup", str(path), stderr=io.StringIO())
-    Game.objects.all().delete()
-    User.objects.all().delete()  # the account that created the game
+    fresh_database()
 
     call_command("restore", str(path), stdout=io.StringIO())
     assert Game.objects.values(*fields).get() == before

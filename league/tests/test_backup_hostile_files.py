@@ -1,195 +1,179 @@
-"""A backup file written or edited by hand is refused where it would break the site after a
-restore, with a message naming the row and the field, and nothing written, on SQLite and on
-PostgreSQL alike: an id beyond what a column holds (a query with it would fail with a traceback on
-SQLite), an id of 0 or below, a table whose largest id leaves no id for its next new row, a number
-PostgreSQL's column would not take, a time without its offset, an import's problems in a shape its
-page cannot show. And a whole club, nights and ledger included, comes back with every row of every
-app the same, the derived ones (statistics, ratings) computed again to the same values."""
+"""A backup file that is broken, cut short or edited by hand is refused by `restore` with one line
+naming the problem (the model, the row and the field where Django or the database says), exit
+status 2, no traceback, and nothing written: the database stays as empty as `migrate` left it. On
+SQLite and on PostgreSQL alike: SQLite would store a text too long for its column, so the restore
+checks every value against its field."""
 
 from __future__ import annotations
 
 import copy
-import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
-from django.apps import apps
-from django.contrib.auth.models import Group, Permission, User
-from django.db import connection, models
-from django.db.models import Max
-from django.test import Client
+from django.conf import settings
 
-from backups import parts
-from clubs.models import Club
-from league import backup
-from league.models import ImportBatch
-
-from .test_backup_nights_ledger import a_finished_and_an_open_night
-from .test_backup_round_trip import _natural, a_club_with_everything
+from .backup_files import (
+    back_up,
+    database_is_empty,
+    fresh_database,
+    restore,
+    restore_refused,
+    rows,
+    the_row,
+    write,
+)
+from .test_backup import club_night
 
 pytestmark = pytest.mark.django_db
 
-NOT_CLUB_DATA = {"admin", "sessions", "contenttypes", "throttles"}
-WRITTEN: dict[str, Any] = {}  # the file and the rows before it, made once for the module
+WRITTEN: dict[str, Any] = {}  # the rows of a club's backup, made once for the module
 
 
-def every_model() -> list[type[models.Model]]:
-    return [
-        model
-        for model in apps.get_models(include_auto_created=True)
-        if model._meta.app_label not in NOT_CLUB_DATA and model is not Permission
-    ]
-
-
-def every_row() -> dict[str, list[str]]:
-    cache: dict[tuple[str, Any], object] = {}
-    return {
-        model._meta.label: sorted(repr(_natural(obj, cache)) for obj in model._base_manager.all())
-        for model in every_model()
-    }
-
-
-def wipe() -> None:
-    for model in reversed(parts.held_models()):
-        model._base_manager.all().delete()
-
-
-def a_file(people: dict[str, Any]) -> dict[str, Any]:
-    """A backup of a club with everything, nights and ledger included; the database left empty
-    (the personas a test's `people` made are wiped with the rest)."""
+@pytest.fixture
+def data(tmp_path) -> list[dict[str, Any]]:
+    """The rows of a backup of a club night; the database left fresh and empty."""
     if not WRITTEN:
-        a_club_with_everything()
-        a_finished_and_an_open_night(people)
-        WRITTEN["before"] = every_row()
-        WRITTEN["file"] = json.loads(json.dumps(backup.dump()))
-    wipe()
-    assert backup.database_is_empty()
-    return copy.deepcopy(WRITTEN["file"])
+        club_night()
+        WRITTEN["rows"] = rows(back_up(tmp_path))
+    fresh_database()
+    assert database_is_empty()
+    return copy.deepcopy(WRITTEN["rows"])
 
 
-def refused(data: dict[str, Any], message: str) -> None:
-    with pytest.raises(backup.BackupRefused) as error:
-        backup.load(data)
-    assert message in str(error.value)
-    assert backup.database_is_empty() and not User.objects.exists()
-
-
-def test_every_row_of_every_app_comes_back_the_same_derived_ones_included(people):
-    data = a_file(people)
-    backup.load(data)
-    after = every_row()
-    assert after["ratings.PlayerRating"] and after["ledger.Payment"] and after["nights.NightTable"]
-    for label, rows in WRITTEN["before"].items():
-        assert after[label] == rows, label
-
-
-def _move_group(data: dict[str, Any], new_id: int) -> None:
-    (group,) = data["accounts"]["Group"]
-    old, group["id"] = group["id"], new_id
-    for table in ("Group_permissions", "User_groups"):
-        for row in data["accounts"][table]:
-            if row["group"] == old:
-                row["group"] = new_id
-
-
-@pytest.mark.parametrize("new_id", [0, -3])
-def test_an_id_below_one_is_refused_on_every_database(new_id, people):
-    data = a_file(people)
-    _move_group(data, new_id)
-    refused(data, f"accounts.Group[1]: 'id' {new_id} is not a number from 1 to 2147483646")
-
-
-def test_a_largest_id_that_leaves_no_id_for_the_next_row_is_refused(people):
-    data = a_file(people)
-    _move_group(data, 2**31 - 1)  # auth.Group's id is a 32-bit column on PostgreSQL
-    refused(data, "accounts.Group[1]: 'id' 2147483647 is not a number from 1 to 2147483646")
-
-
-def test_the_next_new_row_after_a_restore_takes_a_free_id_even_near_the_end_of_the_range(people):
-    data = a_file(people)
-    _move_group(data, 2**31 - 2)
-    backup.load(data)
-    assert Group.objects.create(name="New helpers").pk == 2**31 - 1
-
-
-@pytest.mark.parametrize("value", [2**63, 10**25, 0, -1])
-def test_a_foreign_key_beyond_what_an_id_can_be_is_refused_naming_the_row(value, people):
-    data = a_file(people)
-    data["clubs"]["Membership"][0]["player"] = value
-    refused(data, f"clubs.Membership[1]: 'player' {str(value)[:20]}")
-
-
-def test_a_number_postgresql_would_not_store_is_refused_on_sqlite_too(people):
-    data = a_file(people)
-    data["scoring"]["Game"][0]["target"] = 2**31
-    refused(data, "scoring.Game[1]: 'target' 2147483648 is not a number from 0 to 2147483647")
-
-
-def test_a_time_without_its_offset_is_refused_as_it_would_move_by_the_servers_offset(people):
-    data = a_file(people)
-    data["scoring"]["Game"][0]["created_at"] = "2026-01-01T10:00:00"
-    refused(data, "scoring.Game[1]: 'created_at' '2026-01-01T10:00:00' has no time zone offset")
-
-
-def test_a_hidden_game_is_refused_as_no_import_would_ever_show_it(people):
-    data = a_file(people)
-    data["scoring"]["Game"][0]["hidden"] = True
-    refused(data, "scoring.Game[1]: 'hidden' is true; a backup holds only games every page shows")
-
-
-def test_a_file_naming_an_import_of_a_game_is_refused(people):
-    data = a_file(people)
-    data["scoring"]["Game"][0]["pending_import"] = 1
-    refused(data, "scoring.Game[1]: 'pending_import' is not a field of scoring.Game")
+def test_the_untouched_file_restores(data, tmp_path):
+    assert restore(write(tmp_path, data)).startswith("Installed ")
 
 
 @pytest.mark.parametrize(
-    "problems",
-    [5, {"line": 1, "message": "x"}, [1], [{"line": "2", "message": "x"}], [{"message": "x"}], [None]],
+    ("text", "message"),
+    [
+        ("this is no backup", "(line 1): nothing restored"),
+        ('[{"model": "clubs.club", "pk": 1, "fields": {"name": "K"}', "(line 1): nothing restored"),
+        ('{"format": "pinochle-scorekeeper-backup"}', "not a backup: the JSON is not a list of rows"),
+        (
+            '[{"model": "clubs.club", "fields": {"name": "K"}}]',
+            "row 1 is not an object with its model and its id",
+        ),
+        ('[{"model": "clubs.club", "pk": 1, "pk": 2, "fields": {}}]', 'the key "pk" appears twice'),
+        ('[{"model": "clubs.club", "pk": 1, "fields": {"name": "K\\u0000"}}]', "NUL"),
+    ],
 )
-def test_an_imports_problems_its_page_cannot_list_are_refused(problems, people):
-    data = a_file(people)
-    batch = next(row for row in data["league"]["ImportBatch"] if row["problems"])
-    batch["problems"] = problems
-    refused(data, "'problems' is not a list of {'line', 'message'} objects")
+def test_a_file_that_is_not_a_backup_is_refused(text, message, data, tmp_path):
+    assert message in restore_refused(write(tmp_path, text))
 
 
-def test_an_imports_problems_come_back_and_its_page_lists_them(people):
-    backup.load(a_file(people))
-    batch = ImportBatch.objects.get(status="refused")
-    client = Client()
-    assert batch.user is not None
-    client.force_login(batch.user)
-    page = client.get(f"/league/import/{batch.pk}/")
-    assert page.status_code == 200 and "no bid" in page.content.decode()
-    assert Club.objects.exists()
+def test_a_file_that_is_not_utf8_is_refused(data, tmp_path):
+    path = tmp_path / "latin1.json"
+    path.write_bytes('[{"model": "clubs.club", "pk": 1, "fields": {"name": "Klubbén"}}]'.encode("latin-1"))
+    assert "'utf-8' codec can't decode" in restore_refused(path)
 
 
-def test_after_a_restore_every_table_gives_its_next_new_row_an_id_past_the_restored_ones(people):
-    """On PostgreSQL each table's sequence is set past its restored ids (SQLite does that itself)."""
-    data = a_file(people)
-    backup.load(data)
-    behind = []
-    with connection.cursor() as cursor:
-        for model in parts.held_models():
-            table, column = model._meta.db_table, model._meta.pk.column
-            top = model._base_manager.aggregate(top=Max("pk"))["top"]
-            if top is None or connection.vendor != "postgresql":
-                continue
-            cursor.execute("SELECT pg_get_serial_sequence(%s, %s)", [table, column])
-            (sequence,) = cursor.fetchone()
-            cursor.execute("SELECT nextval(%s)", [sequence])
-            (following,) = cursor.fetchone()
-            if following <= top:
-                behind.append((model._meta.label, top, following))
-    assert not behind
-    assert User.objects.create_user("after-the-restore").pk > max(
-        row["id"] for row in data["accounts"]["User"]
+def test_a_row_with_a_wrong_type_is_refused_naming_the_model_row_and_value(data, tmp_path):
+    club = the_row(data, "clubs.club")
+    game = the_row(data, "scoring.game")
+    game["fields"]["target"] = "many"
+    message = restore_refused(write(tmp_path, data))
+    assert (
+        f"scoring.game:pk={game['pk']}" in message and "'many'" in message and "must be an integer" in message
     )
+    assert club  # the club before the bad game was not kept either (checked by restore_refused)
 
 
-@pytest.mark.parametrize(("field", "value"), [("game", {"line": 1}), ("player", [])])
-def test_a_seat_whose_game_or_player_is_not_an_id_is_refused_naming_the_field(field, value, people):
-    data = a_file(people)
-    data["scoring"]["GameSeat"][0][field] = value
-    refused(data, f"scoring.GameSeat[1]: {field!r} is not a number")
+def test_a_model_this_app_does_not_have_is_refused(data, tmp_path):
+    data.append({"model": "clubs.trophy", "pk": 1, "fields": {}})
+    assert "Invalid model identifier: clubs.trophy" in restore_refused(write(tmp_path, data))
+
+
+def test_a_field_this_app_does_not_have_is_refused(data, tmp_path):
+    the_row(data, "clubs.club")["fields"]["mascot"] = "owl"
+    assert "has no field named 'mascot'" in restore_refused(write(tmp_path, data))
+
+
+def test_a_foreign_key_pointing_nowhere_is_refused_naming_the_row(data, tmp_path):
+    game = the_row(data, "scoring.game")
+    game["fields"]["club"] = 999
+    message = restore_refused(write(tmp_path, data))
+    assert "999" in message and "scoring_game" in message.lower().replace(".", "_")
+
+
+def test_an_account_the_file_does_not_hold_is_refused(data, tmp_path):
+    role = the_row(data, "clubs.clubrole")
+    role["fields"]["user"] = ["nobody"]
+    assert f"Could not load clubs.ClubRole(pk={role['pk']})" in restore_refused(write(tmp_path, data))
+
+
+def test_a_permission_this_app_does_not_have_is_refused(data, tmp_path):
+    data.insert(
+        0,
+        {
+            "model": "auth.group",
+            "pk": 1,
+            "fields": {"name": "Helpers", "permissions": [["fly", "clubs", "club"]]},
+        },
+    )
+    assert "Permission matching query does not exist" in restore_refused(write(tmp_path, data))
+
+
+@pytest.mark.parametrize(
+    ("model", "field", "value", "message"),
+    [
+        (
+            "clubs.club",
+            "name",
+            "K" * 101,
+            "field 'name': Ensure this value has at most 100 characters (it has 101).",
+        ),
+        ("clubs.player", "name", "P" * 101, "field 'name': Ensure this value has at most 100 characters"),
+        (
+            "auth.user",
+            "first_name",
+            "F" * 151,
+            "field 'first_name': Ensure this value has at most 150 characters",
+        ),
+        ("scoring.game", "place", "B" * 101, "field 'place': Ensure this value has at most 100 characters"),
+        ("scoring.game", "variant", "skat", "field 'variant': Value 'skat' is not a valid choice."),
+    ],
+)
+def test_a_value_its_field_does_not_take_is_refused_naming_the_model_row_and_field(
+    model, field, value, message, data, tmp_path
+):
+    row = the_row(data, model)
+    row["fields"][field] = value
+    refused = restore_refused(write(tmp_path, data))
+    label = {"clubs.club": "clubs.Club", "clubs.player": "clubs.Player", "auth.user": "auth.User"}.get(
+        model, "scoring.Game"
+    )
+    assert f"{label} id {row['pk']}, {message}" in refused
+
+
+def test_a_row_given_twice_is_refused_as_the_second_would_overwrite_the_first(data, tmp_path):
+    club = the_row(data, "clubs.club")
+    data.append(copy.deepcopy(club))
+    assert f"clubs.club id {club['pk']} is given twice" in restore_refused(write(tmp_path, data))
+
+
+def test_two_rows_the_database_keeps_unique_are_refused(data, tmp_path):
+    first, second = the_row(data, "clubs.club"), copy.deepcopy(the_row(data, "clubs.club"))
+    second["pk"] = 9999
+    data.insert(data.index(first) + 1, second)
+    assert "UNIQUE" in restore_refused(write(tmp_path, data)).upper()
+
+
+def test_the_command_prints_one_line_and_no_traceback_with_exit_status_2(tmp_path):
+    """As run from a shell (the file is read before the database is asked anything)."""
+    path = write(tmp_path, '[{"model": "clubs.club", "pk": 1')
+    done = subprocess.run(
+        [sys.executable, "manage.py", "restore", str(path)],
+        cwd=Path(settings.BASE_DIR),
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'never.sqlite3'}"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and done.stderr.strip().count("\n") == 0
+    assert "nothing restored" in done.stderr
