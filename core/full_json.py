@@ -20,6 +20,5 @@ class Encoder(DjangoJSONEncoder):
 
 
 class Serializer(DjangoSerializer):
-    def _init_options(self) -> None:
-        super()._init_options()
-        self.json_kwargs["cls"] = Encoder
+    def serialize(self, queryset: Any, **options: Any) -> Any:
+        return super().serialize(queryset, **{"cls": Encoder, **options})

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import os
 import random
 import re
@@ -163,9 +165,11 @@ def main() -> int:
         finally:
             server.stop()
         if not args.skip_commands:  # the commands: restore and import_games with bad input
-            from league import backup
+            from django.core.management import call_command
 
-            dump = backup.dump()
+            written = io.StringIO()
+            call_command("backup", "-", stdout=written)
+            dump = json.loads(written.getvalue())
             connections.close_all()
             for target, (count, found) in (
                 ("restore with long names", commands.restores(env, dump)),

@@ -11,13 +11,12 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from clubs import services as club_services
-from clubs.models import Membership, Player
-from league import backup, standings
 from league.csv_io import ImportRefused, import_bytes
 from scoring import filing
-from scoring.models import Game, GameSeat, GameStat
+from scoring.models import Game, GameSeat
 from tests.league_data import small_season
+
+from .backup_files import back_up, fresh_database, restore_refused, rows, the_row, write
 
 pytestmark = pytest.mark.django_db
 
@@ -127,36 +126,16 @@ def test_a_json_import_into_a_club_naming_one_player_twice_is_refused():
     assert Game.objects.count() == games + 1
 
 
-def test_restore_refuses_a_backup_that_seats_one_player_twice():
+def test_restore_refuses_a_backup_that_seats_one_player_twice(tmp_path):
     small_season()
-    dump = backup.dump()
+    data = rows(back_up(tmp_path))
+    game = the_row(data, "scoring.game")["pk"]
     seats = {
-        seat["seat"]: seat
-        for seat in dump["scoring"]["GameSeat"]
-        if seat["game"] == dump["scoring"]["Game"][0]["id"]
+        row["fields"]["seat"]: row
+        for row in data
+        if row["model"] == "scoring.gameseat" and row["fields"]["game"] == game
     }
-    seats["S"]["player"] = seats["N"]["player"]
-    Game.objects.all().delete()
-    GameStat.objects.all().delete()
-    for model in (Membership, Player):
-        model.objects.all().delete()
-    from clubs.models import Club
-
-    Club.objects.all().delete()
-    with pytest.raises(backup.BackupRefused, match="puts one player in two seats of a game"):
-        backup.load(dump)
+    seats["S"]["fields"]["player"] = seats["N"]["fields"]["player"]
+    fresh_database()
+    assert "nothing restored" in restore_refused(write(tmp_path, data))
     assert not Game.objects.exists()
-
-
-def test_merging_two_players_who_sat_in_one_game_is_refused_naming_the_game(client, people):
-    data = small_season(people["alice"])
-    asa, orjan = data["people"]["Åsa"], data["people"]["Örjan"]
-    with pytest.raises(ValidationError, match="played in the same game"):
-        club_services.merge_players(keep=asa, duplicate=orjan)
-    response = client.post(f"/league/players/{asa.pk}/merge", {"duplicate": orjan.pk}, follow=True)
-    page = response.content.decode()
-    assert "played in the same game" in page
-    assert any(game.code in page for game in data["games"])
-    assert Player.objects.filter(pk=orjan.pk).exists()
-    lines = {line.name: line for line in standings.season_standings(data["season"])["players"]}
-    assert lines["Åsa"].games == 3 and lines["Örjan"].games == 3

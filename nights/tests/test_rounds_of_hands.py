@@ -7,10 +7,12 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import json
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from clubs.models import Club, Season
@@ -224,12 +226,15 @@ def test_the_csv_export_carries_the_length_and_counts_the_round_as_finished(club
 def test_a_round_of_three_hands_goes_through_a_hands_csv_import_and_a_backup_as_a_game_of_three_deals(
     club, season, alice
 ):
-    from league.backup import dump
     from league.csv_io import import_bytes
 
     night = started_night(club, season)
     game = play(night.games.get(), [NS_MAKES, NS_MAKES, EW_SET])
-    (row,) = [item for item in dump()["scoring"]["Game"] if item["code"] == game.code]
+    out = io.StringIO()
+    call_command("backup", "-", stdout=out)
+    (row,) = [
+        item["fields"] for item in json.loads(out.getvalue()) if item["fields"].get("code") == game.code
+    ]
     assert (row["meld_needs_trick"], row["deals"]) == (False, 3)
     exported = b"".join(alice.get(f"/league/export/hands.csv?game={game.code}").streaming_content)
     code, winner, scores = game.code, game.winner, game.scores

@@ -6,6 +6,7 @@ import secrets
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import RegexValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -14,6 +15,10 @@ from scoring.rules.tables import SEAT_ORDER, sides_for
 
 SEAT_CHOICES = [("N", _("North")), ("E", _("East")), ("S", _("South")), ("W", _("West"))]
 
+
+#: A game code or share code: a path segment of /g/<code>/ and /s/<code>/ (core.strict_input's
+#: alphabet); `restore` refuses any other.
+GAME_CODE = RegexValidator(r"\A[A-Za-z0-9_-]{1,16}\Z")
 
 #: What a spreadsheet reads as the start of a formula (core.spreadsheet.neutralise escapes such a cell).
 FORMULA_STARTS = frozenset("-+=@")
@@ -52,7 +57,9 @@ class Game(models.Model):
         SINGLE = "single", _("Single deck (48 cards)")
         DOUBLE = "double", _("Double deck (80 cards)")
 
-    code = models.CharField(_("code"), max_length=16, unique=True, default=new_game_code, editable=False)
+    code = models.CharField(
+        _("code"), max_length=16, unique=True, default=new_game_code, editable=False, validators=[GAME_CODE]
+    )
     seats = models.PositiveSmallIntegerField(_("seats"), choices=[(2, "2"), (3, "3"), (4, "4")], default=4)
     variant = models.CharField(_("variant"), max_length=10, choices=Variant.choices, default=Variant.STANDARD)
     deck = models.CharField(_("deck"), max_length=10, choices=Deck.choices, default=Deck.SINGLE)
@@ -86,7 +93,9 @@ class Game(models.Model):
     # Access (scoring/permissions.py, scoring/handover.py). The edit right of a quick game is a
     # secret the creating browser keeps in a cookie; only its SHA-256 is stored. The share code
     # opens a read-only link.
-    share_code = models.CharField(max_length=16, unique=True, default=new_game_code, editable=False)
+    share_code = models.CharField(
+        max_length=16, unique=True, default=new_game_code, editable=False, validators=[GAME_CODE]
+    )
     edit_token_hash = models.CharField(max_length=64, blank=True, editable=False)
     handover_token_hash = models.CharField(max_length=64, blank=True, editable=False)
     handover_expires_at = models.DateTimeField(null=True, blank=True, editable=False)

@@ -55,8 +55,8 @@ def check_fields() -> None:
                 try:
                     field.clean(value, row)
                 except ValidationError as error:
-                    problem = " ".join(error.messages)
-                    raise Refused(f"{model._meta.label} id {row.pk}, field {field.name!r}: {problem}") from None
+                    where = f"{model._meta.label} id {row.pk}, field {field.name!r}"
+                    raise Refused(f"{where}: {' '.join(error.messages)}") from None
 
 
 class Command(BaseCommand):
@@ -87,6 +87,7 @@ class Command(BaseCommand):
                     call_command("loaddata", str(fixture), stdout=report)
                     check_fields()
             except Exception as error:  # whatever the database or Django refused: one line, no traceback
-                problem = " ".join(str(error).replace(f"Problem installing fixture '{fixture}': ", "").split())
+                said = str(error).replace(f"Problem installing fixture '{fixture}': ", "")
+                problem = " ".join(said.split())
                 raise CommandError(f"{name}: nothing restored: {problem[:500]}", returncode=2) from None
         self.stdout.write(report.getvalue().strip())
