@@ -3,10 +3,10 @@
 Django's `loaddata` does the work, all or nothing; around it this command refuses what would lose
 or garble a club's rows: a database that holds any row a backup holds (`loaddata` would overwrite
 rows by id), a file that is not strict JSON (duplicate keys, NUL: `core.strict_input`), a row
-without its id or given twice (the second would overwrite the first), and, after loading, a value
-its field does not take (a text too long, a choice the app does not have: SQLite stores them
-unchecked). A refused file writes nothing and exits with status 2, naming the model, the row and the
-field where it can. A gzip-compressed file (`backup - | gzip`) is read as it is.
+without its id or given twice (the second would overwrite the first), and, before each row is
+written, a value its field does not take (a text too long, a choice the app does not have: SQLite
+would store them). A refused file writes nothing and exits with status 2, naming the model, the
+row and the field where it can. A gzip-compressed file (`backup - | gzip`) is read as it is.
 """
 
 import gzip
@@ -19,7 +19,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
+from django.db import models, transaction
+from django.db.models.signals import pre_save
 
 from core import strict_input
 from league.management.commands.backup import kept_models
@@ -42,21 +43,18 @@ def check_rows(data: Any) -> None:
         seen.add(key)
 
 
-def check_fields() -> None:
-    """Every value of every restored row against its field: its length, its choices, its validators
-    (the links the database checked; an empty value the database took)."""
-    for model in kept_models():
-        fields = [field for field in model._meta.concrete_fields if not field.is_relation]
-        for row in model._base_manager.iterator():
-            for field in fields:
-                value = getattr(row, field.attname)
-                if value in field.empty_values:
-                    continue
-                try:
-                    field.clean(value, row)
-                except ValidationError as error:
-                    where = f"{model._meta.label} id {row.pk}, field {field.name!r}"
-                    raise Refused(f"{where}: {' '.join(error.messages)}") from None
+def check_fields(sender: Any, instance: models.Model, raw: bool = False, **kwargs: Any) -> None:
+    """Each row `loaddata` is about to write, every value against its field: its length, choices
+    and validators (links the database checks; an empty value the database takes or refuses)."""
+    for field in instance._meta.concrete_fields:
+        value = getattr(instance, field.attname)
+        if field.is_relation or value in field.empty_values:
+            continue
+        try:
+            field.clean(value, instance)
+        except ValidationError as error:
+            where = f"{instance._meta.label} id {instance.pk}, field {field.name!r}"
+            raise Refused(f"{where}: {' '.join(error.messages)}") from None
 
 
 class Command(BaseCommand):
@@ -84,8 +82,11 @@ class Command(BaseCommand):
                 with transaction.atomic():
                     if any(model._base_manager.exists() for model in kept_models()):
                         raise Refused("the database is not empty: restore only into a new one, just migrated")
-                    call_command("loaddata", str(fixture), stdout=report)
-                    check_fields()
+                    pre_save.connect(check_fields, dispatch_uid="restore.check_fields")
+                    try:
+                        call_command("loaddata", str(fixture), stdout=report)
+                    finally:
+                        pre_save.disconnect(dispatch_uid="restore.check_fields")
             except Exception as error:  # whatever the database or Django refused: one line, no traceback
                 said = str(error).replace(f"Problem installing fixture '{fixture}': ", "")
                 problem = " ".join(said.split())
