@@ -46,6 +46,8 @@ def check_rows(data: Any) -> None:
 def check_fields(sender: Any, instance: models.Model, raw: bool = False, **kwargs: Any) -> None:
     """Each row `loaddata` is about to write, every value against its field: its length, choices
     and validators (links the database checks; an empty value the database takes or refuses)."""
+    if not raw:
+        return
     for field in instance._meta.concrete_fields:
         value = getattr(instance, field.attname)
         if field.is_relation or value in field.empty_values:
