@@ -6,10 +6,10 @@ import pytest
 
 from scoring.rules import RecordError, score_record
 from scoring.rules.melds import seat_meld
+from scoring.rules.rules_page import contract_bands, rules_numbers
 from scoring.rules.tables import (
     MELD_ITEMS,
     bid_step_error,
-    contract_bands,
     contract_chips,
     default_min_bid,
     default_target,
@@ -17,7 +17,6 @@ from scoring.rules.tables import (
     meld_items_for,
     next_bid,
     previous_bid,
-    rules_numbers,
     shown_meld,
     side_of,
     sides_for,
