@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from scoring.rules.errors import RecordError, sentence
-from scoring.rules.tables import COPIES, LEVELLED_FAMILIES, MELD_ITEMS, ROUNDHOUSE_CHIPS
+from scoring.rules.tables import COPIES, LEVELLED_FAMILIES, MELD_ITEMS, ROUNDHOUSE_CHIPS, ROUNDHOUSE_FAMILIES
 
 _MAX_ITEMS = 64  # more than any real seat can show; keeps hostile input cheap
 
@@ -103,22 +103,51 @@ class MeldProblem(Exception):
         self.params = params
 
 
+def meld_sum(counts: Mapping[str, int], deck: str, *, chips_in_play: bool) -> tuple[int, int]:
+    """The points and chips of meld items, `counts` by item name: each item's points and chips
+    times its count, and the roundhouse's chips when kings and queens around are both shown and
+    chips are in play. A roundhouse has no points of its own (docs/rules.md, "Roundhouse").
+
+    The one place a seat's meld items become points: the engine (`seat_meld`, once it has checked
+    the items), the hand form's running sum, the statistics, the export and the rules page all
+    add up here. Items not shown (count 0 or less) and items the deck cannot hold add nothing;
+    whether the items go together is `seat_meld`'s to say.
+
+    >>> roundhouse = {"kings": 1, "queens": 1, "marriage": 3, "trump_marriage": 1}
+    >>> meld_sum(roundhouse, "single", chips_in_play=True)
+    (24, 7)
+    >>> meld_sum({"kings": 1, "queens": 1, "dix": 2}, "single", chips_in_play=False)
+    (16, 0)
+    """
+    points = chips = 0
+    families: set[str] = set()
+    for name, count in counts.items():
+        item = MELD_ITEMS[name]
+        value = item.points(deck)
+        if count <= 0 or value is None:
+            continue
+        points += count * value
+        chips += count * item.chips if chips_in_play else 0
+        families.add(item.family)
+    if chips_in_play and set(ROUNDHOUSE_FAMILIES) <= families:
+        chips += ROUNDHOUSE_CHIPS
+    return points, chips
+
+
 @lru_cache(maxsize=4096)
 def seat_meld(items: tuple[str, ...], deck: str) -> SeatMeld:
     levels = dict.fromkeys(LEVELLED_FAMILIES, 0)
     counts = {"trump_marriage": 0, "marriage": 0, "dix": 0}
-    points = chips = 0
+    shown: dict[str, int] = {}
     for name in items:
         item = MELD_ITEMS.get(name)
         if item is None:
             raise MeldProblem("not_meld_item", item=repr(name)[:40])
-        value = item.points(deck)
-        if value is None:
+        if item.points(deck) is None:
             raise MeldProblem(
                 "meld_not_in_single_deck" if deck == "single" else "meld_not_in_double_deck", item=name
             )
-        points += value
-        chips += item.chips
+        shown[name] = shown.get(name, 0) + 1
         if item.family in counts:
             counts[item.family] += 1
         elif levels[item.family]:
@@ -126,11 +155,11 @@ def seat_meld(items: tuple[str, ...], deck: str) -> SeatMeld:
         else:
             levels[item.family] = item.level
     roundhouse = levels["kings"] > 0 and levels["queens"] > 0
-    if roundhouse:
-        if counts["marriage"] < 3 or counts["trump_marriage"] + levels["run"] == 0:
-            raise MeldProblem("roundhouse_incomplete")
-        if deck == "single":
-            chips += ROUNDHOUSE_CHIPS
+    if roundhouse and (counts["marriage"] < 3 or counts["trump_marriage"] + levels["run"] == 0):
+        raise MeldProblem("roundhouse_incomplete")
+    # Chips are counted with a single deck only (Check Pinochle's deck; the record reader adds them
+    # when the game plays for chips).
+    points, chips = meld_sum(shown, deck, chips_in_play=deck == "single")
     copies = COPIES[deck]
     placing = (levels["kings"], levels["queens"], levels["pinochle"], counts["marriage"])
     spades, diamonds, other = (

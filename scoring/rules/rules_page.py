@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
+from scoring.rules.melds import meld_sum
 from scoring.rules.tables import (
     CHECK_SEATS,
     COPIES,
@@ -160,7 +161,10 @@ def rules_numbers() -> RulesNumbers:
     >>> numbers["double_bid_example"], numbers["contract_step"], numbers["band_width"]
     ([58, 59, 60, 65, 70], 3, 5)
     """
-    kings, queens = MELD_ITEMS["kings"], MELD_ITEMS["queens"]
+    # The plainest roundhouse: kings and queens around, the three marriages outside trump and the
+    # trump marriage they make (docs/rules.md, "Roundhouse"), added up as a seat's meld is.
+    roundhouse = {"kings": 1, "queens": 1, "marriage": 3, "trump_marriage": 1}
+    roundhouse_points, roundhouse_chips = meld_sum(roundhouse, "single", chips_in_play=True)
     # The counters are the aces, tens and kings of four suits; the last trick brings the rest.
     counters = {deck: COPIES[deck] * 4 * 3 for deck in DECKS}
     double_min = default_min_bid("double")
@@ -186,14 +190,9 @@ def rules_numbers() -> RulesNumbers:
         "queens_points": _points("queens", "single"),
         "marriage_points": _points("marriage", "single"),
         "trump_marriage_points": _points("trump_marriage", "single"),
-        "roundhouse_points": (
-            _points("kings", "single")
-            + _points("queens", "single")
-            + 3 * _points("marriage", "single")
-            + _points("trump_marriage", "single")
-        ),
+        "roundhouse_points": roundhouse_points,
         "roundhouse_chips": ROUNDHOUSE_CHIPS,
-        "plain_roundhouse_chips": ROUNDHOUSE_CHIPS + kings.chips + queens.chips,
+        "plain_roundhouse_chips": roundhouse_chips,
         "trick_points": dict(TRICK_POINTS),
         "last_trick_single": TRICK_POINTS["single"] - counters["single"],
         "last_trick_double": TRICK_POINTS["double"] - counters["double"],

@@ -7,7 +7,6 @@ help page all read the same figures.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -274,33 +273,6 @@ def setup_numbers() -> dict[str, object]:
         "check_seats": CHECK_SEATS,
         "seat_counts": list(SEAT_COUNTS),
     }
-
-
-def shown_meld(counts: Mapping[str, int], deck: str, *, chips_in_play: bool) -> tuple[int, int]:
-    """The points and chips of the meld items a seat has tapped so far, `counts` by item name:
-    each item's points and chips times its count, and the roundhouse's chips when kings and queens
-    around are both shown and chips are in play. The running sum a closed seat of the hand form
-    shows (the phone's script adds the same numbers from `hand_numbers`); whether the items go
-    together is the engine's to say when the hand is scored.
-
-    >>> roundhouse = {"kings": 1, "queens": 1, "marriage": 3, "trump_marriage": 1}
-    >>> shown_meld(roundhouse, "single", chips_in_play=True)
-    (24, 7)
-    >>> shown_meld({"kings": 1, "queens": 1, "dix": 2}, "single", chips_in_play=False)
-    (16, 0)
-    """
-    points = chips = 0
-    families: set[str] = set()
-    for name, count in counts.items():
-        item = MELD_ITEMS[name]
-        if count <= 0 or item.points(deck) is None:
-            continue
-        points += count * (item.points(deck) or 0)
-        chips += count * item.chips if chips_in_play else 0
-        families.add(item.family)
-    if chips_in_play and set(ROUNDHOUSE_FAMILIES) <= families:
-        chips += ROUNDHOUSE_CHIPS
-    return points, chips
 
 
 def hand_numbers(*, deck: str, min_bid: int, seats: int, chips_in_play: bool) -> dict[str, object]:

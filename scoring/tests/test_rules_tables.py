@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from scoring.rules import RecordError, score_record
-from scoring.rules.melds import seat_meld
+from scoring.rules.melds import meld_sum, seat_meld
 from scoring.rules.rules_page import contract_bands, rules_numbers
 from scoring.rules.tables import (
     MELD_ITEMS,
@@ -17,7 +17,6 @@ from scoring.rules.tables import (
     meld_items_for,
     next_bid,
     previous_bid,
-    shown_meld,
     side_of,
     sides_for,
     trick_points_needed,
@@ -295,12 +294,12 @@ def test_the_hand_forms_running_meld_sum_is_what_the_engine_scores(items):
     for item in items:
         counts[item] = counts.get(item, 0) + 1
     engine = seat_meld(items, "single")
-    assert shown_meld(counts, "single", chips_in_play=True) == (engine.points, engine.chips)
-    assert shown_meld(counts, "single", chips_in_play=False) == (engine.points, 0)
+    assert meld_sum(counts, "single", chips_in_play=True) == (engine.points, engine.chips)
+    assert meld_sum(counts, "single", chips_in_play=False) == (engine.points, 0)
 
 
 def test_the_running_meld_sum_leaves_out_untapped_items_and_items_the_deck_lacks():
-    assert shown_meld({"run": 0, "marriage": -1, "dix": 3}, "double", chips_in_play=False) == (0, 0)
+    assert meld_sum({"run": 0, "marriage": -1, "dix": 3}, "double", chips_in_play=False) == (0, 0)
 
 
 def test_the_rules_page_numbers_come_from_the_tables():
