@@ -22,7 +22,8 @@ from clubs.models import Club
 from core.strict_input import is_game_code
 from scoring import stats
 from scoring.models import DeviceGame, Game, GameSeat, GameStat, Hand, HandChange, HandStat
-from scoring.rules import RecordError, check_record
+from scoring.rules.engine import check_record
+from scoring.rules.errors import RecordError
 from scoring.services.results import SUMMARY_FIELDS, summary_fields
 
 _STATS = "statistics: rewritten from the hands when the engine scores each game again"

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game, GameSeat, GameStat, HandStat
-from scoring.rules import GameResult
+from scoring.rules.engine import GameResult
 from scoring.rules.melds import meld_sum
 
 BAND_LABELS = {

@@ -9,8 +9,8 @@ from typing import Any, TypedDict
 from django_stubs_ext import StrOrPromise
 
 from scoring.labels import MELD_NAMES, seat_label
-from scoring.rules import Settings
 from scoring.rules.melds import meld_sum
+from scoring.rules.settings import Settings
 from scoring.rules.tables import REPEATABLE, MeldItem
 
 #: A seat can show a repeatable item (marriage, dix) at most this often; levelled items once.

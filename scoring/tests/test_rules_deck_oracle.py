@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.rules import RecordError
+from scoring.rules.errors import RecordError
 from scoring.rules.melds import check_deal, seat_meld
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")

@@ -4,7 +4,8 @@ from typing import Any
 
 import pytest
 
-from scoring.rules import RecordError, score_record
+from scoring.rules.engine import score_record
+from scoring.rules.errors import RecordError
 from scoring.rules.melds import meld_sum, seat_meld
 from scoring.rules.rules_page import contract_bands, rules_numbers
 from scoring.rules.tables import (
@@ -273,8 +274,8 @@ def test_the_phones_hand_numbers_are_the_meld_table_and_the_trick_points():
 
 
 def test_a_hand_with_every_trick_to_the_bidders_gives_them_all_the_trick_points():
-    from scoring.rules import parse_settings
     from scoring.rules.engine import all_tricks_to_bidders
+    from scoring.rules.settings import parse_settings
 
     three = parse_settings({"seats": 3, "deck": "double"})
     assert all_tricks_to_bidders({"bidder": "S", "bid": 60}, three)["tricks"] == {"N": 0, "E": 0, "S": 50}
