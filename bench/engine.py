@@ -35,10 +35,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from core import strict_input  # noqa: E402
-from scoring.rules import RecordError, parse_settings  # noqa: E402
 from scoring.rules.engine import score_record, score_record_text  # noqa: E402
+from scoring.rules.errors import RecordError  # noqa: E402
 from scoring.rules.melds import seat_meld  # noqa: E402
 from scoring.rules.record import parse_hand  # noqa: E402
+from scoring.rules.settings import parse_settings  # noqa: E402
 
 SUITS = ["spades", "hearts", "diamonds", "clubs"]
 # Meld lists a seat might show; random combinations the deck cannot hold are drawn again.

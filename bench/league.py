@@ -70,7 +70,10 @@ def build_games(
     count: int, rng: random.Random, season_name: str, start: datetime.date, club: str, roster: list[str]
 ) -> list[NewGame]:
     from league.services import NewGame
-    from scoring.rules import RecordError, parse_hand, parse_settings, score_game
+    from scoring.rules.engine import score_game
+    from scoring.rules.errors import RecordError
+    from scoring.rules.record import parse_hand
+    from scoring.rules.settings import parse_settings
 
     games = []
     for index in range(count):

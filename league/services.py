@@ -26,7 +26,7 @@ from league.models import PendingGame
 from ratings import services as rating_services
 from scoring import imported, stats
 from scoring.models import Game, GameSeat, GameStat, Hand, HandStat
-from scoring.rules import GameResult
+from scoring.rules.engine import GameResult
 from scoring.rules.tables import SEAT_ORDER
 from scoring.services.results import summary_fields
 
@@ -53,7 +53,7 @@ class NewGame:
 
     @classmethod
     def of_record(cls, record: Mapping[str, Any], result: GameResult, **league: Any) -> NewGame:
-        """A whole game record the engine checked (`rules.check_record(record)` gave `result`)."""
+        """A whole game record the engine checked (`rules.engine.check_record(record)` gave `result`)."""
         settings = {
             "seats": result.settings.seats,
             "variant": result.settings.requested_variant,
@@ -100,7 +100,7 @@ def repeated_player(players: Mapping[str, str]) -> str | None:
 @transaction.atomic
 def store_games(*, games: Sequence[NewGame]) -> list[Game]:
     """Write checked games in bulk, in one transaction: clubs, seasons and roster players are found
-    by name or created (the import_games command through `league.csv_io.import_bytes`, the
+    by name or created (the import_games command through `league.csv_io.upload.import_bytes`, the
     benchmark; a restore does not come here: `scoring.backup` loads and rescores its games).
 
     In a club game every named seat is bound to a roster player of that name (created when the

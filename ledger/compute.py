@@ -6,12 +6,12 @@ settlement themselves (pair-wise chips, stakes per game won, fewest payments) ar
 **What a night is worth.** Every seat of every game of the night brings its side's result
 (`SeatResult`): in Check Pinochle the side's final chips (game chips included), and whether the
 side won, lost or drew. Each partner of a side collects or pays the side's chips in full
-(`nights.settlement.night_chips`), so a night's chips add up to zero.
+(`nights.settlement.chips.night_chips`), so a night's chips add up to zero.
 
 **Which unit a night is settled in** (`night_unit`): money when the night has a stake (per chip in
 Check Pinochle, per game won in any night), chips when a Check Pinochle night plays for no money, and
 nothing when a standard night has no stake. Money = net chips x stake per chip + the stakes per game
-won (`nights.settlement.game_stakes`); both parts are zero-sum, so the sum is too.
+won (`nights.settlement.chips.game_stakes`); both parts are zero-sum, so the sum is too.
 
 **Balances.** A player's balance in a unit is what their nights brought (positive: is owed) plus
 what they paid minus what they were paid: Bo at -12 pays Anna 12 and both are at 0. Every payment
@@ -32,7 +32,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from nights.settlement import GameOutcome, Payment, SideChips, fewest_payments, game_stakes, night_chips
+from nights.settlement.chips import GameOutcome, SideChips, game_stakes, night_chips
+from nights.settlement.payments import Payment, fewest_payments
 
 PlayerId = int
 

@@ -9,7 +9,7 @@ ends it after its last hand (or sooner, at the target), the side ahead on points
 Pinochle the chips decide, game chips included), level points are a draw on points.
 
 Points difference: a seat's side's points minus the best opposing side's points. Chips are settled
-pair-wise (`nights.settlement.night_chips`): each partner gets the side's chips in full.
+pair-wise (`nights.settlement.chips.night_chips`): each partner gets the side's chips in full.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Max, Sum
 
 from nights.models import Night, NightTable
-from nights.settlement import SideChips, night_chips
+from nights.settlement.chips import SideChips, night_chips
 from scoring.labels import side_short
 from scoring.models import Game, GameSeat, GameStat
 from scoring.rules.tables import SEAT_ORDER, sides_for

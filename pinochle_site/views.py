@@ -20,7 +20,7 @@ from nights.settlement import payments
 from pinochle_site.middleware import SESSION_TAG_HEADER
 from ratings import compute
 from scoring.labels import MELD_LABELS
-from scoring.rules import tables, worked_example
+from scoring.rules import rules_page, worked_example
 
 #: When the rule book behind the rules page last changed (shown in the reader's date format).
 RULES_DATE = datetime.date(2026, 11, 29)
@@ -78,7 +78,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 def rules_context() -> dict[str, Any]:
     """Every number the rules page states, each read from the app that owns it."""
     return {
-        **tables.rules_numbers(),
+        **rules_page.rules_numbers(),
         "rules_date": RULES_DATE,
         "meld_labels": MELD_LABELS,
         "example": worked_example.hand_table(),

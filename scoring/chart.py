@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from scoring.labels import side_short
-from scoring.rules import GameResult
+from scoring.rules.engine import GameResult
 
 COLOURS = ("#0b5a2a", "#a4001a", "#1a4fa0")  # green, red, blue: one per side, AA on white
 DASHES = ("", "6 4", "2 3")  # and a dash pattern, for print and colour-blind readers

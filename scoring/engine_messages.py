@@ -23,9 +23,8 @@ from django.utils.translation import get_language, gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.labels import MELD_NAMES, SEAT_NAMES, side_short
-from scoring.rules import RecordError
 from scoring.rules.errors import MESSAGES as ENGINE_MESSAGES
-from scoring.rules.errors import Plural
+from scoring.rules.errors import Plural, RecordError
 from scoring.rules.tables import MELD_ITEMS
 
 #: The engine's sentences whose noun follows a count (a `Plural` in `scoring.rules.errors`): the

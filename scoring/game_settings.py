@@ -25,7 +25,8 @@ from django.db import transaction
 
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, HandChange
-from scoring.rules import GameResult, Settings, parse_settings
+from scoring.rules.engine import GameResult
+from scoring.rules.settings import Settings, parse_settings
 from scoring.services.hands import lock_game
 from scoring.services.results import SETTINGS_FIELDS, SUMMARY_FIELDS, score, store_result
 

@@ -12,14 +12,15 @@ limits are ×2.5 and land on the double-deck bid steps: 50–60, 65–70, 75–8
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game, GameSeat, GameStat, HandStat
-from scoring.rules import GameResult
-from scoring.rules.tables import MELD_ITEMS
+from scoring.rules.engine import GameResult
+from scoring.rules.melds import meld_sum
 
 BAND_LABELS = {
     "single": ["20–24", "25–29", "30–34", "35+"],
@@ -58,11 +59,6 @@ _GAME_STAT_UPDATED = (
     "game", "partner_row", "seat", "side", "outcome", "points_for", "points_against", "chips", *_ROLLUP,
 )  # fmt: skip
 _OUTCOME = {None: GameStat.Outcome.OPEN.value, "draw": GameStat.Outcome.DRAW.value}
-
-
-def seat_meld_points(items: Iterable[str], deck: str) -> int:
-    # A roundhouse has no points of its own (docs/rules.md, "Roundhouse"): a seat's meld is its items' sum.
-    return sum(MELD_ITEMS[item].points(deck) or 0 for item in items)
 
 
 def stat_rows(
@@ -105,7 +101,7 @@ def stat_rows(
         for seat in seats:
             side = side_of[seat]
             if melds is not None:
-                seat_meld: int | None = seat_meld_points(melds.get(seat, ()), deck)
+                seat_meld: int | None = meld_sum(Counter(melds.get(seat, ())), deck, chips_in_play=False)[0]
             elif split_points and data.get("meld_points") is not None:
                 seat_meld = None
             else:

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from scoring.rules import score_record, tables
+from scoring.rules import tables
+from scoring.rules.engine import score_record
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

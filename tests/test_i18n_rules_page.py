@@ -7,7 +7,7 @@ from django.conf import settings
 from django.test import Client
 
 from scoring.rules import tables
-from scoring.rules.tables import contract_bands, meld_table_rows
+from scoring.rules.rules_page import contract_bands, meld_table_rows
 from tests.i18n_helpers import text_segments, wordy
 
 # Words every language writes the same way: the game's name, the switcher's own language names,

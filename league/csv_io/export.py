@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Iterator
 from itertools import groupby
 from typing import Any
@@ -12,8 +13,8 @@ from django.db.models import F, FilteredRelation, Q, QuerySet
 from core.spreadsheet import neutralise
 from league.csv_io.columns import CHIP_SIDES, CHUNK, SEATS, SIDES
 from scoring.models import Game, Hand
+from scoring.rules.melds import meld_sum
 from scoring.rules.tables import chips_in_play
-from scoring.stats import seat_meld_points
 
 # --- export ------------------------------------------------------------------------------------
 
@@ -131,7 +132,7 @@ _SIDE_ROW_OF_SEAT = {4: (0, 1, 0, 1), 3: (0, 1, 2, None), 2: (0, 1, None, None)}
 @functools.lru_cache(maxsize=10_000)
 def _meld_points(text: str, deck: str) -> int:
     """A seat's meld items (as the cell text) -> points; a few hundred combinations occur."""
-    return seat_meld_points(text.split(" "), deck)
+    return meld_sum(Counter(text.split(" ")), deck, chips_in_play=False)[0]
 
 
 def _meld_cell(items: list[str] | None, deck: str) -> tuple[str, int]:

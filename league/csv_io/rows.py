@@ -15,7 +15,8 @@ from league.csv_io.columns import SEATS, SIDES
 from league.csv_io.problems import FirstOnes, Problem
 from league.services import NewGame, repeated_player
 from scoring.engine_messages import engine_line
-from scoring.rules import RecordError, check_record
+from scoring.rules.engine import check_record
+from scoring.rules.errors import RecordError
 from scoring.rules.tables import MAX_NAME_LENGTH
 
 

@@ -5,11 +5,11 @@ An upload becomes an ImportBatch (league/models.py): its file is kept in the dat
 database backend), so a `manage.py db_worker` process on any machine sharing the database runs it;
 the web worker that took the upload keeps nothing. Before it keeps the file, the upload page
 refuses one whose first rows name a club or season the user may not import into
-(`csv_io.first_places`), and one more upload than `IMPORTS_WAITING_PER_USER` unfinished imports of
+(`csv_io.upload.first_places`), and one more upload than `IMPORTS_WAITING_PER_USER` unfinished imports of
 the user, or `IMPORTS_WAITING_PER_SITE` of everyone, with 429 (`waiting_problem`).
 
 The worker's task (`run_batch`) then, game by game, never holding the whole file as rows or
-records (`csv_io.FileReader`):
+records (`csv_io.reader.FileReader`):
 1. reads the file through once without scoring: its encoding and kind, the uploader's rights over
    every club and season it names, JSON's syntax; a file refused here is refused before any game
    is scored;
@@ -29,43 +29,3 @@ worker was killed, or its machine stopped) is refused and its hidden games delet
 look at its page, the next upload or the next import a worker starts. A task that ends by an
 exception is refused and cleaned at once.
 """
-
-from league.imports.batch import RUNNING, UNFINISHED, BatchSettled
-from league.imports.queue import (
-    NO_WORKER_AFTER,
-    QUIET_AFTER,
-    TooManyImports,
-    is_quiet,
-    no_worker_seen,
-    problems_of,
-    run_batch,
-    settle_if_stalled,
-    settle_stalled,
-    start,
-    waiting_ahead,
-    waiting_problem,
-)
-from league.imports.rights import CLUB_NAME_MAX, NEW_CLUBS_MAX, import_rights, new_club_problem, rights_of
-
-__all__ = [
-    "CLUB_NAME_MAX",
-    "NEW_CLUBS_MAX",
-    "NO_WORKER_AFTER",
-    "QUIET_AFTER",
-    "RUNNING",
-    "UNFINISHED",
-    "BatchSettled",
-    "TooManyImports",
-    "import_rights",
-    "is_quiet",
-    "new_club_problem",
-    "no_worker_seen",
-    "problems_of",
-    "rights_of",
-    "run_batch",
-    "settle_if_stalled",
-    "settle_stalled",
-    "start",
-    "waiting_ahead",
-    "waiting_problem",
-]

@@ -11,7 +11,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from league.csv_io import ImportRefused, import_bytes
+from clubs import services as club_services
+from clubs.models import Player
+from league import standings
+from league.csv_io.problems import ImportRefused
+from league.csv_io.upload import import_bytes
 from scoring import filing
 from scoring.models import Game, GameSeat
 from tests.league_data import small_season
@@ -139,3 +143,17 @@ def test_restore_refuses_a_backup_that_seats_one_player_twice(tmp_path):
     fresh_database()
     assert "nothing restored" in restore_refused(write(tmp_path, data))
     assert not Game.objects.exists()
+
+
+def test_merging_two_players_who_sat_in_one_game_is_refused_naming_the_game(client, people):
+    data = small_season(people["alice"])
+    asa, orjan = data["people"]["Åsa"], data["people"]["Örjan"]
+    with pytest.raises(ValidationError, match="played in the same game"):
+        club_services.merge_players(keep=asa, duplicate=orjan)
+    response = client.post(f"/league/players/{asa.pk}/merge", {"duplicate": orjan.pk}, follow=True)
+    page = response.content.decode()
+    assert "played in the same game" in page
+    assert any(game.code in page for game in data["games"])
+    assert Player.objects.filter(pk=orjan.pk).exists()
+    lines = {line.name: line for line in standings.season_standings(data["season"])["players"]}
+    assert lines["Åsa"].games == 3 and lines["Örjan"].games == 3

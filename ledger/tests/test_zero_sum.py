@@ -19,7 +19,7 @@ from ledger import balances, selectors, services
 from ledger.models import Payment
 from nights.models import Night
 from nights.removal import remove_night
-from scoring.rules import RecordError
+from scoring.rules.errors import RecordError
 from scoring.services.hands import delete_last_hand, edit_hand
 from scoring.services.results import score
 from tests.ledger_helpers import CHECK_HANDS, EW_MAKES, NS_MAKES, make_night, roster, standard_hand

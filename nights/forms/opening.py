@@ -1,6 +1,6 @@
 """Opening a club night: when, which season, the game every table plays, how many rounds, stakes.
 
-The game settings are checked by the rules engine (`scoring.rules.parse_settings`), the same check
+The game settings are checked by the rules engine (`scoring.rules.settings.parse_settings`), the same check
 every game of the night passes when its round starts, so a night that opens always starts.
 """
 
@@ -21,7 +21,8 @@ from core.fields import PlainDecimalField, WholeNumberField
 from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUNDS, Night
 from scoring.engine_messages import engine_message
 from scoring.forms.game import GameRulesForm
-from scoring.rules import RecordError, parse_settings
+from scoring.rules.errors import RecordError
+from scoring.rules.settings import parse_settings
 from scoring.rules.tables import chips_in_play
 
 

@@ -18,7 +18,7 @@ from nights.models import Night, NightTable
 from nights.tests.test_views_night import game_of
 from ratings.models import RatingPoint
 from scoring.models import Game
-from scoring.rules import check_record
+from scoring.rules.engine import check_record
 from tests.access_helpers import CLUB
 from tests.browser import assert_fits_the_phone, fill_hand, save_hand, server_wrapped, shoot, sign_in_browser
 

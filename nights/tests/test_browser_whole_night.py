@@ -24,7 +24,7 @@ from ledger.models import Payment
 from nights.models import Night, NightTable
 from nights.tests.test_views_night import game_of
 from scoring.models import Game, HandChange
-from scoring.rules import check_record
+from scoring.rules.engine import check_record
 from scoring.rules.tables import seats_for, sides_for
 from tests.access_helpers import CLUB
 from tests.browser import assert_fits_the_phone, correct_hand, fill_hand, save_hand, shoot, sign_in_browser

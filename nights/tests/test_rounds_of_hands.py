@@ -23,7 +23,7 @@ from nights.models import Night
 from nights.standings import night_standings
 from ratings.models import RatingPoint
 from scoring.models import Game, GameStat
-from scoring.rules import RecordError
+from scoring.rules.errors import RecordError
 from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.access_helpers import CLUB
 from tests.helpers import hand_post, quick_hand, text
@@ -226,7 +226,7 @@ def test_the_csv_export_carries_the_length_and_counts_the_round_as_finished(club
 def test_a_round_of_three_hands_goes_through_a_hands_csv_import_and_a_backup_as_a_game_of_three_deals(
     club, season, alice
 ):
-    from league.csv_io import import_bytes
+    from league.csv_io.upload import import_bytes
 
     night = started_night(club, season)
     game = play(night.games.get(), [NS_MAKES, NS_MAKES, EW_SET])

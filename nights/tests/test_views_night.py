@@ -17,7 +17,9 @@ from nights.models import Night, NightPlayer, NightTable
 from nights.standings import night_standings
 from scoring.handover import recovery_code
 from scoring.models import DeviceGame, Game, HandChange
-from scoring.rules import RecordError, check_record, worked_example
+from scoring.rules import worked_example
+from scoring.rules.engine import check_record
+from scoring.rules.errors import RecordError
 from scoring.services.hands import record_hand
 from tests.access_helpers import CLUB
 from tests.helpers import hand_post, quick_hand, text

@@ -12,7 +12,7 @@ from core.fields import WholeNumberField
 from scoring.engine_messages import engine_message
 from scoring.labels import SEAT_NAMES
 from scoring.models import Game
-from scoring.rules import RecordError
+from scoring.rules.errors import RecordError
 from scoring.rules.tables import (
     CHECK_SEATS,
     MAX_BID,

@@ -24,7 +24,8 @@ from scoring.forms.fields import FixedChoices
 from scoring.forms.hand_melds import MAX_REPEAT, MeldSeat, meld_seats
 from scoring.labels import MELD_NAMES, SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label
 from scoring.models import Game
-from scoring.rules import RecordError, Settings
+from scoring.rules.errors import RecordError
+from scoring.rules.settings import Settings
 from scoring.rules.tables import (
     MAX_BID,
     MAX_MELD_POINTS,

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from scoring.rules import Settings
+from scoring.rules.settings import Settings
 
 
 def hand_initial(data: Mapping[str, Any], settings: Settings, number: int) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """The hand form's meld pickers as the template draws them: per seat its items with their counts,
-the running sums a closed seat shows (from the engine's tables) and the errors about its melds."""
+the running sums a closed seat shows (added up by the engine) and the errors about its melds."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import Any, TypedDict
 from django_stubs_ext import StrOrPromise
 
 from scoring.labels import MELD_NAMES, seat_label
-from scoring.rules import Settings
-from scoring.rules.tables import REPEATABLE, MeldItem, shown_meld
+from scoring.rules.melds import meld_sum
+from scoring.rules.settings import Settings
+from scoring.rules.tables import REPEATABLE, MeldItem
 
 #: A seat can show a repeatable item (marriage, dix) at most this often; levelled items once.
 MAX_REPEAT = 12
@@ -85,7 +86,7 @@ def meld_seats(
         errors = group_errors.get(f"melds_{seat}", [])
         # What the closed seat shows (the page's script keeps it up to date as items are tapped,
         # with the same sums; the preview is the authority).
-        points_sum, chip_sum = shown_meld(
+        points_sum, chip_sum = meld_sum(
             {row["item"]: _count(row["value"]) for row in rows}, deck, chips_in_play=chips
         )
         seats.append(

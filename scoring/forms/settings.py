@@ -14,7 +14,8 @@ from scoring import game_settings
 from scoring.engine_messages import engine_message
 from scoring.labels import SEAT_NAMES
 from scoring.models import Game
-from scoring.rules import RecordError, Settings
+from scoring.rules.errors import RecordError
+from scoring.rules.settings import Settings
 from scoring.rules.tables import (
     MAX_BID,
     MAX_NAME_LENGTH,

@@ -11,16 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from scoring.rules.deck import TRUMP_KIND, check_melds, fits_at_a_glance
 from scoring.rules.errors import RecordError
-from scoring.rules.melds import (
-    TRUMP_KIND,
-    MeldProblem,
-    SeatMeld,
-    check_melds,
-    fits_at_a_glance,
-    read_seat_meld,
-    seat_meld,
-)
+from scoring.rules.melds import MeldProblem, SeatMeld, read_seat_meld, seat_meld
 from scoring.rules.readers import an_object, one_of, refuse_unknown_keys, shown, true_or_false, whole_number
 from scoring.rules.settings import Settings
 from scoring.rules.tables import (

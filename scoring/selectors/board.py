@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 from scoring.chart import progression_svg
 from scoring.labels import SUIT_NAMES, SUIT_SYMBOLS, seat_label, seat_letter, side_label, side_short
 from scoring.models import Game
-from scoring.rules import GameResult, HandScore, Settings, parse_settings
+from scoring.rules.engine import GameResult, HandScore
+from scoring.rules.settings import Settings, parse_settings
 from scoring.selectors.ending import end_reason
 from scoring.services.results import Stored, players_of, score
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from scoring.labels import side_short
-from scoring.rules import GameResult
+from scoring.rules.engine import GameResult
 
 
 def end_reason(result: GameResult) -> list[SafeString]:

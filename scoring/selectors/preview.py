@@ -11,8 +11,9 @@ from django.utils.translation import ngettext
 
 from scoring.labels import side_short
 from scoring.models import Game
-from scoring.rules import GameResult, RecordError, Settings
-from scoring.rules.engine import all_tricks_to_bidders
+from scoring.rules.engine import GameResult, all_tricks_to_bidders
+from scoring.rules.errors import RecordError
+from scoring.rules.settings import Settings
 from scoring.rules.tables import trick_points_needed
 from scoring.services.results import preview_hand
 

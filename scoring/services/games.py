@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from django.db import transaction
 
 from scoring.models import Game, GameSeat, GameSetup
-from scoring.rules import parse_settings, score_game
+from scoring.rules.engine import score_game
+from scoring.rules.settings import parse_settings
 from scoring.services.results import store_result
 
 

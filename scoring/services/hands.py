@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, Hand, HandChange
-from scoring.rules import GameResult
+from scoring.rules.engine import GameResult
 from scoring.rules.tables import SEAT_ORDER
 from scoring.services.results import SETTINGS_FIELDS, SUMMARY_FIELDS, Stored, score, store_result
 

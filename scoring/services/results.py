@@ -1,5 +1,5 @@
 """The reads that score and the one writer of a game's result: `score` asks the engine
-(`rules.check_record`) for a stored game, `store_result` writes its summary and derived statistics
+(`rules.engine.check_record`) for a stored game, `store_result` writes its summary and derived statistics
 in the transaction that changed the hands."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from scoring import signals, stats
 from scoring.models import Game, GameSeat, Hand
-from scoring.rules import GameResult, check_record
+from scoring.rules.engine import GameResult, check_record
 
 
 def players_of(game: Game) -> dict[str, str]:

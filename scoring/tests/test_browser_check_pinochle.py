@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Game
-from scoring.rules import check_record, score_record
+from scoring.rules.engine import check_record, score_record
 from scoring.services.results import game_record
 from tests.browser import (
     assert_fits_the_phone,

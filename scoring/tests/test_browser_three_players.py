@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Game
-from scoring.rules import score_record
+from scoring.rules.engine import score_record
 from scoring.services.results import game_record
 from tests.browser import (
     assert_fits_the_phone,

@@ -5,7 +5,7 @@ from scoring.audit import Actor, club_corrections, corrected_hand_numbers, game_
 from scoring.diff import change_rows
 from scoring.models import HandChange
 from scoring.permissions import actor_for
-from scoring.rules import RecordError
+from scoring.rules.errors import RecordError
 from scoring.services.hands import delete_last_hand, edit_hand
 from tests.access_helpers import (
     CLUB,

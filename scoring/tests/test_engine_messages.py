@@ -11,10 +11,10 @@ import pytest
 from django.utils import translation
 
 from scoring.engine_messages import CARD_NAMES, MESSAGES, PLURAL_MESSAGES, engine_line, engine_message
-from scoring.rules import RecordError, score_record
+from scoring.rules.deck import _CARDS
+from scoring.rules.engine import score_record
 from scoring.rules.errors import MESSAGES as ENGINE_MESSAGES
-from scoring.rules.errors import Plural, sentence
-from scoring.rules.melds import _CARDS
+from scoring.rules.errors import Plural, RecordError, sentence
 
 RULES = Path(__file__).resolve().parents[2] / "scoring" / "rules"
 LOCALE = Path(__file__).resolve().parents[2] / "locale"

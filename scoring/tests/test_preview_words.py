@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from scoring.rules import GameResult
-from scoring.rules.engine import check_record
+from scoring.rules.engine import GameResult, check_record
 from scoring.selectors.preview import describe
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from scoring import game_settings
 from scoring.models import Game, Hand, HandChange
-from scoring.rules import check_record
+from scoring.rules.engine import check_record
 from scoring.services.hands import record_hand
 from scoring.services.results import game_record
 from scoring.tests.test_reliability_races import together

@@ -5,7 +5,7 @@ import json
 
 from hypothesis import given
 
-from scoring.rules import score_record, score_record_text
+from scoring.rules.engine import score_record, score_record_text
 from scoring.tests.test_rules_properties import PROPERTY_SETTINGS, games
 
 

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from scoring.rules import RecordError, check_record, score_record
+from scoring.rules.engine import check_record, score_record
+from scoring.rules.errors import RecordError
 
 NS_MAKES = {"bidder": "N", "bid": 20, "meld_points": {"NS": 10, "EW": 0}, "tricks": {"NS": 15, "EW": 10}}
 EW_MAKES = {"bidder": "E", "bid": 20, "meld_points": {"NS": 0, "EW": 10}, "tricks": {"NS": 10, "EW": 15}}

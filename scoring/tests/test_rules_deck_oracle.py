@@ -3,7 +3,7 @@
 
 The engine decides whether the deck can hold a deal's melds with packed per-card counts and the
 side suits' kings and queens counted together, then, when a seat shows marriages outside trump,
-a search over the suits they can sit in (`scoring/rules/melds.py`). The oracle here knows
+a search over the suits they can sit in (`scoring/rules/deck.py`). The oracle here knows
 nothing of that: it lays out real cards. Each seat's melds are split into the three classes of
 §3 (A: runs, marriages, dix; B: arounds; C: pinochles); a card may serve once in each class, so a
 seat holds of every card the most any one class needs of it. Every marriage outside trump is
@@ -22,8 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.rules import RecordError
-from scoring.rules.melds import check_deal, seat_meld
+from scoring.rules.deck import check_deal
+from scoring.rules.errors import RecordError
+from scoring.rules.melds import seat_meld
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 COPIES = {"single": 2, "double": 4}

@@ -7,7 +7,8 @@ import copy
 
 import pytest
 
-from scoring.rules import RecordError, score_record
+from scoring.rules.engine import score_record
+from scoring.rules.errors import RecordError
 from scoring.rules.errors import RecordError as RecordErrorItself
 
 GOOD_HAND = {

@@ -2,7 +2,9 @@
 
 import pytest
 
-from scoring.rules import RecordError, check_record, score_record, worked_example
+from scoring.rules import worked_example
+from scoring.rules.engine import check_record, score_record
+from scoring.rules.errors import RecordError
 
 WORKED_HAND = worked_example.hand(1)  # docs/rules.md, "Worked example", hand 1
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from scoring.rules import RecordError, score_record
+from scoring.rules.engine import score_record
+from scoring.rules.errors import RecordError
 
 
 def game(*hands, seats=4, variant="standard", deck="single", **settings):

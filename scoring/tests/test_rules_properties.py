@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.rules import RecordError, score_record
+from scoring.rules.engine import score_record
+from scoring.rules.errors import RecordError
 
 SIDES = {4: ("NS", "EW"), 3: ("N", "E", "S"), 2: ("N", "E")}
 SEATS = {4: "NESW", 3: "NES", 2: "NE"}

@@ -4,12 +4,13 @@ from typing import Any
 
 import pytest
 
-from scoring.rules import RecordError, score_record
-from scoring.rules.melds import seat_meld
+from scoring.rules.engine import score_record
+from scoring.rules.errors import RecordError
+from scoring.rules.melds import meld_sum, seat_meld
+from scoring.rules.rules_page import contract_bands, rules_numbers
 from scoring.rules.tables import (
     MELD_ITEMS,
     bid_step_error,
-    contract_bands,
     contract_chips,
     default_min_bid,
     default_target,
@@ -17,8 +18,6 @@ from scoring.rules.tables import (
     meld_items_for,
     next_bid,
     previous_bid,
-    rules_numbers,
-    shown_meld,
     side_of,
     sides_for,
     trick_points_needed,
@@ -275,8 +274,8 @@ def test_the_phones_hand_numbers_are_the_meld_table_and_the_trick_points():
 
 
 def test_a_hand_with_every_trick_to_the_bidders_gives_them_all_the_trick_points():
-    from scoring.rules import parse_settings
     from scoring.rules.engine import all_tricks_to_bidders
+    from scoring.rules.settings import parse_settings
 
     three = parse_settings({"seats": 3, "deck": "double"})
     assert all_tricks_to_bidders({"bidder": "S", "bid": 60}, three)["tricks"] == {"N": 0, "E": 0, "S": 50}
@@ -296,12 +295,12 @@ def test_the_hand_forms_running_meld_sum_is_what_the_engine_scores(items):
     for item in items:
         counts[item] = counts.get(item, 0) + 1
     engine = seat_meld(items, "single")
-    assert shown_meld(counts, "single", chips_in_play=True) == (engine.points, engine.chips)
-    assert shown_meld(counts, "single", chips_in_play=False) == (engine.points, 0)
+    assert meld_sum(counts, "single", chips_in_play=True) == (engine.points, engine.chips)
+    assert meld_sum(counts, "single", chips_in_play=False) == (engine.points, 0)
 
 
 def test_the_running_meld_sum_leaves_out_untapped_items_and_items_the_deck_lacks():
-    assert shown_meld({"run": 0, "marriage": -1, "dix": 3}, "double", chips_in_play=False) == (0, 0)
+    assert meld_sum({"run": 0, "marriage": -1, "dix": 3}, "double", chips_in_play=False) == (0, 0)
 
 
 def test_the_rules_page_numbers_come_from_the_tables():

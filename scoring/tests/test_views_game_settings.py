@@ -8,7 +8,7 @@ from django.test import Client
 from scoring import game_settings
 from scoring.audit import Actor
 from scoring.models import Game, GameSeat, Hand, HandChange, HandStat
-from scoring.rules import check_record
+from scoring.rules.engine import check_record
 from scoring.rules.worked_example import hand as example_hand
 from scoring.services.hands import record_hand
 from scoring.services.results import game_record, score

@@ -25,7 +25,8 @@ from scoring.permissions import (
     game_of,
     require_game_edit,
 )
-from scoring.rules import RecordError, Settings
+from scoring.rules.errors import RecordError
+from scoring.rules.settings import Settings
 from scoring.rules.tables import step_bid
 from scoring.selectors.board import scoreboard, settings_of
 from scoring.selectors.preview import correction_change, describe, need_before_tricks

@@ -20,7 +20,7 @@ from scoring.permissions import (
     night_plan_locked,
     require_game_edit,
 )
-from scoring.rules import RecordError
+from scoring.rules.errors import RecordError
 from scoring.selectors.board import settings_of
 from scoring.selectors.settings_change import settings_preview
 from scoring.services.results import players_of

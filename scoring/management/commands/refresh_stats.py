@@ -12,7 +12,7 @@ from django.db import transaction
 
 from scoring import stats
 from scoring.models import Game
-from scoring.rules import RecordError
+from scoring.rules.errors import RecordError
 from scoring.services.results import score
 
 

@@ -10,7 +10,8 @@ from typing import Any, NoReturn
 from django.core.management.base import BaseCommand, CommandParser
 
 from core import strict_input
-from scoring.rules import RecordError, score_record_text
+from scoring.rules.engine import score_record_text
+from scoring.rules.errors import RecordError
 
 
 class Command(BaseCommand):
