@@ -84,7 +84,8 @@ def whole_app(
 
 def found() -> list[tuple[str, Part]]:
     """Every app of the project (a folder at the top of BASE_DIR, not a library in a virtualenv there)
-    with a `backup.py`, in INSTALLED_APPS order."""
+    with a `backup.py` (or a `backup/` package, whose part is its `part.py`), in INSTALLED_APPS
+    order."""
     base = Path(settings.BASE_DIR).resolve()
     parts = []
     for config in apps.get_app_configs():
@@ -94,6 +95,9 @@ def found() -> list[tuple[str, Part]]:
         if importlib.util.find_spec(name) is None:
             continue
         module = importlib.import_module(name)
+        if hasattr(module, "__path__"):  # a package: its __init__ holds a docstring only
+            name += ".part"
+            module = importlib.import_module(name)
         part = getattr(module, "PART", None)
         if not isinstance(part, Part):
             raise TypeError(f"{name} defines no PART (backups.parts.Part)")

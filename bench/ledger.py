@@ -155,7 +155,7 @@ def search(seed: int) -> None:
     limit), each in cents with no structure and with planted groups that each add up to zero; and a
     night's proposals replayed through 10 recorded payments, half of them not proposed."""
     from ledger.compute import MONEY, Transfer, proposals
-    from nights.settlement import EXACT_LIMIT, fewest_payments
+    from nights.settlement.payments import EXACT_LIMIT, fewest_payments
 
     rng = random.Random(seed)
     print(f"exact search up to {EXACT_LIMIT} open balances")

@@ -27,13 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from nights.planning import (  # noqa: E402
-    CHECK_TABLE_SIZES,
-    STANDARD_TABLE_SIZES,
-    NightPlan,
-    plan_night,
-    plan_stats,
-)
+from nights.planning.night import plan_night, plan_stats  # noqa: E402
+from nights.planning.plan import CHECK_TABLE_SIZES, STANDARD_TABLE_SIZES, NightPlan  # noqa: E402
 
 VARIANTS = {"check": CHECK_TABLE_SIZES, "standard": STANDARD_TABLE_SIZES}
 

@@ -32,7 +32,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from nights.settlement import GameOutcome, Payment, SideChips, fewest_payments, game_stakes, night_chips
+from nights.settlement.chips import GameOutcome, SideChips, game_stakes, night_chips
+from nights.settlement.payments import Payment, fewest_payments
 
 PlayerId = int
 

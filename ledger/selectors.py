@@ -19,8 +19,8 @@ from clubs.models import Player
 from ledger import compute
 from ledger.compute import SeatResult, Stakes, Transfer
 from ledger.models import NightLock, Payment
-from nights import settlement
 from nights.models import Night, NightTable
+from nights.settlement.payments import Payment as Settling
 from nights.standings import table_figures
 from scoring.models import Game, GameSeat, GameStat
 from scoring.rules.tables import sides_for
@@ -247,7 +247,7 @@ def night_ledger(night: Night, *, verify: bool = False) -> NightLedger:
 
 
 def proposed_payments(
-    payments: Iterable[settlement.Payment], unit: str, names: dict[PlayerId, str]
+    payments: Iterable[Settling], unit: str, names: dict[PlayerId, str]
 ) -> list[Suggestion]:
     return [
         Suggestion(p.payer, names.get(p.payer, ""), p.payee, names.get(p.payee, ""), Decimal(p.amount), unit)

@@ -23,8 +23,9 @@ from django.utils.translation import ngettext
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_roster_player
-from nights import planning
 from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable, new_seed
+from nights.planning import night as draw
+from nights.planning.plan import NightPlan, PlanError, Round, Table
 from scoring.rules.tables import SEAT_ORDER, seats_for
 
 
@@ -106,27 +107,27 @@ def check_open(night: Night) -> None:
         raise ValidationError(_("This night is finished: its plan no longer changes."))
 
 
-def stored_plan(night: Night) -> planning.NightPlan:
+def stored_plan(night: Night) -> NightPlan:
     """The plan the rows hold (every round drawn so far), with the players present now."""
-    rounds: list[planning.Round] = []
+    rounds: list[Round] = []
     tables = list(night.tables.prefetch_related("seats").order_by("round_no", "table_no"))
     byes = list(night.byes.order_by("round_no", "id").values_list("round_no", "player_id"))
     for number in range(1, night.rounds + 1):
         drawn = tuple(
-            planning.Table(tuple(seat.player_id for seat in ordered_seats(table)))
+            Table(tuple(seat.player_id for seat in ordered_seats(table)))
             for table in tables
             if table.round_no == number
         )
-        rounds.append(planning.Round(drawn, tuple(p for r, p in byes if r == number)))
+        rounds.append(Round(drawn, tuple(p for r, p in byes if r == number)))
     present = tuple(row.player_id for row in night.players.all() if row.until_round is None)
-    return planning.NightPlan(present, night.table_sizes(), night.seed, tuple(rounds))
+    return NightPlan(present, night.table_sizes(), night.seed, tuple(rounds))
 
 
 def ordered_seats(table: NightTable) -> list[NightSeat]:
     return sorted(table.seats.all(), key=lambda seat: SEAT_ORDER.index(seat.seat))
 
 
-def _write_rounds(night: Night, plan: planning.NightPlan, *, from_round: int) -> None:
+def _write_rounds(night: Night, plan: NightPlan, *, from_round: int) -> None:
     """Store rounds `from_round`.. of `plan`. A table keeps its row (and so the token of its link
     and its printed card) when its round and number stay; only its seats are written again."""
     kept = {(t.round_no, t.table_no): t for t in night.tables.filter(round_no__gte=from_round)}
@@ -151,7 +152,7 @@ def _write_rounds(night: Night, plan: planning.NightPlan, *, from_round: int) ->
     NightBye.objects.bulk_create(byes)
 
 
-def _planner_error(error: planning.PlanError) -> ValidationError:
+def _planner_error(error: PlanError) -> ValidationError:
     messages = {
         "duplicate_player": _("A player is checked in twice."),
         "not_in_round": _("That player does not play in this round."),
@@ -207,10 +208,10 @@ def check_in_newcomer(*, night: Night, name: str) -> tuple[Player, int]:
 def _draw_all(night: Night) -> None:
     players = list(night.players.values_list("player_id", flat=True))
     try:
-        plan = planning.plan_night(
+        plan = draw.plan_night(
             players=players, table_sizes=night.table_sizes(), rounds=night.rounds, seed=night.seed
         )
-    except planning.PlanError as error:
+    except PlanError as error:
         raise _planner_error(error) from None
     _write_rounds(night, plan, from_round=1)
 
@@ -262,10 +263,10 @@ def swap_players(
             {"round": _("Round %(round)d has started: its tables stay.") % {"round": round_no}}
         )
     try:
-        plan = planning.swap_players(
+        plan = draw.swap_players(
             stored_plan(night), round_index=round_no - 1, first=first.pk, second=second.pk
         )
-    except planning.PlanError as error:
+    except PlanError as error:
         raise _planner_error(error) from None
     _write_rounds(night, plan, from_round=round_no)
 
@@ -286,8 +287,8 @@ def add_late_arrival(*, night: Night, player: Player) -> int:
         raise ValidationError({"player": _("%(name)s is already checked in.") % {"name": player.name}})
     plan = stored_plan(night)
     try:
-        plan = planning.add_player(plan, player=player.pk, from_round=from_round - 1)
-    except planning.PlanError as error:
+        plan = draw.add_player(plan, player=player.pk, from_round=from_round - 1)
+    except PlanError as error:
         raise _planner_error(error) from None
     if entry is None:
         NightPlayer.objects.create(night=night, player=player, from_round=from_round)
@@ -311,8 +312,8 @@ def remove_for_remaining_rounds(*, night: Night, player: Player) -> int:
     if entry is None:
         raise ValidationError({"player": _("%(name)s is not checked in.") % {"name": player.name}})
     try:
-        plan = planning.remove_player(stored_plan(night), player=player.pk, from_round=from_round - 1)
-    except planning.PlanError as error:
+        plan = draw.remove_player(stored_plan(night), player=player.pk, from_round=from_round - 1)
+    except PlanError as error:
         raise _planner_error(error) from None
     if from_round == 1 or entry.from_round >= from_round:
         entry.delete()  # never played: as if never checked in

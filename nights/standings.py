@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Max, Sum
 
 from nights.models import Night, NightTable
-from nights.settlement import SideChips, night_chips
+from nights.settlement.chips import SideChips, night_chips
 from scoring.labels import side_short
 from scoring.models import Game, GameSeat, GameStat
 from scoring.rules.tables import SEAT_ORDER, sides_for

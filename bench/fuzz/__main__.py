@@ -163,9 +163,9 @@ def main() -> int:
         finally:
             server.stop()
         if not args.skip_commands:  # the commands: restore and import_games with bad input
-            from league import backup
+            from league.backup import whole
 
-            dump = backup.dump()
+            dump = whole.dump()
             connections.close_all()
             for target, (count, found) in (
                 ("restore with long names", commands.restores(env, dump)),

@@ -17,9 +17,3 @@ SQLite and PostgreSQL refuse the same files and neither is asked to store what t
 not. Derived figures (game totals, statistics, ratings) are not in the file: the games' and the
 ratings' parts compute them afresh.
 """
-
-from backups.rows import BackupRefused
-from league.backup.part import PART
-from league.backup.whole import FORMAT, VERSION, database_is_empty, dump, load
-
-__all__ = ["FORMAT", "PART", "VERSION", "BackupRefused", "database_is_empty", "dump", "load"]

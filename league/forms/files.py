@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.ids import IdChoiceField
 from clubs.models import Club, Season
-from league.csv_io import max_import_bytes
+from league.csv_io.columns import max_import_bytes
 from scoring.models import Game
 
 

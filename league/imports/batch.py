@@ -7,7 +7,7 @@ import logging
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from league import csv_io
+from league.csv_io.problems import MAX_PROBLEMS, Problem
 from league.models import ImportBatch, ImportFile
 from league.services import discard_pending_games
 
@@ -24,7 +24,7 @@ class BatchSettled(Exception):
     """The batch was refused elsewhere (found stalled) while its task still ran."""
 
 
-def _end_unfinished(batch_id: int, problem: csv_io.Problem) -> None:
+def _end_unfinished(batch_id: int, problem: Problem) -> None:
     """Refuse a batch that did not finish, with its hidden games deleted and its file dropped."""
     if ImportBatch.objects.filter(pk=batch_id, status__in=UNFINISHED).exists():
         discard_pending_games(batch_id=batch_id)
@@ -32,20 +32,20 @@ def _end_unfinished(batch_id: int, problem: csv_io.Problem) -> None:
     ImportFile.objects.filter(batch_id=batch_id).delete()
 
 
-def _failed() -> csv_io.Problem:
-    return csv_io.Problem(None, _("the import failed on the server; nothing was imported"))
+def _failed() -> Problem:
+    return Problem(None, _("the import failed on the server; nothing was imported"))
 
 
-def _stopped() -> csv_io.Problem:
-    return csv_io.Problem(None, _("the import stopped before it was finished; nothing was imported"))
+def _stopped() -> Problem:
+    return Problem(None, _("the import stopped before it was finished; nothing was imported"))
 
 
-def _refuse(batch_id: int, problems: list[csv_io.Problem]) -> None:
+def _refuse(batch_id: int, problems: list[Problem]) -> None:
     _update(
         batch_id,
         status=ImportBatch.Status.REFUSED,
         written=0,
-        problems=[{"line": p.line, "message": p.message} for p in problems[: csv_io.MAX_PROBLEMS]],
+        problems=[{"line": p.line, "message": p.message} for p in problems[:MAX_PROBLEMS]],
     )
 
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext, override
 from django_tasks import task
 
-from league import csv_io
+from league.csv_io.problems import Problem
 from league.imports.batch import RUNNING, UNFINISHED, _end_unfinished, _failed, _stopped, log
 from league.imports.rights import rights_of
 from league.imports.worker import run
@@ -186,5 +186,5 @@ def no_worker_seen(batch: ImportBatch) -> bool:
     ).exists()
 
 
-def problems_of(batch: ImportBatch) -> list[csv_io.Problem]:
-    return [csv_io.Problem(p.get("line"), p.get("message", "")) for p in batch.problems]
+def problems_of(batch: ImportBatch) -> list[Problem]:
+    return [Problem(p.get("line"), p.get("message", "")) for p in batch.problems]

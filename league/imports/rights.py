@@ -13,14 +13,14 @@ from django.utils.translation import ngettext
 from clubs import services as club_services
 from clubs.models import Club, Season
 from clubs.permissions import AnyUser, can_manage_club, can_score_for_club, is_site_admin
-from league import csv_io
+from league.csv_io.problems import Place, PlaceCheck, Problem
 
 CLUB_NAME_MAX = Club._meta.get_field("name").max_length or 100
 #: The most clubs one upload by someone other than a site administrator makes (a newcomer moves
 #: their club's records; a file naming hundreds of new clubs is refused before any is made).
 NEW_CLUBS_MAX = 5
 
-Check = csv_io.PlaceCheck
+Check = PlaceCheck
 
 
 def rights_of(user_id: int | None) -> Check:
@@ -28,17 +28,17 @@ def rights_of(user_id: int | None) -> Check:
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first() if user_id else None
     new_clubs: set[str] = set()
 
-    def check(places: Sequence[csv_io.Place]) -> list[csv_io.Problem]:
+    def check(places: Sequence[Place]) -> list[Problem]:
         if user is None:
-            return [csv_io.Problem(None, _("the account that uploaded the file no longer exists"))]
+            return [Problem(None, _("the account that uploaded the file no longer exists"))]
         return import_rights(user, places, new_clubs=new_clubs)
 
     return check
 
 
 def import_rights(
-    user: AnyUser, places: Sequence[csv_io.Place], *, new_clubs: set[str] | None = None
-) -> list[csv_io.Problem]:
+    user: AnyUser, places: Sequence[Place], *, new_clubs: set[str] | None = None
+) -> list[Problem]:
     """What the user may not import, named once per club or season at the line that first names
     it: games into a club they do not score for, a new season of a club they do not organise, a
     closed season, games outside a club (nobody could see them).
@@ -51,14 +51,14 @@ def import_rights(
     if is_site_admin(user):
         return []
     if not user.is_authenticated:
-        return [csv_io.Problem(None, _("sign in to import games"))]
+        return [Problem(None, _("sign in to import games"))]
     names = {place.club for place in places if place.club}
     clubs = {club.name: club.pk for club in Club.objects.filter(name__in=names)}
     seasons = set(Season.objects.filter(club__name__in=clubs).values_list("club__name", "name"))
     closed = set(
         Season.objects.filter(club__name__in=clubs, closed_at__isnull=False).values_list("club__name", "name")
     )
-    problems: dict[str, csv_io.Problem] = {}
+    problems: dict[str, Problem] = {}
     for place in places:
         problem: str | None
         if not place.club:
@@ -90,7 +90,7 @@ def import_rights(
         else:
             problem = None
         if problem is not None and problem not in problems:
-            problems[problem] = csv_io.Problem(place.line, problem)
+            problems[problem] = Problem(place.line, problem)
     return list(problems.values())
 
 

@@ -11,7 +11,8 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 
-from league import csv_io
+from league.csv_io.problems import ImportRefused, Problem, another_import
+from league.csv_io.reader import FileReader, place_problems
 from league.imports.batch import (
     HEARTBEAT_SECONDS,
     RUNNING,
@@ -49,10 +50,10 @@ def run(
     check: Check | None = None,
 ) -> None:
     """Check game by game, writing hidden chunks as it goes, publish; or refuse and leave nothing."""
-    reader = csv_io.FileReader(raw, name=name, club=club, season=season, played_on=played_on, check=check)
+    reader = FileReader(raw, name=name, club=club, season=season, played_on=played_on, check=check)
     try:
         total = reader.count()
-    except csv_io.ImportRefused as refused:
+    except ImportRefused as refused:
         _refuse(batch_id, refused.problems)
         return
     except Exception:
@@ -83,13 +84,13 @@ def run(
         # Another import took one of these game codes (or made one of these clubs) between the
         # check and the write.
         discard_pending_games(batch_id=batch_id)
-        _refuse(batch_id, [csv_io.another_import()])
+        _refuse(batch_id, [another_import()])
     except (PermissionDenied, ValidationError) as error:
         # The club was made by someone else, or the uploader's role changed, after the check.
         discard_pending_games(batch_id=batch_id)
         messages = error.messages if isinstance(error, ValidationError) else [str(error)]
-        _refuse(batch_id, [csv_io.Problem(None, message) for message in messages])
-    except csv_io.ImportRefused as refused:  # the reading stopped at a club the user may not use
+        _refuse(batch_id, [Problem(None, message) for message in messages])
+    except ImportRefused as refused:  # the reading stopped at a club the user may not use
         discard_pending_games(batch_id=batch_id)
         _refuse(batch_id, refused.problems)
     except Exception:
@@ -99,8 +100,8 @@ def run(
 
 
 def _write_checked(
-    batch_id: int, reader: csv_io.FileReader
-) -> tuple[list[tuple[int, GamePlace]], int, list[csv_io.Problem]]:
+    batch_id: int, reader: FileReader
+) -> tuple[list[tuple[int, GamePlace]], int, list[Problem]]:
     """Write the reader's games in hidden chunks while no problem is found: (game id, the game's
     place) of each written game, the hands written, and the database's problems (codes already
     here, seasons' dates). Only a game's place is kept once it is written, not its hands."""
@@ -108,7 +109,7 @@ def _write_checked(
     placed: list[tuple[int, GamePlace]] = []
     chunk: list[NewGame] = []
     hands = 0
-    problems: list[csv_io.Problem] = []
+    problems: list[Problem] = []
     stamped = time.monotonic()
     for game in reader.games():
         if reader.problems or problems:
@@ -132,10 +133,8 @@ def _write_checked(
     return placed, hands, problems
 
 
-def _write_chunk(
-    batch_id: int, chunk: list[NewGame], placed: list[tuple[int, GamePlace]]
-) -> list[csv_io.Problem]:
-    if problems := csv_io.place_problems(chunk):
+def _write_chunk(batch_id: int, chunk: list[NewGame], placed: list[tuple[int, GamePlace]]) -> list[Problem]:
+    if problems := place_problems(chunk):
         return problems
     began = time.monotonic()
     rows = write_pending_games(batch_id=batch_id, games=chunk)  # short transactions

@@ -14,9 +14,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
+from backups.rows import BackupRefused
 from clubs import services as club_services
 from clubs.models import Club, Invite, Player
-from league import backup
+from league.backup.whole import dump, load
 from scoring.models import Device, DeviceGame, Game
 
 from .test_backup_round_trip import a_club_with_everything, wipe_everything
@@ -145,11 +146,11 @@ def test_restore_refuses_a_value_longer_than_its_column_naming_the_field_and_wri
     where, value, message, tmp_path
 ):
     a_club_with_everything()
-    data = backup.dump()
+    data = dump()
     _set(data, where, value)
     wipe_everything()
-    with pytest.raises(backup.BackupRefused) as refused:
-        backup.load(data)
+    with pytest.raises(BackupRefused) as refused:
+        load(data)
     assert message in str(refused.value)
     assert not User.objects.exists() and not Club.objects.exists() and not Device.objects.exists()
 
@@ -158,7 +159,7 @@ def test_restore_refuses_a_correction_with_an_over_long_actor_label_through_the_
     import json
 
     a_club_with_everything()
-    data = backup.dump()
+    data = dump()
     data["scoring"]["HandChange"][0]["actor_label"] = "L" * 151
     path = tmp_path / "long.json"
     path.write_text(json.dumps(data), encoding="utf-8")

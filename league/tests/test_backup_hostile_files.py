@@ -20,8 +20,9 @@ from django.db.models import Max
 from django.test import Client
 
 from backups import parts
+from backups.rows import BackupRefused
 from clubs.models import Club
-from league import backup
+from league.backup.whole import database_is_empty, dump, load
 from league.models import ImportBatch
 
 from .test_backup_nights_ledger import a_finished_and_an_open_night
@@ -61,22 +62,22 @@ def a_file(people: dict[str, Any]) -> dict[str, Any]:
         a_club_with_everything()
         a_finished_and_an_open_night(people)
         WRITTEN["before"] = every_row()
-        WRITTEN["file"] = json.loads(json.dumps(backup.dump()))
+        WRITTEN["file"] = json.loads(json.dumps(dump()))
     wipe()
-    assert backup.database_is_empty()
+    assert database_is_empty()
     return copy.deepcopy(WRITTEN["file"])
 
 
 def refused(data: dict[str, Any], message: str) -> None:
-    with pytest.raises(backup.BackupRefused) as error:
-        backup.load(data)
+    with pytest.raises(BackupRefused) as error:
+        load(data)
     assert message in str(error.value)
-    assert backup.database_is_empty() and not User.objects.exists()
+    assert database_is_empty() and not User.objects.exists()
 
 
 def test_every_row_of_every_app_comes_back_the_same_derived_ones_included(people):
     data = a_file(people)
-    backup.load(data)
+    load(data)
     after = every_row()
     assert after["ratings.PlayerRating"] and after["ledger.Payment"] and after["nights.NightTable"]
     for label, rows in WRITTEN["before"].items():
@@ -108,7 +109,7 @@ def test_a_largest_id_that_leaves_no_id_for_the_next_row_is_refused(people):
 def test_the_next_new_row_after_a_restore_takes_a_free_id_even_near_the_end_of_the_range(people):
     data = a_file(people)
     _move_group(data, 2**31 - 2)
-    backup.load(data)
+    load(data)
     assert Group.objects.create(name="New helpers").pk == 2**31 - 1
 
 
@@ -155,7 +156,7 @@ def test_an_imports_problems_its_page_cannot_list_are_refused(problems, people):
 
 
 def test_an_imports_problems_come_back_and_its_page_lists_them(people):
-    backup.load(a_file(people))
+    load(a_file(people))
     batch = ImportBatch.objects.get(status="refused")
     client = Client()
     assert batch.user is not None
@@ -168,7 +169,7 @@ def test_an_imports_problems_come_back_and_its_page_lists_them(people):
 def test_after_a_restore_every_table_gives_its_next_new_row_an_id_past_the_restored_ones(people):
     """On PostgreSQL each table's sequence is set past its restored ids (SQLite does that itself)."""
     data = a_file(people)
-    backup.load(data)
+    load(data)
     behind = []
     with connection.cursor() as cursor:
         for model in parts.held_models():

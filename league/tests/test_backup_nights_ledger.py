@@ -20,7 +20,7 @@ from django.test import Client
 
 from backups import parts
 from clubs.models import Club, Player, Season
-from league import backup
+from league.backup.whole import dump, load
 from ledger.models import NightLock, Payment
 from nights import rounds as night_rounds
 from nights import services as night_services
@@ -81,9 +81,9 @@ def test_a_finished_night_stays_locked_after_a_restore_and_an_open_one_scores_th
     phone = Client()
     assert phone.post(f"/nights/t/{tables['finished'].token}/").status_code == 410
     code = recovery_code(tables["finished"].game)
-    data = backup.dump()
+    data = dump()
     wipe()
-    restored = backup.load(data)
+    restored = load(data)
     assert restored["nights.Night"] == 2 and restored["ledger.Payment"] == 1
 
     response = phone.post(f"/g/{tables['finished'].game.code}/recover", {"recovery_code": code})
@@ -131,21 +131,21 @@ def test_a_games_last_meld_entry_comes_back_with_its_other_columns(people):
     tables = a_finished_and_an_open_night(people)
     game = tables["open"].game
     Game.objects.filter(pk=game.pk).update(meld_mode=Game.MeldMode.POINTS)
-    data = backup.dump()
+    data = dump()
     wipe()
-    backup.load(data)
+    load(data)
     assert Game.objects.get(code=game.code).meld_mode == "points"
 
 
 def test_a_file_written_before_a_field_existed_takes_the_fields_default(people):
     a_finished_and_an_open_night(people)
-    data = backup.dump()
+    data = dump()
     for row in data["ledger"]["Payment"]:
         del row["marked_by_label"]
     for row in data["scoring"]["Game"]:
         del row["meld_mode"]
     wipe()
-    backup.load(data)
+    load(data)
     assert Payment.objects.get().marked_by_label == ""
     assert set(Game.objects.values_list("meld_mode", flat=True)) == {"items"}
 
@@ -177,14 +177,14 @@ def test_a_restore_refuses_a_bad_value_naming_the_part_and_field_and_writes_noth
     tmp_path, part, model, values, message, people
 ):
     a_finished_and_an_open_night(people)
-    data = backup.dump()
+    data = dump()
     wipe()
     assert f"{part}.{model}[1]: {message}" in restore_fails(_bad(data, part, model, **values), tmp_path)
 
 
 def test_a_restore_refuses_two_tables_with_one_link_and_a_table_this_app_does_not_have(tmp_path, people):
     a_finished_and_an_open_night(people)
-    data = backup.dump()
+    data = dump()
     wipe()
     twice = _bad(data, "nights", "NightTable", 1, token=data["nights"]["NightTable"][0]["token"])
     assert "nights.NightTable[2]: 'token' repeat those of nights.NightTable[1]" in restore_fails(
@@ -200,7 +200,7 @@ def test_a_restore_refuses_two_tables_with_one_link_and_a_table_this_app_does_no
 
 def test_a_restore_refuses_a_game_column_outside_its_choices(tmp_path, people):
     a_finished_and_an_open_night(people)
-    data = backup.dump()
+    data = dump()
     data["scoring"]["Game"][0]["meld_mode"] = "dial"
     wipe()
     assert "scoring.Game[1]: 'meld_mode' 'dial' is not one of the values" in restore_fails(data, tmp_path)
@@ -213,7 +213,7 @@ def test_a_restore_refuses_a_game_column_outside_its_choices(tmp_path, people):
 def test_a_restore_refuses_a_nights_lock_whose_figures_are_not_names_with_amounts(tmp_path, figures, people):
     tables = a_finished_and_an_open_night(people)
     NightLock.objects.create(night=tables["finished"].night, unit="money", figures=[["Anna", "3.50"]])
-    data = backup.dump()
+    data = dump()
     wipe()
     refused = restore_fails(_bad(data, "ledger", "NightLock", figures=figures), tmp_path)
     assert "ledger.NightLock[1]: 'figures' is not a list of [name, amount] pairs" in refused
@@ -222,9 +222,9 @@ def test_a_restore_refuses_a_nights_lock_whose_figures_are_not_names_with_amount
 def test_a_nights_lock_comes_back_with_its_figures(people):
     tables = a_finished_and_an_open_night(people)
     NightLock.objects.create(night=tables["finished"].night, unit="money", figures=[["Anna", "3.50"]])
-    data = backup.dump()
+    data = dump()
     wipe()
-    backup.load(data)
+    load(data)
     assert NightLock.objects.get().figures == [["Anna", "3.50"]]
 
 
@@ -237,7 +237,7 @@ def test_a_file_whose_rows_lack_their_ids_is_refused_as_the_nights_would_point_e
         club=tables["finished"].night.club, name="Autumn", starts_on=datetime.date(2026, 9, 1),
         ends_on=datetime.date(2026, 12, 31),
     )  # fmt: skip
-    data = backup.dump()
+    data = dump()
     wipe()
     part, table = key.split(".")
     for row in data[part][table]:

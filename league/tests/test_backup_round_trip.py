@@ -19,9 +19,10 @@ from django.contrib.auth.models import Group, Permission, User
 from django.core.management import CommandError, call_command
 from django.db import models
 
+from backups.rows import BackupRefused
 from clubs import services as club_services
 from clubs.models import Club, Invite, Player, Season
-from league import backup
+from league.backup.whole import VERSION, dump, load
 from league.models import ImportBatch
 from scoring import handover
 from scoring.audit import Actor
@@ -158,11 +159,11 @@ def test_a_published_results_link_works_after_a_restore(client, tmp_path):
     assert olga.has_perm("clubs.change_club") and olga.has_perm("clubs.add_season")
 
 
-@pytest.mark.parametrize("version", [1, 2, 3, 4, backup.VERSION + 1, "5", None, True])
+@pytest.mark.parametrize("version", [1, 2, 3, 4, VERSION + 1, "5", None, True])
 def test_a_backup_of_another_version_is_refused_naming_its_version_and_writes_nothing(version, tmp_path):
     a_club_with_everything()
-    data = backup.dump()
-    assert data["version"] == backup.VERSION == 5
+    data = dump()
+    assert data["version"] == VERSION == 5
     data["version"] = version
     path = tmp_path / "other.json"
     path.write_text(json.dumps(data), encoding="utf-8")
@@ -178,66 +179,66 @@ def test_a_backup_of_another_version_is_refused_naming_its_version_and_writes_no
 
 def test_a_backup_with_a_part_this_app_does_not_have_is_refused():
     a_club_with_everything()
-    data = backup.dump()
+    data = dump()
     data["games"] = []  # the key of a version 4 file
     wipe_everything()
-    with pytest.raises(backup.BackupRefused, match="'games' is not a part of this app's backups"):
-        backup.load(data)
+    with pytest.raises(BackupRefused, match="'games' is not a part of this app's backups"):
+        load(data)
     assert not User.objects.exists()
 
 
 @pytest.mark.parametrize("part", ["accounts", "clubs", "scoring", "league"])
 def test_a_backup_without_the_part_of_an_app_is_refused_and_writes_nothing(part):
     a_club_with_everything()
-    data = backup.dump()
+    data = dump()
     del data[part]
     wipe_everything()
-    with pytest.raises(backup.BackupRefused, match=f"'{part}' is missing"):
-        backup.load(data)
+    with pytest.raises(BackupRefused, match=f"'{part}' is missing"):
+        load(data)
     assert not User.objects.exists() and not Club.objects.exists() and not Game.objects.exists()
 
 
 def test_restore_refuses_a_permission_this_app_does_not_have_and_writes_nothing():
     a_club_with_everything()
-    data = backup.dump()
+    data = dump()
     data["accounts"]["User_user_permissions"][-1]["permission"] = "clubs.launch_rockets"
     wipe_everything()
-    with pytest.raises(backup.BackupRefused, match=r"permission .clubs\.launch_rockets. does not exist"):
-        backup.load(data)
+    with pytest.raises(BackupRefused, match=r"permission .clubs\.launch_rockets. does not exist"):
+        load(data)
     assert not User.objects.exists() and not Group.objects.exists()
 
 
 def test_restore_refuses_a_correction_filed_under_a_club_that_is_not_in_the_backup():
     a_club_with_everything()
-    data = backup.dump()
+    data = dump()
     change = next(row for row in data["scoring"]["HandChange"] if row["club_id"] is not None)
     change["club_id"] = 999
     wipe_everything()
-    with pytest.raises(backup.BackupRefused, match="'club_id' 999 is not among the clubs of the backup"):
-        backup.load(data)
+    with pytest.raises(BackupRefused, match="'club_id' 999 is not among the clubs of the backup"):
+        load(data)
     assert not Club.objects.exists() and not Game.objects.exists()
 
 
 def test_restore_refuses_a_publish_code_that_is_not_a_path_segment():
     a_club_with_everything()
-    data = backup.dump()
+    data = dump()
     season = next(row for row in data["clubs"]["Season"] if row.get("publish_code"))
     season["publish_code"] = "a/b"
     wipe_everything()
-    with pytest.raises(backup.BackupRefused, match="publish code"):
-        backup.load(data)
+    with pytest.raises(BackupRefused, match="publish code"):
+        load(data)
     assert not Season.objects.exists() and not User.objects.exists()
 
 
 def test_restore_refuses_a_club_role_given_twice_with_a_message_and_writes_nothing():
     a_club_with_everything()
-    data = backup.dump()
+    data = dump()
     roles = data["clubs"]["ClubRole"]
     roles.append({**roles[0], "id": max(role["id"] for role in roles) + 1})
     wipe_everything()
     with pytest.raises(
-        backup.BackupRefused,
+        BackupRefused,
         match=rf"clubs\.ClubRole\[{len(roles)}\]: 'user', 'club' repeat those of clubs\.ClubRole\[1\]",
     ):
-        backup.load(data)
+        load(data)
     assert not Club.objects.exists() and not Game.objects.exists()

@@ -6,7 +6,7 @@ import io
 import pytest
 
 from core.spreadsheet import neutralise, unneutralise
-from league.csv_io import GAMES_COLUMNS, HANDS_COLUMNS
+from league.csv_io.columns import GAMES_COLUMNS, HANDS_COLUMNS
 from scoring.models import GameSeat
 from tests.league_data import small_season
 

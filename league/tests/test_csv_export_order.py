@@ -11,7 +11,9 @@ from django.db.models import QuerySet
 
 from clubs.models import Player
 from core.spreadsheet import csv_lines
-from league.csv_io import GAMES_COLUMNS, HANDS_COLUMNS, export, games_rows, hands_rows
+from league.csv_io import export
+from league.csv_io.columns import GAMES_COLUMNS, HANDS_COLUMNS
+from league.csv_io.export import games_rows, hands_rows
 from scoring.models import Game, GameSeat
 from scoring.services.games import create_game
 from scoring.services.hands import record_hand

@@ -7,8 +7,8 @@ import pytest
 from django.utils import translation
 
 from clubs.models import Player
-from league import csv_io
-from league.csv_io import GAMES_COLUMNS, HANDS_COLUMNS, local_header
+from league.csv_io.columns import GAMES_COLUMNS, HANDS_COLUMNS, local_header
+from league.csv_io.upload import import_bytes
 from scoring.models import Game
 from tests.league_data import small_season
 
@@ -57,7 +57,7 @@ def test_the_export_page_offers_the_choice_and_the_english_file_still_imports(pe
     raw = b"".join(client.get("/league/export/hands.csv").streaming_content)
     Game.objects.all().delete()
     Player.objects.all().delete()
-    report = csv_io.import_bytes(raw, name="hands.csv")
+    report = import_bytes(raw, name="hands.csv")
     assert report.games == 3
 
 

@@ -14,7 +14,9 @@ from django.test import Client
 from django.utils import timezone
 
 from clubs.models import Club, Player
-from league import csv_io, imports, services, standings
+from league import services, standings
+from league.csv_io.reader import check_bytes, parse_hands_csv
+from league.imports import worker
 from league.models import ImportBatch, PendingGame
 from scoring.models import Game, GameStat, Hand
 from tests.helpers import text
@@ -44,7 +46,7 @@ def test_pending_games_are_seen_by_no_page_standing_export_or_count(client, peop
     data = small_season(people["alice"])
     raw = client.get("/league/export/hands.csv").getvalue()
     season_page = text(client.get(f"/league/seasons/{data['season'].pk}/"))
-    games = csv_io.parse_hands_csv(raw.decode("utf-8-sig").replace(",Klubbén,", ",Andra klubben,"))
+    games = parse_hands_csv(raw.decode("utf-8-sig").replace(",Klubbén,", ",Andra klubben,"))
     for new in games:
         assert new.code is not None
         new.code = new.code[:8] + "x"  # new codes: these are other games
@@ -80,7 +82,7 @@ def test_pending_games_are_seen_by_no_page_standing_export_or_count(client, peop
 
 
 def _other_games(raw: bytes, mark: str) -> list[services.NewGame]:
-    games = csv_io.parse_hands_csv(raw.decode("utf-8-sig"))
+    games = parse_hands_csv(raw.decode("utf-8-sig"))
     for new in games:
         assert new.code is not None
         new.code = new.code[:8] + mark  # new codes: these are other games
@@ -124,7 +126,7 @@ def test_an_upload_is_written_in_short_chunks_and_appears_all_at_once(client, se
         seen.append((Game.objects.count(), Game.all_objects.count()))  # before this chunk
         return real(batch_id=batch_id, games=games)
 
-    monkeypatch.setattr(imports.worker, "write_pending_games", spy)
+    monkeypatch.setattr(worker, "write_pending_games", spy)
     response = client.post("/league/import/", {"file": _upload(raw)}, follow=True)
     assert "Imported 3 games with 4 hands." in response.content.decode()
     assert seen == [(0, 0), (0, 1), (0, 2)]  # three transactions, nothing visible meanwhile
@@ -146,7 +148,7 @@ def test_a_failure_half_way_leaves_nothing_behind(client, settings, monkeypatch,
             raise RuntimeError("disk full")
         return real(batch_id=batch_id, games=games)
 
-    monkeypatch.setattr(imports.worker, "write_pending_games", breaks_on_the_third)
+    monkeypatch.setattr(worker, "write_pending_games", breaks_on_the_third)
     response = client.post("/league/import/", {"file": _upload(raw)})
     assert response.status_code == 400
     assert "the import failed on the server; nothing was imported" in response.content.decode()
@@ -178,7 +180,7 @@ def test_only_the_uploader_sees_an_import_page(client, people):
 
 def test_an_import_left_unfinished_by_a_stopped_worker_is_refused_and_cleaned(client, people):
     raw = _exported(client, people["alice"])
-    games = csv_io.check_bytes(raw)
+    games = check_bytes(raw)
     batch = ImportBatch.objects.create(user=people["alice"], status=ImportBatch.Status.WRITING, total=3)
     services.write_pending_games(batch_id=batch.pk, games=games[:2])
     ImportBatch.objects.filter(pk=batch.pk).update(updated_at=timezone.now() - datetime.timedelta(minutes=10))

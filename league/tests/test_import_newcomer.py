@@ -13,7 +13,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from clubs.models import Club, ClubRole, Membership, Player, Season
-from league import csv_io, imports, services
+from league import services
+from league.csv_io import reader, rows
+from league.imports import worker
+from league.imports.queue import start
+from league.imports.rights import NEW_CLUBS_MAX
 from league.models import ImportBatch
 from scoring.models import Game, Hand
 from tests.league_data import small_season
@@ -157,14 +161,14 @@ def _copies_in_clubs(text: str, count: int) -> str:
 
 
 def test_one_upload_makes_at_most_the_limit_of_new_clubs_and_a_file_naming_more_writes_nothing():
-    text = _copies_in_clubs(_hands_csv(), imports.NEW_CLUBS_MAX + 1)
+    text = _copies_in_clubs(_hands_csv(), NEW_CLUBS_MAX + 1)
     intruder = _user("intruder")
 
     response = _upload(intruder, text)
 
     assert response.status_code == 403
     page = response.content.decode()
-    first_row_of_the_club_past_the_limit = 2 + 4 * imports.NEW_CLUBS_MAX  # 4 hand rows per club
+    first_row_of_the_club_past_the_limit = 2 + 4 * NEW_CLUBS_MAX  # 4 hand rows per club
     assert (
         f"<strong>Line {first_row_of_the_club_past_the_limit}:</strong> the file names more than 5 clubs"
         " that are not here yet; an import makes at most 5" in page
@@ -174,10 +178,10 @@ def test_one_upload_makes_at_most_the_limit_of_new_clubs_and_a_file_naming_more_
 
 
 def test_the_import_task_holds_the_uploader_to_the_limit_of_new_clubs_too():
-    text = _copies_in_clubs(_hands_csv(), imports.NEW_CLUBS_MAX + 1)
+    text = _copies_in_clubs(_hands_csv(), NEW_CLUBS_MAX + 1)
     newcomer = User.objects.create_user("newcomer", "n@example.org", "not-used-here-1")
 
-    batch = imports.start(raw=text.encode(), name="hands.csv", user=newcomer)
+    batch = start(raw=text.encode(), name="hands.csv", user=newcomer)
 
     assert batch.status == ImportBatch.Status.REFUSED
     assert "an import makes at most 5" in batch.problems[0]["message"]
@@ -186,13 +190,13 @@ def test_the_import_task_holds_the_uploader_to_the_limit_of_new_clubs_too():
 
 
 def test_an_upload_naming_as_many_new_clubs_as_the_limit_makes_them_all():
-    text = _copies_in_clubs(_hands_csv(), imports.NEW_CLUBS_MAX)
+    text = _copies_in_clubs(_hands_csv(), NEW_CLUBS_MAX)
     newcomer = _user("newcomer")
 
     response = _upload(newcomer, text)
 
-    assert f"Imported {3 * imports.NEW_CLUBS_MAX} games" in response.content.decode()
-    assert Club.objects.count() == imports.NEW_CLUBS_MAX
+    assert f"Imported {3 * NEW_CLUBS_MAX} games" in response.content.decode()
+    assert Club.objects.count() == NEW_CLUBS_MAX
     assert set(ClubRole.objects.values_list("user__username", "role")) == {("newcomer", "organiser")}
 
 
@@ -201,7 +205,7 @@ def test_the_rights_are_checked_before_any_game_is_scored_or_the_rest_of_the_fil
     _user("owner", organises="Klubbén")
     intruder = _user("intruder")
     scored = []
-    for module in (csv_io.reader, csv_io.rows):  # the two places a game is scored
+    for module in (reader, rows):  # the two places a game is scored
         monkeypatch.setattr(module, "_score", lambda *args: scored.append(args))
     lines = text.splitlines()
     lines[3] = lines[3].replace("Klubbén", "Another club")  # a later row: never asked about
@@ -277,8 +281,8 @@ def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(mon
             ClubRole.objects.create(user=other, club=club, role=ClubRole.Role.ORGANISER)
         return write(**kwargs)
 
-    monkeypatch.setattr(imports.worker, "write_pending_games", someone_makes_the_club_meanwhile)
-    batch = imports.start(raw=text.encode(), name="hands.csv", user=newcomer)
+    monkeypatch.setattr(worker, "write_pending_games", someone_makes_the_club_meanwhile)
+    batch = start(raw=text.encode(), name="hands.csv", user=newcomer)
 
     assert batch.status == ImportBatch.Status.REFUSED
     assert [p["message"] for p in batch.problems] == ["you are not a scorer or organiser of Klubbén"]
@@ -304,8 +308,8 @@ def test_a_season_closed_after_the_check_takes_none_of_the_games(monkeypatch):
         )
         return write(**kwargs)
 
-    monkeypatch.setattr(imports.worker, "write_pending_games", an_organiser_closes_the_season_meanwhile)
-    batch = imports.start(raw=text.encode(), name="hands.csv", user=owner)
+    monkeypatch.setattr(worker, "write_pending_games", an_organiser_closes_the_season_meanwhile)
+    batch = start(raw=text.encode(), name="hands.csv", user=owner)
 
     assert batch.status == ImportBatch.Status.REFUSED
     assert [p["message"] for p in batch.problems] == ["season Vår 2026 is closed: it accepts no new games"]

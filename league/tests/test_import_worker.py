@@ -22,7 +22,11 @@ from django.test import Client
 from django.utils import timezone
 
 from clubs.models import Club, ClubRole, Player, Season
-from league import csv_io, imports, services
+from league import services
+from league.csv_io.problems import MAX_PROBLEMS
+from league.csv_io.reader import FileReader, check_bytes
+from league.imports import queue, worker
+from league.imports.queue import run_batch
 from league.models import ImportBatch, ImportFile, PendingGame
 from scoring.models import Game, Hand
 from tests.league_data import small_season
@@ -147,7 +151,7 @@ def test_a_silent_import_no_longer_counts_against_the_limit_and_is_cleaned(setti
     raw = _exported()
     uploader = _organiser()
     stuck = ImportBatch.objects.create(user=uploader, file_name="x.csv", status=ImportBatch.Status.WRITING)
-    services.write_pending_games(batch_id=stuck.pk, games=csv_io.check_bytes(raw)[:2])
+    services.write_pending_games(batch_id=stuck.pk, games=check_bytes(raw)[:2])
     ImportBatch.objects.filter(pk=stuck.pk).update(updated_at=timezone.now() - datetime.timedelta(minutes=4))
 
     response = _client(uploader).post(
@@ -167,7 +171,7 @@ def test_a_file_whose_first_rows_name_a_club_the_user_may_not_import_into_is_nev
     member = User.objects.create_user("member", "m@example.org", "not-used-here-1")
     ClubRole.objects.create(user=member, club=Club.objects.get(name="Klubbén"), role="member")
     read = []
-    monkeypatch.setattr(csv_io.FileReader, "count", lambda self: read.append(self))
+    monkeypatch.setattr(FileReader, "count", lambda self: read.append(self))
 
     response = _upload(_client(member), raw)
 
@@ -185,10 +189,10 @@ def test_an_import_task_that_crashes_has_its_batch_refused_and_nothing_stays(mon
 
     def crashes_half_way(batch_id, raw, **kwargs):
         ImportBatch.objects.filter(pk=batch_id).update(status=ImportBatch.Status.WRITING)
-        services.write_pending_games(batch_id=batch_id, games=csv_io.check_bytes(raw)[:2])
+        services.write_pending_games(batch_id=batch_id, games=check_bytes(raw)[:2])
         raise SystemExit(9)  # as a worker stopped twice ends its task
 
-    monkeypatch.setattr(imports.queue, "run", crashes_half_way)
+    monkeypatch.setattr(queue, "run", crashes_half_way)
     client = _client(uploader)
     _upload(client, raw)
 
@@ -240,7 +244,7 @@ def _task_peak(user: User, raw: bytes, name: str, club: str = "") -> tuple[int, 
     ImportFile.objects.create(batch=batch, data=raw)
     tracemalloc.start()
     try:
-        imports.run_batch.call(batch.pk, name=name, club=club)
+        run_batch.call(batch.pk, name=name, club=club)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -258,8 +262,8 @@ def _peak_of_the_task(user: User, raw: bytes, name: str) -> int:
 def test_an_import_holds_at_most_five_times_its_file_in_memory(settings, monkeypatch):
     settings.IMPORT_WRITE_PAUSE_PERCENT = 0
     settings.IMPORT_CHUNK_GAMES = 5
-    monkeypatch.setattr(imports.worker, "SQLITE_GAP_SECONDS", 0.0)
-    monkeypatch.setattr(imports.queue, "FILE_PIECE_BYTES", 50_000)  # on PostgreSQL: read in several pieces
+    monkeypatch.setattr(worker, "SQLITE_GAP_SECONDS", 0.0)
+    monkeypatch.setattr(queue, "FILE_PIECE_BYTES", 50_000)  # on PostgreSQL: read in several pieces
     admin = User.objects.create_superuser("admin", "a@example.org", "not-used-here-1")
     _peak_of_the_task(admin, _records(2, 5), "warm-up.json")  # modules and caches loaded once
     Game.objects.all().delete()
@@ -314,7 +318,7 @@ def test_a_file_of_many_bad_rows_is_refused_holding_at_most_five_times_its_size_
     raw = header + b",C\n" * 200_000
     peak, batch = _task_peak(newcomer, raw, "hands.csv")
     assert batch.status == "refused"
-    assert len(batch.problems) == csv_io.MAX_PROBLEMS
+    assert len(batch.problems) == MAX_PROBLEMS
     assert batch.problems[0] == {"line": 2, "message": "game_id is empty"}
     assert peak < 5 * len(raw), (peak, len(raw))
     assert not Game.all_objects.exists() and not ImportFile.objects.exists()
@@ -328,7 +332,7 @@ def test_a_record_of_many_bad_hands_is_refused_holding_at_most_five_times_its_si
     raw = b'[{"hands": [' + b'"",' * 400_000 + b'""]}]'
     peak, batch = _task_peak(boss, raw, "records.json", club="Klubbén")
     assert batch.status == "refused"
-    assert len(batch.problems) == csv_io.MAX_PROBLEMS
+    assert len(batch.problems) == MAX_PROBLEMS
     assert batch.problems[0]["message"].startswith("hand 1: ")
     # One record is parsed whole (its list of hands alone is some 3 times the file here).
     assert peak < 10 * len(raw), (peak, len(raw))

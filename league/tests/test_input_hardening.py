@@ -19,7 +19,8 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from clubs.models import Club, Player
-from league.csv_io import ImportRefused, import_bytes
+from league.csv_io.problems import ImportRefused
+from league.csv_io.upload import import_bytes
 from scoring.models import Game, Hand
 from tests.helpers import text
 from tests.hostile import (

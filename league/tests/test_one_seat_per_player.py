@@ -11,10 +11,14 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from backups.rows import BackupRefused
 from clubs import services as club_services
 from clubs.models import Membership, Player
-from league import backup, standings
-from league.csv_io import ImportRefused, import_bytes
+from league import standings
+from league.backup import whole
+from league.backup.whole import load
+from league.csv_io.problems import ImportRefused
+from league.csv_io.upload import import_bytes
 from scoring import filing
 from scoring.models import Game, GameSeat, GameStat
 from tests.league_data import small_season
@@ -129,7 +133,7 @@ def test_a_json_import_into_a_club_naming_one_player_twice_is_refused():
 
 def test_restore_refuses_a_backup_that_seats_one_player_twice():
     small_season()
-    dump = backup.dump()
+    dump = whole.dump()
     seats = {
         seat["seat"]: seat
         for seat in dump["scoring"]["GameSeat"]
@@ -143,8 +147,8 @@ def test_restore_refuses_a_backup_that_seats_one_player_twice():
     from clubs.models import Club
 
     Club.objects.all().delete()
-    with pytest.raises(backup.BackupRefused, match="puts one player in two seats of a game"):
-        backup.load(dump)
+    with pytest.raises(BackupRefused, match="puts one player in two seats of a game"):
+        load(dump)
     assert not Game.objects.exists()
 
 

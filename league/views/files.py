@@ -21,8 +21,24 @@ from clubs.permissions import (
     viewable_club_ids,
 )
 from core.spreadsheet import csv_lines
-from league import csv_io, imports
+from league.csv_io.columns import GAMES_COLUMNS, HANDS_COLUMNS, local_header, max_import_bytes
+from league.csv_io.export import games_rows, hands_rows
+from league.csv_io.problems import PROBLEMS_SHOWN, Problem
+from league.csv_io.upload import first_places
 from league.forms.files import ExportForm, ImportForm, only_clubs
+from league.imports.queue import (
+    TooManyImports,
+    is_quiet,
+    no_worker_seen,
+    problems_of,
+    settle_if_stalled,
+    waiting_ahead,
+    waiting_problem,
+)
+from league.imports.queue import (
+    start as start_import,
+)
+from league.imports.rights import import_rights
 from league.models import ImportBatch
 from scoring.permissions import readable_games
 
@@ -43,13 +59,13 @@ def export_csv(request: HttpRequest, which: str) -> HttpResponseBase:
     viewable = viewable_club_ids(request.user)
     if viewable is not None:  # a club's records for its roles; a quick game for whoever may read it
         games = games.filter(Q(club__in=viewable) | Q(pk__in=readable_games(request).filter(club=None)))
-    columns = csv_io.GAMES_COLUMNS if which == "games" else csv_io.HANDS_COLUMNS
+    columns = GAMES_COLUMNS if which == "games" else HANDS_COLUMNS
     # English column names unless asked (?headers=local): the import reads only the English ones.
-    header = csv_io.local_header(columns) if form.cleaned_data.get("headers") else columns
+    header = local_header(columns) if form.cleaned_data.get("headers") else columns
     if which == "games":
-        lines = csv_lines(header, csv_io.games_rows(games))
+        lines = csv_lines(header, games_rows(games))
     else:
-        lines = csv_lines(header, csv_io.hands_rows(games))
+        lines = csv_lines(header, hands_rows(games))
     response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{which}.csv"'
     return response
@@ -66,18 +82,18 @@ def import_games(request: HttpRequest) -> HttpResponse:
         return _import_page(request, {"form": only_clubs(ImportForm(), clubs)})
     if _too_big(request):
         # Refused before the body is read: the form would only see the file after receiving it all.
-        problem = csv_io.Problem(
+        problem = Problem(
             None,
             _("The upload is larger than the %(limit)s MB limit.")
-            % {"limit": csv_io.max_import_bytes() // 1024 // 1024},
+            % {"limit": max_import_bytes() // 1024 // 1024},
         )
         return _import_page(request, {"form": ImportForm(), "problems": [problem]}, status=413)
-    if waiting := imports.waiting_problem(request.user):  # before the body is read, too
+    if waiting := waiting_problem(request.user):  # before the body is read, too
         return _too_many(request, waiting)
     # Any club validates: the rights check below refuses a club the user may not import into with
     # 403, named once; the page drawn again offers only the user's own clubs.
     form = ImportForm(request.POST, request.FILES)
-    problems: list[csv_io.Problem] = []
+    problems: list[Problem] = []
     if form.is_valid():
         data = form.cleaned_data
         season = data["season"]
@@ -85,11 +101,11 @@ def import_games(request: HttpRequest) -> HttpResponse:
         place = FormPlace(club=club.name if club else "", season=season.name if season else "")
         raw = data["file"].read()
         # The clubs and seasons the form or the file's first rows name, before the file is kept.
-        problems = imports.import_rights(request.user, csv_io.first_places(raw, **place), new_clubs=set())
+        problems = import_rights(request.user, first_places(raw, **place), new_clubs=set())
         if problems:
             return _import_page(request, {"form": only_clubs(form, clubs), "problems": problems}, status=403)
         try:
-            batch = imports.start(
+            batch = start_import(
                 raw=raw,
                 name=data["file"].name,
                 user=request.user,
@@ -97,7 +113,7 @@ def import_games(request: HttpRequest) -> HttpResponse:
                 language=get_language(),
                 **place,
             )
-        except imports.TooManyImports as error:
+        except TooManyImports as error:
             return _too_many(request, str(error))
         if not batch.finished:  # queued for a task worker: its page shows the progress
             return redirect("league:import_status", batch_id=batch.pk)
@@ -107,7 +123,7 @@ def import_games(request: HttpRequest) -> HttpResponse:
                 imported_sentence(batch.total, batch.hands),
             )
             return redirect("league:import")
-        problems = imports.problems_of(batch)
+        problems = problems_of(batch)
     context = {"form": only_clubs(form, clubs), "problems": problems}
     return _import_page(request, context, status=400)
 
@@ -115,7 +131,7 @@ def import_games(request: HttpRequest) -> HttpResponse:
 def _too_many(request: HttpRequest, problem: str) -> HttpResponse:
     context = {
         "form": only_clubs(ImportForm(), scoring_club_ids(request.user)),
-        "problems": [csv_io.Problem(None, problem)],
+        "problems": [Problem(None, problem)],
     }
     response = _import_page(request, context, status=429)
     response["Retry-After"] = "60"
@@ -123,8 +139,8 @@ def _too_many(request: HttpRequest, problem: str) -> HttpResponse:
 
 
 def _import_page(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    context["limit_mb"] = csv_io.max_import_bytes() // 1024 // 1024
-    context["shown_problems"] = context.get("problems", [])[: csv_io.PROBLEMS_SHOWN]
+    context["limit_mb"] = max_import_bytes() // 1024 // 1024
+    context["shown_problems"] = context.get("problems", [])[:PROBLEMS_SHOWN]
     return render(request, "league/import.html", context, status=status)
 
 
@@ -138,16 +154,16 @@ def import_status(request: HttpRequest, batch_id: int) -> HttpResponse:
         request.user.is_authenticated and (batch.user_id == request.user.pk or is_site_admin(request.user))
     ):
         return deny(request)
-    batch = imports.settle_if_stalled(batch)
-    problems = imports.problems_of(batch)
+    batch = settle_if_stalled(batch)
+    problems = problems_of(batch)
     context = {
         "batch": batch,
-        "quiet": imports.is_quiet(batch),
+        "quiet": is_quiet(batch),
         "quiet_seconds": int((timezone.now() - batch.updated_at).total_seconds()),
-        "ahead": imports.waiting_ahead(batch) if batch.status == batch.Status.QUEUED else 0,
-        "no_worker": imports.no_worker_seen(batch),
+        "ahead": waiting_ahead(batch) if batch.status == batch.Status.QUEUED else 0,
+        "no_worker": no_worker_seen(batch),
         "problems": problems,
-        "shown_problems": problems[: csv_io.PROBLEMS_SHOWN],
+        "shown_problems": problems[:PROBLEMS_SHOWN],
         "progress_sentence": ngettext(
             "Imported %(written)s of %(total)s game…", "Imported %(written)s of %(total)s games…", batch.total
         )
@@ -175,4 +191,4 @@ def _too_big(request: HttpRequest) -> bool:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         return False
-    return length > csv_io.max_import_bytes() + 64 * 1024  # room for the form's other fields
+    return length > max_import_bytes() + 64 * 1024  # room for the form's other fields

@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ledger.compute import CHIPS, MONEY, Transfer, proposals, settle
-from nights.settlement import EXACT_LIMIT, fewest_count
+from nights.settlement.payments import EXACT_LIMIT, fewest_count
 
 CENT = Decimal("0.01")
 

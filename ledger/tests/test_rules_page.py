@@ -4,7 +4,7 @@ the settlement actually proposes."""
 import pytest
 from django.test import Client
 
-from nights.settlement import fewest_payments
+from nights.settlement.payments import fewest_payments
 from tests.helpers import text
 
 pytestmark = pytest.mark.django_db

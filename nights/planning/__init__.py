@@ -37,34 +37,3 @@ Changes during the night keep what has been played: `swap_players` swaps two pla
 has not started yet and re-draws the rounds after it; `add_player` and `remove_player` re-draw the
 rounds from a given round on for the new list of players present. Rounds before it stay as they are.
 """
-
-from nights.planning.night import PlanStats, add_player, plan_night, plan_stats, remove_player, swap_players
-from nights.planning.plan import (
-    CHECK_TABLE_SIZES,
-    SEAT_NAMES,
-    STANDARD_TABLE_SIZES,
-    NightPlan,
-    PlanError,
-    PlayerId,
-    Round,
-    Table,
-)
-from nights.planning.rounds import table_sizes
-
-__all__ = [
-    "CHECK_TABLE_SIZES",
-    "SEAT_NAMES",
-    "STANDARD_TABLE_SIZES",
-    "NightPlan",
-    "PlanError",
-    "PlanStats",
-    "PlayerId",
-    "Round",
-    "Table",
-    "add_player",
-    "plan_night",
-    "plan_stats",
-    "remove_player",
-    "swap_players",
-    "table_sizes",
-]

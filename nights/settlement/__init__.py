@@ -32,30 +32,3 @@ Eva} each add up to zero, so 1 + 2 = 3 payments: Bo pays Anna 12, Dan pays Cleo 
 The greedy rule alone is not always this good: for +5 +4 -4 -3 -2 it makes 4 payments (the -4 pays
 the +5 first), the groups {+4, -4} and {+5, -3, -2} need only 3.
 """
-
-from nights.settlement.chips import (
-    Amount,
-    GameOutcome,
-    LedgerError,
-    PlayerId,
-    SideChips,
-    chips_to_money,
-    game_stakes,
-    night_chips,
-)
-from nights.settlement.payments import EXACT_LIMIT, Payment, fewest_count, fewest_payments
-
-__all__ = [
-    "EXACT_LIMIT",
-    "Amount",
-    "GameOutcome",
-    "LedgerError",
-    "Payment",
-    "PlayerId",
-    "SideChips",
-    "chips_to_money",
-    "fewest_count",
-    "fewest_payments",
-    "game_stakes",
-    "night_chips",
-]

@@ -6,19 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nights.planning import (
-    CHECK_TABLE_SIZES,
-    STANDARD_TABLE_SIZES,
-    NightPlan,
-    PlanError,
-    Table,
-    add_player,
-    plan_night,
-    plan_stats,
-    remove_player,
-    swap_players,
-    table_sizes,
-)
+from nights.planning.night import add_player, plan_night, plan_stats, remove_player, swap_players
+from nights.planning.plan import CHECK_TABLE_SIZES, STANDARD_TABLE_SIZES, NightPlan, PlanError, Table
+from nights.planning.rounds import table_sizes
 
 VARIANTS = st.sampled_from([CHECK_TABLE_SIZES, STANDARD_TABLE_SIZES])
 assert settings.default is not None  # hypothesis always loads a default profile

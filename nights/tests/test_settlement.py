@@ -8,17 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nights.settlement import (
-    EXACT_LIMIT,
+from nights.settlement.chips import (
     GameOutcome,
     LedgerError,
-    Payment,
     SideChips,
     chips_to_money,
-    fewest_payments,
     game_stakes,
     night_chips,
 )
+from nights.settlement.payments import EXACT_LIMIT, Payment, fewest_payments
 
 
 def zero_sum(draw_values: list[int]) -> dict[int, int]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from league.backup import dump
+from league.backup.whole import dump
 
 
 class Command(BaseCommand):

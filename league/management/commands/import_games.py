@@ -16,7 +16,9 @@ from django.db.models import CharField
 
 from clubs.models import Club, Season
 from core.strict_input import text_problem
-from league.csv_io import ImportRefused, import_bytes, max_import_bytes
+from league.csv_io.columns import max_import_bytes
+from league.csv_io.problems import ImportRefused
+from league.csv_io.upload import import_bytes
 
 
 def _name_option(option: str, value: str, longest: int) -> str:

@@ -14,8 +14,9 @@ from typing import Any
 from django.apps import apps
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from backups.rows import BackupRefused
 from core import strict_input
-from league.backup import BackupRefused, database_is_empty, load
+from league.backup.whole import database_is_empty, load
 
 
 class Command(BaseCommand):
