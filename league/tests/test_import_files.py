@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from clubs.models import Club, Player, Season
 from league.csv_io.problems import ImportRefused
-from league.csv_io.upload import import_bytes
+from league.imports.worker import import_bytes
 from league.views import files as files_views
 from scoring.models import Game, Hand
 from tests.league_data import small_season

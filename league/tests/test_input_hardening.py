@@ -20,7 +20,7 @@ from django.test import Client
 
 from clubs.models import Club, Player
 from league.csv_io.problems import ImportRefused
-from league.csv_io.upload import import_bytes
+from league.imports.worker import import_bytes
 from scoring.models import Game, Hand
 from tests.helpers import text
 from tests.hostile import (

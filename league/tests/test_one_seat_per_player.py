@@ -18,7 +18,7 @@ from league import standings
 from league.backup import whole
 from league.backup.whole import load
 from league.csv_io.problems import ImportRefused
-from league.csv_io.upload import import_bytes
+from league.imports.worker import import_bytes
 from scoring import filing
 from scoring.models import Game, GameSeat, GameStat
 from tests.league_data import small_season

@@ -225,7 +225,7 @@ def test_a_round_of_three_hands_goes_through_a_hands_csv_import_and_a_backup_as_
     club, season, alice
 ):
     from league.backup.whole import dump
-    from league.csv_io.upload import import_bytes
+    from league.imports.worker import import_bytes
 
     night = started_night(club, season)
     game = play(night.games.get(), [NS_MAKES, NS_MAKES, EW_SET])
