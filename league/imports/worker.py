@@ -188,15 +188,15 @@ def import_bytes(
     check: Check | None = None,
 ) -> ImportReport:
     """Import one file now, all or nothing, in one transaction (the import_games command; within
-    the caller's transaction if it has one): a batch of no account, run by `run` as an upload's
-    task runs it (the first read, then `_write_and_publish`), without the pauses, and dropped once
-    it has ended. ImportRefused, nothing
-    written, with the problems `run` found; else how many games and hands were imported.
+    the caller's transaction if it has one), by the steps of an upload's task (`run`): the first
+    read, then `_write_and_publish` for a batch of no account, without the pauses; the batch is
+    dropped once it has ended. ImportRefused, nothing written, with the problems found; else how
+    many games and hands were imported.
 
     `check` (the importing user's rights) sees every club and season the file names before its
     games are scored; any problem it returns refuses the whole file."""
     reader = FileReader(raw, name=name, club=club, season=season, played_on=played_on, check=check)
-    total = reader.count()  # refused here: nothing written, nothing asked of the database
+    total = reader.count()  # a file refused here has written nothing, not even its batch
     with transaction.atomic():
         batch = ImportBatch.objects.create(file_name=name[:255], status=ImportBatch.Status.CHECKING)
         _write_and_publish(batch.pk, reader, total, rest=False)
