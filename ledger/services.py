@@ -358,7 +358,9 @@ def remove_night(*, actor: User | AnonymousUser, night: Night, payments: str | N
     marked for the night and `payments` is not a choice."""
     if not can_manage_club(actor, night.club_id):
         raise PermissionDenied(_("Only an organiser of the club can remove a night."))
-    list(Club.objects.select_for_update().filter(pk=night.club_id))
+    # NO KEY: the ledger's other writes wait for it, a row that only points at the club (a newcomer
+    # checked in meanwhile, under the night's lock) does not wait for it: no deadlock with the night's lock.
+    list(Club.objects.select_for_update(no_key=True).filter(pk=night.club_id))
     if selectors.settled_and_locked(night):
         raise ValidationError(LOCKED_FOR_REMOVAL, code="locked")
     if payments not in PAYMENT_CHOICES and selectors.marked_payments(night):
