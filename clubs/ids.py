@@ -17,22 +17,34 @@ from django.core.exceptions import ValidationError
 from django.db.models import Field, Model
 from django.utils.translation import gettext_lazy as _
 
-_ID = re.compile(r"[0-9]{1,18}", re.ASCII)  # 18 digits: within every database's bigint
-
-
 #: The largest id a database holds (a 64-bit signed integer, PostgreSQL's bigint and SQLite's).
 MAX_ID = 2**63 - 1
 
+#: An id as the site writes it: 1 to 19 plain ASCII digits (MAX_ID has 19), and then at most
+#: MAX_ID (`parse_id`). The one rule for an id in a URL, a form or a query string.
+ID_DIGITS = "[0-9]{1,19}"
+_ID = re.compile(ID_DIGITS, re.ASCII)
+
+
+def parse_id(text: str) -> int | None:
+    """The id `text` names, or None unless it is 1 to 19 plain ASCII digits no larger than MAX_ID
+    (a larger number names no record on any database: it is never handed to one, where SQLite
+    raises OverflowError and PostgreSQL refuses a bigint out of range)."""
+    if not _ID.fullmatch(text):
+        return None
+    number = int(text)
+    return number if number <= MAX_ID else None
+
 
 class IdConverter:
-    """`<id:name>` in a URL pattern: plain digits up to MAX_ID. A longer number matches no pattern,
-    so it is a 404 on every database (with `<int:...>` SQLite raised OverflowError, a 500)."""
+    """`<id:name>` in a URL pattern: an id as `parse_id` reads it. Anything else matches no
+    pattern, so it is a 404 on every database (with `<int:...>` SQLite raised OverflowError, a 500)."""
 
-    regex = "[0-9]{1,19}"
+    regex = ID_DIGITS
 
     def to_python(self, value: str) -> int:
-        number = int(value)
-        if number > MAX_ID:
+        number = parse_id(value)
+        if number is None:
             raise ValueError(value)  # Django reads this as "no match"
         return number
 
@@ -41,11 +53,12 @@ class IdConverter:
 
 
 def record_id(value: object) -> int | None:
-    """The id a string names, or None unless it is 1 to 18 plain ASCII digits."""
+    """The id a value names: an int from 0 to MAX_ID as it is, a string as `parse_id` reads it;
+    otherwise None."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and _ID.fullmatch(value):
-        return int(value)
+        return value if 0 <= value <= MAX_ID else None
+    if isinstance(value, str):
+        return parse_id(value)
     return None
 
 

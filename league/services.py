@@ -1,4 +1,5 @@
-"""Storing checked games in bulk (CSV and JSON imports, the benchmark).
+"""Storing checked games in bulk (CSV and JSON imports, in hidden chunks then published; the
+benchmark's data, at once).
 
 Keyword-only, typed, one transaction each (an import: a few short ones, all or nothing by its
 hidden games). The league builds the unsaved rows and decides where they go; the apps that own
@@ -100,8 +101,9 @@ def repeated_player(players: Mapping[str, str]) -> str | None:
 @transaction.atomic
 def store_games(*, games: Sequence[NewGame]) -> list[Game]:
     """Write checked games in bulk, in one transaction: clubs, seasons and roster players are found
-    by name or created (the import_games command through `league.csv_io.upload.import_bytes`, the
-    benchmark; a restore does not come here: `scoring.backup` loads and rescores its games).
+    by name or created (the benchmark's data; an import, the upload's or the import_games
+    command's, goes through `league.imports.worker.run` instead, in hidden chunks then published;
+    a restore does not come here: it loads the rows as they were backed up).
 
     In a club game every named seat is bound to a roster player of that name (created when the
     roster has none). Games without a club keep their free-text names.
@@ -143,6 +145,16 @@ def write_pending_games(*, batch_id: int, games: Sequence[NewGame]) -> list[Game
 #: Rows per INSERT of an import: bulk_create holds about 5 KB per row while it builds a statement,
 #: and an import is held to a few times its file in memory (league/tests/test_import_worker.py).
 IMPORT_BATCH_ROWS = 10
+
+
+def durable_commit() -> None:
+    """The commit of the transaction under way waits for the disk again (PostgreSQL), after hidden
+    writes made in it (`_hidden_write`): an import made in one transaction (the import_games
+    command) is durable once it says so."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO ON")
 
 
 def _hidden_write() -> None:

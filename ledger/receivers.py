@@ -8,12 +8,12 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.dispatch import receiver
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from clubs.signals import players_merging
 from ledger.models import Payment
 from ledger.selectors import settled_and_locked
+from ledger.services import LOCKED_FOR_REMOVAL
 from nights.models import Night
 from nights.signals import night_removing
 
@@ -32,10 +32,7 @@ def take_back_payments(*, night: Night, keep_payments: bool, removed_by: str, **
     `keep_payments` those of a season stay in its ledger, the others are taken back (they stop
     counting and keep who removed them and when)."""
     if settled_and_locked(night):
-        raise ValidationError(
-            _("The night is settled and locked in the ledger: an organiser unlocks it on its "
-              "settlement page first.")
-        )  # fmt: skip
+        raise ValidationError(LOCKED_FOR_REMOVAL, code="locked")
     payments = Payment.objects.filter(night=night, removed_at__isnull=True)
     if keep_payments:
         payments = payments.filter(season__isnull=True)

@@ -23,13 +23,20 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.permissions import can_manage_club
 from ledger import balances, selectors
 from ledger.models import NightLock, Payment
+from nights import removal
 from nights.models import Night
+
+#: Why a settled and locked night is not removed (the removal page and the nights' signal).
+LOCKED_FOR_REMOVAL = _lazy(
+    "The night is settled and locked in the ledger: an organiser unlocks it on its settlement page first."
+)
 
 
 @dataclass(frozen=True)
@@ -331,3 +338,33 @@ def unlock_night(*, actor: User | AnonymousUser, night: Night) -> NightLock | No
     lock.unlocked_by_label = actor.get_username() if actor.is_authenticated else ""
     lock.save(update_fields=["unlocked_at", "unlocked_by", "unlocked_by_label"])
     return lock
+
+
+#: What the organiser chooses for the payments marked for a night that is removed.
+PAYMENT_CHOICES = ("keep", "remove")
+
+
+@transaction.atomic
+def remove_night(*, actor: User | AnonymousUser, night: Night, payments: str | None) -> int:
+    """Remove a club night with its plan and its games (`nights.removal.remove_night`), all in this
+    one transaction with the ledger's part: the ledger's lock of the club first (every payment
+    write and every lock of a night holds it, so none slips in between), then what the organiser
+    was shown is checked again, then the night goes and its payments are kept or taken back as
+    `payments` ("keep" or "remove") says (the ledger's receiver of `nights.signals.night_removing`).
+    Any failure on the way removes nothing. Returns the number of games removed.
+
+    PermissionDenied unless the actor organises the club. ValidationError, nothing removed, with
+    code "locked" while the night is settled and locked, and code "choice" when payments are
+    marked for the night and `payments` is not a choice."""
+    if not can_manage_club(actor, night.club_id):
+        raise PermissionDenied(_("Only an organiser of the club can remove a night."))
+    # NO KEY: the ledger's other writes wait for it, a row that only points at the club (a newcomer
+    # checked in meanwhile, under the night's lock) does not wait for it: no deadlock with the night's lock.
+    list(Club.objects.select_for_update(no_key=True).filter(pk=night.club_id))
+    if selectors.settled_and_locked(night):
+        raise ValidationError(LOCKED_FOR_REMOVAL, code="locked")
+    if payments not in PAYMENT_CHOICES and selectors.marked_payments(night):
+        raise ValidationError(_("Choose what happens to the payments marked for this night."), code="choice")
+    return removal.remove_night(
+        night=night, keep_payments=payments != "remove", removed_by=actor.get_username()
+    )

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Callable
 from datetime import datetime
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -20,15 +20,11 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.signing import BadSignature
 from django.db import transaction
 from django.db.models import (
-    Exists,
-    OuterRef,
-    Q,
     QuerySet,
 )
 from django.http import HttpRequest, HttpResponseBase
 
-from clubs.models import ClubRole
-from clubs.permissions import SCORERS, can_score_for_club
+from clubs.permissions import can_score_for_club
 from scoring.handover import token_hash
 from scoring.models import Device, DeviceGame, Game
 
@@ -145,30 +141,29 @@ def grant_game(request: HttpRequest, game: Game, *, exclusive: bool) -> None:
     browser.editable.clear()
 
 
-def _holder_may_score(club_id: Any) -> Q:  # a club id, or an OuterRef to one
-    """The one rule for a right's holder in a club game: no account (a phone nobody is signed in
-    on), a superuser, or an organiser or scorer of the club `club_id` (a value or an OuterRef)."""
-    roles = ClubRole.objects.filter(user=OuterRef("holder"), club_id=club_id, role__in=SCORERS)
-    return Q(holder__isnull=True) | Q(holder__is_superuser=True) | Q(Exists(roles))
+def holder_scores(holder: AbstractBaseUser | None, club_id: int | None) -> bool:
+    """The one rule for whom a phone's right to score a game counts: always in a quick game (no
+    club) and for a phone nobody is signed in on (no holder); in a club game held for an account,
+    only while that account scores for the club (a superuser, an organiser or a scorer of it:
+    `clubs.permissions.can_score_for_club`). A scorer taken off the club keeps the right on record,
+    but it no longer counts: the phone watches read-only."""
+    return club_id is None or holder is None or can_score_for_club(holder, club_id)
 
 
 def _right_row(device_hash: str, game: Game) -> tuple[bool, bool] | None:
     """(active, counts) of a device's right to the game, or None: one plain query (the right with
     its holder's superuser flag), and a second only for an active right in a club game held for
-    an account that is no superuser (its scoring role). A quick game has no club: its rights do
-    not depend on an account. An inactive right counts for nothing, so its holder is not asked.
-    Plain lookups, not one annotated query: building that query cost a poll several times what
-    running both does."""
-    rows = DeviceGame.objects.filter(device__id_hash=device_hash, game=game).values_list(
-        "active", "holder_id", "holder__is_superuser"
+    an account that is no superuser (its scoring role, `holder_scores`). An inactive right counts
+    for nothing, so its holder is not asked."""
+    rights = (
+        DeviceGame.objects.filter(device__id_hash=device_hash, game=game)
+        .select_related("holder")
+        .only("active", "holder__is_superuser")
     )
-    for active, holder_id, superuser in rows[:1]:
-        if not active:
+    for right in rights[:1]:
+        if not right.active:
             return False, True
-        if game.club_id is None or holder_id is None or superuser:
-            return True, True
-        roles = ClubRole.objects.filter(user_id=holder_id, club_id=game.club_id, role__in=SCORERS)
-        return True, roles.exists()
+        return True, holder_scores(right.holder, game.club_id)
     return None
 
 
@@ -195,13 +190,9 @@ def _right(request: HttpRequest, game: Game) -> bool | None:
 
 
 def may_hold(request: HttpRequest, game: Game) -> bool:
-    """Whether a right given to this browser now would count: always for a quick game or a
-    phone nobody is signed in on; in a club game, for an account only while it scores for the club
-    (so a scorer taken off the club, signed in, cannot take a game over again)."""
-    holder = holder_of(request)
-    if holder is None or game.club_id is None:
-        return True
-    return can_score_for_club(holder, game.club_id)
+    """Whether a right given to this browser now would count (`holder_scores` for the account
+    signed in on it, if any)."""
+    return holder_scores(holder_of(request), game.club_id)
 
 
 def right_lapsed(request: HttpRequest, game: Game) -> bool:
@@ -251,13 +242,28 @@ def scoring_moved_at(game: Game) -> datetime | None:
 
 def held_game_ids(request: HttpRequest, *, limit: int = 200) -> list[int]:
     """The games this browser may score, most recent first (for the games list): a right whose
-    holder no longer scores for the game's club is left out, as `_right` leaves it out."""
+    holder no longer scores for the game's club is left out (`holder_scores`), as `holds_game`
+    leaves it out. Each holder's role is asked once per club."""
     device = device_of(request)
     if device is None:
         return []
-    counts = Q(game__club__isnull=True) | _holder_may_score(OuterRef("game__club_id"))
-    rows = DeviceGame.objects.filter(counts, device=device, active=True).order_by("-granted_at")
-    return list(rows.values_list("game_id", flat=True)[:limit])
+    rights = (
+        DeviceGame.objects.filter(device=device, active=True)
+        .select_related("holder", "game")
+        .only("game_id", "game__club_id", "holder__is_superuser")
+        .order_by("-granted_at")
+    )
+    counted: dict[tuple[int | None, int | None], bool] = {}
+    held: list[int] = []
+    for right in rights.iterator(chunk_size=limit):
+        key = (right.holder_id, right.game.club_id)
+        if key not in counted:
+            counted[key] = holder_scores(right.holder, right.game.club_id)
+        if counted[key]:
+            held.append(right.game_id)
+            if len(held) == limit:
+                break
+    return held
 
 
 class DeviceMiddleware:
@@ -289,6 +295,7 @@ __all__ = [
     "held_game_ids",
     "held_game_once",
     "holder_of",
+    "holder_scores",
     "holds_game",
     "may_hold",
     "remember_device",

@@ -94,6 +94,19 @@ def test_the_id_converter_refuses_a_number_past_the_largest_id():
         converter.to_python(str(MAX_ID + 1))
 
 
+@pytest.mark.parametrize("night_id", [str(MAX_ID + 1), "9" * 20, "1" * 20])
+def test_a_night_past_the_largest_id_is_not_found(night_id, client: Client):
+    assert client.get(f"/nights/{night_id}/").status_code == 404
+
+
+def test_the_largest_id_reaches_the_database_and_names_no_night(world, client: Client):
+    """19 digits within a bigint are read and looked up (on PostgreSQL too: no value out of range
+    is ever sent), so a night that is not there is a 404 like any other."""
+    client.force_login(User.objects.get(username="root"))
+    assert client.get(f"/nights/{MAX_ID}/").status_code == 404
+    assert client.get(f"/nights/{world['night_id']}/").status_code == 200
+
+
 @pytest.mark.parametrize("route", _id_routes())
 def test_a_url_with_an_id_past_the_largest_one_is_not_found(route, world, client: Client):
     client.force_login(User.objects.get(username="root"))

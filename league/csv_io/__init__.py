@@ -9,7 +9,6 @@ programs read å, ö, č, ř right. docs/csv.md lists every column.
 
 Import reads a file game by game (`FileReader`: a hands.csv decoded as it is read, JSON records
 one at a time), every game through the rules engine, and reports every bad row (line and
-reason). `import_bytes` (the import_games command) checks the whole file before writing the lot in
-one transaction with `league.services.store_games`; an upload's task writes checked games in
-hidden chunks as it reads (league/imports/).
+reason). Both imports, an upload's task and the import_games command, go through
+`league.imports.worker` (checked games written in hidden chunks as it reads, then published).
 """

@@ -1,17 +1,12 @@
-"""An upload imported: the places it names, checked against what the user may file, then written
-whole or not at all."""
+"""An upload's first look: the places its first rows name, which the upload page checks against
+what the user may file before it keeps the file (the import itself: league/imports/worker.py)."""
 
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 
-from django.db import IntegrityError, transaction
-
-from league.csv_io.problems import ImportRefused, ImportReport, Place, PlaceCheck, another_import
-from league.csv_io.reader import check_bytes
-from league.services import store_games
+from league.csv_io.problems import Place
 
 
 def first_places(raw: bytes, *, club: str = "", season: str = "", size: int = 64 * 1024) -> list[Place]:
@@ -35,27 +30,3 @@ def first_places(raw: bytes, *, club: str = "", season: str = "", size: int = 64
     except csv.Error:
         pass  # a row cut off at the end of the head, or a broken file: `count` says what is wrong
     return list(places.values())
-
-
-def import_bytes(
-    raw: bytes,
-    *,
-    name: str = "file",
-    club: str = "",
-    season: str = "",
-    played_on: datetime.date | None = None,
-    check: PlaceCheck | None = None,
-) -> ImportReport:
-    """Import one file in one transaction, all or nothing (the import_games command; the upload
-    page writes in short transactions instead, league/imports/).
-
-    `check` (the importing user's rights) sees every club and season the file names before its
-    games are scored; any problem it returns refuses the whole file."""
-    games = check_bytes(raw, name=name, club=club, season=season, played_on=played_on, check=check)
-    try:
-        with transaction.atomic():
-            store_games(games=games)
-    except IntegrityError:
-        # Another import wrote a game with one of these codes between the check and the write.
-        raise ImportRefused([another_import()]) from None
-    return ImportReport(games=len(games), hands=sum(len(g.hands) for g in games))

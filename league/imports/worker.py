@@ -1,5 +1,8 @@
-"""One batch run by the worker: the file read, every game checked, written in hidden chunks, then
-made visible at once (or all deleted)."""
+"""An import, the one way every file is imported: the file read, every game checked, written in
+hidden chunks, then made visible at once (or all deleted). `run` is an upload's batch, run by the
+task worker (league/imports/queue.py); `import_bytes` runs the same for the import_games command,
+at once and in one transaction. So the rules of an import (what is checked and in which order,
+what is written, the messages of a refusal) are written here once."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 
-from league.csv_io.problems import ImportRefused, Problem, another_import
+from league.csv_io.problems import ImportRefused, ImportReport, Problem, another_import
 from league.csv_io.reader import FileReader, place_problems
 from league.imports.batch import (
     HEARTBEAT_SECONDS,
@@ -29,6 +32,7 @@ from league.services import (
     GamePlace,
     NewGame,
     discard_pending_games,
+    durable_commit,
     publish_pending_games,
     write_pending_games,
 )
@@ -49,7 +53,8 @@ def run(
     played_on: datetime.date | None = None,
     check: Check | None = None,
 ) -> None:
-    """Check game by game, writing hidden chunks as it goes, publish; or refuse and leave nothing."""
+    """An upload's batch: check game by game, writing hidden chunks as it goes, publish; or refuse
+    and leave nothing."""
     reader = FileReader(raw, name=name, club=club, season=season, played_on=played_on, check=check)
     try:
         total = reader.count()
@@ -60,9 +65,17 @@ def run(
         log.exception("import %s: reading failed", batch_id)
         _refuse(batch_id, [_failed()])
         return
+    _write_and_publish(batch_id, reader, total, rest=True)
+
+
+def _write_and_publish(batch_id: int, reader: FileReader, total: int, *, rest: bool) -> None:
+    """After the first read (`FileReader.count`): the games checked and written in hidden chunks,
+    then published, or the batch refused with its problems and nothing left. `rest`: pause after
+    each chunk so the tables' saves go first (an upload, beside the tables; not the command, which
+    runs in one transaction of its own)."""
     try:
         _progress(batch_id, status=ImportBatch.Status.WRITING, total=total)
-        placed, hands, database_problems = _write_checked(batch_id, reader)
+        placed, hands, database_problems = _write_checked(batch_id, reader, rest=rest)
         problems = reader.sorted_problems() or database_problems
         if problems:
             discard_pending_games(batch_id=batch_id)
@@ -100,7 +113,7 @@ def run(
 
 
 def _write_checked(
-    batch_id: int, reader: FileReader
+    batch_id: int, reader: FileReader, *, rest: bool
 ) -> tuple[list[tuple[int, GamePlace]], int, list[Problem]]:
     """Write the reader's games in hidden chunks while no problem is found: (game id, the game's
     place) of each written game, the hands written, and the database's problems (codes already
@@ -120,7 +133,7 @@ def _write_checked(
             continue
         chunk.append(game)
         if len(chunk) >= size:
-            problems += _write_chunk(batch_id, chunk, placed)
+            problems += _write_chunk(batch_id, chunk, placed, rest=rest)
             hands += sum(len(new.hands) for new in chunk)
             chunk = []
             stamped = time.monotonic()
@@ -128,12 +141,14 @@ def _write_checked(
             _progress(batch_id)
             stamped = time.monotonic()
     if chunk and not reader.problems and not problems:
-        problems += _write_chunk(batch_id, chunk, placed)
+        problems += _write_chunk(batch_id, chunk, placed, rest=rest)
         hands += sum(len(new.hands) for new in chunk)
     return placed, hands, problems
 
 
-def _write_chunk(batch_id: int, chunk: list[NewGame], placed: list[tuple[int, GamePlace]]) -> list[Problem]:
+def _write_chunk(
+    batch_id: int, chunk: list[NewGame], placed: list[tuple[int, GamePlace]], *, rest: bool
+) -> list[Problem]:
     if problems := place_problems(chunk):
         return problems
     began = time.monotonic()
@@ -144,14 +159,16 @@ def _write_chunk(batch_id: int, chunk: list[NewGame], placed: list[tuple[int, Ga
     # the collector gets to them, so the import holds one chunk at a time.
     gc.collect()
     _progress(batch_id, written=len(placed))
+    if not rest:
+        return []
     # The database serves the import at full priority (its server process is not niced): rest
     # IMPORT_WRITE_PAUSE_PERCENT of the time the chunk took (100: as long), so the tables' saves
     # find the CPU and the disk's log free half of the time. SQLite has one writer at a time, and
     # a writer kept waiting only retries every 100 ms or so: leave it a gap at least.
-    rest = (time.monotonic() - began) * int(settings.IMPORT_WRITE_PAUSE_PERCENT) / 100
+    pause = (time.monotonic() - began) * int(settings.IMPORT_WRITE_PAUSE_PERCENT) / 100
     if connections[DEFAULT_DB_ALIAS].vendor == "sqlite":
-        rest = max(rest, SQLITE_GAP_SECONDS)
-    time.sleep(rest)
+        pause = max(pause, SQLITE_GAP_SECONDS)
+    time.sleep(pause)
     return []
 
 
@@ -159,3 +176,33 @@ def _place_of(new: NewGame) -> GamePlace:
     """What publishing needs of a written game (its club, season and date), without its hands and
     scores: a large file's games are not all kept in memory."""
     return GamePlace(club=new.club, season=new.season, played_on=new.played_on)
+
+
+def import_bytes(
+    raw: bytes,
+    *,
+    name: str = "file",
+    club: str = "",
+    season: str = "",
+    played_on: datetime.date | None = None,
+    check: Check | None = None,
+) -> ImportReport:
+    """Import one file now, all or nothing, in one transaction (the import_games command; within
+    the caller's transaction if it has one), by the steps of an upload's task (`run`): the first
+    read, then `_write_and_publish` for a batch of no account, without the pauses; the batch is
+    dropped once it has ended. ImportRefused, nothing written, with the problems found; else how
+    many games and hands were imported.
+
+    `check` (the importing user's rights) sees every club and season the file names before its
+    games are scored; any problem it returns refuses the whole file."""
+    reader = FileReader(raw, name=name, club=club, season=season, played_on=played_on, check=check)
+    total = reader.count()  # a file refused here has written nothing, not even its batch
+    with transaction.atomic():
+        batch = ImportBatch.objects.create(file_name=name[:255], status=ImportBatch.Status.CHECKING)
+        _write_and_publish(batch.pk, reader, total, rest=False)
+        batch.refresh_from_db()
+        if batch.status != ImportBatch.Status.DONE:
+            raise ImportRefused([Problem(p.get("line"), p.get("message", "")) for p in batch.problems])
+        batch.delete()
+        durable_commit()
+    return ImportReport(games=batch.written, hands=batch.hands)

@@ -28,7 +28,7 @@ from django.contrib.auth.models import User
 
 from clubs.models import Club, ClubRole, Season
 from core.spreadsheet import unneutralise
-from league.csv_io.upload import import_bytes
+from league.imports.worker import import_bytes
 from scoring import filing
 from scoring.models import Game, GameStat, HandStat
 from scoring.services.games import create_game

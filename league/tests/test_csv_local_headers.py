@@ -8,7 +8,7 @@ from django.utils import translation
 
 from clubs.models import Player
 from league.csv_io.columns import GAMES_COLUMNS, HANDS_COLUMNS, local_header
-from league.csv_io.upload import import_bytes
+from league.imports.worker import import_bytes
 from scoring.models import Game
 from tests.league_data import small_season
 

@@ -6,7 +6,7 @@ import pytest
 
 from clubs.models import Club, Player, Season
 from league import standings
-from league.csv_io.upload import import_bytes
+from league.imports.worker import import_bytes
 from scoring.models import Game, GameStat, Hand, HandStat
 from tests.league_data import small_season
 

@@ -9,9 +9,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from clubs.models import Club, Player, Season
-from league.csv_io import problems as file_problems
 from league.csv_io.problems import ImportRefused
-from league.csv_io.upload import import_bytes
+from league.imports.worker import import_bytes
+from league.views import files as files_views
 from scoring.models import Game, Hand
 from tests.league_data import small_season
 
@@ -142,7 +142,7 @@ def test_the_upload_page_lists_at_most_the_problems_it_shows_and_says_so(client,
     lines[2] = lines[2].replace(",13,", ",14,", 1)
     lines[4] = lines[4].replace("diamonds", "roses")
     upload = SimpleUploadedFile("bad.csv", "\n".join(lines).encode())
-    monkeypatch.setattr(file_problems, "PROBLEMS_SHOWN", 1)
+    monkeypatch.setattr(files_views, "PROBLEMS_SHOWN", 1)
     page = client.post("/league/import/", {"file": upload}).content.decode()
     assert "The file was refused: 2 problems" in page
     assert "tricks add up to 26" in page and "roses" not in page

@@ -15,7 +15,7 @@ from clubs import services as club_services
 from clubs.models import Player
 from league import standings
 from league.csv_io.problems import ImportRefused
-from league.csv_io.upload import import_bytes
+from league.imports.worker import import_bytes
 from scoring import filing
 from scoring.models import Game, GameSeat
 from tests.league_data import small_season

@@ -21,10 +21,9 @@ from clubs.permissions import (
     viewable_club_ids,
 )
 from core.spreadsheet import csv_lines
-from league.csv_io import problems as file_problems
 from league.csv_io.columns import GAMES_COLUMNS, HANDS_COLUMNS, local_header, max_import_bytes
 from league.csv_io.export import games_rows, hands_rows
-from league.csv_io.problems import Problem
+from league.csv_io.problems import PROBLEMS_SHOWN, Problem
 from league.csv_io.upload import first_places
 from league.forms.files import ExportForm, ImportForm, only_clubs
 from league.imports.queue import (
@@ -33,9 +32,11 @@ from league.imports.queue import (
     no_worker_seen,
     problems_of,
     settle_if_stalled,
-    start,
     waiting_ahead,
     waiting_problem,
+)
+from league.imports.queue import (
+    start as start_import,
 )
 from league.imports.rights import import_rights
 from league.models import ImportBatch
@@ -104,7 +105,7 @@ def import_games(request: HttpRequest) -> HttpResponse:
         if problems:
             return _import_page(request, {"form": only_clubs(form, clubs), "problems": problems}, status=403)
         try:
-            batch = start(
+            batch = start_import(
                 raw=raw,
                 name=data["file"].name,
                 user=request.user,
@@ -139,7 +140,7 @@ def _too_many(request: HttpRequest, problem: str) -> HttpResponse:
 
 def _import_page(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
     context["limit_mb"] = max_import_bytes() // 1024 // 1024
-    context["shown_problems"] = context.get("problems", [])[: file_problems.PROBLEMS_SHOWN]
+    context["shown_problems"] = context.get("problems", [])[:PROBLEMS_SHOWN]
     return render(request, "league/import.html", context, status=status)
 
 
@@ -162,7 +163,7 @@ def import_status(request: HttpRequest, batch_id: int) -> HttpResponse:
         "ahead": waiting_ahead(batch) if batch.status == batch.Status.QUEUED else 0,
         "no_worker": no_worker_seen(batch),
         "problems": problems,
-        "shown_problems": problems[: file_problems.PROBLEMS_SHOWN],
+        "shown_problems": problems[:PROBLEMS_SHOWN],
         "progress_sentence": ngettext(
             "Imported %(written)s of %(total)s game…", "Imported %(written)s of %(total)s games…", batch.total
         )

@@ -1,7 +1,8 @@
 """Removing a night whose settlement has payments marked: the confirmation lists them and the
 organiser chooses whether they stay in the season ledger or are taken back with the night; a
 night in no season always takes its payments back (they would show in no ledger). The page is the
-ledger's (/ledger/nights/<id>/remove): it reads the ledger's rows."""
+ledger's (/ledger/nights/<id>/remove): it reads the ledger's rows. The ledger's part and the
+night's removal are all or nothing, in one transaction."""
 
 from __future__ import annotations
 
@@ -10,13 +11,18 @@ import uuid
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from clubs.models import Club, Season
+from ledger import services as ledger_services
 from ledger.balances import season_ledger
 from ledger.models import NightLock, Payment
 from ledger.selectors import marked_payments, night_ledger, settled_and_locked
+from nights import removal
 from nights.models import Night
+from nights.signals import night_removing
+from scoring.models import Game
 from tests.access_helpers import CLUB
 from tests.helpers import text
 from tests.ledger_helpers import EW_SLAM, NS_MAKES, S_CONCEDES, make_night, roster
@@ -125,3 +131,72 @@ def test_the_old_address_of_the_removal_page_is_gone(club, season, four, alice):
     night, _payment = settled_night(club, season, four)
     assert alice.get(f"/nights/{night.pk}/remove").status_code == 404
     assert f'href="/ledger/nights/{night.pk}/remove"' in alice.get(f"/nights/{night.pk}/").content.decode()
+
+
+def _untouched(night: Night, payment: Payment, games: list[int]) -> None:
+    assert Night.objects.filter(pk=night.pk).exists()
+    assert sorted(Game.objects.filter(pk__in=games).values_list("pk", flat=True)) == sorted(games)
+    payment.refresh_from_db()
+    assert payment.removed_at is None and payment.night_id == night.pk
+
+
+def test_a_failure_after_the_ledger_took_the_payments_back_removes_nothing(
+    club, season, four, alice, monkeypatch
+):
+    """The ledger's part and the night's removal are one transaction: the games failing to go
+    leaves the payments as they were too."""
+    night, payment = settled_night(club, season, four)
+    games = [game.pk for game in night.games]
+
+    def breaks(*, game: Game) -> None:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(removal, "delete_game", breaks)
+    with pytest.raises(RuntimeError):
+        alice.post(f"/ledger/nights/{night.pk}/remove", {"payments": "remove"})
+    _untouched(night, payment, games)
+
+
+def test_a_failure_in_the_ledgers_part_removes_nothing(club, season, four, alice):
+    night, payment = settled_night(club, season, four)
+    games = [game.pk for game in night.games]
+
+    def breaks(**_kwargs: object) -> None:
+        raise RuntimeError("the ledger's part failed")
+
+    night_removing.connect(breaks, sender=Night, dispatch_uid="test.breaks")  # after the ledger's
+    try:
+        with pytest.raises(RuntimeError):
+            alice.post(f"/ledger/nights/{night.pk}/remove", {"payments": "remove"})
+    finally:
+        night_removing.disconnect(sender=Night, dispatch_uid="test.breaks")
+    _untouched(night, payment, games)
+
+
+def test_a_night_locked_after_the_page_was_shown_is_kept(club, season, four, alice):
+    """The POST checks the lock again within the removal: 409, the page says why, nothing goes."""
+    night, payment = settled_night(club, season, four)
+    games = [game.pk for game in night.games]
+    assert alice.get(f"/ledger/nights/{night.pk}/remove").status_code == 200
+    NightLock.objects.create(night=night, unit="money", figures=[], locked_by_label="bob")
+    response = alice.post(f"/ledger/nights/{night.pk}/remove", {"payments": "remove"})
+    assert response.status_code == 409
+    assert "The night is settled and locked in the ledger" in text(response)
+    _untouched(night, payment, games)
+
+
+def test_the_ledgers_removal_refuses_a_missing_choice_and_a_locked_night(club, season, four, people):
+    night, payment = settled_night(club, season, four)
+    with pytest.raises(ValidationError) as refused:
+        ledger_services.remove_night(actor=people["alice"], night=night, payments=None)
+    assert refused.value.code == "choice"
+    with pytest.raises(PermissionDenied):
+        ledger_services.remove_night(actor=people["bob"], night=night, payments="keep")
+    NightLock.objects.create(night=night, unit="money", figures=[], locked_by_label="bob")
+    with pytest.raises(ValidationError) as refused:
+        ledger_services.remove_night(actor=people["alice"], night=night, payments="keep")
+    assert refused.value.code == "locked"
+    with pytest.raises(ValidationError) as refused:  # the nights' own removal asks the ledger too
+        removal.remove_night(night=night)
+    assert refused.value.code == "locked"
+    _untouched(night, payment, [game.pk for game in night.games])

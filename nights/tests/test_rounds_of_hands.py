@@ -226,7 +226,7 @@ def test_the_csv_export_carries_the_length_and_counts_the_round_as_finished(club
 def test_a_round_of_three_hands_goes_through_a_hands_csv_import_and_a_backup_as_a_game_of_three_deals(
     club, season, alice
 ):
-    from league.csv_io.upload import import_bytes
+    from league.imports.worker import import_bytes
 
     night = started_night(club, season)
     game = play(night.games.get(), [NS_MAKES, NS_MAKES, EW_SET])

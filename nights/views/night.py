@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club, require_club_role
 from clubs.selectors import roster
-from nights import rounds, services
+from nights import rounds, selectors, services
 from nights.forms.opening import NightForm
 from nights.forms.players import NewcomerForm, PlayerChoiceForm, SwapForm, late_arrival_choices
 from nights.models import Night
@@ -68,48 +68,28 @@ def night_new(request: SignedInRequest, club_id: int) -> HttpResponse:
 # --- the night: check-in, plan, rounds --------------------------------------------------------
 
 
-def _plan_rounds(night: Night) -> list[dict[str, Any]]:
-    """Every round with its tables (seats in N, E, S, W order, with names) and byes."""
-    tables = list(
-        night.tables.select_related("game").prefetch_related("seats__player").order_by("round_no", "table_no")
-    )
-    byes = list(night.byes.select_related("player").order_by("round_no", "player__name", "player_id"))
-    rounds = []
-    for number in range(1, night.rounds + 1):
-        drawn = [t for t in tables if t.round_no == number]
-        rounds.append(
-            {
-                "number": number,
-                "tables": [{"table": t, "seats": services.ordered_seats(t), "game": t.game} for t in drawn],
-                "byes": [b.player for b in byes if b.round_no == number],
-                "started": any(t.game_id for t in drawn),
-            }
-        )
-    return rounds
-
-
 def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **forms: Any) -> HttpResponse:
-    started = services.started_rounds(night)
-    entries = list(night.players.select_related("player"))
-    present_ids = {e.player_id for e in entries if e.until_round is None}
-    playing = Player.objects.filter(pk__in=present_ids).order_by("name", "pk")
-    open_rounds = list(range(started + 1, night.rounds + 1))
+    overview = selectors.night_overview(night)
     context = {
         "night": night,
         "club": night.club,
-        "started": started,
-        "drawn": services.is_drawn(night),
-        "rounds": _plan_rounds(night),
-        "entries": entries,
-        "present_ids": present_ids,
-        "roster": roster(night.club) if not started else [],
-        "next_round": started + 1 if started < night.rounds else None,
+        "started": overview.started,
+        "drawn": overview.drawn,
+        "rounds": overview.rounds,
+        "entries": overview.entries,
+        "present_ids": overview.present_ids,
+        "roster": roster(night.club) if not overview.started else [],
+        "next_round": overview.next_round,
         "newcomer_form": forms.get("newcomer_form") or NewcomerForm(club=night.club),
         "swap_form": forms.get("swap_form")
-        or SwapForm(players=playing, rounds=open_rounds, initial={"plan": services.plan_version(night)}),
+        or SwapForm(
+            players=overview.playing,
+            rounds=overview.open_rounds,
+            initial={"plan": services.plan_version(night)},
+        ),
         "late_form": forms.get("late_form")
         or PlayerChoiceForm(players=late_arrival_choices(night.club, night), prefix="late"),
-        "leave_form": forms.get("leave_form") or PlayerChoiceForm(players=playing, prefix="leave"),
+        "leave_form": forms.get("leave_form") or PlayerChoiceForm(players=overview.playing, prefix="leave"),
     }
     return render(request, "nights/night.html", context, status=status)
 
@@ -144,18 +124,22 @@ def check_in(request: HtmxHttpRequest, night_id: int, player_id: int) -> HttpRes
 
 
 def _check_in_row(request: HttpRequest, night: Night, player: Player, refusal: str) -> HttpResponse:
-    present_ids = set(night.players.filter(until_round=None).values_list("player_id", flat=True))
-    context = {"night": night, "player": player, "present_ids": present_ids, "refusal": refusal, "oob": True}
+    context = {
+        "night": night,
+        "player": player,
+        "present_ids": selectors.present_ids(night),
+        "refusal": refusal,
+        "oob": True,
+    }
     parts = [
         render_to_string("nights/night.html#check-in-row", context, request),
         render_to_string("nights/night.html#check-in-count", context, request),
     ]
     if services.is_drawn(night):  # the plan was drawn again for the new list
-        started = services.started_rounds(night)
         plan = {
             **context,
-            "rounds": _plan_rounds(night),
-            "next_round": started + 1 if started < night.rounds else None,
+            "rounds": selectors.plan_rounds(night),
+            "next_round": selectors.next_round(night, services.started_rounds(night)),
         }
         parts.append(render_to_string("nights/night.html#plan", plan, request))
     return HttpResponse("".join(parts))
@@ -204,12 +188,10 @@ def draw(request: HttpRequest, night_id: int) -> HttpResponse:
 @manage_night
 def swap(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
-    started = services.started_rounds(night)
-    present = night.players.filter(until_round__isnull=True).values("player_id")
     form = SwapForm(
         request.POST,
-        players=Player.objects.filter(pk__in=present),
-        rounds=list(range(started + 1, night.rounds + 1)),
+        players=selectors.present_players(night),
+        rounds=selectors.open_rounds(night, services.started_rounds(night)),
     )
     if form.is_valid():
         data = form.cleaned_data
@@ -256,8 +238,7 @@ def late_arrival(request: HttpRequest, night_id: int) -> HttpResponse:
 @manage_night
 def leave(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
-    present = night.players.filter(until_round__isnull=True).values("player_id")
-    form = PlayerChoiceForm(request.POST, players=Player.objects.filter(pk__in=present), prefix="leave")
+    form = PlayerChoiceForm(request.POST, players=selectors.present_players(night), prefix="leave")
     if form.is_valid():
         player = form.cleaned_data["player"]
         try:

@@ -12,14 +12,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from core.qr import qr_svg
-from nights import rounds, services
+from nights import rounds, selectors, services
 from nights.models import NightTable
 from nights.views.access import _night, _refusal, manage_night, view_night
-from nights.views.night import _plan_rounds
 from scoring.devices import ensure_device, holds_game
-from scoring.labels import side_label, side_short
 from scoring.permissions import actor_for
-from scoring.rules.tables import sides_for
 
 # --- table links, cards and the wall plan -----------------------------------------------------
 
@@ -33,16 +30,16 @@ def _table_url(request: HttpRequest, table: NightTable) -> str:
 def table_cards(request: HttpRequest, night_id: int, round_no: int) -> HttpResponse:
     """Printable cards of a round's tables: round, table, seats and the link's QR code."""
     night = _night(night_id)
-    rounds = _plan_rounds(night)
-    if not 1 <= round_no <= len(rounds):
+    plan = selectors.plan_rounds(night)
+    if not 1 <= round_no <= len(plan):
         raise Http404("no such round")
     cards = []
-    for entry in rounds[round_no - 1]["tables"]:
+    for entry in plan[round_no - 1]["tables"]:
         table = entry["table"]
         url = _table_url(request, table)
         title = _("QR code of the link of table %(table)d") % {"table": table.table_no}
         cards.append({**entry, "url": url, "qr": qr_svg(url, title=title, scale=5)})
-    context = {"night": night, "club": night.club, "round": rounds[round_no - 1], "cards": cards}
+    context = {"night": night, "club": night.club, "round": plan[round_no - 1], "cards": cards}
     return render(request, "nights/cards.html", context)
 
 
@@ -52,7 +49,9 @@ def wall_plan(request: HttpRequest, night_id: int) -> HttpResponse:
     """The plan of every round on one printable page, for the wall."""
     night = _night(night_id)
     return render(
-        request, "nights/wall.html", {"night": night, "club": night.club, "rounds": _plan_rounds(night)}
+        request,
+        "nights/wall.html",
+        {"night": night, "club": night.club, "rounds": selectors.plan_rounds(night)},
     )
 
 
@@ -66,11 +65,7 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
     seats = services.ordered_seats(nt)
     context = {"night": night, "table": nt, "seats": seats, "game": game}
     if game is not None and game.finished:  # the round is over: its result, and nothing to score
-        context["winner_label"] = side_label(game.winner, {seat.seat: seat.player.name for seat in seats})
-        # In seat order (N–S before E–W): a JSON column's keys come back sorted on PostgreSQL.
-        sides = sides_for(game.seats)
-        context["final_points"] = [(side_short(side), game.scores.get(side, 0)) for side in sides]
-        context["final_chips"] = [(side_short(side), game.chip_totals.get(side, 0)) for side in sides]
+        context["result"] = selectors.table_result(game, seats)
         return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
     if night.is_finished or game is None:
         return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)

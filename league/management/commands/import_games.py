@@ -1,7 +1,9 @@
 """`python manage.py import_games FILE...`: import hands.csv files or JSON game records.
 
-All files are checked first and imported in one transaction: any bad row in any file refuses the
-lot, with one line per problem (file, line, reason) on standard error and exit status 2. Bad
+Each file is imported as an upload is (`league.imports.worker.import_bytes` runs the upload's
+import: the same checks, writes and messages), and all of them in one transaction: any bad row in
+any file refuses the lot, with one line per problem (file, line, reason) on standard error and
+exit status 2. Bad
 options (a --club or --season that is not valid UTF-8 text, or longer than a name may be; a --date
 that is not a date) are refused the same way before any file is read.
 """
@@ -18,7 +20,7 @@ from clubs.models import Club, Season
 from core.strict_input import text_problem
 from league.csv_io.columns import max_import_bytes
 from league.csv_io.problems import ImportRefused
-from league.csv_io.upload import import_bytes
+from league.imports.worker import import_bytes
 
 
 def _name_option(option: str, value: str, longest: int) -> str:
@@ -59,14 +61,9 @@ class Command(BaseCommand):
                 try:
                     with open(path, "rb") as handle:
                         raw = handle.read(max_import_bytes() + 1)
-                    with transaction.atomic():
-                        report = import_bytes(
-                            raw,
-                            name=path,
-                            club=options["club"],
-                            season=options["season"],
-                            played_on=played_on,
-                        )
+                    report = import_bytes(
+                        raw, name=path, club=options["club"], season=options["season"], played_on=played_on
+                    )
                 except OSError as error:
                     sys.stderr.write(f"{path}: cannot read the file: {error.strerror}\n")
                     failed = True
