@@ -8,12 +8,11 @@ keys are refused, naming the field or key. The `postgres` mark: these are the on
 wrong differently on PostgreSQL; CI runs them there too.
 """
 
-import io
 import json
-from collections.abc import Sequence
+import re
+from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
@@ -22,7 +21,7 @@ from clubs.models import Club, Player
 from league.csv_io.problems import ImportRefused
 from league.imports.worker import import_bytes
 from scoring.models import Game, Hand
-from tests.helpers import text
+from tests.helpers import standard_game, text
 from tests.hostile import (
     BAD_GAME_IDS,
     HOSTILE_CSV_CELLS,
@@ -38,6 +37,8 @@ from tests.hostile import (
     record_with_name,
 )
 from tests.league_data import small_season
+
+from .backup_files import back_up, fresh_database, restore_refused, rows, the_row, write
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -61,34 +62,17 @@ def upload(client: Client, text: str, name: str = "games.json"):
 
 
 def restore(data: object | str, tmp_path) -> str:
-    """Restore a backup (data, or raw JSON text) into the empty test database; the refusal's text."""
-    path = tmp_path / "backup.json"
-    text = data if isinstance(data, str) else json.dumps(data)
-    path.write_text(text, encoding="utf-8", errors="surrogatepass")
-    with pytest.raises(CommandError) as refusal:
-        call_command("restore", str(path), stdout=io.StringIO())
-    assert refusal.value.returncode == 2
-    assert not (Club.objects.exists() or Game.objects.exists() or User.objects.exists())
-    return str(refusal.value)
+    """Restore a backup (its rows, or raw JSON text) into the empty test database; the refusal's text."""
+    return restore_refused(write(tmp_path, data))
 
 
-def backup(games: Sequence[object] | None = None, clubs: Sequence[object] | None = None) -> dict[str, object]:
-    """A small valid backup: one club, one game of code `abc` in it with its four seats (every other
-    field takes its default), with `games` or `clubs` rows in their place."""
-    seats = [{"id": number, "game": 1, "seat": seat} for number, seat in enumerate("NESW", start=1)]
-    return {
-        "format": "pinochle-scorekeeper-backup",
-        "version": 5,
-        "accounts": {},
-        "clubs": {"Club": [{"id": 1, "name": "Klubben"}] if clubs is None else clubs},
-        "scoring": {
-            "Game": [{"id": 1, "code": "abc", "club": 1}] if games is None else games,
-            "GameSeat": seats,
-        },
-        "league": {},
-        "nights": {},
-        "ledger": {},
-    }
+@pytest.fixture
+def backup(tmp_path) -> list[dict[str, Any]]:
+    """The rows of a backup of one game; the database left fresh and empty."""
+    standard_game()
+    data = rows(back_up(tmp_path))
+    fresh_database()
+    return data
 
 
 # --- game codes -----------------------------------------------------------------------
@@ -110,15 +94,18 @@ def test_json_import_takes_no_game_code_from_the_record(key):
 
 
 @pytest.mark.parametrize("code", ["a/b", "..", "../x", "a b", "a" * 17])
-def test_restore_refuses_a_game_code_outside_the_code_alphabet(code, tmp_path):
-    games = [{"id": 1, "code": code, "club": 1}]
-    message = restore(backup(games=games), tmp_path)
-    assert f"scoring.Game[1]: 'code' {code!r} is not a game code" in message
+def test_restore_refuses_a_game_code_outside_the_code_alphabet(code, backup, tmp_path):
+    game = the_row(backup, "scoring.game")
+    game["fields"]["code"] = code
+    assert f"scoring.Game id {game['pk']}, field 'code': " in restore(backup, tmp_path)
 
 
-def test_restore_refuses_a_share_code_with_a_slash(tmp_path):
-    games = [{"id": 1, "code": "abc", "share_code": "x/y"}]
-    assert "'share_code' 'x/y' is not a share code" in restore(backup(games=games), tmp_path)
+def test_restore_refuses_a_share_code_with_a_slash(backup, tmp_path):
+    game = the_row(backup, "scoring.game")
+    game["fields"]["share_code"] = "x/y"
+    assert f"scoring.Game id {game['pk']}, field 'share_code': Enter a valid value." in restore(
+        backup, tmp_path
+    )
 
 
 def test_game_lists_stay_up_with_a_bad_code_in_the_database(organiser, people):
@@ -156,8 +143,8 @@ def test_a_huge_json_integer_is_refused_by_import_games(tmp_path, capsys):
     assert not Game.objects.exists()
 
 
-def test_a_huge_json_integer_is_refused_by_restore(tmp_path):
-    text = json.dumps(backup()).replace('"version": 5', f'"version": {HUGE_JSON_INT}')
+def test_a_huge_json_integer_is_refused_by_restore(backup, tmp_path):
+    text = re.sub(r'"pk": \d+,', f'"pk": {HUGE_JSON_INT},', json.dumps(backup), count=1)
     assert "more than 30 digits" in restore(text, tmp_path)
 
 
@@ -169,11 +156,11 @@ def test_a_name_no_database_stores_is_refused_in_a_json_upload(organiser, name):
     assert not Game.objects.exists() and not Player.objects.exists()
 
 
-def test_a_lone_surrogate_is_refused(tmp_path):
+def test_a_lone_surrogate_is_refused(backup, tmp_path):
     problems = refused(record_with_name(LONE_SURROGATE).encode("utf-8", "surrogatepass"))
     assert problems == ["players.N: it contains a lone surrogate (not a character)"]
-    clubs = [{"id": 1, "name": "Klubb" + LONE_SURROGATE}]
-    assert "clubs.Club[0].name: it contains a lone surrogate" in restore(backup(clubs=clubs), tmp_path)
+    the_row(backup, "scoring.game")["fields"]["place"] = "Klubb" + LONE_SURROGATE
+    assert ".fields.place: it contains a lone surrogate" in restore(backup, tmp_path)
 
 
 @pytest.mark.parametrize("column", ["note", "game_id", "player_N", "club", "place"])
@@ -182,9 +169,9 @@ def test_a_nul_in_a_csv_cell_is_refused(column):
     assert problems == [f"line 2: {column}: it contains a NUL character"]
 
 
-def test_restore_of_a_club_named_with_a_nul_is_refused_with_exit_2(tmp_path):
-    message = restore(backup(clubs=[{"id": 1, "name": NUL_NAME}]), tmp_path)
-    assert "clubs.Club[0].name: it contains a NUL character" in message
+def test_restore_of_a_game_placed_with_a_nul_is_refused_with_exit_2(backup, tmp_path):
+    the_row(backup, "scoring.game")["fields"]["place"] = NUL_NAME
+    assert ".fields.place: it contains a NUL character" in restore(backup, tmp_path)
 
 
 @pytest.mark.parametrize("kind", sorted(HOSTILE_JSON))
@@ -221,9 +208,9 @@ def test_duplicate_keys_in_a_json_record_are_refused_naming_the_key(organiser):
     assert "appears twice" in response.content.decode()
 
 
-def test_restore_refuses_duplicate_keys_naming_the_key(tmp_path):
-    text = json.dumps(backup()).replace('"Club": [', '"Club": [], "Club": [')
-    assert 'the key "Club" appears twice' in restore(text, tmp_path)
+def test_restore_refuses_duplicate_keys_naming_the_key(backup, tmp_path):
+    text = json.dumps(backup).replace('"fields": {', '"fields": {}, "fields": {', 1)
+    assert 'the key "fields" appears twice' in restore(text, tmp_path)
 
 
 def test_import_games_refuses_a_club_name_in_bytes_that_are_not_utf8(tmp_path):
