@@ -47,6 +47,28 @@ def _hand(page: Page, *, bid: int = 24, tricks: int = 15) -> None:
     )
 
 
+def _hand_1_answer_lost(page: Page, base: str) -> Game:
+    """A new game whose hand 1 (bid 24) the server saved but whose answer never reached the phone,
+    which says "Hand 1 not confirmed"; every later save is answered."""
+    start_game(page, base, seats="4 (two partnerships)", names=NAMES)
+    game = _game(page)
+    lost = {"answers": 0}
+
+    def lose_the_first_answer(route: Route) -> None:
+        if lost["answers"] == 0:
+            lost["answers"] += 1
+            route.fetch()  # the server saves the hand...
+            route.abort()  # ...and its answer never reaches the phone
+        else:
+            route.continue_()
+
+    page.route("**/hands", lose_the_first_answer)
+    _hand(page, bid=24)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator(".save-state")).to_contain_text("Hand 1 not confirmed")
+    return game
+
+
 def _top_of_viewport(page: Page, selector: str) -> float:
     return float(page.locator(selector).first.evaluate("el => el.getBoundingClientRect().top"))
 
@@ -80,22 +102,7 @@ def test_the_game_ending_save_always_says_saved_with_undo(live_server, page: Pag
 def test_after_a_lost_answer_and_a_changed_entry_the_question_is_on_screen_and_nothing_else_saves(
     live_server, page: Page
 ):
-    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
-    game = _game(page)
-    lost = {"answers": 0}
-
-    def lose_the_first_answer(route: Route) -> None:
-        if lost["answers"] == 0:
-            lost["answers"] += 1
-            route.fetch()  # the server saves the hand...
-            route.abort()  # ...and its answer never reaches the phone
-        else:
-            route.continue_()
-
-    page.route("**/hands", lose_the_first_answer)
-    _hand(page, bid=24)
-    page.get_by_role("button", name="Save hand 1").click()
-    expect(page.locator(".save-state")).to_contain_text("Hand 1 not confirmed")
+    game = _hand_1_answer_lost(page, live_server.url)
     page.locator("#hand-form").get_by_role("spinbutton", name="Bid").fill("26")  # a typo seen: fixed
     page.get_by_role("button", name="Save hand 1").click()
 
@@ -125,22 +132,7 @@ def test_after_a_lost_answer_and_a_changed_entry_the_question_is_on_screen_and_n
 
 @pytest.mark.browser_context_args(service_workers="block")
 def test_the_question_closed_gives_the_entry_form_its_save_back(live_server, page: Page):
-    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
-    game = _game(page)
-    lost = {"answers": 0}
-
-    def lose_the_first_answer(route: Route) -> None:
-        if lost["answers"] == 0:
-            lost["answers"] += 1
-            route.fetch()
-            route.abort()
-        else:
-            route.continue_()
-
-    page.route("**/hands", lose_the_first_answer)
-    _hand(page, bid=24)
-    page.get_by_role("button", name="Save hand 1").click()
-    expect(page.locator(".save-state")).to_contain_text("Hand 1 not confirmed")
+    game = _hand_1_answer_lost(page, live_server.url)
     page.locator("#hand-form").get_by_role("spinbutton", name="Bid").fill("30")
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.get_by_role("button", name="Save hand 2")).to_be_disabled()
