@@ -115,7 +115,8 @@ def _drawn_fragments_forgotten():
 def people(db):
     """The personas, the tests' one source of them: alice organises CLUB, bob scores for it,
     charlie is a member, dave organises OTHER_CLUB (tests/access_helpers.py), each with an account
-    whose password is PASSWORD. A test or fixture that needs a persona asks for `people` (or for a
+    whose password is PASSWORD; root, the site's superuser, when a test asks for it
+    (`people.superuser()`). A test or fixture that needs a persona asks for `people` (or for a
     fixture built on it) and never makes one itself; a test about some other account makes that
     account. A live-server test gets them in its own transactional database.
 

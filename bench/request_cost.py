@@ -15,12 +15,19 @@ queries. gunicorn's own share (reading the request, writing the answer) is not i
 Kinds: a watcher's poll answered 304 (nothing changed), the scoring phone's 304, the first poll
 after a change (200, the new scoreboard: the scorer's own, the share link's first watcher drawing
 it, the second reading the drawn copy), the poll of the new scoreboard's URL (204), a save, and the
-night's standings page. Per table and second bench/capacity.py sends about 3/3 polls, 1/20 save
-and 1/100 standings page: the weighted mean it prints is the figure to hold against gunicorn's
-CPU per request.
+night's standings page; and the whole game page as the scoring phone loads it and the share link's
+page as a watcher loads it (each in a fresh browser holding the phone's cookies). Per table and
+second bench/capacity.py sends about 3/3 polls, 1/20 save and 1/100 standings page: the weighted
+mean it prints is the figure to hold against gunicorn's CPU per request.
 
     .venv/bin/python bench/request_cost.py                  # the figures
     .venv/bin/python bench/request_cost.py --profile watcher-304   # and cProfile's top 30 for one kind
+    .venv/bin/python bench/request_cost.py --without hand-row      # with one of the render caches off
+
+The game page keeps three things drawn between requests: the blank entry form (`{% cache …
+entry-fields %}`), each hand's row (`{% cache … hand-row %}`) and the share link's scoreboard
+(scoring/views/game.py). `--without NAME` (repeatable) draws that part afresh on every request, as
+the code would without that cache, to weigh what each saves.
 """
 
 from __future__ import annotations
@@ -50,6 +57,8 @@ _SUBMISSION = re.compile(rb'name="submission_id" value="([0-9a-f-]{36})"')
 _CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 _LIVE = re.compile(rb'id="scoreboard"[^>]*hx-get="([^"]+)"')
 HOST = "127.0.0.1"
+#: The render caches `--without` turns off: the two template fragments and the share link's copy.
+RENDER_CACHES = ("entry-fields", "hand-row", "shared-page")
 
 # Requests per table and second in bench/capacity.py (club_tables.py): 3 phones polling every
 # 3 s, a save every 20 s, the standings every 10 s per night of 10 tables.
@@ -252,6 +261,36 @@ class Meter:
         return answer
 
 
+def without_caches(names: Iterable[str]) -> None:
+    """Draw the named parts afresh on every request: the template fragment's `{% cache %}` renders
+    its content, the share link's scoreboard is kept in a cache that keeps nothing."""
+    from django.core.cache.backends.dummy import DummyCache
+    from django.templatetags.cache import CacheNode
+
+    off = set(names)
+    if "shared-page" in off:
+        import scoring.views.game
+
+        scoring.views.game.cache = DummyCache("off", {})  # type: ignore[attr-defined]
+    fragments = off & {"entry-fields", "hand-row"}
+    if fragments:
+        cached = CacheNode.render
+
+        def render(node: CacheNode, context: Any) -> Any:
+            if node.fragment_name in fragments:
+                return node.nodelist.render(context)
+            return cached(node, context)
+
+        CacheNode.render = render  # type: ignore[method-assign,assignment]
+
+
+def load_page(phone: Phone, path: str) -> Answer:
+    """`path` loaded whole in a new tab of the phone's browser: its cookies, nothing it kept."""
+    reader = Phone(phone.app)
+    reader.cookies.update(phone.cookies)
+    return reader.request("GET", path)
+
+
 def build(app: Any, hands: int) -> tuple[list[Table], Phone, int]:
     """One 10-table night, claimed, each game brought to `hands` hands through the form."""
     from django.db import connections
@@ -286,6 +325,8 @@ def measure(tables: list[Table], organiser: Phone, night: int, rounds: int, mete
             meter.time("watcher-200-copy", partial(table.poll, 1), 200)
             meter.time("watcher-204", partial(table.poll, 0), 204)
             table.poll(1)
+            meter.time("game-page", partial(load_page, table.scorer, f"/g/{table.code}/"), 200)
+            meter.time("share-page", partial(load_page, table.watchers[0], f"/s/{table.share_code}/"), 200)
             for _ in range(5):
                 meter.time("scorer-304", partial(table.poll, None), 304)
                 meter.time("watcher-304", partial(table.poll, 0), 304)
@@ -328,6 +369,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4, help="saves per table measured")
     parser.add_argument("--profile", help="a kind to run under cProfile (e.g. watcher-304, save)")
     parser.add_argument("--database", help="a DATABASE_URL (default: a fresh SQLite file)")
+    parser.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        choices=RENDER_CACHES,
+        help="a render cache to turn off for this run (repeatable)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="request-cost-") as tmp:
         env = environment(args.database or f"sqlite:///{Path(tmp) / 'cost.sqlite3'}")
@@ -338,7 +386,12 @@ def main() -> None:
         app = get_wsgi_application()
         began = time.monotonic()
         tables, organiser, night = build(app, args.hands)
-        print(f"10 tables of {args.hands} hands made in {time.monotonic() - began:.0f} s", flush=True)
+        without_caches(args.without)  # for the measured requests (the data is made as the site makes it)
+        off = ", ".join(args.without) or "none"
+        print(
+            f"10 tables of {args.hands} hands made in {time.monotonic() - began:.0f} s; caches off: {off}",
+            flush=True,
+        )
         meter = Meter(args.profile)
         with meter.counting:
             measure(tables, organiser, night, args.rounds, meter)

@@ -1,6 +1,7 @@
 """What the access tests share: the clubs and password of the personas (made by the root conftest's
 `people` fixture: alice organises CLUB, bob scores for it, charlie is a member, dave organises
-OTHER_CLUB), games, and clients and requests as a persona or a phone."""
+OTHER_CLUB; root, the site's superuser, when a test asks for it), games, and clients and requests
+as a persona or a phone."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ OTHER_CLUB = 8
 PASSWORD = "correct horse battery staple"
 #: The personas' names: the root conftest's `people` fixture makes their accounts and roles.
 PERSONAS = ("alice", "bob", "charlie", "dave")
+#: The superuser persona's name: `people.superuser()` makes the account when a test first asks.
+ROOT = "root"
 
 HAND_1: dict[str, Any] = {
     "bidder": "N",
@@ -60,13 +63,26 @@ class People(Mapping[str, User]):
     """The personas' accounts by name (`people["alice"]`) and clients signed in as them, as the root
     conftest's `people` fixture gives them. A test that makes a club of its own and needs a role in
     it says so: `people.organiser_of(club)` makes alice its organiser and returns her client
-    (`scorer_of` bob, `member_of` charlie). Nothing grants a role the test did not ask for."""
+    (`scorer_of` bob, `member_of` charlie). Nothing grants a role the test did not ask for.
+
+    root, the site's superuser (`people.superuser()`, `people[ROOT]`, `people.client(ROOT)`), exists
+    only in the tests that ask for it: a superuser reads and organises every club, and a test that
+    did not ask must not meet one."""
 
     def __init__(self, users: dict[str, User]) -> None:
         self.users = users
 
     def __getitem__(self, name: str) -> User:
+        if name == ROOT:
+            return self.superuser()
         return self.users[name]
+
+    def superuser(self) -> User:
+        """root, the site's superuser (made on the first call), whose password is PASSWORD."""
+        root = User.objects.filter(username=ROOT).first()
+        if root is None:
+            root = User.objects.create_superuser(ROOT, f"{ROOT}@example.org", PASSWORD)
+        return root
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.users)

@@ -26,10 +26,10 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, ViewportSize, expect
 
 from clubs.models import Club, Season
-from scoring.services.games import create_game
 from scoring.services.hands import record_hand
 from tests.access_helpers import CLUB
 from tests.browser import fill_hand, open_hand, shoot, sign_in_browser, start_game
+from tests.helpers import check_game
 from tests.ledger_helpers import EW_MAKES, EW_SLAM, NS_MAKES, S_CONCEDES, make_night, roster
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -66,16 +66,7 @@ def the_club_world() -> dict[str, str]:
     )
     finished = night.tables.get(table_no=1).game
     assert finished is not None and finished.finished, "the first table's game is played to the end"
-    game = create_game(
-        seats=4,
-        variant="check",
-        deck="single",
-        target=None,
-        min_bid=None,
-        first_dealer="N",
-        meld_needs_trick=False,
-        players={"N": "Anna", "E": "Bo", "S": "Cleo", "W": "Dan"},
-    )
+    game = check_game(players={"N": "Anna", "E": "Bo", "S": "Cleo", "W": "Dan"})
     for number, hand in enumerate([NS_MAKES, EW_MAKES, S_CONCEDES], start=1):
         record_hand(game=game, number=number, data=hand)
     game.club = club

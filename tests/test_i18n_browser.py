@@ -142,10 +142,8 @@ def test_a_czech_table_enters_a_check_pinochle_hand_on_a_phone(live_server, page
 
 
 @pytest.mark.parametrize("lang", ["cs", "sv"])
-def test_the_longer_swedish_and_czech_words_fit_a_360_px_phone(live_server, page, lang):
+def test_the_longer_swedish_and_czech_words_fit_a_360_px_phone(live_server, page, lang, people):
     """Every main page in Swedish and Czech: nothing sticks out sideways, every tap target stays 44 px."""
-    from django.contrib.auth.models import User
-
     from scoring.audit import Actor
     from scoring.services.hands import edit_hand, record_hand
     from tests.access_helpers import edit_token_cookie
@@ -166,7 +164,7 @@ def test_the_longer_swedish_and_czech_words_fit_a_360_px_phone(live_server, page
     edit_hand(game=game, number=1, data={**CHECK_HANDS[0], "bid": 26}, actor=Actor.device())
     # A club organiser (a superuser organises every club) whose phone also created the quick game:
     # the league pages, the game page with its entry form, share link and handover button.
-    sign_in_browser(page, live_server.url, User.objects.create_superuser("organiser", None, None))
+    sign_in_browser(page, live_server.url, people.superuser())
     name, value = edit_token_cookie(game)
     page.context.add_cookies([{"name": name, "value": value, "url": live_server.url}])
     paths = {
@@ -225,16 +223,18 @@ def _header_rows(page) -> int:
 
 @pytest.mark.parametrize("signed_in", [False, True], ids=["signed-out", "signed-in"])
 @pytest.mark.parametrize("lang", ["en", "sv", "cs"])
-def test_the_table_pages_header_stays_on_two_rows_on_a_390_px_phone(live_server, page, lang, signed_in):
+def test_the_table_pages_header_stays_on_two_rows_on_a_390_px_phone(
+    live_server, page, lang, signed_in, people
+):
     """Brand, links, network state, account and languages: two rows at 390 px, online or offline."""
-    from django.contrib.auth.models import User
-
     from tests.browser import assert_fits_the_phone, sign_in_browser
     from tests.helpers import check_game
 
     game = check_game()
     if signed_in:
-        user = User.objects.create_superuser("organiser-longname", None, None)
+        user = people.superuser()  # every link of the header, under a long account name
+        user.username = "organiser-longname"
+        user.save(update_fields=["username"])
         sign_in_browser(page, live_server.url, user)
     page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
     state = "in" if signed_in else "out"

@@ -44,7 +44,7 @@ def _id_routes() -> list[str]:
 
 
 @pytest.fixture
-def world() -> dict[str, str]:
+def world(people) -> dict[str, str]:
     """Real values for every parameter, so that only the huge id can be what is not found."""
     club = Club.objects.create(name="Club")
     player = Player.objects.create(name="Anna")
@@ -59,7 +59,7 @@ def world() -> dict[str, str]:
         target=None, min_bid=None, meld_needs_trick=False, rounds=3, round_ends="game",
         hands_per_round=None, stake_per_chip=None, stake_per_win=None, created_by=None,
     )  # fmt: skip
-    User.objects.create_superuser("root", "root@example.org", "pw")
+    people.superuser()
     return {
         "club_id": str(club.pk), "player_id": str(player.pk), "season_id": str(season.pk),
         "night_id": str(night.pk), "number": "1", "round_no": "1", "payment_id": "1", "batch_id": "1",

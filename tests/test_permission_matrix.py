@@ -33,7 +33,7 @@ from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable
 from scoring import game_settings
 from scoring.handover import recovery_code, start_handover
 from scoring.models import DeviceGame, Game, GameSeat, Hand, HandChange
-from tests.access_helpers import CLUB, PASSWORD, edit_token_cookie, make_game
+from tests.access_helpers import CLUB, PASSWORD, ROOT, edit_token_cookie, make_game
 from tests.admin_urls import every_admin_url, unchecked_admin_url_names
 from tests.helpers import WORKED_EXAMPLE, hand_post
 from tests.ledger_helpers import NS_MAKES, make_night, roster
@@ -105,7 +105,7 @@ def world(people) -> World:
     )
     token_cookie = edit_token_cookie(game)
     User.objects.create_user("erin", "erin@example.org", PASSWORD)  # signed in, in no club
-    User.objects.create_superuser("root", "root@example.org", PASSWORD)
+    people.superuser()
     invite = Invite.objects.create(club=club, player=duplicate, token="invite-token-for-anna-l")
     Season.objects.filter(pk=season.pk).update(publish_code="published-spring")
     night = _night(club, "N")
@@ -178,7 +178,7 @@ def _token(world: World) -> str:
 def client_for(persona: str, world: World) -> Client:
     client = Client()
     users = {ORGANISER: "alice", SCORER: "bob", MEMBER: "charlie", OUTSIDER: "dave",
-             STRANGER: "erin", SUPERUSER: "root"}  # fmt: skip
+             STRANGER: "erin", SUPERUSER: ROOT}  # fmt: skip
     if persona in users:
         assert client.login(username=users[persona], password=PASSWORD)
     elif persona == TOKEN:

@@ -98,8 +98,8 @@ def _admin_login(client, password, username="root"):
     )
 
 
-def test_the_admin_login_is_limited_and_shares_the_count_with_the_site_login(client):
-    User.objects.create_superuser("root", "root@example.org", PASSWORD)
+def test_the_admin_login_is_limited_and_shares_the_count_with_the_site_login(client, people):
+    people.superuser()
     for _ in range(3):
         assert _admin_login(client, "wrong").status_code == 200
     for _ in range(2):
@@ -113,8 +113,8 @@ def test_the_admin_login_is_limited_and_shares_the_count_with_the_site_login(cli
     assert _login(Client(REMOTE_ADDR="10.7.7.7"), PASSWORD, username="root").status_code == 429
 
 
-def test_forty_wrong_admin_passwords_do_not_let_the_right_one_in(client):
-    User.objects.create_superuser("root", "root@example.org", PASSWORD)
+def test_forty_wrong_admin_passwords_do_not_let_the_right_one_in(client, people):
+    people.superuser()
     codes = [_admin_login(client, f"guess{n}").status_code for n in range(40)]
     assert codes[:5] == [200] * 5 and set(codes[5:]) == {429}
     assert _admin_login(client, PASSWORD).status_code == 429

@@ -1,19 +1,17 @@
 """The admin (site superusers): clubs, seasons, players with their roster, search, merging."""
 
 import pytest
-from django.contrib.auth.models import User
 
 from clubs.models import Player
+from tests.access_helpers import ROOT
 from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def organiser(client):
-    user = User.objects.create_superuser("admin", "admin@example.com", "secret-pass-123")
-    client.force_login(user)
-    return client
+def organiser(people):
+    return people.client(ROOT)
 
 
 def test_it_lists_and_searches_players_with_their_clubs(organiser):

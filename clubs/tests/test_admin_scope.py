@@ -55,7 +55,7 @@ def _signed_in(user: User) -> Client:
 
 
 @pytest.fixture
-def world() -> dict[str, Any]:
+def world(people) -> dict[str, Any]:
     """The small season's club (games with hands and a correction) organised by staff user bea,
     who holds every model permission of every app; a second club with a season; a superuser."""
     data = small_season()
@@ -70,7 +70,7 @@ def world() -> dict[str, Any]:
     bea = User.objects.create_user("bea", "bea@example.org", PASSWORD, is_staff=True)
     bea.user_permissions.set(Permission.objects.all())
     ClubRole.objects.create(user=bea, club=data["club"], role=ClubRole.Role.ORGANISER)
-    root = User.objects.create_superuser("root", "root@example.org", PASSWORD)
+    root = people.superuser()
     Group.objects.create(name="Operators")
     game = data["games"][0]
     HandChange.objects.create(
@@ -95,7 +95,7 @@ def test_only_an_active_superuser_gets_anything_from_any_admin_address(world, wh
     if who == "staff organiser":
         client = _signed_in(world["bea"])
     elif who == "inactive superuser":
-        gone = User.objects.create_superuser("gone", "gone@example.org", PASSWORD)
+        gone = world["root"]
         client = _signed_in(gone)
         User.objects.filter(pk=gone.pk).update(is_active=False)
     else:

@@ -6,13 +6,12 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
 from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
 from clubs.selectors import roster
 from scoring.models import GameSeat
-from tests.access_helpers import make_game, signed_in
+from tests.access_helpers import ROOT, make_game, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +113,7 @@ def test_it_renames_a_player_and_their_past_games_show_the_new_name(founder, clu
     assert Player.objects.get(pk=anna.pk).name == "Anna L."
 
 
-def test_a_retired_player_stays_in_past_games_but_is_not_offered_for_new_ones(founder, club):
+def test_a_retired_player_stays_in_past_games_but_is_not_offered_for_new_ones(founder, club, people):
     (anna, bo) = add(founder, club, "Anna", "Bo")
     game = make_game(hands=1, club_id=club.pk)
     GameSeat.objects.filter(game=game, seat="N").update(player=anna)
@@ -128,8 +127,7 @@ def test_a_retired_player_stays_in_past_games_but_is_not_offered_for_new_ones(fo
     assert f'<option value="{bo.pk}">Bo' in offered and f'<option value="{anna.pk}">' not in offered
     details = founder.post(f"/g/{new_game.code}/details/", {"club": club.pk, "seat_N": anna.pk})
     assert details.status_code == 400 and not new_game.seat_rows.filter(player=anna).exists()
-    site_admin = Client()
-    site_admin.force_login(User.objects.create_superuser("staff"))
+    site_admin = people.client(ROOT)
     details = site_admin.post(f"/g/{new_game.code}/details/", {"club": club.pk, "seat_N": anna.pk})
     assert "Anna has retired from Klubbén." in details.content.decode()
     founder.post(f"/clubs/{club.pk}/players/{anna.pk}/retire", {"retired": "no"})

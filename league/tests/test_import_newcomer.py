@@ -20,19 +20,19 @@ from league.imports.queue import start
 from league.imports.rights import NEW_CLUBS_MAX
 from league.models import ImportBatch
 from scoring.models import Game, Hand
+from tests.access_helpers import ROOT, People
 from tests.league_data import small_season
 
 pytestmark = pytest.mark.django_db
 
 
-def _hands_csv() -> str:
-    """The small season (3 games of Klubbén, season Vår 2026, 2–16 March 2026) as hands.csv,
-    and a database with nothing of it left: no game, player, season, role or club."""
+def _hands_csv(people: People) -> str:
+    """The small season (3 games of Klubbén, season Vår 2026, 2–16 March 2026) as hands.csv, as
+    the superuser exports it, and a database with nothing of it left: no game, player, season,
+    role or club (the personas' clubs and roles neither), and no superuser."""
     small_season()
-    admin = User.objects.create_superuser("exporter", "x@example.org", "not-used-here-1")
-    exporter = Client()
-    exporter.force_login(admin)
-    raw = exporter.get("/league/export/hands.csv").getvalue()
+    admin = people.superuser()
+    raw = people.client(ROOT).get("/league/export/hands.csv").getvalue()
     Game.objects.all().delete()
     Player.objects.all().delete()
     Season.objects.all().delete()
@@ -65,8 +65,8 @@ def _nothing_imported() -> None:
     assert not Game.all_objects.exists() and not Hand.objects.exists() and not Player.objects.exists()
 
 
-def test_a_newcomer_imports_a_file_and_becomes_the_first_organiser_of_its_club():
-    text = _hands_csv()
+def test_a_newcomer_imports_a_file_and_becomes_the_first_organiser_of_its_club(people):
+    text = _hands_csv(people)
     newcomer = _user("newcomer")
     assert newcomer.get("/league/import/").status_code == 200
 
@@ -94,8 +94,8 @@ def test_a_newcomer_imports_a_file_and_becomes_the_first_organiser_of_its_club()
     assert "Klubbén" in newcomer.get("/clubs/").content.decode()
 
 
-def test_an_organiser_of_one_club_cannot_import_into_another_club_nothing_is_written():
-    text = _hands_csv()
+def test_an_organiser_of_one_club_cannot_import_into_another_club_nothing_is_written(people):
+    text = _hands_csv(people)
     _user("owner", organises="Klubbén")
     intruder = _user("intruder", organises="Club A")
 
@@ -113,8 +113,8 @@ def test_an_organiser_of_one_club_cannot_import_into_another_club_nothing_is_wri
     }
 
 
-def test_a_club_named_in_other_letter_case_is_not_made_and_not_written_into():
-    text = _hands_csv()
+def test_a_club_named_in_other_letter_case_is_not_made_and_not_written_into(people):
+    text = _hands_csv(people)
     _user("owner", organises="Klubbén")
     intruder = _user("intruder")
 
@@ -130,8 +130,8 @@ def test_a_club_named_in_other_letter_case_is_not_made_and_not_written_into():
     "look_alike",
     ["Klubbe\u0301n", "\u041alubbén", "Klub\u00a0bén", "Ｋｌｕｂｂéｎ"],
 )
-def test_a_club_named_with_look_alike_letters_is_not_made_and_takes_no_games(look_alike):
-    text = _hands_csv()
+def test_a_club_named_with_look_alike_letters_is_not_made_and_takes_no_games(people, look_alike):
+    text = _hands_csv(people)
     _user("owner", organises="Klub bén" if "\u00a0b" in look_alike else "Klubbén")
     intruder = _user("intruder")
 
@@ -160,8 +160,8 @@ def _copies_in_clubs(text: str, count: int) -> str:
     return out.getvalue()
 
 
-def test_one_upload_makes_at_most_the_limit_of_new_clubs_and_a_file_naming_more_writes_nothing():
-    text = _copies_in_clubs(_hands_csv(), NEW_CLUBS_MAX + 1)
+def test_one_upload_makes_at_most_the_limit_of_new_clubs_and_a_file_naming_more_writes_nothing(people):
+    text = _copies_in_clubs(_hands_csv(people), NEW_CLUBS_MAX + 1)
     intruder = _user("intruder")
 
     response = _upload(intruder, text)
@@ -177,8 +177,8 @@ def test_one_upload_makes_at_most_the_limit_of_new_clubs_and_a_file_naming_more_
     _nothing_imported()
 
 
-def test_the_import_task_holds_the_uploader_to_the_limit_of_new_clubs_too():
-    text = _copies_in_clubs(_hands_csv(), NEW_CLUBS_MAX + 1)
+def test_the_import_task_holds_the_uploader_to_the_limit_of_new_clubs_too(people):
+    text = _copies_in_clubs(_hands_csv(people), NEW_CLUBS_MAX + 1)
     newcomer = User.objects.create_user("newcomer", "n@example.org", "not-used-here-1")
 
     batch = start(raw=text.encode(), name="hands.csv", user=newcomer)
@@ -189,8 +189,8 @@ def test_the_import_task_holds_the_uploader_to_the_limit_of_new_clubs_too():
     _nothing_imported()
 
 
-def test_an_upload_naming_as_many_new_clubs_as_the_limit_makes_them_all():
-    text = _copies_in_clubs(_hands_csv(), NEW_CLUBS_MAX)
+def test_an_upload_naming_as_many_new_clubs_as_the_limit_makes_them_all(people):
+    text = _copies_in_clubs(_hands_csv(people), NEW_CLUBS_MAX)
     newcomer = _user("newcomer")
 
     response = _upload(newcomer, text)
@@ -200,8 +200,8 @@ def test_an_upload_naming_as_many_new_clubs_as_the_limit_makes_them_all():
     assert set(ClubRole.objects.values_list("user__username", "role")) == {("newcomer", "organiser")}
 
 
-def test_the_rights_are_checked_before_any_game_is_scored_or_the_rest_of_the_file_read(monkeypatch):
-    text = _hands_csv()
+def test_the_rights_are_checked_before_any_game_is_scored_or_the_rest_of_the_file_read(people, monkeypatch):
+    text = _hands_csv(people)
     _user("owner", organises="Klubbén")
     intruder = _user("intruder")
     scored = []
@@ -222,8 +222,8 @@ def test_the_rights_are_checked_before_any_game_is_scored_or_the_rest_of_the_fil
     _nothing_imported()
 
 
-def test_a_season_a_scorer_may_not_make_is_named_once():
-    text = _hands_csv()
+def test_a_season_a_scorer_may_not_make_is_named_once(people):
+    text = _hands_csv(people)
     scorer = _user("scorer", organises="Klubbén", role=ClubRole.Role.SCORER)
 
     response = _upload(scorer, text)
@@ -234,8 +234,8 @@ def test_a_season_a_scorer_may_not_make_is_named_once():
     _nothing_imported()
 
 
-def test_an_import_never_changes_an_existing_seasons_dates():
-    text = _hands_csv()
+def test_an_import_never_changes_an_existing_seasons_dates(people):
+    text = _hands_csv(people)
     organiser = _user("owner", organises="Klubbén")
     club = Club.objects.get(name="Klubbén")
     spring = Season.objects.create(
@@ -249,8 +249,8 @@ def test_an_import_never_changes_an_existing_seasons_dates():
     assert Game.objects.filter(season=spring).count() == 3
 
 
-def test_a_game_dated_outside_an_existing_season_refuses_the_file_naming_its_line():
-    text = _hands_csv()
+def test_a_game_dated_outside_an_existing_season_refuses_the_file_naming_its_line(people):
+    text = _hands_csv(people)
     organiser = _user("owner", organises="Klubbén")
     club = Club.objects.get(name="Klubbén")
     spring = Season.objects.create(
@@ -268,8 +268,8 @@ def test_a_game_dated_outside_an_existing_season_refuses_the_file_naming_its_lin
     _nothing_imported()
 
 
-def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(monkeypatch):
-    text = _hands_csv()
+def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(people, monkeypatch):
+    text = _hands_csv(people)
     _user("newcomer")
     newcomer = User.objects.get(username="newcomer")
     other = User.objects.create_user("quick", "q@example.org", "not-used-here-1")
@@ -290,8 +290,8 @@ def test_a_club_made_by_someone_else_after_the_check_takes_none_of_the_games(mon
     assert list(ClubRole.objects.values_list("user__username", flat=True)) == ["quick"]
 
 
-def test_a_season_closed_after_the_check_takes_none_of_the_games(monkeypatch):
-    text = _hands_csv()
+def test_a_season_closed_after_the_check_takes_none_of_the_games(people, monkeypatch):
+    text = _hands_csv(people)
     _user("owner", organises="Klubbén")
     owner = User.objects.get(username="owner")
     spring = Season.objects.create(

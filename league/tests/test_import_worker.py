@@ -259,12 +259,12 @@ def _peak_of_the_task(user: User, raw: bytes, name: str) -> int:
 
 
 @pytest.mark.django_db
-def test_an_import_holds_at_most_five_times_its_file_in_memory(settings, monkeypatch):
+def test_an_import_holds_at_most_five_times_its_file_in_memory(settings, monkeypatch, people):
     settings.IMPORT_WRITE_PAUSE_PERCENT = 0
     settings.IMPORT_CHUNK_GAMES = 5
     monkeypatch.setattr(worker, "SQLITE_GAP_SECONDS", 0.0)
     monkeypatch.setattr(queue, "FILE_PIECE_BYTES", 50_000)  # on PostgreSQL: read in several pieces
-    admin = User.objects.create_superuser("admin", "a@example.org", "not-used-here-1")
+    admin = people.superuser()
     _peak_of_the_task(admin, _records(2, 5), "warm-up.json")  # modules and caches loaded once
     Game.objects.all().delete()
     records = _records(300, 10)

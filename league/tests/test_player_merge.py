@@ -11,7 +11,7 @@ from tests.league_data import small_season
 pytestmark = pytest.mark.django_db
 
 
-def test_the_merge_list_names_only_players_of_the_organisers_clubs():
+def test_the_merge_list_names_only_players_of_the_organisers_clubs(people):
     data = small_season()
     other = Club.objects.create(name="Club Alfa")
     stranger = Player.objects.create(name="Zdeněk Alfa")
@@ -31,6 +31,5 @@ def test_the_merge_list_names_only_players_of_the_organisers_clubs():
     assert "Choose the player who was entered twice." in refused.content.decode()
     assert client.post(f"/league/players/{asa.pk}/merge", {"duplicate": both.pk}).status_code == 403
     assert Player.objects.filter(pk__in=[stranger.pk, both.pk]).count() == 2
-    root = User.objects.create_superuser("root", "root@example.org", PASSWORD)
-    client.force_login(root)
+    client.force_login(people.superuser())
     assert "Zdeněk Alfa" in client.get(f"/league/players/{asa.pk}/").content.decode()

@@ -87,8 +87,8 @@ def test_the_totals_partners_and_rating_insight_count_only_the_games_the_viewer_
     assert "all-time, from" not in page
 
 
-def test_a_viewer_of_every_club_of_the_player_sees_all_their_records(anna):
-    root = User.objects.create_superuser("root", "root@example.org", "pw")
+def test_a_viewer_of_every_club_of_the_player_sees_all_their_records(anna, people):
+    root = people.superuser()
     context, page = _page(root, anna["player"])
     assert context["f"].career.games == 4
     assert not context["r"].partial and "all-time, from 4 rated games" in page
@@ -108,8 +108,8 @@ def test_the_all_time_leaderboard_leaves_out_a_player_whose_rating_counts_games_
     assert "Sara" in names
 
 
-def test_the_all_time_leaderboard_shows_every_rated_player_to_a_viewer_of_every_club(anna):
-    root = User.objects.create_superuser("root", "root@example.org", "pw")
+def test_the_all_time_leaderboard_shows_every_rated_player_to_a_viewer_of_every_club(anna, people):
+    root = people.superuser()
     client = Client()
     client.force_login(root)
     names = [row.player.name for row in client.get("/league/").context["board"]]

@@ -4,7 +4,6 @@ season's standings and ratings count the night's games (a round of N hands is a 
 
 from __future__ import annotations
 
-import datetime
 import threading
 from typing import Any
 
@@ -59,18 +58,17 @@ def enter(page: Page, hand: dict[str, Any], names: dict[str, str], number: int) 
 
 
 def test_after_hand_three_every_table_phone_says_round_over_and_the_season_counts_the_night(
-    live_server, browser, browser_context_args, people
+    live_server, browser, browser_context_args, people, club_evening
 ):
     base = live_server.url
     club = Club.objects.get(pk=CLUB)
     for name in ROSTER:
         Membership.objects.create(club=club, player=Player.objects.create(name=name))
-    today = datetime.date.today()
     season = Season.objects.create(
         club=club,
         name="This year",
-        starts_on=today.replace(month=1, day=1),
-        ends_on=today.replace(month=12, day=31),
+        starts_on=club_evening.replace(month=1, day=1),
+        ends_on=club_evening.replace(month=12, day=31),
     )
     organiser = browser.new_context(**browser_context_args).new_page()
     organiser.set_viewport_size({"width": 360, "height": 780})
@@ -89,6 +87,7 @@ def test_after_hand_three_every_table_phone_says_round_over_and_the_season_count
     organiser.get_by_role("button", name="Start round 1").click()
     expect(organiser.get_by_text("Round 1 has started")).to_be_visible()
     night = Night.objects.get()
+    assert night.played_on == club_evening  # a new night is held today
     tables = list(NightTable.objects.filter(night=night).select_related("game").order_by("table_no"))
     assert len(tables) == 2 and all(game_of(table).deals == HANDS for table in tables)
 
@@ -162,7 +161,7 @@ def test_after_hand_three_every_table_phone_says_round_over_and_the_season_count
 
 
 def test_a_preview_answered_after_the_rounds_last_save_leaves_the_phone_on_the_round_over(
-    live_server, browser, browser_context_args, people
+    live_server, browser, browser_context_args, people, club_evening
 ):
     """The live preview the phone sends as it saves the round's last hand can reach the server
     after that save (the requests run in parallel): the phone stays on its game, which says the
@@ -173,7 +172,7 @@ def test_a_preview_answered_after_the_rounds_last_save_leaves_the_phone_on_the_r
         Membership.objects.create(club=club, player=Player.objects.create(name=name))
     alice = Client()
     alice.force_login(User.objects.get(username="alice"))
-    alice.post(f"/nights/clubs/{CLUB}/new", {"played_on": datetime.date.today().isoformat(),
+    alice.post(f"/nights/clubs/{CLUB}/new", {"played_on": club_evening.isoformat(),
                "variant": "standard", "deck": "single", "rounds": "1", "round_ends": "hands",
                "hands_per_round": "1"})  # fmt: skip
     night = Night.objects.get()

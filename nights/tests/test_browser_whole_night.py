@@ -9,7 +9,6 @@ Rounds are 2 hands each ("a fixed number of hands"), so a night of 18 hands stay
 
 from __future__ import annotations
 
-import datetime
 import re
 from collections import Counter
 from decimal import Decimal
@@ -94,17 +93,16 @@ def names_at(table: NightTable) -> dict[str, str]:
     return {seat.seat: seat.player.name for seat in table.seats.select_related("player")}
 
 
-def test_a_whole_club_night_on_phones(live_server, browser, browser_context_args, people):
+def test_a_whole_club_night_on_phones(live_server, browser, browser_context_args, people, club_evening):
     base = live_server.url
     club = Club.objects.get(pk=CLUB)
     for name in ROSTER:
         Membership.objects.create(club=club, player=Player.objects.create(name=name))
-    today = datetime.date.today()
     season = Season.objects.create(
         club=club,
         name="This year",
-        starts_on=today.replace(month=1, day=1),
-        ends_on=today.replace(month=12, day=31),
+        starts_on=club_evening.replace(month=1, day=1),
+        ends_on=club_evening.replace(month=12, day=31),
     )
     context = browser.new_context(**browser_context_args)
     organiser = context.new_page()
@@ -138,6 +136,7 @@ def test_a_whole_club_night_on_phones(live_server, browser, browser_context_args
     shoot(organiser, "night-plan", full_page=True)
 
     night = Night.objects.get()
+    assert night.played_on == club_evening  # a new night is held today
     partners: Counter[frozenset[int]] = Counter()
     for round_no in (1, 2, 3):
         drawn = night.tables.filter(round_no=round_no).order_by("table_no")

@@ -1,20 +1,19 @@
 """Ratings on the league pages: leaderboards, the player page's insight, a constant query count."""
 
 import pytest
-from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.access_helpers import ROOT
 from tests.league_data import G2, H1, play, small_season
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def reader(client):
-    client.force_login(User.objects.create_superuser("root", "root@example.com", "x-very-secret-9"))
-    return client
+def reader(people):
+    return people.client(ROOT)
 
 
 def test_the_player_page_shows_the_rating_chart_form_rival_and_nemesis(reader):

@@ -3,7 +3,7 @@ is a member, dave organises another club; plus an anonymous visitor, the browser
 game's edit token ("device") and an anonymous visitor with the share link ("share")."""
 
 import pytest
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.test import Client
@@ -80,8 +80,8 @@ def test_it_lets_the_signed_in_creator_edit_from_any_device(people):
     assert not can_edit_game(request_as(people["charlie"]), game)
 
 
-def test_it_lets_a_superuser_edit_any_game():
-    root = User.objects.create_superuser("root", "root@example.org", "x")
+def test_it_lets_a_superuser_edit_any_game(people):
+    root = people.superuser()
     game = in_club(make_game(), CLUB)
     game.finished = True
     assert can_edit_game(request_as(root), game)

@@ -2,7 +2,6 @@
 read of the game with this phone's right to it counts the right as the right alone does."""
 
 import pytest
-from django.contrib.auth.models import User
 from django.core import signing
 from django.test import Client
 
@@ -74,11 +73,7 @@ def test_the_game_read_with_its_right_applies_the_holder_rule_as_the_right_read_
     game = make_game(club_id=None if role == "quick game" else CLUB)
     holder = {"organiser": people["alice"], "scorer": people["bob"], "member": people["charlie"]}.get(role)
     if role in ("superuser", "quick game"):
-        holder = (
-            User.objects.create_superuser("root", "root@example.org", None)
-            if role == "superuser"
-            else people["charlie"]
-        )
+        holder = people.superuser() if role == "superuser" else people["charlie"]
     device = Device.objects.create(id_hash=token_hash("a phone"))
     DeviceGame.objects.create(device=device, game=game, active=active, holder=holder)
     cookies = {
