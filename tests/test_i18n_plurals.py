@@ -17,7 +17,7 @@ def chips(n: int, lang: str) -> str:
     ("lang", "expected"),
     [
         ("cs", {0: "0 žetonů", 1: "1 žeton", 2: "2 žetony", 4: "4 žetony", 5: "5 žetonů", 22: "22 žetonů"}),
-        ("sv", {1: "1 marker", 2: "2 marker", 5: "5 marker"}),
+        ("sv", {1: "1 mark", 2: "2 marker", 5: "5 marker"}),
         ("en", {1: "1 chip", 2: "2 chips", 5: "5 chips"}),
     ],
 )

@@ -25,7 +25,7 @@ def test_the_worked_example_on_the_rules_page_is_what_the_ledger_proposes():
     ("lang", "heading", "rule"),
     [
         ("en", "The chip ledger", "each partner of a side collects or pays the side's chips in full"),
-        ("sv", "Markboken", "får eller betalar varje partner i ett lag lagets marker fullt ut"),
+        ("sv", "Markboken", "får eller betalar varje partner sin sidas marker fullt ut"),
         ("cs", "Kniha žetonů", "každý z partnerů strany inkasuje nebo platí celé žetony své strany"),
     ],
 )
