@@ -245,7 +245,7 @@ def test_a_phone_taken_over_says_so_and_offers_its_unsent_hand_to_copy(
     expect(new.get_by_role("heading", name="Enter hand 1")).to_be_visible()
 
     moved = game.device_rights.get(active=True).granted_at.astimezone(ZoneInfo("Europe/Stockholm"))
-    notice = old.get_by_role("alert").filter(has_text="Scoring moved to another phone at")
+    notice = old.locator(".moved-notice")
     expect(notice).to_be_visible(timeout=20_000)  # the old phone's next poll
     expect(notice).to_contain_text(f"Scoring moved to another phone at {moved:%H:%M}.")
     unsent = old.locator(".unsent-text")
