@@ -58,24 +58,25 @@ def unsent_lines(labels: dict[str, dict[str, Any]], fields: Iterable[tuple[str, 
     return lines
 
 
-def _counted(singular: str, plural: str) -> dict[str, str]:
-    """A message with a count, for the page's script: its form for each CLDR plural category the
-    site's languages use (English and Swedish: one, other; Czech: one, few, other), `{count}`
-    standing for the number. The script picks one with Intl.PluralRules."""
-    return {
-        category: ngettext(singular, plural, sample) % {"count": "{count}"}
-        for category, sample in (("one", 1), ("few", 2), ("other", 5))
-    }
+#: For a message with a count the page's script fills in: a sample count of each CLDR plural
+#: category the site's languages use (English and Swedish: one, other; Czech: one, few, other). The
+#: script picks the category's form with Intl.PluralRules.
+PLURAL_SAMPLES = (("one", 1), ("few", 2), ("other", 5))
 
 
 def unsent_strings() -> dict[str, Any]:
     """What static/js/moved.js says about the hands this phone did not get saved, in the page's
     language (`{number}` stands for a hand number)."""
     return {
-        "title": _counted(
-            "%(count)s hand is not saved on this phone: give it to the phone that scores now.",
-            "%(count)s hands are not saved on this phone: give them to the phone that scores now.",
-        ),
+        "title": {
+            category: ngettext(
+                "%(count)s hand is not saved on this phone: give it to the phone that scores now.",
+                "%(count)s hands are not saved on this phone: give them to the phone that scores now.",
+                sample,
+            )
+            % {"count": "{count}"}
+            for category, sample in PLURAL_SAMPLES
+        },
         "hand": _("Not saved on this phone: hand %(number)s") % {"number": "{number}"},
         "copyHand": _("Hand %(number)s") % {"number": "{number}"},
         "copy": _("Copy"),

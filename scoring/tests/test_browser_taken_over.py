@@ -6,6 +6,7 @@ removes it."""
 from __future__ import annotations
 
 import re
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -28,7 +29,7 @@ def _game(page: Page) -> Game:
     return Game.objects.get(code=code.group(1))
 
 
-def _take_over(browser: Browser, browser_context_args: dict, old: Page) -> Page:
+def _take_over(browser: Browser, browser_context_args: dict[str, Any], old: Page) -> Page:
     """A second phone opens the share link and takes the scoring over with the recovery code."""
     share_url = old.locator("a.share-link").get_attribute("href")
     code = old.get_by_test_id("recovery-code").inner_text()
@@ -85,7 +86,9 @@ def test_a_hand_saved_offline_and_refused_after_the_take_over_stays_until_the_pl
     # The old phone loses its network and saves hand 1: it waits in the phone's outbox.
     old_context.set_offline(True)
     expect(old.locator(".net-state")).to_contain_text("Offline")
-    fill_hand(old, bidder="South (Cecilia)", bid=25, trump="Hearts", quick={"North (Anna)": 20}, tricks={NS: 15})
+    fill_hand(
+        old, bidder="South (Cecilia)", bid=25, trump="Hearts", quick={"North (Anna)": 20}, tricks={NS: 15}
+    )
     old.get_by_role("button", name="Save hand 1").click()
     expect(old.locator(".save-state")).to_contain_text("hand 1 is kept on this phone")
     new = _take_over(browser, browser_context_args, old)

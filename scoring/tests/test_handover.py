@@ -162,9 +162,7 @@ def test_the_old_phones_poll_swaps_the_read_only_game_in_without_a_reload_and_sa
     assert f"Scoring moved to another phone at {at}." in html
     assert 'id="hand-form"' not in html and 'id="unsent-strings"' in html
     # A script's request from another page than the game's (its table view) opens the read-only page.
-    other = first.get(
-        f"/g/{game.code}/live", HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL=f"{page_url}table/"
-    )
+    other = first.get(f"/g/{game.code}/live", HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL=f"{page_url}table/")
     assert other["HX-Redirect"] == f"/s/{game.share_code}/"
 
 
@@ -191,3 +189,18 @@ def test_a_save_the_script_sent_after_the_take_over_is_refused_and_left_to_the_s
     page = first.get(f"/s/{game.share_code}/").content.decode()
     assert "Bid: 27" not in page
     assert game.hands.count() == 0
+
+
+def test_the_count_of_unsent_hands_is_said_in_each_languages_plural_forms():
+    from django.utils import translation
+
+    from scoring.unsent import unsent_strings
+
+    with translation.override("cs"):
+        title = unsent_strings()["title"]
+    assert title["one"].startswith("{count} rozdání není uloženo, je jen")
+    assert title["few"].startswith("{count} rozdání nejsou uložena")
+    assert title["other"].startswith("{count} rozdání není uloženo")
+    with translation.override("sv"):
+        title = unsent_strings()["title"]
+    assert title["one"].startswith("{count} giv är") and title["other"].startswith("{count} givar är")
