@@ -71,6 +71,11 @@ def test_the_old_phones_poll_turns_it_read_only_in_place_and_reads_the_notice_ou
     new.get_by_role("button", name="Save hand 1").click()
     expect(new.get_by_role("status").filter(has_text="Hand 1 saved.")).to_be_visible()
     expect(old.locator("#history")).to_contain_text("#1", timeout=ONE_POLL_MS)
+    old.reload()
+    expect(old.locator(".moved-notice")).to_contain_text(
+        f"Scoring moved to another phone at {_moved_at(game)}."
+    )
+    expect(old.locator("#hand-form")).to_have_count(0)
     new.context.close()
     old.context.close()
 
@@ -144,3 +149,35 @@ def test_a_hand_saved_offline_and_refused_after_the_take_over_stays_until_the_pl
     assert Hand.objects.filter(game=game).count() == 0
     new.context.close()
     old_context.close()
+
+
+# The poll is held back here (a route does not see a request the service worker handles): the save
+# alone tells the old phone that the game moved.
+@pytest.mark.browser_context_args(service_workers="block")
+def test_a_save_refused_after_the_take_over_turns_the_old_phone_read_only_with_the_hand_to_copy(
+    live_server, browser: Browser, browser_context_args
+):
+    old = browser.new_context(**browser_context_args, timezone_id="Europe/Stockholm").new_page()
+    start_game(old, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    game = _game(old)
+    old.route("**/live*", lambda route: route.abort())
+    new = _take_over(browser, browser_context_args, old)
+    old.evaluate("window.sameDocument = true")
+    fill_hand(old, bidder="East (Bo)", bid=22, trump="Spades", quick={"East (Bo)": 10}, tricks={NS: 10})
+    old.get_by_role("button", name="Save hand 1").click()
+
+    expect(old.locator(".moved-notice")).to_contain_text(
+        f"Scoring moved to another phone at {_moved_at(game)}."
+    )
+    expect(old.locator("#announcer")).to_contain_text("Scoring moved to another phone at")
+    expect(old.locator("#announcer")).to_contain_text("1 hand is not saved on this phone")
+    unsent = old.locator(".unsent-hand")
+    expect(unsent).to_contain_text("Not saved on this phone: hand 1")
+    expect(unsent).to_contain_text("Bid: 22")
+    expect(unsent.get_by_role("button", name="Copy")).to_be_visible()
+    expect(unsent.get_by_role("button", name="Discard")).to_be_visible()
+    expect(old.locator("#hand-form")).to_have_count(0)
+    assert old.evaluate("window.sameDocument === true")
+    assert Hand.objects.filter(game=game).count() == 0
+    new.context.close()
+    old.context.close()

@@ -106,10 +106,11 @@ def shared_game(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
         if moved is not None:
             # The game's page asked (its poll learnt that the game moved, or a save was refused for
             # it): the read-only game takes the place of the whole game, entry form and all, without
-            # a reload, and the address becomes this page's, the one a reload opens.
+            # a reload (static/js/moved.js then gives the page this page's address, which a reload
+            # opens; not htmx's HX-Replace-Url, which would keep the page before, recovery code and
+            # all, in htmx's history copy in localStorage).
             response["HX-Retarget"] = "#game"
             response["HX-Reswap"] = "outerHTML"
-            response["HX-Replace-Url"] = request.path
         return response
     return HttpResponse(game_page_html(request, game, mode="share", moved=moved))
 

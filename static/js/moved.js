@@ -226,12 +226,21 @@
   });
   document.addEventListener("pinochle:outbox", show);
   window.addEventListener("storage", show);
-  document.addEventListener("htmx:load", show);
-  // The read-only game took the game page's place and its address: keep it for offline use, so
-  // that a reload without a network opens it, not the entry form of before.
-  document.addEventListener("htmx:replacedInHistory", function () {
-    if (!document.querySelector(".moved") || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
-    navigator.serviceWorker.controller.postMessage({ type: "refresh", url: location.href });
+  // The read-only game took the game page's place: the page takes its address (a reload opens it,
+  // no history entry is added), and it is kept for offline use, so that a reload without a network
+  // opens it, not the entry form of before.
+  function takeAddress() {
+    const box = document.querySelector(".moved[data-url]");
+    if (!box || location.pathname === box.dataset.url) return;
+    history.replaceState(null, "", box.dataset.url);
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ type: "refresh", url: location.href });
+    }
+  }
+
+  document.addEventListener("htmx:load", function () {
+    takeAddress();
+    show();
   });
   if (document.readyState !== "loading") show();
   else document.addEventListener("DOMContentLoaded", show);
