@@ -103,6 +103,7 @@ def test_a_hand_saved_offline_and_refused_after_the_take_over_stays_until_the_pl
     expect(old.locator(".moved-notice")).to_contain_text(
         f"Scoring moved to another phone at {_moved_at(game)}.", timeout=20_000
     )
+    expect(old.locator(".moved-notice")).to_be_in_viewport()
     unsent = old.locator(".unsent-hand")
     expect(unsent).to_have_count(1)
     expect(unsent).to_contain_text("Not saved on this phone: hand 1")
@@ -171,6 +172,7 @@ def test_a_save_refused_after_the_take_over_turns_the_old_phone_read_only_with_t
     )
     expect(old.locator("#announcer")).to_contain_text("Scoring moved to another phone at")
     expect(old.locator("#announcer")).to_contain_text("1 hand is not saved on this phone")
+    expect(old.locator(".moved-notice")).to_be_in_viewport()
     unsent = old.locator(".unsent-hand")
     expect(unsent).to_contain_text("Not saved on this phone: hand 1")
     expect(unsent).to_contain_text("Bid: 22")

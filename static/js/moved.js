@@ -226,21 +226,22 @@
   });
   document.addEventListener("pinochle:outbox", show);
   window.addEventListener("storage", show);
-  // The read-only game took the game page's place: the page takes its address (a reload opens it,
-  // no history entry is added), and it is kept for offline use, so that a reload without a network
+  // The read-only game took the game page's place: the page shows its top and takes its address (a
+  // reload opens it, no history entry is added), and it is kept for offline use, so that a reload without a network
   // opens it, not the entry form of before.
   function takeAddress() {
     const box = document.querySelector(".moved[data-url]");
     if (!box || location.pathname === box.dataset.url) return;
     history.replaceState(null, "", box.dataset.url);
+    box.scrollIntoView({ block: "start" }); // the notice and the hands to copy, not the old form's place
     if (navigator.serviceWorker && navigator.serviceWorker.controller) {
       navigator.serviceWorker.controller.postMessage({ type: "refresh", url: location.href });
     }
   }
 
   document.addEventListener("htmx:load", function () {
+    show(); // first: the hands drawn above the scoreboard would move the page down under its top
     takeAddress();
-    show();
   });
   if (document.readyState !== "loading") show();
   else document.addEventListener("DOMContentLoaded", show);
