@@ -152,8 +152,8 @@ def test_a_hand_saved_offline_and_refused_after_the_take_over_stays_until_the_pl
     old_context.close()
 
 
-# The poll is held back here (a route does not see a request the service worker handles): the save
-# alone tells the old phone that the game moved.
+# The poll and the form's live preview are held back here (a route does not see a request the
+# service worker handles): the save alone tells the old phone that the game moved.
 @pytest.mark.browser_context_args(service_workers="block")
 def test_a_save_refused_after_the_take_over_turns_the_old_phone_read_only_with_the_hand_to_copy(
     live_server, browser: Browser, browser_context_args
@@ -162,6 +162,7 @@ def test_a_save_refused_after_the_take_over_turns_the_old_phone_read_only_with_t
     start_game(old, live_server.url, seats="4 (two partnerships)", names=NAMES)
     game = _game(old)
     old.route("**/live*", lambda route: route.abort())
+    old.route("**/preview", lambda route: route.abort())
     new = _take_over(browser, browser_context_args, old)
     old.evaluate("window.sameDocument = true")
     fill_hand(old, bidder="East (Bo)", bid=22, trump="Spades", quick={"East (Bo)": 10}, tricks={NS: 10})
@@ -180,6 +181,29 @@ def test_a_save_refused_after_the_take_over_turns_the_old_phone_read_only_with_t
     expect(unsent.get_by_role("button", name="Discard")).to_be_visible()
     expect(old.locator("#hand-form")).to_have_count(0)
     assert old.evaluate("window.sameDocument === true")
+    assert Hand.objects.filter(game=game).count() == 0
+    new.context.close()
+    old.context.close()
+
+
+@pytest.mark.browser_context_args(service_workers="block")
+def test_a_hand_being_entered_when_the_preview_is_refused_is_offered_from_the_forms_draft(
+    live_server, browser: Browser, browser_context_args
+):
+    old = browser.new_context(**browser_context_args).new_page()
+    start_game(old, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    game = _game(old)
+    old.route("**/live*", lambda route: route.abort())
+    new = _take_over(browser, browser_context_args, old)
+    # The bidder chosen: the form's live preview is refused (another phone scores now).
+    fill_hand(old, bidder="East (Bo)")
+    expect(old.locator(".moved-notice")).to_contain_text("Scoring moved to another phone at")
+    unsent = old.locator(".unsent-hand")
+    expect(unsent).to_contain_text("Not saved on this phone: hand 1")
+    expect(unsent.locator(".unsent-text")).to_contain_text("Bidder: East (Bo)")
+    expect(old.locator("#hand-form")).to_have_count(0)
+    old.reload()
+    expect(old.locator(".unsent-hand")).to_contain_text("Bidder: East (Bo)")
     assert Hand.objects.filter(game=game).count() == 0
     new.context.close()
     old.context.close()

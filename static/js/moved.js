@@ -216,13 +216,22 @@
 
   // A save refused because another phone scores the game now: the game's page asks for the game
   // again, which the server answers with the read-only game (and its notice) in place of this one.
-  document.addEventListener("pinochle:moved", function (event) {
+  function askForTheGame(code) {
     const game = document.getElementById("game");
-    const code = event.detail && event.detail.game;
     if (game && code && game.dataset.code === code && !document.querySelector(".moved") && window.htmx) {
       window.htmx.ajax("GET", location.pathname, { target: "#game", swap: "outerHTML" });
     }
+  }
+
+  document.addEventListener("pinochle:moved", function (event) {
+    askForTheGame(event.detail && event.detail.game);
     show();
+  });
+  // The entry form's live preview refused the same way (409) while a hand is being entered.
+  document.addEventListener("htmx:responseError", function (event) {
+    const xhr = event.detail && event.detail.xhr;
+    const game = document.getElementById("game");
+    if (xhr && xhr.status === 409 && game) askForTheGame(game.dataset.code);
   });
   document.addEventListener("pinochle:outbox", show);
   window.addEventListener("storage", show);
