@@ -43,6 +43,7 @@ _SHELL = (
     "js/table-view.js",
     "js/logout.js",
     "js/announce.js",
+    "js/moved.js",
     "django_htmx/htmx-2.min.js",
     "manifest.webmanifest",
     "icons/icon-192.png",

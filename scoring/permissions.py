@@ -85,8 +85,13 @@ def scoring_moved_away(request: HttpRequest, game: Game) -> bool:
 
 
 def _to_share_page(request: HttpRequest, game: Game) -> HttpResponse:
+    """The read-only page of a game this browser no longer scores. A script's request from the
+    game's own page (its scoreboard's poll, or the page asking for the game again) is redirected
+    as it is, so that the page swaps the read-only game in without a reload (scoring.views.game's
+    `shared_game` answers it for #game); a script's request from any other page reloads to it."""
     url = reverse("scoring:game_shared", args=[game.share_code])
-    if getattr(request, "htmx", None):
+    htmx = getattr(request, "htmx", None)
+    if htmx and (htmx.current_url_abs_path or "").split("?")[0] != reverse("scoring:game", args=[game.code]):
         return HttpResponseClientRedirect(url)
     return redirect(url)
 
@@ -233,7 +238,10 @@ def scoring_moved(request: HttpRequest, game: Game) -> HttpResponse:
     """The answer to a hand sent by a phone that no longer scores the game (it was taken over or
     handed over): nothing is written; the values it sent are kept in the session and the phone
     goes to the read-only page, which says since when another phone scores and shows them to copy.
-    A script's request (its outbox keeps the hand, refused) gets 409; its poll takes it there."""
+    A script's request gets 409 and nothing is kept here: its outbox keeps the hand, and its page
+    shows it with the read-only game until the player copies or discards it (static/js/moved.js)."""
+    if getattr(request, "htmx", None):
+        return HttpResponse(status=409)
     fields = [
         (name, value)
         for name, values in request.POST.lists()
@@ -242,8 +250,6 @@ def scoring_moved(request: HttpRequest, game: Game) -> HttpResponse:
     ]
     if fields and hasattr(request, "session"):
         request.session[UNSENT_KEY.format(pk=game.pk)] = fields
-    if getattr(request, "htmx", None):
-        return HttpResponse(status=409)
     return redirect("scoring:game_shared", share_code=game.share_code)
 
 

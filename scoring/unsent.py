@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from scoring.forms.hand import HandForm
 from scoring.labels import MELD_NAMES, seat_label
 
@@ -53,3 +56,36 @@ def unsent_lines(labels: dict[str, dict[str, Any]], fields: Iterable[tuple[str, 
         else:
             lines.append(f"{known['label']}: {value}")
     return lines
+
+
+#: For a message with a count the page's script fills in: a sample count of each CLDR plural
+#: category the site's languages use (English and Swedish: one, other; Czech: one, few, other). The
+#: script picks the category's form with Intl.PluralRules.
+PLURAL_SAMPLES = (("one", 1), ("few", 2), ("other", 5))
+
+
+def unsent_strings() -> dict[str, Any]:
+    """What static/js/moved.js says about the hands this phone did not get saved, in the page's
+    language (`{number}` stands for a hand number)."""
+    return {
+        "title": {
+            category: ngettext(
+                "%(count)s hand is not saved on this phone: give it to the phone that scores now.",
+                "%(count)s hands are not saved on this phone: give them to the phone that scores now.",
+                sample,
+            )
+            % {"count": "{count}"}
+            for category, sample in PLURAL_SAMPLES
+        },
+        "hand": _("Not saved on this phone: hand %(number)s") % {"number": "{number}"},
+        "copyHand": _("Hand %(number)s") % {"number": "{number}"},
+        "copy": _("Copy"),
+        "copied": _("Copied."),
+        "selected": _("The text is selected: copy it with your phone's Copy."),
+        "discard": _("Discard"),
+        "askCopied": _("Copied. Remove hand %(number)s from this phone now?") % {"number": "{number}"},
+        "askDiscard": _("Discard hand %(number)s? It is saved nowhere else.") % {"number": "{number}"},
+        "remove": _("Remove from this phone"),
+        "keep": _("Keep it"),
+        "removed": _("Hand %(number)s removed from this phone.") % {"number": "{number}"},
+    }

@@ -255,10 +255,13 @@ def test_a_phone_taken_over_says_so_and_offers_its_unsent_hand_to_copy(
     expect(new.get_by_role("heading", name="Enter hand 1")).to_be_visible()
 
     moved = game.device_rights.get(active=True).granted_at.astimezone(ZoneInfo("Europe/Stockholm"))
-    notice = old.get_by_role("alert").filter(has_text="Scoring moved to another phone at")
+    notice = old.locator(".moved-notice")
     expect(notice).to_be_visible(timeout=20_000)  # the old phone's next poll
     expect(notice).to_contain_text(f"Scoring moved to another phone at {moved:%H:%M}.")
-    unsent = old.locator(".unsent-text")
+    # The half-entered hand (the form's draft) is offered, with Copy and Discard.
+    expect(old.locator(".unsent-hand")).to_contain_text("Not saved on this phone: hand 1")
+    expect(old.get_by_role("button", name="Discard")).to_be_visible()
+    unsent = old.locator(".unsent-hand .unsent-text")
     expect(unsent).to_contain_text("Bidder: South (Cecilia)")
     expect(unsent).to_contain_text("Bid: 27")
     expect(unsent).to_contain_text("Trump: ♥ Hearts")

@@ -139,3 +139,69 @@ def test_the_phone_that_lost_the_scoring_is_told_when_and_keeps_the_hand_it_sent
     # The old phone's script gets 409 (its outbox keeps the hand, refused), and nothing is written.
     assert first.post(f"/g/{game.code}/hands", post, HTTP_HX_REQUEST="true").status_code == 409
     assert Hand.objects.filter(game=game).count() == 0
+
+
+def test_the_old_phones_poll_swaps_the_read_only_game_in_without_a_reload_and_says_since_when():
+    from django.utils import timezone as tz
+
+    game = make_game()
+    first = client_with_token(game)
+    link, _page = _handover_link(first, game)
+    assert Client().post(link).status_code == 302
+    at = tz.localtime(game.device_rights.get(active=True).granted_at).strftime("%H:%M")
+    page_url = f"http://testserver/g/{game.code}/"
+    poll = first.get(
+        f"/g/{game.code}/live?v=0", HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL=page_url, follow=True
+    )
+    assert poll.redirect_chain == [(f"/s/{game.share_code}/", 302)]
+    assert "HX-Redirect" not in poll.headers  # no page load: the game's page swaps this in
+    assert poll["HX-Retarget"] == "#game" and poll["HX-Reswap"] == "outerHTML"
+    assert "HX-Replace-Url" not in poll.headers  # nothing of the page before kept by htmx
+    html = poll.content.decode()
+    assert html.lstrip().startswith('<div id="game"')
+    assert f"Scoring moved to another phone at {at}." in html
+    assert 'id="hand-form"' not in html and 'id="unsent-strings"' in html
+    assert f'data-url="/s/{game.share_code}/"' in html  # the address the page takes (moved.js)
+    # A script's request from another page than the game's (its table view) opens the read-only page.
+    other = first.get(f"/g/{game.code}/live", HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL=f"{page_url}table/")
+    assert other["HX-Redirect"] == f"/s/{game.share_code}/"
+
+
+def test_without_javascript_the_old_phone_opening_the_game_is_told_it_moved():
+    game = make_game()
+    first = client_with_token(game)
+    link, _page = _handover_link(first, game)
+    assert Client().post(link).status_code == 302
+    page = first.get(f"/g/{game.code}/", follow=True).content.decode()
+    assert "Scoring moved to another phone at" in page
+    assert 'id="hand-form"' not in page
+
+
+def test_a_save_the_script_sent_after_the_take_over_is_refused_and_left_to_the_script_to_keep():
+    from tests.helpers import hand_post
+
+    game = make_game()
+    first = client_with_token(game)
+    link, _page = _handover_link(first, game)
+    assert Client().post(link).status_code == 302
+    post = hand_post(1, {"bidder": "S", "bid": "27", "trump": "hearts", "tricks_NS": "15"})
+    assert first.post(f"/g/{game.code}/hands", post, HTTP_HX_REQUEST="true").status_code == 409
+    # The phone's outbox keeps it: the read-only page draws no second copy of it from the server.
+    page = first.get(f"/s/{game.share_code}/").content.decode()
+    assert "Bid: 27" not in page
+    assert game.hands.count() == 0
+
+
+def test_the_count_of_unsent_hands_is_said_in_each_languages_plural_forms():
+    from django.utils import translation
+
+    from scoring.unsent import unsent_strings
+
+    with translation.override("cs"):
+        title = unsent_strings()["title"]
+    assert title["one"].startswith("{count} rozdání není uloženo, je jen")
+    assert title["few"].startswith("{count} rozdání nejsou uložena")
+    assert title["other"].startswith("{count} rozdání není uloženo")
+    with translation.override("sv"):
+        title = unsent_strings()["title"]
+    assert title["one"].startswith("{count} giv är") and title["other"].startswith("{count} givar är")

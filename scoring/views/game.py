@@ -38,7 +38,7 @@ from scoring.permissions import (
 )
 from scoring.selectors.board import scoreboard
 from scoring.selectors.lists import game_lists
-from scoring.unsent import field_labels, unsent_lines
+from scoring.unsent import field_labels, unsent_lines, unsent_strings
 from scoring.views.page import (
     HtmxHttpRequest,
     board_context,
@@ -102,7 +102,16 @@ def shared_game(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
     # had not sent yet (its last post, or what its script kept) to copy.
     moved = _moved(request, game) if scoring_moved_away(request, game) else None
     if request.htmx:
-        return HttpResponse(game_html(request, game, mode="share", moved=moved))
+        response = HttpResponse(game_html(request, game, mode="share", moved=moved))
+        if moved is not None:
+            # The game's page asked (its poll learnt that the game moved, or a save was refused for
+            # it): the read-only game takes the place of the whole game, entry form and all, without
+            # a reload (static/js/moved.js then gives the page this page's address, which a reload
+            # opens; not htmx's HX-Replace-Url, which would keep the page before, recovery code and
+            # all, in htmx's history copy in localStorage).
+            response["HX-Retarget"] = "#game"
+            response["HX-Reswap"] = "outerHTML"
+        return response
     return HttpResponse(game_page_html(request, game, mode="share", moved=moved))
 
 
@@ -119,6 +128,7 @@ def _moved(request: HttpRequest, game: Game) -> dict[str, Any]:
         "code": game.code,
         "labels": labels,
         "lines": unsent_lines(labels, fields),
+        "strings": unsent_strings(),
     }
 
 

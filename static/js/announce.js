@@ -21,9 +21,11 @@
     }).join(" ");
   }
 
-  // The messages of a save without their Undo and Edit controls: "Hand 3 saved."
+  // The messages of a save without their Undo and Edit controls: "Hand 3 saved."; or, the game
+  // having moved to another phone, the notice and how many hands are not saved here (moved.js).
   function outcome(root) {
-    return Array.from(root.querySelectorAll(".messages .message")).map(function (item) {
+    const said = ".messages .message, .moved-notice, .moved .unsent-hands:not([hidden]) .unsent-heading";
+    return Array.from(root.querySelectorAll(said)).map(function (item) {
       const copy = item.cloneNode(true);
       copy.querySelectorAll("form, button, a").forEach(function (control) { control.remove(); });
       return words(copy);

@@ -61,69 +61,7 @@
     });
   }
 
-  // The phone that lost the scoring to another phone: the hand it had not sent, kept by table.js
-  // (in its outbox, or as the form's draft), as text to copy, written as the server writes it
-  // (scoring/unsent.py) when the server had no post of it to draw.
-  function unsentFields(game) {
-    try {
-      const waiting = (JSON.parse(localStorage.getItem("pinochle:outbox")) || []).filter(function (x) { return x.game === game; });
-      if (waiting.length) return waiting[waiting.length - 1].fields;
-      const prefix = "pinochle:draft:" + game + ":";
-      let newest = null;
-      for (let i = 0; i < localStorage.length; i++) {
-        const key = localStorage.key(i);
-        if (!key || !key.startsWith(prefix)) continue;
-        const draft = JSON.parse(localStorage.getItem(key));
-        if (draft && (!newest || draft.at > newest.at)) newest = draft;
-      }
-      return newest ? newest.fields : [];
-    } catch (error) {
-      return [];
-    }
-  }
-
-  function unsentLines(labels, fields) {
-    const lines = [];
-    fields.forEach(function (pair) {
-      const known = labels[pair[0]];
-      const value = String(pair[1]).trim();
-      if (!known || value === "" || value === "0" || value === "off") return;
-      if (known.choices) lines.push(known.label + ": " + (known.choices[value] || value));
-      else if (value === "on") lines.push(known.label);
-      else lines.push(known.label + ": " + value);
-    });
-    return lines;
-  }
-
-  function showUnsent() {
-    const box = document.querySelector(".moved .unsent[data-game]");
-    const labels = document.getElementById("unsent-labels");
-    if (!box || box.dataset.ready) return;
-    box.dataset.ready = "1";
-    const text = box.querySelector(".unsent-text");
-    if (!text.textContent.trim() && labels) {
-      text.textContent = unsentLines(JSON.parse(labels.textContent), unsentFields(box.dataset.game)).join("\n");
-    }
-    if (!text.textContent.trim()) return;
-    box.hidden = false;
-    const copy = box.querySelector(".copy-unsent");
-    if (!copy) return;
-    copy.hidden = false;
-    copy.addEventListener("click", function () {
-      const done = function () { copy.textContent = copy.dataset.copied; };
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(text.textContent).then(done).catch(function () {});
-        return;
-      }
-      const range = document.createRange(); // no clipboard here: the text is selected to copy by hand
-      range.selectNodeContents(text);
-      const selection = window.getSelection();
-      selection.removeAllRanges();
-      selection.addRange(range);
-    });
-  }
-
   document.addEventListener("pinochle:answered", showOutcome);
-  document.addEventListener("htmx:load", function (event) { settle(event.target); initOffer(); showUnsent(); });
-  document.addEventListener("DOMContentLoaded", function () { settle(document.body); initOffer(); showUnsent(); });
+  document.addEventListener("htmx:load", function (event) { settle(event.target); initOffer(); });
+  document.addEventListener("DOMContentLoaded", function () { settle(document.body); initOffer(); });
 })();

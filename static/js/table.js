@@ -136,7 +136,11 @@
   // --- the outbox --------------------------------------------------------------------------
 
   function outbox() { return read(OUTBOX, []); }
-  function storeOutbox(items) { write(OUTBOX, items); showState(); }
+  function storeOutbox(items) {
+    write(OUTBOX, items);
+    showState();
+    document.dispatchEvent(new CustomEvent("pinochle:outbox"));
+  }
   function find(id) { return outbox().find(function (item) { return item.id === id; }); }
 
   function update(id, changes) {
@@ -215,6 +219,7 @@
     }).then(function (response) {
       return response.text().then(function (text) {
         if (response.ok && !response.redirected && text.indexOf('id="game"') >= 0) answered(item, text);
+        else if (response.status === 409) movedAway(item);
         else if (response.status >= 500 || response.status === 429 || response.status === 408) retry(id);
         else update(id, { state: "refused", status: response.status, next: Date.now() + 60000 });
       });
@@ -264,10 +269,18 @@
     }
   }
 
+  // The server refused the hand because another phone scores the game now: it is never sent again
+  // by itself; it stays in the outbox until the player copies or discards it (static/js/moved.js,
+  // told here, shows it with the read-only game).
+  function movedAway(item) {
+    update(item.id, { state: "moved" });
+    document.dispatchEvent(new CustomEvent("pinochle:moved", { detail: { game: item.game } }));
+  }
+
   function flush(now) {
     const time = Date.now();
     outbox().forEach(function (item) {
-      if (inflight[item.id]) return; // its answer is on the way
+      if (inflight[item.id] || item.state === "moved") return; // on its way, or for the player to settle
       if (now || !item.next || item.next <= time) send(item.id);
     });
   }
@@ -324,7 +337,8 @@
       const actions = form.querySelector(".actions");
       actions.parentNode.insertBefore(line, actions);
     }
-    const state = mine.state === "sending" && !online ? "queued" : mine.state;
+    let state = mine.state === "sending" && !online ? "queued" : mine.state;
+    if (state === "moved") state = "refused";
     line.dataset.state = state;
     line.textContent = say(state, { number: mine.number });
     if (state === "refused") {
@@ -342,7 +356,14 @@
   }
 
   // What static/js/logout.js needs of the outbox before a log-out.
-  window.pinochleTable = { say: say, waiting: function () { return outbox().length; } };
+  // What static/js/moved.js needs of it: this game's hands still on the phone, and the player's
+  // removal of one (only ever on the player's word).
+  window.pinochleTable = {
+    say: say,
+    waiting: function () { return outbox().length; },
+    waitingFor: function (game) { return outbox().filter(function (x) { return x.game === game; }); },
+    drop: function (id) { storeOutbox(outbox().filter(function (x) { return x.id !== id; })); },
+  };
 
   // --- the page ----------------------------------------------------------------------------
 
