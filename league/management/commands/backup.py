@@ -51,6 +51,10 @@ class Command(BaseCommand):
             path = Path(target)
             temporary = path.with_name(f".{os.getpid()}.{path.name}")  # same suffixes: same compression
             try:
+                # Only its owner reads it: it holds password hashes and pending invite links.
+                descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                os.fchmod(descriptor, 0o600)
+                os.close(descriptor)
                 call_command("dumpdata", output=str(temporary), **dump)
                 os.replace(temporary, path)
             finally:
