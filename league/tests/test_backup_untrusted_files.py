@@ -11,9 +11,10 @@ import stat
 
 import pytest
 from django.contrib.contenttypes.models import ContentType
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
-from .backup_files import restore_refused, write
+from .backup_files import fresh_database, restore, restore_refused, write
+from .test_backup import club_night
 from .test_backup_hostile_files import data  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
@@ -99,3 +100,23 @@ def test_the_backup_file_is_readable_by_its_owner_only(name, tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz", ".lzma"])
+def test_every_compression_backup_writes_restore_reads(suffix, tmp_path):
+    club_night()
+    path = tmp_path / f"backup.json{suffix}"
+    call_command("backup", str(path), stderr=io.StringIO())
+    fresh_database()
+    assert restore(path).startswith("Installed ")
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [("backup.json.zip", "a .zip file is not written"), ("nowhere/backup.json", "No such file")],
+)
+def test_a_backup_it_cannot_write_is_one_line_and_leaves_no_file(name, said, tmp_path):
+    with pytest.raises(CommandError) as refused:
+        call_command("backup", str(tmp_path / name), stderr=io.StringIO())
+    assert said in str(refused.value) and "\n" not in str(refused.value)
+    assert list(tmp_path.iterdir()) == []

@@ -9,8 +9,10 @@ would store them). A refused file writes nothing and exits with status 2, naming
 row and the field where it can. A gzip-compressed file (`backup - | gzip`) is read as it is.
 """
 
+import bz2
 import gzip
 import io
+import lzma
 import sys
 import tempfile
 from pathlib import Path
@@ -35,6 +37,17 @@ HIGHEST_ID = 2**53
 
 class Refused(Exception):
     pass
+
+
+def decompressed(raw: bytes, name: str) -> bytes:
+    """The file as `backup` wrote it: gzip, bzip2 or xz by their first bytes, .lzma by its name."""
+    if raw[:2] == b"\x1f\x8b":
+        return gzip.decompress(raw)
+    if raw[:3] == b"BZh":
+        return bz2.decompress(raw)
+    if raw[:6] == b"\xfd7zXZ\x00" or name.endswith(".lzma"):
+        return lzma.decompress(raw)
+    return raw
 
 
 def check_rows(data: Any) -> None:
@@ -113,9 +126,9 @@ class Command(BaseCommand):
         name = options["file"]
         try:
             raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-            text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")
+            text = decompressed(raw, name).decode("utf-8")
             check_rows(strict_input.loads(text))
-        except (OSError, EOFError, UnicodeDecodeError, Refused) as error:
+        except (OSError, EOFError, UnicodeDecodeError, lzma.LZMAError, Refused) as error:
             raise CommandError(f"{name}: nothing restored: {error}", returncode=2) from None
         except strict_input.JsonRefused as error:
             where = f" (line {error.line})" if error.line else ""
