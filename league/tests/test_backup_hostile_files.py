@@ -85,7 +85,7 @@ def test_a_row_with_a_wrong_type_is_refused_naming_the_model_row_and_value(data,
 
 def test_a_model_this_app_does_not_have_is_refused(data, tmp_path):
     data.append({"model": "clubs.trophy", "pk": 1, "fields": {}})
-    assert "Invalid model identifier: clubs.trophy" in restore_refused(write(tmp_path, data))
+    assert "'clubs.trophy' is not a model a backup holds" in restore_refused(write(tmp_path, data))
 
 
 def test_a_field_this_app_does_not_have_is_refused(data, tmp_path):

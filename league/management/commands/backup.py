@@ -15,10 +15,12 @@ from typing import Any
 
 from django.apps import apps
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, models
 
 LEFT_OUT = ("contenttypes", "auth.Permission", "sessions", "throttles")
+#: The compressions dumpdata writes and `restore` reads.
+COMPRESSED = (".gz", ".bz2", ".xz", ".lzma")
 
 
 def kept_models() -> list[type[models.Model]]:
@@ -49,8 +51,19 @@ class Command(BaseCommand):
                 call_command("dumpdata", stdout=self.stdout, **dump)
                 return
             path = Path(target)
+            if path.suffix == ".zip":  # dumpdata would write an uncompressed file of another name
+                raise CommandError(
+                    f"{target}: not backed up: a .zip file is not written; use {', '.join(COMPRESSED)}"
+                )
             temporary = path.with_name(f".{os.getpid()}.{path.name}")  # same suffixes: same compression
             try:
+                # Only its owner reads it: it holds password hashes and pending invite links.
+                try:
+                    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                except OSError as error:
+                    raise CommandError(f"{target}: not backed up: {error.strerror}") from None
+                os.fchmod(descriptor, 0o600)
+                os.close(descriptor)
                 call_command("dumpdata", output=str(temporary), **dump)
                 os.replace(temporary, path)
             finally:
