@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from scoring.rules.errors import RecordError
 from scoring.rules.readers import an_object, one_of, refuse_unknown_keys, shown, true_or_false, whole_number
 from scoring.rules.tables import (
+    BID_STEPS,
     CHECK_SEATS,
     DECKS,
     MAX_BID,
@@ -31,7 +32,7 @@ from scoring.rules.tables import (
 _GAME_KEYS = frozenset(
     {"seats", "variant", "deck", "target", "min_bid", "first_dealer", "players", "options", "hands"}
 )
-_OPTION_KEYS = frozenset({"meld_needs_trick", "deals"})
+_OPTION_KEYS = frozenset({"meld_needs_trick", "deals", "bid_steps"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,9 @@ class Settings:
     #: A game of a fixed number of deals: it ends after hand `deals` (passed-out hands count) unless
     #: the target ended it sooner. None: the game is played to the target only.
     deals: int | None = None
+    #: The double deck's bid ladder (docs/rules.md, "Bid steps"): "standard" (the rule book's) or
+    #: "tens_above_100" (house rule: above 100 only multiples of 10).
+    bid_steps: str = "standard"
 
     # Derived once here rather than on every use: the engine reads them for every hand.
     chips_in_play: bool = field(init=False)
@@ -118,6 +122,7 @@ def parse_settings(data: object) -> Settings:
     options = record.get("options")
     meld_needs_trick = False
     deals: int | None = None
+    bid_steps = "standard"
     if options is not None:
         options = an_object(options, "options", None)
         refuse_unknown_keys(options, _OPTION_KEYS, None, "options")
@@ -125,6 +130,11 @@ def parse_settings(data: object) -> Settings:
             meld_needs_trick = true_or_false(options["meld_needs_trick"], "options.meld_needs_trick", None)
         if options.get("deals") is not None:
             deals = whole_number(options["deals"], "options.deals", None, low=1, high=MAX_DEALS)
+        if options.get("bid_steps") is not None:
+            bid_steps = one_of(options["bid_steps"], "options.bid_steps", None, BID_STEPS)
+            if bid_steps != "standard" and deck != "double":
+                name = "options.bid_steps"
+                raise RecordError.of("bid_steps_single_deck", field=name, name=name, value=bid_steps)
     players: dict[str, str] = {}
     raw_players = record.get("players")
     if raw_players is not None:
@@ -139,4 +149,16 @@ def parse_settings(data: object) -> Settings:
                     "player_name_too_long", field=f"players.{seat}", seat=seat, max=MAX_NAME_LENGTH
                 )
             players[seat] = name
-    return Settings(seats, variant, requested, deck, target, min_bid, first, meld_needs_trick, players, deals)
+    return Settings(
+        seats,
+        variant,
+        requested,
+        deck,
+        target,
+        min_bid,
+        first,
+        meld_needs_trick,
+        players,
+        deals,
+        bid_steps=bid_steps,
+    )
