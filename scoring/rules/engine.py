@@ -163,11 +163,20 @@ def score_hand(hand: Hand, settings: Settings) -> tuple[str, dict[str, int], Map
         return "passed", dict.fromkeys(sides, 0), won
 
     meld, tricks = hand.meld, hand.tricks
-    if settings.meld_needs_trick and kind != "conceded":
+    needs_trick = settings.meld_needs_trick and kind != "conceded"
+    floor = settings.meld_counts_from
+    if needs_trick or floor is not None:
+        # A side's meld counts only when every house rule the game plays allows it (docs/rules.md,
+        # "Meld needs a trick" and "Meld counts from N"); the meld shown stays in `hand.meld`.
         meld = dict(meld)
         for side in sides:
             took_a_trick = hand.tricks_won[side] > 0 if hand.tricks_won else tricks[side] > 0
-            if not took_a_trick:
+            no_trick = needs_trick and not took_a_trick
+            # On a concession nothing was played: the meld alone must reach N.
+            off_board = floor is not None and (
+                meld[side] < floor or (kind != "conceded" and tricks[side] < floor)
+            )
+            if no_trick or off_board:
                 meld[side] = 0
     points = {}
     for side in sides:

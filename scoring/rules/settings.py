@@ -14,6 +14,7 @@ from scoring.rules.tables import (
     DECKS,
     MAX_BID,
     MAX_DEALS,
+    MAX_MELD_POINTS,
     MAX_NAME_LENGTH,
     MAX_TARGET,
     SEAT_COUNTS,
@@ -32,7 +33,7 @@ from scoring.rules.tables import (
 _GAME_KEYS = frozenset(
     {"seats", "variant", "deck", "target", "min_bid", "first_dealer", "players", "options", "hands"}
 )
-_OPTION_KEYS = frozenset({"meld_needs_trick", "deals", "bid_steps"})
+_OPTION_KEYS = frozenset({"meld_needs_trick", "deals", "bid_steps", "meld_counts_from"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,9 @@ class Settings:
     #: The double deck's bid ladder (docs/rules.md, "Bid steps"): "standard" (the rule book's) or
     #: "tens_above_100" (house rule: above 100 only multiples of 10).
     bid_steps: str = "standard"
+    #: "On the board" (docs/rules.md, "Meld counts from N (house rule)"): a side's meld counts only
+    #: when it is at least N and the side took at least N trick points in the hand. None: always.
+    meld_counts_from: int | None = None
 
     # Derived once here rather than on every use: the engine reads them for every hand.
     chips_in_play: bool = field(init=False)
@@ -123,6 +127,7 @@ def parse_settings(data: object) -> Settings:
     meld_needs_trick = False
     deals: int | None = None
     bid_steps = "standard"
+    meld_counts_from: int | None = None
     if options is not None:
         options = an_object(options, "options", None)
         refuse_unknown_keys(options, _OPTION_KEYS, None, "options")
@@ -135,6 +140,10 @@ def parse_settings(data: object) -> Settings:
             if bid_steps != "standard" and deck != "double":
                 name = "options.bid_steps"
                 raise RecordError.of("bid_steps_single_deck", field=name, name=name, value=bid_steps)
+        if options.get("meld_counts_from") is not None:
+            meld_counts_from = whole_number(
+                options["meld_counts_from"], "options.meld_counts_from", None, low=1, high=MAX_MELD_POINTS
+            )
     players: dict[str, str] = {}
     raw_players = record.get("players")
     if raw_players is not None:
@@ -161,4 +170,5 @@ def parse_settings(data: object) -> Settings:
         players,
         deals,
         bid_steps=bid_steps,
+        meld_counts_from=meld_counts_from,
     )

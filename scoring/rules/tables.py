@@ -212,14 +212,24 @@ def contract_chips(bid: int) -> int:
     return 4 + 3 * ((bid - 25) // 5)
 
 
-def trick_points_needed(bid: int, meld: int) -> int:
+def trick_points_needed(bid: int, meld: int, counts_from: int | None = None) -> int:
     """What the bidders must take in trick points to make `bid` with `meld` (docs/rules.md,
     "Scoring a hand"): the bid less their meld, never below nothing.
 
     >>> trick_points_needed(27, 21), trick_points_needed(20, 30)
     (6, 0)
+
+    With "meld counts from N" (`counts_from`) the meld counts only from N trick points on, and a
+    meld below N not at all: bid 55, meld 40, N 20 needs 20 (not 15); meld 15 needs all 55.
+
+    >>> trick_points_needed(55, 40, 20), trick_points_needed(55, 15, 20), trick_points_needed(70, 30, 20)
+    (20, 55, 40)
     """
-    return max(bid - meld, 0)
+    if counts_from is None:
+        return max(bid - meld, 0)
+    if meld < counts_from:
+        return max(bid, 0)
+    return min(max(bid - meld, counts_from), max(bid, 0))
 
 
 def game_chips(lead: int) -> int:
