@@ -129,7 +129,7 @@ class GameResult:
         }
 
     def _outcome(self) -> dict[str, Any]:
-        return {
+        outcome = {
             "finished": self.finished,
             "reached": self.reached,
             "winner": self.winner,
@@ -137,6 +137,11 @@ class GameResult:
             "game_chips": dict(self.game_chips),
             "chips": dict(self.chips),
         }
+        if self.settings.ends_early:
+            # Only a game a house rule may end short of the target says how it ended, so the
+            # result of a game played to the target keeps its shape (docs/record-format.md).
+            outcome["ended_by"] = self.ended_by
+        return outcome
 
 
 #: What a hand's `result` can be (HandScore.result).

@@ -88,6 +88,11 @@ class Settings:
         """True when Check Pinochle was asked for with a double deck and is played without chips."""
         return self.requested_variant != self.variant
 
+    @property
+    def ends_early(self) -> bool:
+        """True when a rule besides the target may end the game (a fixed number of deals)."""
+        return self.deals is not None
+
     def dealer(self, number: int) -> str:
         """The seat that deals hand `number` (1-based): clockwise from the first dealer."""
         letters = self.seat_letters
