@@ -74,7 +74,8 @@ class GameResult:
     chips: Mapping[str, int]  # final chip totals, game chips included
     ended_after: int | None  # the hand number that ended the game
     #: Which rule ended it: "target" (docs/rules.md, "End of the game"), "deals" (the game's fixed
-    #: number of deals was played), or None while it goes on.
+    #: number of deals was played), "spread" (a side led every other by the game's spread), or
+    #: None while it goes on.
     ended_by: str | None = None
 
     @property
@@ -241,6 +242,17 @@ def _ahead(totals: Mapping[str, int]) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+def _ahead_by(totals: Mapping[str, int], spread: int) -> str | None:
+    """The side that leads every other side by at least `spread` points, or None.
+
+    >>> _ahead_by({"NS": 80, "EW": 30}, 50), _ahead_by({"N": 80, "E": 30, "S": 31}, 50)
+    ('NS', None)
+    """
+    ranked = sorted(totals.items(), key=itemgetter(1), reverse=True)
+    (leader, best), (_, second) = ranked[0], ranked[1]
+    return leader if best - second >= spread else None
+
+
 def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
     """Score checked hands in order; a hand after the end of the game is refused.
 
@@ -249,7 +261,9 @@ def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
 
     The game ends when a side reaches the target (docs/rules.md, "End of the game") or, in a game
     of a fixed number of deals, after hand `settings.deals` whatever the score: the side with the
-    most points then wins on points, and level points are a draw on points (no game chips).
+    most points then wins on points, and level points are a draw on points (no game chips). With
+    a spread S it also ends after a hand in which a side leads every other side by S points or
+    more: that side wins on points.
     """
     sides = settings.sides
     totals = dict.fromkeys(sides, 0)
@@ -260,7 +274,7 @@ def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
     ended_by: str | None = None
     after_end: int | None = None  # the first hand recorded after the end
     target, side_by_seat, seats = settings.target, settings.side_by_seat, settings.seats
-    deals = settings.deals
+    deals, spread = settings.deals, settings.spread
     letters = settings.seat_letters
     first = letters.index(settings.first_dealer)
     for hand in hands:
@@ -292,6 +306,13 @@ def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
             reached = _reached(totals, target, bidders)
             if reached is not None:
                 ended_after, ended_by = hand.number, "target"
+        if ended_after is None and spread is not None and result != "passed":
+            # A side that leads every other side by the spread wins on points (the target, above,
+            # decides first when it is reached in the same hand).
+            leader = _ahead_by(totals, spread)
+            if leader is not None:
+                reached = leader
+                ended_after, ended_by = hand.number, "spread"
         if ended_after is None and deals is not None and hand.number >= deals:
             # The last deal is played (a passed-out hand is a deal too): most points wins.
             reached = _ahead(totals)

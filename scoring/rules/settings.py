@@ -33,7 +33,7 @@ from scoring.rules.tables import (
 _GAME_KEYS = frozenset(
     {"seats", "variant", "deck", "target", "min_bid", "first_dealer", "players", "options", "hands"}
 )
-_OPTION_KEYS = frozenset({"meld_needs_trick", "deals", "bid_steps", "meld_counts_from"})
+_OPTION_KEYS = frozenset({"meld_needs_trick", "deals", "bid_steps", "meld_counts_from", "spread"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +58,9 @@ class Settings:
     #: "On the board" (docs/rules.md, "Meld counts from N (house rule)"): a side's meld counts only
     #: when it is at least N and the side took at least N trick points in the hand. None: always.
     meld_counts_from: int | None = None
+    #: The game also ends after a hand in which a side leads every other side by at least this
+    #: many points (docs/rules.md, "A winning spread (house rule)"). None: no such end.
+    spread: int | None = None
 
     # Derived once here rather than on every use: the engine reads them for every hand.
     chips_in_play: bool = field(init=False)
@@ -90,8 +93,8 @@ class Settings:
 
     @property
     def ends_early(self) -> bool:
-        """True when a rule besides the target may end the game (a fixed number of deals)."""
-        return self.deals is not None
+        """True when a rule besides the target may end the game (a fixed number of deals, a spread)."""
+        return self.deals is not None or self.spread is not None
 
     def dealer(self, number: int) -> str:
         """The seat that deals hand `number` (1-based): clockwise from the first dealer."""
@@ -133,6 +136,7 @@ def parse_settings(data: object) -> Settings:
     deals: int | None = None
     bid_steps = "standard"
     meld_counts_from: int | None = None
+    spread: int | None = None
     if options is not None:
         options = an_object(options, "options", None)
         refuse_unknown_keys(options, _OPTION_KEYS, None, "options")
@@ -149,6 +153,8 @@ def parse_settings(data: object) -> Settings:
             meld_counts_from = whole_number(
                 options["meld_counts_from"], "options.meld_counts_from", None, low=1, high=MAX_MELD_POINTS
             )
+        if options.get("spread") is not None:
+            spread = whole_number(options["spread"], "options.spread", None, low=1, high=MAX_TARGET)
     players: dict[str, str] = {}
     raw_players = record.get("players")
     if raw_players is not None:
@@ -176,4 +182,5 @@ def parse_settings(data: object) -> Settings:
         deals,
         bid_steps=bid_steps,
         meld_counts_from=meld_counts_from,
+        spread=spread,
     )
