@@ -37,7 +37,7 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
         lines.append(f"{headline} · {others}" if others else headline)
         if hand.result != "conceded":
             # What the bidders had to take in tricks: the bid less their meld (as the engine counted it).
-            need = trick_points_needed(int(data["bid"]), hand.meld[bidders])
+            need = trick_points_needed(int(data["bid"]), hand.meld[bidders], result.settings.meld_counts_from)
             if alone:
                 needed = ngettext(
                     "%(side)s needed %(need)d trick point (bid %(bid)s − meld %(meld)d) and took %(took)d.",
@@ -70,6 +70,13 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
         lines.append(
             _("This is the game's last deal (%(deals)d): the game ends after it.") % {"deals": number}
         )
+    elif result.ended_after == number and result.ended_by == "spread" and result.reached:
+        spread_ends = (
+            _("This hand ends the game: %(side)s leads by the winning spread of %(spread)d.")
+            if len(result.reached) == 1
+            else _("This hand ends the game: %(side)s lead by the winning spread of %(spread)d.")
+        )
+        lines.append(spread_ends % {"side": side_short(result.reached), "spread": result.settings.spread})
     elif result.ended_after == number and result.reached:
         ends = (
             _("This hand ends the game: %(side)s reaches the target.")
@@ -119,7 +126,7 @@ def bidders_need(result: GameResult, number: int, data: Mapping[str, Any]) -> st
     meld = hand.meld[bidders]
     params = {
         "side": side_short(bidders),
-        "need": trick_points_needed(int(data["bid"]), meld),
+        "need": trick_points_needed(int(data["bid"]), meld, result.settings.meld_counts_from),
         "bid": data["bid"],
         "meld": meld,
     }
