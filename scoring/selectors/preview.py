@@ -51,15 +51,15 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
                     "they took %(took)d.",
                     need,
                 )
+            params = {
+                "side": side_short(bidders),
+                "need": need,
+                "bid": bid,
+                "meld": hand.meld[bidders],
+                "took": hand.tricks[bidders],
+            }
             lines.append(
-                needed
-                % {
-                    "side": side_short(bidders),
-                    "need": need,
-                    "bid": bid,
-                    "meld": hand.meld[bidders],
-                    "took": hand.tricks[bidders],
-                }
+                needed % params + _on_the_board(result.settings, int(data["bid"]), hand.meld[bidders])
             )
     if result.settings.chips_in_play and hand.result != "passed":
         chips = ", ".join(f"{side_short(side)} {hand.chips[side]:+d}" for side in sides)
@@ -117,13 +117,29 @@ def need_before_tricks(
     return bidders_need(result, replace or len(stored) + 1, data)
 
 
+def _on_the_board(settings: Settings, bid: int, meld: int) -> str:
+    """The note "Meld counts from N: …" after the bidders' need when that house rule makes the need
+    more than the bid less the meld (docs/rules.md, "Meld counts from N (house rule)"); else ""."""
+    floor = settings.meld_counts_from
+    if floor is None or trick_points_needed(bid, meld, floor) == trick_points_needed(bid, meld):
+        return ""
+    return " " + _(
+        "Meld counts from %(number)d: only with at least %(number)d meld and %(number)d trick points."
+    ) % {"number": floor}
+
+
 def bidders_need(result: GameResult, number: int, data: Mapping[str, Any]) -> str:
     """What the bidders must take in tricks: the bid less their meld, as the engine counts it."""
     hand = result.hands[number - 1]
     bidders = hand.bidding_side
     if bidders is None:
         return ""
-    meld = hand.meld[bidders]
+    return _bidders_need(result, bidders, hand.meld[bidders], data) + _on_the_board(
+        result.settings, int(data["bid"]), hand.meld[bidders]
+    )
+
+
+def _bidders_need(result: GameResult, bidders: str, meld: int, data: Mapping[str, Any]) -> str:
     params = {
         "side": side_short(bidders),
         "need": trick_points_needed(int(data["bid"]), meld, result.settings.meld_counts_from),

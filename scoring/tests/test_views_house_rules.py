@@ -188,3 +188,13 @@ def test_an_imported_record_keeps_its_house_rules_and_scores_by_them():
     assert (game.bid_steps, game.meld_counts_from, game.spread, game.deals) == ("tens_above_100", 20, 300, 8)
     assert game.scores == {"NS": -55, "EW": 32}
     assert game_record(game)["options"] == {"meld_needs_trick": False, **options}
+
+
+def test_the_bidders_need_follows_meld_counts_from(client):
+    """Double deck, N = 20: N bids 55 with 40 meld. Bid less meld is 15, but the meld counts only
+    from 20 trick points, so N–S need 20; the preview says so and why."""
+    game = standard_game(deck="double", meld_counts_from=20)
+    fields = {"bidder": "N", "bid": "55", "meld_mode": "points", "meld_points_N": "40"}
+    page = text(client.post(f"/g/{game.code}/preview", hand_post(1, fields), headers={"HX-Request": "true"}))
+    assert "N–S need 20 trick points (bid 55 − meld 40)." in page
+    assert "Meld counts from 20: only with at least 20 meld and 20 trick points." in page
