@@ -55,6 +55,14 @@ class NewGame:
     @classmethod
     def of_record(cls, record: Mapping[str, Any], result: GameResult, **league: Any) -> NewGame:
         """A whole game record the engine checked (`rules.engine.check_record(record)` gave `result`)."""
+        played = result.settings
+        # Each house rule only when the game plays it: a record without them stays as it was.
+        house_rules = {
+            "deals": played.deals,
+            "bid_steps": played.bid_steps if played.bid_steps != "standard" else None,
+            "meld_counts_from": played.meld_counts_from,
+            "spread": played.spread,
+        }
         settings = {
             "seats": result.settings.seats,
             "variant": result.settings.requested_variant,
@@ -64,7 +72,7 @@ class NewGame:
             "first_dealer": result.settings.first_dealer,
             "options": {
                 "meld_needs_trick": result.settings.meld_needs_trick,
-                **({"deals": result.settings.deals} if result.settings.deals is not None else {}),
+                **{name: value for name, value in house_rules.items() if value is not None},
             },
         }
         players = dict(result.settings.players)
@@ -322,6 +330,9 @@ def _game_rows(
             first_dealer=new.settings.get("first_dealer") or "N",
             meld_needs_trick=bool(new.settings.get("options", {}).get("meld_needs_trick")),
             deals=new.result.settings.deals,
+            bid_steps=new.result.settings.bid_steps,
+            meld_counts_from=new.result.settings.meld_counts_from,
+            spread=new.result.settings.spread,
             club=clubs.get(new.club),
             season=seasons.get((new.club, new.season)),
             played_on=new.played_on,

@@ -63,6 +63,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
     # game and keep the audit trail); the admin files games through the filing service.
     readonly_fields = [
         "code", "seats", "variant", "deck", "target", "min_bid", "first_dealer", "meld_needs_trick", "deals",
+        "bid_steps", "meld_counts_from", "spread",
         "hand_count", "finished", "winner", "scores", "chip_totals",
     ]  # fmt: skip
     inlines = [GameSeatInline]

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
 
-from scoring.labels import MELD_NAMES, SEAT_NAMES, SUIT_NAMES, side_short
+from scoring.labels import BID_STEP_NAMES, MELD_NAMES, SEAT_NAMES, SUIT_NAMES, side_short
 from scoring.rules.tables import SEAT_ORDER
 
 _LABELS = {
@@ -37,6 +37,9 @@ _LABELS = {
     "min_bid": gettext_lazy("Minimum bid"),
     "meld_needs_trick": gettext_lazy("House rule: meld needs a trick"),
     "deals": gettext_lazy("Deals in the game"),
+    "bid_steps": gettext_lazy("Bid steps"),
+    "meld_counts_from": gettext_lazy("Meld counts from"),
+    "spread": gettext_lazy("Winning spread"),
 }
 _ORDER = list(_LABELS)
 
@@ -76,6 +79,8 @@ def _text(value: Any, key: str = "") -> str:
         return _word(value, SEAT_NAMES)
     if top == "trump":
         return _word(value, SUIT_NAMES)
+    if top == "bid_steps":
+        return _word(value, BID_STEP_NAMES)
     return str(value)
 
 

@@ -1,5 +1,6 @@
 """Changing a game's settings after Start: the names, the first dealer, the target, the
-minimum bid and the house rule.
+minimum bid and the house rules (meld needs a trick, the deals, the bid steps, meld counts from N,
+the winning spread).
 
 Every change rescores the whole game through the one write path (`score`, the engine's
 `check_record`, then `store_result`) under the lock every write of hands takes, so a
@@ -17,9 +18,10 @@ change: every recorded hand is written for them.
 from __future__ import annotations
 
 import datetime
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import transaction
 
@@ -31,6 +33,20 @@ from scoring.services.hands import lock_game
 from scoring.services.results import SETTINGS_FIELDS, SUMMARY_FIELDS, score, store_result
 
 
+class Keep(enum.Enum):
+    """A house rule a change leaves as the game has it (`NewSettings`)."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+_T = TypeVar("_T")
+
+
+def _kept(new: _T | Keep, old: _T) -> _T:
+    return old if new is KEEP else new
+
+
 @dataclass(frozen=True)
 class NewSettings:
     """What the settings page asks for. `target` and `min_bid` None: the rule book's default."""
@@ -40,6 +56,11 @@ class NewSettings:
     target: int | None
     min_bid: int | None
     meld_needs_trick: bool
+    # The other house rules (docs/rules.md); left out (KEEP), a change keeps the game's own.
+    deals: int | Keep | None = KEEP
+    bid_steps: str | Keep = KEEP
+    meld_counts_from: int | Keep | None = KEEP
+    spread: int | Keep | None = KEEP
 
 
 @dataclass(frozen=True)
@@ -99,6 +120,10 @@ def shown(settings: Settings, players: Mapping[str, str]) -> dict[str, Any]:
         "target": settings.target,
         "min_bid": settings.min_bid,
         "meld_needs_trick": settings.meld_needs_trick,
+        "deals": settings.deals,
+        "bid_steps": settings.bid_steps,
+        "meld_counts_from": settings.meld_counts_from,
+        "spread": settings.spread,
     }
 
 
@@ -113,7 +138,10 @@ def _candidate(game: Game, new: NewSettings) -> Game:
         min_bid=new.min_bid,
         first_dealer=new.first_dealer,
         meld_needs_trick=new.meld_needs_trick,
-        deals=game.deals,  # the game's length is set at its start (a club night's round)
+        deals=_kept(new.deals, game.deals),
+        bid_steps=_kept(new.bid_steps, game.bid_steps),
+        meld_counts_from=_kept(new.meld_counts_from, game.meld_counts_from),
+        spread=_kept(new.spread, game.spread),
     )
 
 

@@ -18,6 +18,8 @@ SEAT_LETTERS = {
 }
 
 SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
+#: The double deck's bid ladders (docs/rules.md, "Tens above 100 (house rule)").
+BID_STEP_NAMES = {"standard": _("The rule book's steps"), "tens_above_100": _("Tens above 100")}
 SUIT_NAMES = {"spades": _("Spades"), "hearts": _("Hearts"), "diamonds": _("Diamonds"), "clubs": _("Clubs")}
 
 MELD_NAMES = {

@@ -10,12 +10,14 @@ from django.utils.translation import gettext_lazy as _
 
 from core.fields import WholeNumberField
 from scoring.engine_messages import engine_message
-from scoring.labels import SEAT_NAMES
+from scoring.labels import BID_STEP_NAMES, SEAT_NAMES
 from scoring.models import Game
 from scoring.rules.errors import RecordError
 from scoring.rules.tables import (
     CHECK_SEATS,
     MAX_BID,
+    MAX_DEALS,
+    MAX_MELD_POINTS,
     MAX_NAME_LENGTH,
     MAX_TARGET,
     SEAT_ORDER,
@@ -23,6 +25,65 @@ from scoring.rules.tables import (
     setup_numbers,
 )
 from scoring.services.games import create_game
+
+#: The house rules a game may add (docs/rules.md), as the new-game form and the settings page ask.
+HOUSE_RULES = ("deals", "bid_steps", "meld_counts_from", "spread")
+
+
+def house_rule_fields() -> dict[str, forms.Field]:
+    """The fields of the house rules: each empty (or the rule book's steps) means off."""
+    return {
+        "deals": WholeNumberField(
+            label=_("Deals in the game"),
+            required=False,
+            min_value=1,
+            max_value=MAX_DEALS,
+            help_text=_(
+                "Empty: played to the target. A number: the game ends after that hand "
+                "(passed-out hands count)."
+            ),
+        ),
+        "bid_steps": forms.ChoiceField(
+            label=_("Bid steps"),
+            choices=list(BID_STEP_NAMES.items()),
+            initial="standard",
+            required=False,  # not sent: the rule book's steps
+            widget=forms.RadioSelect,
+            help_text=_("Double deck only. Tens above 100: as the rule book up to 100, then 110, 120, …"),
+        ),
+        "meld_counts_from": WholeNumberField(
+            label=_("Meld counts from"),
+            required=False,
+            min_value=1,
+            max_value=MAX_MELD_POINTS,
+            help_text=_(
+                "Empty: meld always counts. A number N: a side's meld counts only with at least N meld "
+                "and N trick points (20 is usual with a double deck)."
+            ),
+        ),
+        "spread": WholeNumberField(
+            label=_("Winning spread"),
+            required=False,
+            min_value=1,
+            max_value=MAX_TARGET,
+            help_text=_(
+                "Empty: none. A number: the game also ends when a side leads every other side "
+                "by that many points."
+            ),
+        ),
+    }
+
+
+def check_bid_steps(form: forms.Form, deck: str | None) -> None:
+    """Tens above 100 is a double-deck ladder: refused next to its field with a single deck."""
+    if form.cleaned_data.get("bid_steps") not in (None, "", "standard") and deck == "single":
+        form.add_error(
+            "bid_steps",
+            _(
+                "Tens above 100 is a ladder of the double deck: choose the double deck or the "
+                "rule book's steps."
+            ),
+        )
 
 
 class GameRulesForm(forms.Form):
@@ -61,9 +122,14 @@ class GameForm(GameRulesForm):
     same form posted twice (a second tap, Back and Start) opens the game it already made."""
 
     field_order = ["setup_token", "seats", "variant", "deck", "target", "min_bid", "name_N", "name_E"]
-    field_order += ["name_S", "name_W", "first_dealer", "meld_needs_trick"]
+    field_order += ["name_S", "name_W", "first_dealer", "meld_needs_trick", *HOUSE_RULES]
 
     setup_token = forms.UUIDField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.update(house_rule_fields())
+        self.order_fields(self.field_order)
 
     seats = forms.TypedChoiceField(
         label=_("Seats at the table"),
@@ -97,7 +163,11 @@ class GameForm(GameRulesForm):
                 else _("With 2 players only North and East play; choose one of them to deal first.")
             )
             self.add_error("first_dealer", message)
+        check_bid_steps(self, data.get("deck"))
         return data
+
+    def house_rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in HOUSE_RULES]
 
     def name_fields(self) -> list[forms.BoundField]:
         return [self[f"name_{seat}"] for seat in SEAT_ORDER]
@@ -122,11 +192,15 @@ class GameForm(GameRulesForm):
                 meld_needs_trick=data["meld_needs_trick"],
                 players={seat: name for seat, name in players.items() if name},
                 setup_token=data.get("setup_token"),
+                deals=data.get("deals"),
+                bid_steps=data.get("bid_steps") or "standard",
+                meld_counts_from=data.get("meld_counts_from"),
+                spread=data.get("spread"),
             )
         except IntegrityError:
             # The same setup form, posted twice at once: the other request made the game.
             return Game.objects.get(setup__token=data["setup_token"])
         except RecordError as error:
-            field = error.field.replace("players.", "name_")
+            field = error.field.replace("players.", "name_").removeprefix("options.")
             self.add_error(field if field in self.fields else None, engine_message(error))
             return None

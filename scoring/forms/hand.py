@@ -350,7 +350,10 @@ class HandForm(forms.Form):
         """The rule book's numbers this hand form adds up and steps by, for the phone's script
         (one json_script), from the engine's tables."""
         s = self.settings
-        return hand_numbers(deck=s.deck, min_bid=s.min_bid, seats=s.seats, chips_in_play=s.chips_in_play)
+        chips = s.chips_in_play
+        return hand_numbers(
+            deck=s.deck, min_bid=s.min_bid, seats=s.seats, chips_in_play=chips, bid_steps=s.bid_steps
+        )
 
     def trick_fields(self) -> list[forms.BoundField]:
         return [self[f"tricks_{side}"] for side in self.settings.sides]

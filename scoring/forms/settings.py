@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from core.fields import WholeNumberField
 from scoring import game_settings
 from scoring.engine_messages import engine_message
+from scoring.forms.game import check_bid_steps, house_rule_fields
 from scoring.labels import SEAT_NAMES
 from scoring.models import Game
 from scoring.rules.errors import RecordError
@@ -73,10 +74,16 @@ class GameSettingsForm(forms.Form):
             required=False,
             help_text=_("A side that takes no trick scores no meld."),
         )
+        # The house rules but the game's length (set at Start, shown above the form); the bid
+        # steps only where there is a choice, with a double deck.
+        for name, field in house_rule_fields().items():
+            if name == "deals" or (name == "bid_steps" and settings.deck != "double"):
+                continue
+            self.fields[name] = field
         if rules_locked:
             # A club night's table plays the night's rules: shown, not changed (a disabled field
             # keeps its initial value whatever a post says).
-            for name in ("target", "min_bid", "meld_needs_trick"):
+            for name in ("target", "min_bid", "meld_needs_trick", *self.house_rules):
                 field = self.fields[name]
                 field.disabled = True
                 field.initial = getattr(settings, name)
@@ -92,7 +99,23 @@ class GameSettingsForm(forms.Form):
             "target": settings.target,
             "min_bid": settings.min_bid,
             "meld_needs_trick": settings.meld_needs_trick,
+            "bid_steps": settings.bid_steps,
+            "meld_counts_from": settings.meld_counts_from,
+            "spread": settings.spread,
         }
+
+    @property
+    def house_rules(self) -> list[str]:
+        """The house rules this page changes (the length is set at Start)."""
+        return [name for name in ("bid_steps", "meld_counts_from", "spread") if name in self.fields]
+
+    def house_rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.house_rules]
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        check_bid_steps(self, self.settings.deck)
+        return self.cleaned_data
 
     def name_fields(self) -> list[forms.BoundField]:
         return [self[f"name_{seat}"] for seat in self.settings.seat_letters]
@@ -105,6 +128,9 @@ class GameSettingsForm(forms.Form):
             target=data["target"],
             min_bid=data["min_bid"],
             meld_needs_trick=data["meld_needs_trick"],
+            bid_steps=data.get("bid_steps") or "standard",
+            meld_counts_from=data.get("meld_counts_from"),
+            spread=data.get("spread"),
         )
 
     def add_record_error(self, error: RecordError) -> None:
@@ -116,18 +142,32 @@ class GameSettingsForm(forms.Form):
                 "With these settings the game ends after hand %(end)s, but hands up to %(last)s are "
                 "recorded. Delete the later hands first, or let the game run longer."
             ) % {"end": error.params.get("hand"), "last": self.game.hand_count}
-            # The target ends a game; the house rule changes the totals that reach it.
-            rule_changed = self.cleaned_data.get("meld_needs_trick") != self.settings.meld_needs_trick
-            default = default_target(self.settings.deck, self.settings.variant)
-            target = self.cleaned_data.get("target") or default
-            field = "meld_needs_trick" if rule_changed and target == self.settings.target else "target"
+            field = self._ending_field()
         elif error.hand is not None:
             problem = gettext("Hand %(hand)s: %(message)s") % {"hand": error.hand, "message": problem}
-            field = "min_bid" if error.code in ("bid_below_minimum", "bid_off_step") else ""
+            field = ""
+            if error.code in ("bid_below_minimum", "bid_off_step", "bid_off_tens"):
+                steps_changed = (self.cleaned_data.get("bid_steps") or "standard") != self.settings.bid_steps
+                field = "bid_steps" if error.code == "bid_off_tens" and steps_changed else "min_bid"
         else:
             head = error.field.split(".")[0]
             field = error.field.replace("players.", "name_") if head == "players" else head
+            field = error.field.removeprefix("options.") if head == "options" else field
         self.add_error(field if field in self.fields else None, problem)
+
+    def _ending_field(self) -> str:
+        """The setting that ends the game before hands already recorded: a winning spread or a
+        target that changed; else a rule that changed the totals that reach them."""
+        data = self.cleaned_data
+        default = default_target(self.settings.deck, self.settings.variant)
+        if "spread" in self.fields and data.get("spread") != self.settings.spread:
+            return "spread"
+        if (data.get("target") or default) != self.settings.target:
+            return "target"
+        for name in ("meld_counts_from", "meld_needs_trick"):
+            if name in self.fields and data.get(name) != getattr(self.settings, name):
+                return name
+        return "target"
 
     def error_summary(self) -> list[str]:
         """Every problem, each naming its field ("Minimum bid: Hand 3: …"), for the list next to Save."""

@@ -73,6 +73,19 @@ class Game(models.Model):
     # whose rounds are N hands starts its games with N (nights.rounds.start_round).
     deals = models.PositiveIntegerField(_("deals"), null=True, blank=True)
 
+    # The house rules of docs/rules.md, each off by default (a game without them scores as ever).
+    class BidSteps(models.TextChoices):
+        STANDARD = "standard", _("The rule book's steps")
+        TENS_ABOVE_100 = "tens_above_100", _("Tens above 100")  # as scoring.labels.BID_STEP_NAMES
+
+    bid_steps = models.CharField(
+        _("bid steps"), max_length=16, choices=BidSteps.choices, default=BidSteps.STANDARD
+    )
+    # "On the board": a side's meld counts from this much meld and this many trick points. None: always.
+    meld_counts_from = models.PositiveIntegerField(_("meld counts from"), null=True, blank=True)
+    # The game also ends when a side leads every other by this many points. None: no such end.
+    spread = models.PositiveIntegerField(_("winning spread"), null=True, blank=True)
+
     # The meld entry the table used last in this game (items picked or quick points per side):
     # the next hand's form opens in it. Only where chips are not in play (Check needs the items).
     class MeldMode(models.TextChoices):
@@ -172,11 +185,17 @@ class Game(models.Model):
     def settings_record(self) -> dict[str, Any]:
         """The record settings (docs/record-format.md) of this game (everything but players and hands).
 
-        `options.deals` only for a game of a fixed number of deals: the record of a game played to
-        the target stays as it always was."""
+        `options.deals` only for a game of a fixed number of deals, and each other house rule only
+        when the game plays it: the record of a game without them stays as it always was."""
         options: dict[str, Any] = {"meld_needs_trick": self.meld_needs_trick}
         if self.deals is not None:
             options["deals"] = self.deals
+        if self.bid_steps != Game.BidSteps.STANDARD:
+            options["bid_steps"] = self.bid_steps
+        if self.meld_counts_from is not None:
+            options["meld_counts_from"] = self.meld_counts_from
+        if self.spread is not None:
+            options["spread"] = self.spread
         return {
             "seats": self.seats,
             "variant": self.variant,

@@ -74,7 +74,8 @@ class GameResult:
     chips: Mapping[str, int]  # final chip totals, game chips included
     ended_after: int | None  # the hand number that ended the game
     #: Which rule ended it: "target" (docs/rules.md, "End of the game"), "deals" (the game's fixed
-    #: number of deals was played), or None while it goes on.
+    #: number of deals was played), "spread" (a side led every other by the game's spread), or
+    #: None while it goes on.
     ended_by: str | None = None
 
     @property
@@ -129,7 +130,7 @@ class GameResult:
         }
 
     def _outcome(self) -> dict[str, Any]:
-        return {
+        outcome = {
             "finished": self.finished,
             "reached": self.reached,
             "winner": self.winner,
@@ -137,6 +138,11 @@ class GameResult:
             "game_chips": dict(self.game_chips),
             "chips": dict(self.chips),
         }
+        if self.settings.ends_early:
+            # Only a game a house rule may end short of the target says how it ended, so the
+            # result of a game played to the target keeps its shape (docs/record-format.md).
+            outcome["ended_by"] = self.ended_by
+        return outcome
 
 
 #: What a hand's `result` can be (HandScore.result).
@@ -163,11 +169,20 @@ def score_hand(hand: Hand, settings: Settings) -> tuple[str, dict[str, int], Map
         return "passed", dict.fromkeys(sides, 0), won
 
     meld, tricks = hand.meld, hand.tricks
-    if settings.meld_needs_trick and kind != "conceded":
+    needs_trick = settings.meld_needs_trick and kind != "conceded"
+    floor = settings.meld_counts_from
+    if needs_trick or floor is not None:
+        # A side's meld counts only when every house rule the game plays allows it (docs/rules.md,
+        # "Meld needs a trick" and "Meld counts from N"); the meld shown stays in `hand.meld`.
         meld = dict(meld)
         for side in sides:
             took_a_trick = hand.tricks_won[side] > 0 if hand.tricks_won else tricks[side] > 0
-            if not took_a_trick:
+            no_trick = needs_trick and not took_a_trick
+            # On a concession nothing was played: the meld alone must reach N.
+            off_board = floor is not None and (
+                meld[side] < floor or (kind != "conceded" and tricks[side] < floor)
+            )
+            if no_trick or off_board:
                 meld[side] = 0
     points = {}
     for side in sides:
@@ -227,6 +242,17 @@ def _ahead(totals: Mapping[str, int]) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+def _ahead_by(totals: Mapping[str, int], spread: int) -> str | None:
+    """The side that leads every other side by at least `spread` points, or None.
+
+    >>> _ahead_by({"NS": 80, "EW": 30}, 50), _ahead_by({"N": 80, "E": 30, "S": 31}, 50)
+    ('NS', None)
+    """
+    ranked = sorted(totals.items(), key=itemgetter(1), reverse=True)
+    (leader, best), (_, second) = ranked[0], ranked[1]
+    return leader if best - second >= spread else None
+
+
 def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
     """Score checked hands in order; a hand after the end of the game is refused.
 
@@ -235,7 +261,9 @@ def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
 
     The game ends when a side reaches the target (docs/rules.md, "End of the game") or, in a game
     of a fixed number of deals, after hand `settings.deals` whatever the score: the side with the
-    most points then wins on points, and level points are a draw on points (no game chips).
+    most points then wins on points, and level points are a draw on points (no game chips). With
+    a spread S it also ends after a hand in which a side leads every other side by S points or
+    more: that side wins on points.
     """
     sides = settings.sides
     totals = dict.fromkeys(sides, 0)
@@ -246,7 +274,7 @@ def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
     ended_by: str | None = None
     after_end: int | None = None  # the first hand recorded after the end
     target, side_by_seat, seats = settings.target, settings.side_by_seat, settings.seats
-    deals = settings.deals
+    deals, spread = settings.deals, settings.spread
     letters = settings.seat_letters
     first = letters.index(settings.first_dealer)
     for hand in hands:
@@ -278,6 +306,13 @@ def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
             reached = _reached(totals, target, bidders)
             if reached is not None:
                 ended_after, ended_by = hand.number, "target"
+        if ended_after is None and spread is not None and result != "passed":
+            # A side that leads every other side by the spread wins on points (the target, above,
+            # decides first when it is reached in the same hand).
+            leader = _ahead_by(totals, spread)
+            if leader is not None:
+                reached = leader
+                ended_after, ended_by = hand.number, "spread"
         if ended_after is None and deals is not None and hand.number >= deals:
             # The last deal is played (a passed-out hand is a deal too): most points wins.
             reached = _ahead(totals)

@@ -67,6 +67,12 @@ MESSAGES: Final[Mapping[str, str | Plural]] = {
     "bid_off_step": gettext_noop(
         "bid %(bid)s is off its step: above %(top)s a double-deck bid is a multiple of 5"
     ),
+    "bid_off_tens": gettext_noop(
+        "bid %(bid)s is off its step: above %(top)s this game's bids are multiples of %(multiple)s"
+    ),
+    "bid_steps_single_deck": gettext_noop(
+        "%(name)s: %(value)s is a ladder of the double deck; a single-deck bid is any whole number"
+    ),
     "trump_required": gettext_noop("the bidder must name trump in Check Pinochle"),
     "conceded_has_field": gettext_noop("a conceded hand is not played, so it has no %(key)s"),
     # --- tricks ---

@@ -18,11 +18,10 @@ from scoring.rules.readers import an_object, one_of, refuse_unknown_keys, shown,
 from scoring.rules.settings import Settings
 from scoring.rules.tables import (
     COPIES,
-    DOUBLE_DECK_BY_ONES,
     MAX_BID,
     MAX_MELD_POINTS,
     SUITS,
-    bid_step_error,
+    bid_step_problem,
 )
 
 HandKind = Literal["played", "conceded", "passed", "nobid"]
@@ -92,11 +91,18 @@ def parse_hand(data: object, number: int, settings: Settings) -> Hand:
             bid = whole_number(bid, "bid", number, low=0, high=MAX_BID)
         min_bid = settings.min_bid
         # Only a bid below the minimum or a double-deck bid can be off its step.
-        if (bid < min_bid or settings.deck == "double") and bid_step_error(bid, min_bid, settings.deck):
-            code = "bid_below_minimum" if bid < min_bid else "bid_off_step"
-            raise RecordError.of(
-                code, field="bid", hand=number, bid=bid, min_bid=min_bid, top=min_bid + DOUBLE_DECK_BY_ONES
-            )
+        if bid < min_bid or settings.deck == "double":
+            problem = bid_step_problem(bid, min_bid, settings.deck, settings.bid_steps)
+            if problem is not None:
+                kind_of_step = problem[0]
+                code = (
+                    "bid_below_minimum"
+                    if kind_of_step == "bid_below_minimum"
+                    else "bid_off_tens"
+                    if kind_of_step == "bid_off_tens"
+                    else "bid_off_step"
+                )
+                raise RecordError.of(code, field="bid", hand=number, params=problem[1])
         kind = "conceded" if conceded else "played"
 
     trump = raw.get("trump")

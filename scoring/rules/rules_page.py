@@ -130,7 +130,7 @@ def game_chip_rows(rows: int = 3) -> list[tuple[int, int, int]]:
     return table
 
 
-def bid_run(start: int, min_bid: int, deck: str, count: int) -> list[int]:
+def bid_run(start: int, min_bid: int, deck: str, count: int, *, steps: str = "standard") -> list[int]:
     """`count` legal bids from `start` upwards, as the stepper's "+" goes.
 
     >>> bid_run(58, 50, "double", 5)
@@ -138,7 +138,7 @@ def bid_run(start: int, min_bid: int, deck: str, count: int) -> list[int]:
     """
     bids = [start]
     while len(bids) < count:
-        bids.append(next_bid(bids[-1], min_bid, deck))
+        bids.append(next_bid(bids[-1], min_bid, deck, steps))
     return bids
 
 

@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 from scoring.rules.errors import RecordError
 from scoring.rules.readers import an_object, one_of, refuse_unknown_keys, shown, true_or_false, whole_number
 from scoring.rules.tables import (
+    BID_STEPS,
     CHECK_SEATS,
     DECKS,
     MAX_BID,
     MAX_DEALS,
+    MAX_MELD_POINTS,
     MAX_NAME_LENGTH,
     MAX_TARGET,
     SEAT_COUNTS,
@@ -31,7 +33,7 @@ from scoring.rules.tables import (
 _GAME_KEYS = frozenset(
     {"seats", "variant", "deck", "target", "min_bid", "first_dealer", "players", "options", "hands"}
 )
-_OPTION_KEYS = frozenset({"meld_needs_trick", "deals"})
+_OPTION_KEYS = frozenset({"meld_needs_trick", "deals", "bid_steps", "meld_counts_from", "spread"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,15 @@ class Settings:
     #: A game of a fixed number of deals: it ends after hand `deals` (passed-out hands count) unless
     #: the target ended it sooner. None: the game is played to the target only.
     deals: int | None = None
+    #: The double deck's bid ladder (docs/rules.md, "Bid steps"): "standard" (the rule book's) or
+    #: "tens_above_100" (house rule: above 100 only multiples of 10).
+    bid_steps: str = "standard"
+    #: "On the board" (docs/rules.md, "Meld counts from N (house rule)"): a side's meld counts only
+    #: when it is at least N and the side took at least N trick points in the hand. None: always.
+    meld_counts_from: int | None = None
+    #: The game also ends after a hand in which a side leads every other side by at least this
+    #: many points (docs/rules.md, "A winning spread (house rule)"). None: no such end.
+    spread: int | None = None
 
     # Derived once here rather than on every use: the engine reads them for every hand.
     chips_in_play: bool = field(init=False)
@@ -79,6 +90,11 @@ class Settings:
     def fell_back(self) -> bool:
         """True when Check Pinochle was asked for with a double deck and is played without chips."""
         return self.requested_variant != self.variant
+
+    @property
+    def ends_early(self) -> bool:
+        """True when a rule besides the target may end the game (a fixed number of deals, a spread)."""
+        return self.deals is not None or self.spread is not None
 
     def dealer(self, number: int) -> str:
         """The seat that deals hand `number` (1-based): clockwise from the first dealer."""
@@ -118,6 +134,9 @@ def parse_settings(data: object) -> Settings:
     options = record.get("options")
     meld_needs_trick = False
     deals: int | None = None
+    bid_steps = "standard"
+    meld_counts_from: int | None = None
+    spread: int | None = None
     if options is not None:
         options = an_object(options, "options", None)
         refuse_unknown_keys(options, _OPTION_KEYS, None, "options")
@@ -125,6 +144,17 @@ def parse_settings(data: object) -> Settings:
             meld_needs_trick = true_or_false(options["meld_needs_trick"], "options.meld_needs_trick", None)
         if options.get("deals") is not None:
             deals = whole_number(options["deals"], "options.deals", None, low=1, high=MAX_DEALS)
+        if options.get("bid_steps") is not None:
+            bid_steps = one_of(options["bid_steps"], "options.bid_steps", None, BID_STEPS)
+            if bid_steps != "standard" and deck != "double":
+                name = "options.bid_steps"
+                raise RecordError.of("bid_steps_single_deck", field=name, name=name, value=bid_steps)
+        if options.get("meld_counts_from") is not None:
+            meld_counts_from = whole_number(
+                options["meld_counts_from"], "options.meld_counts_from", None, low=1, high=MAX_MELD_POINTS
+            )
+        if options.get("spread") is not None:
+            spread = whole_number(options["spread"], "options.spread", None, low=1, high=MAX_TARGET)
     players: dict[str, str] = {}
     raw_players = record.get("players")
     if raw_players is not None:
@@ -139,4 +169,18 @@ def parse_settings(data: object) -> Settings:
                     "player_name_too_long", field=f"players.{seat}", seat=seat, max=MAX_NAME_LENGTH
                 )
             players[seat] = name
-    return Settings(seats, variant, requested, deck, target, min_bid, first, meld_needs_trick, players, deals)
+    return Settings(
+        seats,
+        variant,
+        requested,
+        deck,
+        target,
+        min_bid,
+        first,
+        meld_needs_trick,
+        players,
+        deals,
+        bid_steps=bid_steps,
+        meld_counts_from=meld_counts_from,
+        spread=spread,
+    )

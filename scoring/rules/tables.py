@@ -97,6 +97,13 @@ def default_min_bid(deck: str) -> int:
 DOUBLE_DECK_BY_ONES: Final = 10
 DOUBLE_DECK_BID_MULTIPLE: Final = 5
 
+#: The double deck's bid ladders (docs/rules.md, "Bid steps"): the rule book's, or the house rule
+#: "tens above 100" (as the rule book's up to 100, above it only multiples of 10).
+BID_STEPS: Final = ("standard", "tens_above_100")
+TENS_ABOVE: Final = 100
+TENS_MULTIPLE: Final = 10
+TENS: Final = "tens_above_100"
+
 
 def bid_ladder(min_bid: int, deck: str) -> tuple[int, int | None, int]:
     """The legal bids as data for the phone's stepper: (minimum, by ones up to, then multiples of).
@@ -109,37 +116,72 @@ def bid_ladder(min_bid: int, deck: str) -> tuple[int, int | None, int]:
     return min_bid, None, 1
 
 
-def bid_step_error(bid: int, min_bid: int, deck: str) -> str | None:
-    """Why a bid is off its step, or None when it is a legal bid.
+def bid_rungs(deck: str, steps: str = "standard") -> list[tuple[int, int]]:
+    """The further rungs of a house-rule ladder: (above this bid, only multiples of this), on top
+    of `bid_ladder`. Empty for the rule book's ladder or a single deck.
 
-    Single deck: any integer from the minimum. Double deck: by ones up to min_bid + 10,
-    then multiples of 5 (with the default minimum: 50, 51, ... 60, 65, 70, ...).
+    >>> bid_rungs("double", "tens_above_100"), bid_rungs("double"), bid_rungs("single", "tens_above_100")
+    ([(100, 10)], [], [])
+    """
+    if deck == "double" and steps == "tens_above_100":
+        return [(TENS_ABOVE, TENS_MULTIPLE)]
+    return []
+
+
+def bid_step_problem(
+    bid: int, min_bid: int, deck: str, steps: str = "standard"
+) -> tuple[str, dict[str, int]] | None:
+    """Why a bid is off its ladder, as the engine's error code and its values, or None when legal.
+
+    Single deck: any integer from the minimum. Double deck: by ones up to min_bid + 10, then
+    multiples of 5 (with the default minimum: 50, 51, ... 60, 65, 70, ...); with the house rule
+    "tens above 100" only multiples of 10 above 100 (... 95, 100, 110, 120, ...). The minimum bid
+    itself is always a legal bid.
+
+    >>> bid_step_problem(105, 50, "double", "tens_above_100")
+    ('bid_off_tens', {'bid': 105, 'top': 100, 'multiple': 10})
+    >>> bid_step_problem(105, 50, "double") is None  # the rule book's ladder
+    True
     """
     if bid < min_bid:
-        return sentence("bid_below_minimum", {"bid": bid, "min_bid": min_bid})
+        return "bid_below_minimum", {"bid": bid, "min_bid": min_bid}
+    if bid == min_bid:
+        return None
+    for above, multiple in bid_rungs(deck, steps):
+        if bid > above:
+            if bid % multiple:
+                return "bid_off_tens", {"bid": bid, "top": above, "multiple": multiple}
+            return None  # a multiple of 10 is a multiple of 5 too
     _, by_ones_to, multiple = bid_ladder(min_bid, deck)
     if by_ones_to is not None and bid > by_ones_to and bid % multiple:
-        return sentence("bid_off_step", {"bid": bid, "top": by_ones_to})
+        return "bid_off_step", {"bid": bid, "top": by_ones_to}
     return None
 
 
-def next_bid(bid: int, min_bid: int, deck: str) -> int:
+def bid_step_error(bid: int, min_bid: int, deck: str, steps: str = "standard") -> str | None:
+    """Why a bid is off its step (the engine's sentence), or None when it is a legal bid
+    (`bid_step_problem`)."""
+    problem = bid_step_problem(bid, min_bid, deck, steps)
+    return None if problem is None else sentence(*problem)
+
+
+def next_bid(bid: int, min_bid: int, deck: str, steps: str = "standard") -> int:
     """The next legal bid above `bid` (the stepper's "+")."""
     candidate = max(bid + 1, min_bid)
-    while bid_step_error(candidate, min_bid, deck):
+    while bid_step_problem(candidate, min_bid, deck, steps):
         candidate += 1
     return candidate
 
 
-def previous_bid(bid: int, min_bid: int, deck: str) -> int:
+def previous_bid(bid: int, min_bid: int, deck: str, steps: str = "standard") -> int:
     """The legal bid below `bid`, never below the minimum (the stepper's "−")."""
     candidate = bid - 1
-    while candidate > min_bid and bid_step_error(candidate, min_bid, deck):
+    while candidate > min_bid and bid_step_problem(candidate, min_bid, deck, steps):
         candidate -= 1
     return max(candidate, min_bid)
 
 
-def step_bid(bid: int | None, min_bid: int, deck: str, *, up: bool) -> int:
+def step_bid(bid: int | None, min_bid: int, deck: str, *, up: bool, steps: str = "standard") -> int:
     """The bid stepper's "+" (`up`) or "−": the next legal bid from `bid` (a bid below the minimum,
     or none, steps to the minimum), never above MAX_BID.
 
@@ -147,13 +189,15 @@ def step_bid(bid: int | None, min_bid: int, deck: str, *, up: bool) -> int:
     (65, 60)
     >>> step_bid(None, 20, "single", up=True)
     20
+    >>> step_bid(100, 50, "double", up=True, steps="tens_above_100")
+    110
     """
     bid = min(bid or 0, MAX_BID)
     if bid < min_bid:
         return min_bid
     if up:
-        return min(next_bid(bid, min_bid, deck), MAX_BID)
-    return previous_bid(bid, min_bid, deck)
+        return min(next_bid(bid, min_bid, deck, steps), MAX_BID)
+    return previous_bid(bid, min_bid, deck, steps)
 
 
 def contract_chips(bid: int) -> int:
@@ -167,14 +211,24 @@ def contract_chips(bid: int) -> int:
     return 4 + 3 * ((bid - 25) // 5)
 
 
-def trick_points_needed(bid: int, meld: int) -> int:
+def trick_points_needed(bid: int, meld: int, counts_from: int | None = None) -> int:
     """What the bidders must take in trick points to make `bid` with `meld` (docs/rules.md,
     "Scoring a hand"): the bid less their meld, never below nothing.
 
     >>> trick_points_needed(27, 21), trick_points_needed(20, 30)
     (6, 0)
+
+    With "meld counts from N" (`counts_from`) the meld counts only from N trick points on, and a
+    meld below N not at all: bid 55, meld 40, N 20 needs 20 (not 15); meld 15 needs all 55.
+
+    >>> trick_points_needed(55, 40, 20), trick_points_needed(55, 15, 20), trick_points_needed(70, 30, 20)
+    (20, 55, 40)
     """
-    return max(bid - meld, 0)
+    if counts_from is None:
+        return max(bid - meld, 0)
+    if meld < counts_from:
+        return max(bid, 0)
+    return min(max(bid - meld, counts_from), max(bid, 0))
 
 
 def game_chips(lead: int) -> int:
@@ -275,7 +329,9 @@ def setup_numbers() -> dict[str, object]:
     }
 
 
-def hand_numbers(*, deck: str, min_bid: int, seats: int, chips_in_play: bool) -> dict[str, object]:
+def hand_numbers(
+    *, deck: str, min_bid: int, seats: int, chips_in_play: bool, bid_steps: str = "standard"
+) -> dict[str, object]:
     """What the phone's hand form adds up and steps by, straight from the tables above: the bid
     ladder, the trick points to share (one side typed, the rest to the other; all of them on a
     slam), the meld items' points and chips and the roundhouse's chips.
@@ -283,10 +339,21 @@ def hand_numbers(*, deck: str, min_bid: int, seats: int, chips_in_play: bool) ->
     >>> numbers = hand_numbers(deck="double", min_bid=50, seats=4, chips_in_play=False)
     >>> numbers["bid"], numbers["trick_points"]
     ({'min': 50, 'by_ones_to': 60, 'multiple': 5, 'max': 9999}, 50)
+
+    A house-rule ladder adds its rungs, each "above this bid only multiples of that":
+
+    >>> tens = hand_numbers(deck="double", min_bid=50, seats=2, chips_in_play=False, bid_steps=TENS)
+    >>> tens["bid"]["rungs"]
+    [{'above': 100, 'multiple': 10}]
     """
     minimum, by_ones_to, multiple = bid_ladder(min_bid, deck)
+    ladder: dict[str, object] = {"min": minimum, "by_ones_to": by_ones_to, "multiple": multiple}
+    ladder["max"] = MAX_BID
+    rungs = bid_rungs(deck, bid_steps)
+    if rungs:
+        ladder["rungs"] = [{"above": above, "multiple": step} for above, step in rungs]
     return {
-        "bid": {"min": minimum, "by_ones_to": by_ones_to, "multiple": multiple, "max": MAX_BID},
+        "bid": ladder,
         "trick_points": TRICK_POINTS[deck],
         "tricks_per_hand": TRICKS_PER_HAND[deck][seats],
         "seats": seats,

@@ -25,6 +25,8 @@ def end_reason(result: GameResult) -> list[SafeString]:
         lines = _deals_reason(result, number)
     elif reached is None:
         return []
+    elif result.ended_by == "spread":
+        lines = [_spread_reason(result, reached, number)]
     else:
         lines = _target_reason(result, reached, number)
     if result.settings.chips_in_play and result.winner is not None:
@@ -69,6 +71,19 @@ def _deals_reason(result: GameResult, number: int) -> list[SafeString]:
             number,
         )
     return [_html(message, params)]
+
+
+def _spread_reason(result: GameResult, reached: str, number: int) -> SafeString:
+    """The game ended when a side led every other side by the game's spread (a house rule)."""
+    scores = mark_safe(
+        " · ".join(_nobreak(f"{side_short(side)} {result.scores[side]}") for side in result.settings.sides)
+    )
+    params = {"side": _nobreak(side_short(reached)), "spread": result.settings.spread, "number": number}
+    if len(reached) == 1:  # one player on their own
+        message = _("%(side)s leads by %(spread)s or more after hand %(number)s: wins on points, %(scores)s.")
+    else:
+        message = _("%(side)s lead by %(spread)s or more after hand %(number)s: win on points, %(scores)s.")
+    return _html(message, {**params, "scores": scores})
 
 
 def _target_reason(result: GameResult, reached: str, number: int) -> list[SafeString]:

@@ -38,7 +38,7 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
         lines.append(f"{headline} · {others}" if others else headline)
         if hand.result != "conceded":
             # What the bidders had to take in tricks: the bid less their meld (as the engine counted it).
-            need = trick_points_needed(int(data["bid"]), hand.meld[bidders])
+            need = trick_points_needed(int(data["bid"]), hand.meld[bidders], result.settings.meld_counts_from)
             if alone:
                 needed = ngettext(
                     "%(side)s needed %(need)d trick point (bid %(bid)s − meld %(meld)d) and took %(took)d.",
@@ -52,15 +52,15 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
                     "they took %(took)d.",
                     need,
                 )
+            params = {
+                "side": side_short(bidders),
+                "need": need,
+                "bid": bid,
+                "meld": hand.meld[bidders],
+                "took": hand.tricks[bidders],
+            }
             lines.append(
-                needed
-                % {
-                    "side": side_short(bidders),
-                    "need": need,
-                    "bid": bid,
-                    "meld": hand.meld[bidders],
-                    "took": hand.tricks[bidders],
-                }
+                needed % params + _on_the_board(result.settings, int(data["bid"]), hand.meld[bidders])
             )
     if result.settings.chips_in_play and hand.result != "passed":
         chips = ", ".join(f"{side_short(side)} {hand.chips[side]:+d}" for side in sides)
@@ -71,6 +71,13 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
         lines.append(
             _("This is the game's last deal (%(deals)d): the game ends after it.") % {"deals": number}
         )
+    elif result.ended_after == number and result.ended_by == "spread" and result.reached:
+        spread_ends = (
+            _("This hand ends the game: %(side)s leads by the winning spread of %(spread)d.")
+            if len(result.reached) == 1
+            else _("This hand ends the game: %(side)s lead by the winning spread of %(spread)d.")
+        )
+        lines.append(spread_ends % {"side": side_short(result.reached), "spread": result.settings.spread})
     elif result.ended_after == number and result.reached:
         ends = (
             _("This hand ends the game: %(side)s reaches the target.")
@@ -111,16 +118,32 @@ def need_before_tricks(
     return bidders_need(result, replace or len(stored) + 1, data)
 
 
+def _on_the_board(settings: Settings, bid: int, meld: int) -> str:
+    """The note "Meld counts from N: …" after the bidders' need when that house rule makes the need
+    more than the bid less the meld (docs/rules.md, "Meld counts from N (house rule)"); else ""."""
+    floor = settings.meld_counts_from
+    if floor is None or trick_points_needed(bid, meld, floor) == trick_points_needed(bid, meld):
+        return ""
+    return " " + _(
+        "Meld counts from %(number)d: only with at least %(number)d meld and %(number)d trick points."
+    ) % {"number": floor}
+
+
 def bidders_need(result: GameResult, number: int, data: Mapping[str, Any]) -> str:
     """What the bidders must take in tricks: the bid less their meld, as the engine counts it."""
     hand = result.hands[number - 1]
     bidders = hand.bidding_side
     if bidders is None:
         return ""
-    meld = hand.meld[bidders]
+    return _bidders_need(result, bidders, hand.meld[bidders], data) + _on_the_board(
+        result.settings, int(data["bid"]), hand.meld[bidders]
+    )
+
+
+def _bidders_need(result: GameResult, bidders: str, meld: int, data: Mapping[str, Any]) -> str:
     params = {
         "side": side_short(bidders),
-        "need": trick_points_needed(int(data["bid"]), meld),
+        "need": trick_points_needed(int(data["bid"]), meld, result.settings.meld_counts_from),
         "bid": data["bid"],
         "meld": meld,
     }

@@ -26,11 +26,15 @@ def create_game(
     players: Mapping[str, str],
     setup_token: uuid.UUID | None = None,
     deals: int | None = None,
+    bid_steps: str = "standard",
+    meld_counts_from: int | None = None,
+    spread: int | None = None,
 ) -> Game:
     """Start a game; its settings are checked by the engine first (RecordError names the field).
 
     `deals`: a game of that many deals (docs/rules.md, "A fixed number of deals"); None plays to
-    the target.
+    the target. `bid_steps`, `meld_counts_from` and `spread`: the house rules of the same names
+    (docs/rules.md), off by default.
 
     `setup_token` is the setup form's one-time token: a second game with the same token is refused
     by a unique constraint (IntegrityError), so the caller opens the first one instead.
@@ -44,6 +48,9 @@ def create_game(
         first_dealer=first_dealer,
         meld_needs_trick=meld_needs_trick,
         deals=deals,
+        bid_steps=bid_steps,
+        meld_counts_from=meld_counts_from,
+        spread=spread,
     )
     settings = parse_settings({**game.settings_record(), "players": dict(players)})
     game.save()

@@ -70,7 +70,16 @@ def preview_hand(
 SUMMARY_FIELDS = ("hand_count", "finished", "winner", "scores", "chip_totals")
 #: The game's settings that may change after Start (scoring/game_settings.py); seats, variant
 #: and deck never change.
-SETTINGS_FIELDS = ("target", "min_bid", "first_dealer", "meld_needs_trick")
+SETTINGS_FIELDS = (
+    "target",
+    "min_bid",
+    "first_dealer",
+    "meld_needs_trick",
+    "deals",
+    "bid_steps",
+    "meld_counts_from",
+    "spread",
+)
 
 
 def summary_fields(result: GameResult) -> dict[str, Any]:

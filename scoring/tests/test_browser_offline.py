@@ -89,6 +89,28 @@ def test_the_double_deck_stepper_follows_the_rule_books_steps(live_server, page:
     expect(bid).to_have_value("59")
 
 
+def test_the_stepper_follows_the_tens_above_100_the_game_chose(live_server, page: Page):
+    """Tens above 100 (a house rule of the new-game page): from 95 "+" goes 100, then 110, 120
+    (not 105); "−" comes back 110, 100."""
+    page.goto(live_server.url + "/games/new")
+    page.get_by_role("group", name="Deck").get_by_text("Double", exact=False).first.click()
+    page.get_by_role("group", name="Bid steps").get_by_text("Tens above 100").click()
+    for seat, name in NAMES.items():
+        page.get_by_role("textbox", name=seat).fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    bid = page.get_by_role("spinbutton", name="Bid")
+    bid.fill("95")
+    seen = []
+    for _ in range(3):
+        page.get_by_role("button", name="Raise bid").click()
+        seen.append(int(bid.input_value()))
+    assert seen == [100, 110, 120]
+    page.get_by_role("button", name="Lower bid").click()
+    page.get_by_role("button", name="Lower bid").click()
+    expect(bid).to_have_value("100")
+    expect(page.get_by_text("above 100 in steps of 10")).to_be_visible()
+
+
 def test_a_reload_in_the_middle_of_a_hand_brings_the_draft_back_until_it_is_discarded(
     live_server, page: Page
 ):

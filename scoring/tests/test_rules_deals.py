@@ -128,3 +128,33 @@ def test_it_refuses_a_length_that_is_not_a_number_of_deals_naming_the_field(valu
     with pytest.raises(RecordError) as refused:
         check_record(record([], value))
     assert refused.value.field == "options.deals"
+
+
+def test_the_result_says_the_last_deal_ended_the_game():
+    """Deals 2: N–S make 20 with 10 meld + 15 tricks (+25, E–W +10), twice: N–S 50 · E–W 20, far
+    from 150. The game ends after hand 2 and the result says it was the deals that ended it."""
+    result = score_record(record([NS_MAKES, NS_MAKES], 2))["result"]
+    assert result["scores"] == {"NS": 50, "EW": 20}
+    assert (result["finished"], result["winner"], result["ended_by"]) == (True, "NS", "deals")
+
+
+def test_the_result_of_a_game_of_deals_still_going_says_nothing_ended_it():
+    result = score_record(record([NS_MAKES], 2))["result"]
+    assert (result["finished"], result["ended_by"]) == (False, None)
+
+
+def test_a_passed_out_hand_is_a_deal_and_the_last_deal_pays_game_chips_in_check_pinochle():
+    """Check Pinochle, deals 3, target 100. Hand 1 (the worked example): N–S +36, E–W +20, chips
+    N–S +4. Hand 2 passed out: a deal. Hand 3: E bids 20 with a trump marriage (4), E–W take 20:
+    4 + 20 = 24 ≥ 20, made, +24; N–S meld nothing and take 5, +5. Totals N–S 41 · E–W 44.
+    Hand 3's chips: E–W 2 (contract up to 24), so chips N–S 4 − 2 = +2. After the last deal E–W
+    lead by 3 and win 10 + ⌈3 / 10⌉ = 11 game chips: final N–S 2 − 11 = −9 · E–W +9, E–W win."""
+    hand_3 = {
+        "bidder": "E", "bid": 20, "trump": "clubs", "melds": {"E": ["trump_marriage"]},
+        "tricks": {"NS": 5, "EW": 20},
+    }  # fmt: skip
+    result = score_record(record([CHECK_HAND_1, {"passed": True}, hand_3], 3, variant="check"))["result"]
+    assert result["scores"] == {"NS": 41, "EW": 44}
+    assert result["game_chips"] == {"NS": -11, "EW": 11}
+    assert result["chips"] == {"NS": -9, "EW": 9}
+    assert (result["finished"], result["winner"], result["ended_by"]) == (True, "EW", "deals")

@@ -322,5 +322,7 @@ def _step_bid(post: QueryDict, settings: Settings) -> tuple[QueryDict, bool]:
     data = post.copy()
     # Plain digits only, as the bid field reads them (`25_0` is not 250).
     bid = strict_input.whole_number(data.get("bid", ""))
-    data["bid"] = str(step_bid(bid, settings.min_bid, settings.deck, up=step == "bid_up"))
+    data["bid"] = str(
+        step_bid(bid, settings.min_bid, settings.deck, up=step == "bid_up", steps=settings.bid_steps)
+    )
     return data, True

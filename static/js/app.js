@@ -86,7 +86,9 @@
   // The bid's − / +: stepped here by the rule book's ladder (no round trip per tap); without
   // this script the buttons post to the preview, which steps on the server.
   function stepBid(bid, ladder, up) {
-    const legal = function (b) { return ladder.by_ones_to === null || b <= ladder.by_ones_to || b % ladder.multiple === 0; };
+    // A house-rule ladder adds rungs: above each rung's bid only its multiples (the minimum stays legal).
+    const onRungs = function (b) { return (ladder.rungs || []).every(function (r) { return b <= r.above || b % r.multiple === 0; }); };
+    const legal = function (b) { return (ladder.by_ones_to === null || b <= ladder.by_ones_to || b % ladder.multiple === 0) && onRungs(b); };
     if (isNaN(bid) || bid < ladder.min) return ladder.min;
     let next = bid;
     if (up) {

@@ -27,7 +27,7 @@ from django.db.models.signals import pre_save
 from core import strict_input
 from league.management.commands.backup import kept_models
 from scoring.models import Game
-from scoring.rules import RecordError
+from scoring.rules.errors import RecordError
 from scoring.services.results import score
 
 #: The highest id a restored row may have: far beyond any club's, and it leaves PostgreSQL's
