@@ -6,12 +6,12 @@ trump is chosen every hand (quick points too). Kinds: Check Pinochle with melds 
 standard 4 seats with melds picked (10), standard quick meld points per player (10), 4 seats
 double deck with melds picked (6), and three corrections of one hand's trick points from the game
 page (its history row, Edit, the field, Save). Melds are entered as a person at the table would:
-the bidder's seat first, then the other seats down the page. A tap is a click on a control
-(focusing a number field to type in it is a tap too); a typed field is one filled by the
-keyboard; screens scrolled is the distance the page had to move to bring the next control into
-view, in screen heights, summed over the hand. After each Save it also records how far
-the page is from showing "Hand N saved", the totals and the next hand's first control (the aim:
-0 screens).
+the bidder's seat first, then the other seats, each item with a tap on its count in the grid. A
+tap is a click on a control (focusing a number field to type in it is a tap too); a typed field
+is one filled by the keyboard; screens scrolled is the distance the page had to move to bring
+the next control into view, in screen heights, summed over the hand. After each Save it also
+records how far the page is from showing "Hand N saved", the totals and the next hand's first
+control (the aim: 0 screens).
 
 Run: .venv/bin/python bench/taps.py   (a runserver on 127.0.0.1 with a throwaway SQLite file;
 stopped by its PID). Prints median and worst per kind and screen size, one line each:
@@ -21,6 +21,7 @@ stopped by its PID). Prints median and worst per kind and screen size, one line 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import statistics
 import subprocess
@@ -105,19 +106,18 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
                     phone.type(
                         f.locator(".meld-quick").get_by_role("spinbutton", name=seat, exact=True), points
                     )
-        # The bidder's seat first (choosing the bidder opens it), then the others down the page.
+        # The bidder's seat first, then the others; every seat's counts are on the page at once (a
+        # tap counts one more), the doubles and more behind one tap for all seats.
         melds = hand.get("melds", {})
         order = sorted(melds, key=lambda seat: (seat != hand["bidder"], SEATS.index(seat)))
         for seat, items in ((seat, melds[seat]) for seat in order):
-            details = f.locator("details.seat-melds").filter(has=page.locator("summary", has_text=seat))
-            if details.get_attribute("open") is None:
-                phone.tap(details.locator("summary").first)
             for item, count in items.items():
-                rare = details.locator("details.rare-melds")
+                rare = f.locator("details.rare-melds")
                 if item.startswith("Double") and rare.get_attribute("open") is None:
                     phone.tap(rare.locator(":scope > summary"))
+                button = f.get_by_role("button", name=re.compile("^" + re.escape(f"{item}, {seat}:")))
                 for _ in range(count):
-                    phone.tap(details.get_by_role("button", name=f"One more: {item}", exact=True))
+                    phone.tap(button)
         tricks = f.get_by_role("group", name="Trick points", exact=False)
         side, points = next(iter(hand["tricks"].items()))
         phone.type(tricks.get_by_role("spinbutton", name=side, exact=True), points)

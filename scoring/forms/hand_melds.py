@@ -121,3 +121,65 @@ def _count(value: object) -> int:
         return int(str(value or 0))
     except ValueError:
         return 0
+
+
+class MeldCell(TypedDict):
+    """One seat's count of one item in the grid."""
+
+    row: MeldRow
+    seat: str
+    seat_label: str
+
+
+class MeldGridRow(TypedDict):
+    """One meld item across the seats: its name, worth and one count per seat."""
+
+    item: str
+    label: StrOrPromise
+    points: int
+    chips: int
+    cells: list[MeldCell]
+
+
+class MeldGrid(TypedDict):
+    """Every seat's meld counts at once: the common items, the doubles behind one tap and (double
+    deck) the triples and quadruples behind one more, each a row with one count per seat."""
+
+    seats: list[MeldSeat]
+    common: list[MeldGridRow]
+    rare: list[MeldGridRow]
+    rare_open: bool
+    higher: list[MeldGridRow]
+    higher_open: bool
+    errors: list[tuple[str, str]]
+
+
+def meld_grid(seats: list[MeldSeat]) -> MeldGrid:
+    """The seats' pickers turned around: one row per item, one count per seat."""
+
+    def rows(level: Callable[[int], bool]) -> list[MeldGridRow]:
+        first = seats[0]["rows"]
+        return [
+            {
+                "item": row["item"],
+                "label": row["label"],
+                "points": row["points"],
+                "chips": row["chips"],
+                "cells": [
+                    {"row": seat["rows"][index], "seat": seat["seat"], "seat_label": seat["label"]}
+                    for seat in seats
+                ],
+            }
+            for index, row in enumerate(first)
+            if level(row["level"])
+        ]
+
+    return {
+        "seats": seats,
+        "common": rows(lambda level: level == 1),
+        "rare": rows(lambda level: level == 2),
+        "rare_open": any(seat["rare_open"] for seat in seats),
+        "higher": rows(lambda level: level > 2),
+        "higher_open": any(seat["higher_open"] for seat in seats),
+        "errors": [(seat["label"], error) for seat in seats for error in seat["errors"]],
+    }

@@ -1,6 +1,6 @@
 // The game page's view after a save: the phone shows the outcome of the save at the top of the
 // screen ("Hand N saved", or why not, or a question to answer first), and the Undo gives way to "Edit hand N"
-// after a short while; choosing the bidder opens the bidder's meld seat. Additive to
+// after a short while. Additive to
 // table.js: it only listens for new content. (The meld mode is remembered by the server, per game.)
 (function () {
   "use strict";
@@ -17,16 +17,6 @@
       undo.classList.add("expired");
     }, seconds * 1000);
   }
-
-  // Choosing the bidder opens the bidder's meld seat (one tap less), unless a seat is open already.
-  document.addEventListener("change", function (event) {
-    const input = event.target;
-    if (!input.matches || !input.matches("input[name=bidder]")) return;
-    const form = input.closest("form");
-    if (!form || form.querySelector("details.seat-melds[open]")) return;
-    const seat = form.querySelector('details.seat-melds[data-seat="' + input.value + '"]');
-    if (seat) seat.open = true;
-  });
 
   // The outcome of a save (saved, not saved and why, a question to answer) at the top of the
   // screen, and focused: never drawn out of sight above a form that is still ready to save.
