@@ -55,12 +55,17 @@ class Phone:
     page: Page
     height: int
     now: Count = field(default_factory=Count)
+    last_y: float = 0.0  # where the page was after the last tap: the page's own moves count too
+
+    def begin(self) -> None:
+        self.now = Count()
+        self.last_y = self.page.evaluate("window.scrollY")
 
     def _reach(self, target: Locator) -> None:
         before = self.page.evaluate("window.scrollY")
         target.scroll_into_view_if_needed()
         after = self.page.evaluate("window.scrollY")
-        self.now.scrolled += abs(after - before) / self.height
+        self.now.scrolled += (abs(before - self.last_y) + abs(after - before)) / self.height
         if os.environ.get("TAPS_DEBUG") and after != before:
             print(f"  scrolled {before:.0f} -> {after:.0f} for {target}", file=sys.stderr)
 
@@ -68,13 +73,17 @@ class Phone:
         self._reach(target)
         target.click()
         self.now.taps += 1
+        self.last_y = self.page.evaluate("window.scrollY")
 
     def type(self, target: Locator, value: int) -> None:
+        """Type in a number field: a tap to focus it, unless the page has put the cursor there."""
         self._reach(target)
-        target.click()
+        if not target.evaluate("field => field === document.activeElement"):
+            target.click()
+            self.now.taps += 1
         target.fill(str(value))
-        self.now.taps += 1
         self.now.typed += 1
+        self.last_y = self.page.evaluate("window.scrollY")
 
 
 def form(page: Page) -> Locator:
@@ -83,7 +92,7 @@ def form(page: Page) -> Locator:
 
 def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -> Count:
     page = phone.page
-    phone.now = Count()
+    phone.begin()
     f = form(page)
     f.wait_for()
     page.wait_for_load_state("load")  # a person looks before tapping; the page's script is running
@@ -134,12 +143,13 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
 def correct_tricks(phone: Phone, number: int, side: str, points: int) -> Count:
     """Correct one hand's trick points from the game page: its history row, Edit, the field, Save."""
     page = phone.page
-    phone.now = Count()
+    phone.begin()
     page.wait_for_load_state("load")
     phone.tap(page.locator(f"#hand-{number} summary"))
     phone.tap(page.get_by_role("link", name=f"Edit hand {number}", exact=True))
     page.get_by_role("heading", name=f"Correct hand {number}").wait_for()
     page.wait_for_load_state("load")
+    phone.last_y = page.evaluate("window.scrollY")  # a new page opens at its top
     tricks = form(page).get_by_role("group", name="Trick points", exact=False)
     phone.type(tricks.get_by_role("spinbutton", name=side, exact=True), points)
     phone.tap(page.get_by_role("button", name=f"Save correction of hand {number}"))

@@ -205,7 +205,7 @@
     // counts back; without this script they are number fields to type in.
     root.querySelectorAll("table.meld-grid").forEach(function (table) {
       table.classList.add("tallies");
-      table.querySelectorAll("button.tally[hidden], tr.clear-row[hidden]").forEach(function (el) { el.hidden = false; });
+      table.querySelectorAll("button.tally[hidden], button.clear-seat[hidden]").forEach(function (el) { el.hidden = false; });
       table.querySelectorAll("input.count").forEach(countChanged);
     });
     setupDefaults(document.querySelector("form.setup"));
