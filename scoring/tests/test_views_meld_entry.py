@@ -133,7 +133,7 @@ def test_a_correction_opens_with_every_seats_counts_and_sums():
     phone = client_with_token(game)
     phone.post(save_url(game), hand_post(1))  # the worked example: N run + marriage, E aces, S pinochle
     html = phone.get(f"/g/{game.code}/hands/1/").content.decode()
-    assert re.search(r'name="meld_N_run" value="1"', html) and re.search(r'name="meld_E_aces" value="1"', html)
+    assert 'name="meld_N_run" value="1"' in html and 'name="meld_E_aces" value="1"' in html
     points = re.findall(r'data-sum="points">(\d+)<', html)
     assert points == ["17", "10", "4", "0"]  # 15 + 2, aces 10, pinochle 4
     assert 'data-sum="chips">2<' in html  # the run's 2 chips
