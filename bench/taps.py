@@ -101,7 +101,8 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
     else:
         phone.tap(f.get_by_role("group", name="Bidder").get_by_text(hand["bidder"], exact=True))
         bid_field = f.get_by_role("spinbutton", name="Bid")
-        if hand["bid"] == hand.get("min_bid", 20):
+        focused = bid_field.evaluate("field => field === document.activeElement")
+        if hand["bid"] == hand.get("min_bid", 20) and not focused:
             phone.tap(f.get_by_role("button", name="Raise bid"))  # the first tap gives the minimum
         else:
             phone.type(bid_field, hand["bid"])
@@ -257,7 +258,9 @@ def double(i: int) -> dict[str, Any]:
 
 def report(kind: str, size: str, counts: list[Count]) -> None:
     def col(values: list[float], digits: int = 1) -> str:
-        return f"median {statistics.median(values):.{digits}f} worst {max(values):.{digits}f}"
+        median = statistics.median(values)
+        shown = f"{median:.1f}" if digits == 0 and median != int(median) else f"{median:.{digits}f}"
+        return f"median {shown} worst {max(values):.{digits}f}"
 
     taps, typed = col([c.taps for c in counts], 0), col([c.typed for c in counts], 0)
     screens, result = col([c.scrolled for c in counts]), col([c.result_screens for c in counts])

@@ -152,6 +152,9 @@ def fill_hand(
     quick_mode = form.locator("input[name=meld_mode][value=points]")
     if melds and quick_mode.count() and quick_mode.is_checked():
         form.get_by_text("Pick melds").click()  # the last mode used in this game is remembered
+    fold = form.locator("details.meld-fold")
+    if melds and fold.count() and fold.get_attribute("open") is None:
+        fold.locator(":scope > summary").click()  # a correction shows each seat's sum: a tap opens the grid
     for seat, items in (melds or {}).items():
         for item, count in items.items():
             rare = form.locator("details.rare-melds")

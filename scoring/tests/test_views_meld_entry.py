@@ -128,21 +128,24 @@ def test_at_three_seats_each_player_is_a_side():
     assert Hand.objects.get().data["meld_points"] == {"N": 9, "E": 0, "S": 5}
 
 
-def test_a_correction_opens_with_every_seats_counts_and_sums():
+def test_a_correction_opens_with_the_grid_folded_under_each_seats_sum():
     game = check_game()
     phone = client_with_token(game)
     phone.post(save_url(game), hand_post(1))  # the worked example: N run + marriage, E aces, S pinochle
     html = phone.get(f"/g/{game.code}/hands/1/").content.decode()
     assert 'name="meld_N_run" value="1"' in html and 'name="meld_E_aces" value="1"' in html
-    points = re.findall(r'data-sum="points">(\d+)<', html)
+    # Folded under each seat's sum (the tricks stay near); a tap on it opens the grid.
+    fold = html[html.index('<details class="meld-fold">') : html.index("</summary>", html.index("meld-fold"))]
+    points = re.findall(r'data-sum="points">(\d+)<', fold)
     assert points == ["17", "10", "4", "0"]  # 15 + 2, aces 10, pinochle 4
-    assert 'data-sum="chips">2<' in html  # the run's 2 chips
+    assert re.findall(r'data-sum="chips">(\d+)<', fold) == ["2", "2", "0", "0"]  # the run's, the aces'
 
 
 def test_a_seats_meld_problem_is_shown_above_the_grid_naming_the_seat():
     game = standard_game()
     response = client_with_token(game).post(save_url(game), hand_post(1, {**PICKED, "meld_W_run": "x"}))
     common, _rare = _grid(response.content.decode())
+    assert '<details class="meld-fold"' not in common  # a new hand's grid is never folded
     assert "Meld of West (David): Run (A 10 K Q J of trump): enter a whole number, 0 to 1." in common
     assert 'name="meld_W_run" value="x"' in common
 
@@ -168,3 +171,11 @@ def test_the_meld_mode_is_kept_with_the_hand_and_not_when_another_phone_saved_it
     assert Game.objects.get(pk=game.pk).meld_mode == "items"
     record_hand(game=game, number=2, data=quick_hand(), meld_mode="points")
     assert Game.objects.get(pk=game.pk).meld_mode == "points"
+
+
+def test_a_correction_whose_melds_have_a_problem_opens_the_grid():
+    game = standard_game()
+    phone = client_with_token(game)
+    phone.post(save_url(game), hand_post(1, PICKED))
+    response = phone.post(f"/g/{game.code}/hands/1/", hand_post(1, {**PICKED, "meld_W_run": "x"}))
+    assert '<details class="meld-fold" open>' in response.content.decode()
