@@ -6,10 +6,12 @@ trump is chosen every hand (quick points too). Kinds: Check Pinochle with melds 
 standard 4 seats with melds picked (10), standard quick meld points per player (10), 4 seats
 double deck with melds picked (6), and three corrections of one hand's trick points from the game
 page (its history row, Edit, the field, Save). Melds are entered as a person at the table would:
-the bidder's seat first, then the other seats, each item with a tap on its count in the grid. A
-tap is a click on a control (focusing a number field to type in it is a tap too); a typed field
-is one filled by the keyboard; screens scrolled is the distance the page had to move to bring
-the next control into view, in screen heights, summed over the hand. After each Save it also
+the bidder's seat first, then the other seats, each item with a tap on its count in the grid,
+the doubles (below the grid) last. A tap is a click on a control (focusing a number field to type
+in it is a tap too; typing in a field the page has put the cursor in is not); a typed field is
+one filled by the keyboard; screens scrolled is the distance the page moved, by the person (just
+enough to bring the next control fully into view) or by itself, in screen heights, summed over
+the hand. After each Save it also
 records how far the page is from showing "Hand N saved", the totals and the next hand's first
 control (the aim: 0 screens).
 
@@ -40,6 +42,7 @@ PORT = int(os.environ.get("TAPS_PORT", "8311"))
 BASE = f"http://127.0.0.1:{PORT}"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 SIZES = [(390, 844), (360, 740)]
+TOP_ROOM, BOTTOM_ROOM = 48, 16  # px kept free above and below a control scrolled into view
 
 
 @dataclass
@@ -62,8 +65,18 @@ class Phone:
         self.last_y = self.page.evaluate("window.scrollY")
 
     def _reach(self, target: Locator) -> None:
+        """Scroll as a person does: just enough to bring the whole control into view (with a
+        little room: a finger-width at the top, where a grid's sticky head may sit)."""
         before = self.page.evaluate("window.scrollY")
-        target.scroll_into_view_if_needed()
+        box = target.bounding_box()
+        if box is None:
+            target.scroll_into_view_if_needed()
+        elif box["y"] < TOP_ROOM:
+            self.page.evaluate("by => window.scrollBy(0, by)", box["y"] - TOP_ROOM)
+        elif box["y"] + box["height"] > self.height - BOTTOM_ROOM:
+            self.page.evaluate(
+                "by => window.scrollBy(0, by)", box["y"] + box["height"] - self.height + BOTTOM_ROOM
+            )
         after = self.page.evaluate("window.scrollY")
         self.now.scrolled += (abs(before - self.last_y) + abs(after - before)) / self.height
         if os.environ.get("TAPS_DEBUG") and after != before:
@@ -118,16 +131,17 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
                     )
         # The bidder's seat first, then the others; every seat's counts are on the page at once (a
         # tap counts one more), the doubles and more behind one tap for all seats.
+        # The doubles and more, below the grid, last.
         melds = hand.get("melds", {})
         order = sorted(melds, key=lambda seat: (seat != hand["bidder"], SEATS.index(seat)))
-        for seat, items in ((seat, melds[seat]) for seat in order):
-            for item, count in items.items():
-                rare = f.locator("details.rare-melds")
-                if item.startswith("Double") and rare.get_attribute("open") is None:
-                    phone.tap(rare.locator(":scope > summary"))
-                button = f.get_by_role("button", name=re.compile("^" + re.escape(f"{item}, {seat}:")))
-                for _ in range(count):
-                    phone.tap(button)
+        picks = [(seat, item, count) for seat in order for item, count in melds[seat].items()]
+        for seat, item, count in sorted(picks, key=lambda pick: pick[1].startswith("Double")):
+            rare = f.locator("details.rare-melds")
+            if item.startswith("Double") and rare.get_attribute("open") is None:
+                phone.tap(rare.locator(":scope > summary"))
+            button = f.get_by_role("button", name=re.compile("^" + re.escape(f"{item}, {seat}:")))
+            for _ in range(count):
+                phone.tap(button)
         tricks = f.get_by_role("group", name="Trick points", exact=False)
         side, points = next(iter(hand["tricks"].items()))
         phone.type(tricks.get_by_role("spinbutton", name=side, exact=True), points)

@@ -89,7 +89,7 @@ def test_a_czech_table_enters_a_check_pinochle_hand_on_a_phone(live_server, page
             expect(form.get_by_role("button", name=f"{item}, {seat}: 1", exact=True)).to_be_visible()
     sums = form.locator("table.meld-grid tr.seat-sums")
     expect(sums.get_by_role("rowheader")).to_have_text("b. · Žetony:")
-    expect(sums.get_by_role("cell").first).to_have_text("17 · 2")  # Sever (Anna)
+    expect(sums.locator(".seat-sum").first).to_have_text("17 · 2")  # Sever (Anna)
     tricks = form.get_by_role("group", name=re.compile(r"^Body ze zdvihů"))
     # Czech compass letters: S–J is Sever–Jih (North–South), V–Z is Východ–Západ (East–West).
     tricks.get_by_role("spinbutton", name="S–J (Anna & Cecilie)", exact=True).fill("15")

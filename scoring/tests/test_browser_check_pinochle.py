@@ -111,7 +111,7 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
     # The grid's sums row: North's (Anna's) column adds up to 17 points and 2 chips.
     sums = entry(page).locator("table.meld-grid tr.seat-sums")
     expect(sums.get_by_role("rowheader")).to_have_text("pts · Chips:")
-    expect(sums.get_by_role("cell").first).to_have_text("17 · 2")
+    expect(sums.locator(".seat-sum").first).to_have_text("17 · 2")
     expect(page.locator("#preview")).to_contain_text("N–S make 27: +36 · E–W +20")
     expect(page.locator("#preview")).to_contain_text("Chips: N–S +4, E–W -4")
     assert_fits_the_phone(page)
