@@ -1,5 +1,6 @@
-"""The hand form's meld pickers as the template draws them: per seat its items with their counts,
-the running sums a closed seat shows (from the engine's tables) and the errors about its melds."""
+"""The hand form's meld grid as the template draws them: per seat its items with their counts, its
+running sums (from the engine's tables) and the errors about its melds; turned around (one row
+per item, one count per seat) by `meld_grid`."""
 
 from __future__ import annotations
 
@@ -37,16 +38,11 @@ class MeldSeat(TypedDict):
     seat: str
     label: str
     rows: list[MeldRow]
-    common: list[MeldRow]
-    rare: list[MeldRow]
     rare_open: bool
-    higher: list[MeldRow]
     higher_open: bool
     errors: list[str]
     points: int
     chip_sum: int
-    open: bool
-    exclusive: bool
 
 
 def meld_seats(
@@ -83,7 +79,7 @@ def meld_seats(
                 }
             )
         errors = group_errors.get(f"melds_{seat}", [])
-        # What the closed seat shows (the page's script keeps it up to date as items are tapped,
+        # What the seat's sum shows (the page's script keeps it up to date as items are tapped,
         # with the same sums; the preview is the authority).
         points_sum, chip_sum = shown_meld(
             {row["item"]: _count(row["value"]) for row in rows}, deck, chips_in_play=chips
@@ -93,26 +89,14 @@ def meld_seats(
                 "seat": seat,
                 "label": seat_label(seat, players),
                 "rows": rows,
-                # A seat's common items first; doubles and above behind one tap (open when used).
-                "common": [row for row in rows if not row["rare"]],
-                # Behind it the doubles, and (double deck) triples and quadruples one tap further.
-                "rare": [row for row in rows if row["level"] == 2],
+                # The doubles and above are behind one tap, open when the seat has one counted.
                 "rare_open": any(_count(row["value"]) for row in rows if row["rare"]),
-                "higher": [row for row in rows if row["level"] > 2],
                 "higher_open": any(_count(row["value"]) for row in rows if row["level"] > 2),
                 "errors": errors,
                 "points": points_sum,
                 "chip_sum": chip_sum,
-                # Closed unless its melds have a problem: the sum says what it holds, and the
-                # trick fields stay near (a correction most often changes the tricks).
-                "open": bool(errors),
-                "exclusive": False,
             }
         )
-    # One seat open at a time (an exclusive accordion) unless several have problems to show.
-    exclusive = sum(1 for entry in seats if entry["open"]) <= 1
-    for entry in seats:
-        entry["exclusive"] = exclusive
     return seats
 
 
