@@ -1,24 +1,29 @@
-"""Taps per hand at the table: a phone (Debian's Chromium, 390×844) plays a fixed set
-of realistic hands and counts what a person does: taps, typed fields and screens scrolled.
+"""Taps per hand at the table: a phone (Debian's Chromium, at 390×844 and at 360×740) plays a
+fixed set of realistic hands and counts what a person does: taps, typed fields and screens scrolled.
 
-Kinds: Check Pinochle with melds picked (10 hands), standard 4 seats with melds picked (10),
-standard quick meld points per player (10), 4 seats double deck with melds picked (5), and three
-corrections of one hand's trick points from the game page (its history row, Edit, the field,
-Save). Melds are entered as a person at the table would: the bidder's seat first (choosing the
-bidder opens it), then the other seats down the page. A tap is a click on a
-control (focusing a number field to type in it is a tap too); a typed field is one filled by the
-keyboard; screens scrolled is the distance the page had to move to bring the next control into
-view, in screen heights (844 px), summed over the hand. After each Save it also records how far
-the page is from showing "Hand N saved", the totals and the next hand's first control (the aim:
-0 screens).
+Realistic hands, as they go at a club table: three or four seats meld, one or two items each, and
+trump is chosen every hand (quick points too). Kinds: Check Pinochle with melds picked (10 hands),
+standard 4 seats with melds picked (10), standard quick meld points per player (10), 4 seats
+double deck with melds picked (6), and three corrections of one hand's trick points from the game
+page (its history row, Edit, the field, Save). Melds are entered as a person at the table would:
+the bidder's seat first, then the other seats, each item with a tap on its count in the grid,
+the doubles (below the grid) last. A tap is a click on a control (focusing a number field to type
+in it is a tap too; typing in a field the page has put the cursor in is not); a typed field is
+one filled by the keyboard; screens scrolled is the distance the page moved, by the person (just
+enough to bring the next control fully into view) or by itself, in screen heights, summed over
+the hand. After each Save it also
+records how far the page is from showing "Hand N saved", the totals and the next hand's first
+control (the aim: 0 screens).
 
 Run: .venv/bin/python bench/taps.py   (a runserver on 127.0.0.1 with a throwaway SQLite file;
-stopped by its PID). Prints median and worst per kind.
+stopped by its PID). Prints median and worst per kind and screen size, one line each:
+"check 390x844: taps median 9 worst 10, screens median 1.0 worst 1.1 ...".
 """
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import statistics
 import subprocess
@@ -36,7 +41,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PORT = int(os.environ.get("TAPS_PORT", "8311"))
 BASE = f"http://127.0.0.1:{PORT}"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-W, H = 390, 844
+SIZES = [(390, 844), (360, 740)]
+TOP_ROOM, BOTTOM_ROOM = 48, 16  # px kept free above and below a control scrolled into view
 
 
 @dataclass
@@ -50,13 +56,29 @@ class Count:
 @dataclass
 class Phone:
     page: Page
+    height: int
     now: Count = field(default_factory=Count)
+    last_y: float = 0.0  # where the page was after the last tap: the page's own moves count too
+
+    def begin(self) -> None:
+        self.now = Count()
+        self.last_y = self.page.evaluate("window.scrollY")
 
     def _reach(self, target: Locator) -> None:
+        """Scroll as a person does: just enough to bring the whole control into view (with a
+        little room: a finger-width at the top, where a grid's sticky head may sit)."""
         before = self.page.evaluate("window.scrollY")
-        target.scroll_into_view_if_needed()
+        box = target.bounding_box()
+        if box is None:
+            target.scroll_into_view_if_needed()
+        elif box["y"] < TOP_ROOM:
+            self.page.evaluate("by => window.scrollBy(0, by)", box["y"] - TOP_ROOM)
+        elif box["y"] + box["height"] > self.height - BOTTOM_ROOM:
+            self.page.evaluate(
+                "by => window.scrollBy(0, by)", box["y"] + box["height"] - self.height + BOTTOM_ROOM
+            )
         after = self.page.evaluate("window.scrollY")
-        self.now.scrolled += abs(after - before) / H
+        self.now.scrolled += (abs(before - self.last_y) + abs(after - before)) / self.height
         if os.environ.get("TAPS_DEBUG") and after != before:
             print(f"  scrolled {before:.0f} -> {after:.0f} for {target}", file=sys.stderr)
 
@@ -64,13 +86,17 @@ class Phone:
         self._reach(target)
         target.click()
         self.now.taps += 1
+        self.last_y = self.page.evaluate("window.scrollY")
 
     def type(self, target: Locator, value: int) -> None:
+        """Type in a number field: a tap to focus it, unless the page has put the cursor there."""
         self._reach(target)
-        target.click()
+        if not target.evaluate("field => field === document.activeElement"):
+            target.click()
+            self.now.taps += 1
         target.fill(str(value))
-        self.now.taps += 1
         self.now.typed += 1
+        self.last_y = self.page.evaluate("window.scrollY")
 
 
 def form(page: Page) -> Locator:
@@ -79,7 +105,7 @@ def form(page: Page) -> Locator:
 
 def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -> Count:
     page = phone.page
-    phone.now = Count()
+    phone.begin()
     f = form(page)
     f.wait_for()
     page.wait_for_load_state("load")  # a person looks before tapping; the page's script is running
@@ -88,12 +114,12 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
     else:
         phone.tap(f.get_by_role("group", name="Bidder").get_by_text(hand["bidder"], exact=True))
         bid_field = f.get_by_role("spinbutton", name="Bid")
-        if hand["bid"] == hand.get("min_bid", 20):
+        focused = bid_field.evaluate("field => field === document.activeElement")
+        if hand["bid"] == hand.get("min_bid", 20) and not focused:
             phone.tap(f.get_by_role("button", name="Raise bid"))  # the first tap gives the minimum
         else:
             phone.type(bid_field, hand["bid"])
-        if not quick:  # quick points need no trump (optional: no meld check), as on the paper pad
-            phone.tap(f.get_by_role("group", name="Trump").get_by_text(hand["trump"]))
+        phone.tap(f.get_by_role("group", name="Trump").get_by_text(hand["trump"]))  # every hand
         if quick:
             mode = f.get_by_text("Quick points")
             if not f.locator("input[name=meld_mode][value=points]").is_checked():
@@ -103,19 +129,19 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
                     phone.type(
                         f.locator(".meld-quick").get_by_role("spinbutton", name=seat, exact=True), points
                     )
-        # The bidder's seat first (choosing the bidder opens it), then the others down the page.
+        # The bidder's seat first, then the others; every seat's counts are on the page at once (a
+        # tap counts one more), the doubles and more behind one tap for all seats.
+        # The doubles and more, below the grid, last.
         melds = hand.get("melds", {})
         order = sorted(melds, key=lambda seat: (seat != hand["bidder"], SEATS.index(seat)))
-        for seat, items in ((seat, melds[seat]) for seat in order):
-            details = f.locator("details.seat-melds").filter(has=page.locator("summary", has_text=seat))
-            if details.get_attribute("open") is None:
-                phone.tap(details.locator("summary").first)
-            for item, count in items.items():
-                rare = details.locator("details.rare-melds")
-                if item.startswith("Double") and rare.get_attribute("open") is None:
-                    phone.tap(rare.locator(":scope > summary"))
-                for _ in range(count):
-                    phone.tap(details.get_by_role("button", name=f"One more: {item}", exact=True))
+        picks = [(seat, item, count) for seat in order for item, count in melds[seat].items()]
+        for seat, item, count in sorted(picks, key=lambda pick: pick[1].startswith("Double")):
+            rare = f.locator("details.rare-melds")
+            if item.startswith("Double") and rare.get_attribute("open") is None:
+                phone.tap(rare.locator(":scope > summary"))
+            button = f.get_by_role("button", name=re.compile("^" + re.escape(f"{item}, {seat}:")))
+            for _ in range(count):
+                phone.tap(button)
         tricks = f.get_by_role("group", name="Trick points", exact=False)
         side, points = next(iter(hand["tricks"].items()))
         phone.type(tricks.get_by_role("spinbutton", name=side, exact=True), points)
@@ -125,36 +151,37 @@ def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -
     page.wait_for_timeout(50)  # the page's script settles the view after the swap
     # What a save must show without scrolling: "Hand N saved", the totals, the next first control.
     shown = [status, page.locator("#scoreboard .totals"), f.locator("#bidder, .field.passed").first]
-    phone.now.result_screens = max(_outside(target) for target in shown)
+    phone.now.result_screens = max(_outside(target, phone.height) for target in shown)
     return phone.now
 
 
 def correct_tricks(phone: Phone, number: int, side: str, points: int) -> Count:
     """Correct one hand's trick points from the game page: its history row, Edit, the field, Save."""
     page = phone.page
-    phone.now = Count()
+    phone.begin()
     page.wait_for_load_state("load")
     phone.tap(page.locator(f"#hand-{number} summary"))
     phone.tap(page.get_by_role("link", name=f"Edit hand {number}", exact=True))
     page.get_by_role("heading", name=f"Correct hand {number}").wait_for()
     page.wait_for_load_state("load")
+    phone.last_y = page.evaluate("window.scrollY")  # a new page opens at its top
     tricks = form(page).get_by_role("group", name="Trick points", exact=False)
     phone.type(tricks.get_by_role("spinbutton", name=side, exact=True), points)
     phone.tap(page.get_by_role("button", name=f"Save correction of hand {number}"))
     done = page.get_by_text(f"Hand {number} corrected.")
     done.wait_for()
-    phone.now.result_screens = _outside(done)
+    phone.now.result_screens = _outside(done, phone.height)
     return phone.now
 
 
-def _outside(target: Locator) -> float:
+def _outside(target: Locator, height: int) -> float:
     """How many screens the page must scroll to show all of `target` (0: it is in view)."""
     box = target.bounding_box()
     if box is None:
         return 1.0
     if box["y"] < 0:
-        return -box["y"] / H
-    return max(0.0, box["y"] + box["height"] - H) / H
+        return -box["y"] / height
+    return max(0.0, box["y"] + box["height"] - height) / height
 
 
 def start(page: Page, *, seats: str, variant: str | None, deck: str | None, names: dict[str, str]) -> None:
@@ -187,15 +214,16 @@ RUN, TM, MAR, PIN, ACES, KINGS = (
 
 
 def melded(i: int) -> dict[str, Any]:
-    """A realistic hand with 2–3 seats showing 1–3 items (deterministic by i)."""
-    seats = [A, B, C, D]
-    bidder = seats[i % 4]
-    partner = seats[(i + 2) % 4]
-    opp = seats[(i + 1) % 4]
-    melds = {bidder: {TM: 1, MAR: i % 2}, partner: {PIN: 1}, opp: {ACES: 1} if i % 3 else {MAR: 1}}
-    if i % 4 == 0:
-        melds[bidder] = {RUN: 1}
-    melds = {seat: {k: v for k, v in items.items() if v} for seat, items in melds.items()}
+    """A realistic hand (deterministic by i): three or four seats meld, one or two items each."""
+    bidder, opp, partner, opp2 = (SEATS[(i + k) % 4] for k in range(4))
+    bidder_melds = [{TM: 1, MAR: 1}, {RUN: 1}, {TM: 1, PIN: 1}, {RUN: 1, MAR: 1}, {TM: 1, MAR: 2}][i % 5]
+    melds = {
+        bidder: bidder_melds,
+        opp: [{ACES: 1}, {MAR: 1}, {KINGS: 1, MAR: 1}][i % 3],
+        partner: [{PIN: 1}, {MAR: 1, ACES: 1}, {PIN: 1}, {MAR: 2}][i % 4],
+    }
+    if i % 2 == 0:  # four seats meld in every other hand
+        melds[opp2] = [{MAR: 1}, {KINGS: 1}, {MAR: 1}][i % 3]
     bidders = NS if bidder in (A, C) else EW
     return {
         "bidder": bidder,
@@ -207,12 +235,11 @@ def melded(i: int) -> dict[str, Any]:
 
 
 def quick(i: int) -> dict[str, Any]:
-    """Quick points per player, as each announces them: the bidder and partner meld, one or both
-    opponents too (a player with nothing to show is left blank)."""
-    seats = [A, B, C, D]
-    bidder, opp, partner, opp2 = (seats[(i + k) % 4] for k in range(4))
+    """Quick points per player, as each announces them: three or four players meld (a player with
+    nothing to show is left blank); trump is chosen as in every hand."""
+    bidder, opp, partner, opp2 = (SEATS[(i + k) % 4] for k in range(4))
     bidders = NS if bidder in (A, C) else EW
-    points = {bidder: 8 + i % 10, partner: 4 + i % 5, opp: 4 + i % 3, opp2: 6 if i % 3 == 0 else 0}
+    points = {bidder: 8 + i % 10, opp: 4 + i % 3, partner: 4 + i % 5, opp2: 6 if i % 2 == 0 else 0}
     return {
         "bidder": bidder,
         "bid": 20 + (i * 3) % 8,
@@ -223,16 +250,16 @@ def quick(i: int) -> dict[str, Any]:
 
 
 def double(i: int) -> dict[str, Any]:
-    seats = [A, B, C, D]
-    bidder = seats[i % 4]
-    partner = seats[(i + 2) % 4]
-    opp = seats[(i + 1) % 4]
+    """A double-deck hand: three or four seats meld, one or two items each."""
+    bidder, opp, partner, opp2 = (SEATS[(i + k) % 4] for k in range(4))
     bidders = NS if bidder in (A, C) else EW
     melds = {
-        bidder: {RUN: 1, TM: 1},
-        partner: {PIN: 1, KINGS: 1},
-        opp: {"Double aces": 1} if i == 2 else {ACES: 1},
+        bidder: [{RUN: 1, TM: 1}, {RUN: 1}, {TM: 1, PIN: 1}][i % 3],
+        opp: [{ACES: 1}, {MAR: 1}, {"Double aces": 1}][i % 3],
+        partner: [{PIN: 1, KINGS: 1}, {PIN: 1}][i % 2],
     }
+    if i % 2 == 0:
+        melds[opp2] = [{MAR: 1}, {KINGS: 1, MAR: 1}][i % 4 // 2]
     return {
         "bidder": bidder,
         "bid": 50 + 5 * (i % 3),
@@ -243,19 +270,24 @@ def double(i: int) -> dict[str, Any]:
     }
 
 
-def report(kind: str, counts: list[Count]) -> None:
-    def col(values: list[float]) -> str:
-        return f"{statistics.median(values):5.1f} / {max(values):5.1f}"
+def report(kind: str, size: str, counts: list[Count]) -> None:
+    def col(values: list[float], digits: int = 1) -> str:
+        median = statistics.median(values)
+        shown = f"{median:.1f}" if digits == 0 and median != int(median) else f"{median:.{digits}f}"
+        return f"median {shown} worst {max(values):.{digits}f}"
 
-    taps, typed = col([c.taps for c in counts]), col([c.typed for c in counts])
+    taps, typed = col([c.taps for c in counts], 0), col([c.typed for c in counts], 0)
     screens, result = col([c.scrolled for c in counts]), col([c.result_screens for c in counts])
-    print(f"{kind:34} n={len(counts):2} taps {taps} typed {typed} screens {screens} to see a save {result}")
+    print(
+        f"{kind} {size}: taps {taps}, screens {screens} (n={len(counts)}; typed fields {typed};"
+        f" screens to see a save {result})"
+    )
 
 
 def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/taps.sqlite3", "DEBUG": "true"}
-        python = str(ROOT / ".venv" / "bin" / "python")
+        python = sys.executable
         subprocess.run([python, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
         server = subprocess.Popen(
             [python, "manage.py", "runserver", "--noreload", f"127.0.0.1:{PORT}"],
@@ -271,50 +303,33 @@ def main() -> int:
                     break
                 except OSError:
                     time.sleep(0.2)
+            kinds = [
+                ("check", "Check Pinochle", None, [melded(i) for i in range(10)], False),
+                ("standard", "Standard", None, [melded(i + 1) for i in range(10)], False),
+                ("quick", "Standard", None, [quick(i) for i in range(10)], True),
+                ("double", "Standard", "Double", [double(i) for i in range(6)], False),
+            ]
+            results: list[tuple[str, str, list[Count]]] = []
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM)
-                context = browser.new_context(viewport={"width": W, "height": H}, has_touch=True)
-                page = context.new_page()
-                page.set_default_timeout(15000)
-                phone = Phone(page)
-                results: dict[str, list[Count]] = {}
-                plan = [
-                    (
-                        "Check Pinochle, melds picked",
-                        "Check Pinochle",
-                        None,
-                        [melded(i) for i in range(10)],
-                        False,
-                    ),
-                    (
-                        "standard 4 seats, melds picked",
-                        "Standard",
-                        None,
-                        [melded(i + 1) for i in range(10)],
-                        False,
-                    ),
-                    ("standard 4 seats, quick meld", "Standard", None, [quick(i) for i in range(10)], True),
-                    (
-                        "4 seats double deck, melds picked",
-                        "Standard",
-                        "Double",
-                        [double(i) for i in range(5)],
-                        False,
-                    ),
-                ]
-                for kind, variant, deck, hands, is_quick in plan:
-                    start(page, seats="4 (two partnerships)", variant=variant, deck=deck, names=NAMES)
-                    results[kind] = [
-                        play_hand(phone, n, hand, quick=is_quick) for n, hand in enumerate(hands, 1)
-                    ]
-                    if kind.startswith("standard 4 seats, melds"):  # then correct some of its hands
-                        results["correction of one hand's tricks"] = [
-                            correct_tricks(phone, n, NS, 10 + n) for n in (2, 5, 9)
-                        ]
+                for width, height in SIZES:
+                    size = f"{width}x{height}"
+                    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+                    page = context.new_page()
+                    page.set_default_timeout(15000)
+                    phone = Phone(page, height)
+                    for kind, variant, deck, hands, is_quick in kinds:
+                        start(page, seats="4 (two partnerships)", variant=variant, deck=deck, names=NAMES)
+                        played = [play_hand(phone, n, h, quick=is_quick) for n, h in enumerate(hands, 1)]
+                        results.append((kind, size, played))
+                        if kind == "standard":  # then correct some of its hands
+                            fixes = [correct_tricks(phone, n, NS, 10 + n) for n in (2, 5, 9)]
+                            results.append(("correction", size, fixes))
+                    context.close()
                 browser.close()
-            print(f"taps per hand at {W}×{H} (median / worst)")
-            for kind, counts in results.items():
-                report(kind, counts)
+            print("taps per hand (median / worst)")
+            for kind, size, counts in results:
+                report(kind, size, counts)
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=10)

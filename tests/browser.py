@@ -152,22 +152,24 @@ def fill_hand(
     quick_mode = form.locator("input[name=meld_mode][value=points]")
     if melds and quick_mode.count() and quick_mode.is_checked():
         form.get_by_text("Pick melds").click()  # the last mode used in this game is remembered
+    fold = form.locator("details.meld-fold")
+    if melds and fold.count() and fold.get_attribute("open") is None:
+        fold.locator(":scope > summary").click()  # a correction shows each seat's sum: a tap opens the grid
     for seat, items in (melds or {}).items():
-        details = form.locator("details.seat-melds").filter(has=page.locator("summary", has_text=seat))
-        if details.get_attribute("open") is None:
-            details.locator(":scope > summary").click()
         for item, count in items.items():
-            rare = details.locator("details.rare-melds")
+            rare = form.locator("details.rare-melds")
             if item.startswith(("Double", "Triple", "Quadruple")) and rare.get_attribute("open") is None:
                 rare.locator(":scope > summary").click()  # doubles and more are one tap away
             higher = rare.locator("details.higher-melds")
             if item.startswith(("Triple", "Quadruple")) and higher.get_attribute("open") is None:
                 higher.locator(":scope > summary").click()  # and triples, quadruples one more
-            field = details.get_by_role("spinbutton", name=re.compile("^" + re.escape(item)))
+            # Every seat's counts are on the page at once: a tap on the item's count in the seat's
+            # column counts one more (its name says the count).
+            count_button = meld_count(form, item, seat)
             for _ in range(count):
-                before = int(field.input_value() or 0)
-                details.get_by_role("button", name=f"One more: {item}", exact=True).click()
-                expect(field).to_have_value(str(before + 1))
+                before = int((count_button.get_attribute("aria-label") or ": 0").rsplit(": ", 1)[1])
+                count_button.click()
+                expect(count_button).to_have_accessible_name(f"{item}, {seat}: {before + 1}")
     tricks_box = form.get_by_role("group", name=re.compile(r"^Trick points"))
     extras = tricks_box.locator("details.trick-extras")
     if (conceded or slam) and extras.get_attribute("open") is None:
@@ -178,6 +180,11 @@ def fill_hand(
         tricks_box.get_by_role("group", name="Took every trick").get_by_text(slam, exact=True).click()
     for side, points in (tricks or {}).items():
         tricks_box.get_by_role("spinbutton", name=side, exact=True).fill(str(points))
+
+
+def meld_count(form: Locator, item: str, seat: str) -> Locator:
+    """The meld grid's count of `item` in `seat`'s column (a button with the page's script)."""
+    return form.get_by_role("button", name=re.compile("^" + re.escape(f"{item}, {seat}: ") + r"\d+$"))
 
 
 def save_hand(page: Page, number: int, preview: str | None = None) -> None:

@@ -83,15 +83,13 @@ def test_a_czech_table_enters_a_check_pinochle_hand_on_a_phone(live_server, page
         "Jih (Cecilie)": ["Pinochle (D♠ J♦)"],
         "Východ (Bo)": ["Čtyři esa"],
     }
-    for seat, items in melds.items():
-        details = form.locator("details.seat-melds").filter(has=page.locator("summary", has_text=seat))
-        if details.get_attribute("open") is None:  # one seat open at a time; the bidder's opens itself
-            details.locator(":scope > summary").click()
+    for seat, items in melds.items():  # every seat's counts at once: a tap counts one more
         for item in items:
-            details.get_by_role("button", name=f"O jednu více: {item}", exact=True).click()
-    expect(
-        form.locator("details.seat-melds").filter(has_text="Sever (Anna)").locator(":scope > summary")
-    ).to_contain_text("17 b. · Žetony: 2")
+            form.get_by_role("button", name=f"{item}, {seat}: 0", exact=True).click()
+            expect(form.get_by_role("button", name=f"{item}, {seat}: 1", exact=True)).to_be_visible()
+    sums = form.locator("table.meld-grid tr.seat-sums")
+    expect(sums.get_by_role("rowheader")).to_have_text("b. · Žetony:")
+    expect(sums.locator(".seat-sum").first).to_have_text("17 · 2")  # Sever (Anna)
     tricks = form.get_by_role("group", name=re.compile(r"^Body ze zdvihů"))
     # Czech compass letters: S–J is Sever–Jih (North–South), V–Z is Východ–Západ (East–West).
     tricks.get_by_role("spinbutton", name="S–J (Anna & Cecilie)", exact=True).fill("15")
@@ -102,7 +100,7 @@ def test_a_czech_table_enters_a_check_pinochle_hand_on_a_phone(live_server, page
     shoot(page, "i18n-cs-03-hand-entry", full_page=True)
     for name, part in (
         ("a-bid", form.get_by_role("spinbutton", name="Nabídka")),
-        ("b-melds", form.locator("details.seat-melds").first),
+        ("b-melds", form.locator("table.meld-grid").first),
         ("c-tricks", tricks),
         ("d-preview", page.locator("#preview")),
     ):

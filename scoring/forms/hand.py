@@ -21,7 +21,7 @@ from core.fields import WholeNumberField
 from core.strict_input import whole_number
 from scoring.engine_messages import engine_message
 from scoring.forms.fields import FixedChoices
-from scoring.forms.hand_melds import MAX_REPEAT, MeldSeat, meld_seats
+from scoring.forms.hand_melds import MAX_REPEAT, MeldGrid, MeldSeat, meld_grid, meld_seats
 from scoring.labels import MELD_NAMES, SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label
 from scoring.models import Game
 from scoring.rules.errors import RecordError
@@ -344,6 +344,10 @@ class HandForm(forms.Form):
             value_of=self.meld_value,
             group_errors=self.group_errors,
         )
+
+    def meld_grid(self) -> MeldGrid:
+        """Every seat's meld counts at once, one row per item (the entry form's grid)."""
+        return meld_grid(self.meld_seats())
 
     @cached_property
     def numbers(self) -> dict[str, object]:

@@ -1,5 +1,6 @@
-"""The hand form's meld pickers as the template draws them: per seat its items with their counts,
-the running sums a closed seat shows (added up by the engine) and the errors about its melds."""
+"""The hand form's meld grid as the template draws them: per seat its items with their counts, its
+running sums (added up by the engine) and the errors about its melds; turned around (one row
+per item, one count per seat) by `meld_grid`."""
 
 from __future__ import annotations
 
@@ -38,16 +39,11 @@ class MeldSeat(TypedDict):
     seat: str
     label: str
     rows: list[MeldRow]
-    common: list[MeldRow]
-    rare: list[MeldRow]
     rare_open: bool
-    higher: list[MeldRow]
     higher_open: bool
     errors: list[str]
     points: int
     chip_sum: int
-    open: bool
-    exclusive: bool
 
 
 def meld_seats(
@@ -84,7 +80,7 @@ def meld_seats(
                 }
             )
         errors = group_errors.get(f"melds_{seat}", [])
-        # What the closed seat shows (the page's script keeps it up to date as items are tapped,
+        # What the seat's sum shows (the page's script keeps it up to date as items are tapped,
         # with the same sums; the preview is the authority).
         points_sum, chip_sum = meld_sum(
             {row["item"]: _count(row["value"]) for row in rows}, deck, chips_in_play=chips
@@ -94,26 +90,14 @@ def meld_seats(
                 "seat": seat,
                 "label": seat_label(seat, players),
                 "rows": rows,
-                # A seat's common items first; doubles and above behind one tap (open when used).
-                "common": [row for row in rows if not row["rare"]],
-                # Behind it the doubles, and (double deck) triples and quadruples one tap further.
-                "rare": [row for row in rows if row["level"] == 2],
+                # The doubles and above are behind one tap, open when the seat has one counted.
                 "rare_open": any(_count(row["value"]) for row in rows if row["rare"]),
-                "higher": [row for row in rows if row["level"] > 2],
                 "higher_open": any(_count(row["value"]) for row in rows if row["level"] > 2),
                 "errors": errors,
                 "points": points_sum,
                 "chip_sum": chip_sum,
-                # Closed unless its melds have a problem: the sum says what it holds, and the
-                # trick fields stay near (a correction most often changes the tricks).
-                "open": bool(errors),
-                "exclusive": False,
             }
         )
-    # One seat open at a time (an exclusive accordion) unless several have problems to show.
-    exclusive = sum(1 for entry in seats if entry["open"]) <= 1
-    for entry in seats:
-        entry["exclusive"] = exclusive
     return seats
 
 
@@ -122,3 +106,65 @@ def _count(value: object) -> int:
         return int(str(value or 0))
     except ValueError:
         return 0
+
+
+class MeldCell(TypedDict):
+    """One seat's count of one item in the grid."""
+
+    row: MeldRow
+    seat: str
+    seat_label: str
+
+
+class MeldGridRow(TypedDict):
+    """One meld item across the seats: its name, worth and one count per seat."""
+
+    item: str
+    label: StrOrPromise
+    points: int
+    chips: int
+    cells: list[MeldCell]
+
+
+class MeldGrid(TypedDict):
+    """Every seat's meld counts at once: the common items, the doubles behind one tap and (double
+    deck) the triples and quadruples behind one more, each a row with one count per seat."""
+
+    seats: list[MeldSeat]
+    common: list[MeldGridRow]
+    rare: list[MeldGridRow]
+    rare_open: bool
+    higher: list[MeldGridRow]
+    higher_open: bool
+    errors: list[tuple[str, str]]
+
+
+def meld_grid(seats: list[MeldSeat]) -> MeldGrid:
+    """The seats' pickers turned around: one row per item, one count per seat."""
+
+    def rows(level: Callable[[int], bool]) -> list[MeldGridRow]:
+        first = seats[0]["rows"]
+        return [
+            {
+                "item": row["item"],
+                "label": row["label"],
+                "points": row["points"],
+                "chips": row["chips"],
+                "cells": [
+                    {"row": seat["rows"][index], "seat": seat["seat"], "seat_label": seat["label"]}
+                    for seat in seats
+                ],
+            }
+            for index, row in enumerate(first)
+            if level(row["level"])
+        ]
+
+    return {
+        "seats": seats,
+        "common": rows(lambda level: level == 1),
+        "rare": rows(lambda level: level == 2),
+        "rare_open": any(seat["rare_open"] for seat in seats),
+        "higher": rows(lambda level: level > 2),
+        "higher_open": any(seat["higher_open"] for seat in seats),
+        "errors": [(seat["label"], error) for seat in seats for error in seat["errors"]],
+    }

@@ -8,7 +8,7 @@ from django.utils.html import json_script
 from django.utils.translation import gettext as _
 
 from core.strict_input import is_game_code
-from scoring.labels import SEAT_NAMES, SUIT_NAMES, side_short
+from scoring.labels import SEAT_NAMES, SUIT_NAMES, seat_letter, side_short
 
 register = template.Library()
 
@@ -88,6 +88,12 @@ def saved_hand(message: Any) -> int | None:
         if tag.startswith("saved-hand-") and tag[11:].isdecimal():
             return int(tag[11:])
     return None
+
+
+@register.filter(name="seat_letter")
+def seat_letter_filter(seat: str) -> str:
+    """The seat's letter in the page's language ("E" → "V" in Czech)."""
+    return seat_letter(seat)
 
 
 @register.filter

@@ -108,12 +108,14 @@ def test_a_check_pinochle_game_to_the_end(page, live_server):
         tricks={NS: 15},
     )
     expect(entry(page).get_by_role("spinbutton", name=EW, exact=True)).to_have_value("10")
-    anna = page.locator("details.seat-melds").filter(has_text=ANNA)
-    expect(anna.locator(":scope > summary")).to_contain_text("17 pts · Chips: 2")
+    # The grid's sums row: North's (Anna's) column adds up to 17 points and 2 chips.
+    sums = entry(page).locator("table.meld-grid tr.seat-sums")
+    expect(sums.get_by_role("rowheader")).to_have_text("pts · Chips:")
+    expect(sums.locator(".seat-sum").first).to_have_text("17 · 2")
     expect(page.locator("#preview")).to_contain_text("N–S make 27: +36 · E–W +20")
     expect(page.locator("#preview")).to_contain_text("Chips: N–S +4, E–W -4")
     assert_fits_the_phone(page)
-    shoot(page, "check-02-hand-entry-meld-picker", element=page.locator("details.seat-melds").first)
+    shoot(page, "check-02-hand-entry-meld-picker", element=page.locator("table.meld-grid").first)
     page.locator("#preview").scroll_into_view_if_needed()
     shoot(page, "check-03-preview")
     save_hand(page, 1)

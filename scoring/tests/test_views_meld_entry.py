@@ -1,5 +1,5 @@
-"""Meld entry sized to the hand: common items first, doubles behind one tap, and the meld mode
-(items or quick points) kept per game by the server."""
+"""Meld entry sized to the hand: every seat's common items at once in one grid, the doubles behind
+one tap for all seats, and the meld mode (items or quick points) kept per game by the server."""
 
 import re
 
@@ -36,14 +36,25 @@ def _checked_mode(html: str) -> str:
     return found.group(1)
 
 
-def test_the_meld_picker_shows_a_seats_common_items_first_and_doubles_behind_one_tap():
+def _grid(html: str) -> tuple[str, str]:
+    """The meld grid's common part and what follows it (the doubles and more)."""
+    grid = html[html.index('<div class="meld-items">') : html.index('<div class="meld-quick">')]
+    common, rare = grid.split('<details class="rare-melds">')
+    return common, rare
+
+
+def test_the_meld_grid_shows_every_seats_common_items_at_once_and_doubles_behind_one_tap():
     game = standard_game()
     html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
-    seat = html.split('<details class="seat-melds"')[1]
-    common, rare = seat.split('<details class="rare-melds">')
-    assert 'name="meld_N_run"' in common and 'name="meld_N_aces"' in common
-    assert 'name="meld_N_double_run"' in rare and 'name="meld_N_double_aces"' in rare
+    common, rare = _grid(html)
+    for seat in "NESW":  # every seat's column, no seat to open first
+        assert f'name="meld_{seat}_run"' in common and f'name="meld_{seat}_aces"' in common
+        assert f'name="meld_{seat}_double_run"' in rare and f'name="meld_{seat}_double_aces"' in rare
+    heads = re.findall(r'<th scope="col" class="seat-head" data-seat="(\w)"', common)
+    assert heads == ["N", "E", "S", "W"]
     assert "Doubles and more" in rare
+    # Each count says which item and which seat it is for (the rows' and columns' headers too).
+    assert 'aria-label="Aces around, East (Bo)"' in common
 
 
 def test_a_correction_with_a_double_opens_the_doubles():
@@ -117,31 +128,32 @@ def test_at_three_seats_each_player_is_a_side():
     assert Hand.objects.get().data["meld_points"] == {"N": 9, "E": 0, "S": 5}
 
 
-def test_a_correction_opens_with_every_seat_closed_showing_its_sum():
+def test_a_correction_opens_with_the_grid_folded_under_each_seats_sum():
     game = check_game()
     phone = client_with_token(game)
     phone.post(save_url(game), hand_post(1))  # the worked example: N run + marriage, E aces, S pinochle
     html = phone.get(f"/g/{game.code}/hands/1/").content.decode()
-    seats = re.findall(r'<details class="seat-melds" data-seat="(\w)" name="meld-seat" (open)?', html)
-    assert seats == [("N", ""), ("E", ""), ("S", ""), ("W", "")]
-    points = re.findall(r'data-sum="points">(\d+)<', html)
+    assert 'name="meld_N_run" value="1"' in html and 'name="meld_E_aces" value="1"' in html
+    # Folded under each seat's sum (the tricks stay near); a tap on it opens the grid.
+    fold = html[html.index('<details class="meld-fold">') : html.index("</summary>", html.index("meld-fold"))]
+    points = re.findall(r'data-sum="points">(\d+)<', fold)
     assert points == ["17", "10", "4", "0"]  # 15 + 2, aces 10, pinochle 4
-    assert 'data-sum="chips">2<' in html  # the run's 2 chips
+    assert re.findall(r'data-sum="chips">(\d+)<', fold) == ["2", "2", "0", "0"]  # the run's, the aces'
 
 
-def test_a_seat_whose_melds_have_a_problem_opens():
+def test_a_seats_meld_problem_is_shown_above_the_grid_naming_the_seat():
     game = standard_game()
     response = client_with_token(game).post(save_url(game), hand_post(1, {**PICKED, "meld_W_run": "x"}))
-    html = response.content.decode()
-    assert re.search(r'<details class="seat-melds" data-seat="W" name="meld-seat" open', html)
-    assert "Run (A 10 K Q J of trump): enter a whole number, 0 to 1." in html
+    common, _rare = _grid(response.content.decode())
+    assert '<details class="meld-fold"' not in common  # a new hand's grid is never folded
+    assert "Meld of West (David): Run (A 10 K Q J of trump): enter a whole number, 0 to 1." in common
+    assert 'name="meld_W_run" value="x"' in common
 
 
 def test_a_double_deck_keeps_triples_and_quadruples_one_more_tap_away():
     game = standard_game(deck="double")
     html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
-    seat = html.split('<details class="seat-melds"')[1]
-    rare = seat.split('<details class="rare-melds">')[1]
+    _common, rare = _grid(html)
     doubles, higher = rare.split('<details class="higher-melds">')
     assert 'name="meld_N_double_aces"' in doubles and "triple" not in doubles
     assert 'name="meld_N_triple_aces"' in higher and 'name="meld_N_quadruple_run"' in higher
@@ -159,3 +171,11 @@ def test_the_meld_mode_is_kept_with_the_hand_and_not_when_another_phone_saved_it
     assert Game.objects.get(pk=game.pk).meld_mode == "items"
     record_hand(game=game, number=2, data=quick_hand(), meld_mode="points")
     assert Game.objects.get(pk=game.pk).meld_mode == "points"
+
+
+def test_a_correction_whose_melds_have_a_problem_opens_the_grid():
+    game = standard_game()
+    phone = client_with_token(game)
+    phone.post(save_url(game), hand_post(1, PICKED))
+    response = phone.post(f"/g/{game.code}/hands/1/", hand_post(1, {**PICKED, "meld_W_run": "x"}))
+    assert '<details class="meld-fold" open>' in response.content.decode()

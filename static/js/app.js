@@ -10,14 +10,14 @@
     return script ? JSON.parse(script.textContent) : null;
   }
 
-  // Meld picker: a seat's points and chips add up as items are tapped (the preview is the authority).
-  function seatSums(details) {
+  // Meld grid: a seat's points and chips add up as its counts are tapped (the preview is the authority).
+  function seatSums(form, seat) {
     const rules = numbers("hand-numbers");
-    if (!details || !rules) return;
+    if (!form || !rules) return;
     let points = 0;
     let chips = 0;
     const families = {};
-    details.querySelectorAll("input.count").forEach(function (input) {
+    form.querySelectorAll('input.count[data-seat="' + seat + '"]').forEach(function (input) {
       const n = parseInt(input.value, 10) || 0;
       const item = rules.melds[input.dataset.item];
       if (n > 0 && item) {
@@ -29,8 +29,25 @@
     if (rules.roundhouse.families.every(function (family) { return families[family]; })) {
       chips += rules.roundhouse.chips;
     }
-    details.querySelectorAll("[data-sum=points]").forEach(function (el) { el.textContent = points; });
-    details.querySelectorAll("[data-sum=chips]").forEach(function (el) { el.textContent = chips; });
+    form.querySelectorAll('[data-seat-sum="' + seat + '"]').forEach(function (cell) {
+      cell.querySelectorAll("[data-sum=points]").forEach(function (el) { el.textContent = points; });
+      cell.querySelectorAll("[data-sum=chips]").forEach(function (el) { el.textContent = chips; });
+    });
+  }
+
+  // A count's button shows the count (blank for none) and says it to a screen reader.
+  function showTally(input) {
+    const button = input.parentElement.querySelector("button.tally");
+    if (!button) return;
+    const n = parseInt(input.value, 10) || 0;
+    button.textContent = n ? String(n) : "";
+    button.classList.toggle("counted", n > 0);
+    button.setAttribute("aria-label", button.dataset.label + ": " + n);
+  }
+
+  function countChanged(input) {
+    showTally(input);
+    seatSums(input.form, input.dataset.seat);
   }
 
   // Trick points: type one side, the other is the rest of the hand's trick points.
@@ -134,6 +151,7 @@
   }
 
   function labelOf(input) {
+    if (input.hasAttribute("aria-label")) return input.getAttribute("aria-label");
     const label = input.id && document.querySelector('label[for="' + input.id + '"]');
     if (!label) return input.name;
     const copy = label.cloneNode(true);
@@ -169,7 +187,7 @@
     const name = el.name;
     if (!form || !name || form.id !== "hand-form") return;
     for (let box = el.parentElement; box && box !== form; box = box.parentElement) {
-      if (!box.matches(".field, fieldset.choices, .played-tricks, details.seat-melds, .meld-quick")) continue;
+      if (!box.matches(".field, fieldset.choices, .played-tricks, .meld-items, .meld-quick")) continue;
       box.querySelectorAll(":scope > .errorlist:not(.range-error)").forEach(function (list) { list.remove(); });
       box.classList.remove("has-error");
     }
@@ -185,27 +203,45 @@
   }
 
   function init(root) {
-    root.querySelectorAll("button[data-step][hidden]").forEach(function (b) { b.hidden = false; });
-    root.querySelectorAll("details.seat-melds").forEach(seatSums);
+    // The meld grid's counts become buttons: a tap counts one more, and a seat's Clear takes its
+    // counts back; without this script they are number fields to type in.
+    root.querySelectorAll("table.meld-grid").forEach(function (table) {
+      table.classList.add("tallies");
+      table.querySelectorAll("button.tally[hidden], button.clear-seat[hidden]").forEach(function (el) { el.hidden = false; });
+      table.querySelectorAll("input.count").forEach(countChanged);
+    });
     setupDefaults(document.querySelector("form.setup"));
     keepSetupToken(document.querySelector("form.setup"));
   }
 
-  document.addEventListener("click", function (event) {
-    const button = event.target.closest("button[data-step]");
-    if (!button) return;
-    const input = button.parentElement.querySelector("input");
-    const max = input.max ? Number(input.max) : Infinity;
-    const next = Math.min(max, Math.max(0, (parseInt(input.value, 10) || 0) + Number(button.dataset.step)));
-    input.value = next;
+  function setCount(input, value) {
+    input.value = value;
     input.dispatchEvent(new Event("input", { bubbles: true }));
     input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  document.addEventListener("click", function (event) {
+    const tally = event.target.closest && event.target.closest("button.tally");
+    if (tally) {
+      const input = document.getElementById(tally.dataset.count);
+      const max = input.max ? Number(input.max) : Infinity;
+      const n = parseInt(input.value, 10) || 0;
+      setCount(input, n >= max ? 0 : n + 1); // after the most a seat can show, back to none
+      return;
+    }
+    const clear = event.target.closest && event.target.closest("button.clear-seat");
+    if (clear) {
+      clear.form.querySelectorAll('input.count[data-seat="' + clear.dataset.seat + '"]').forEach(function (input) {
+        if (input.value !== "") setCount(input, "");
+      });
+    }
   });
+
   document.addEventListener("input", function (event) {
     const el = event.target;
     clearStale(el);
     if (el.matches("#hand-form input[type=number]")) checkRange(el);
-    if (el.matches("input.count")) seatSums(el.closest("details.seat-melds"));
+    if (el.matches("input.count")) countChanged(el);
     if (el.matches("input.trick-points")) fillTricks(el);
   });
   document.addEventListener("change", function (event) {

@@ -1,7 +1,7 @@
 // The game page's view after a save: the phone shows the outcome of the save at the top of the
 // screen ("Hand N saved", or why not, or a question to answer first), and the Undo gives way to "Edit hand N"
-// after a short while; choosing the bidder opens the bidder's meld seat. Additive to
-// table.js: it only listens for new content. (The meld mode is remembered by the server, per game.)
+// after a short while; choosing the bidder puts the cursor in the bid. Additive to table.js: it
+// only listens for new content. (The meld mode is remembered by the server, per game.)
 (function () {
   "use strict";
 
@@ -18,14 +18,20 @@
     }, seconds * 1000);
   }
 
-  // Choosing the bidder opens the bidder's meld seat (one tap less), unless a seat is open already.
+  // One tap less each: choosing the bidder puts the cursor in an empty bid (the phone's number
+  // keypad comes up), and with quick points choosing trump puts it in the bidder's empty points.
   document.addEventListener("change", function (event) {
     const input = event.target;
-    if (!input.matches || !input.matches("input[name=bidder]")) return;
-    const form = input.closest("form");
-    if (!form || form.querySelector("details.seat-melds[open]")) return;
-    const seat = form.querySelector('details.seat-melds[data-seat="' + input.value + '"]');
-    if (seat) seat.open = true;
+    const form = input.closest && input.closest("#hand-form");
+    if (!form) return;
+    let next = null;
+    if (input.matches("input[name=bidder]")) next = form.querySelector("input[name=bid]");
+    const quick = form.querySelector("input[name=meld_mode][value=points]:checked");
+    const bidder = form.querySelector("input[name=bidder]:checked");
+    if (input.matches("input[name=trump]") && quick && bidder) {
+      next = form.querySelector("input[name=meld_points_" + bidder.value + "]");
+    }
+    if (next && next.value === "") next.focus();
   });
 
   // The outcome of a save (saved, not saved and why, a question to answer) at the top of the

@@ -80,10 +80,12 @@
       if (el.type === "checkbox" || el.type === "radio") el.checked = given.indexOf(el.value) >= 0;
       else el.value = given.length ? given[0] : "";
     });
-    form.querySelectorAll("details.seat-melds").forEach(function (details) {
-      const counts = Array.from(details.querySelectorAll("input.count"));
-      if (counts.some(function (input) { return Number(input.value) > 0; })) details.open = true;
-      if (counts.length) counts[0].dispatchEvent(new Event("input", { bubbles: true }));
+    // The meld grid's buttons and sums follow the counts; doubles and more open when one is counted.
+    form.querySelectorAll("input.count").forEach(function (input) {
+      if (Number(input.value) > 0) {
+        for (let d = input.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
+      }
+      input.dispatchEvent(new Event("input", { bubbles: true }));
     });
     setTimeout(function () { form.dispatchEvent(new Event("change", { bubbles: true })); }, 0);
   }
