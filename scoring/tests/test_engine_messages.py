@@ -198,7 +198,7 @@ def test_seats_sides_and_melds_are_named_in_the_language():
     with translation.override("sv"):
         assert engine_message(error_of(slam)).startswith("N–S tog alla stick")
     with translation.override("cs"):
-        assert engine_message(error_of(slam)).startswith("S–J ")
+        assert engine_message(error_of(slam)).startswith("Strana S–J vzala")
 
 
 def test_an_unknown_code_falls_back_to_the_english_sentence():
