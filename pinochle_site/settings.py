@@ -181,6 +181,11 @@ IMPORT_STALLED_SECONDS = envint("IMPORT_STALLED_SECONDS", 180)
 # After each chunk an import rests this share of the time the chunk took to write (100: as long).
 IMPORT_WRITE_PAUSE_PERCENT = envint("IMPORT_WRITE_PAUSE_PERCENT", 100)
 
+# The most `manage.py restore` reads, decompressed: a backup of a club's many years of play is some
+# tens of MB (about 1 KB a hand with its statistics), so 20 times the largest plausible one; beyond it
+# a file is refused unread, so a small compressed file cannot fill the memory.
+RESTORE_MAX_BYTES = envint("RESTORE_MAX_BYTES", 512 * 1024 * 1024)
+
 # Background tasks (Django's task framework, the django-tasks backport): queued in the database,
 # so every web worker enqueues and any number of `manage.py db_worker` processes, on this machine
 # or others sharing the database, run them. `make run` and `make serve` start one beside the server.

@@ -33,12 +33,10 @@ from .test_backup import club_night
 
 pytestmark = pytest.mark.django_db
 
-# Models that may be empty in the club below: an import's upload and hidden games live only while
-# the import runs; the queue of background tasks and the admin's log hold nothing in tests.
+# Models that may be empty in the club below: an import's hidden games live only while the import
+# runs; the admin's log holds nothing in tests.
 MAY_BE_EMPTY = {
-    "league.ImportFile",
     "league.PendingGame",
-    "django_tasks_database.DBTaskResult",
     "admin.LogEntry",
 }
 

@@ -4,7 +4,9 @@ other while the site keeps writing (docs/operations.md, "Backups"). `restore` re
 
 Left out (`LEFT_OUT`): the rows `migrate` makes (content types, permissions: the file names them by
 their natural keys, which every database of this app has), sign-in sessions (everyone signs in
-again; a backup must not carry live log-ins) and the throttles' counts (forgotten within minutes).
+again; a backup must not carry live log-ins), the throttles' counts (forgotten within minutes), the
+task queue (a restored task waiting its turn would be run, with the file's arguments) and an upload
+waiting to be imported (`restore` ends an import that had not ended as stopped).
 A FILE ending in .gz, .bz2, .xz or .lzma is compressed. The file is written next to its name and
 renamed into place, so a failed run never leaves half a backup where the last good one was.
 """
@@ -18,7 +20,14 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, models
 
-LEFT_OUT = ("contenttypes", "auth.Permission", "sessions", "throttles")
+LEFT_OUT = (
+    "contenttypes",
+    "auth.Permission",
+    "sessions",
+    "throttles",
+    "django_tasks_database",
+    "league.ImportFile",
+)
 #: The compressions dumpdata writes and `restore` reads.
 COMPRESSED = (".gz", ".bz2", ".xz", ".lzma")
 

@@ -6,7 +6,14 @@ rows by id), a file that is not strict JSON (duplicate keys, NUL: `core.strict_i
 without its id or given twice (the second would overwrite the first), and, before each row is
 written, a value its field does not take (a text too long, a choice the app does not have: SQLite
 would store them). A refused file writes nothing and exits with status 2, naming the model, the
-row and the field where it can. A gzip-compressed file (`backup - | gzip`) is read as it is.
+row and the field where it can. A gzip-compressed file (`backup - | gzip`) is read as it is, as a
+stream, and refused once it grows past `RESTORE_MAX_BYTES` (a small file must not fill the memory).
+
+What is derived from the hands must agree with them: each game's summary (winner, totals…) and its
+statistics rows are computed again by the code that writes them when a hand is saved, and the
+ratings again from the games; a file where one differs is refused, naming the game, row and field.
+An import that had not ended is ended as stopped (its waiting upload is not in a backup). After a
+restore the superusers and staff accounts are named, so an operator sees one he did not expect.
 """
 
 import bz2
@@ -18,6 +25,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -25,10 +34,15 @@ from django.db import models, transaction
 from django.db.models.signals import pre_save
 
 from core import strict_input
+from league.imports.batch import UNFINISHED, _end_unfinished, _stopped
 from league.management.commands.backup import kept_models
-from scoring.models import Game
+from league.models import ImportBatch
+from ratings.models import PairRating, PlayerRating, RatingPoint, RatingScope
+from ratings.services import refresh_all
+from scoring.models import Game, GameSeat, GameStat, HandStat
 from scoring.rules.errors import RecordError
-from scoring.services.results import score
+from scoring.services.results import score, summary_fields
+from scoring.stats import stat_rows
 
 #: The highest id a restored row may have: far beyond any club's, and it leaves PostgreSQL's
 #: sequence (moved past the restored ids) room for every new row after it.
@@ -39,14 +53,29 @@ class Refused(Exception):
     pass
 
 
+def read_capped(stream: Any, limit: int) -> bytes:
+    """All of `stream`, read a megabyte at a time; Refused once it is longer than `limit` bytes."""
+    parts: list[bytes] = []
+    size = 0
+    while part := stream.read(2**20):
+        size += len(part)
+        if size > limit:
+            raise Refused(f"it is larger than the limit of {limit:,} bytes (RESTORE_MAX_BYTES)")
+        parts.append(part)
+    return b"".join(parts)
+
+
 def decompressed(raw: bytes, name: str) -> bytes:
-    """The file as `backup` wrote it: gzip, bzip2 or xz by their first bytes, .lzma by its name."""
+    """The file as `backup` wrote it: gzip, bzip2 or xz by their first bytes, .lzma by its name;
+    decompressed as a stream, refused past `settings.RESTORE_MAX_BYTES`."""
+    limit = settings.RESTORE_MAX_BYTES
+    source = io.BytesIO(raw)
     if raw[:2] == b"\x1f\x8b":
-        return gzip.decompress(raw)
+        return read_capped(gzip.GzipFile(fileobj=source), limit)
     if raw[:3] == b"BZh":
-        return bz2.decompress(raw)
+        return read_capped(bz2.BZ2File(source), limit)
     if raw[:6] == b"\xfd7zXZ\x00" or name.endswith(".lzma"):
-        return lzma.decompress(raw)
+        return read_capped(lzma.LZMAFile(source), limit)
     return raw
 
 
@@ -110,10 +139,80 @@ def check_games() -> None:
         numbers = [hand.number for hand in hands]
         if numbers != list(range(1, len(numbers) + 1)):
             raise Refused(f"scoring.Game id {game.pk}: its hands are numbered {numbers[:20]}, not 1, 2, 3…")
+        hand_data = [hand.data for hand in hands]
         try:
-            score(game, [hand.data for hand in hands])
+            result = score(game, hand_data)
         except RecordError as error:
             raise Refused(f"scoring.Game id {game.pk}: {error}") from None
+        for field, value in summary_fields(result).items():
+            if getattr(game, field) != value:
+                raise Refused(f"scoring.Game id {game.pk}, field {field!r}: the hands give {value!r}")
+        check_stats(game, hand_data, result)
+
+
+def _content(row: HandStat | GameStat) -> dict[str, Any]:
+    return {
+        field.attname: getattr(row, field.attname)
+        for field in row._meta.concrete_fields
+        if not field.primary_key
+    }
+
+
+def check_stats(game: Game, hand_data: list[Any], result: Any) -> None:
+    """The game's statistics rows as saving its hands writes them (`scoring.stats.stat_rows`),
+    compared field by field with the file's; their ids stay as the file gave them."""
+    seats = list(GameSeat.objects.filter(game=game))
+    hand_stats, game_stats = stat_rows(game, seats, hand_data, result)
+    for model, expected, key in (
+        (HandStat, hand_stats, ("number", "seat")),
+        (GameStat, game_stats, ("seat",)),
+    ):
+        stored = {tuple(getattr(row, k) for k in key): row for row in model.objects.filter(game=game)}
+        for row in expected:
+            found = stored.pop(tuple(getattr(row, k) for k in key), None)
+            where = (
+                f"{model._meta.label} of game id {game.pk} ({', '.join(str(getattr(row, k)) for k in key)})"
+            )
+            if found is None:
+                raise Refused(f"{where}: missing; the hands give one")
+            want, have = _content(row), _content(found)
+            for field, value in want.items():
+                if have[field] != value:
+                    raise Refused(f"{where} id {found.pk}, field {field!r}: the hands give {value!r}")
+        if stored:
+            extra = next(iter(stored.values()))
+            raise Refused(f"{model._meta.label} id {extra.pk}: game id {game.pk} has no such hand or seat")
+
+
+RATINGS = (
+    (RatingScope, ("scope", "last_day", "last_game", "games")),
+    (PlayerRating, ("scope", "player_id", "mu", "sigma", "games", "display", "conservative")),
+    (PairRating, ("scope", "player_a_id", "player_b_id", "mu", "sigma", "games", "display", "conservative")),
+    (RatingPoint, ("scope", "player_id", "game_id", "seq", "day", "side", "rank", "chips", "mu", "sigma")),
+)
+
+
+def check_ratings() -> None:
+    """The ratings computed again from the games (`ratings.services.refresh_all`, undone after)
+    must be the file's: the same rows, by their content (their ids are the file's)."""
+    stored = [sorted(model.objects.values_list(*fields), key=repr) for model, fields in RATINGS]
+    point = transaction.savepoint()
+    refresh_all()
+    computed = [sorted(model.objects.values_list(*fields), key=repr) for model, fields in RATINGS]
+    transaction.savepoint_rollback(point)
+    for (model, fields), have, want in zip(RATINGS, stored, computed, strict=True):
+        if have != want:
+            differ = next((a, b) for a, b in zip([*have, None], [*want, None], strict=False) if a != b)
+            row = differ[0] or differ[1]
+            assert row is not None
+            named = ", ".join(f"{field} {value}" for field, value in zip(fields[:3], row[:3], strict=True))
+            raise Refused(f"{model._meta.label} ({named}): not what the games give; the ratings differ")
+
+
+def end_unfinished_imports() -> None:
+    """An import that had not ended cannot go on (its upload is not in a backup): ended as stopped."""
+    for batch_id in ImportBatch.objects.filter(status__in=UNFINISHED).values_list("pk", flat=True):
+        _end_unfinished(batch_id, _stopped())
 
 
 class Command(BaseCommand):
@@ -125,7 +224,12 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         name = options["file"]
         try:
-            raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+            limit = settings.RESTORE_MAX_BYTES
+            if name == "-":
+                raw = read_capped(sys.stdin.buffer, limit)
+            else:
+                with Path(name).open("rb") as file:
+                    raw = read_capped(file, limit)
             text = decompressed(raw, name).decode("utf-8")
             check_rows(strict_input.loads(text))
         except (OSError, EOFError, UnicodeDecodeError, lzma.LZMAError, Refused) as error:
@@ -146,9 +250,15 @@ class Command(BaseCommand):
                         call_command("loaddata", str(fixture), stdout=report)
                     finally:
                         pre_save.disconnect(dispatch_uid="restore.check_fields")
+                    end_unfinished_imports()
                     check_games()
+                    check_ratings()
             except Exception as error:  # whatever the database or Django refused: one line, no traceback
                 said = str(error).replace(f"Problem installing fixture '{fixture}': ", "")
                 problem = " ".join(said.split())
                 raise CommandError(f"{name}: nothing restored: {problem[:500]}", returncode=2) from None
         self.stdout.write(report.getvalue().strip())
+        accounts = get_user_model()._default_manager
+        for kind, who in (("superusers", {"is_superuser": True}), ("staff accounts", {"is_staff": True})):
+            names = sorted(accounts.filter(**who).values_list("username", flat=True))
+            self.stdout.write(f"{kind}: {', '.join(names) if names else 'none'}")
