@@ -10,7 +10,7 @@ hands - time for 3,000 hands) / 27,000, median of --repeat runs), and the wall t
 `manage.py score_game FILE` process on the same file. Aims: at least 80,000 hands/s in-process
 and at most 25 us per hand marginal, on a quiet machine, with Python's garbage collector on as it
 always is (the engine pauses it while it reads and scores a record,
-`scoring.rules.engine.collector_paused`, and `strict_input.loads` while it reads JSON).
+`scoring.rules.collector.collector_paused`, and `strict_input.loads` while it reads JSON).
 
 Each run starts as a `score_game` process does, with the record loaded and nothing else of
 size alive: the previous run's result is dropped before the next run starts, or the collector

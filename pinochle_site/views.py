@@ -38,6 +38,7 @@ _SHELL = (
     "css/language.css",
     "css/readable.css",
     "js/app.js",
+    "js/outbox.js",
     "js/table.js",
     "js/taps.js",
     "js/table-view.js",

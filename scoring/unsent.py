@@ -2,8 +2,9 @@
 was handed over): kept as text for the table to give to the phone that scores now.
 
 The values are the entry form's fields (name, value), as the form posted them or as the page's
-script kept them (the draft and outbox of static/js/table.js); `field_labels` names them in the
-page's language, so that the server and the script write the same lines ("Bid: 24")."""
+scripts kept them (the draft of static/js/table.js, the outbox of static/js/outbox.js);
+`field_labels` names them in the page's language, so that the server and the script write the
+same lines ("Bid: 24")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 {% load i18n %}// The service worker (served from the site root by pinochle_site.views.service_worker, so its scope
 // is the whole site). It keeps the app shell and the game pages this phone has opened, so they open
 // without a network. Only GETs are handled here: a hand's Save goes to the network from the page
-// (static/js/table.js keeps it in an outbox until the server confirms it).
+// (static/js/outbox.js keeps it in an outbox until the server confirms it).
 "use strict";
 const CACHE = "pinochle-{{ version }}";
 const SHELL = {{ shell|safe }};

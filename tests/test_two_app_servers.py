@@ -109,7 +109,7 @@ class Phone:
         headers = {"Host": SITE, "Accept-Language": "en"}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        if htmx:  # what htmx (and static/js/table.js) adds
+        if htmx:  # what htmx (and static/js/outbox.js) adds
             headers |= {"HX-Request": "true", "HX-Target": htmx, "HX-Current-URL": f"http://{SITE}/"}
             if "csrftoken" in self.cookies:
                 headers["X-CSRFToken"] = self.cookies["csrftoken"]

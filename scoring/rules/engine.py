@@ -7,29 +7,23 @@ Worked example (docs/rules.md, "Worked example", hand 1): N bids 27 in hearts at
 NS meld 21 and take 15 trick points, EW meld 10 and take 10. NS make (36 ≥ 27) and score 36, EW
 score 20. Chips: NS win 2 (run) + 4 (contract of 27), EW win 2 (aces), so the hand's chips are NS +4, EW −4.
 
-A game of a fixed number of deals (`options.deals`, docs/rules.md "A fixed number of deals") ends
-after hand D unless the target ended it sooner. With D = 3 and the first three hands of that
-example (NS 36 · EW 20 after hand 1; hand 2 passed out, a deal all the same; hand 3 E's roundhouse
-and slam: NS 36 · EW 69, chips NS −15 · EW +15), the game ends after hand 3 below the target of
-100: EW lead by 33 points and win 10 + ⌈33 / 10⌉ = 14 game chips, final chips NS −29 · EW +29, and
-EW win (in Check Pinochle the side with more chips). Equal points after hand D are a draw on points:
-no game chips, the chips decide (a standard game is then a draw).
+How the game ends (the target, a fixed number of deals, the spread) and who wins: ending.py.
 """
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
+from scoring.rules.collector import collector_paused
+from scoring.rules.ending import end_after_hand, winner_and_chips
 from scoring.rules.errors import RecordError
 from scoring.rules.record import Hand, parse_hand
 from scoring.rules.settings import Settings, parse_settings
-from scoring.rules.tables import SLAM_CHIPS, contract_chips, game_chips, side_of
+from scoring.rules.tables import SLAM_CHIPS, contract_chips, side_of
 
 
 @dataclass(slots=True)  # not frozen, for speed (see record.Hand); treat as read-only
@@ -221,49 +215,12 @@ def _net_chips(won: Mapping[str, Mapping[str, int]]) -> dict[str, int]:
     return {a: net, b: -net}
 
 
-def _reached(totals: Mapping[str, int], target: int, bidders: str | None) -> str | None:
-    """The side that won on points after a hand, or None while play goes on (docs/rules.md)."""
-    over = [side for side, total in totals.items() if total >= target]
-    if not over:
-        return None
-    if len(over) == 1:
-        return over[0]
-    if bidders in over:
-        return bidders
-    best = max(totals[side] for side in over)
-    leaders = [side for side in over if totals[side] == best]
-    return leaders[0] if len(leaders) == 1 else None
-
-
-def _ahead(totals: Mapping[str, int]) -> str | None:
-    """The side with the most points alone, or None when the best are level (a draw on points)."""
-    best = max(totals.values())
-    leaders = [side for side, total in totals.items() if total == best]
-    return leaders[0] if len(leaders) == 1 else None
-
-
-def _ahead_by(totals: Mapping[str, int], spread: int) -> str | None:
-    """The side that leads every other side by at least `spread` points, or None.
-
-    >>> _ahead_by({"NS": 80, "EW": 30}, 50), _ahead_by({"N": 80, "E": 30, "S": 31}, 50)
-    ('NS', None)
-    """
-    ranked = sorted(totals.items(), key=itemgetter(1), reverse=True)
-    (leader, best), (_, second) = ranked[0], ranked[1]
-    return leader if best - second >= spread else None
-
-
 def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
     """Score checked hands in order; a hand after the end of the game is refused.
 
     `hands` may be read lazily (`score_record` checks each hand just before scoring it): every
-    hand is still taken, so a mistake in any hand is reported before a hand after the end.
-
-    The game ends when a side reaches the target (docs/rules.md, "End of the game") or, in a game
-    of a fixed number of deals, after hand `settings.deals` whatever the score: the side with the
-    most points then wins on points, and level points are a draw on points (no game chips). With
-    a spread S it also ends after a hand in which a side leads every other side by S points or
-    more: that side wins on points.
+    hand is still taken, so a mistake in any hand is reported before a hand after the end. When
+    the game ends, and who wins: `ending.end_after_hand` and `ending.winner_and_chips`.
     """
     sides = settings.sides
     totals = dict.fromkeys(sides, 0)
@@ -273,8 +230,7 @@ def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
     ended_after: int | None = None
     ended_by: str | None = None
     after_end: int | None = None  # the first hand recorded after the end
-    target, side_by_seat, seats = settings.target, settings.side_by_seat, settings.seats
-    deals, spread = settings.deals, settings.spread
+    side_by_seat, seats = settings.side_by_seat, settings.seats
     letters = settings.seat_letters
     first = letters.index(settings.first_dealer)
     for hand in hands:
@@ -302,40 +258,17 @@ def score_game(settings: Settings, hands: Iterable[Hand]) -> GameResult:
                 won,
             )
         )
-        if result != "passed" and max(totals.values()) >= target:
-            reached = _reached(totals, target, bidders)
-            if reached is not None:
-                ended_after, ended_by = hand.number, "target"
-        if ended_after is None and spread is not None and result != "passed":
-            # A side that leads every other side by the spread wins on points (the target, above,
-            # decides first when it is reached in the same hand).
-            leader = _ahead_by(totals, spread)
-            if leader is not None:
-                reached = leader
-                ended_after, ended_by = hand.number, "spread"
-        if ended_after is None and deals is not None and hand.number >= deals:
-            # The last deal is played (a passed-out hand is a deal too): most points wins.
-            reached = _ahead(totals)
-            ended_after, ended_by = hand.number, "deals"
+        end = end_after_hand(settings, totals, hand.number, result, bidders)
+        if end is not None:
+            ended_by, reached = end
+            ended_after = hand.number
 
     if after_end is not None:
         raise RecordError.of("game_over", field="hands", hand=after_end, params={"hand": ended_after})
 
-    end_chips = dict.fromkeys(sides, 0)
-    winner: str | None = None
-    if reached is not None:
-        winner = reached
-        if settings.chips_in_play:
-            (other,) = (side for side in sides if side != reached)
-            award = game_chips(totals[reached] - totals[other])
-            end_chips = {reached: award, other: -award}
-    final_chips = {side: chip_totals[side] + end_chips[side] for side in sides}
-    if ended_after is not None and settings.chips_in_play:
-        # Check Pinochle: the chips decide, game chips included (none after a draw on points).
-        a, b = sides
-        winner = "draw" if final_chips[a] == final_chips[b] else a if final_chips[a] > final_chips[b] else b
-    elif ended_after is not None and reached is None:
-        winner = "draw"  # level on points after the last deal
+    winner, end_chips, final_chips = winner_and_chips(
+        settings, totals, chip_totals, reached, ended_after is not None
+    )
     return GameResult(
         settings,
         scored,
@@ -371,26 +304,6 @@ def check_record(data: object, *, hand_errors: list[RecordError] | None = None) 
         if hand_errors:
             raise hand_errors[0]
         return score_game(settings, hands)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cycle collector off while a record is read and scored, on again after.
-
-    Scoring makes about ten small objects per hand and no reference cycles, yet on a long record
-    they set off full collections that walk every object in the process, the record itself
-    included: a third of the time of `manage.py score_game`. Paused, the new objects are looked
-    at once, by the first collection after. Only the outermost pause turns the collector back on,
-    and only if it was on.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _raw_hands(data: object) -> list[Any]:

@@ -1,4 +1,4 @@
-// Log out: when hands still wait in the outbox (static/js/table.js), the button first says so and
+// Log out: when hands still wait in the outbox (static/js/outbox.js), the button first says so and
 // offers to stay signed in; logging out then asks the service worker to forget the pages it kept
 // for the account. Without this script the button logs out as a plain form.
 (function () {

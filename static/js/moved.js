@@ -1,11 +1,11 @@
 // The phone that lost the scoring of a game to another phone (a take-over or a handover).
 //
-// - Told by its scoreboard's poll, or by a save the server refused for it (table.js's outbox marks
+// - Told by its scoreboard's poll, or by a save the server refused for it (outbox.js's outbox marks
 //   that hand "moved" and says so here), the game's page becomes the read-only game without a
 //   reload: the server answers the page's request for the game with it, notice at the top
 //   ("Scoring moved to another phone at 20:41", templates/scoring/_moved.html), and #announcer
 //   reads it out (announce.js).
-// - The hands this phone did not get saved — in table.js's outbox, or half entered (the form's
+// - The hands this phone did not get saved — in outbox.js's outbox, or half entered (the form's
 //   draft) — are shown there, each as text with Copy and Discard. Nothing is removed from the phone
 //   but on the player's word: Discard and its confirmation, or Copy and its confirmation.
 (function () {

@@ -1,0 +1,325 @@
+// The phone at the table: the outbox, and what the phone shows of it. A Save without a network
+// waits on the phone until the server confirms it. Without this script every page still works as
+// plain forms; the server checks the whole hand at Preview and Save either way.
+//
+// - Outbox: Save puts the hand (its submission id and the form's fields) in localStorage and sends
+//   it; it stays there, with a badge, until the server answers. A lost answer is retried with the
+//   same submission id (the server saves one hand per id) on `online`, on focus and on a timer.
+// - The service worker (/sw.js) keeps the app and the opened games for offline use.
+// - The entry form (static/js/table.js, loaded after this file): drafts, the hand's submission
+//   id, the screen kept awake.
+// - Log out (static/js/logout.js): warned first while hands still wait in this outbox.
+// - Taps (static/js/taps.js): an update that answers while a finger is down waits until the tap
+//   is over, so that nothing moves under the finger and no tap is lost.
+(function () {
+  "use strict";
+
+  const DRAFT = "pinochle:draft:";
+  const OUTBOX = "pinochle:outbox";
+  const USED = "pinochle:used-ids";
+  const TIMEOUT_MS = 20000;
+  const TICK_MS = 2000;
+  const stringsElement = document.getElementById("table-strings");
+  const strings = stringsElement ? JSON.parse(stringsElement.textContent) : {};
+  const inflight = {};
+  const resend = {};
+
+  function say(key, values) {
+    let text = strings[key] || key;
+    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
+    return text;
+  }
+
+  function read(key, fallback) {
+    try {
+      const value = JSON.parse(localStorage.getItem(key));
+      return value === null ? fallback : value;
+    } catch (error) {
+      return fallback;
+    }
+  }
+
+  function write(key, value) {
+    try {
+      localStorage.setItem(key, JSON.stringify(value));
+    } catch (error) { /* storage full or refused: the page still works as a plain form */ }
+  }
+
+  function uuid4() {
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 15) | 64;
+    b[8] = (b[8] & 63) | 128;
+    const h = Array.from(b, function (x) { return x.toString(16).padStart(2, "0"); }).join("");
+    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join("-");
+  }
+
+  function entryForm() { return document.querySelector("form[data-game]"); }
+  function numberOf(form) { return (form.querySelector("[name=number]") || {}).value || ""; }
+  function draftKey(game, number) { return DRAFT + game + ":" + number; }
+
+  // --- the outbox --------------------------------------------------------------------------
+
+  function outbox() { return read(OUTBOX, []); }
+  function storeOutbox(items) {
+    write(OUTBOX, items);
+    showState();
+    document.dispatchEvent(new CustomEvent("pinochle:outbox"));
+  }
+  function find(id) { return outbox().find(function (item) { return item.id === id; }); }
+
+  function update(id, changes) {
+    const items = outbox();
+    items.forEach(function (item) { if (item.id === id) Object.assign(item, changes); });
+    storeOutbox(items);
+  }
+
+  function remember(id) {
+    const used = read(USED, []).filter(function (x) { return x !== id; });
+    used.push(id);
+    write(USED, used.slice(-200));
+  }
+
+  function currentToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (error) {
+      return "";
+    }
+  }
+
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (!form.matches || !form.matches("form[data-game]")) return;
+    const submitter = event.submitter;
+    if (submitter && submitter.hasAttribute("formaction") && submitter.formAction !== form.action) return;
+    // Ours, not htmx's: stopped on the way down, before the form's own listeners.
+    event.preventDefault();
+    event.stopPropagation();
+    if (form.querySelector("button.save[disabled]")) return; // a question above is still open
+    let idField = form.querySelector("[name=submission_id]");
+    if (!idField.value) idField.value = uuid4();
+    const item = {
+      id: idField.value,
+      game: form.dataset.game,
+      number: numberOf(form),
+      url: form.action,
+      fields: Array.from(new FormData(form)),
+      state: "sending",
+      tries: 0,
+      next: 0,
+    };
+    const items = outbox();
+    const known = items.find(function (x) { return x.id === item.id; });
+    if (known && inflight[item.id] && JSON.stringify(known.fields) === JSON.stringify(item.fields)) return;
+    if (known) Object.assign(known, { fields: item.fields, url: item.url, next: 0 });
+    else items.push(item);
+    storeOutbox(items);
+    remember(item.id);
+    send(item.id);
+  }, true);
+
+  function send(id) {
+    if (inflight[id]) {
+      resend[id] = true; // Save again, changed, while the first is on its way: sent after its answer
+      return;
+    }
+    const item = find(id);
+    if (!item) return;
+    inflight[id] = true;
+    update(id, { state: "sending" });
+    const body = new URLSearchParams();
+    const token = currentToken();
+    item.fields.forEach(function (pair) {
+      body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
+    });
+    const controller = new AbortController();
+    const timer = setTimeout(function () { controller.abort(); }, TIMEOUT_MS);
+    fetch(item.url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      signal: controller.signal,
+      headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": location.href, "X-CSRFToken": token },
+    }).then(function (response) {
+      return response.text().then(function (text) {
+        if (response.ok && !response.redirected && text.indexOf('id="game"') >= 0) answered(item, text);
+        else if (response.status === 409) movedAway(item);
+        else if (response.status >= 500 || response.status === 429 || response.status === 408) retry(id);
+        else update(id, { state: "refused", status: response.status, next: Date.now() + 60000 });
+      });
+    }).catch(function () {
+      retry(id);
+    }).finally(function () {
+      clearTimeout(timer);
+      delete inflight[id];
+      if (resend[id]) {
+        delete resend[id];
+        send(id);
+      }
+    });
+  }
+
+  function retry(id) {
+    const item = find(id);
+    if (!item) return;
+    const tries = (item.tries || 0) + 1;
+    const wait = Math.min(30000, 1000 * Math.pow(2, Math.min(tries, 5)));
+    update(id, { state: navigator.onLine ? "retrying" : "queued", tries: tries, next: Date.now() + wait });
+  }
+
+  // The server answered: the hand is saved, or it says why not (the page shows it either way).
+  function answered(item, text) {
+    if (resend[item.id]) return; // changed and saved again meanwhile: that answer is the one to show
+    storeOutbox(outbox().filter(function (x) { return x.id !== item.id; }));
+    const reply = new DOMParser().parseFromString(text, "text/html");
+    const number = reply.querySelector("#hand-form [name=number]");
+    if (!number || Number(number.value) > Number(item.number)) {
+      localStorage.removeItem(draftKey(item.game, item.number));
+    }
+    const game = document.getElementById("game");
+    // This game's page, with its entry form or without (the scoreboard's poll may have seen the
+    // game end first and put the game-over box in its place): the answer says what was saved.
+    if (game && game.dataset.code === item.game) {
+      htmx.swap(game, text, { swapStyle: "outerHTML" });
+      document.dispatchEvent(new CustomEvent("pinochle:answered")); // table-view.js shows the outcome
+      // An answer that still offers this hand number without saying why is out of date (it was
+      // drawn while the same hand was being saved by an earlier try): ask for the game again.
+      const stale = number && Number(number.value) === Number(item.number) &&
+        !reply.querySelector(".errorlist, .message.error, [role=alert]");
+      if (stale) htmx.ajax("GET", location.pathname, { target: "#game", swap: "outerHTML" });
+      if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+        navigator.serviceWorker.controller.postMessage({ type: "refresh", url: location.href });
+      }
+    }
+  }
+
+  // The server refused the hand because another phone scores the game now: it is never sent again
+  // by itself; it stays in the outbox until the player copies or discards it (static/js/moved.js,
+  // told here, shows it with the read-only game).
+  function movedAway(item) {
+    update(item.id, { state: "moved" });
+    document.dispatchEvent(new CustomEvent("pinochle:moved", { detail: { game: item.game } }));
+  }
+
+  function flush(now) {
+    const time = Date.now();
+    outbox().forEach(function (item) {
+      if (inflight[item.id] || item.state === "moved") return; // on its way, or for the player to settle
+      if (now || !item.next || item.next <= time) send(item.id);
+    });
+  }
+
+  // --- what the phone shows: online or offline, hands waiting, this hand's state ------------
+
+  function showState() {
+    const header = document.querySelector(".site-header");
+    if (!header) return;
+    let pill = header.querySelector(".net-state");
+    if (!pill) {
+      pill = document.createElement("p");
+      pill.className = "net-state";
+      pill.setAttribute("role", "status");
+      pill.setAttribute("aria-live", "polite");
+      pill.innerHTML = '<span class="net"></span> <span class="pending-badge" hidden></span>';
+      // On the first row, beside the links (css/app.css keeps it compact): the header stays two rows.
+      const nav = header.querySelector("nav");
+      if (nav) nav.after(pill);
+      else header.append(pill);
+    }
+    const online = navigator.onLine;
+    pill.classList.toggle("offline", !online);
+    pill.querySelector(".net").textContent = say(online ? "online" : "offline");
+    const items = outbox();
+    const badge = pill.querySelector(".pending-badge");
+    badge.hidden = items.length === 0;
+    // The whole sentence is read out and shown on wide screens; a phone shows the count in a pill,
+    // with the words kept for screen readers and in the tooltip (css/app.css).
+    const words = say("pending", { count: "\u0000" }).split("\u0000");
+    badge.textContent = "";
+    badge.title = say("pending", { count: items.length });
+    words.forEach(function (part, index) {
+      if (index > 0) badge.append(String(items.length));
+      if (!part) return;
+      const span = document.createElement("span");
+      span.className = "pending-words";
+      span.textContent = part;
+      badge.append(span);
+    });
+
+    const form = entryForm();
+    if (!form) return;
+    let line = form.querySelector(".save-state");
+    const mine = items.find(function (x) { return x.game === form.dataset.game && x.number === numberOf(form); });
+    if (!mine) {
+      if (line) line.remove();
+      return;
+    }
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "save-state";
+      line.setAttribute("role", "status");
+      const actions = form.querySelector(".actions");
+      actions.parentNode.insertBefore(line, actions);
+    }
+    let state = mine.state === "sending" && !online ? "queued" : mine.state;
+    if (state === "moved") state = "refused";
+    line.dataset.state = state;
+    line.textContent = say(state, { number: mine.number });
+    if (state === "refused") {
+      // Only the player drops a hand the server refused: the entry stays on the form as a draft.
+      const discard = document.createElement("button");
+      discard.type = "button";
+      discard.className = "link-button";
+      discard.textContent = say("discard");
+      discard.addEventListener("click", function () {
+        storeOutbox(outbox().filter(function (x) { return x.id !== mine.id; }));
+        form.querySelector("[name=submission_id]").value = uuid4();
+      });
+      line.append(" ", discard);
+    }
+  }
+
+  // What static/js/logout.js needs of the outbox before a log-out.
+  // What static/js/moved.js needs of it: this game's hands still on the phone, and the player's
+  // removal of one (only ever on the player's word).
+  window.pinochleTable = {
+    say: say,
+    waiting: function () { return outbox().length; },
+    waitingFor: function (game) { return outbox().filter(function (x) { return x.game === game; }); },
+    drop: function (id) { storeOutbox(outbox().filter(function (x) { return x.id !== id; })); },
+    // What static/js/table.js needs of it to look after the entry form.
+    read: read,
+    write: write,
+    uuid4: uuid4,
+    entryForm: entryForm,
+    numberOf: numberOf,
+    draftKey: draftKey,
+    outbox: outbox,
+    find: find,
+    used: function () { return read(USED, []); },
+    showState: showState,
+  };
+
+  function init() {
+    showState();
+    flush(true);
+  }
+
+  window.addEventListener("online", function () { showState(); flush(true); });
+  window.addEventListener("offline", showState);
+  window.addEventListener("focus", function () { flush(true); });
+  window.addEventListener("storage", function (event) { if (event.key === OUTBOX) showState(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") flush(true);
+  });
+  setInterval(function () { flush(false); }, TICK_MS);
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+    // Keep this page for offline use too (the worker was not yet looking after it when it opened).
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) registration.active.postMessage({ type: "refresh", url: location.href });
+    });
+  }
+  if (document.readyState !== "loading") init();
+  else document.addEventListener("DOMContentLoaded", init);
+})();
