@@ -32,6 +32,12 @@ def _end_unfinished(batch_id: int, problem: Problem) -> None:
     ImportFile.objects.filter(batch_id=batch_id).delete()
 
 
+def end_as_stopped(batch_id: int) -> None:
+    """End a batch that cannot go on (its worker or its upload is gone) as stopped: refused, its
+    hidden games deleted."""
+    _end_unfinished(batch_id, _stopped())
+
+
 def _failed() -> Problem:
     return Problem(None, _("the import failed on the server; nothing was imported"))
 

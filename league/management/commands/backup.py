@@ -18,7 +18,7 @@ from typing import Any
 from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection, models
+from django.db import connection, models, transaction
 
 LEFT_OUT = (
     "contenttypes",
@@ -50,35 +50,36 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         target = options["file"]
         dump: dict[str, Any] = {"natural_foreign": True, "exclude": list(LEFT_OUT), "verbosity": 0}
-        outermost = not connection.in_atomic_block  # else (a test) that transaction is the snapshot
-        if outermost:  # a read-only snapshot: writers are not blocked while it is read
-            with connection.cursor() as cursor:
-                sqlite = connection.vendor == "sqlite"
-                cursor.execute("BEGIN" if sqlite else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        try:
-            if target == "-":
-                call_command("dumpdata", stdout=self.stdout, **dump)
-                return
-            path = Path(target)
-            if path.suffix == ".zip":  # dumpdata would write an uncompressed file of another name
-                raise CommandError(
-                    f"{target}: not backed up: a .zip file is not written; use {', '.join(COMPRESSED)}"
-                )
-            temporary = path.with_name(f".{os.getpid()}.{path.name}")  # same suffixes: same compression
+        # One transaction, rolled back: a snapshot the tables agree in, read-only on PostgreSQL, that
+        # does not block the writers (SQLite's WAL, PostgreSQL's REPEATABLE READ). In a transaction
+        # already open (a test) that transaction is the snapshot.
+        outermost = not connection.in_atomic_block
+        with transaction.atomic():
             try:
-                # Only its owner reads it: it holds password hashes and pending invite links.
+                if outermost and connection.vendor == "postgresql":
+                    with connection.cursor() as cursor:
+                        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                if target == "-":
+                    call_command("dumpdata", stdout=self.stdout, **dump)
+                    return
+                path = Path(target)
+                if path.suffix == ".zip":  # dumpdata would write an uncompressed file of another name
+                    raise CommandError(
+                        f"{target}: not backed up: a .zip file is not written; use {', '.join(COMPRESSED)}"
+                    )
+                temporary = path.with_name(f".{os.getpid()}.{path.name}")  # same suffixes: same compression
                 try:
-                    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-                except OSError as error:
-                    raise CommandError(f"{target}: not backed up: {error.strerror}") from None
-                os.fchmod(descriptor, 0o600)
-                os.close(descriptor)
-                call_command("dumpdata", output=str(temporary), **dump)
-                os.replace(temporary, path)
+                    # Only its owner reads it: it holds password hashes and pending invite links.
+                    try:
+                        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                    except OSError as error:
+                        raise CommandError(f"{target}: not backed up: {error.strerror}") from None
+                    os.fchmod(descriptor, 0o600)
+                    os.close(descriptor)
+                    call_command("dumpdata", output=str(temporary), **dump)
+                    os.replace(temporary, path)
+                finally:
+                    temporary.unlink(missing_ok=True)
             finally:
-                temporary.unlink(missing_ok=True)
-        finally:
-            if outermost:
-                with connection.cursor() as cursor:
-                    cursor.execute("ROLLBACK")
+                transaction.set_rollback(True)  # nothing is written: the snapshot ends
         self.stderr.write(f"backed up to {path}")

@@ -30,11 +30,12 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.validators import MaxLengthValidator
 from django.db import models, transaction
 from django.db.models.signals import pre_save
 
 from core import strict_input
-from league.imports.batch import UNFINISHED, _end_unfinished, _stopped
+from league.imports.batch import UNFINISHED, end_as_stopped
 from league.management.commands.backup import kept_models
 from league.models import ImportBatch
 from ratings.models import PairRating, PlayerRating, RatingPoint, RatingScope
@@ -113,18 +114,20 @@ def check_fields(sender: Any, instance: models.Model, raw: bool = False, **kwarg
     if not raw:
         return
     for field in instance._meta.concrete_fields:
-        own_validators = getattr(field, "_validators", [])  # the model's, not Django's length check
         value = getattr(instance, field.attname)
         if field.is_relation or value is None:
             continue
-        # An empty text is checked where the field refuses it: a choice or a code ("" is neither);
-        # `_validators` are the field's own (its length validator is Django's, which "" passes).
-        if value in field.empty_values and not (value == "" and (field.choices or own_validators)):
+        # The field's checks but the length limit (an empty text passes it): a code's alphabet, a
+        # user name's characters. An empty text is checked where the field refuses it: a field
+        # that may not be blank with a choice or such a check ("" is neither a choice nor a code).
+        checks = [check for check in field.validators if not isinstance(check, MaxLengthValidator)]
+        refused_empty = value == "" and not field.blank and bool(field.choices or checks)
+        if value in field.empty_values and not refused_empty:
             continue
         try:
             field.clean(value, instance)
             if value == "":  # which clean() lets through: a field's own validators skip an empty text,
-                for validator in own_validators:  # and every check skips a field not editable
+                for validator in checks:  # and every check skips a field not editable
                     validator(value)
         except ValidationError as error:
             where = f"{instance._meta.label} id {instance.pk}, field {field.name!r}"
@@ -212,7 +215,7 @@ def check_ratings() -> None:
 def end_unfinished_imports() -> None:
     """An import that had not ended cannot go on (its upload is not in a backup): ended as stopped."""
     for batch_id in ImportBatch.objects.filter(status__in=UNFINISHED).values_list("pk", flat=True):
-        _end_unfinished(batch_id, _stopped())
+        end_as_stopped(batch_id)
 
 
 class Command(BaseCommand):
