@@ -31,6 +31,7 @@ from scoring.rules.tables import (
     MAX_MELD_POINTS,
     REPEATABLE,
     SUITS,
+    bid_help,
     hand_numbers,
     meld_items_for,
 )
@@ -358,6 +359,12 @@ class HandForm(forms.Form):
         return hand_numbers(
             deck=s.deck, min_bid=s.min_bid, seats=s.seats, chips_in_play=chips, bid_steps=s.bid_steps
         )
+
+    @cached_property
+    def bid_help(self) -> dict[str, object]:
+        """The ladder the bid field's help sentence names, from the engine's tables."""
+        s = self.settings
+        return bid_help(s.min_bid, s.deck, s.bid_steps)
 
     def trick_fields(self) -> list[forms.BoundField]:
         return [self[f"tricks_{side}"] for side in self.settings.sides]

@@ -329,31 +329,65 @@ def setup_numbers() -> dict[str, object]:
     }
 
 
+def legal_bids(min_bid: int, deck: str, steps: str = "standard") -> list[list[int]]:
+    """Every legal bid from the minimum to MAX_BID, the chain of `next_bid`, written as runs
+    [first, step, last] (first, first + step, ... last) so the phone's JSON stays small: the
+    stepper walks these runs and decides nothing itself.
+
+    >>> legal_bids(20, "single")
+    [[20, 1, 9999]]
+    >>> legal_bids(50, "double", TENS)
+    [[50, 1, 60], [60, 5, 100], [100, 10, 9990]]
+    """
+    runs: list[list[int]] = []
+    bid = min_bid
+    while True:
+        following = next_bid(bid, min_bid, deck, steps)
+        if following > MAX_BID:
+            break
+        step = following - bid
+        if runs and runs[-1][1] == step and runs[-1][2] == bid:
+            runs[-1][2] = following
+        else:
+            runs.append([bid, step, following])
+        bid = following
+    return runs or [[min_bid, 1, min_bid]]
+
+
+def meld_bonuses(*, chips_in_play: bool) -> list[dict[str, object]]:
+    """The chips a seat earns for showing several families together, as data for the phone's
+    running sum (the roundhouse: kings and queens around). The engine's own sum is
+    `melds.meld_sum`; a browser test holds the phone's to it.
+
+    >>> meld_bonuses(chips_in_play=True)
+    [{'families': ['kings', 'queens'], 'chips': 5}]
+    >>> meld_bonuses(chips_in_play=False)
+    []
+    """
+    if not chips_in_play:
+        return []
+    return [{"families": list(ROUNDHOUSE_FAMILIES), "chips": ROUNDHOUSE_CHIPS}]
+
+
 def hand_numbers(
     *, deck: str, min_bid: int, seats: int, chips_in_play: bool, bid_steps: str = "standard"
 ) -> dict[str, object]:
-    """What the phone's hand form adds up and steps by, straight from the tables above: the bid
-    ladder, the trick points to share (one side typed, the rest to the other; all of them on a
-    slam), the meld items' points and chips and the roundhouse's chips.
+    """What the phone's hand form adds up and steps by, straight from the tables above: the legal
+    bids (`legal_bids`), the trick points to share (one side typed, the rest to the other; all of
+    them on a slam), the meld items' points and chips and the bonuses for families shown together.
 
     >>> numbers = hand_numbers(deck="double", min_bid=50, seats=4, chips_in_play=False)
-    >>> numbers["bid"], numbers["trick_points"]
-    ({'min': 50, 'by_ones_to': 60, 'multiple': 5, 'max': 9999}, 50)
+    >>> numbers["bids"], numbers["trick_points"]
+    ([[50, 1, 60], [60, 5, 9995]], 50)
 
-    A house-rule ladder adds its rungs, each "above this bid only multiples of that":
+    A house-rule ladder changes the legal bids:
 
     >>> tens = hand_numbers(deck="double", min_bid=50, seats=2, chips_in_play=False, bid_steps=TENS)
-    >>> tens["bid"]["rungs"]
-    [{'above': 100, 'multiple': 10}]
+    >>> tens["bids"][-1]
+    [100, 10, 9990]
     """
-    minimum, by_ones_to, multiple = bid_ladder(min_bid, deck)
-    ladder: dict[str, object] = {"min": minimum, "by_ones_to": by_ones_to, "multiple": multiple}
-    ladder["max"] = MAX_BID
-    rungs = bid_rungs(deck, bid_steps)
-    if rungs:
-        ladder["rungs"] = [{"above": above, "multiple": step} for above, step in rungs]
     return {
-        "bid": ladder,
+        "bids": legal_bids(min_bid, deck, bid_steps),
         "trick_points": TRICK_POINTS[deck],
         "tricks_per_hand": TRICKS_PER_HAND[deck][seats],
         "seats": seats,
@@ -365,8 +399,17 @@ def hand_numbers(
             }
             for item in meld_items_for(deck)
         },
-        "roundhouse": {
-            "families": list(ROUNDHOUSE_FAMILIES),
-            "chips": ROUNDHOUSE_CHIPS if chips_in_play else 0,
-        },
+        "bonuses": meld_bonuses(chips_in_play=chips_in_play),
     }
+
+
+def bid_help(min_bid: int, deck: str, steps: str = "standard") -> dict[str, object]:
+    """The ladder the bid field's help sentence names: the minimum, by ones up to, then multiples
+    of, and a house rule's further rungs.
+
+    >>> bid_help(50, "double", TENS)
+    {'min': 50, 'by_ones_to': 60, 'multiple': 5, 'rungs': [{'above': 100, 'multiple': 10}]}
+    """
+    minimum, by_ones_to, multiple = bid_ladder(min_bid, deck)
+    rungs = [{"above": above, "multiple": step} for above, step in bid_rungs(deck, steps)]
+    return {"min": minimum, "by_ones_to": by_ones_to, "multiple": multiple, "rungs": rungs}

@@ -10,7 +10,7 @@ import pytest
 from scoring.rules.engine import score_record
 from scoring.rules.errors import RecordError
 from scoring.rules.rules_page import bid_run
-from scoring.rules.tables import bid_step_problem, hand_numbers, step_bid
+from scoring.rules.tables import MAX_BID, bid_step_problem, hand_numbers, next_bid, step_bid
 
 TENS = "tens_above_100"
 
@@ -95,9 +95,18 @@ def test_the_tens_ladder_needs_a_double_deck():
     assert "options.bid_steps" in str(refused.value)
 
 
-def test_the_phone_steps_by_the_rungs_the_tables_give_it():
-    """The hand form's numbers carry the tens rung only when the game plays it."""
-    tens = hand_numbers(deck="double", min_bid=50, seats=4, chips_in_play=False, bid_steps=TENS)
-    plain = hand_numbers(deck="double", min_bid=50, seats=4, chips_in_play=False)
-    assert tens["bid"] == {**plain["bid"], "rungs": [{"above": 100, "multiple": 10}]}  # type: ignore[dict-item]
-    assert "rungs" not in plain["bid"]  # type: ignore[operator]
+def _expanded(runs: list[list[int]]) -> list[int]:
+    return sorted({bid for first, step, last in runs for bid in range(first, last + 1, step)})
+
+
+@pytest.mark.parametrize(
+    ("deck", "min_bid", "steps"),
+    [("single", 20, "standard"), ("double", 50, "standard"), ("double", 50, TENS), ("double", 75, TENS)],
+)
+def test_the_phones_legal_bids_are_the_engines_next_bid_chain(deck, min_bid, steps):
+    """The hand form's numbers list every legal bid, the tens rung only when the game plays it."""
+    chain = [min_bid]
+    while (following := next_bid(chain[-1], min_bid, deck, steps)) <= MAX_BID:
+        chain.append(following)
+    numbers = hand_numbers(deck=deck, min_bid=min_bid, seats=4, chips_in_play=False, bid_steps=steps)
+    assert _expanded(numbers["bids"]) == chain  # type: ignore[arg-type]

@@ -270,7 +270,7 @@ def test_the_phones_hand_numbers_are_the_meld_table_and_the_trick_points():
         "family": "run",
     }
     assert "dix" not in numbers["melds"]  # no dix in a double deck
-    assert numbers["roundhouse"]["chips"] == 0
+    assert numbers["bonuses"] == []  # no roundhouse chips without chips in play
 
 
 def test_a_hand_with_every_trick_to_the_bidders_gives_them_all_the_trick_points():

@@ -103,7 +103,7 @@ def _numbers(page: str) -> Any:
 def test_the_phone_reads_the_chosen_ladder_and_the_stepper_on_the_server_follows_it(client):
     game = standard_game(deck="double", bid_steps="tens_above_100")
     page = client.get(f"/g/{game.code}/").content.decode()
-    assert _numbers(page)["bid"]["rungs"] == [{"above": 100, "multiple": 10}]
+    assert _numbers(page)["bids"] == [[50, 1, 60], [60, 5, 100], [100, 10, 9990]]
     assert "Minimum 50; above 60 in steps of 5; above 100 in steps of 10" in page
     post = hand_post(1, {"bidder": "N", "bid": "100", "tricks_NS": "10", "step": "bid_up"})
     stepped = client.post(f"/g/{game.code}/preview", post).content.decode()

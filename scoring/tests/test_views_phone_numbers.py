@@ -1,6 +1,8 @@
 """The phone's script adds up melds, shares trick points and steps the bid with the rule book's
-numbers: the page hands them over in one JSON script drawn from the engine's tables, so no rule
-is written a second time in JavaScript."""
+numbers: the page hands them over in one JSON script drawn from the engine's tables (the legal
+bids listed, the meld items' values and the bonuses for families shown together), so the script
+decides no rule itself; the sum it still does offline is held to the engine's `meld_sum`, and its
+stepper to `next_bid`, by scoring/tests/test_browser_phone_rules.py."""
 
 import json
 import re
@@ -48,7 +50,7 @@ def test_the_hand_forms_numbers_are_the_engines_tables_for_the_games_settings(
 def test_a_double_deck_bid_ladder_and_its_help_come_from_the_same_numbers(table_client):
     game = standard_game(deck="double")
     page = table_client.get(f"/g/{game.code}/").content.decode()
-    assert _script(page, "hand-numbers")["bid"] == {"min": 50, "by_ones_to": 60, "multiple": 5, "max": 9999}
+    assert _script(page, "hand-numbers")["bids"] == [[50, 1, 60], [60, 5, 9995]]
     assert "Minimum 50; above 60 in steps of 5" in page
 
 
@@ -74,6 +76,10 @@ def test_the_phones_scripts_write_no_rule_book_number(name):
     script = (Path(settings.BASE_DIR) / "static" / "js" / name).read_text(encoding="utf-8")
     for rule in ("dataset.points", "dataset.chips", "dataset.roundhouse", "trickTotal", '"4"', "kings"):
         assert rule not in script
+    # Which bids are legal is the engine's (`legal_bids`): no ladder, rung or multiple here, and
+    # the bonus for families shown together is read from the numbers, not named.
+    for ladder in ("by_ones_to", "multiple", "rungs", "% ", "roundhouse", "queens"):
+        assert ladder not in script
     # Which default goes with which deck and variant is the engine's (`setup_numbers`): the script
     # looks it up by the checked radios and names no deck.
     for deck in ('"double"', '"single"', "targets.double", "targets.check", "targets.single"):

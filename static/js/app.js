@@ -10,28 +10,40 @@
     return script ? JSON.parse(script.textContent) : null;
   }
 
-  // Meld grid: a seat's points and chips add up as its counts are tapped (the preview is the authority).
-  function seatSums(form, seat) {
+  // The points and chips of meld counts ({item: count}), from the items' values and the
+  // bonuses for families shown together, both as the engine lists them (scoring/rules/melds.py
+  // meld_sum is the authority; a browser test holds this sum to it item by item).
+  function meldSum(counts) {
     const rules = numbers("hand-numbers");
-    if (!form || !rules) return;
     let points = 0;
     let chips = 0;
-    const families = {};
-    form.querySelectorAll('input.count[data-seat="' + seat + '"]').forEach(function (input) {
-      const n = parseInt(input.value, 10) || 0;
-      const item = rules.melds[input.dataset.item];
+    const shown = {};
+    Object.keys(counts).forEach(function (name) {
+      const n = counts[name];
+      const item = rules.melds[name];
       if (n > 0 && item) {
         points += n * item.points;
         chips += n * item.chips;
-        families[item.family] = true;
+        shown[item.family] = true;
       }
     });
-    if (rules.roundhouse.families.every(function (family) { return families[family]; })) {
-      chips += rules.roundhouse.chips;
-    }
+    rules.bonuses.forEach(function (bonus) {
+      if (bonus.families.every(function (family) { return shown[family]; })) chips += bonus.chips;
+    });
+    return { points: points, chips: chips };
+  }
+
+  // Meld grid: a seat's points and chips add up as its counts are tapped (the preview is the authority).
+  function seatSums(form, seat) {
+    if (!form || !numbers("hand-numbers")) return;
+    const counts = {};
+    form.querySelectorAll('input.count[data-seat="' + seat + '"]').forEach(function (input) {
+      counts[input.dataset.item] = (counts[input.dataset.item] || 0) + (parseInt(input.value, 10) || 0);
+    });
+    const sum = meldSum(counts);
     form.querySelectorAll('[data-seat-sum="' + seat + '"]').forEach(function (cell) {
-      cell.querySelectorAll("[data-sum=points]").forEach(function (el) { el.textContent = points; });
-      cell.querySelectorAll("[data-sum=chips]").forEach(function (el) { el.textContent = chips; });
+      cell.querySelectorAll("[data-sum=points]").forEach(function (el) { el.textContent = sum.points; });
+      cell.querySelectorAll("[data-sum=chips]").forEach(function (el) { el.textContent = sum.chips; });
     });
   }
 
@@ -100,20 +112,27 @@
     form.querySelector("input[name=min_bid]").placeholder = d.min_bids[deck];
   }
 
-  // The bid's − / +: stepped here by the rule book's ladder (no round trip per tap); without
-  // this script the buttons post to the preview, which steps on the server.
-  function stepBid(bid, ladder, up) {
-    // A house-rule ladder adds rungs: above each rung's bid only its multiples (the minimum stays legal).
-    const onRungs = function (b) { return (ladder.rungs || []).every(function (r) { return b <= r.above || b % r.multiple === 0; }); };
-    const legal = function (b) { return (ladder.by_ones_to === null || b <= ladder.by_ones_to || b % ladder.multiple === 0) && onRungs(b); };
-    if (isNaN(bid) || bid < ladder.min) return ladder.min;
-    let next = bid;
+  // The bid's − / +: the next or previous of the legal bids the engine lists (runs of
+  // [first, step, last]; no round trip per tap, and nothing decided here); a typed bid off the
+  // list steps to the nearest listed bid above or below. Without this script the buttons post
+  // to the preview, which steps on the server.
+  function stepBid(bid, up) {
+    const runs = numbers("hand-numbers").bids;
+    const lowest = runs[0][0];
+    const highest = runs[runs.length - 1][2];
+    if (isNaN(bid) || bid < lowest) return lowest;
     if (up) {
-      do next += 1; while (!legal(next));
-      return Math.min(next, ladder.max);
+      for (const [first, step, last] of runs) {
+        if (bid < first) return first;
+        if (bid < last) return first + (Math.floor((bid - first) / step) + 1) * step;
+      }
+      return highest;
     }
-    do next -= 1; while (next > ladder.min && !legal(next));
-    return Math.max(next, ladder.min);
+    for (const [first, step, last] of runs.slice().reverse()) {
+      if (bid > last) return last;
+      if (bid > first) return first + Math.floor((bid - first - 1) / step) * step;
+    }
+    return lowest;
   }
 
   document.addEventListener("click", function (event) {
@@ -123,7 +142,7 @@
     if (!stepper || !rules) return;
     event.preventDefault();
     const input = stepper.querySelector("input");
-    input.value = stepBid(parseInt(input.value, 10), rules.bid, button.value === "bid_up");
+    input.value = stepBid(parseInt(input.value, 10), button.value === "bid_up");
     input.dispatchEvent(new Event("input", { bubbles: true }));
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
@@ -251,6 +270,8 @@
     if (el.closest("form.setup")) setupDefaults(el.closest("form.setup"));
   });
   document.addEventListener("htmx:load", function (event) { init(event.target); });
+  // The page's own sums and steps, for the browser tests that hold them to the engine's.
+  window.pinochle = Object.assign(window.pinochle || {}, { meldSum: meldSum, stepBid: stepBid });
   if (document.readyState !== "loading") init(document);
   else document.addEventListener("DOMContentLoaded", function () { init(document); });
 })();
