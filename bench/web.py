@@ -122,7 +122,9 @@ def edit_cookie(code: str, token: str) -> str:
 
 
 def grant_device(token: str, games: list[Any]) -> None:
-    """The device `token` scores `games`, as the phone that started them does."""
+    """The device `token` scores `games`, as the phone that started them does: the rows
+    `scoring.devices.grant_game` writes for a browser nobody is signed in on (active, no holder),
+    written in bulk for the bench's thousands of games."""
     from scoring.handover import token_hash
     from scoring.models import Device, DeviceGame
 
@@ -131,12 +133,11 @@ def grant_device(token: str, games: list[Any]) -> None:
 
 
 def seed(workdir: Path) -> tuple[str, str, Path]:
-    """A 40-hand game for the scoreboard, and SAVE_GAMES games of 5 hands for the saves, all with
-    the same edit token (the cookie differs per game: it is signed with the game's cookie name)."""
+    """A 40-hand game for the scoreboard, and SAVE_GAMES games of 5 hands for the saves, all
+    held by one scoring phone (`grant_device`), whose `device` cookie every request carries."""
     import django
 
     django.setup()
-    from scoring.handover import token_hash
     from scoring.models import Game, GameSeat, Hand
     from scoring.services.games import create_game
     from scoring.services.hands import record_hand
@@ -152,7 +153,6 @@ def seed(workdir: Path) -> tuple[str, str, Path]:
     for number in range(1, 41):
         data = {"passed": True} if number % 5 == 0 else WORKED_EXAMPLE
         record_hand(game=board, number=number, data=data)
-    Game.objects.filter(pk=board.pk).update(edit_token_hash=token_hash(token))
 
     result = score(board, [WORKED_EXAMPLE] * 5)
     games = [
@@ -162,7 +162,6 @@ def seed(workdir: Path) -> tuple[str, str, Path]:
             hand_count=5,
             scores=dict(result.scores),
             chip_totals=dict(result.chips),
-            edit_token_hash=token_hash(token),
         )
         for _ in range(SAVE_GAMES)
     ]
@@ -187,8 +186,6 @@ def save_queries(token: str, hands: int) -> int:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from scoring.handover import token_hash
-    from scoring.models import Game
     from scoring.services.games import create_game
     from scoring.services.hands import record_hand
 
@@ -198,7 +195,6 @@ def save_queries(token: str, hands: int) -> int:
     )  # fmt: skip
     for number in range(1, hands + 1):
         record_hand(game=game, number=number, data=WORKED_EXAMPLE)
-    Game.objects.filter(pk=game.pk).update(edit_token_hash=token_hash(token))
     client = Client(HTTP_HOST="127.0.0.1")
     grant_device(token, [game])
     client.cookies["device"] = edit_cookie(game.code, token)
@@ -216,8 +212,6 @@ def scoreboard_queries(token: str, hands: int) -> int:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from scoring.handover import token_hash
-    from scoring.models import Game
     from scoring.services.games import create_game
     from scoring.services.hands import record_hand
 
@@ -227,7 +221,6 @@ def scoreboard_queries(token: str, hands: int) -> int:
     )  # fmt: skip
     for number in range(1, hands + 1):
         record_hand(game=game, number=number, data=WORKED_EXAMPLE)
-    Game.objects.filter(pk=game.pk).update(edit_token_hash=token_hash(token))
     grant_device(token, [game])
     client = Client(HTTP_HOST="127.0.0.1")
     client.cookies["device"] = edit_cookie(game.code, token)

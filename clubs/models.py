@@ -139,7 +139,6 @@ class ClubRole(models.Model):
         Club,
         on_delete=models.CASCADE,
         related_name="roles",
-        db_column="club_id",
         verbose_name=_("club"),
     )
     role = models.CharField(_("role"), max_length=10, choices=Role.choices)

@@ -1,5 +1,5 @@
-"""Writes that change who may edit a game: its device edit token, handover, recovery code,
-share code.
+"""Writes that change who may edit a game: which phone scores it (handover, recovery code, table
+link), share code.
 
 Tokens are 256-bit secrets from `secrets`; only their SHA-256 is stored, so a copy of the database
 does not give anyone the edit right to a game. The recovery code is not stored at all: it is
@@ -72,8 +72,7 @@ def claim_handover(*, game: Game, token: str, device: Device, holder: AbstractBa
         return False
     locked.handover_token_hash = ""
     locked.handover_expires_at = None
-    locked.edit_token_hash = ""  # an old per-game cookie of the previous phone gives nothing now
-    locked.save(update_fields=["handover_token_hash", "handover_expires_at", "edit_token_hash"])
+    locked.save(update_fields=["handover_token_hash", "handover_expires_at"])
     DeviceGame.objects.filter(game=locked, active=True).exclude(device=device).update(active=False)
     DeviceGame.objects.update_or_create(
         device=device, game=locked, defaults={"active": True, "holder": holder}
@@ -162,9 +161,6 @@ def _give_scoring(
     game: Game, *, device: Device, actor: Actor, holder: AbstractBaseUser | None, always_record: bool
 ) -> bool:
     locked = Game.objects.select_for_update().get(pk=game.pk)
-    if locked.edit_token_hash:
-        locked.edit_token_hash = ""  # an old per-game cookie of the lost phone gives nothing now
-        locked.save(update_fields=["edit_token_hash"])
     others = DeviceGame.objects.filter(game=locked, active=True).exclude(device=device)
     taken = others.update(active=False) > 0
     DeviceGame.objects.update_or_create(

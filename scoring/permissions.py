@@ -121,8 +121,8 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
         if role == ClubRole.Role.SCORER:
             return True
         # In a club game an account's right comes from its club role alone: a scorer taken off
-        # the club no longer edits the games he created. The device holding the edit token (the
-        # table's phone) still scores; set_club_role clears the token of such a scorer's games.
+        # the club no longer edits the games he created. The phone holding the game (the table's
+        # phone) still scores; set_club_role ends the phones' rights to such a scorer's games.
         return holds_game(request, game) and not night_is_over(game)
     return _runs_the_game(request, game)
 
@@ -136,7 +136,7 @@ def night_is_over(game: Game) -> bool:
 
 
 def _runs_the_game(request: HttpRequest, game: Game) -> bool:
-    """The browser holding the edit token, or the signed-in user who created the game."""
+    """The browser whose device holds the game, or the signed-in user who created the game."""
     user = request.user
     if user.is_authenticated and game.created_by_id is not None and game.created_by_id == user.pk:
         return True

@@ -202,7 +202,6 @@ def snapshot() -> dict[str, Any]:
                 "place",
                 "note",
                 "played_on",
-                "edit_token_hash",
                 "handover_token_hash",
                 "share_code",
                 "created_by",

@@ -44,7 +44,6 @@ LONG_FIELDS: list[tuple[str, str, int]] = [
     ("clubs.Invite", "token", 64),
     ("scoring.Device", "id_hash", 64),
     ("scoring.Game", "place", 100),
-    ("scoring.Game", "edit_token_hash", 64),
     ("scoring.Game", "handover_token_hash", 64),
     ("scoring.HandChange", "actor_label", 150),
     ("clubs.ClubRole", "role", 0),  # a choice the field does not have

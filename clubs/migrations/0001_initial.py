@@ -102,7 +102,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('role', models.CharField(choices=[('organiser', 'Organiser'), ('scorer', 'Scorer'), ('member', 'Member')], max_length=10, verbose_name='role')),
                 ('updated_at', models.DateTimeField(auto_now=True)),
-                ('club', models.ForeignKey(db_column='club_id', on_delete=django.db.models.deletion.CASCADE, related_name='roles', to='clubs.club', verbose_name='club')),
+                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='roles', to='clubs.club', verbose_name='club')),
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='club_roles', to=settings.AUTH_USER_MODEL)),
             ],
             options={

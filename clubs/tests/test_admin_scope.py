@@ -18,8 +18,8 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import Club, ClubRole, Membership, Player, Season
-from scoring.models import Game, Hand, HandChange
-from tests.access_helpers import PASSWORD, make_game
+from scoring.models import DeviceGame, Game, Hand, HandChange
+from tests.access_helpers import PASSWORD, edit_token_cookie, make_game
 from tests.admin_urls import every_admin_url, registered_models, unchecked_admin_url_names
 from tests.league_data import small_season
 
@@ -243,10 +243,10 @@ def test_an_admin_role_change_goes_through_the_service(world):
     role = ClubRole.objects.create(user=scorer, club=club, role=ClubRole.Role.SCORER)
     game = make_game(club_id=club.pk)
     game.created_by = scorer
-    game.edit_token_hash = "x" * 64
     game.save()
+    edit_token_cookie(game)  # the phone that started the game scores it
     response = client.post(reverse("admin:clubs_clubrole_delete", args=[role.pk]), {"post": "yes"})
     assert response.status_code == 302
     assert not ClubRole.objects.filter(pk=role.pk).exists()
-    game.refresh_from_db()
-    assert game.edit_token_hash == ""  # set_club_role ran: his games' device right is gone
+    # set_club_role ran: the phone's right to his game in progress is gone
+    assert not DeviceGame.objects.filter(game=game, active=True).exists()

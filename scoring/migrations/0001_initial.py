@@ -56,7 +56,6 @@ class Migration(migrations.Migration):
                 ('scores', models.JSONField(default=dict, editable=False)),
                 ('chip_totals', models.JSONField(default=dict, editable=False)),
                 ('share_code', models.CharField(default=scoring.models.games.new_game_code, editable=False, max_length=16, unique=True, validators=[django.core.validators.RegexValidator('\\A[A-Za-z0-9_-]{1,16}\\Z')])),
-                ('edit_token_hash', models.CharField(blank=True, editable=False, max_length=64)),
                 ('handover_token_hash', models.CharField(blank=True, editable=False, max_length=64)),
                 ('handover_expires_at', models.DateTimeField(blank=True, editable=False, null=True)),
                 ('planned', models.BooleanField(default=False, editable=False)),

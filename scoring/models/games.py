@@ -103,13 +103,12 @@ class Game(models.Model):
     scores = models.JSONField(default=dict, editable=False)
     chip_totals = models.JSONField(default=dict, editable=False)
 
-    # Access (scoring/permissions.py, scoring/handover.py). The edit right of a quick game is a
-    # secret the creating browser keeps in a cookie; only its SHA-256 is stored. The share code
-    # opens a read-only link.
+    # Access (scoring/permissions.py, scoring/handover.py). The phones' edit rights are kept
+    # per device (scoring/devices.py, DeviceGame). The share code opens a read-only link; of the
+    # handover secret only its SHA-256 is stored.
     share_code = models.CharField(
         max_length=16, unique=True, default=new_game_code, editable=False, validators=[GAME_CODE]
     )
-    edit_token_hash = models.CharField(max_length=64, blank=True, editable=False)
     handover_token_hash = models.CharField(max_length=64, blank=True, editable=False)
     handover_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_by = models.ForeignKey(
