@@ -21,7 +21,7 @@ from core.fields import WholeNumberField
 from core.strict_input import whole_number
 from scoring.engine_messages import engine_message
 from scoring.forms.fields import FixedChoices
-from scoring.forms.hand_melds import MAX_REPEAT, MeldGrid, MeldSeat, meld_grid, meld_seats
+from scoring.forms.hand_melds import MeldGrid, MeldSeat, meld_grid, meld_seats
 from scoring.labels import MELD_NAMES, SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label
 from scoring.models import Game
 from scoring.rules.errors import RecordError
@@ -29,11 +29,11 @@ from scoring.rules.settings import Settings
 from scoring.rules.tables import (
     MAX_BID,
     MAX_MELD_POINTS,
-    REPEATABLE,
     SUITS,
     bid_help,
     hand_numbers,
     meld_items_for,
+    most_per_seat,
 )
 
 # Labels that name players are only worked out when drawn, so a save that redirects never
@@ -201,7 +201,7 @@ class HandForm(forms.Form):
                 raw = posted.get(f"meld_{seat}_{item.name}", "")
                 if raw in ("", None):
                     continue
-                top = MAX_REPEAT if item.name in REPEATABLE else 1
+                top = most_per_seat(item.name, self.settings.deck)
                 parsed = whole_number(str(raw))
                 count = -1 if parsed is None else parsed
                 if parsed is None:

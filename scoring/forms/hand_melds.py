@@ -12,10 +12,7 @@ from django_stubs_ext import StrOrPromise
 from scoring.labels import MELD_NAMES, seat_label
 from scoring.rules.melds import meld_sum
 from scoring.rules.settings import Settings
-from scoring.rules.tables import REPEATABLE, MeldItem
-
-#: A seat can show a repeatable item (marriage, dix) at most this often; levelled items once.
-MAX_REPEAT = 12
+from scoring.rules.tables import MeldItem, most_per_seat
 
 
 class MeldRow(TypedDict):
@@ -71,7 +68,7 @@ def meld_seats(
                     "item": item.name,
                     "label": MELD_NAMES[item.name],
                     "value": "" if value is None else value,
-                    "max": MAX_REPEAT if item.name in REPEATABLE else 1,
+                    "max": most_per_seat(item.name, deck),
                     "points": points,
                     "chips": item.chips if chips else 0,
                     "family": item.family,

@@ -251,6 +251,21 @@ REPEATABLE: Final = ("trump_marriage", "marriage", "dix")
 LEVEL_PREFIXES: Final = ("", "double_", "triple_", "quadruple_")
 
 
+def most_per_seat(name: str, deck: str) -> int:
+    """How many of an item one seat can show with the deck's cards: a trump marriage and the dix
+    once per copy of their cards, a marriage in another suit three times that (three suits), any
+    other item once (its higher levels are items of their own).
+
+    >>> [most_per_seat(name, "single") for name in ("trump_marriage", "marriage", "dix", "run")]
+    [2, 6, 2, 1]
+    >>> most_per_seat("marriage", "double"), most_per_seat("dix", "double")
+    (12, 4)
+    """
+    if name == "marriage":
+        return 3 * COPIES[deck]
+    return COPIES[deck] if name in REPEATABLE else 1
+
+
 @dataclass(frozen=True, slots=True)
 class MeldItem:
     """One row of the meld table.

@@ -60,6 +60,13 @@ def test_a_four_seat_check_hand_goes_in_with_a_tap_per_item(page, live_server):
     expect(meld_count(form, KINGS, CECILIA)).to_have_accessible_name(f"{KINGS}, {CECILIA}: 0")
     meld_count(form, MARRIAGE, DAVID).click()
     expect(meld_count(form, MARRIAGE, DAVID)).to_have_accessible_name(f"{MARRIAGE}, {DAVID}: 2")
+    # A count goes round through what one seat can hold with a single deck: two trump marriages
+    # (two kings and two queens of trump), so a tap too many is undone by two more, not eleven.
+    for shown in (1, 2, 0):
+        meld_count(form, TRUMP_MARRIAGE, DAVID).click()
+        expect(meld_count(form, TRUMP_MARRIAGE, DAVID)).to_have_accessible_name(
+            f"{TRUMP_MARRIAGE}, {DAVID}: {shown}"
+        )
     form.get_by_role("button", name=f"Clear: {DAVID}", exact=True).click()
     expect(meld_count(form, MARRIAGE, DAVID)).to_have_accessible_name(f"{MARRIAGE}, {DAVID}: 0")
     meld_count(form, MARRIAGE, DAVID).click()

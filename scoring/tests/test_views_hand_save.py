@@ -94,10 +94,12 @@ def test_a_stale_hand_number_gets_a_conflict_and_keeps_the_input(client):
         ({"tricks_NS": "15", "tricks_EW": "11"}, 'id="tricks"', "Tricks add up to 26, expected 25"),
         ({"meld_N_run": "0"}, 'id="melds"', "the bidder must hold a marriage in trump"),
         ({"meld_N_run": "5"}, 'id="melds"', "Run (A 10 K Q J of trump): at most 1 per seat."),
+        # A single deck has two kings and two queens of trump: a seat shows at most two such marriages.
+        ({"meld_N_trump_marriage": "3"}, 'id="melds"', "Trump marriage (K Q of trump): at most 2 per seat."),
         (
             {"meld_N_marriage": "-1"},
             'id="melds"',
-            "Marriage (K Q, other suit): enter a whole number, 0 to 12.",
+            "Marriage (K Q, other suit): enter a whole number, 0 to 6.",
         ),
         ({"meld_S_pinochle": "x"}, 'id="melds"', "Pinochle (Q♠ J♦): enter a whole number, 0 to 1."),
         ({"meld_S_pinochle": "99999999999999999999"}, 'id="melds"', "at most 1 per seat"),
