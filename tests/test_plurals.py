@@ -53,6 +53,9 @@ NOT_A_PLURAL = {
     "Stay signed in until the network is back and they have been sent.": (
         "a label and its count after a colon (Czech: 'Neodeslaná rozdání z tohoto telefonu: 3')"
     ),
+    "bid %(bid)s is off its step: above %(top)s this game's bids are multiples of %(multiple)s": (
+        "'this game's' follows the number: a bid's limit and a step, no noun counted"
+    ),
     "With a double deck, triple and quadruple arounds are worth %(triple)s and %(quadruple)s times "
     "the double.": ("a multiplier, never 1: Swedish says 'gånger' and Czech '3násobek' for every number"),
 }

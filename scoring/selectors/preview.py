@@ -124,8 +124,10 @@ def _on_the_board(settings: Settings, bid: int, meld: int) -> str:
     floor = settings.meld_counts_from
     if floor is None or trick_points_needed(bid, meld, floor) == trick_points_needed(bid, meld):
         return ""
-    return " " + _(
-        "Meld counts from %(number)d: only with at least %(number)d meld and %(number)d trick points."
+    return " " + ngettext(
+        "Meld counts from %(number)d: only with at least %(number)d meld and %(number)d trick point.",
+        "Meld counts from %(number)d: only with at least %(number)d meld and %(number)d trick points.",
+        floor,
     ) % {"number": floor}
 
 
