@@ -33,6 +33,8 @@ def _new_game(
         page.get_by_role("textbox", name=seat).fill(name)
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_role("heading", name="Enter hand 1")).to_be_visible()
+    # The page's scripts are deferred: the heading can show before they have run.
+    page.wait_for_function("() => window.pinochle !== undefined && window.pinochle.stepBid !== undefined")
 
 
 def _meld_cases(deck: str) -> list[dict[str, int]]:
