@@ -16,7 +16,7 @@ from django.utils.translation import ngettext, override
 from django_tasks import task
 
 from league.csv_io.problems import Problem
-from league.imports.batch import RUNNING, UNFINISHED, _end_unfinished, _failed, _stopped, log
+from league.imports.batch import RUNNING, UNFINISHED, _end_unfinished, _failed, end_as_stopped, log
 from league.imports.rights import rights_of
 from league.imports.worker import run
 from league.models import ImportBatch, ImportFile
@@ -125,7 +125,7 @@ def run_batch(
             )
         except BaseException:  # a crash, a second stop signal to the worker: nothing stays
             log.exception("import %s: the task failed", batch_id)
-            _end_unfinished(batch_id, _stopped())
+            end_as_stopped(batch_id)
             raise
         finally:
             ImportFile.objects.filter(batch_id=batch_id).delete()
@@ -162,7 +162,7 @@ def _stalled_after() -> datetime.timedelta:
 def settle_if_stalled(batch: ImportBatch) -> ImportBatch:
     """A batch left unfinished by a stopped worker is refused and its hidden games deleted."""
     if batch.status in RUNNING and timezone.now() - batch.updated_at > _stalled_after():
-        _end_unfinished(batch.pk, _stopped())
+        end_as_stopped(batch.pk)
         batch.refresh_from_db()
     return batch
 

@@ -41,6 +41,28 @@ def kept_models() -> list[type[models.Model]]:
     ]
 
 
+def write_file(target: str, dump: dict[str, Any]) -> Path:
+    """`dumpdata` into a file only its owner reads (it holds password hashes and pending invite
+    links), written next to its name and renamed into place."""
+    path = Path(target)
+    if path.suffix == ".zip":  # dumpdata would write an uncompressed file of another name
+        use = ", ".join(COMPRESSED)
+        raise CommandError(f"{target}: not backed up: a .zip file is not written; use {use}")
+    temporary = path.with_name(f".{os.getpid()}.{path.name}")  # same suffixes: same compression
+    try:
+        try:
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        except OSError as error:
+            raise CommandError(f"{target}: not backed up: {error.strerror}") from None
+        os.fchmod(descriptor, 0o600)
+        os.close(descriptor)
+        call_command("dumpdata", output=str(temporary), **dump)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path
+
+
 class Command(BaseCommand):
     help = "Write everything a club made (accounts, clubs, games, nights, payments) to a JSON file or -."
 
@@ -62,24 +84,7 @@ class Command(BaseCommand):
                 if target == "-":
                     call_command("dumpdata", stdout=self.stdout, **dump)
                     return
-                path = Path(target)
-                if path.suffix == ".zip":  # dumpdata would write an uncompressed file of another name
-                    raise CommandError(
-                        f"{target}: not backed up: a .zip file is not written; use {', '.join(COMPRESSED)}"
-                    )
-                temporary = path.with_name(f".{os.getpid()}.{path.name}")  # same suffixes: same compression
-                try:
-                    # Only its owner reads it: it holds password hashes and pending invite links.
-                    try:
-                        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-                    except OSError as error:
-                        raise CommandError(f"{target}: not backed up: {error.strerror}") from None
-                    os.fchmod(descriptor, 0o600)
-                    os.close(descriptor)
-                    call_command("dumpdata", output=str(temporary), **dump)
-                    os.replace(temporary, path)
-                finally:
-                    temporary.unlink(missing_ok=True)
+                path = write_file(target, dump)
             finally:
                 transaction.set_rollback(True)  # nothing is written: the snapshot ends
         self.stderr.write(f"backed up to {path}")
