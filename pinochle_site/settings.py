@@ -9,6 +9,7 @@ from pathlib import Path
 
 import dj_database_url
 import django_stubs_ext
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from pinochle_site.env import envbool, envint, envlist, envstr
@@ -40,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "csp",  # django-csp: the Content-Security-Policy header (CONTENT_SECURITY_POLICY below)
     "django_htmx",
     "template_partials",
     "django_tasks",
@@ -69,7 +71,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scoring.devices.DeviceMiddleware",
-    "pinochle_site.middleware.ContentSecurityPolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Whose session each page was drawn for: the service worker keeps offline copies per session.
     "pinochle_site.middleware.SessionTagMiddleware",
 ]
@@ -243,10 +245,21 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 # Only the app's own files: no inline scripts, styles or style= attributes (pinochle_site/middleware.py).
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
-)
+# Sent on every response by django-csp: only the app's own scripts and styles, so no page may use
+# an inline <script>, <style> or style="" attribute (a test scans the templates). htmx would inject an
+# inline indicator style unless base.html turns it off (`includeIndicatorStyles: false`).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
