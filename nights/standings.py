@@ -19,7 +19,11 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Max, Sum
 
+from clubs.models import Player
+from nights.byes import bye_settlements
+from nights.figures import table_figures
 from nights.models import Night, NightTable
+from nights.settlement.byes import Compensation
 from nights.settlement.chips import SideChips, night_chips
 from scoring.labels import side_short
 from scoring.models import Game, GameSeat, GameStat
@@ -36,6 +40,15 @@ class PlayerLine:
     points_diff: int = 0
     chips: int = 0
     playing: bool = False  # at a table still in play (never once the night is finished)
+    # What byes brought, each shown as its own line ("bye: average of round 2"); already in
+    # points_diff and chips. `bye_chips_paid`: chips paid towards others' byes (0 or less).
+    byes: list[Compensation] = field(default_factory=list)
+    bye_chips_paid: int = 0
+
+    @property
+    def bye_chips_given(self) -> int:
+        """The chips paid towards others' byes, as a count (0 or more)."""
+        return -self.bye_chips_paid
 
 
 @dataclass(frozen=True)
@@ -75,16 +88,6 @@ def version(night: Night) -> str:
     latest = games["latest"].timestamp() if games["latest"] else 0
     finished = night.finished_at.timestamp() if night.finished_at else 0
     return f"{games['count']}-{games['hands'] or 0}-{latest:.6f}-{finished:.0f}"
-
-
-def table_figures(game: Game, stats: list[GameStat]) -> tuple[dict[str, int], dict[str, int], bool, str]:
-    """(points by side, chips by side, complete, winner) of one table as the night counts it: the
-    game as it stands, complete once it is over (the ledger counts a table the same way)."""
-    sides = sides_for(game.seats)
-    by_side = {stat.side: stat for stat in stats}
-    points = {side: by_side[side].points_for for side in sides if side in by_side}
-    chips = {side: by_side[side].chips for side in sides if side in by_side}
-    return points, chips, game.finished, game.winner if game.finished else ""
 
 
 def night_standings(night: Night) -> NightStandings:
@@ -151,8 +154,28 @@ def night_standings(night: Night) -> NightStandings:
         for player, count in night_chips(_complete_sides(side_chips)).items():
             if player in lines:
                 lines[player].chips = count
+    _add_byes(night, lines)
     result.lines = sorted(lines.values(), key=_rank(night.is_check))
     return result
+
+
+def _add_byes(night: Night, lines: dict[int, PlayerLine]) -> None:
+    """What the night's byes earn (`nights.settlement.byes`), in the totals and as lines of their
+    own. Four more queries, only on a night whose bye earns something."""
+    if night.bye_compensation == Night.ByeCompensation.NONE:
+        return
+    settlement = bye_settlements([night])[night.pk]
+    missing = {item.player for item in settlement.compensations} - set(lines)
+    names = dict(Player.objects.filter(pk__in=missing).values_list("pk", "name")) if missing else {}
+    for item in settlement.compensations:
+        line = lines.setdefault(item.player, PlayerLine(item.player, names.get(item.player, "")))
+        line.byes.append(item)
+        line.points_diff += item.points
+        line.chips += item.chips
+    for player, paid in settlement.charges.items():
+        if player in lines:
+            lines[player].chips += paid
+            lines[player].bye_chips_paid += paid
 
 
 def _complete_sides(games: Iterable[list[SideChips]]) -> list[list[SideChips]]:
