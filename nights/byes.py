@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from nights.figures import table_figures
+from nights.figures import points_difference, table_figures
 from nights.models import Night, NightBye, NightTable
 from nights.settlement.byes import ByeRule, ByeSettlement, PlayedSeat, bye_settlement
 from scoring.models import GameSeat, GameStat
@@ -55,15 +55,13 @@ def bye_settlements(nights: Sequence[Night]) -> dict[int, ByeSettlement]:
         sides = sides_for(game.seats)
         for seat in sorted(linked, key=lambda letter: "NESW".index(letter)):
             side = next(side for side in sides if seat in side)
-            others = [value for other, value in points.items() if other != side]
-            diff = points.get(side, 0) - (max(others) if others else 0)
-            player = linked[seat]
-            assert player is not None
+            who = linked[seat]
+            assert who is not None
             seats[night.pk].append(
                 PlayedSeat(
                     table.round_no,
-                    player,
-                    diff,
+                    who,
+                    points_difference(points, side),
                     chips.get(side, 0) if with_chips else 0,
                     with_chips,
                     complete or night.is_finished,

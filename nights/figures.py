@@ -15,3 +15,9 @@ def table_figures(game: Game, stats: list[GameStat]) -> tuple[dict[str, int], di
     points = {side: by_side[side].points_for for side in sides if side in by_side}
     chips = {side: by_side[side].chips for side in sides if side in by_side}
     return points, chips, game.finished, game.winner if game.finished else ""
+
+
+def points_difference(points: dict[str, int], side: str) -> int:
+    """A side's points minus the best opposing side's: what the standings count for each of its seats."""
+    others = [value for other, value in points.items() if other != side]
+    return points.get(side, 0) - (max(others) if others else 0)

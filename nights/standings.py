@@ -21,7 +21,7 @@ from django.db.models import Count, Max, Sum
 
 from clubs.models import Player
 from nights.byes import bye_settlements
-from nights.figures import table_figures
+from nights.figures import points_difference, table_figures
 from nights.models import Night, NightTable
 from nights.settlement.byes import Compensation
 from nights.settlement.chips import SideChips, night_chips
@@ -126,8 +126,7 @@ def night_standings(night: Night) -> NightStandings:
                 row.player_id,
                 PlayerLine(row.player_id, row.player.name if row.player else row.name),
             )
-            others = [value for other, value in points.items() if other != side]
-            line.points_diff += points.get(side, 0) - (max(others) if others else 0)
+            line.points_diff += points_difference(points, side)
             if complete:
                 line.games += 1
                 line.wins += winner == side

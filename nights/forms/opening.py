@@ -83,6 +83,7 @@ class NightForm(GameRulesForm):
         label=_("Check Pinochle: players left over by the tables of four"),
         choices=Night.Leftovers.choices,
         initial=Night.Leftovers.BYE,
+        required=False,  # not sent: the default, byes as always
         widget=forms.RadioSelect,
         help_text=_(
             "2 or 3 players left over may play standard pinochle (no chips) at a table of their own; "
@@ -93,6 +94,7 @@ class NightForm(GameRulesForm):
         label=_("A bye earns"),
         choices=Night.ByeCompensation.choices,
         initial=Night.ByeCompensation.NONE,
+        required=False,  # not sent: the default, a bye earns nothing
         widget=forms.RadioSelect,
     )
     bye_points = WholeNumberField(
@@ -163,7 +165,9 @@ class NightForm(GameRulesForm):
 
     def _clean_bye(self, data: dict[str, Any], *, chips: bool) -> None:
         """A fixed score needs its points (and, with chips in play, its chips); the figures are kept
-        only with a fixed score."""
+        only with a fixed score. A choice not sent is the default."""
+        data["leftovers"] = data.get("leftovers") or Night.Leftovers.BYE
+        data["bye_compensation"] = data.get("bye_compensation") or Night.ByeCompensation.NONE
         if data.get("bye_compensation") != Night.ByeCompensation.FIXED:
             data["bye_points"] = data["bye_chips"] = None
             return

@@ -243,3 +243,44 @@ def test_the_opening_page_offers_the_choices_in_every_language(alice, club, lang
     text = page.content.decode()
     for word in words:
         assert word in text
+
+
+# --- the pages -------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["bye: fixed score in round 1", "25 points", "3 chips", "paid 1 chip towards byes"]),
+        ("sv", ["frirunda: fast poäng i runda 1", "25 poäng", "3 marker", "betalade 1 mark till frirundor"]),
+        ("cs", ["volné kolo: pevné skóre v kole 1", "25 bodů", "3 žetony", "zaplatil(a) 1 žeton za volná"]),
+    ],
+)
+def test_the_standings_show_a_bye_as_its_own_line_in_every_language(alice, club, season, language, words):
+    players = roster(club, *"ABCDEFGHI")
+    night = make_night(
+        club=club, season=season, tables=[(players[:4], CHECK_HANDS), (players[4:8], CHECK_HANDS[::-1])]
+    )
+    night.bye_compensation, night.bye_points, night.bye_chips = Night.ByeCompensation.FIXED, 25, 3
+    night.save()
+    NightBye.objects.create(night=night, round_no=1, player=players[8])
+    page = alice.get(reverse("nights:standings", args=[night.pk]), headers={"Accept-Language": language})
+    text = page.content.decode()
+    for word in words:
+        assert word in text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [
+        ("en", "Club nights: players left over and byes"),
+        ("sv", "Klubbkvällar: spelare som blir över och frirundor"),
+        ("cs", "Klubové večery: zbývající hráči a volná kola"),
+    ],
+)
+def test_the_rules_page_explains_byes_in_every_language(client, language, heading):
+    text = client.get("/rules/", headers={"Accept-Language": language}).content.decode()
+    assert text.count(heading) == 2  # the contents and the section
+    assert 'id="byes"' in text
