@@ -284,3 +284,37 @@ def test_the_rules_page_explains_byes_in_every_language(client, language, headin
     text = client.get("/rules/", headers={"Accept-Language": language}).content.decode()
     assert text.count(heading) == 2  # the contents and the section
     assert 'id="byes"' in text
+
+
+@pytest.mark.django_db
+def test_an_organiser_opens_a_check_night_with_a_leftover_table_and_a_fixed_score(alice, club):
+    data = {
+        "played_on": "2026-11-05", "variant": "check", "deck": "single", "rounds": "3",
+        "round_ends": "game", "leftovers": "table", "bye_compensation": "fixed",
+        "bye_points": "20", "bye_chips": "2",
+    }  # fmt: skip
+    response = alice.post(reverse("nights:new", args=[club.pk]), data)
+    night = Night.objects.get(club=club)
+    assert response.status_code == 302
+    assert (night.leftovers, night.bye_compensation, night.bye_points, night.bye_chips) == (
+        "table",
+        "fixed",
+        20,
+        2,
+    )
+    page = alice.get(response["Location"]).content.decode()
+    assert (
+        "players left over: play at a standard table · a bye earns: a fixed score (20 points, 2 chips)"
+        in page
+    )
+
+
+@pytest.mark.django_db
+def test_a_refused_fixed_score_opens_no_night_and_names_the_field(alice, club):
+    data = {
+        "played_on": "2026-11-05", "variant": "check", "deck": "single", "rounds": "3",
+        "round_ends": "game", "bye_compensation": "fixed", "bye_points": "-3", "bye_chips": "2",
+    }  # fmt: skip
+    response = alice.post(reverse("nights:new", args=[club.pk]), data)
+    assert "Points for a bye: enter a whole number, 0 or more." in response.content.decode()
+    assert not Night.objects.filter(club=club).exists()
