@@ -171,7 +171,7 @@ def test_a_bye_s_fixed_chips_are_in_the_standings_and_the_money_alike(club, seas
 
 
 @pytest.mark.django_db
-def test_a_leftover_table_of_a_check_night_plays_standard_and_earns_the_bye_s_chips(club, season):
+def test_a_leftover_table_of_a_check_night_plays_standard_and_earns_the_bye_s_chips(alice, club, season):
     players = roster(club, *"ABCDEF")
     night = services.open_night(
         club=club, season=season, played_on=datetime.date(2026, 11, 5), variant="check", deck="single",
@@ -189,6 +189,9 @@ def test_a_leftover_table_of_a_check_night_plays_standard_and_earns_the_bye_s_ch
     assert len(small) == 2 and all(lines[p].chips == 2 and lines[p].points_diff == 0 for p in small)
     # 4 chips paid by the four at the Check Pinochle table, one each.
     assert sorted(line.chips for p, line in lines.items() if p not in small) == [-1, -1, -1, -1]
+    standings = alice.get(reverse("nights:standings", args=[night.pk])).content.decode()
+    assert standings.count("standard table in round 1: chips as for a bye (2 chips)") == 2
+    assert alice.get(reverse("nights:night", args=[night.pk])).status_code == 200
 
 
 # --- the form --------------------------------------------------------------------------------------
