@@ -90,8 +90,16 @@ class NightFigures:
     amounts: dict[PlayerId, Decimal]  # in `unit`; empty when there is nothing to settle
 
 
-def night_figures(seats: Iterable[SeatResult], *, chips_in_play: bool, stakes: Stakes) -> NightFigures:
-    """Every player's figures for one night from the seats of its games (module docstring).
+def night_figures(
+    seats: Iterable[SeatResult],
+    *,
+    chips_in_play: bool,
+    stakes: Stakes,
+    bye_chips: Mapping[PlayerId, int] | None = None,
+) -> NightFigures:
+    """Every player's figures for one night from the seats of its games (module docstring), plus
+    `bye_chips`: the chips byes earned and cost (`nights.settlement.byes`; they add up to zero), so
+    a bye's chips are money like any other chips.
 
     >>> seats = [SeatResult(1, "NS", 1, 6, "win"), SeatResult(1, "NS", 3, 6, "win"),
     ...          SeatResult(1, "EW", 2, -6, "loss"), SeatResult(1, "EW", 4, -6, "loss")]
@@ -116,6 +124,10 @@ def night_figures(seats: Iterable[SeatResult], *, chips_in_play: bool, stakes: S
             for game in by_game.values()
         ]
         chips.update(night_chips(sides))
+        for player, count in (bye_chips or {}).items():
+            if count:
+                games.setdefault(player, 0)
+                chips[player] = chips.get(player, 0) + count
     unit = night_unit(chips_in_play=chips_in_play, stakes=stakes)
     amounts: dict[PlayerId, Decimal] = {}
     if unit == CHIPS:

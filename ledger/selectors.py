@@ -19,9 +19,10 @@ from clubs.models import Player
 from ledger import compute
 from ledger.compute import SeatResult, Stakes, Transfer
 from ledger.models import NightLock, Payment
+from nights.byes import bye_settlements
+from nights.figures import table_figures
 from nights.models import Night, NightTable
 from nights.settlement.payments import Payment as SettlementPayment
-from nights.standings import table_figures
 from scoring.models import Game, GameSeat, GameStat
 from scoring.rules.tables import sides_for
 from scoring.services.results import score
@@ -82,9 +83,14 @@ def _stakes(night: Night) -> Stakes:
 
 def night_figures(nights: Sequence[Night]) -> dict[int, compute.NightFigures]:
     seats = _seat_results(nights)
+    # What byes earn, as the night's standings count it (no query for nights where a bye earns nothing).
+    byes = bye_settlements([night for night in nights if night.is_check])
     return {
         night.pk: compute.night_figures(
-            seats.get(night.pk, []), chips_in_play=night.is_check, stakes=_stakes(night)
+            seats.get(night.pk, []),
+            chips_in_play=night.is_check,
+            stakes=_stakes(night),
+            bye_chips=byes[night.pk].chips() if night.pk in byes else None,
         )
         for night in nights
     }

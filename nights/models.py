@@ -44,6 +44,15 @@ class Night(models.Model):
         GAME = "game", _("One game")
         HANDS = "hands", _("A fixed number of hands")
 
+    class Leftovers(models.TextChoices):
+        BYE = "bye", _("Sit out (a bye)")
+        TABLE = "table", _("Play at a standard table")
+
+    class ByeCompensation(models.TextChoices):
+        NONE = "none", _("Nothing")
+        AVERAGE = "average", _("The average of the round")
+        FIXED = "fixed", _("A fixed score")
+
     club = models.ForeignKey(
         "clubs.Club", on_delete=models.CASCADE, related_name="nights", verbose_name=_("club")
     )
@@ -106,6 +115,22 @@ class Night(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Set when the organiser finishes the night: the table links then stop scoring.
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, editable=False)
+    # Check Pinochle: the 2 or 3 players the tables of four leave over sit out or play standard
+    # pinochle at one table of their own (nights/planning/). Standard nights seat everyone anyway.
+    leftovers = models.CharField(
+        _("players left over"), max_length=5, choices=Leftovers.choices, default=Leftovers.BYE
+    )
+    # What a bye brings (nights/settlement/byes.py); in Check Pinochle also a leftover standard
+    # table's players' chips. The fixed figures only with FIXED (chips only in Check Pinochle).
+    bye_compensation = models.CharField(
+        _("a bye earns"), max_length=7, choices=ByeCompensation.choices, default=ByeCompensation.NONE
+    )
+    bye_points = models.IntegerField(
+        _("points for a bye"), null=True, blank=True, validators=[MinValueValidator(0)]
+    )
+    bye_chips = models.IntegerField(
+        _("chips for a bye"), null=True, blank=True, validators=[MinValueValidator(0)]
+    )
 
     class Meta:
         ordering = ["-played_on", "-id"]
@@ -140,6 +165,11 @@ class Night(models.Model):
     def table_sizes(self) -> tuple[int, ...]:
         """The table sizes the draw may use: 4 only for Check Pinochle, else 4, 3 or 2."""
         return seat_counts_for(self.variant)
+
+    @property
+    def leftover_table(self) -> bool:
+        """A Check Pinochle night whose players left over play standard pinochle at a table."""
+        return self.variant == Game.Variant.CHECK and self.leftovers == self.Leftovers.TABLE
 
 
 class NightPlayer(models.Model):

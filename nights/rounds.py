@@ -59,12 +59,15 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
     games = []
     for table in tables:
         seats = ordered_seats(table)
+        # A Check Pinochle night's leftover table (3 or 2 seats) plays the standard game, no chips,
+        # to the rule book's target and minimum bid for it (the night's are Check Pinochle's).
+        leftover = night.variant == Game.Variant.CHECK and len(seats) != 4
         game = create_game(
             seats=len(seats),
-            variant=night.variant,
+            variant=Game.Variant.STANDARD if leftover else night.variant,
             deck=night.deck,
-            target=night.target,
-            min_bid=night.min_bid,
+            target=None if leftover else night.target,
+            min_bid=None if leftover else night.min_bid,
             first_dealer="N",
             meld_needs_trick=night.meld_needs_trick,
             players={seat.seat: seat.player.name for seat in seats},

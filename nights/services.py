@@ -46,10 +46,15 @@ def open_night(
     stake_per_chip: Decimal | None,
     stake_per_win: Decimal | None,
     created_by: User | None,
+    leftovers: str = Night.Leftovers.BYE,
+    bye_compensation: str = Night.ByeCompensation.NONE,
+    bye_points: int | None = None,
+    bye_chips: int | None = None,
 ) -> Night:
     """Open a night; the caller's form has checked the settings with the rules engine."""
     if season is not None:
         _check_season(club=club, season=season, played_on=played_on)
+    fixed = bye_compensation == Night.ByeCompensation.FIXED
     return Night.objects.create(
         club=club,
         season=season,
@@ -65,6 +70,10 @@ def open_night(
         stake_per_chip=stake_per_chip,
         stake_per_win=stake_per_win,
         created_by=created_by,
+        leftovers=leftovers,
+        bye_compensation=bye_compensation,
+        bye_points=bye_points if fixed else None,
+        bye_chips=bye_chips if fixed else None,
     )
 
 
@@ -120,7 +129,7 @@ def stored_plan(night: Night) -> NightPlan:
         )
         rounds.append(Round(drawn, tuple(p for r, p in byes if r == number)))
     present = tuple(row.player_id for row in night.players.all() if row.until_round is None)
-    return NightPlan(present, night.table_sizes(), night.seed, tuple(rounds))
+    return NightPlan(present, night.table_sizes(), night.seed, tuple(rounds), night.leftover_table)
 
 
 def ordered_seats(table: NightTable) -> list[NightSeat]:
@@ -209,7 +218,11 @@ def _draw_all(night: Night) -> None:
     players = list(night.players.values_list("player_id", flat=True))
     try:
         plan = planner.plan_night(
-            players=players, table_sizes=night.table_sizes(), rounds=night.rounds, seed=night.seed
+            players=players,
+            table_sizes=night.table_sizes(),
+            rounds=night.rounds,
+            seed=night.seed,
+            leftover_table=night.leftover_table,
         )
     except PlanError as error:
         raise _planner_error(error) from None

@@ -19,7 +19,11 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Max, Sum
 
+from clubs.models import Player
+from nights.byes import bye_settlements
+from nights.figures import points_difference, table_figures
 from nights.models import Night, NightTable
+from nights.settlement.byes import Compensation
 from nights.settlement.chips import SideChips, night_chips
 from scoring.labels import side_short
 from scoring.models import Game, GameSeat, GameStat
@@ -36,6 +40,15 @@ class PlayerLine:
     points_diff: int = 0
     chips: int = 0
     playing: bool = False  # at a table still in play (never once the night is finished)
+    # What byes brought, each shown as its own line ("bye: average of round 2"); already in
+    # points_diff and chips. `bye_chips_paid`: chips paid towards others' byes (0 or less).
+    byes: list[Compensation] = field(default_factory=list)
+    bye_chips_paid: int = 0
+
+    @property
+    def bye_chips_given(self) -> int:
+        """The chips paid towards others' byes, as a count (0 or more)."""
+        return -self.bye_chips_paid
 
 
 @dataclass(frozen=True)
@@ -77,16 +90,6 @@ def version(night: Night) -> str:
     return f"{games['count']}-{games['hands'] or 0}-{latest:.6f}-{finished:.0f}"
 
 
-def table_figures(game: Game, stats: list[GameStat]) -> tuple[dict[str, int], dict[str, int], bool, str]:
-    """(points by side, chips by side, complete, winner) of one table as the night counts it: the
-    game as it stands, complete once it is over (the ledger counts a table the same way)."""
-    sides = sides_for(game.seats)
-    by_side = {stat.side: stat for stat in stats}
-    points = {side: by_side[side].points_for for side in sides if side in by_side}
-    chips = {side: by_side[side].chips for side in sides if side in by_side}
-    return points, chips, game.finished, game.winner if game.finished else ""
-
-
 def night_standings(night: Night) -> NightStandings:
     """The night's standings and its tables (4 queries whatever the number of tables)."""
     tables = list(
@@ -123,8 +126,7 @@ def night_standings(night: Night) -> NightStandings:
                 row.player_id,
                 PlayerLine(row.player_id, row.player.name if row.player else row.name),
             )
-            others = [value for other, value in points.items() if other != side]
-            line.points_diff += points.get(side, 0) - (max(others) if others else 0)
+            line.points_diff += points_difference(points, side)
             if complete:
                 line.games += 1
                 line.wins += winner == side
@@ -151,8 +153,28 @@ def night_standings(night: Night) -> NightStandings:
         for player, count in night_chips(_complete_sides(side_chips)).items():
             if player in lines:
                 lines[player].chips = count
+    _add_byes(night, lines)
     result.lines = sorted(lines.values(), key=_rank(night.is_check))
     return result
+
+
+def _add_byes(night: Night, lines: dict[int, PlayerLine]) -> None:
+    """What the night's byes earn (`nights.settlement.byes`), in the totals and as lines of their
+    own. Four more queries, only on a night whose bye earns something."""
+    if night.bye_compensation == Night.ByeCompensation.NONE:
+        return
+    settlement = bye_settlements([night])[night.pk]
+    missing = {item.player for item in settlement.compensations} - set(lines)
+    names = dict(Player.objects.filter(pk__in=missing).values_list("pk", "name")) if missing else {}
+    for item in settlement.compensations:
+        line = lines.setdefault(item.player, PlayerLine(item.player, names.get(item.player, "")))
+        line.byes.append(item)
+        line.points_diff += item.points
+        line.chips += item.chips
+    for player, paid in settlement.charges.items():
+        if player in lines:
+            lines[player].chips += paid
+            lines[player].bye_chips_paid += paid
 
 
 def _complete_sides(games: Iterable[list[SideChips]]) -> list[list[SideChips]]:

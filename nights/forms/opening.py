@@ -79,6 +79,44 @@ class NightForm(GameRulesForm):
         decimal_places=2,
         help_text=_("Standard game: each loser pays this, the winners share it. Empty: no money."),
     )
+    leftovers = forms.ChoiceField(
+        label=_("Check Pinochle: players left over by the tables of four"),
+        choices=Night.Leftovers.choices,
+        initial=Night.Leftovers.BYE,
+        required=False,  # not sent: the default, byes as always
+        widget=forms.RadioSelect,
+        help_text=_(
+            "2 or 3 players left over may play standard pinochle (no chips) at a table of their own; "
+            "a single player left over always sits out."
+        ),
+    )
+    bye_compensation = forms.ChoiceField(
+        label=_("A bye earns"),
+        choices=Night.ByeCompensation.choices,
+        initial=Night.ByeCompensation.NONE,
+        required=False,  # not sent: the default, a bye earns nothing
+        widget=forms.RadioSelect,
+    )
+    bye_points = WholeNumberField(
+        label=_("Points for a bye"),
+        required=False,
+        min_value=0,
+        help_text=_("Only with a fixed score."),
+        error_messages={
+            "min_value": _("Points for a bye: enter a whole number, 0 or more."),
+            "invalid": _("Points for a bye: enter a whole number, 0 or more."),
+        },
+    )
+    bye_chips = WholeNumberField(
+        label=_("Chips for a bye"),
+        required=False,
+        min_value=0,
+        help_text=_("Only with a fixed score, in Check Pinochle: the round's players pay them."),
+        error_messages={
+            "min_value": _("Chips for a bye: enter a whole number, 0 or more."),
+            "invalid": _("Chips for a bye: enter a whole number, 0 or more."),
+        },
+    )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {}).setdefault("played_on", timezone.localdate())
@@ -117,9 +155,25 @@ class NightForm(GameRulesForm):
         if variant and deck and not chips and data.get("stake_per_chip") is not None:
             message = _("Chips are in play only in Check Pinochle with a single deck.")
             self.add_error("stake_per_chip", message)
+        self._clean_bye(data, chips=chips)
         season: Season | None = data.get("season")
         played_on: datetime.date | None = data.get("played_on")
         refusal = season.refuses(on=played_on) if season is not None else None
         if refusal is not None:
             self.add_error(*refusal)
         return data
+
+    def _clean_bye(self, data: dict[str, Any], *, chips: bool) -> None:
+        """A fixed score needs its points (and, with chips in play, its chips); the figures are kept
+        only with a fixed score. A choice not sent is the default."""
+        data["leftovers"] = data.get("leftovers") or Night.Leftovers.BYE
+        data["bye_compensation"] = data.get("bye_compensation") or Night.ByeCompensation.NONE
+        if data.get("bye_compensation") != Night.ByeCompensation.FIXED:
+            data["bye_points"] = data["bye_chips"] = None
+            return
+        if data.get("bye_points") is None and "bye_points" not in self.errors:
+            self.add_error("bye_points", _("Enter the points a bye earns."))
+        if chips and data.get("bye_chips") is None and "bye_chips" not in self.errors:
+            self.add_error("bye_chips", _("Enter the chips a bye earns."))
+        if not chips:
+            data["bye_chips"] = None

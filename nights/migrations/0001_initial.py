@@ -39,6 +39,10 @@ class Migration(migrations.Migration):
                 ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='nights', to='clubs.club', verbose_name='club')),
                 ('created_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
                 ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='nights', to='clubs.season', verbose_name='season')),
+                ('leftovers', models.CharField(choices=[('bye', 'Sit out (a bye)'), ('table', 'Play at a standard table')], default='bye', max_length=5, verbose_name='players left over')),
+                ('bye_compensation', models.CharField(choices=[('none', 'Nothing'), ('average', 'The average of the round'), ('fixed', 'A fixed score')], default='none', max_length=7, verbose_name='a bye earns')),
+                ('bye_points', models.IntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='points for a bye')),
+                ('bye_chips', models.IntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='chips for a bye')),
             ],
             options={
                 'verbose_name': 'club night',

@@ -18,6 +18,9 @@ Rules the draw keeps, in this order of importance:
    is not a multiple of 4, or a single player): the bye goes to whoever has had the fewest byes, then
    to whoever has played the most rounds (so a late arrival is not sent off at once), then by the
    seeded order of the night. 9 players over 9 rounds of Check Pinochle: everyone sits out once.
+   A Check Pinochle night may instead seat the 2 or 3 players its tables of four leave over at one
+   standard table (`leftover_table`): 10 give 4 + 4 + 2, 11 give 4 + 4 + 3; a single player left
+   over (9 present) still sits out. The seats at that table rotate like any smaller table's.
 3. **Partners rotate**: nobody partners the same person twice while it can be avoided. Each round
    is drawn by a local search (swapping two players, or two partnerships between tables) that
    starts from a round robin of the players: with 8 players, 7 rounds in which everyone partners

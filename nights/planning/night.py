@@ -45,6 +45,7 @@ def _draw(
     total_rounds: int,
     seed: int,
     played: Sequence[Round],
+    leftover_table: bool = False,
 ) -> tuple[Round, ...]:
     """The played rounds followed by the rest of the night drawn for `players`."""
     everyone = list(dict.fromkeys([*(p for r in played for p in (*r.seated, *r.byes)), *players]))
@@ -71,7 +72,7 @@ def _draw(
         drawn: list[Round] = []
         repeats = 0
         for r in range(len(played), total_rounds):
-            slots, sizes, byes = _draw_round(history, r, order, allowed, hold)
+            slots, sizes, byes = _draw_round(history, r, order, allowed, hold, leftover_table)
             start = 0
             for size in sizes:
                 if size == 4:
@@ -96,12 +97,18 @@ def _draw(
 
 
 def plan_night(
-    *, players: Sequence[PlayerId], table_sizes: Sequence[int], rounds: int, seed: int
+    *,
+    players: Sequence[PlayerId],
+    table_sizes: Sequence[int],
+    rounds: int,
+    seed: int,
+    leftover_table: bool = False,
 ) -> NightPlan:
-    """Draw every round of a night for `players` (check-in order) at tables of `table_sizes`."""
+    """Draw every round of a night for `players` (check-in order) at tables of `table_sizes`;
+    `leftover_table`: the players a table of four leaves over play at one standard table."""
     _validate(players, table_sizes, rounds)
-    drawn = _draw(players, table_sizes, rounds, seed, ())
-    return NightPlan(tuple(players), tuple(table_sizes), seed, drawn)
+    drawn = _draw(players, table_sizes, rounds, seed, (), leftover_table)
+    return NightPlan(tuple(players), tuple(table_sizes), seed, drawn, leftover_table)
 
 
 def _check_round(plan: NightPlan, round_index: int) -> None:
@@ -138,8 +145,8 @@ def swap_players(plan: NightPlan, *, round_index: int, first: PlayerId, second: 
 
     changed = Round(tuple(Table(swapped(t.seats)) for t in chosen.tables), swapped(chosen.byes))
     played = (*plan.rounds[:round_index], changed)
-    drawn = _draw(plan.players, plan.table_sizes, len(plan.rounds), plan.seed, played)
-    return NightPlan(plan.players, plan.table_sizes, plan.seed, drawn)
+    drawn = _draw(plan.players, plan.table_sizes, len(plan.rounds), plan.seed, played, plan.leftover_table)
+    return NightPlan(plan.players, plan.table_sizes, plan.seed, drawn, plan.leftover_table)
 
 
 def add_player(plan: NightPlan, *, player: PlayerId, from_round: int) -> NightPlan:
@@ -165,8 +172,10 @@ def _replan(plan: NightPlan, players: tuple[PlayerId, ...], from_round: int) -> 
             code="no_round",
             params={"round": from_round + 1},
         )
-    drawn = _draw(players, plan.table_sizes, len(plan.rounds), plan.seed, plan.rounds[:from_round])
-    return NightPlan(players, plan.table_sizes, plan.seed, drawn)
+    drawn = _draw(
+        players, plan.table_sizes, len(plan.rounds), plan.seed, plan.rounds[:from_round], plan.leftover_table
+    )
+    return NightPlan(players, plan.table_sizes, plan.seed, drawn, plan.leftover_table)
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,9 @@ class NightPlan:
     table_sizes: tuple[int, ...]
     seed: int
     rounds: tuple[Round, ...]
+    # A Check Pinochle night that seats its 2 or 3 players left over at one standard table
+    # (`rounds.table_sizes`) instead of giving them a bye.
+    leftover_table: bool = False
 
 
 @dataclass

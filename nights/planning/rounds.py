@@ -11,12 +11,23 @@ from collections.abc import Sequence
 from nights.planning.plan import _MAX_PASSES, _REPEAT_PARTNER, _SMALL_TABLE, _History
 
 
-def table_sizes(present: int, allowed: Sequence[int]) -> tuple[tuple[int, ...], int]:
+def table_sizes(
+    present: int, allowed: Sequence[int], *, leftover_table: bool = False
+) -> tuple[tuple[int, ...], int]:
     """The table sizes for `present` players and how many of them sit out.
 
     Fewest byes first, then as many of the largest allowed table as possible, then the next size:
     `table_sizes(9, (4, 3, 2)) == ((4, 3, 2), 0)`, `table_sizes(10, (4,)) == ((4, 4), 2)`.
+
+    `leftover_table` (a Check Pinochle night that seats its leftovers): as many tables of four as
+    possible, and the 2 or 3 players left over at one standard table; a single player left over
+    sits out (nobody plays alone): 9 give ((4, 4), 1), 10 give ((4, 4, 2), 0), 11 ((4, 4, 3), 0).
     """
+    if leftover_table:
+        fours, left = divmod(present, 4)
+        if left == 1:
+            return (4,) * fours, 1
+        return (4,) * fours + ((left,) if left else ()), 0
     sizes = sorted(set(allowed), reverse=True)
     for byes in range(present + 1):
         found = _partition(present - byes, sizes)
@@ -189,14 +200,19 @@ class _RoundSearch:
 
 
 def _draw_round(
-    history: _History, round_index: int, order: Sequence[int], allowed: Sequence[int], hold: int
+    history: _History,
+    round_index: int,
+    order: Sequence[int],
+    allowed: Sequence[int],
+    hold: int,
+    leftover_table: bool = False,
 ) -> tuple[list[int], tuple[int, ...], list[int]]:
     """Seats (flat, table after table), table sizes and byes of one round, by internal index.
 
     `order` lists the present players (internal indices) in the night's seeded order; the round
     robin runs over the positions in it.
     """
-    sizes, bye_count = table_sizes(len(order), allowed)
+    sizes, bye_count = table_sizes(len(order), allowed, leftover_table=leftover_table)
     position = {player: pos for pos, player in enumerate(order)}
     by_bye = sorted(order, key=lambda p: (history.byes[p], -history.seated[p], position[p]))
     byes = sorted(by_bye[:bye_count], key=position.__getitem__)
