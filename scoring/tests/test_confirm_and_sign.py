@@ -206,7 +206,7 @@ def test_a_scorer_cannot_sign_for_a_game_that_does_not_ask_for_it(people):
     ("language", "confirm", "signed"),
     [
         ("en", "is it right?", "only an organiser can change it"),
-        ("sv", "stämmer den?", "bara en arrangör kan ändra den"),
+        ("sv", "stämmer den?", "bara en arrangör kan ändra det"),
         ("cs", "je v pořádku?", "změnit ji může jen organizátor"),
     ],
 )
