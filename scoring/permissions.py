@@ -143,12 +143,10 @@ def decides_for_club(request: HttpRequest, game: Game) -> bool:
     return is_site_admin(request.user) or role_in_club(request.user, game.club_id) == ClubRole.Role.ORGANISER
 
 
-def can_sign_game(request: HttpRequest, game: Game) -> bool:
-    """Whether this request may sign the game for a side: a finished game that asks for both
-    sides' signatures and is not signed yet, on the scoring phone (or by the club's organisers and
-    scorers); a night its organiser finished signs nothing more."""
-    if not game.sign_at_end or not game.finished or game.signed_at is not None:
-        return False
+def may_sign(request: HttpRequest, game: Game) -> bool:
+    """Whether this request may sign a game for a side, whatever the game's state (the service
+    says whether the game can be signed now): the scoring phone, or the club's organisers and
+    scorers; a night its organiser finished signs nothing more."""
     user = request.user
     if is_site_admin(user):
         return True
@@ -158,6 +156,14 @@ def can_sign_game(request: HttpRequest, game: Game) -> bool:
             return True
         return holds_game(request, game) and not night_is_over(game)
     return _runs_the_game(request, game)
+
+
+def can_sign_game(request: HttpRequest, game: Game) -> bool:
+    """Whether the page offers this request the Sign buttons: a finished game that asks for both
+    sides' signatures and is not signed yet (`may_sign`)."""
+    if not game.sign_at_end or not game.finished or game.signed_at is not None:
+        return False
+    return may_sign(request, game)
 
 
 def signed_lock_message(game: Game) -> str:

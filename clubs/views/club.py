@@ -55,5 +55,7 @@ def club_settings(request: HttpRequest, club_id: int) -> HttpResponse:
             messages.success(request, _("Settings saved: games started from now on follow them."))
             return redirect("clubs:settings", club_id=club.pk)
     else:
-        form = ClubSettingsForm(initial={"confirm_hands": club.confirm_hands, "sign_at_end": club.sign_at_end})
+        form = ClubSettingsForm(
+            initial={"confirm_hands": club.confirm_hands, "sign_at_end": club.sign_at_end}
+        )
     return render(request, "clubs/settings.html", {"club": club, "form": form})

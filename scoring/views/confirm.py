@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from clubs.permissions import deny
 from scoring.labels import side_short
-from scoring.permissions import can_sign_game, game_of, require_game_edit, require_game_view
+from scoring.permissions import game_of, may_sign, require_game_edit, require_game_view
 from scoring.selectors.confirm import awaiting
 from scoring.services.confirm import CannotSign, confirm_hand, sign_game
 
@@ -54,10 +54,7 @@ def game_sign(request: HttpRequest, code: str) -> HttpResponse:
     """One side signs the finished game (one tap per side on the scoring phone)."""
     game = game_of(request, code)
     side = request.POST.get("side", "")
-    if not can_sign_game(request, game):
-        if game.signed_at is not None:
-            messages.info(request, _("This game is signed already."))
-            return redirect("scoring:game", code=code)
+    if not may_sign(request, game):
         return deny(request)
     try:
         complete = sign_game(game=game, side=side)
@@ -76,4 +73,5 @@ def _sign_refusal(reason: str) -> str:
         "not_over": _("Nothing signed: the game is not over yet."),
         "unconfirmed": _("Nothing signed: a hand still waits for the other side's OK."),
         "signed": _("Nothing signed: this side has signed already."),
+        "off": _("Nothing signed: this game is not signed at the end."),
     }.get(reason, _("Nothing signed: choose the side that signs."))
