@@ -26,7 +26,14 @@ def test_the_other_side_confirms_the_hand_and_both_sides_sign(
     Game.objects.filter(pk=game.pk).update(confirm_hands=True, sign_at_end=True, deals=1)
     phone.reload()
 
-    fill_hand(phone, bidder="North (Anna)", bid=25, trump="Hearts", quick={"North (Anna)": 20, "East (Bo)": 10}, tricks={NS: 15})
+    fill_hand(
+        phone,
+        bidder="North (Anna)",
+        bid=25,
+        trump="Hearts",
+        quick={"North (Anna)": 20, "East (Bo)": 10},
+        tricks={NS: 15},
+    )
     save_hand(phone, 1)
     panel = phone.locator("#confirm")
     expect(panel.get_by_role("heading", name="Hand 1 saved: is it right?")).to_be_visible()

@@ -10,7 +10,6 @@ import datetime
 from decimal import Decimal
 
 import pytest
-from django.test import Client
 
 from clubs.models import Club
 from scoring.models import Game, Hand, HandChange
