@@ -18,6 +18,11 @@ from django.utils.translation import gettext_lazy as _
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=100, unique=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # How the club's games are made final (copied to each game its nights start, so a game keeps
+    # the rule it was played under): the other side confirms each saved hand on the table's phone,
+    # and both sides sign the game when it ends (a signed game is changed by organisers only).
+    confirm_hands = models.BooleanField(_("the opponents confirm each hand"), default=False)
+    sign_at_end = models.BooleanField(_("sign the game at the end"), default=False)
 
     class Meta:
         ordering = ["name"]

@@ -385,3 +385,11 @@ def grant_founding_organiser(*, user: AbstractBaseUser, club_id: int) -> ClubRol
         user=user, club_id=club_id, defaults={"role": ClubRole.Role.ORGANISER}
     )
     return role
+
+
+def save_club_settings(*, club: Club, confirm_hands: bool, sign_at_end: bool) -> Club:
+    """The club's rules for making a game final; games made from now on copy them (a game keeps
+    the rule it was played under)."""
+    club.confirm_hands, club.sign_at_end = confirm_hands, sign_at_end
+    club.save(update_fields=["confirm_hands", "sign_at_end"])
+    return club

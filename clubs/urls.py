@@ -9,6 +9,7 @@ urlpatterns = [
     path("", club.index, name="index"),
     path("new", club.create, name="create"),
     path("join/<slug:token>/", invites.invite, name="invite"),
+    path("<id:club_id>/settings/", club.club_settings, name="settings"),
     path("<id:club_id>/roster/", roster.roster_page, name="roster"),
     path("<id:club_id>/roster/add", roster.player_add, name="player_add"),
     path("<id:club_id>/roster/add-list", roster.players_add, name="players_add"),

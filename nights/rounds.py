@@ -72,6 +72,8 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
             meld_needs_trick=night.meld_needs_trick,
             players={seat.seat: seat.player.name for seat in seats},
             deals=round_deals(night),
+            confirm_hands=night.club.confirm_hands,
+            sign_at_end=night.club.sign_at_end,
         )
         file_game(
             game=game,

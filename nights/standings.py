@@ -65,6 +65,8 @@ class TableLine:
     complete: bool
     winner: str  # a side as shown ("N–S"), "draw", or "" while in play
     stopped: bool = False  # not complete when the organiser finished the night: counts as it stood
+    # A hand of the game waits for the other side's OK (a club's rule): the game is not final yet.
+    waiting: bool = False
 
 
 @dataclass
@@ -73,6 +75,11 @@ class NightStandings:
     tables: list[TableLine] = field(default_factory=list)
     finished: bool = False  # the organiser finished the night: nothing is "in play" any more
     chips_in_play: bool = False
+
+    @property
+    def waiting(self) -> list[TableLine]:
+        """The tables whose game waits for a hand's confirmation: the standings wait for them."""
+        return [table for table in self.tables if table.waiting]
 
     @property
     def chip_sum(self) -> int:
@@ -114,6 +121,9 @@ def night_standings(night: Night) -> NightStandings:
         game = table.game
         assert game is not None
         points, chips, complete, winner = table_figures(game, stats_of.get(game.pk, []))
+        # A game with a hand not yet confirmed by the other side is not final: it counts as in play.
+        waiting = bool(game.confirm_hands and game.unconfirmed_hands)
+        complete = complete and not waiting
         rows = sorted(seats_of.get(game.pk, []), key=lambda row: SEAT_ORDER.index(row.seat))
         sides = sides_for(game.seats)
         members: dict[str, list[int]] = {side: [] for side in sides}
@@ -147,6 +157,7 @@ def night_standings(night: Night) -> NightStandings:
                 complete=complete,
                 winner=side_short(winner) if winner and winner != "draw" else winner,
                 stopped=not complete and night.is_finished,
+                waiting=waiting and not night.is_finished,
             )
         )
     if night.is_check:

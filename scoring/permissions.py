@@ -29,6 +29,8 @@ from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -116,15 +118,58 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
         role = role_in_club(user, club_id)
         if role == ClubRole.Role.ORGANISER:
             return True
-        if game.finished:
-            return False  # a finished club game is a league record: organisers only
+        if game.signed_at is not None:
+            return False  # signed by both sides: organisers only
+        if game.finished and not game.unconfirmed_hands:
+            # A finished club game is a league record: organisers only. Until its hands are all
+            # confirmed (scoring/services/confirm.py) the table still corrects the one found wrong.
+            return False
         if role == ClubRole.Role.SCORER:
             return True
         # In a club game an account's right comes from its club role alone: a scorer taken off
         # the club no longer edits the games he created. The phone holding the game (the table's
         # phone) still scores; set_club_role ends the phones' rights to such a scorer's games.
         return holds_game(request, game) and not night_is_over(game)
+    if game.signed_at is not None:
+        return False  # signed by both sides: only a club's organiser (a game of a club) changes it
     return _runs_the_game(request, game)
+
+
+def decides_for_club(request: HttpRequest, game: Game) -> bool:
+    """Whether this request is an organiser of the game's club (or a superuser): its corrections
+    of a game whose hands the other side confirms need no further OK."""
+    if game.club_id is None:
+        return False
+    return is_site_admin(request.user) or role_in_club(request.user, game.club_id) == ClubRole.Role.ORGANISER
+
+
+def may_sign(request: HttpRequest, game: Game) -> bool:
+    """Whether this request may sign a game for a side, whatever the game's state (the service
+    says whether the game can be signed now): the scoring phone, or the club's organisers and
+    scorers; a night its organiser finished signs nothing more."""
+    user = request.user
+    if is_site_admin(user):
+        return True
+    club_id = game.club_id
+    if club_id is not None:
+        if role_in_club(user, club_id) in (ClubRole.Role.ORGANISER, ClubRole.Role.SCORER):
+            return True
+        return holds_game(request, game) and not night_is_over(game)
+    return _runs_the_game(request, game)
+
+
+def can_sign_game(request: HttpRequest, game: Game) -> bool:
+    """Whether the page offers this request the Sign buttons: a finished game that asks for both
+    sides' signatures and is not signed yet (`may_sign`)."""
+    if not game.sign_at_end or not game.finished or game.signed_at is not None:
+        return False
+    return may_sign(request, game)
+
+
+def signed_lock_message(game: Game) -> str:
+    """What a phone is told about a game both sides signed: when, and that only an organiser changes it."""
+    when = date_format(localtime(game.signed_at), "TIME_FORMAT") if game.signed_at else ""
+    return str(_("Signed by both sides at %(time)s — only an organiser can change it.")) % {"time": when}
 
 
 def night_is_over(game: Game) -> bool:
@@ -267,6 +312,10 @@ def get_game_for(request: HttpRequest, code: str, *, edit: bool) -> Game:
         messages.warning(request, RIGHT_LAPSED, fail_silently=True)
     editable = can_edit_game(request, game)
     if not (editable or (not edit and _reads_without_editing(request, game))):
+        if edit and game.signed_at is not None and _reads_without_editing(request, game):
+            # A change of a signed game, sent by the table's phone (or a scorer): nothing is written.
+            messages.error(request, signed_lock_message(game), fail_silently=True)
+            raise Refused(nothing_to_change(request, game))
         if reading and held_game_once(request, game):
             raise Refused(_to_share_page(request, game))
         if edit and holds_game(request, game):

@@ -4,7 +4,7 @@ games under /games/."""
 
 from django.urls import path
 
-from scoring.views import details, game, hands, settings_page, sharing, table_view
+from scoring.views import confirm, details, game, hands, settings_page, sharing, table_view
 
 app_name = "scoring"
 
@@ -19,6 +19,9 @@ urlpatterns = [
     path("g/<slug:code>/preview", hands.hand_preview, name="hand_preview"),
     path("g/<slug:code>/hands/<id:number>/", hands.hand_edit, name="hand_edit"),
     path("g/<slug:code>/hands/<id:number>/preview", hands.hand_preview, name="hand_edit_preview"),
+    path("g/<slug:code>/hands/<id:number>/confirm", confirm.hand_confirm, name="hand_confirm"),
+    path("g/<slug:code>/hands/<id:number>/not-right", confirm.hand_not_right, name="hand_not_right"),
+    path("g/<slug:code>/sign", confirm.game_sign, name="game_sign"),
     path("g/<slug:code>/hands/last/delete", hands.hand_delete_last, name="hand_delete_last"),
     path("g/<slug:code>/table/", table_view.game_table, name="game_table"),
     path("g/<slug:code>/history/", details.game_history, name="game_history"),

@@ -209,15 +209,16 @@ def snapshot() -> dict[str, Any]:
                 "min_bid",
                 "first_dealer",
                 "meld_needs_trick",
+                "signatures",
             )
         ),
-        "hands": list(Hand.objects.order_by("pk").values("pk", "game", "number", "data")),
+        "hands": list(Hand.objects.order_by("pk").values("pk", "game", "number", "data", "confirmed_at")),
         "seats": list(GameSeat.objects.order_by("pk").values("pk", "name", "player")),
         "changes": HandChange.objects.count(),
         "roles": list(ClubRole.objects.order_by("pk").values("user", "club", "role")),
         "players": list(Player.objects.order_by("pk").values("pk", "name", "user")),
         "memberships": list(Membership.objects.order_by("pk").values("club", "player", "retired_on")),
-        "clubs": list(Club.objects.order_by("pk").values("pk", "name")),
+        "clubs": list(Club.objects.order_by("pk").values("pk", "name", "confirm_hands", "sign_at_end")),
         "seasons": list(
             Season.objects.order_by("pk").values(
                 "pk", "name", "publish_code", "starts_on", "ends_on", "closed_at"
@@ -276,6 +277,17 @@ MATRIX: dict[str, Write] = {
     ),
     "scoring:hand_delete_last": Write(
         lambda w: f"/g/{w.game.code}/hands/last/delete", lambda w: {"number": "2"}, GAME_EDITORS
+    ),
+    # The other side's OK, Not right and the signatures: the game's editors (here a game without
+    # these rules: answered, nothing written; tests of their own in scoring/tests/test_confirm_and_sign.py).
+    "scoring:hand_confirm": Write(
+        lambda w: f"/g/{w.game.code}/hands/1/confirm", lambda w: {}, GAME_EDITORS, writes=False
+    ),
+    "scoring:hand_not_right": Write(
+        lambda w: f"/g/{w.game.code}/hands/1/not-right", lambda w: {}, GAME_EDITORS, writes=False
+    ),
+    "scoring:game_sign": Write(
+        lambda w: f"/g/{w.game.code}/sign", lambda w: {"side": "NS"}, GAME_EDITORS, writes=False
     ),
     "scoring:game_hand_over": Write(lambda w: f"/g/{w.game.code}/hand-over/", lambda w: {}, GAME_EDITORS),
     # The one-time secret in the link is the right: whoever has the link takes over.
@@ -367,6 +379,9 @@ CLUB_WRITES: dict[str, Write] = {
         lambda w: {"duplicate": str(w.duplicate.pk)},
         CLUB_MANAGERS,
     ),
+    "clubs:settings": Write(
+        lambda w: f"/clubs/{CLUB}/settings/", lambda w: {"confirm_hands": "on"}, CLUB_MANAGERS
+    ),
     "clubs:seasons": Write(
         lambda w: f"/clubs/{CLUB}/seasons/", lambda w: {**SPRING, "name": "Autumn"}, CLUB_MANAGERS
     ),
@@ -457,6 +472,7 @@ CLUB_READS: dict[str, tuple[Callable[[World], str], frozenset[str]]] = {
     "clubs:invite": (lambda w: f"/clubs/join/{w.invite.token}/", EVERY_VISITOR),
     "clubs:roster": (lambda w: f"/clubs/{CLUB}/roster/", CLUB_MANAGERS),
     "clubs:player": (lambda w: f"/clubs/{CLUB}/players/{w.keep.pk}/", CLUB_MANAGERS),
+    "clubs:settings": (lambda w: f"/clubs/{CLUB}/settings/", CLUB_MANAGERS),
     "clubs:seasons": (lambda w: f"/clubs/{CLUB}/seasons/", CLUB_MANAGERS),
     "clubs:season_edit": (lambda w: f"/clubs/{CLUB}/seasons/{w.season.pk}/", CLUB_MANAGERS),
     "nights:club_nights": (lambda w: f"/nights/clubs/{CLUB}/", CLUB_VIEWERS),

@@ -20,6 +20,8 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('name', models.CharField(max_length=100, unique=True, verbose_name='name')),
                 ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
+                ('confirm_hands', models.BooleanField(default=False, verbose_name='the opponents confirm each hand')),
+                ('sign_at_end', models.BooleanField(default=False, verbose_name='sign the game at the end')),
             ],
             options={
                 'verbose_name': 'club',

@@ -67,6 +67,11 @@ class Migration(migrations.Migration):
                 ('created_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
                 ('hidden', models.BooleanField(default=False, editable=False)),
                 ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='games', to='clubs.season', verbose_name='season')),
+                ('confirm_hands', models.BooleanField(default=False, verbose_name='the opponents confirm each hand')),
+                ('sign_at_end', models.BooleanField(default=False, verbose_name='sign the game at the end')),
+                ('unconfirmed_hands', models.PositiveIntegerField(default=0, editable=False)),
+                ('signatures', models.JSONField(blank=True, default=dict, editable=False)),
+                ('signed_at', models.DateTimeField(blank=True, editable=False, null=True, verbose_name='signed')),
             ],
             options={
                 'verbose_name': 'game',
@@ -141,6 +146,7 @@ class Migration(migrations.Migration):
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('updated_at', models.DateTimeField(auto_now=True)),
                 ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hands', to='scoring.game')),
+                ('confirmed_at', models.DateTimeField(blank=True, editable=False, null=True, verbose_name='confirmed')),
             ],
             options={
                 'verbose_name': 'hand',

@@ -153,6 +153,17 @@ class Game(models.Model):
     # standing, export or count sees it (`VisibleGameManager`).
     hidden = models.BooleanField(default=False, editable=False)
 
+    # How the game is made final (its club's rule when the game was made, scoring/services/confirm.py):
+    # the side that did not bid confirms each saved hand; both sides sign the finished game, which
+    # then only an organiser of its club changes. `unconfirmed_hands` counts the hands still waiting
+    # (the standings wait for them); `signatures` is {side: ISO time it signed}; `signed_at` is set
+    # when the last side signed.
+    confirm_hands = models.BooleanField(_("the opponents confirm each hand"), default=False)
+    sign_at_end = models.BooleanField(_("sign the game at the end"), default=False)
+    unconfirmed_hands = models.PositiveIntegerField(default=0, editable=False)
+    signatures = models.JSONField(default=dict, blank=True, editable=False)
+    signed_at = models.DateTimeField(_("signed"), null=True, blank=True, editable=False)
+
     all_objects = models.Manager()  # hidden games too: only the import reads them
     objects = VisibleGameManager()
 
@@ -260,6 +271,8 @@ class Hand(models.Model):
     submission_id = models.UUIDField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # When the other side confirmed it (a game that asks for it: `Game.confirm_hands`); None: not yet.
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["game_id", "number"]

@@ -29,12 +29,17 @@ def create_game(
     bid_steps: str = "standard",
     meld_counts_from: int | None = None,
     spread: int | None = None,
+    confirm_hands: bool = False,
+    sign_at_end: bool = False,
 ) -> Game:
     """Start a game; its settings are checked by the engine first (RecordError names the field).
 
     `deals`: a game of that many deals (docs/rules.md, "A fixed number of deals"); None plays to
     the target. `bid_steps`, `meld_counts_from` and `spread`: the house rules of the same names
     (docs/rules.md), off by default.
+
+    `confirm_hands` and `sign_at_end`: how the game is made final at the table (a club's rule,
+    scoring/services/confirm.py); off by default.
 
     `setup_token` is the setup form's one-time token: a second game with the same token is refused
     by a unique constraint (IntegrityError), so the caller opens the first one instead.
@@ -51,6 +56,8 @@ def create_game(
         bid_steps=bid_steps,
         meld_counts_from=meld_counts_from,
         spread=spread,
+        confirm_hands=confirm_hands,
+        sign_at_end=sign_at_end,
     )
     settings = parse_settings({**game.settings_record(), "players": dict(players)})
     game.save()

@@ -9,11 +9,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from scoring.audit import Actor, record_hand_change
 from scoring.models import Game, GameSeat, Hand, HandChange
 from scoring.rules.engine import GameResult
 from scoring.rules.tables import SEAT_ORDER
+from scoring.services.confirm import count_unconfirmed
 from scoring.services.results import SETTINGS_FIELDS, SUMMARY_FIELDS, Stored, score, store_result
 
 
@@ -118,6 +120,8 @@ def record_hand(
                 first_changed=number,
                 appended=True,
             )
+            if game.confirm_hands:  # the new hand waits for the other side's OK
+                count_unconfirmed(game)
             _keep_meld_mode(game, meld_mode)
     except IntegrityError:
         # The unique constraints caught a concurrent save of the same number or submission.
@@ -167,8 +171,13 @@ def find_submission(*, game: Game, submission_id: uuid.UUID | None) -> Hand | No
 
 
 @transaction.atomic
-def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor | None = None) -> Stored:
+def edit_hand(
+    *, game: Game, number: int, data: Mapping[str, Any], actor: Actor | None = None, confirmed: bool = False
+) -> Stored:
     """Replace hand `number` and rescore everything after it; the audit trail keeps the old hand.
+
+    In a game whose hands the other side confirms, a changed hand waits for their OK again, unless
+    `confirmed` (an organiser's correction: the organiser's word is final).
 
     Refused (RecordError, nothing written) if the corrected game is invalid, including when the
     correction would end the game before hands that are already recorded. Refused with
@@ -191,8 +200,14 @@ def edit_hand(*, game: Game, number: int, data: Mapping[str, Any], actor: Actor 
             new_data=data,
             actor=actor,
         )
+    fields = ["data", "updated_at"]
+    if game.confirm_hands and target.data != dict(data):
+        target.confirmed_at = timezone.now() if confirmed else None
+        fields.append("confirmed_at")
     target.data = dict(data)
-    target.save(update_fields=["data", "updated_at"])
+    target.save(update_fields=fields)
+    if "confirmed_at" in fields:
+        count_unconfirmed(game)
     store_result(game=game, result=result, hand_data=hand_data, seat_rows=seat_rows, first_changed=number)
     return Stored(target, hand_data, seat_rows, result)
 
@@ -227,6 +242,8 @@ def delete_last_hand(*, game: Game, actor: Actor | None = None, expected: int | 
     store_result(
         game=game, result=result, hand_data=hand_data, seat_rows=seat_rows, first_changed=last.number
     )
+    if game.confirm_hands:
+        count_unconfirmed(game)
     return last.number
 
 

@@ -22,6 +22,7 @@ from scoring.models import Game, Hand, HandChange
 from scoring.permissions import (
     actor_for,
     can_edit_game,
+    decides_for_club,
     game_of,
     require_game_edit,
 )
@@ -182,7 +183,13 @@ def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         form = hand_form(game, request.POST)
         if form.is_valid():
             try:
-                edit_hand(game=game, number=number, data=form.hand, actor=actor_for(request))
+                edit_hand(
+                    game=game,
+                    number=number,
+                    data=form.hand,
+                    actor=actor_for(request),
+                    confirmed=game.confirm_hands and decides_for_club(request, game),
+                )
             except RecordError as error:
                 form.add_record_error(error)
             except GameMovedOn as moved:

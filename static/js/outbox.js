@@ -87,6 +87,21 @@
     }
   }
 
+  // The opponents' OK and the signatures (form[data-needs-network]) are not queued: a tap on a
+  // phone without a network sends nothing and says so plainly (the alert of its section); the tap
+  // is made again once the network is back. Without this script the browser says the page failed.
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (!form.matches || !form.matches("form[data-needs-network]")) return;
+    const alert = form.closest("section") && form.closest("section").querySelector(".not-sent");
+    if (navigator.onLine) {
+      if (alert) alert.hidden = true;
+      return;
+    }
+    event.preventDefault();
+    if (alert) alert.hidden = false;
+  }, true);
+
   document.addEventListener("submit", function (event) {
     const form = event.target;
     if (!form.matches || !form.matches("form[data-game]")) return;

@@ -1,0 +1,35 @@
+"""Reads for the opponents' OK of each hand (scoring/services/confirm.py writes it): which hands
+wait for it, and which side gives it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.models import Game, Hand
+from scoring.rules.tables import SEAT_ORDER, seats_for, side_of, sides_for
+
+
+def dealer_of(game: Game, number: int) -> str:
+    """The seat that dealt hand `number` (the deal goes round clockwise from the first dealer)."""
+    seats = seats_for(game.seats)
+    first = game.first_dealer if game.first_dealer in seats else seats[0]
+    return seats[(seats.index(first) + number - 1) % len(seats)]
+
+
+def confirming_sides(game: Game, number: int, data: Mapping[str, Any]) -> list[str]:
+    """The sides that confirm hand `number`: the defenders, the sides other than the bidder's; for
+    a hand without a bidder (all passed, or a two-handed hand without bidding), the sides other
+    than the dealer's."""
+    seat = data.get("bidder")
+    if not isinstance(seat, str) or seat not in SEAT_ORDER:
+        seat = dealer_of(game, number)
+    own = side_of(seat, game.seats)
+    return [side for side in sides_for(game.seats) if side != own]
+
+
+def awaiting(game: Game) -> list[Hand]:
+    """The game's hands that wait for the other side's OK, in order (none for a game without the rule)."""
+    if not game.confirm_hands or not game.unconfirmed_hands:
+        return []
+    return list(Hand.objects.filter(game_id=game.pk, confirmed_at__isnull=True).order_by("number"))

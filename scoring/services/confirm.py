@@ -1,0 +1,81 @@
+"""Making a game final at the table (a club's rule, copied to the game when it is made): the side
+that did not bid confirms each saved hand (`confirm_hand`), and both sides sign the finished game
+(`sign_game`), after which only an organiser of its club changes it (scoring/permissions.py).
+
+Each write runs under the game's lock (`lock_game`), as every write of hands does."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.models import Game, Hand
+from scoring.rules.tables import sides_for
+
+
+class CannotSign(Exception):
+    """The game cannot be signed by this side now; `reason` says why (nothing is written):
+    "off" (the game does not ask for it), "not_over", "unconfirmed" (a hand still waits for its OK),
+    "signed" (this side signed already), "side" (no such side at this table)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def count_unconfirmed(game: Game) -> None:
+    """Inside a write's transaction (under the game's lock): keep the game's count of hands that
+    wait for their OK (the standings read it), and mark the game changed for the pages' polls."""
+    count = (
+        Hand.objects.filter(game_id=game.pk, confirmed_at__isnull=True).count() if game.confirm_hands else 0
+    )
+    now = timezone.now()
+    Game.all_objects.filter(pk=game.pk).update(unconfirmed_hands=count, updated_at=now)
+    game.unconfirmed_hands, game.updated_at = count, now
+
+
+@transaction.atomic
+def confirm_hand(*, game: Game, number: int) -> bool:
+    """The other side's OK for hand `number`. False (nothing written) when there is nothing to
+    confirm: the game does not ask for it, the hand is gone, or it was confirmed already."""
+    from scoring.services.hands import lock_game
+
+    if not game.confirm_hands:
+        return False
+    _seats, rows = lock_game(game)
+    hand = next((row for row in rows if row.number == number), None)
+    if hand is None or hand.confirmed_at is not None:
+        return False
+    hand.confirmed_at = timezone.now()
+    hand.save(update_fields=["confirmed_at"])
+    count_unconfirmed(game)
+    return True
+
+
+@transaction.atomic
+def sign_game(*, game: Game, side: str) -> bool:
+    """`side` signs the finished game; True when it was the last side to sign (the game is signed
+    and locked from then on). CannotSign says why not, and nothing is written."""
+    from scoring.services.hands import lock_game
+
+    lock_game(game)
+    fresh = Game.all_objects.filter(pk=game.pk).values("finished", "unconfirmed_hands", "signatures").get()
+    game.finished, game.unconfirmed_hands = fresh["finished"], fresh["unconfirmed_hands"]
+    signatures = dict(fresh["signatures"] or {})
+    if not game.sign_at_end:
+        raise CannotSign("off")
+    if side not in sides_for(game.seats):
+        raise CannotSign("side")
+    if not game.finished:
+        raise CannotSign("not_over")
+    if game.unconfirmed_hands:
+        raise CannotSign("unconfirmed")
+    if side in signatures:
+        raise CannotSign("signed")
+    now = timezone.now()
+    signatures[side] = now.isoformat()
+    complete = all(name in signatures for name in sides_for(game.seats))
+    signed_at = now if complete else None
+    Game.all_objects.filter(pk=game.pk).update(signatures=signatures, signed_at=signed_at, updated_at=now)
+    game.signatures, game.signed_at, game.updated_at = signatures, signed_at, now
+    return complete

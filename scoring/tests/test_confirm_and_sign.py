@@ -1,0 +1,259 @@
+"""The opponents' OK of each hand and both sides' signatures at the end (a club's rule, copied to
+the game): the phone shows the saved hand for the other side's OK or Not right (a correction of that
+hand); the history marks hands not yet confirmed; the finished game is signed by each side, and a
+signed game is locked for the table's phone (refused server-side, nothing written) while an
+organiser still corrects it, named in the audit trail. All without JavaScript."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+import pytest
+
+from clubs.models import Club
+from scoring.models import Game, Hand, HandChange
+from scoring.selectors.confirm import confirming_sides
+from scoring.services.confirm import CannotSign, confirm_hand, sign_game
+from scoring.services.games import create_game
+from scoring.services.hands import edit_hand, record_hand
+from tests.access_helpers import CLUB, client_with_token, in_club
+from tests.helpers import hand_post, quick_hand, text
+
+pytestmark = pytest.mark.django_db
+
+NS_MAKES = quick_hand(bidder="N", ns_meld=10, ns_tricks=15)
+EW_MAKES = {"bidder": "E", "bid": 20, "meld_points": {"NS": 0, "EW": 10}, "tricks": {"NS": 10, "EW": 15}}
+PLAYERS = {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"}
+
+
+def club_game(*, deals: int | None = 2, confirm: bool = True, sign: bool = True) -> Game:
+    game = create_game(
+        seats=4, variant="standard", deck="single", target=None, min_bid=None, first_dealer="N",
+        meld_needs_trick=False, players=PLAYERS, deals=deals, confirm_hands=confirm, sign_at_end=sign,
+    )  # fmt: skip
+    return in_club(game, CLUB)
+
+
+def signed_game() -> Game:
+    game = club_game()
+    for number, hand in enumerate([NS_MAKES, EW_MAKES], start=1):
+        record_hand(game=game, number=number, data=hand)
+        confirm_hand(game=game, number=number)
+    sign_game(game=game, side="NS")
+    sign_game(game=game, side="EW")
+    game.refresh_from_db()
+    return game
+
+
+# --- services ----------------------------------------------------------------------------------
+
+
+def test_the_defenders_confirm_a_bid_hand_and_the_side_that_did_not_deal_a_passed_one():
+    game = club_game()
+    assert confirming_sides(game, 1, NS_MAKES) == ["EW"]
+    assert confirming_sides(game, 1, EW_MAKES) == ["NS"]
+    # No bidder: the side that did not deal (hand 1: North deals, hand 2: East).
+    assert confirming_sides(game, 1, {"passed": True}) == ["EW"]
+    assert confirming_sides(game, 2, {"passed": True}) == ["NS"]
+
+
+def test_a_saved_hand_waits_for_its_ok_and_a_correction_waits_again():
+    game = club_game(deals=None)
+    record_hand(game=game, number=1, data=NS_MAKES)
+    game.refresh_from_db()
+    assert game.unconfirmed_hands == 1
+    assert confirm_hand(game=game, number=1)
+    assert not confirm_hand(game=game, number=1)  # once is enough
+    game.refresh_from_db()
+    assert game.unconfirmed_hands == 0
+    edit_hand(game=game, number=1, data=EW_MAKES)
+    game.refresh_from_db()
+    assert game.unconfirmed_hands == 1
+    edit_hand(game=game, number=1, data=NS_MAKES, confirmed=True)  # an organiser's word is final
+    game.refresh_from_db()
+    assert game.unconfirmed_hands == 0
+
+
+def test_a_game_without_the_rule_has_nothing_to_confirm_or_sign():
+    game = club_game(confirm=False, sign=False)
+    record_hand(game=game, number=1, data=NS_MAKES)
+    game.refresh_from_db()
+    assert game.unconfirmed_hands == 0
+    assert not confirm_hand(game=game, number=1)
+    with pytest.raises(CannotSign):
+        sign_game(game=game, side="NS")
+
+
+def test_signing_needs_the_game_over_its_hands_confirmed_and_each_side_once():
+    game = club_game()
+    record_hand(game=game, number=1, data=NS_MAKES)
+    with pytest.raises(CannotSign) as refused:
+        sign_game(game=game, side="NS")
+    assert refused.value.reason == "not_over"
+    record_hand(game=game, number=2, data=EW_MAKES)
+    with pytest.raises(CannotSign) as refused:
+        sign_game(game=game, side="NS")
+    assert refused.value.reason == "unconfirmed"
+    confirm_hand(game=game, number=1)
+    confirm_hand(game=game, number=2)
+    assert sign_game(game=game, side="NS") is False
+    with pytest.raises(CannotSign):
+        sign_game(game=game, side="NS")
+    assert sign_game(game=game, side="EW") is True
+    game.refresh_from_db()
+    assert set(game.signatures) == {"NS", "EW"} and game.signed_at is not None
+
+
+# --- the phone's pages, without JavaScript -----------------------------------------------------
+
+
+def test_the_phone_shows_the_saved_hand_for_the_other_sides_ok(people):
+    game = club_game()
+    phone = client_with_token(game)
+    page = phone.post(f"/g/{game.code}/hands", hand_post(1), follow=True)
+    words = text(page)
+    assert "Hand 1 saved: is it right?" in words
+    assert "Pass the phone to E–W (Bo & David)" in words
+    assert "Totals after:" in words  # the hand as the engine scored it
+    assert "not yet confirmed" in words  # the history's mark
+    assert 'name="submission_id"' not in page.content.decode()  # no next hand before the OK
+
+    page = phone.post(f"/g/{game.code}/hands/1/confirm", follow=True)
+    words = text(page)
+    assert "Hand 1 confirmed." in words
+    assert "not yet confirmed" not in words
+    assert 'name="submission_id"' in page.content.decode()  # the next hand's entry
+    assert Hand.objects.get(game=game, number=1).confirmed_at is not None
+
+
+def test_not_right_takes_the_table_to_the_correction_of_that_hand(people):
+    game = club_game()
+    phone = client_with_token(game)
+    phone.post(f"/g/{game.code}/hands", hand_post(1))
+    before = Hand.objects.get(game=game, number=1).data
+
+    page = phone.post(f"/g/{game.code}/hands/1/not-right", follow=True)
+    assert page.redirect_chain[-1][0] == f"/g/{game.code}/hands/1/"
+    assert "Hand 1 is not right, says the other side" in text(page)
+    assert Hand.objects.get(game=game, number=1).data == before  # nothing written
+    assert 'name="bid" value="' in page.content.decode()  # the hand's values on the form
+
+    corrected = hand_post(1, bid="25")
+    page = phone.post(f"/g/{game.code}/hands/1/", corrected, follow=True)
+    assert "Hand 1 corrected." in text(page)
+    change = HandChange.objects.get(game=game, action=HandChange.Action.EDIT)
+    assert change.old_data == before and change.actor_label == "device"
+    # The corrected hand goes back to the other side for their OK.
+    assert "Hand 1 saved: is it right?" in text(page)
+
+
+def test_both_sides_sign_the_finished_game_on_the_phone(people):
+    game = club_game()
+    phone = client_with_token(game)
+    for number in (1, 2):
+        phone.post(f"/g/{game.code}/hands", hand_post(number))
+        phone.post(f"/g/{game.code}/hands/{number}/confirm")
+    page = phone.get(f"/g/{game.code}/")
+    assert "Sign for N–S (Anna & Cecilia)" in text(page)
+    assert "Sign for E–W (Bo & David)" in text(page)
+
+    page = phone.post(f"/g/{game.code}/sign", {"side": "NS"}, follow=True)
+    assert "N–S signed." in text(page)
+    assert "N–S (Anna & Cecilia) signed at" in text(page)
+    page = phone.post(f"/g/{game.code}/sign", {"side": "EW"}, follow=True)
+    words = text(page)
+    assert "Signed by both sides: the game is final." in words
+    assert "Signed by both sides at" in words and "only an organiser can change it" in words
+    assert "Edit hand" not in words and "Delete hand" not in words  # the edit controls are gone
+    game.refresh_from_db()
+    assert set(game.signatures) == {"NS", "EW"} and game.signed_at is not None
+
+
+def test_a_signed_game_refuses_the_phones_correction_and_takes_the_organisers(people):
+    game = signed_game()
+    phone = client_with_token(game)
+    before = Hand.objects.get(game=game, number=1).data
+
+    page = phone.post(f"/g/{game.code}/hands/1/", hand_post(1, bid="25"), follow=True)
+    assert "only an organiser can change it" in text(page)
+    assert Hand.objects.get(game=game, number=1).data == before
+    assert not HandChange.objects.filter(game=game).exists()
+    assert phone.post(f"/g/{game.code}/hands/last/delete", {"number": "2"}).status_code == 302
+    assert Game.objects.get(pk=game.pk).hand_count == 2
+
+    alice = people.client("alice")
+    page = alice.post(f"/g/{game.code}/hands/1/", hand_post(1, bid="25"), follow=True)
+    assert "Hand 1 corrected." in text(page)
+    change = HandChange.objects.get(game=game, action=HandChange.Action.EDIT)
+    assert change.actor_label == "alice" and change.old_data == before
+    assert Hand.objects.get(game=game, number=1).confirmed_at is not None  # her word is final
+
+
+def test_a_scorer_cannot_sign_for_a_game_that_does_not_ask_for_it(people):
+    game = club_game(sign=False)
+    for number, hand in enumerate([NS_MAKES, EW_MAKES], start=1):
+        record_hand(game=game, number=number, data=hand)
+        confirm_hand(game=game, number=number)
+    bob = people.client("bob")
+    bob.post(f"/g/{game.code}/sign", {"side": "NS"})
+    assert Game.objects.get(pk=game.pk).signatures == {}
+    assert "Sign for" not in text(bob.get(f"/g/{game.code}/"))
+
+
+@pytest.mark.parametrize(
+    ("language", "confirm", "signed"),
+    [
+        ("en", "is it right?", "only an organiser can change it"),
+        ("sv", "stämmer den?", "bara en arrangör kan ändra det"),
+        ("cs", "je v pořádku?", "změnit ji může jen organizátor"),
+    ],
+)
+def test_the_texts_in_each_language(people, language, confirm, signed):
+    game = club_game()
+    phone = client_with_token(game)
+    phone.cookies["django_language"] = language
+    phone.post(f"/g/{game.code}/hands", hand_post(1))
+    assert confirm in text(phone.get(f"/g/{game.code}/"))
+    locked = signed_game()
+    other = client_with_token(locked)
+    other.cookies["django_language"] = language
+    assert signed in text(other.get(f"/g/{locked.code}/"))
+
+
+# --- the club's settings and the night's standings ---------------------------------------------
+
+
+def test_the_clubs_settings_are_copied_to_the_games_its_night_starts(people):
+    from nights import rounds, services
+    from nights.models import Night
+    from tests.ledger_helpers import roster
+
+    alice = people.client("alice")
+    page = alice.post(f"/clubs/{CLUB}/settings/", {"confirm_hands": "on", "sign_at_end": "on"}, follow=True)
+    assert "Settings saved: games started from now on follow them." in text(page)
+    club = Club.objects.get(pk=CLUB)
+    assert club.confirm_hands and club.sign_at_end
+    assert people.client("charlie").get(f"/clubs/{CLUB}/settings/").status_code == 403
+
+    night = services.open_night(
+        club=club, season=None, played_on=datetime.date(2026, 11, 5), variant="standard", deck="single",
+        target=None, min_bid=None, meld_needs_trick=False, rounds=1, round_ends=Night.RoundEnds.HANDS,
+        hands_per_round=1, stake_per_chip=None, stake_per_win=Decimal("1.00"), created_by=None,
+    )  # fmt: skip
+    for player in roster(club, "Anna", "Bo", "Cleo", "Dan"):
+        services.set_checked_in(night=night, player=player, present=True)
+    services.draw_plan(night=night)
+    [game] = rounds.start_round(night=night, round_no=1)
+    assert game.confirm_hands and game.sign_at_end
+
+    record_hand(game=game, number=1, data=NS_MAKES)  # the round's only hand: the game is over
+    page = alice.get(f"/nights/{night.pk}/standings/")
+    words = text(page)
+    assert "Round 1: waiting for table 1's confirmation of a hand." in words
+    assert "N–S won" not in words
+
+    confirm_hand(game=Game.objects.get(pk=game.pk), number=1)
+    words = text(alice.get(f"/nights/{night.pk}/standings/"))
+    assert "waiting for table 1" not in words
+    assert "N–S won" in words
