@@ -44,6 +44,14 @@ class Night(models.Model):
         GAME = "game", _("One game")
         HANDS = "hands", _("A fixed number of hands")
 
+    class Movement(models.TextChoices):
+        """How players change tables between rounds (the rules in `nights.planning.movements`)."""
+
+        ROTATING = "rotating", _("Rotating partners (every round drawn at the start)")
+        PROGRESSIVE = "progressive", _("Progressive: winners move up a table")
+        LOWEST_STAYS = "lowest_stays", _("Lowest total stays, the others move down")
+        FIXED = "fixed", _("Fixed: N stays, S down one table, E up one, W up two")
+
     club = models.ForeignKey(
         "clubs.Club", on_delete=models.CASCADE, related_name="nights", verbose_name=_("club")
     )
@@ -106,6 +114,11 @@ class Night(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Set when the organiser finishes the night: the table links then stop scoring.
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, editable=False)
+    # Rotating: every round drawn up front. Any other: round 1 drawn, each later round planned from
+    # the previous round's tables and results when its last table ends (nights.planning.movements).
+    movement = models.CharField(
+        _("movement"), max_length=12, choices=Movement.choices, default=Movement.ROTATING
+    )
 
     class Meta:
         ordering = ["-played_on", "-id"]
@@ -121,6 +134,11 @@ class Night(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} · {self.played_on}"
+
+    @property
+    def moves_by_round(self) -> bool:
+        """Each round after the first is planned when the previous one ends."""
+        return self.movement != self.Movement.ROTATING
 
     @property
     def is_finished(self) -> bool:

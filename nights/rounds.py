@@ -19,6 +19,7 @@ from nights.services import (
     locked_for_update,
     ordered_seats,
     started_rounds,
+    tables_still_playing,
 )
 from scoring.audit import Actor
 from scoring.devices import end_rights
@@ -49,6 +50,8 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
     tables = list(
         night.tables.filter(round_no=round_no).prefetch_related("seats__player").order_by("table_no")
     )
+    if not tables and night.moves_by_round and round_no > 1:
+        raise ValidationError({"round": waiting_message(round_no, tables_still_playing(night, round_no - 1))})
     if not tables:
         message = (
             _("Round %(round)d has no table: too few players are checked in for it.") % {"round": round_no}
@@ -85,6 +88,21 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
         games.append(game)
     follow_plan(games=games)  # the rights checks read it on the game: its filing and seats are the plan's
     return games
+
+
+def waiting_message(round_no: int, playing: list[int]) -> str:
+    """Why round `round_no` of a night with a movement has no tables yet: the tables `playing` of
+    the round before are still playing (none listed: that round has not started)."""
+    if not playing:
+        return _("Round %(round)d is planned when round %(previous)d ends.") % {
+            "round": round_no,
+            "previous": round_no - 1,
+        }
+    return ngettext(
+        "Round %(round)d is planned when round %(previous)d ends: table %(tables)s is still playing.",
+        "Round %(round)d is planned when round %(previous)d ends: tables %(tables)s are still playing.",
+        len(playing),
+    ) % {"round": round_no, "previous": round_no - 1, "tables": ", ".join(map(str, playing))}
 
 
 def round_deals(night: Night) -> int | None:

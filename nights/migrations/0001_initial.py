@@ -39,6 +39,7 @@ class Migration(migrations.Migration):
                 ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='nights', to='clubs.club', verbose_name='club')),
                 ('created_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
                 ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='nights', to='clubs.season', verbose_name='season')),
+                ('movement', models.CharField(choices=[('rotating', 'Rotating partners (every round drawn at the start)'), ('progressive', 'Progressive: winners move up a table'), ('lowest_stays', 'Lowest total stays, the others move down'), ('fixed', 'Fixed: N stays, S down one table, E up one, W up two')], default='rotating', max_length=12, verbose_name='movement')),
             ],
             options={
                 'verbose_name': 'club night',
