@@ -53,7 +53,9 @@ def moved_night(movement: str, players: int, rounds: int, seed: int) -> list[Rou
     """A night of Check Pinochle under `movement`, every game's result drawn at random."""
     present = list(range(1, players + 1))
     if movement == movements.ROTATING:
-        return list(plan_night(players=present, table_sizes=CHECK_TABLE_SIZES, rounds=rounds, seed=seed).rounds)
+        return list(
+            plan_night(players=present, table_sizes=CHECK_TABLE_SIZES, rounds=rounds, seed=seed).rounds
+        )
     played = list(plan_night(players=present, table_sizes=CHECK_TABLE_SIZES, rounds=1, seed=seed).rounds)
     dice = random.Random(f"{seed}:{movement}:{players}:{rounds}")
     byes: dict[int, int] = {}
@@ -65,11 +67,18 @@ def moved_night(movement: str, players: int, rounds: int, seed: int) -> list[Rou
         for table in last.tables:
             north_south, east_west = dice.randrange(0, 250, 10), dice.randrange(0, 250, 10)
             winners = table.partnerships[0] if north_south >= east_west else table.partnerships[1]
-            totals = {p: north_south for p in table.partnerships[0]} | {p: east_west for p in table.partnerships[1]}
+            totals = {p: north_south for p in table.partnerships[0]} | {
+                p: east_west for p in table.partnerships[1]
+            }
             outcomes.append(movements.TableOutcome(winners=frozenset(winners), totals=totals))
         played.append(
             movements.next_round(
-                last, outcomes, movement=movement, present=present, allowed=CHECK_TABLE_SIZES, byes_so_far=byes
+                last,
+                outcomes,
+                movement=movement,
+                present=present,
+                allowed=CHECK_TABLE_SIZES,
+                byes_so_far=byes,
             )
         )
     return played
@@ -93,7 +102,8 @@ def movement_figures(rounds: list[Round], players: int) -> tuple[int, float]:
 def bench_movements(seed: int) -> None:
     print("movements (Check Pinochle, random results; 8 rounds: repeats, mean distinct tables per player)")
     print(" ".join(f"{title:>9}" for title in ("players", *(m[:9] for m in movements.MOVEMENTS))))
-    totals = {m: [0, 0.0, 0.0, 0] for m in movements.MOVEMENTS}  # repeats, tables, partner-seats, nights
+    # per movement: repeats, distinct tables (summed over nights), partnerships, nights
+    totals: dict[str, list[float]] = {m: [0, 0.0, 0, 0] for m in movements.MOVEMENTS}
     for players in range(8, 41):
         row = []
         for movement in movements.MOVEMENTS:
@@ -110,10 +120,10 @@ def bench_movements(seed: int) -> None:
                     row.append(f"{repeats:>3} {spread:>4.1f}")
         if players % 4 == 0:
             print(f"{players:>9}", " ".join(f"{cell:>9}" for cell in row))
-    for movement, (repeats, spread, pairs, nights) in totals.items():
+    for movement, (repeated, tables, pairs, nights) in totals.items():
         print(
-            f"nights: {movement} over 8–40p×4–8r ({nights} nights): {repeats} partnerships repeated "
-            f"({100 * repeats / pairs:.1f}% of partnerships), a player sat at {spread / nights:.2f} "
+            f"nights: {movement} over 8–40p×4–8r ({nights:.0f} nights): {repeated:.0f} partnerships repeated "
+            f"({100 * repeated / pairs:.1f}% of partnerships), a player sat at {tables / nights:.2f} "
             "distinct tables on average"
         )
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.dispatch import receiver
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-
-from django.db.models import QuerySet
 
 from clubs.models import Player
 from clubs.signals import players_merging

@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from nights import services
-from nights.rounds import waiting_message
 from nights.models import Night, NightPlayer, NightSeat, NightTable
+from nights.rounds import waiting_message
 from scoring.labels import side_label, side_short
 from scoring.models import Game
 from scoring.rules.tables import sides_for

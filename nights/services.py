@@ -368,9 +368,7 @@ def plan_moved_round(*, night: Night) -> bool:
     if not night.moves_by_round or night.is_finished or not 0 < started < night.rounds:
         return False
     number = started + 1
-    tables = list(
-        night.tables.filter(round_no=started).select_related("game").prefetch_related("seats")
-    )
+    tables = list(night.tables.filter(round_no=started).select_related("game").prefetch_related("seats"))
     tables.sort(key=lambda t: t.table_no)
     if any(t.game is None or not t.game.finished for t in tables):
         night.tables.filter(round_no__gte=number, game__isnull=True).delete()

@@ -89,7 +89,9 @@ def _split(table: Table, outcome: TableOutcome, movement: str) -> tuple[list[Pla
     return _in_seat_order(table, stayers), _in_seat_order(table, movers)
 
 
-def movement_order(tables: Sequence[Table], outcomes: Sequence[TableOutcome], movement: str) -> list[PlayerId]:
+def movement_order(
+    tables: Sequence[Table], outcomes: Sequence[TableOutcome], movement: str
+) -> list[PlayerId]:
     """Every seated player of a round in the order of their next seats, table after table."""
     count = len(tables)
     placed: list[tuple[int, int, int, PlayerId]] = []  # (table, arrived, position, player)
@@ -109,7 +111,9 @@ def movement_order(tables: Sequence[Table], outcomes: Sequence[TableOutcome], mo
             stay_at, move_to = t, (t + 1) % count
         same = stay_at == move_to
         placed += [(stay_at, 0, i, p) for i, p in enumerate(stayers)]
-        placed += [(move_to, 0 if same else 1, i + (len(stayers) if same else 0), p) for i, p in enumerate(movers)]
+        placed += [
+            (move_to, 0 if same else 1, i + (len(stayers) if same else 0), p) for i, p in enumerate(movers)
+        ]
     placed.sort(key=lambda item: item[:3])
     return [player for *_key, player in placed]
 
@@ -129,7 +133,9 @@ def next_round(
     `byes_so_far` counts every player's byes in the night so far.
     """
     if movement not in MOVEMENTS or movement == ROTATING:
-        raise PlanError("Choose a movement.", field="movement", code="movement", params={"movement": movement})
+        raise PlanError(
+            "Choose a movement.", field="movement", code="movement", params={"movement": movement}
+        )
     if movement != FIXED and len(outcomes) != len(previous.tables):
         raise PlanError("Every table needs a result.", field="round", code="no_result")
     byes_so_far = byes_so_far or {}

@@ -57,7 +57,9 @@ def play_out(table: NightTable) -> Game:
 def seats(night: Night, round_no: int) -> list[list[str]]:
     return [
         [seat.player.name for seat in services.ordered_seats(table)]
-        for table in night.tables.filter(round_no=round_no).order_by("table_no").prefetch_related("seats__player")
+        for table in night.tables.filter(round_no=round_no)
+        .order_by("table_no")
+        .prefetch_related("seats__player")
     ]
 
 
@@ -111,7 +113,9 @@ def test_the_organisers_swap_and_late_arrival_work_on_the_planned_round(club, al
     assert sorted(len(row) for row in seats(night, 2)) == [2, 3, 4]
     assert any("Ida" in row for row in seats(night, 2))
     where_anna = next(row.index("Anna") for row in seats(night, 2) if "Anna" in row)
-    services.swap_players(night=night, round_no=2, first=anna, second=ida, expected_plan=services.plan_version(night))
+    services.swap_players(
+        night=night, round_no=2, first=anna, second=ida, expected_plan=services.plan_version(night)
+    )
     assert next(row.index("Ida") for row in seats(night, 2) if "Ida" in row) == where_anna
     services.remove_for_remaining_rounds(night=night, player=bo)
     assert not any("Bo" in row for row in seats(night, 2))
