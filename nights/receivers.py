@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -54,4 +55,7 @@ def plan_after_tables(sender: Any, *, games: list[Game], **_kwargs: Any) -> None
 def _plan_after(games: QuerySet[Game]) -> None:
     nights = Night.objects.filter(tables__game__in=games).exclude(movement=Night.Movement.ROTATING)
     for night in nights.distinct():
-        plan_moved_round(night=night)
+        # A refusal never stops the hand being saved: the round then shows as not planned, and
+        # the organiser's next change (or the round's next result) plans it again.
+        with contextlib.suppress(ValidationError):
+            plan_moved_round(night=night)

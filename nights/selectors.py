@@ -65,8 +65,12 @@ def next_round(night: Night, started: int) -> int | None:
 
 
 def open_rounds(night: Night, started: int) -> list[int]:
-    """The rounds not started yet: those a swap may change."""
-    return list(range(started + 1, night.rounds + 1))
+    """The rounds not started yet: those a swap may change (with a movement, only the one planned
+    so far: one more query, for such nights only)."""
+    last = night.rounds
+    if night.moves_by_round:
+        last = max(night.tables.values_list("round_no", flat=True), default=0)
+    return list(range(started + 1, last + 1))
 
 
 def present_ids(night: Night) -> set[int]:

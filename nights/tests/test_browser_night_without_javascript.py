@@ -116,6 +116,7 @@ def test_a_progressive_night_plans_round_two_when_round_one_ends_without_javascr
     night = Night.objects.get()
     table = night.tables.get(round_no=1)
     game = table.game
+    assert game is not None  # round 1 has started
     number = 1
     while not game.finished:  # North-South take every trick
         record_hand(game=game, number=number, data=quick_hand(ns_tricks=25))
