@@ -3,6 +3,7 @@ still playing, finish and reopen the night, and a table's link taken by a phone.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -18,6 +19,7 @@ from nights.services import (
     is_drawn,
     locked_for_update,
     ordered_seats,
+    plan_moved_round,
     started_rounds,
     tables_still_playing,
 )
@@ -182,6 +184,8 @@ def reopen_night(*, night: Night) -> None:
     night.finished_at = None
     night.save(update_fields=["finished_at"])
     follow_plan(games=Game.objects.filter(night_table__night=night))
+    with contextlib.suppress(ValidationError):  # not planned then: the night page says so
+        plan_moved_round(night=night)  # a movement's round that ended while the night was finished
 
 
 def claim_table(*, table: NightTable, device: Device, actor: Actor) -> bool:

@@ -138,10 +138,12 @@ def next_seats(table: NightTable, seats: list[NightSeat]) -> list[str]:
     table 2, East"; "Anna: sits out"): empty when the next round is not planned (yet) or there is
     none. One query, two when one of them sits out next."""
     night, number = table.night, table.round_no + 1
+    if night.is_finished or number > night.rounds:
+        return []
     ids = [seat.player_id for seat in seats]
     ahead = NightSeat.objects.filter(table__night=night, table__round_no=number, player_id__in=ids)
     where = {seat.player_id: seat for seat in ahead.select_related("table")}
-    if number > night.rounds or not where:
+    if not where:
         return []
     out: set[int] = set()
     if len(where) < len(ids):  # someone sits out next round

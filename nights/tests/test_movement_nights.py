@@ -172,3 +172,17 @@ def test_a_movement_the_form_does_not_list_is_refused_and_nothing_opens(club, al
     assert response.status_code == 400
     assert "Choose one of the movements listed." in text(response)
     assert not Night.objects.exists()
+
+
+def test_a_rotating_nights_table_link_also_says_where_its_players_go_until_the_night_is_finished(club, alice):
+    night = started_night(alice, "rotating")
+    table = NightTable.objects.get(night=night, round_no=1, table_no=1)
+    play_out(table)
+    north = table.seats.get(seat="N").player
+    moved = NightTable.objects.get(night=night, round_no=2, seats__player=north)
+    seat = moved.seats.get(player=north).get_seat_display()
+    phone = Client()
+    page = text(phone.get(f"/nights/t/{table.token}/"))
+    assert f"{north.name}: table {moved.table_no}, {seat}" in page
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes", "confirm": "yes"})
+    assert "Next round" not in text(phone.get(f"/nights/t/{table.token}/"))
