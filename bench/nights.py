@@ -59,8 +59,12 @@ def moved_night(movement: str, players: int, rounds: int, seed: int) -> list[Rou
     played = list(plan_night(players=present, table_sizes=CHECK_TABLE_SIZES, rounds=1, seed=seed).rounds)
     dice = random.Random(f"{seed}:{movement}:{players}:{rounds}")
     byes: dict[int, int] = {}
+    partners: dict[tuple[int, int], int] = {}
     while len(played) < rounds:
         last = played[-1]
+        for table in last.tables:
+            for a, b in table.partnerships:
+                partners[(min(a, b), max(a, b))] = partners.get((min(a, b), max(a, b)), 0) + 1
         for player in last.byes:
             byes[player] = byes.get(player, 0) + 1
         outcomes = []
@@ -79,6 +83,7 @@ def moved_night(movement: str, players: int, rounds: int, seed: int) -> list[Rou
                 present=present,
                 allowed=CHECK_TABLE_SIZES,
                 byes_so_far=byes,
+                partners_so_far=partners,
             )
         )
     return played

@@ -394,6 +394,12 @@ def plan_moved_round(*, night: Night) -> bool:
     byes_so_far: dict[int, int] = {}
     for player_id in night.byes.filter(round_no__lte=started).values_list("player_id", flat=True):
         byes_so_far[player_id] = byes_so_far.get(player_id, 0) + 1
+    plan = stored_plan(night)
+    partners: dict[tuple[int, int], int] = {}
+    for played in plan.rounds[:started]:
+        for drawn in played.tables:
+            for a, b in drawn.partnerships:
+                partners[(min(a, b), max(a, b))] = partners.get((min(a, b), max(a, b)), 0) + 1
     try:
         planned = movements.next_round(
             previous,
@@ -402,10 +408,10 @@ def plan_moved_round(*, night: Night) -> bool:
             present=present,
             allowed=night.table_sizes(),
             byes_so_far=byes_so_far,
+            partners_so_far=partners,
         )
     except PlanError as error:
         raise _planner_error(error) from None
-    plan = stored_plan(night)
     rounds = (*plan.rounds[:started], planned)
     _write_rounds(night, NightPlan(plan.players, plan.table_sizes, plan.seed, rounds), from_round=number)
     return True

@@ -29,6 +29,9 @@ order (those who stay before those who arrive), so tables of equal size fill exa
 tables differ in size (the standard game's tables of 3 and 2) or the number present changed, the
 seats are filled in that same order and a player left over goes to the next table down.
 
+Where the arrivals' two seats (S and W) would make a partnership repeat that the other order
+avoids, they swap: both pairs still switch partners.
+
 **Byes** (the number present does not fill the tables) as in the rotating draw: the players who sat
 out come back in, and the seats they need are those the movement gave to whoever has had the fewest
 byes, then to the one placed lowest in the room (the bottom of the order). A player coming back
@@ -126,11 +129,14 @@ def next_round(
     present: Sequence[PlayerId],
     allowed: Sequence[int],
     byes_so_far: Mapping[PlayerId, int] | None = None,
+    partners_so_far: Mapping[tuple[PlayerId, PlayerId], int] | None = None,
 ) -> Round:
     """The next round after `previous` under `movement`, for the players `present` (check-in order).
 
     `outcomes` has one entry per table of `previous` (ignored by the fixed movement);
-    `byes_so_far` counts every player's byes in the night so far.
+    `byes_so_far` counts every player's byes in the night so far, `partners_so_far` how often
+    each pair (smaller id first) has partnered: in progressive and lowest_stays the two arrivals
+    at a table of four swap seats (S and W) when that makes fewer partnerships repeat.
     """
     if movement not in MOVEMENTS or movement == ROTATING:
         raise PlanError(
@@ -168,7 +174,21 @@ def next_round(
     tables: list[Table] = []
     start = 0
     for size in sizes:
-        tables.append(Table(tuple(filled[start : start + size])))
+        table = Table(tuple(filled[start : start + size]))
+        if size == 4 and movement != FIXED and partners_so_far:
+            table = _fewer_repeats(table, partners_so_far)
+        tables.append(table)
         start += size
     order_in = {p: i for i, p in enumerate(present)}
     return Round(tuple(tables), tuple(sorted(out, key=order_in.__getitem__)))
+
+
+def _fewer_repeats(table: Table, partners: Mapping[tuple[PlayerId, PlayerId], int]) -> Table:
+    """The table, or the table with S and W swapped if fewer of its partnerships repeat."""
+    north, east, south, west = table.seats
+    swapped = Table((north, east, west, south))
+
+    def repeats(candidate: Table) -> int:
+        return sum(partners.get((min(a, b), max(a, b)), 0) for a, b in candidate.partnerships)
+
+    return swapped if repeats(swapped) < repeats(table) else table

@@ -146,3 +146,18 @@ def test_a_movement_needs_a_result_of_every_table() -> None:
             THREE_TABLES, [won(1, 3)], movement=PROGRESSIVE, present=EVERYONE, allowed=CHECK_TABLE_SIZES
         )
     assert refused.value.code == "no_result"
+
+
+def test_the_arrivals_swap_seats_when_that_avoids_a_repeated_partnership() -> None:
+    # 1 partnered 6 earlier tonight: table 1's arrivals 6 and 8 take W and S instead.
+    outcomes = [won(1, 3), won(6, 8), won(9, 11)]
+    nxt = next_round(
+        THREE_TABLES,
+        outcomes,
+        movement=PROGRESSIVE,
+        present=EVERYONE,
+        allowed=CHECK_TABLE_SIZES,
+        partners_so_far={(1, 6): 1},
+    )
+    assert nxt.tables[0] == Table((1, 3, 8, 6))
+    assert nxt.tables[0].partnerships == ((1, 8), (3, 6))
