@@ -8,6 +8,13 @@ many pairs never met), and the time to draw the plan. Aims: 8 players over 7 rou
 partner every other player exactly once; 9-40 players over 6 rounds repeat no partnership; a plan
 for 40 players in under 1 s.
 
+Then the movements (rotating, progressive, lowest total stays, fixed) for 8 to 40 players over 4 to
+8 rounds of Check Pinochle (tables of four, byes when needed), each later round planned from seeded
+random results of the round before (`nights.planning.movements`): per movement and number of
+players, the partnerships repeated (beyond the first) and the mean number of distinct tables a
+player sat at, over the longest night (8 rounds), then a line per movement over every size and
+length. `--movements-only` prints only these.
+
 Then (unless `--no-db`) the same for a stored night, on a fresh SQLite database: 40 players
 checked in, 8 rounds of Check Pinochle drawn and written (`nights.services.draw_plan`), round 1
 started (10 games filed through scoring's services), and the organiser's night page and the
@@ -27,8 +34,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import random  # noqa: E402
+
+from nights.planning import movements  # noqa: E402
 from nights.planning.night import plan_night, plan_stats  # noqa: E402
-from nights.planning.plan import CHECK_TABLE_SIZES, STANDARD_TABLE_SIZES, NightPlan  # noqa: E402
+from nights.planning.plan import CHECK_TABLE_SIZES, STANDARD_TABLE_SIZES, NightPlan, Round  # noqa: E402
 
 VARIANTS = {"check": CHECK_TABLE_SIZES, "standard": STANDARD_TABLE_SIZES}
 
@@ -39,12 +49,100 @@ def timed_plan(players: int, rounds: int, sizes: tuple[int, ...], seed: int) -> 
     return plan, time.perf_counter() - started
 
 
+def moved_night(movement: str, players: int, rounds: int, seed: int) -> list[Round]:
+    """A night of Check Pinochle under `movement`, every game's result drawn at random."""
+    present = list(range(1, players + 1))
+    if movement == movements.ROTATING:
+        return list(
+            plan_night(players=present, table_sizes=CHECK_TABLE_SIZES, rounds=rounds, seed=seed).rounds
+        )
+    played = list(plan_night(players=present, table_sizes=CHECK_TABLE_SIZES, rounds=1, seed=seed).rounds)
+    dice = random.Random(f"{seed}:{movement}:{players}:{rounds}")
+    byes: dict[int, int] = {}
+    partners: dict[tuple[int, int], int] = {}
+    while len(played) < rounds:
+        last = played[-1]
+        for table in last.tables:
+            for a, b in table.partnerships:
+                partners[(min(a, b), max(a, b))] = partners.get((min(a, b), max(a, b)), 0) + 1
+        for player in last.byes:
+            byes[player] = byes.get(player, 0) + 1
+        outcomes = []
+        for table in last.tables:
+            north_south, east_west = dice.randrange(0, 250, 10), dice.randrange(0, 250, 10)
+            winners = table.partnerships[0] if north_south >= east_west else table.partnerships[1]
+            totals = {p: north_south for p in table.partnerships[0]} | {
+                p: east_west for p in table.partnerships[1]
+            }
+            outcomes.append(movements.TableOutcome(winners=frozenset(winners), totals=totals))
+        played.append(
+            movements.next_round(
+                last,
+                outcomes,
+                movement=movement,
+                present=present,
+                allowed=CHECK_TABLE_SIZES,
+                byes_so_far=byes,
+                partners_so_far=partners,
+            )
+        )
+    return played
+
+
+def movement_figures(rounds: list[Round], players: int) -> tuple[int, float]:
+    """(partnerships repeated beyond the first, mean distinct tables a player sat at)."""
+    partners: dict[tuple[int, int], int] = {}
+    tables: dict[int, set[int]] = {p: set() for p in range(1, players + 1)}
+    for rnd in rounds:
+        for number, table in enumerate(rnd.tables, start=1):
+            for a, b in table.partnerships:
+                key = (min(a, b), max(a, b))
+                partners[key] = partners.get(key, 0) + 1
+            for player in table.seats:
+                tables[player].add(number)
+    repeats = sum(count - 1 for count in partners.values() if count > 1)
+    return repeats, sum(len(seen) for seen in tables.values()) / players
+
+
+def bench_movements(seed: int) -> None:
+    print("movements (Check Pinochle, random results; 8 rounds: repeats, mean distinct tables per player)")
+    print(" ".join(f"{title:>9}" for title in ("players", *(m[:9] for m in movements.MOVEMENTS))))
+    # per movement: repeats, distinct tables (summed over nights), partnerships, nights
+    totals: dict[str, list[float]] = {m: [0, 0.0, 0, 0] for m in movements.MOVEMENTS}
+    for players in range(8, 41):
+        row = []
+        for movement in movements.MOVEMENTS:
+            for rounds in range(4, 9):
+                night = moved_night(movement, players, rounds, seed)
+                assert all(sorted((*r.seated, *r.byes)) == list(range(1, players + 1)) for r in night)
+                repeats, spread = movement_figures(night, players)
+                total = totals[movement]
+                total[0] += repeats
+                total[1] += spread
+                total[2] += sum(len(t.partnerships) for r in night for t in r.tables)
+                total[3] += 1
+                if rounds == 8:
+                    row.append(f"{repeats:>3} {spread:>4.1f}")
+        if players % 4 == 0:
+            print(f"{players:>9}", " ".join(f"{cell:>9}" for cell in row))
+    for movement, (repeated, tables, pairs, nights) in totals.items():
+        print(
+            f"nights: {movement} over 8–40p×4–8r ({nights:.0f} nights): {repeated:.0f} partnerships repeated "
+            f"({100 * repeated / pairs:.1f}% of partnerships), a player sat at {tables / nights:.2f} "
+            "distinct tables on average"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", choices=["check", "standard", "both"], default="both")
     parser.add_argument("--no-db", action="store_true", help="skip the stored night and its pages")
+    parser.add_argument("--movements-only", action="store_true", help="only the movements, no draws or pages")
     args = parser.parse_args()
+    if args.movements_only:
+        bench_movements(args.seed)
+        return
     names = list(VARIANTS) if args.variant == "both" else [args.variant]
 
     eight_once = True
@@ -78,6 +176,7 @@ def main() -> None:
         f"nights: 8p×7r partners each exactly once: {'yes' if eight_once else 'no'}; "
         f"9–40p×6r partner repeats: {six_round_repeats}; 40p plan: {slowest_forty:.2f} s"
     )
+    bench_movements(args.seed)
     if not args.no_db:
         stored_night()
 

@@ -53,6 +53,14 @@ class Night(models.Model):
         AVERAGE = "average", _("The average of the round")
         FIXED = "fixed", _("A fixed score")
 
+    class Movement(models.TextChoices):
+        """How players change tables between rounds (the rules in `nights.planning.movements`)."""
+
+        ROTATING = "rotating", _("Rotating partners (every round drawn at the start)")
+        PROGRESSIVE = "progressive", _("Progressive: winners move up a table")
+        LOWEST_STAYS = "lowest_stays", _("Lowest total stays, the others move down")
+        FIXED = "fixed", _("Fixed: N stays, S down one table, E up one, W up two")
+
     club = models.ForeignKey(
         "clubs.Club", on_delete=models.CASCADE, related_name="nights", verbose_name=_("club")
     )
@@ -131,6 +139,11 @@ class Night(models.Model):
     bye_chips = models.IntegerField(
         _("chips for a bye"), null=True, blank=True, validators=[MinValueValidator(0)]
     )
+    # Rotating: every round drawn up front. Any other: round 1 drawn, each later round planned from
+    # the previous round's tables and results when its last table ends (nights.planning.movements).
+    movement = models.CharField(
+        _("movement"), max_length=12, choices=Movement.choices, default=Movement.ROTATING
+    )
 
     class Meta:
         ordering = ["-played_on", "-id"]
@@ -146,6 +159,11 @@ class Night(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} · {self.played_on}"
+
+    @property
+    def moves_by_round(self) -> bool:
+        """Each round after the first is planned when the previous one ends."""
+        return self.movement != self.Movement.ROTATING
 
     @property
     def is_finished(self) -> bool:

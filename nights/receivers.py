@@ -1,18 +1,24 @@
-"""The nights' part of what clubs do (clubs/signals.py): a merged player's check-ins, seats and
-byes."""
+"""The nights' part of what clubs and tables do: a merged player's check-ins, seats and byes
+(clubs/signals.py); the next round of a night with a movement once a round's tables have ended
+(scoring/signals.py)."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.dispatch import receiver
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from clubs.signals import players_merging
-from nights.models import NightBye, NightPlayer, NightSeat
+from nights.models import Night, NightBye, NightPlayer, NightSeat
+from nights.services import plan_moved_round
+from scoring.models import Game
+from scoring.signals import game_changed, games_changed
 
 
 @receiver(players_merging, dispatch_uid="nights.merge_entries")
@@ -29,3 +35,27 @@ def move_entries(*, keep: Player, duplicate: Player, **_kwargs: Any) -> None:
     NightPlayer.objects.filter(player=duplicate).update(player=keep)
     NightSeat.objects.filter(player=duplicate).update(player=keep)
     NightBye.objects.filter(player=duplicate).update(player=keep)
+
+
+@receiver(game_changed, dispatch_uid="nights.plan_after_a_table")
+def plan_after_a_table(sender: Any, *, game: Game, **_kwargs: Any) -> None:
+    """A table of a night with a movement changed: the next round is planned once the last table of
+    the round has ended (`services.plan_moved_round`). Games no night plans cost no query."""
+    if game.planned:
+        _plan_after(Game.objects.filter(pk=game.pk))
+
+
+@receiver(games_changed, dispatch_uid="nights.plan_after_tables")
+def plan_after_tables(sender: Any, *, games: list[Game], **_kwargs: Any) -> None:
+    planned = [game.pk for game in games if game.planned]
+    if planned:
+        _plan_after(Game.objects.filter(pk__in=planned))
+
+
+def _plan_after(games: QuerySet[Game]) -> None:
+    nights = Night.objects.filter(tables__game__in=games).exclude(movement=Night.Movement.ROTATING)
+    for night in nights.distinct():
+        # A refusal never stops the hand being saved: the round then shows as not planned, and
+        # the organiser's next change (or the round's next result) plans it again.
+        with contextlib.suppress(ValidationError):
+            plan_moved_round(night=night)

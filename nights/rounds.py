@@ -3,6 +3,7 @@ still playing, finish and reopen the night, and a table's link taken by a phone.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -18,7 +19,9 @@ from nights.services import (
     is_drawn,
     locked_for_update,
     ordered_seats,
+    plan_moved_round,
     started_rounds,
+    tables_still_playing,
 )
 from scoring.audit import Actor
 from scoring.devices import end_rights
@@ -49,6 +52,8 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
     tables = list(
         night.tables.filter(round_no=round_no).prefetch_related("seats__player").order_by("table_no")
     )
+    if not tables and night.moves_by_round and round_no > 1:
+        raise ValidationError({"round": waiting_message(round_no, tables_still_playing(night, round_no - 1))})
     if not tables:
         message = (
             _("Round %(round)d has no table: too few players are checked in for it.") % {"round": round_no}
@@ -90,6 +95,21 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
         games.append(game)
     follow_plan(games=games)  # the rights checks read it on the game: its filing and seats are the plan's
     return games
+
+
+def waiting_message(round_no: int, playing: list[int]) -> str:
+    """Why round `round_no` of a night with a movement has no tables yet: the tables `playing` of
+    the round before are still playing (none listed: that round has not started)."""
+    if not playing:
+        return _("Round %(round)d is planned when round %(previous)d ends.") % {
+            "round": round_no,
+            "previous": round_no - 1,
+        }
+    return ngettext(
+        "Round %(round)d is planned when round %(previous)d ends: table %(tables)s is still playing.",
+        "Round %(round)d is planned when round %(previous)d ends: tables %(tables)s are still playing.",
+        len(playing),
+    ) % {"round": round_no, "previous": round_no - 1, "tables": ", ".join(map(str, playing))}
 
 
 def round_deals(night: Night) -> int | None:
@@ -169,6 +189,8 @@ def reopen_night(*, night: Night) -> None:
     night.finished_at = None
     night.save(update_fields=["finished_at"])
     follow_plan(games=Game.objects.filter(night_table__night=night))
+    with contextlib.suppress(ValidationError):  # not planned then: the night page says so
+        plan_moved_round(night=night)  # a movement's round that ended while the night was finished
 
 
 def claim_table(*, table: NightTable, device: Device, actor: Actor) -> bool:

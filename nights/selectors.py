@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from nights import services
 from nights.models import Night, NightPlayer, NightSeat, NightTable
+from nights.rounds import waiting_message
 from scoring.labels import side_label, side_short
 from scoring.models import Game
 from scoring.rules.tables import sides_for
@@ -27,6 +29,7 @@ class PlanRound(TypedDict):
     tables: list[PlanTable]
     byes: list[Player]
     started: bool
+    waiting: str  # a night with a movement: why the round has no tables yet ("" otherwise)
 
 
 def plan_rounds(night: Night) -> list[PlanRound]:
@@ -39,12 +42,18 @@ def plan_rounds(night: Night) -> list[PlanRound]:
     rounds: list[PlanRound] = []
     for number in range(1, night.rounds + 1):
         drawn = [t for t in tables if t.round_no == number]
+        waiting = ""
+        if night.moves_by_round and number > 1 and not drawn:
+            before = [t for t in tables if t.round_no == number - 1]
+            playing = [t.table_no for t in before if t.game is None or not t.game.finished]
+            waiting = waiting_message(number, playing if any(t.game_id for t in before) else [])
         rounds.append(
             {
                 "number": number,
                 "tables": [{"table": t, "seats": services.ordered_seats(t), "game": t.game} for t in drawn],
                 "byes": [b.player for b in byes if b.round_no == number],
                 "started": any(t.game_id for t in drawn),
+                "waiting": waiting,
             }
         )
     return rounds
@@ -56,8 +65,12 @@ def next_round(night: Night, started: int) -> int | None:
 
 
 def open_rounds(night: Night, started: int) -> list[int]:
-    """The rounds not started yet: those a swap may change."""
-    return list(range(started + 1, night.rounds + 1))
+    """The rounds not started yet: those a swap may change (with a movement, only the one planned
+    so far: one more query, for such nights only)."""
+    last = night.rounds
+    if night.moves_by_round:
+        last = max(night.tables.values_list("round_no", flat=True), default=0)
+    return list(range(started + 1, last + 1))
 
 
 def present_ids(night: Night) -> set[int]:
@@ -118,3 +131,42 @@ def table_result(game: Game, seats: list[NightSeat]) -> TableResult:
         final_points=[(side_short(side), game.scores.get(side, 0)) for side in sides],
         final_chips=[(side_short(side), game.chip_totals.get(side, 0)) for side in sides],
     )
+
+
+def next_seats(table: NightTable, seats: list[NightSeat]) -> list[str]:
+    """Where the players of a table sit in the next round, one line each in seat order ("Anna:
+    table 2, East"; "Anna: sits out"): empty when the next round is not planned (yet) or there is
+    none. One query, two when one of them sits out next."""
+    night, number = table.night, table.round_no + 1
+    if night.is_finished or number > night.rounds:
+        return []
+    ids = [seat.player_id for seat in seats]
+    ahead = NightSeat.objects.filter(table__night=night, table__round_no=number, player_id__in=ids)
+    where = {seat.player_id: seat for seat in ahead.select_related("table")}
+    if not where:
+        return []
+    out: set[int] = set()
+    if len(where) < len(ids):  # someone sits out next round
+        out = set(night.byes.filter(round_no=number, player_id__in=ids).values_list("player_id", flat=True))
+    lines = []
+    for seat in seats:
+        name = seat.player.name
+        if seat.player_id in where:
+            moved = where[seat.player_id]
+            lines.append(
+                _("%(name)s: table %(table)d, %(seat)s")
+                % {"name": name, "table": moved.table.table_no, "seat": moved.get_seat_display()}
+            )
+        elif seat.player_id in out:
+            lines.append(_("%(name)s: sits out") % {"name": name})
+    return lines
+
+
+def next_round_waiting(table: NightTable) -> str:
+    """A finished table of a night with a movement whose next round is not planned yet: why."""
+    night, number = table.night, table.round_no + 1
+    if not night.moves_by_round or number > night.rounds or night.is_finished:
+        return ""
+    if night.tables.filter(round_no=number).exists():
+        return ""
+    return waiting_message(number, services.tables_still_playing(night, table.round_no))

@@ -24,9 +24,10 @@ from django.utils.translation import ngettext
 from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_roster_player
 from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable, new_seed
+from nights.planning import movements
 from nights.planning import night as planner
 from nights.planning.plan import NightPlan, PlanError, Round, Table
-from scoring.rules.tables import SEAT_ORDER, seats_for
+from scoring.rules.tables import SEAT_ORDER, seats_for, side_of
 
 
 @transaction.atomic
@@ -50,6 +51,7 @@ def open_night(
     bye_compensation: str = Night.ByeCompensation.NONE,
     bye_points: int | None = None,
     bye_chips: int | None = None,
+    movement: str = Night.Movement.ROTATING,
 ) -> Night:
     """Open a night; the caller's form has checked the settings with the rules engine."""
     if season is not None:
@@ -74,6 +76,7 @@ def open_night(
         bye_compensation=bye_compensation,
         bye_points=bye_points if fixed else None,
         bye_chips=bye_chips if fixed else None,
+        movement=movement,
     )
 
 
@@ -117,11 +120,13 @@ def check_open(night: Night) -> None:
 
 
 def stored_plan(night: Night) -> NightPlan:
-    """The plan the rows hold (every round drawn so far), with the players present now."""
+    """The plan the rows hold (every round drawn so far), with the players present now. A night
+    with a movement holds only the rounds planned so far (the later ones need results)."""
     rounds: list[Round] = []
     tables = list(night.tables.prefetch_related("seats").order_by("round_no", "table_no"))
     byes = list(night.byes.order_by("round_no", "id").values_list("round_no", "player_id"))
-    for number in range(1, night.rounds + 1):
+    last = max((t.round_no for t in tables), default=0) if night.moves_by_round else night.rounds
+    for number in range(1, last + 1):
         drawn = tuple(
             Table(tuple(seat.player_id for seat in ordered_seats(table)))
             for table in tables
@@ -220,7 +225,7 @@ def _draw_all(night: Night) -> None:
         plan = planner.plan_night(
             players=players,
             table_sizes=night.table_sizes(),
-            rounds=night.rounds,
+            rounds=1 if night.moves_by_round else night.rounds,  # a movement plans round 2 on later
             seed=night.seed,
             leftover_table=night.leftover_table,
         )
@@ -299,16 +304,21 @@ def add_late_arrival(*, night: Night, player: Player) -> int:
     if entry is not None and entry.until_round is None:
         raise ValidationError({"player": _("%(name)s is already checked in.") % {"name": player.name}})
     plan = stored_plan(night)
-    try:
-        plan = planner.add_player(plan, player=player.pk, from_round=from_round - 1)
-    except PlanError as error:
-        raise _planner_error(error) from None
+    moved = night.moves_by_round and from_round > 1
+    if not moved:
+        try:
+            plan = planner.add_player(plan, player=player.pk, from_round=from_round - 1)
+        except PlanError as error:
+            raise _planner_error(error) from None
     if entry is None:
         NightPlayer.objects.create(night=night, player=player, from_round=from_round)
     else:  # left earlier and came back: plays again from this round
         entry.until_round = None
         entry.save(update_fields=["until_round"])
-    _write_rounds(night, plan, from_round=from_round)
+    if moved:  # seated by the movement when the round is planned (again, if it was)
+        plan_moved_round(night=night)
+    else:
+        _write_rounds(night, plan, from_round=from_round)
     return from_round
 
 
@@ -324,18 +334,95 @@ def remove_for_remaining_rounds(*, night: Night, player: Player) -> int:
     entry = NightPlayer.objects.filter(night=night, player=player, until_round=None).first()
     if entry is None:
         raise ValidationError({"player": _("%(name)s is not checked in.") % {"name": player.name}})
-    try:
-        plan = planner.remove_player(stored_plan(night), player=player.pk, from_round=from_round - 1)
-    except PlanError as error:
-        raise _planner_error(error) from None
+    moved = night.moves_by_round and from_round > 1
+    plan = stored_plan(night)
+    if not moved:
+        try:
+            plan = planner.remove_player(plan, player=player.pk, from_round=from_round - 1)
+        except PlanError as error:
+            raise _planner_error(error) from None
     if from_round == 1 or entry.from_round >= from_round:
         entry.delete()  # never played: as if never checked in
     else:
         entry.until_round = from_round - 1
         entry.save(update_fields=["until_round"])
-    _write_rounds(night, plan, from_round=from_round)
+    if moved:
+        plan_moved_round(night=night)
+    else:
+        _write_rounds(night, plan, from_round=from_round)
     return from_round
 
 
 def night_players(night: Night) -> Sequence[NightPlayer]:
     return list(night.players.select_related("player"))
+
+
+# --- movements: the next round planned from the results of the last one ---------------------------
+
+
+def tables_still_playing(night: Night, round_no: int) -> list[int]:
+    """The tables of round `round_no` whose game has not ended (or not started): they hold up the
+    plan of the next round of a night with a movement."""
+    tables = night.tables.filter(round_no=round_no).select_related("game").order_by("table_no")
+    return [t.table_no for t in tables if t.game is None or not t.game.finished]
+
+
+@transaction.atomic
+def plan_moved_round(*, night: Night) -> bool:
+    """A night with a movement: plan the round after the last started one once every table of that
+    round has ended, from their results (`nights.planning.movements`); drawn again when a result or
+    the players present change before it starts, and taken back while a table of the round before
+    plays again (a corrected last hand). Returns whether the round is planned now."""
+    night = locked_for_update(night)
+    started = started_rounds(night)
+    if not night.moves_by_round or night.is_finished or not 0 < started < night.rounds:
+        return False
+    number = started + 1
+    tables = list(night.tables.filter(round_no=started).select_related("game").prefetch_related("seats"))
+    tables.sort(key=lambda t: t.table_no)
+    if any(t.game is None or not t.game.finished for t in tables):
+        night.tables.filter(round_no__gte=number, game__isnull=True).delete()
+        night.byes.filter(round_no__gte=number).delete()
+        return False
+    previous = Round(
+        tuple(Table(tuple(seat.player_id for seat in ordered_seats(t))) for t in tables),
+        tuple(night.byes.filter(round_no=started).order_by("id").values_list("player_id", flat=True)),
+    )
+    outcomes = []
+    for t in tables:
+        assert t.game is not None
+        game, seats = t.game, ordered_seats(t)
+        side = "" if game.winner == "draw" else game.winner  # a draw: no winner (movements.py)
+        outcomes.append(
+            movements.TableOutcome(
+                winners=frozenset(s.player_id for s in seats if side and side_of(s.seat, len(seats)) == side),
+                totals={s.player_id: game.scores.get(side_of(s.seat, len(seats)), 0) for s in seats},
+            )
+        )
+    entries = list(night.players.all())
+    present = [e.player_id for e in entries if e.plays_in(number)]
+    byes_so_far: dict[int, int] = {}
+    for player_id in night.byes.filter(round_no__lte=started).values_list("player_id", flat=True):
+        byes_so_far[player_id] = byes_so_far.get(player_id, 0) + 1
+    plan = stored_plan(night)
+    partners: dict[tuple[int, int], int] = {}
+    for played in plan.rounds[:started]:
+        for drawn in played.tables:
+            for a, b in drawn.partnerships:
+                partners[(min(a, b), max(a, b))] = partners.get((min(a, b), max(a, b)), 0) + 1
+    try:
+        planned = movements.next_round(
+            previous,
+            outcomes,
+            movement=night.movement,
+            present=present,
+            allowed=night.table_sizes(),
+            byes_so_far=byes_so_far,
+            partners_so_far=partners,
+            leftover_table=night.leftover_table,
+        )
+    except PlanError as error:
+        raise _planner_error(error) from None
+    rounds = (*plan.rounds[:started], planned)
+    _write_rounds(night, NightPlan(plan.players, plan.table_sizes, plan.seed, rounds), from_round=number)
+    return True

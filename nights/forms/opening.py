@@ -118,6 +118,19 @@ class NightForm(GameRulesForm):
         },
     )
 
+    movement = forms.ChoiceField(
+        label=_("Movement between rounds"),
+        choices=Night.Movement.choices,
+        initial=Night.Movement.ROTATING,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "Rotating: every round is drawn at the start. The others: round 1 is drawn, and each later "
+            "round is planned when the last table of the round before ends."
+        ),
+        required=False,  # none chosen: rotating, as before there was a choice
+        error_messages={"invalid_choice": _("Choose one of the movements listed.")},
+    )
+
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {}).setdefault("played_on", timezone.localdate())
         super().__init__(*args, **kwargs)
@@ -125,6 +138,9 @@ class NightForm(GameRulesForm):
         season = self.fields["season"]
         assert isinstance(season, forms.ModelChoiceField)
         season.queryset = open_seasons(club)
+
+    def clean_movement(self) -> str:
+        return str(self.cleaned_data.get("movement") or Night.Movement.ROTATING)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -43,6 +43,7 @@ class Migration(migrations.Migration):
                 ('bye_compensation', models.CharField(choices=[('none', 'Nothing'), ('average', 'The average of the round'), ('fixed', 'A fixed score')], default='none', max_length=7, verbose_name='a bye earns')),
                 ('bye_points', models.IntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='points for a bye')),
                 ('bye_chips', models.IntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='chips for a bye')),
+                ('movement', models.CharField(choices=[('rotating', 'Rotating partners (every round drawn at the start)'), ('progressive', 'Progressive: winners move up a table'), ('lowest_stays', 'Lowest total stays, the others move down'), ('fixed', 'Fixed: N stays, S down one table, E up one, W up two')], default='rotating', max_length=12, verbose_name='movement')),
             ],
             options={
                 'verbose_name': 'club night',

@@ -39,4 +39,7 @@ is kept. 40 players over 8 rounds take about 0.03 s.
 Changes during the night keep what has been played: `swap_players` swaps two players in a round that
 has not started yet and re-draws the rounds after it; `add_player` and `remove_player` re-draw the
 rounds from a given round on for the new list of players present. Rounds before it stay as they are.
+
+A night with a movement (progressive, lowest total stays, fixed) draws only round 1 this way; each
+later round is planned from the round before and its results by `movements.next_round`.
 """

@@ -6,8 +6,10 @@ from playwright.sync_api import expect
 
 from clubs.models import Club, Membership, Player
 from nights.models import Night
+from scoring.services.hands import record_hand
 from tests.access_helpers import CLUB
 from tests.browser import assert_fits_the_phone, sign_in_browser
+from tests.helpers import quick_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -82,3 +84,49 @@ def test_a_night_is_run_without_javascript(browser_without_js, live_server, peop
     page.get_by_role("button", name="Remove the night and its games").click()
     expect(page.get_by_text("The night is removed, with its 1 game.")).to_be_visible()
     assert not Night.objects.exists()
+
+
+def test_a_progressive_night_plans_round_two_when_round_one_ends_without_javascript(
+    browser_without_js, live_server, people
+):
+    club = Club.objects.get(pk=CLUB)
+    for name in NAMES[:4]:
+        Membership.objects.create(club=club, player=Player.objects.create(name=name))
+    page = browser_without_js()
+    sign_in_browser(page, live_server.url, User.objects.get(username="alice"))
+    page.goto(f"{live_server.url}/nights/clubs/{CLUB}/new")
+    page.get_by_label("Rounds").fill("2")
+    page.get_by_label("Play to").fill("100")
+    page.get_by_role("group", name="Movement between rounds").get_by_text("Progressive").click()
+    page.get_by_role("button", name="Open the night").click()
+    expect(page.get_by_text("Progressive: winners move up a table")).to_be_visible()
+    for name in NAMES[:4]:
+        page.get_by_role("button", name=name, exact=True).click()
+    page.get_by_role("button", name="Draw the tables").click()
+    expect(
+        page.get_by_text("Round 1 is drawn; each later round is planned when the round before ends.")
+    ).to_be_visible()
+    page.get_by_role("button", name="Start round 1").click()
+    expect(
+        page.get_by_text("Round 2 is planned when round 1 ends: table 1 is still playing.")
+    ).to_be_visible()
+    expect(page.get_by_role("button", name="Start round 2")).to_have_count(0)
+    assert_fits_the_phone(page)
+
+    night = Night.objects.get()
+    table = night.tables.get(round_no=1)
+    game = table.game
+    assert game is not None  # round 1 has started
+    number = 1
+    while not game.finished:  # North-South take every trick
+        record_hand(game=game, number=number, data=quick_hand(ns_tricks=25))
+        game.refresh_from_db()
+        number += 1
+    page.reload()
+    expect(page.get_by_role("button", name="Start round 2")).to_be_visible()
+    phone = browser_without_js()
+    phone.goto(f"{live_server.url}/nights/t/{table.token}/")
+    expect(phone.get_by_role("heading", name="Next round")).to_be_visible()
+    north = table.seats.get(seat="N").player.name
+    expect(phone.get_by_text(f"{north}: table 1, North")).to_be_visible()
+    assert_fits_the_phone(phone)

@@ -180,7 +180,12 @@ def draw(request: HttpRequest, night_id: int) -> HttpResponse:
     except ValidationError as error:
         _refusal(request, error)
         return _back(night, "check-in")
-    messages.success(request, _("The tables are drawn for every round."))
+    if night.moves_by_round:
+        messages.success(
+            request, _("Round 1 is drawn; each later round is planned when the round before ends.")
+        )
+    else:
+        messages.success(request, _("The tables are drawn for every round."))
     return _back(night, "plan")
 
 

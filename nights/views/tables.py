@@ -66,6 +66,8 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
     context = {"night": night, "table": nt, "seats": seats, "game": game}
     if game is not None and game.finished:  # the round is over: its result, and nothing to score
         context["result"] = selectors.table_result(game, seats)
+        context["next_seats"] = selectors.next_seats(nt, seats)
+        context["next_waiting"] = "" if context["next_seats"] else selectors.next_round_waiting(nt)
         return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
     if night.is_finished or game is None:
         return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)

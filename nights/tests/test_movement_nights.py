@@ -1,0 +1,188 @@
+"""A club night with a movement: round 2 is planned when round 1's last table ends, the night page
+says what it waits for, and each finished table's link says where its players sit next."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from clubs.models import Club, Membership, Player
+from nights import services
+from nights.models import Night, NightTable
+from scoring.models import Game
+from scoring.services.hands import delete_last_hand, record_hand
+from tests.access_helpers import CLUB
+from tests.helpers import quick_hand, text
+
+pytestmark = pytest.mark.django_db
+
+HAND = quick_hand(ns_tricks=25)
+NAMES = ["Anna", "Bo", "Cleo", "Dan", "Eva", "Finn", "Gus", "Hana", "Ida"]
+
+
+@pytest.fixture
+def club(people) -> Club:
+    club = Club.objects.get(pk=CLUB)
+    for name in NAMES:
+        Membership.objects.create(club=club, player=Player.objects.create(name=name))
+    return club
+
+
+def started_night(alice: Client, movement: str, players: int = 8) -> Night:
+    data = {"played_on": "2026-03-05", "variant": "standard", "deck": "single", "rounds": "3",
+            "round_ends": "game", "target": "100", "movement": movement}  # fmt: skip
+    assert alice.post(f"/nights/clubs/{CLUB}/new", data).status_code == 302
+    night = Night.objects.latest("pk")
+    assert night.movement == movement
+    for name in NAMES[:players]:
+        player = Player.objects.get(name=name)
+        assert alice.post(f"/nights/{night.pk}/check-in/{player.pk}", {"present": "yes"}).status_code == 302
+    assert alice.post(f"/nights/{night.pk}/draw").status_code == 302
+    assert alice.post(f"/nights/{night.pk}/rounds/1/start").status_code == 302
+    return night
+
+
+def play_out(table: NightTable) -> Game:
+    """North-South take every trick until the game ends."""
+    game = table.game
+    assert game is not None
+    number = 1
+    while not game.finished:
+        record_hand(game=game, number=number, data=HAND)
+        game.refresh_from_db()
+        number += 1
+    return game
+
+
+def seats(night: Night, round_no: int) -> list[list[str]]:
+    return [
+        [seat.player.name for seat in services.ordered_seats(table)]
+        for table in night.tables.filter(round_no=round_no)
+        .order_by("table_no")
+        .prefetch_related("seats__player")
+    ]
+
+
+def test_it_only_draws_round_one_and_plans_round_two_when_the_last_table_ends(club, alice):
+    night = started_night(alice, "progressive")
+    assert seats(night, 2) == []
+    first, second = seats(night, 1)
+    play_out(NightTable.objects.get(night=night, round_no=1, table_no=1))
+    assert seats(night, 2) == []  # table 2 is still playing
+    page = text(alice.get(f"/nights/{night.pk}/"))
+    assert "Round 2 is planned when round 1 ends: table 2 is still playing." in page
+    assert "Start round 2" not in page
+    response = alice.post(f"/nights/{night.pk}/rounds/2/start", follow=True)
+    assert "Round 2 is planned when round 1 ends: table 2 is still playing." in text(response)
+    assert not night.tables.filter(round_no=2).exists()
+
+    play_out(NightTable.objects.get(night=night, round_no=1, table_no=2))
+    # N-S won both tables: table 1's winners stay (N, E) with table 2's winners (S, W); table 2's
+    # losers stay with table 1's losers, who go down to the foot.
+    n1, e1, s1, w1 = first
+    n2, e2, s2, w2 = second
+    assert seats(night, 2) == [[n1, s1, n2, s2], [e2, w2, e1, w1]]
+    page = text(alice.get(f"/nights/{night.pk}/"))
+    assert "Start round 2" in page and "Round 2 is planned when" not in page
+    assert "Round 3 is planned when round 2 ends." in page
+
+
+def test_a_corrected_last_hand_takes_the_plan_back_until_the_table_ends_again(club, alice):
+    night = started_night(alice, "fixed")
+    for table in NightTable.objects.filter(night=night, round_no=1):
+        game = play_out(table)
+    assert night.tables.filter(round_no=2).count() == 2
+    delete_last_hand(game=game)  # the organiser takes the last hand back: the table plays again
+    assert not night.tables.filter(round_no=2).exists()
+    page = text(alice.get(f"/nights/{night.pk}/"))
+    assert "Round 2 is planned when round 1 ends: table 2 is still playing." in page
+    record_hand(game=game, number=game.hands.count() + 1, data=HAND)
+    assert night.tables.filter(round_no=2).count() == 2
+
+
+def test_the_organisers_swap_and_late_arrival_work_on_the_planned_round(club, alice):
+    night = started_night(alice, "lowest_stays")
+    for table in NightTable.objects.filter(night=night, round_no=1):
+        play_out(table)
+    version = services.plan_version(night)
+    anna, ida = Player.objects.get(name="Anna"), Player.objects.get(name="Ida")
+    bo = Player.objects.get(name="Bo")
+    assert services.add_late_arrival(night=night, player=ida) == 2
+    # Ida comes in: nine players at the standard game's tables of 4, 3 and 2.
+    assert services.plan_version(night) != version
+    assert sorted(len(row) for row in seats(night, 2)) == [2, 3, 4]
+    assert any("Ida" in row for row in seats(night, 2))
+    where_anna = next(row.index("Anna") for row in seats(night, 2) if "Anna" in row)
+    services.swap_players(
+        night=night, round_no=2, first=anna, second=ida, expected_plan=services.plan_version(night)
+    )
+    assert next(row.index("Ida") for row in seats(night, 2) if "Ida" in row) == where_anna
+    services.remove_for_remaining_rounds(night=night, player=bo)
+    assert not any("Bo" in row for row in seats(night, 2))
+    assert not night.tables.filter(round_no=3).exists()
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "line", "waiting"),
+    [
+        ("en", "Next round", "{name}: table {table}, {seat}", "Round 2 is planned when round 1 ends"),
+        ("sv", "Nästa rond", "{name}: bord {table}, {seat}", "Rond 2 planeras när rond 1 är slut"),
+        ("cs", "Další kolo", "{name}: stůl {table}, {seat}", "Kolo 2 se naplánuje, až skončí kolo 1"),
+    ],
+)
+def test_a_finished_tables_link_says_where_its_players_go(club, alice, lang, heading, line, waiting):
+    night = started_night(alice, "progressive")
+    tables = list(NightTable.objects.filter(night=night, round_no=1).order_by("table_no"))
+    play_out(tables[0])
+    phone = Client()
+    page = text(phone.get(f"/nights/t/{tables[0].token}/", headers={"Accept-Language": lang}))
+    assert waiting in page and heading not in page
+    play_out(tables[1])
+    page = text(phone.get(f"/nights/t/{tables[0].token}/", headers={"Accept-Language": lang}))
+    assert heading in page
+    seat_names = {"en": {"N": "North", "E": "East", "S": "South", "W": "West"},
+                  "sv": {"N": "Nord", "E": "Öst", "S": "Syd", "W": "Väst"},
+                  "cs": {"N": "Sever", "E": "Východ", "S": "Jih", "W": "Západ"}}[lang]  # fmt: skip
+    for seat in services.ordered_seats(tables[0]):
+        moved = NightTable.objects.get(night=night, round_no=2, seats__player=seat.player)
+        letter = moved.seats.get(player=seat.player).seat
+        expected = line.format(name=seat.player.name, table=moved.table_no, seat=seat_names[letter])
+        assert expected in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "label"),
+    [
+        ("en", "Progressive: winners move up a table"),
+        ("sv", "Progressiv: vinnarna flyttar upp ett bord"),
+        ("cs", "Postupový: vítězové postupují o stůl výš"),
+    ],
+)
+def test_the_opening_form_and_the_night_page_name_the_movement(club, alice, lang, label):
+    form = text(alice.get(f"/nights/clubs/{CLUB}/new", headers={"Accept-Language": lang}))
+    assert label in form
+    night = started_night(alice, "progressive", players=4)
+    assert label in text(alice.get(f"/nights/{night.pk}/", headers={"Accept-Language": lang}))
+
+
+def test_a_movement_the_form_does_not_list_is_refused_and_nothing_opens(club, alice):
+    data = {"played_on": "2026-03-05", "variant": "check", "deck": "single", "rounds": "3",
+            "round_ends": "game", "movement": "sideways"}  # fmt: skip
+    response = alice.post(f"/nights/clubs/{CLUB}/new", data)
+    assert response.status_code == 400
+    assert "Choose one of the movements listed." in text(response)
+    assert not Night.objects.exists()
+
+
+def test_a_rotating_nights_table_link_also_says_where_its_players_go_until_the_night_is_finished(club, alice):
+    night = started_night(alice, "rotating")
+    table = NightTable.objects.get(night=night, round_no=1, table_no=1)
+    play_out(table)
+    north = table.seats.get(seat="N").player
+    moved = NightTable.objects.get(night=night, round_no=2, seats__player=north)
+    seat = moved.seats.get(player=north).get_seat_display()
+    phone = Client()
+    page = text(phone.get(f"/nights/t/{table.token}/"))
+    assert f"{north.name}: table {moved.table_no}, {seat}" in page
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes", "confirm": "yes"})
+    assert "Next round" not in text(phone.get(f"/nights/t/{table.token}/"))
