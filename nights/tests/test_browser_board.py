@@ -90,3 +90,18 @@ def test_the_board_cycles_its_pages_and_shows_a_saved_hand(live_server, browser,
     page.clock.run_for(5_000)
     expect(table_one).to_contain_text("3 hands")
     assert current(page) == "Still playing 1/3"
+    page.context.close()
+
+
+def test_without_javascript_the_board_stacks_every_screen(live_server, browser, people):
+    club = Club.objects.get(pk=CLUB)
+    for name in NAMES[:8]:
+        Membership.objects.create(club=club, player=Player.objects.create(name=name))
+    night = night_of(club, NAMES[:8])
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    sign_in_browser(page, live_server.url, User.objects.get(username="alice"))
+    page.goto(f"{live_server.url}/nights/{night.pk}/board/")
+    for heading in ("Standings", "Still playing", "Round 2: where to sit"):
+        expect(page.get_by_role("heading", name=heading)).to_be_visible()
+    context.close()

@@ -163,7 +163,7 @@ def test_club_members_see_the_board_and_strangers_do_not(club, alice, people):
     assert Client().get(f"/nights/{night.pk}/board/live").status_code == 302
 
 
-def test_a_published_seasons_link_shows_its_nights_board_to_anyone(club, alice):
+def test_a_published_seasons_link_shows_its_nights_board_to_anyone(club, alice, django_assert_num_queries):
     season = Season.objects.create(
         club=club, name="Spring", starts_on=datetime.date(2026, 1, 1), ends_on=datetime.date(2026, 6, 30)
     )
@@ -171,12 +171,15 @@ def test_a_published_seasons_link_shows_its_nights_board_to_anyone(club, alice):
     url = f"/nights/results/spring-results/{night.pk}/board/"
     assert Client().get(url).status_code == 404  # not published yet
     Season.objects.filter(pk=season.pk).update(publish_code="spring-results")
-    response = Client().get(url)
+    # The season and the night, the board's version (3), the standings (4) and the plan (3).
+    with django_assert_num_queries(12):
+        response = Client().get(url)
     assert response.status_code == 200 and "Round 1 of 3" in text(response)
     assert 'data-live="/nights/results/spring-results/' in response.content.decode()
     live = Client().get(url + "live")
     assert live.status_code == 200
-    assert Client().get(url + "live", headers={"If-None-Match": live["ETag"]}).status_code == 304
+    with django_assert_num_queries(5):  # the season, the night and the board's version
+        assert Client().get(url + "live", headers={"If-None-Match": live["ETag"]}).status_code == 304
     other = night_of(club, NAMES)  # a night of no season: not on the season's link
     assert Client().get(f"/nights/results/spring-results/{other.pk}/board/").status_code == 404
     standings = Client().get(f"/nights/results/spring-results/{night.pk}/")
