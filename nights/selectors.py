@@ -132,10 +132,12 @@ BOARD_TABLES_PER_PAGE = 4
 
 @dataclass(frozen=True)
 class BoardLine:
-    """A player's line of the board's standings, with a place shared by equal figures."""
+    """A player's line of the board's standings, with a place shared by equal figures; `leads` when
+    the place is first and someone is behind (not while everyone still stands level)."""
 
     place: int
     line: PlayerLine
+    leads: bool = False
 
 
 @dataclass(frozen=True)
@@ -197,6 +199,8 @@ def _places(lines: list[PlayerLine]) -> list[BoardLine]:
                 placed.append(BoardLine(placed[-1].place, line))
                 continue
         placed.append(BoardLine(index + 1, line))
+    if any(entry.place > 1 for entry in placed):
+        placed = [BoardLine(entry.place, entry.line, leads=entry.place == 1) for entry in placed]
     return placed
 
 

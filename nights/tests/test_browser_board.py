@@ -5,9 +5,6 @@ never by waiting."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
@@ -17,7 +14,7 @@ from nights.models import Night
 from nights.tests.test_views_board import night_of
 from scoring.services.hands import record_hand
 from tests.access_helpers import CLUB
-from tests.browser import SHOTS, shoot, sign_in_browser
+from tests.browser import shoot, sign_in_browser
 from tests.helpers import quick_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,7 +22,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 FIRST = ["Anna", "Birgitta", "Karl", "Margareta", "Lars", "Eva", "Jan", "Ingrid", "Per", "Kerstin"]
 LAST = ["Lindqvist", "Novák", "Andersson", "Svobodová", "Berg"]
 NAMES = [f"{first} {last}" for last in LAST for first in FIRST][:40]
-DOCS_SHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "night-board.png"
 
 
 def fits_the_screen(page: Page) -> None:
@@ -56,9 +52,7 @@ def test_the_board_cycles_its_pages_and_shows_a_saved_hand(live_server, browser,
     page.goto(f"{live_server.url}/nights/{night.pk}/board/")
     expect(page.get_by_role("heading", name="Standings 1/4")).to_be_visible()
     expect(page.get_by_text("Round 1 of 3")).to_be_visible()
-    shoot(page, "night-board-en-1280")
-    DOCS_SHOT.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(SHOTS / "night-board-en-1280.png", DOCS_SHOT)
+    shoot(page, "night-board-en-1280")  # docs/screenshots/night-board.png is one of these
 
     # Every 15 seconds the next screen: 4 of standings, 3 of tables playing, 3 of round 2's seats.
     seen = []

@@ -80,6 +80,17 @@ def test_before_the_first_round_it_shows_the_first_rounds_seats(club, alice):
     assert "Round 1: where to sit" in page and "Still playing" not in page
 
 
+def test_the_leaders_stand_out_only_once_someone_is_behind(club, alice):
+    night = night_of(club, NAMES)
+    html = alice.get(f"/nights/{night.pk}/board/").content.decode()
+    assert "board-leader" not in html  # everyone level: all first, nobody singled out
+    game = night.tables.get(round_no=1, table_no=1).game
+    assert game is not None
+    record_hand(game=game, number=1, data=quick_hand(ns_tricks=20))
+    html = alice.get(f"/nights/{night.pk}/board/").content.decode()
+    assert html.count('class="board-leader"') == 2  # the two partners ahead
+
+
 def test_a_finished_night_shows_its_final_standings_and_nothing_in_play(club, alice):
     night = night_of(club, NAMES)
     rounds.finish_night(night=night)
