@@ -32,15 +32,16 @@ def _published_etag(request: HttpRequest, publish_code: str, night_id: int) -> s
     return _etag(_published_night(publish_code, night_id), "share")
 
 
-def _board(request: HttpRequest, night: Night, *, live_url: str, etag: str, fragment: bool) -> HttpResponse:
+def _board(request: HttpRequest, night: Night, *, live_url: str, etag: str = "") -> HttpResponse:
+    """The whole page (it starts polling from `etag`), or, without an ETag, the poll's fragment."""
     context = {
         "night": night,
         "club": night.club,
         "board": selectors.night_board(night),
         "live_url": live_url,
-        "etag": quote_etag(etag),
+        "etag": quote_etag(etag) if etag else "",
     }
-    return render(request, "nights/board.html#board-slides" if fragment else "nights/board.html", context)
+    return render(request, "nights/board.html" if etag else "nights/board.html#board-slides", context)
 
 
 @require_safe
@@ -48,7 +49,7 @@ def _board(request: HttpRequest, night: Night, *, live_url: str, etag: str, frag
 def board(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
     live = reverse("nights:board_live", args=[night.pk])
-    return _board(request, night, live_url=live, etag=_etag(night, "club"), fragment=False)
+    return _board(request, night, live_url=live, etag=_etag(night, "club"))
 
 
 @require_safe
@@ -60,14 +61,14 @@ def board_live(request: HttpRequest, night_id: int) -> HttpResponse:
     """What the board polls: 304 for its ETag while nothing changed, the board's pages otherwise."""
     night = _night(night_id)
     live = reverse("nights:board_live", args=[night.pk])
-    return _board(request, night, live_url=live, etag="", fragment=True)
+    return _board(request, night, live_url=live)
 
 
 @require_safe
 def published_board(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
     night = _published_night(publish_code, night_id)
     live = reverse("nights:published_board_live", args=[publish_code, night.pk])
-    return _board(request, night, live_url=live, etag=_etag(night, "share"), fragment=False)
+    return _board(request, night, live_url=live, etag=_etag(night, "share"))
 
 
 @require_safe
@@ -75,4 +76,4 @@ def published_board(request: HttpRequest, publish_code: str, night_id: int) -> H
 def published_board_live(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
     night = _published_night(publish_code, night_id)
     live = reverse("nights:published_board_live", args=[publish_code, night.pk])
-    return _board(request, night, live_url=live, etag="", fragment=True)
+    return _board(request, night, live_url=live)
