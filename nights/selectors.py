@@ -4,7 +4,7 @@ plan of every round, the check-in lists and what can still change, and a finishe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import TypedDict, TypeVar
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -13,9 +13,12 @@ from clubs.models import Player
 from nights import services
 from nights.models import Night, NightPlayer, NightSeat, NightTable
 from nights.rounds import waiting_message
-from scoring.labels import side_label, side_short
+from nights.standings import NightStandings, PlayerLine, TableLine, night_standings, version
+from scoring.labels import seat_letter, side_label, side_short
 from scoring.models import Game
 from scoring.rules.tables import sides_for
+
+T = TypeVar("T")
 
 
 class PlanTable(TypedDict):
@@ -170,3 +173,132 @@ def next_round_waiting(table: NightTable) -> str:
     if night.tables.filter(round_no=number).exists():
         return ""
     return waiting_message(number, services.tables_still_playing(night, table.round_no))
+
+
+# --- the board on the wall ----------------------------------------------------------------------
+
+#: How much one screen of the board holds in type read from across a hall (a 1280x720 screen).
+BOARD_LINES_PER_PAGE = 10
+BOARD_TABLES_PER_PAGE = 4
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    """A player's line of the board's standings, with a place shared by equal figures; `leads` when
+    the place is first and someone is behind (not while everyone still stands level)."""
+
+    place: int
+    line: PlayerLine
+    leads: bool = False
+
+
+@dataclass(frozen=True)
+class BoardSide:
+    label: str  # "N–S", or a lone seat's letter
+    names: list[str]
+    points: int
+
+
+@dataclass(frozen=True)
+class BoardTable:
+    """A table still playing as the board shows it: its sides' players and points so far."""
+
+    table_no: int
+    hands: int
+    sides: list[BoardSide]
+
+
+@dataclass(frozen=True)
+class BoardSeat:
+    seat: str  # the seat's letter in the page's language
+    name: str
+
+
+@dataclass(frozen=True)
+class BoardPlanTable:
+    table_no: int
+    seats: list[BoardSeat]
+
+
+@dataclass(frozen=True)
+class NightBoard:
+    """What the board on the wall shows, cut into pages that fit one screen each: the standings
+    (as the standings page counts them), the tables still playing, the next round's plan."""
+
+    standings: NightStandings
+    standings_pages: list[list[BoardLine]]
+    playing_pages: list[list[BoardTable]]
+    next_round: int | None  # the round drawn but not started, if any
+    plan_pages: list[list[BoardPlanTable]]
+    byes: list[str]
+    round_no: int  # the latest round started, 0 before the first
+    rounds: int
+    finished: bool
+
+
+def _pages(items: list[T], size: int) -> list[list[T]]:
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
+def _places(lines: list[PlayerLine]) -> list[BoardLine]:
+    """1, 2, 2, 4: a line with the same figures as the one above shares its place."""
+    placed: list[BoardLine] = []
+    for index, line in enumerate(lines):
+        figures = (line.games, line.wins, line.draws, line.points_diff, line.chips)
+        if placed:
+            above = placed[-1].line
+            if figures == (above.games, above.wins, above.draws, above.points_diff, above.chips):
+                placed.append(BoardLine(placed[-1].place, line))
+                continue
+        placed.append(BoardLine(index + 1, line))
+    if any(entry.place > 1 for entry in placed):
+        placed = [BoardLine(entry.place, entry.line, leads=entry.place == 1) for entry in placed]
+    return placed
+
+
+def _board_table(table: TableLine) -> BoardTable:
+    sides = sides_for(table.game.seats)
+    names = dict(table.seats)
+    return BoardTable(
+        table_no=table.table_no,
+        hands=table.hands,
+        sides=[
+            BoardSide(label, [names[seat] for seat in side if names.get(seat)], points)
+            for side, (label, points) in zip(sides, table.scores, strict=True)
+        ],
+    )
+
+
+def night_board(night: Night) -> NightBoard:
+    """The board's pages: the night's standings (4 queries) and its plan (3), whatever its size."""
+    standings = night_standings(night)
+    plan = plan_rounds(night)
+    round_no = max((entry["number"] for entry in plan if entry["started"]), default=0)
+    upcoming = next_round(night, round_no)
+    drawn = upcoming is not None and bool(plan[upcoming - 1]["tables"]) and not night.is_finished
+    coming = plan[upcoming - 1] if drawn and upcoming is not None else None
+    playing = [t for t in standings.tables if not t.complete and not t.stopped]
+    tables = [
+        BoardPlanTable(
+            entry["table"].table_no,
+            [BoardSeat(seat_letter(seat.seat), seat.player.name) for seat in entry["seats"]],
+        )
+        for entry in (coming["tables"] if coming else [])
+    ]
+    return NightBoard(
+        standings=standings,
+        standings_pages=_pages(_places(standings.lines), BOARD_LINES_PER_PAGE),
+        playing_pages=_pages([_board_table(t) for t in playing], BOARD_TABLES_PER_PAGE),
+        next_round=coming["number"] if coming else None,
+        plan_pages=_pages(tables, BOARD_TABLES_PER_PAGE),
+        byes=[player.name for player in coming["byes"]] if coming else [],
+        round_no=round_no,
+        rounds=night.rounds,
+        finished=night.is_finished,
+    )
+
+
+def board_version(night: Night) -> str:
+    """Changes whenever the board may change: a saved hand at any table, a round started, the
+    night finished (the standings' version) or the plan drawn again (its fingerprint)."""
+    return f"{version(night)}-{services.plan_version(night)}"

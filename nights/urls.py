@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from nights.views import night, results, tables
+from nights.views import board, night, results, tables
 
 app_name = "nights"
 urlpatterns = [
@@ -20,10 +20,18 @@ urlpatterns = [
     path("<id:night_id>/plan", tables.wall_plan, name="wall"),
     path("<id:night_id>/standings/", results.standings, name="standings"),
     path("<id:night_id>/standings/live", results.standings_live, name="standings_live"),
+    path("<id:night_id>/board/", board.board, name="board"),
+    path("<id:night_id>/board/live", board.board_live, name="board_live"),
     path("<id:night_id>/finish", night.finish, name="finish"),
     # A table's link (its QR code): whoever holds it scores that table's game.
     path("t/<slug:token>/", tables.table, name="table"),
     # A published season's nights, for anyone with the season's results link.
     path("results/<slug:publish_code>/<id:night_id>/", results.published_standings, name="published"),
     path("results/<slug:publish_code>/<id:night_id>/live", results.published_live, name="published_live"),
+    path("results/<slug:publish_code>/<id:night_id>/board/", board.published_board, name="published_board"),
+    path(
+        "results/<slug:publish_code>/<id:night_id>/board/live",
+        board.published_board_live,
+        name="published_board_live",
+    ),
 ]

@@ -482,10 +482,20 @@ CLUB_READS: dict[str, tuple[Callable[[World], str], frozenset[str]]] = {
     "nights:wall": (lambda w: f"/nights/{w.live.pk}/plan", CLUB_VIEWERS),
     "nights:standings": (lambda w: f"/nights/{w.live.pk}/standings/", CLUB_VIEWERS),
     "nights:standings_live": (lambda w: f"/nights/{w.live.pk}/standings/live", CLUB_VIEWERS),
+    "nights:board": (lambda w: f"/nights/{w.live.pk}/board/", CLUB_VIEWERS),
+    "nights:board_live": (lambda w: f"/nights/{w.live.pk}/board/live", CLUB_VIEWERS),
     "ledger:night_remove": (lambda w: f"/ledger/nights/{w.live.pk}/remove", CLUB_MANAGERS),
     "nights:table": (lambda w: f"/nights/t/{_token(w)}/", EVERY_VISITOR),
     "nights:published": (lambda w: f"/nights/results/published-spring/{w.live.pk}/", EVERY_VISITOR),
     "nights:published_live": (lambda w: f"/nights/results/published-spring/{w.live.pk}/live", EVERY_VISITOR),
+    "nights:published_board": (
+        lambda w: f"/nights/results/published-spring/{w.live.pk}/board/",
+        EVERY_VISITOR,
+    ),
+    "nights:published_board_live": (
+        lambda w: f"/nights/results/published-spring/{w.live.pk}/board/live",
+        EVERY_VISITOR,
+    ),
     # The chip ledger: every role of the club reads it; the published results link does not show it.
     "ledger:night": (lambda w: f"/ledger/nights/{w.settled.pk}/", CLUB_VIEWERS),
     "ledger:season": (lambda w: f"/ledger/seasons/{w.season.pk}/", CLUB_VIEWERS),
@@ -510,6 +520,7 @@ READ_ONLY = {
     "clubs:index", "clubs:roster", "clubs:player",
     "nights:club_nights", "nights:night", "nights:cards", "nights:wall", "nights:standings",
     "nights:standings_live", "nights:published", "nights:published_live",
+    "nights:board", "nights:board_live", "nights:published_board", "nights:published_board_live",
     "ledger:night", "ledger:season", "ledger:statement", "ledger:statement_csv",
 }  # fmt: skip
 
@@ -578,6 +589,10 @@ def test_a_read_only_url_refuses_a_post(name, world):
         "nights:standings_live": f"/nights/{world.live.pk}/standings/live",
         "nights:published": f"/nights/results/published-spring/{world.live.pk}/",
         "nights:published_live": f"/nights/results/published-spring/{world.live.pk}/live",
+        "nights:board": f"/nights/{world.live.pk}/board/",
+        "nights:board_live": f"/nights/{world.live.pk}/board/live",
+        "nights:published_board": f"/nights/results/published-spring/{world.live.pk}/board/",
+        "nights:published_board_live": f"/nights/results/published-spring/{world.live.pk}/board/live",
         "ledger:night": f"/ledger/nights/{world.settled.pk}/",
         "ledger:season": f"/ledger/seasons/{world.season.pk}/",
         "ledger:statement": f"/ledger/seasons/{world.season.pk}/players/{world.keep.pk}/2026-03/",
