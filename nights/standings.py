@@ -8,7 +8,10 @@ of hands is a game of that many deals (`Game.deals`, set by `rounds.start_round`
 ends it after its last hand (or sooner, at the target), the side ahead on points wins (in Check
 Pinochle the chips decide, game chips included), level points are a draw on points.
 
-Points difference: a seat's side's points minus the best opposing side's points. Chips are settled
+Points: a player's own total, their side's points at every table they sat at, whoever their
+partner was (a progressive night changes partners, so a player's figures are their own; a table
+is one game, so games won and tables won are the same figure, "Wins"). Points difference: a
+seat's side's points minus the best opposing side's points. Chips are settled
 pair-wise (`nights.settlement.chips.night_chips`): each partner gets the side's chips in full.
 """
 
@@ -36,6 +39,8 @@ class PlayerLine:
     points_diff: int = 0
     chips: int = 0
     playing: bool = False  # at a table still in play (never once the night is finished)
+    points: int = 0  # the player's own points: their side's at every table, whoever the partner
+    place: int = 0  # 1 for the first; players level on every figure share a place (1, 1, 3)
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,12 @@ class TableLine:
     complete: bool
     winner: str  # a side as shown ("N–S"), "draw", or "" while in play
     stopped: bool = False  # not complete when the organiser finished the night: counts as it stood
+    # The same figures by the engine's side ("NS"), for the prizes and the players' cards: who sat
+    # on each side (seat, player id or None for a seat not linked to a player, name), points, chips.
+    members: dict[str, list[tuple[str, int | None, str]]] = field(default_factory=dict)
+    points_by_side: dict[str, int] = field(default_factory=dict)
+    chips_by_side: dict[str, int] = field(default_factory=dict)
+    winner_side: str = ""  # "NS", "draw", or "" while in play or stopped
 
 
 @dataclass
@@ -74,7 +85,21 @@ def version(night: Night) -> str:
     )
     latest = games["latest"].timestamp() if games["latest"] else 0
     finished = night.finished_at.timestamp() if night.finished_at else 0
-    return f"{games['count']}-{games['hands'] or 0}-{latest:.6f}-{finished:.0f}"
+    prizes = "".join("1" if ticked else "0" for ticked in prize_flags(night))
+    return f"{games['count']}-{games['hands'] or 0}-{latest:.6f}-{finished:.0f}-{prizes}"
+
+
+def prize_flags(night: Night) -> tuple[bool, ...]:
+    """The prizes ticked on, in a fixed order: ticking one changes the standings' version."""
+    return (
+        night.prize_first,
+        night.prize_second,
+        night.prize_third,
+        night.prize_high_game,
+        night.prize_high_meld,
+        night.prize_table_winners,
+        night.prize_groups,
+    )
 
 
 def table_figures(game: Game, stats: list[GameStat]) -> tuple[dict[str, int], dict[str, int], bool, str]:
@@ -114,10 +139,12 @@ def night_standings(night: Night) -> NightStandings:
         rows = sorted(seats_of.get(game.pk, []), key=lambda row: SEAT_ORDER.index(row.seat))
         sides = sides_for(game.seats)
         members: dict[str, list[int]] = {side: [] for side in sides}
+        sitting: dict[str, list[tuple[str, int | None, str]]] = {side: [] for side in sides}
         for row in rows:
+            side = next(side for side in sides if row.seat in side)
+            sitting[side].append((row.seat, row.player_id, row.player.name if row.player else row.name))
             if row.player_id is None:
                 continue  # a seat unlinked by hand: no one to count it for
-            side = next(side for side in sides if row.seat in side)
             members[side].append(row.player_id)
             line = lines.setdefault(
                 row.player_id,
@@ -125,6 +152,7 @@ def night_standings(night: Night) -> NightStandings:
             )
             others = [value for other, value in points.items() if other != side]
             line.points_diff += points.get(side, 0) - (max(others) if others else 0)
+            line.points += points.get(side, 0)
             if complete:
                 line.games += 1
                 line.wins += winner == side
@@ -145,6 +173,10 @@ def night_standings(night: Night) -> NightStandings:
                 complete=complete,
                 winner=side_short(winner) if winner and winner != "draw" else winner,
                 stopped=not complete and night.is_finished,
+                members=sitting,
+                points_by_side={side: points.get(side, 0) for side in sides},
+                chips_by_side={side: chips.get(side, 0) for side in sides},
+                winner_side=winner if complete else "",
             )
         )
     if night.is_check:
@@ -152,6 +184,19 @@ def night_standings(night: Night) -> NightStandings:
             if player in lines:
                 lines[player].chips = count
     result.lines = sorted(lines.values(), key=_rank(night.is_check))
+    for line, place in zip(result.lines, places(result.lines, check=night.is_check), strict=True):
+        line.place = place
+    return result
+
+
+def places(lines: list[PlayerLine], *, check: bool) -> list[int]:
+    """The places of ranked lines, 1, 2, 3…; lines level on every figure the ranking reads share
+    a place and the next place is skipped (two level first, then third)."""
+    key = _rank(check)
+    result: list[int] = []
+    for index, line in enumerate(lines):
+        level = index > 0 and key(line)[:3] == key(lines[index - 1])[:3]
+        result.append(result[-1] if level else index + 1)
     return result
 
 

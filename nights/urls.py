@@ -21,9 +21,23 @@ urlpatterns = [
     path("<id:night_id>/standings/", results.standings, name="standings"),
     path("<id:night_id>/standings/live", results.standings_live, name="standings_live"),
     path("<id:night_id>/finish", night.finish, name="finish"),
+    path("<id:night_id>/prizes", night.prizes, name="prizes"),
+    path("<id:night_id>/groups", night.groups, name="groups"),
+    path("<id:night_id>/results/", results.results, name="results"),
+    path("<id:night_id>/players/<id:player_id>/", results.card, name="card"),
     # A table's link (its QR code): whoever holds it scores that table's game.
     path("t/<slug:token>/", tables.table, name="table"),
     # A published season's nights, for anyone with the season's results link.
     path("results/<slug:publish_code>/<id:night_id>/", results.published_standings, name="published"),
     path("results/<slug:publish_code>/<id:night_id>/live", results.published_live, name="published_live"),
+    path(
+        "results/<slug:publish_code>/<id:night_id>/final/",
+        results.published_results,
+        name="published_results",
+    ),
+    path(
+        "results/<slug:publish_code>/<id:night_id>/players/<id:player_id>/",
+        results.published_card,
+        name="published_card",
+    ),
 ]

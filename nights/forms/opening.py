@@ -18,6 +18,7 @@ from clubs.ids import IdChoiceField
 from clubs.models import Club, Season
 from clubs.selectors import open_seasons
 from core.fields import PlainDecimalField, WholeNumberField
+from nights.forms.prizes import prizes_field
 from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUNDS, Night
 from scoring.engine_messages import engine_message
 from scoring.forms.game import GameRulesForm
@@ -79,6 +80,7 @@ class NightForm(GameRulesForm):
         decimal_places=2,
         help_text=_("Standard game: each loser pays this, the winners share it. Empty: no money."),
     )
+    prizes = prizes_field()
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {}).setdefault("played_on", timezone.localdate())

@@ -39,6 +39,13 @@ class Migration(migrations.Migration):
                 ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='nights', to='clubs.club', verbose_name='club')),
                 ('created_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
                 ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='nights', to='clubs.season', verbose_name='season')),
+                ('prize_first', models.BooleanField(default=False, verbose_name='1st place')),
+                ('prize_second', models.BooleanField(default=False, verbose_name='2nd place')),
+                ('prize_third', models.BooleanField(default=False, verbose_name='3rd place')),
+                ('prize_high_game', models.BooleanField(default=False, verbose_name='High game')),
+                ('prize_high_meld', models.BooleanField(default=False, verbose_name='High meld')),
+                ('prize_table_winners', models.BooleanField(default=False, verbose_name='Winners of each table')),
+                ('prize_groups', models.BooleanField(default=False, verbose_name='Winner of each group')),
             ],
             options={
                 'verbose_name': 'club night',
@@ -69,6 +76,7 @@ class Migration(migrations.Migration):
                 ('checked_in_at', models.DateTimeField(auto_now_add=True)),
                 ('night', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='players', to='nights.night')),
                 ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='night_entries', to='clubs.player', verbose_name='player')),
+                ('group', models.CharField(blank=True, max_length=20, verbose_name='group')),
             ],
             options={
                 'verbose_name': 'player of a night',
