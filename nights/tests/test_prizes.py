@@ -23,7 +23,7 @@ NAMES = {1: "Anna", 2: "Bo", 3: "Cleo", 4: "Dan", 5: "Eva", 6: "Finn", 7: "Gus",
 
 def table(round_no: int, table_no: int, ns: tuple[int, int], ew: tuple[int, int], points: tuple[int, int],
           winner: str = "", *, stopped: bool = False) -> TableLine:  # fmt: skip
-    members = {
+    members: dict[str, list[tuple[str, int | None, str]]] = {
         "NS": [("N", ns[0], NAMES[ns[0]]), ("S", ns[1], NAMES[ns[1]])],
         "EW": [("E", ew[0], NAMES[ew[0]]), ("W", ew[1], NAMES[ew[1]])],
     }

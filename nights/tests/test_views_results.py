@@ -71,6 +71,7 @@ def worked_night(alice: Client, **kwargs) -> tuple[Night, dict[str, str], dict[s
     """The night of the module's docstring, its round 1 played; the seats of its two tables."""
     night = open_night(alice, prizes=ALL_PRIZES, **kwargs)
     one, two = NightTable.objects.filter(night=night, round_no=1).order_by("table_no")
+    assert one.game is not None and two.game is not None
     for number, meld in enumerate((10, 10, 30), 1):
         record_hand(game=one.game, number=number, data=quick_hand(ns_meld=meld, ns_tricks=25))
     for number, (meld, tricks) in enumerate(((30, 25), (10, 20), (10, 25)), 1):
