@@ -216,10 +216,8 @@ def test_the_published_pages_link_to_the_published_cards(club, season, alice):
     night, _one, _two = worked_night(alice, season=season)
     anna = Player.objects.get(name="Anna").pk
     card = f"/nights/results/spring-results/{night.pk}/players/{anna}/"
-    for url in (
-        f"/nights/results/spring-results/{night.pk}/",
-        f"/nights/results/spring-results/{night.pk}/final/",
-    ):
+    published = f"/nights/results/spring-results/{night.pk}/"
+    for url in (published, f"{published}live", f"{published}final/"):  # the page, what it polls
         html = Client().get(url).content.decode()
         assert f'href="{card}"' in html and f"/nights/{night.pk}/players/" not in html
     assert "Results of the night" in text(Client().get(card))
