@@ -24,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Max
-from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -149,7 +148,7 @@ def place_prizes(night: Night, standings: NightStandings) -> list[Prize]:
         note = ""
         if not winners and standings.lines:
             note = _("No one: players level before it share a higher place.")
-        prizes.append(Prize("place", str(title), winners, note=note))
+        prizes.append(Prize("place", title, winners, note=note))
     return prizes
 
 
@@ -244,13 +243,13 @@ class PlayerCard:
     prizes: list[Prize]
 
 
-def player_card(night: Night, player_id: int) -> PlayerCard:
-    """One player's night (the night's results and 1 query for the byes); 404 for a player not
+def player_card(night: Night, player_id: int) -> PlayerCard | None:
+    """One player's night (the night's results and 1 query for the byes); None for a player not
     checked in for the night nor seated at one of its tables."""
     results = night_results(night)
     line = next((line for line in results.standings.lines if line.player_id == player_id), None)
     if line is None and player_id not in results.names:
-        raise Http404("no such player at this night")
+        return None
     name = line.name if line else results.names[player_id]
     started = {table.round_no for table in results.standings.tables}
     byes = NightBye.objects.filter(night=night, player_id=player_id, round_no__in=started)

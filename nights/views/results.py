@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -16,7 +16,7 @@ from django.views.decorators.vary import vary_on_cookie
 from clubs.models import Season
 from clubs.permissions import can_manage_club
 from nights.models import Night
-from nights.prizes import night_results, player_card
+from nights.prizes import PlayerCard, night_results, player_card
 from nights.standings import version
 from nights.views.access import _night, view_night
 
@@ -128,12 +128,19 @@ def published_results(request: HttpRequest, publish_code: str, night_id: int) ->
     return render(request, "nights/results.html", context)
 
 
+def _card(night: Night, player_id: int) -> PlayerCard:
+    card = player_card(night, player_id)
+    if card is None:
+        raise Http404("no such player at this night")
+    return card
+
+
 @require_safe
 @view_night
 def card(request: HttpRequest, night_id: int, player_id: int) -> HttpResponse:
     """A player's night on one printable page: tables, partners, opponents, scores, prizes."""
     night = _night(night_id)
-    context = {"night": night, "club": night.club, "card": player_card(night, player_id)}
+    context = {"night": night, "club": night.club, "card": _card(night, player_id)}
     return render(request, "nights/player_card.html", context)
 
 
@@ -143,7 +150,7 @@ def published_card(request: HttpRequest, publish_code: str, night_id: int, playe
     context = {
         "night": night,
         "club": night.club,
-        "card": player_card(night, player_id),
+        "card": _card(night, player_id),
         "published": True,
         "publish_code": publish_code,
     }
