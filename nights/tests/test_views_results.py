@@ -283,3 +283,14 @@ def test_the_published_results_cost_the_same_queries_whatever_the_size_of_the_ni
         _queries(Client(), f"/nights/results/spring-results/{night.pk}/final/") for night in (small, large)
     ]
     assert counts[0] == counts[1] == 7
+
+
+def test_the_card_of_a_player_sitting_out_says_so_and_a_check_night_shows_chips(club, alice):
+    night = open_night(alice, 5, variant="check")
+    out = night.byes.get(round_no=1).player
+    page = text(alice.get(f"/nights/{night.pk}/players/{out.pk}/"))
+    assert "Rounds Round 1 · sat out" in page and "Chips 0" in page
+    seated = NightTable.objects.get(night=night, round_no=1).seats.first()
+    assert seated is not None
+    page = text(alice.get(f"/nights/{night.pk}/players/{seated.player_id}/"))
+    assert "0 : 0 (chips 0) in play" in page
