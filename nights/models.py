@@ -18,6 +18,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from scoring.models import SEAT_CHOICES, Game
 from scoring.rules.tables import MAX_BID, MAX_TARGET, chips_in_play, seat_counts_for
@@ -26,6 +27,8 @@ from scoring.rules.tables import MAX_BID, MAX_TARGET, chips_in_play, seat_counts
 MAX_ROUNDS = 12
 #: The most hands a round of fixed length may have.
 MAX_HANDS_PER_ROUND = 40
+#: The longest group label of a night's player ("Men", "Women", "Couples", "Over 80").
+GROUP_MAX_LENGTH = 20
 
 
 def new_table_token() -> str:
@@ -144,6 +147,15 @@ class Night(models.Model):
     movement = models.CharField(
         _("movement"), max_length=12, choices=Movement.choices, default=Movement.ROTATING
     )
+    # The prizes the organiser ticks on (nights/prizes.py works out who wins them): shown on the
+    # standings, the night's results and each player's card.
+    prize_first = models.BooleanField(_("1st place"), default=False)
+    prize_second = models.BooleanField(_("2nd place"), default=False)
+    prize_third = models.BooleanField(_("3rd place"), default=False)
+    prize_high_game = models.BooleanField(_("High game"), default=False)
+    prize_high_meld = models.BooleanField(_("High meld"), default=False)
+    prize_table_winners = models.BooleanField(_("Winners of each table"), default=False)
+    prize_groups = models.BooleanField(_("Winner of each group"), default=False)
 
     class Meta:
         ordering = ["-played_on", "-id"]
@@ -170,6 +182,11 @@ class Night(models.Model):
         return self.finished_at is not None
 
     @property
+    def prizes(self) -> list[str]:
+        """The names of the prizes ticked on (PRIZES)."""
+        return [name for name in PRIZES if getattr(self, f"prize_{name}")]
+
+    @property
     def is_check(self) -> bool:
         """Chips are in play: Check Pinochle with a single deck (rule book: with a double deck
         Check Pinochle is played as an ordinary double-deck game)."""
@@ -190,6 +207,15 @@ class Night(models.Model):
         return self.variant == Game.Variant.CHECK and self.leftovers == self.Leftovers.TABLE
 
 
+#: The prizes an organiser may tick on, by name: the Night field of each is `prize_<name>`.
+PRIZES = ("first", "second", "third", "high_game", "high_meld", "table_winners", "groups")
+
+
+def prize_choices() -> list[tuple[str, StrOrPromise]]:
+    """(name, label) of every prize, for a form's check boxes."""
+    return [(name, Night._meta.get_field(f"prize_{name}").verbose_name) for name in PRIZES]  # type: ignore[union-attr]
+
+
 class NightPlayer(models.Model):
     """A player checked in for a night, from round `from_round` (a late arrival) until
     `until_round` (None: to the end; set when they leave early). Rounds count from 1."""
@@ -201,6 +227,9 @@ class NightPlayer(models.Model):
     from_round = models.PositiveSmallIntegerField(_("from round"), default=1)
     until_round = models.PositiveSmallIntegerField(_("until round"), null=True, blank=True)
     checked_in_at = models.DateTimeField(auto_now_add=True)
+    # An optional short label ("Men", "Women", "Couples"): the night's standings rank each group
+    # on its own too. Blank: in no group.
+    group = models.CharField(_("group"), max_length=GROUP_MAX_LENGTH, blank=True)
 
     class Meta:
         ordering = ["night", "id"]  # check-in order: the draw reads it

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from decimal import Decimal
 
 from django.contrib.auth.models import User
@@ -23,7 +23,16 @@ from django.utils.translation import ngettext
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_roster_player
-from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable, new_seed
+from nights.models import (
+    GROUP_MAX_LENGTH,
+    PRIZES,
+    Night,
+    NightBye,
+    NightPlayer,
+    NightSeat,
+    NightTable,
+    new_seed,
+)
 from nights.planning import movements
 from nights.planning import night as planner
 from nights.planning.plan import NightPlan, PlanError, Round, Table
@@ -52,8 +61,10 @@ def open_night(
     bye_points: int | None = None,
     bye_chips: int | None = None,
     movement: str = Night.Movement.ROTATING,
+    prizes: Collection[str] = (),
 ) -> Night:
-    """Open a night; the caller's form has checked the settings with the rules engine."""
+    """Open a night; the caller's form has checked the settings with the rules engine. `prizes`:
+    the names of the prizes ticked on (`nights.models.PRIZES`)."""
     if season is not None:
         _check_season(club=club, season=season, played_on=played_on)
     fixed = bye_compensation == Night.ByeCompensation.FIXED
@@ -77,7 +88,52 @@ def open_night(
         bye_points=bye_points if fixed else None,
         bye_chips=bye_chips if fixed else None,
         movement=movement,
+        **_prize_fields(prizes),
     )
+
+
+def _prize_fields(prizes: Collection[str]) -> dict[str, bool]:
+    unknown = set(prizes) - set(PRIZES)
+    if unknown:
+        raise ValidationError({"prizes": _("Choose prizes from the list.")})
+    return {f"prize_{name}": name in prizes for name in PRIZES}
+
+
+def set_prizes(*, night: Night, prizes: Collection[str]) -> None:
+    """Tick the night's prizes on (those named) and off (the others); any time, even after the
+    night: a prize only reads the standings."""
+    for name, ticked in _prize_fields(prizes).items():
+        setattr(night, name, ticked)
+    night.save(update_fields=list(_prize_fields(prizes)))
+
+
+def check_group_label(label: str) -> None:
+    """A group's label is short: it stands next to a name on a phone's standings."""
+    if len(label.strip()) > GROUP_MAX_LENGTH:
+        raise ValidationError(
+            ngettext(
+                "A group's name has at most %(count)d character.",
+                "A group's name has at most %(count)d characters.",
+                GROUP_MAX_LENGTH,
+            )
+            % {"count": GROUP_MAX_LENGTH}
+        )
+
+
+def set_groups(*, night: Night, groups: Mapping[int, str]) -> None:
+    """Give players of the night their group label (player id -> label; blank: no group). Every
+    player named must be checked in for the night; nothing is written otherwise."""
+    labels = {player: label.strip() for player, label in groups.items()}
+    for label in labels.values():
+        check_group_label(label)
+    with transaction.atomic():
+        entries = {e.player_id: e for e in night.players.select_for_update().filter(player_id__in=labels)}
+        if set(entries) != set(labels):
+            raise ValidationError(_("Only players checked in for the night can have a group."))
+        changed = [entry for player, entry in entries.items() if entry.group != labels[player]]
+        for entry in changed:
+            entry.group = labels[entry.player_id]
+        NightPlayer.objects.bulk_update(changed, ["group"])
 
 
 def _check_season(*, club: Club, season: Season, played_on: datetime.date) -> None:

@@ -8,7 +8,10 @@ of hands is a game of that many deals (`Game.deals`, set by `rounds.start_round`
 ends it after its last hand (or sooner, at the target), the side ahead on points wins (in Check
 Pinochle the chips decide, game chips included), level points are a draw on points.
 
-Points difference: a seat's side's points minus the best opposing side's points. Chips are settled
+Points: a player's own total, their side's points at every table they sat at, whoever their
+partner was (a progressive night changes partners, so a player's figures are their own; a table
+is one game, so games won and tables won are the same figure, "Wins"). Points difference: a
+seat's side's points minus the best opposing side's points. Chips are settled
 pair-wise (`nights.settlement.chips.night_chips`): each partner gets the side's chips in full.
 """
 
@@ -50,6 +53,9 @@ class PlayerLine:
         """The chips paid towards others' byes, as a count (0 or more)."""
         return -self.bye_chips_paid
 
+    points: int = 0  # the player's own points: their side's at every table, whoever the partner
+    place: int = 0  # 1 for the first; players level on every figure share a place (1, 1, 3)
+
 
 @dataclass(frozen=True)
 class TableLine:
@@ -67,6 +73,12 @@ class TableLine:
     stopped: bool = False  # not complete when the organiser finished the night: counts as it stood
     # A hand of the game waits for the other side's OK (a club's rule): the game is not final yet.
     waiting: bool = False
+    # The same figures by the engine's side ("NS"), for the prizes and the players' cards: who sat
+    # on each side (seat, player id or None for a seat not linked to a player, name), points, chips.
+    members: dict[str, list[tuple[str, int | None, str]]] = field(default_factory=dict)
+    points_by_side: dict[str, int] = field(default_factory=dict)
+    chips_by_side: dict[str, int] = field(default_factory=dict)
+    winner_side: str = ""  # "NS", "draw", or "" while in play or stopped
 
 
 @dataclass
@@ -94,7 +106,21 @@ def version(night: Night) -> str:
     )
     latest = games["latest"].timestamp() if games["latest"] else 0
     finished = night.finished_at.timestamp() if night.finished_at else 0
-    return f"{games['count']}-{games['hands'] or 0}-{latest:.6f}-{finished:.0f}"
+    prizes = "".join("1" if ticked else "0" for ticked in prize_flags(night))
+    return f"{games['count']}-{games['hands'] or 0}-{latest:.6f}-{finished:.0f}-{prizes}"
+
+
+def prize_flags(night: Night) -> tuple[bool, ...]:
+    """The prizes ticked on, in a fixed order: ticking one changes the standings' version."""
+    return (
+        night.prize_first,
+        night.prize_second,
+        night.prize_third,
+        night.prize_high_game,
+        night.prize_high_meld,
+        night.prize_table_winners,
+        night.prize_groups,
+    )
 
 
 def night_standings(night: Night) -> NightStandings:
@@ -127,16 +153,19 @@ def night_standings(night: Night) -> NightStandings:
         rows = sorted(seats_of.get(game.pk, []), key=lambda row: SEAT_ORDER.index(row.seat))
         sides = sides_for(game.seats)
         members: dict[str, list[int]] = {side: [] for side in sides}
+        sitting: dict[str, list[tuple[str, int | None, str]]] = {side: [] for side in sides}
         for row in rows:
+            side = next(side for side in sides if row.seat in side)
+            sitting[side].append((row.seat, row.player_id, row.player.name if row.player else row.name))
             if row.player_id is None:
                 continue  # a seat unlinked by hand: no one to count it for
-            side = next(side for side in sides if row.seat in side)
             members[side].append(row.player_id)
             line = lines.setdefault(
                 row.player_id,
                 PlayerLine(row.player_id, row.player.name if row.player else row.name),
             )
             line.points_diff += points_difference(points, side)
+            line.points += points.get(side, 0)
             if complete:
                 line.games += 1
                 line.wins += winner == side
@@ -158,6 +187,10 @@ def night_standings(night: Night) -> NightStandings:
                 winner=side_short(winner) if winner and winner != "draw" else winner,
                 stopped=not complete and night.is_finished,
                 waiting=waiting and not night.is_finished,
+                members=sitting,
+                points_by_side={side: points.get(side, 0) for side in sides},
+                chips_by_side={side: chips.get(side, 0) for side in sides},
+                winner_side=winner if complete else "",
             )
         )
     if night.is_check:
@@ -166,6 +199,19 @@ def night_standings(night: Night) -> NightStandings:
                 lines[player].chips = count
     _add_byes(night, lines)
     result.lines = sorted(lines.values(), key=_rank(night.is_check))
+    for line, place in zip(result.lines, places(result.lines, check=night.is_check), strict=True):
+        line.place = place
+    return result
+
+
+def places(lines: list[PlayerLine], *, check: bool) -> list[int]:
+    """The places of ranked lines, 1, 2, 3…; lines level on every figure the ranking reads share
+    a place and the next place is skipped (two level first, then third)."""
+    key = _rank(check)
+    result: list[int] = []
+    for index, line in enumerate(lines):
+        level = index > 0 and key(line)[:3] == key(lines[index - 1])[:3]
+        result.append(result[-1] if level else index + 1)
     return result
 
 

@@ -23,6 +23,10 @@ urlpatterns = [
     path("<id:night_id>/board/", board.board, name="board"),
     path("<id:night_id>/board/live", board.board_live, name="board_live"),
     path("<id:night_id>/finish", night.finish, name="finish"),
+    path("<id:night_id>/prizes", night.prizes, name="prizes"),
+    path("<id:night_id>/groups", night.groups, name="groups"),
+    path("<id:night_id>/results/", results.results, name="results"),
+    path("<id:night_id>/players/<id:player_id>/", results.card, name="card"),
     # A table's link (its QR code): whoever holds it scores that table's game.
     path("t/<slug:token>/", tables.table, name="table"),
     # A published season's nights, for anyone with the season's results link.
@@ -33,5 +37,15 @@ urlpatterns = [
         "results/<slug:publish_code>/<id:night_id>/board/live",
         board.published_board_live,
         name="published_board_live",
+    ),
+    path(
+        "results/<slug:publish_code>/<id:night_id>/final/",
+        results.published_results,
+        name="published_results",
+    ),
+    path(
+        "results/<slug:publish_code>/<id:night_id>/players/<id:player_id>/",
+        results.published_card,
+        name="published_card",
     ),
 ]

@@ -226,9 +226,11 @@ def snapshot() -> dict[str, Any]:
         ),
         "invites": list(Invite.objects.order_by("pk").values("pk", "player", "token", "accepted_at")),
         "users": list(User.objects.order_by("pk").values("pk", "username", "password")),
-        "nights": list(Night.objects.order_by("pk").values("pk", "seed", "finished_at")),
+        "nights": list(
+            Night.objects.order_by("pk").values("pk", "seed", "finished_at", "prize_first", "prize_high_meld")
+        ),
         "night_players": list(
-            NightPlayer.objects.order_by("pk").values("player", "from_round", "until_round")
+            NightPlayer.objects.order_by("pk").values("player", "from_round", "until_round", "group")
         ),
         "night_tables": list(NightTable.objects.order_by("pk").values("pk", "round_no", "table_no", "game")),
         "night_seats": list(NightSeat.objects.order_by("pk").values("table", "seat", "player")),
@@ -433,6 +435,12 @@ CLUB_WRITES: dict[str, Write] = {
         lambda w: f"/ledger/nights/{w.night.pk}/remove", lambda w: {}, CLUB_MANAGERS
     ),
     "nights:table": Write(lambda w: f"/nights/t/{_token(w)}/", lambda w: {}, EVERY_VISITOR),
+    "nights:prizes": Write(
+        lambda w: f"/nights/{w.live.pk}/prizes", lambda w: {"prizes": ["first", "high_meld"]}, CLUB_MANAGERS
+    ),
+    "nights:groups": Write(
+        lambda w: f"/nights/{w.live.pk}/groups", lambda w: {f"group-{_player('L1')}": "Men"}, CLUB_MANAGERS
+    ),
     # The chip ledger (/ledger/): organisers mark the suggested payments as paid.
     "ledger:night_pay": Write(
         lambda w: f"/ledger/nights/{w.settled.pk}/pay",
@@ -496,6 +504,16 @@ CLUB_READS: dict[str, tuple[Callable[[World], str], frozenset[str]]] = {
         lambda w: f"/nights/results/published-spring/{w.live.pk}/board/live",
         EVERY_VISITOR,
     ),
+    "nights:results": (lambda w: f"/nights/{w.live.pk}/results/", CLUB_VIEWERS),
+    "nights:card": (lambda w: f"/nights/{w.live.pk}/players/{_player('L1')}/", CLUB_VIEWERS),
+    "nights:published_results": (
+        lambda w: f"/nights/results/published-spring/{w.live.pk}/final/",
+        EVERY_VISITOR,
+    ),
+    "nights:published_card": (
+        lambda w: f"/nights/results/published-spring/{w.live.pk}/players/{_player('L1')}/",
+        EVERY_VISITOR,
+    ),
     # The chip ledger: every role of the club reads it; the published results link does not show it.
     "ledger:night": (lambda w: f"/ledger/nights/{w.settled.pk}/", CLUB_VIEWERS),
     "ledger:season": (lambda w: f"/ledger/seasons/{w.season.pk}/", CLUB_VIEWERS),
@@ -521,6 +539,7 @@ READ_ONLY = {
     "nights:club_nights", "nights:night", "nights:cards", "nights:wall", "nights:standings",
     "nights:standings_live", "nights:published", "nights:published_live",
     "nights:board", "nights:board_live", "nights:published_board", "nights:published_board_live",
+    "nights:results", "nights:card", "nights:published_results", "nights:published_card",
     "ledger:night", "ledger:season", "ledger:statement", "ledger:statement_csv",
 }  # fmt: skip
 
@@ -593,6 +612,10 @@ def test_a_read_only_url_refuses_a_post(name, world):
         "nights:board_live": f"/nights/{world.live.pk}/board/live",
         "nights:published_board": f"/nights/results/published-spring/{world.live.pk}/board/",
         "nights:published_board_live": f"/nights/results/published-spring/{world.live.pk}/board/live",
+        "nights:results": f"/nights/{world.live.pk}/results/",
+        "nights:card": f"/nights/{world.live.pk}/players/{_player('L1')}/",
+        "nights:published_results": f"/nights/results/published-spring/{world.live.pk}/final/",
+        "nights:published_card": f"/nights/results/published-spring/{world.live.pk}/players/{_player('L1')}/",
         "ledger:night": f"/ledger/nights/{world.settled.pk}/",
         "ledger:season": f"/ledger/seasons/{world.season.pk}/",
         "ledger:statement": f"/ledger/seasons/{world.season.pk}/players/{world.keep.pk}/2026-03/",

@@ -216,7 +216,10 @@ def club_pages(club: Club, season: Season) -> list[tuple[str, str]]:
         pages += [("alice", base), ("alice", f"{base}plan"), ("alice", f"{base}standings/"),
                   ("alice", f"{base}standings/live"), ("alice", f"/ledger/nights/{night.pk}/"),
                   ("anyone", f"/nights/results/{PUBLISH_CODE}/{night.pk}/"), ("alice", f"{base}board/"),
-                  ("anyone", f"/nights/results/{PUBLISH_CODE}/{night.pk}/board/")]  # fmt: skip
+                  ("anyone", f"/nights/results/{PUBLISH_CODE}/{night.pk}/board/"),
+                  ("alice", f"{base}results/"),
+                  ("anyone", f"/nights/results/{PUBLISH_CODE}/{night.pk}/final/")]  # fmt: skip
+        pages += [("alice", f"{base}players/{entry.player_id}/") for entry in night.players.all()]
         pages += [("alice", f"{base}rounds/{r}/cards") for r in range(1, night.rounds + 1)]
         pages += [("anyone", f"/nights/t/{table.token}/") for table in night.tables.all()]
     months = ["2026-11", datetime.date.today().strftime("%Y-%m")]

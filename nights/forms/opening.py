@@ -18,6 +18,7 @@ from clubs.ids import IdChoiceField
 from clubs.models import Club, Season
 from clubs.selectors import open_seasons
 from core.fields import PlainDecimalField, WholeNumberField
+from nights.forms.prizes import prizes_field
 from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUNDS, Night
 from scoring.engine_messages import engine_message
 from scoring.forms.game import GameRulesForm
@@ -130,6 +131,7 @@ class NightForm(GameRulesForm):
         required=False,  # none chosen: rotating, as before there was a choice
         error_messages={"invalid_choice": _("Choose one of the movements listed.")},
     )
+    prizes = prizes_field()
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {}).setdefault("played_on", timezone.localdate())

@@ -44,6 +44,13 @@ class Migration(migrations.Migration):
                 ('bye_points', models.IntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='points for a bye')),
                 ('bye_chips', models.IntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='chips for a bye')),
                 ('movement', models.CharField(choices=[('rotating', 'Rotating partners (every round drawn at the start)'), ('progressive', 'Progressive: winners move up a table'), ('lowest_stays', 'Lowest total stays, the others move down'), ('fixed', 'Fixed: N stays, S down one table, E up one, W up two')], default='rotating', max_length=12, verbose_name='movement')),
+                ('prize_first', models.BooleanField(default=False, verbose_name='1st place')),
+                ('prize_second', models.BooleanField(default=False, verbose_name='2nd place')),
+                ('prize_third', models.BooleanField(default=False, verbose_name='3rd place')),
+                ('prize_high_game', models.BooleanField(default=False, verbose_name='High game')),
+                ('prize_high_meld', models.BooleanField(default=False, verbose_name='High meld')),
+                ('prize_table_winners', models.BooleanField(default=False, verbose_name='Winners of each table')),
+                ('prize_groups', models.BooleanField(default=False, verbose_name='Winner of each group')),
             ],
             options={
                 'verbose_name': 'club night',
@@ -74,6 +81,7 @@ class Migration(migrations.Migration):
                 ('checked_in_at', models.DateTimeField(auto_now_add=True)),
                 ('night', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='players', to='nights.night')),
                 ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='night_entries', to='clubs.player', verbose_name='player')),
+                ('group', models.CharField(blank=True, max_length=20, verbose_name='group')),
             ],
             options={
                 'verbose_name': 'player of a night',

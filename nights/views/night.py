@@ -20,6 +20,7 @@ from clubs.selectors import roster
 from nights import rounds, selectors, services
 from nights.forms.opening import NightForm
 from nights.forms.players import NewcomerForm, PlayerChoiceForm, SwapForm, late_arrival_choices
+from nights.forms.prizes import GroupsForm, PrizesForm
 from nights.models import Night
 from nights.views.access import (
     HtmxHttpRequest,
@@ -90,6 +91,8 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
         "late_form": forms.get("late_form")
         or PlayerChoiceForm(players=late_arrival_choices(night.club, night), prefix="late"),
         "leave_form": forms.get("leave_form") or PlayerChoiceForm(players=overview.playing, prefix="leave"),
+        "prizes_form": forms.get("prizes_form") or PrizesForm(initial={"prizes": night.prizes}),
+        "groups_form": forms.get("groups_form") or GroupsForm(entries=overview.entries),
     }
     return render(request, "nights/night.html", context, status=status)
 
@@ -294,3 +297,36 @@ def finish(request: HttpRequest, night_id: int) -> HttpResponse:
         rounds.finish_night(night=night)
         messages.success(request, _("The night is finished: the table links no longer score."))
     return _back(night)
+
+
+# --- prizes and groups ---------------------------------------------------------------------------
+
+
+@require_POST
+@manage_night
+def prizes(request: HttpRequest, night_id: int) -> HttpResponse:
+    """Tick the night's prizes on or off (any time: a prize only reads the standings)."""
+    night = _night(night_id)
+    form = PrizesForm(request.POST)
+    if not form.is_valid():
+        return _night_page(request, night, status=400, prizes_form=form)
+    services.set_prizes(night=night, prizes=form.cleaned_data["prizes"])
+    messages.success(request, _("The night's prizes are saved."))
+    return _back(night, "prizes")
+
+
+@require_POST
+@manage_night
+def groups(request: HttpRequest, night_id: int) -> HttpResponse:
+    """The group label of each player of the night; nothing is saved while one is wrong."""
+    night = _night(night_id)
+    form = GroupsForm(request.POST, entries=selectors.night_entries(night))
+    if form.is_valid():
+        try:
+            services.set_groups(night=night, groups=form.groups())
+        except ValidationError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, _("The groups are saved."))
+            return _back(night, "groups")
+    return _night_page(request, night, status=400, groups_form=form)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -16,18 +16,24 @@ from django.views.decorators.vary import vary_on_cookie
 from clubs.models import Season
 from clubs.permissions import can_manage_club
 from nights.models import Night
-from nights.standings import night_standings, version
+from nights.prizes import PlayerCard, night_results, player_card
+from nights.standings import version
 from nights.views.access import _night, view_night
 
 # --- standings --------------------------------------------------------------------------------
 
 
-def _standings_context(request: HttpRequest, night: Night, *, live_url: str) -> dict[str, Any]:
-    standings = night_standings(night)
+def _standings_context(
+    request: HttpRequest, night: Night, *, live_url: str, publish_code: str = ""
+) -> dict[str, Any]:
+    results = night_results(night)
     return {
+        "published": bool(publish_code),
+        "publish_code": publish_code,
         "night": night,
         "club": night.club,
-        "standings": standings,
+        "standings": results.standings,
+        "results": results,
         "version": version(night),
         "live_url": live_url,
         "polling": not night.is_finished,
@@ -50,10 +56,10 @@ def standings(request: HttpRequest, night_id: int) -> HttpResponse:
     return render(request, "nights/standings.html", context)
 
 
-def _live(request: HttpRequest, night: Night, live_url: str) -> HttpResponse:
+def _live(request: HttpRequest, night: Night, live_url: str, publish_code: str = "") -> HttpResponse:
     if request.GET.get("v") == version(night):
         return HttpResponse(status=204)
-    context = _standings_context(request, night, live_url=live_url)
+    context = _standings_context(request, night, live_url=live_url, publish_code=publish_code)
     html = render_to_string("nights/standings.html#night-standings", context, request)
     return HttpResponse(html, status=286 if night.is_finished else 200)
 
@@ -83,7 +89,7 @@ def published_standings(request: HttpRequest, publish_code: str, night_id: int) 
     """A published season's night: its standings for anyone with the season's results link."""
     night = _published_night(publish_code, night_id)
     live = reverse("nights:published_live", args=[publish_code, night.pk])
-    context = {**_standings_context(request, night, live_url=live), "published": True}
+    context = _standings_context(request, night, live_url=live, publish_code=publish_code)
     return render(request, "nights/standings.html", context)
 
 
@@ -91,4 +97,61 @@ def published_standings(request: HttpRequest, publish_code: str, night_id: int) 
 @condition(etag_func=_published_etag)
 def published_live(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
     night = _published_night(publish_code, night_id)
-    return _live(request, night, reverse("nights:published_live", args=[publish_code, night.pk]))
+    return _live(
+        request, night, reverse("nights:published_live", args=[publish_code, night.pk]), publish_code
+    )
+
+
+# --- the night's results and each player's card, at permanent links ---------------------------
+
+
+@require_safe
+@view_night
+def results(request: HttpRequest, night_id: int) -> HttpResponse:
+    """The night's results: final standings, prizes, groups and a link to each player's card."""
+    night = _night(night_id)
+    context = {"night": night, "club": night.club, "results": night_results(night)}
+    return render(request, "nights/results.html", context)
+
+
+@require_safe
+def published_results(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
+    """The night's results for anyone with the season's results link."""
+    night = _published_night(publish_code, night_id)
+    context = {
+        "night": night,
+        "club": night.club,
+        "results": night_results(night),
+        "published": True,
+        "publish_code": publish_code,
+    }
+    return render(request, "nights/results.html", context)
+
+
+def _card(night: Night, player_id: int) -> PlayerCard:
+    card = player_card(night, player_id)
+    if card is None:
+        raise Http404("no such player at this night")
+    return card
+
+
+@require_safe
+@view_night
+def card(request: HttpRequest, night_id: int, player_id: int) -> HttpResponse:
+    """A player's night on one printable page: tables, partners, opponents, scores, prizes."""
+    night = _night(night_id)
+    context = {"night": night, "club": night.club, "card": _card(night, player_id)}
+    return render(request, "nights/player_card.html", context)
+
+
+@require_safe
+def published_card(request: HttpRequest, publish_code: str, night_id: int, player_id: int) -> HttpResponse:
+    night = _published_night(publish_code, night_id)
+    context = {
+        "night": night,
+        "club": night.club,
+        "card": _card(night, player_id),
+        "published": True,
+        "publish_code": publish_code,
+    }
+    return render(request, "nights/player_card.html", context)
