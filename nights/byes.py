@@ -65,6 +65,7 @@ def bye_settlements(nights: Sequence[Night]) -> dict[int, ByeSettlement]:
                     chips.get(side, 0) if with_chips else 0,
                     with_chips,
                     complete or night.is_finished,
+                    points.get(side, 0),
                 )
             )
     byes: dict[int, list[tuple[int, int]]] = defaultdict(list)

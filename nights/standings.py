@@ -227,6 +227,7 @@ def _add_byes(night: Night, lines: dict[int, PlayerLine]) -> None:
         line = lines.setdefault(item.player, PlayerLine(item.player, names.get(item.player, "")))
         line.byes.append(item)
         line.points_diff += item.points
+        line.points += item.own
         line.chips += item.chips
     for player, paid in settlement.charges.items():
         if player in lines:

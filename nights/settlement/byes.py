@@ -6,10 +6,12 @@ Plain Python (no Django).
 organiser typed (points, and in Check Pinochle chips). It is earned for every round that has
 started: a bye in a round never played earns nothing.
 
-**Points** (the standings' points difference): the average of the round is the mean of the points
-difference of every seat at the round's tables that count (over, or stopped when the organiser
-finished the night), rounded to a whole point (halves away from zero). A round where no table
-counts yet has nothing to average: the bye earns 0 and is shown as "nothing to average yet".
+**Points**: the average of the round is, for the player's own points, the mean of the points each
+seat's side scored at the round's tables that count (over, or stopped when the organiser finished
+the night), and for the points difference the mean of the seats' differences (0 at tables of four:
+an average result neither wins nor loses), each rounded to a whole point (halves away from zero). A
+fixed score adds its points to both. A round where no table counts yet has nothing to average: the
+bye earns 0 and is shown as "nothing to average yet".
 
 **Chips** (Check Pinochle): the average of the round is the mean of the chips of the seats at the
 round's Check Pinochle tables that count; chips are settled pair-wise, so that mean is always 0.
@@ -53,6 +55,7 @@ class PlayedSeat:
     chips: int  # its side's chips (0 at a table without chips)
     with_chips: bool  # a Check Pinochle table: its players pay a fixed score's chips
     counted: bool  # the table's figures are final (its game is over, or the night finished)
+    own: int = 0  # the points its side scored (the standings' own points of a player)
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,7 @@ class Compensation:
     points: int
     chips: int
     averaged: bool = True  # False: an average with nothing to average yet (earns 0)
+    own: int = 0  # the points added to the player's own points (`points` goes to points ±)
 
 
 @dataclass
@@ -132,14 +136,18 @@ def bye_settlement(
         payers = [seat for seat in played if seat.with_chips]
         if rule.kind == FIXED:
             points: int | None = rule.points
+            own: int | None = rule.points
             chips: int | None = rule.chips
         else:
             points = _mean([seat.points for seat in played if seat.counted])
+            own = _mean([seat.own for seat in played if seat.counted])
             chips = _mean([seat.chips for seat in payers if seat.counted])
         if not rule.chips_in_play or not payers:
             chips = 0  # no chips in play, or nobody to pay them
         earned = [
-            Compensation(round_no, player, BYE, rule.kind, points or 0, chips or 0, points is not None)
+            Compensation(
+                round_no, player, BYE, rule.kind, points or 0, chips or 0, points is not None, own or 0
+            )
             for player in sitting_out.get(round_no, [])
         ]
         if rule.chips_in_play:

@@ -75,14 +75,14 @@ def _round(round_no: int = 1, counted: bool = True) -> list[PlayedSeat]:
     """Table 1: Bo (1) and Dan (3) beat Cy (2) and Eli (4) by 6 chips, points 300 to 250; table 2:
     Gus (5) and Hal (7) beat Ida (6) and Jo (8) by 4 chips, points 260 to 240."""
     return [
-        PlayedSeat(round_no, 1, 50, 6, True, counted),
-        PlayedSeat(round_no, 2, -50, -6, True, counted),
-        PlayedSeat(round_no, 3, 50, 6, True, counted),
-        PlayedSeat(round_no, 4, -50, -6, True, counted),
-        PlayedSeat(round_no, 5, 20, 4, True, counted),
-        PlayedSeat(round_no, 6, -20, -4, True, counted),
-        PlayedSeat(round_no, 7, 20, 4, True, counted),
-        PlayedSeat(round_no, 8, -20, -4, True, counted),
+        PlayedSeat(round_no, 1, 50, 6, True, counted, 300),
+        PlayedSeat(round_no, 2, -50, -6, True, counted, 250),
+        PlayedSeat(round_no, 3, 50, 6, True, counted, 300),
+        PlayedSeat(round_no, 4, -50, -6, True, counted, 250),
+        PlayedSeat(round_no, 5, 20, 4, True, counted, 260),
+        PlayedSeat(round_no, 6, -20, -4, True, counted, 240),
+        PlayedSeat(round_no, 7, 20, 4, True, counted, 260),
+        PlayedSeat(round_no, 8, -20, -4, True, counted, 240),
     ]
 
 
@@ -113,6 +113,16 @@ def test_the_average_of_a_partnership_round_is_zero_points_and_zero_chips():
     result = bye_settlement(_round(), [(1, ANNA)], ByeRule(AVERAGE, chips_in_play=True))
     [item] = result.compensations
     assert (item.points, item.chips, item.averaged) == (0, 0, True)
+
+
+def test_the_average_of_the_round_gives_a_bye_the_mean_of_what_the_players_scored():
+    # Own points: (300 + 250 + 300 + 250 + 260 + 240 + 260 + 240) / 8 = 2100 / 8 = 262.5 -> 263.
+    result = bye_settlement(_round(), [(1, ANNA)], ByeRule(AVERAGE, chips_in_play=True))
+    [item] = result.compensations
+    assert item.own == 263
+    # A fixed score adds its points to the own points as well.
+    [fixed] = bye_settlement(_round(), [(1, ANNA)], ByeRule(FIXED, 20, 0, True)).compensations
+    assert (fixed.own, fixed.points) == (20, 20)
 
 
 def test_the_average_of_a_round_with_a_three_seat_table_is_rounded_to_a_whole_point():
