@@ -26,6 +26,8 @@ from scoring.rules.tables import MAX_BID, MAX_TARGET, chips_in_play, seat_counts
 MAX_ROUNDS = 12
 #: The most hands a round of fixed length may have.
 MAX_HANDS_PER_ROUND = 40
+#: The longest round on the clock, in minutes.
+MAX_ROUND_MINUTES = 240
 
 
 def new_table_token() -> str:
@@ -43,6 +45,7 @@ class Night(models.Model):
     class RoundEnds(models.TextChoices):
         GAME = "game", _("One game")
         HANDS = "hands", _("A fixed number of hands")
+        MINUTES = "minutes", _("A number of minutes")
 
     club = models.ForeignKey(
         "clubs.Club", on_delete=models.CASCADE, related_name="nights", verbose_name=_("club")
@@ -73,7 +76,7 @@ class Night(models.Model):
         _("rounds"), default=3, validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)]
     )
     round_ends = models.CharField(
-        _("a round ends after"), max_length=5, choices=RoundEnds.choices, default=RoundEnds.GAME
+        _("a round ends after"), max_length=7, choices=RoundEnds.choices, default=RoundEnds.GAME
     )
     # Only when a round is a fixed number of hands: the figures of a table are those after this
     # many hands (or at the end of its game, if that comes first).
@@ -106,14 +109,33 @@ class Night(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Set when the organiser finishes the night: the table links then stop scoring.
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, editable=False)
+    # Only when a round is on the clock: the hand in play when this many minutes are up is the
+    # round's last (nights.rounds.start_round gives each table's game that time).
+    round_minutes = models.PositiveSmallIntegerField(
+        _("minutes per round"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUND_MINUTES)],
+    )
+    # When the round last started (its clock starts then).
+    round_started_at = models.DateTimeField(_("round started at"), null=True, blank=True, editable=False)
+    # The organiser called "last hand" in this round, at this time: each of its tables ends after
+    # its next saved hand (nights.rounds.call_last_hand).
+    last_hand_round = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    last_hand_called_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-played_on", "-id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(round_ends="game", hands_per_round__isnull=True)
+                condition=Q(round_ends__in=["game", "minutes"], hands_per_round__isnull=True)
                 | Q(round_ends="hands", hands_per_round__isnull=False),
                 name="night_hands_per_round_only_with_hands",
+            ),
+            models.CheckConstraint(
+                condition=Q(round_ends__in=["game", "hands"], round_minutes__isnull=True)
+                | Q(round_ends="minutes", round_minutes__isnull=False),
+                name="night_round_minutes_only_with_minutes",
             ),
         ]
         verbose_name = _("club night")

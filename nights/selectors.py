@@ -83,21 +83,24 @@ class NightOverview:
     playing: QuerySet[Player]
     open_rounds: list[int]
     next_round: int | None
+    live: LiveRound | None = None
 
 
 def night_overview(night: Night) -> NightOverview:
     started = services.started_rounds(night)
     entries = list(night.players.select_related("player"))
     present = {e.player_id for e in entries if e.until_round is None}
+    rounds = plan_rounds(night)
     return NightOverview(
         started=started,
         drawn=services.is_drawn(night),
-        rounds=plan_rounds(night),
+        rounds=rounds,
         entries=entries,
         present_ids=present,
         playing=Player.objects.filter(pk__in=present).order_by("name", "pk"),
         open_rounds=open_rounds(night, started),
         next_round=next_round(night, started),
+        live=live_round(night, rounds, started),
     )
 
 
@@ -118,3 +121,43 @@ def table_result(game: Game, seats: list[NightSeat]) -> TableResult:
         final_points=[(side_short(side), game.scores.get(side, 0)) for side in sides],
         final_chips=[(side_short(side), game.chip_totals.get(side, 0)) for side in sides],
     )
+
+
+class LiveTable(TypedDict):
+    table: NightTable
+    game: Game
+    hands: int
+    scores: list[tuple[str, int]]  # (side's short name, points) in seat order
+    finished: bool
+
+
+@dataclass(frozen=True)
+class LiveRound:
+    """The round in play as the organiser follows it: each table's hands, scores and whether its
+    game is over; whether the last hand is called, and whether a table still plays."""
+
+    number: int
+    tables: list[LiveTable]
+    last_hand: bool
+
+    @property
+    def playing(self) -> bool:
+        return any(not t["finished"] for t in self.tables)
+
+
+def live_round(night: Night, rounds: list[PlanRound], started: int) -> LiveRound | None:
+    """The round in play (the last started), from the plan already read: no query of its own."""
+    if not started or night.is_finished:
+        return None
+    tables = [
+        LiveTable(
+            table=entry["table"],
+            game=entry["game"],
+            hands=entry["game"].hand_count,
+            scores=[(side_short(side), points) for side, points in entry["game"].score_line()],
+            finished=entry["game"].finished,
+        )
+        for entry in rounds[started - 1]["tables"]
+        if entry["game"] is not None
+    ]
+    return LiveRound(started, tables, last_hand=night.last_hand_round == started)

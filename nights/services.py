@@ -46,6 +46,7 @@ def open_night(
     stake_per_chip: Decimal | None,
     stake_per_win: Decimal | None,
     created_by: User | None,
+    round_minutes: int | None = None,
 ) -> Night:
     """Open a night; the caller's form has checked the settings with the rules engine."""
     if season is not None:
@@ -65,6 +66,7 @@ def open_night(
         stake_per_chip=stake_per_chip,
         stake_per_win=stake_per_win,
         created_by=created_by,
+        round_minutes=round_minutes if round_ends == Night.RoundEnds.MINUTES else None,
     )
 
 

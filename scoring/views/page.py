@@ -24,6 +24,7 @@ from scoring.handover import (
 from scoring.models import Game, HandChange
 from scoring.selectors.board import Scoreboard, scoreboard, settings_of
 from scoring.services.results import players_of
+from scoring.signals import notice_for
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -136,6 +137,7 @@ def board_context(request: HttpRequest, game: Game, board: Scoreboard, *, mode: 
         "edited": edited,
         "deleted": deleted,
         "blank_rows": range(1, 21),  # the printed backup pad's rows
+        "plan_notice": notice_for(game),  # a club night's round: hands or minutes left, what comes next
         **form_urls(game, None),
     }
     if mode == "edit":
