@@ -225,7 +225,7 @@ def snapshot() -> dict[str, Any]:
         ),
         "invites": list(Invite.objects.order_by("pk").values("pk", "player", "token", "accepted_at")),
         "users": list(User.objects.order_by("pk").values("pk", "username", "password")),
-        "nights": list(Night.objects.order_by("pk").values("pk", "seed", "finished_at")),
+        "nights": list(Night.objects.order_by("pk").values("pk", "seed", "finished_at", "last_hand_round")),
         "night_players": list(
             NightPlayer.objects.order_by("pk").values("player", "from_round", "until_round")
         ),
