@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import zoneinfo
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -48,7 +49,7 @@ def tables(night: Night, round_no: int = 1) -> list[NightTable]:
     return list(night.tables.filter(round_no=round_no).select_related("game").order_by("table_no"))
 
 
-def save_hand(game: Game, hand: dict | None = None) -> Game:
+def save_hand(game: Game, hand: dict[str, Any] | None = None) -> Game:
     game.refresh_from_db()
     record_hand(game=game, number=game.hand_count + 1, data=hand or quick_hand())
     game.refresh_from_db()
@@ -196,8 +197,8 @@ def test_a_finished_table_waits_for_the_next_round_then_leads_to_it(people, lang
     rounds.call_last_hand(night=night)
     headers = {"Accept-Language": lang}
     phone.post(f"/g/{table.game.code}/hands", hand_post(1), headers=headers)
-    for page in (f"/nights/t/{table.token}/", f"/g/{table.game.code}/", f"/s/{table.game.share_code}/"):
-        assert waiting in text(phone.get(page, headers=headers, follow=True)), page
+    for url in (f"/nights/t/{table.token}/", f"/g/{table.game.code}/", f"/s/{table.game.share_code}/"):
+        assert waiting in text(phone.get(url, headers=headers, follow=True)), url
     for game in games(night):
         if not Game.objects.get(pk=game.pk).finished:
             save_hand(game)
