@@ -181,7 +181,7 @@ def table_notice(table: NightTable, now: datetime.datetime) -> PlanNotice | None
         seconds = (game.last_hand_from - now).total_seconds()
         minutes = math.ceil(seconds / 60)
         texts = tuple(_minutes_text(n, round_no) for n in range(minutes + 1))
-        return PlanNotice(texts[-1], ends_at=game.last_hand_from, countdown=texts)
+        return PlanNotice(texts[-1], seconds_left=math.ceil(seconds), countdown=texts)
     if game.deals is not None:
         left = game.deals - game.hand_count
         if left <= 1:

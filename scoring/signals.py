@@ -9,7 +9,6 @@ the transaction that wrote them:
 the derived data of other apps is worked out once for all of them, not once per game.
 """
 
-import datetime
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -28,11 +27,12 @@ plan_notice = Signal()
 @dataclass(frozen=True)
 class PlanNotice:
     """What a planned game's page says about its plan, in the reader's language. `countdown`: the
-    texts for 0, 1, 2 … whole minutes left, with `ends_at`, for the page's script to count down
-    (static/js/countdown.js); `link`: where the phone goes next, as (address, label)."""
+    texts for 0, 1, 2 … whole minutes left, with the `seconds_left` when the page is drawn, for the
+    page's script to count down (static/js/countdown.js); `link`: where the phone goes next, as
+    (address, label)."""
 
     text: str
-    ends_at: datetime.datetime | None = None
+    seconds_left: int | None = None
     countdown: tuple[str, ...] = ()
     link: tuple[str, str] | None = None
 
