@@ -193,6 +193,15 @@ def table_notice(table: NightTable, now: datetime.datetime) -> PlanNotice | None
     return None
 
 
+def clock_text(night: Night, round_no: int, now: datetime.datetime) -> str:
+    """The organiser's line of the round in play (`round_no`, the last started) on the clock: the
+    minutes left, or "Last hand" once time is up; "" for a round of another kind."""
+    deadline = round_deadline(night)
+    if deadline is None:
+        return ""
+    return _minutes_text(math.ceil((deadline - now).total_seconds() / 60), round_no)
+
+
 def _after_the_round(table: NightTable) -> PlanNotice | None:
     """A finished table: it waits for the next round, or (once that has started) its phone goes on
     to the same table number of the next round. Where each player sits next is the plan's (the

@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from clubs.models import Player
 from nights import services
 from nights.models import Night, NightPlayer, NightSeat, NightTable
+from nights.rounds import clock_text, round_deadline
 from scoring.labels import side_label, side_short
 from scoring.models import Game
 from scoring.rules.tables import sides_for
@@ -139,13 +141,14 @@ class LiveRound:
     number: int
     tables: list[LiveTable]
     last_hand: bool
+    clock: str = ""  # a round of minutes: the minutes left, or "Last hand of round N"
 
     @property
     def playing(self) -> bool:
         return any(not t["finished"] for t in self.tables)
 
 
-def live_round(night: Night, rounds: list[PlanRound], started: int) -> LiveRound | None:
+def live_round(night: Night, plan: list[PlanRound], started: int) -> LiveRound | None:
     """The round in play (the last started), from the plan already read: no query of its own."""
     if not started or night.is_finished:
         return None
@@ -157,7 +160,15 @@ def live_round(night: Night, rounds: list[PlanRound], started: int) -> LiveRound
             scores=[(side_short(side), points) for side, points in entry["game"].score_line()],
             finished=entry["game"].finished,
         )
-        for entry in rounds[started - 1]["tables"]
+        for entry in plan[started - 1]["tables"]
         if entry["game"] is not None
     ]
-    return LiveRound(started, tables, last_hand=night.last_hand_round == started)
+    now = timezone.now()
+    deadline = round_deadline(night)
+    time_up = deadline is not None and now >= deadline
+    return LiveRound(
+        started,
+        tables,
+        last_hand=night.last_hand_round == started or time_up,
+        clock=clock_text(night, started, now),
+    )

@@ -268,3 +268,13 @@ def test_a_night_of_minutes_is_opened_with_its_minutes(alice_client):
 def alice_client(people) -> Client:
     client: Client = people.client("alice")
     return client
+
+
+def test_the_organiser_sees_the_minutes_left_and_then_the_last_hand(alice_client, time_machine):
+    time_machine.move_to(EVENING, tick=False)
+    night = open_night(Night.RoundEnds.MINUTES, minutes=30)
+    time_machine.move_to(EVENING + datetime.timedelta(minutes=18, seconds=1), tick=False)
+    assert "12 minutes left in round 1" in text(alice_client.get(f"/nights/{night.pk}/tables/live"))
+    time_machine.move_to(EVENING + datetime.timedelta(minutes=30), tick=False)
+    live = text(alice_client.get(f"/nights/{night.pk}/tables/live"))
+    assert "Last hand of round 1" in live and "Table 1 · 0 hands played · N–S 0 · E–W 0 · last hand" in live
