@@ -6,6 +6,7 @@ phone says the hands or minutes left, the last hand, and waits for the next roun
 from __future__ import annotations
 
 import datetime
+import re
 import zoneinfo
 from decimal import Decimal
 from typing import Any
@@ -278,3 +279,19 @@ def test_the_organiser_sees_the_minutes_left_and_then_the_last_hand(alice_client
     time_machine.move_to(EVENING + datetime.timedelta(minutes=30), tick=False)
     live = text(alice_client.get(f"/nights/{night.pk}/tables/live"))
     assert "Last hand of round 1" in live and "Table 1 · 0 hands played · N–S 0 · E–W 0 · last hand" in live
+
+
+def test_a_phone_that_keeps_the_page_open_hears_of_the_last_hand_by_its_poll(people):
+    night = open_night(Night.RoundEnds.HANDS, hands=4)
+    table = tables(night)[0]
+    assert table.game is not None
+    phone = phone_at(table)
+    page = phone.get(f"/g/{table.game.code}/")
+    version = re.search(r'/live\?v=([^"&]+)"', page.content.decode())
+    assert version is not None and "4 hands left in round 1" in text(page)
+    poll = {"HX-Request": "true"}
+    assert phone.get(f"/g/{table.game.code}/live?v={version[1]}", headers=poll).status_code == 204
+    rounds.call_last_hand(night=night)
+    answer = phone.get(f"/g/{table.game.code}/live?v={version[1]}", headers=poll)
+    assert answer.status_code == 200 and 'id="plan-notice" hx-swap-oob="true"' in answer.content.decode()
+    assert "Last hand of round 1" in text(answer)

@@ -7,6 +7,7 @@ import datetime
 from collections.abc import Iterable
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from scoring.models import Game
 
@@ -29,9 +30,11 @@ def last_hand_from(*, games: Iterable[Game], at: datetime.datetime | None) -> No
     last (a round's time is up, or its organiser called "last hand"); None takes the clock away.
     A hand saved before `at` changes nothing."""
     games = list(games)
-    Game.all_objects.filter(pk__in=[game.pk for game in games]).update(last_hand_from=at)
+    # A new version (`updated_at`): the phones' polls of the game draw its page's line again.
+    now = timezone.now()
+    Game.all_objects.filter(pk__in=[game.pk for game in games]).update(last_hand_from=at, updated_at=now)
     for game in games:
-        game.last_hand_from = at
+        game.last_hand_from, game.updated_at = at, now
 
 
 def end_on_the_clock(game: Game, number: int, now: datetime.datetime) -> None:
