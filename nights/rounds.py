@@ -209,11 +209,12 @@ def _after_the_round(table: NightTable) -> PlanNotice | None:
     night, next_no = table.night, table.round_no + 1
     if next_no > night.rounds:
         return None
-    following = (
-        night.tables.filter(round_no=next_no, table_no=table.table_no).only("night", "token", "game").first()
-    )
-    if following is None or following.game_id is None:
+    drawn = list(night.tables.filter(round_no=next_no).only("night", "table_no", "token", "game"))
+    if not any(t.game_id for t in drawn):
         return PlanNotice(_("Waiting for round %(round)d") % {"round": next_no})
+    following = next((t for t in drawn if t.table_no == table.table_no), None)
+    if following is None:  # the next round has fewer tables: the wall plan says where to go
+        return PlanNotice(_("Round %(round)d has started.") % {"round": next_no})
     return PlanNotice(
         _("Round %(round)d has started.") % {"round": next_no},
         link=(
