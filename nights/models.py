@@ -29,6 +29,8 @@ MAX_ROUNDS = 12
 MAX_HANDS_PER_ROUND = 40
 #: The longest group label of a night's player ("Men", "Women", "Couples", "Over 80").
 GROUP_MAX_LENGTH = 20
+#: The longest round on the clock, in minutes.
+MAX_ROUND_MINUTES = 240
 
 
 def new_table_token() -> str:
@@ -46,6 +48,7 @@ class Night(models.Model):
     class RoundEnds(models.TextChoices):
         GAME = "game", _("One game")
         HANDS = "hands", _("A fixed number of hands")
+        MINUTES = "minutes", _("A number of minutes")
 
     class Leftovers(models.TextChoices):
         BYE = "bye", _("Sit out (a bye)")
@@ -93,7 +96,7 @@ class Night(models.Model):
         _("rounds"), default=3, validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)]
     )
     round_ends = models.CharField(
-        _("a round ends after"), max_length=5, choices=RoundEnds.choices, default=RoundEnds.GAME
+        _("a round ends after"), max_length=7, choices=RoundEnds.choices, default=RoundEnds.GAME
     )
     # Only when a round is a fixed number of hands: the figures of a table are those after this
     # many hands (or at the end of its game, if that comes first).
@@ -156,14 +159,33 @@ class Night(models.Model):
     prize_high_meld = models.BooleanField(_("High meld"), default=False)
     prize_table_winners = models.BooleanField(_("Winners of each table"), default=False)
     prize_groups = models.BooleanField(_("Winner of each group"), default=False)
+    # Only when a round is on the clock: the hand in play when this many minutes are up is the
+    # round's last (nights.rounds.start_round gives each table's game that time).
+    round_minutes = models.PositiveSmallIntegerField(
+        _("minutes per round"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUND_MINUTES)],
+    )
+    # When the round last started (its clock starts then).
+    round_started_at = models.DateTimeField(_("round started at"), null=True, blank=True, editable=False)
+    # The organiser called "last hand" in this round, at this time: each of its tables ends after
+    # its next saved hand (nights.rounds.call_last_hand).
+    last_hand_round = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    last_hand_called_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-played_on", "-id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(round_ends="game", hands_per_round__isnull=True)
+                condition=Q(round_ends__in=["game", "minutes"], hands_per_round__isnull=True)
                 | Q(round_ends="hands", hands_per_round__isnull=False),
                 name="night_hands_per_round_only_with_hands",
+            ),
+            models.CheckConstraint(
+                condition=Q(round_ends__in=["game", "hands"], round_minutes__isnull=True)
+                | Q(round_ends="minutes", round_minutes__isnull=False),
+                name="night_round_minutes_only_with_minutes",
             ),
         ]
         verbose_name = _("club night")

@@ -1,6 +1,6 @@
-"""The nights' part of what clubs and tables do: a merged player's check-ins, seats and byes
-(clubs/signals.py); the next round of a night with a movement once a round's tables have ended
-(scoring/signals.py)."""
+"""The nights' part of what clubs and the table do (clubs/signals.py, scoring/signals.py): a merged
+player's check-ins, seats and byes; the next round of a night with a movement once a round's tables
+have ended; what a night's game page says about its round."""
 
 from __future__ import annotations
 
@@ -10,15 +10,17 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.dispatch import receiver
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from clubs.signals import players_merging
-from nights.models import Night, NightBye, NightPlayer, NightSeat
+from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable
+from nights.rounds import table_notice
 from nights.services import plan_moved_round
 from scoring.models import Game
-from scoring.signals import game_changed, games_changed
+from scoring.signals import PlanNotice, game_changed, games_changed, plan_notice
 
 
 @receiver(players_merging, dispatch_uid="nights.merge_entries")
@@ -59,3 +61,13 @@ def _plan_after(games: QuerySet[Game]) -> None:
         # the organiser's next change (or the round's next result) plans it again.
         with contextlib.suppress(ValidationError):
             plan_moved_round(night=night)
+
+
+@receiver(plan_notice, dispatch_uid="nights.table_notice")
+def notice_of_a_table(*, game: Game, **_kwargs: Any) -> PlanNotice | None:
+    """A night's game: what its round says to the table's phone (nights.rounds.table_notice)."""
+    table = NightTable.objects.select_related("night").filter(game_id=game.pk).first()
+    if table is None:
+        return None
+    table.game = game
+    return table_notice(table, timezone.now())

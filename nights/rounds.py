@@ -4,10 +4,13 @@ still playing, finish and reopen the night, and a table's link taken by a phone.
 from __future__ import annotations
 
 import contextlib
+import datetime
+import math
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -27,9 +30,10 @@ from scoring.audit import Actor
 from scoring.devices import end_rights
 from scoring.filing import file_game
 from scoring.handover import take_over_with_link
-from scoring.models import Device, Game
+from scoring.models import Device, Game, Hand
 from scoring.services.games import create_game
-from scoring.services.plans import follow_plan
+from scoring.services.plans import follow_plan, last_hand_from
+from scoring.signals import PlanNotice
 
 #: Who the corrections trail names when a phone takes a table over through its link.
 TABLE_LINK_ACTOR = Actor(user=None, label="table-link")
@@ -94,6 +98,11 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
         table.save(update_fields=["game"])
         games.append(game)
     follow_plan(games=games)  # the rights checks read it on the game: its filing and seats are the plan's
+    night.round_started_at = timezone.now()
+    night.last_hand_round = night.last_hand_called_at = None
+    night.save(update_fields=["round_started_at", "last_hand_round", "last_hand_called_at"])
+    if night.round_ends == Night.RoundEnds.MINUTES:
+        last_hand_from(games=games, at=round_deadline(night))
     return games
 
 
@@ -112,12 +121,132 @@ def waiting_message(round_no: int, playing: list[int]) -> str:
     ) % {"round": round_no, "previous": round_no - 1, "tables": ", ".join(map(str, playing))}
 
 
+def round_deadline(night: Night) -> datetime.datetime | None:
+    """When a round on the clock is up: its start and its minutes. The hand in play then is the
+    round's last (each table finishes the hand it is playing)."""
+    if night.round_ends != Night.RoundEnds.MINUTES or not night.round_minutes or not night.round_started_at:
+        return None
+    return night.round_started_at + datetime.timedelta(minutes=night.round_minutes)
+
+
+def _playing_games(night: Night, round_no: int) -> list[Game]:
+    return list(Game.objects.filter(night_table__night=night, night_table__round_no=round_no, finished=False))
+
+
+@transaction.atomic
+def call_last_hand(*, night: Night) -> int:
+    """The organiser calls the last hand of the round in play: each of its tables ends its game
+    after its next saved hand (the most points win, as after a round's fixed number of hands).
+    Returns the round's number."""
+    night = locked_for_update(night)
+    check_open(night)
+    round_no = started_rounds(night)
+    games = _playing_games(night, round_no) if round_no else []
+    if not games:
+        raise ValidationError({"round": _("No table is playing: there is no round to end.")})
+    now = timezone.now()
+    night.last_hand_round, night.last_hand_called_at = round_no, now
+    night.save(update_fields=["last_hand_round", "last_hand_called_at"])
+    deadline = round_deadline(night)
+    last_hand_from(games=games, at=min(now, deadline) if deadline else now)
+    return round_no
+
+
+@transaction.atomic
+def take_back_last_hand(*, night: Night) -> int:
+    """Undo a last hand called by mistake, as long as no table of the round has saved a hand since
+    (that table's game is over). The round ends again as it was set to. Returns the round's number."""
+    night = locked_for_update(night)
+    round_no, called = night.last_hand_round, night.last_hand_called_at
+    if round_no is None or called is None or round_no != started_rounds(night):
+        raise ValidationError({"round": _("The last hand has not been called in this round.")})
+    games = Game.objects.filter(night_table__night=night, night_table__round_no=round_no)
+    if Hand.objects.filter(game__in=games, created_at__gte=called).exists():
+        message = _("A table has saved a hand since the last hand was called: it cannot be taken back.")
+        raise ValidationError({"round": message})
+    night.last_hand_round = night.last_hand_called_at = None
+    night.save(update_fields=["last_hand_round", "last_hand_called_at"])
+    last_hand_from(games=games.filter(finished=False), at=round_deadline(night))
+    return round_no
+
+
 def round_deals(night: Night) -> int | None:
     """The length of a round's games: a round of N hands is a game of N deals, which ends after
     hand N (docs/rules.md, "A fixed number of deals"); a round of one game plays to the target."""
     if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round:
         return int(night.hands_per_round)
     return None
+
+
+def _last_hand_text(round_no: int) -> str:
+    return _("Last hand of round %(round)d") % {"round": round_no}
+
+
+def _minutes_text(minutes: int, round_no: int) -> str:
+    if minutes <= 0:
+        return _last_hand_text(round_no)
+    return ngettext(
+        "%(count)d minute left in round %(round)d", "%(count)d minutes left in round %(round)d", minutes
+    ) % {"count": minutes, "round": round_no}
+
+
+def table_notice(table: NightTable, now: datetime.datetime) -> PlanNotice | None:
+    """What the phone of a table says about its round: while it plays, the hands or minutes left
+    or "Last hand"; once its game is over, that it waits for the next round, or the way to the
+    next round's table once that has started. None when there is nothing to say."""
+    night, game = table.night, table.game
+    if game is None or night.is_finished:
+        return None
+    round_no = table.round_no
+    if game.finished:
+        return _after_the_round(table)
+    if game.last_hand_from is not None and now >= game.last_hand_from:
+        return PlanNotice(_last_hand_text(round_no))
+    if game.last_hand_from is not None:  # a round on the clock
+        seconds = (game.last_hand_from - now).total_seconds()
+        minutes = math.ceil(seconds / 60)
+        texts = tuple(_minutes_text(n, round_no) for n in range(minutes + 1))
+        return PlanNotice(texts[-1], seconds_left=math.ceil(seconds), countdown=texts)
+    if game.deals is not None:
+        left = game.deals - game.hand_count
+        if left <= 1:
+            return PlanNotice(_last_hand_text(round_no))
+        text = ngettext(
+            "%(count)d hand left in round %(round)d", "%(count)d hands left in round %(round)d", left
+        )
+        return PlanNotice(text % {"count": left, "round": round_no})
+    return None
+
+
+def clock_text(night: Night, round_no: int, now: datetime.datetime) -> str:
+    """The organiser's line of the round in play (`round_no`, the last started) on the clock: the
+    minutes left, or "Last hand" once time is up; "" for a round of another kind."""
+    deadline = round_deadline(night)
+    if deadline is None:
+        return ""
+    return _minutes_text(math.ceil((deadline - now).total_seconds() / 60), round_no)
+
+
+def _after_the_round(table: NightTable) -> PlanNotice | None:
+    """A finished table: it waits for the next round, or (once that has started) its phone goes on
+    to the same table number of the next round. Where each player sits next is the plan's (the
+    wall plan and the table cards show it)."""
+    night, next_no = table.night, table.round_no + 1
+    if next_no > night.rounds:
+        return None
+    drawn = list(night.tables.filter(round_no=next_no).only("night", "table_no", "token", "game"))
+    if not any(t.game_id for t in drawn):
+        return PlanNotice(_("Waiting for round %(round)d") % {"round": next_no})
+    following = next((t for t in drawn if t.table_no == table.table_no), None)
+    if following is None:  # the next round has fewer tables: the wall plan says where to go
+        return PlanNotice(_("Round %(round)d has started.") % {"round": next_no})
+    return PlanNotice(
+        _("Round %(round)d has started.") % {"round": next_no},
+        link=(
+            reverse("nights:table", args=[following.token]),
+            _("Go to table %(table)d of round %(round)d") % {"table": table.table_no, "round": next_no},
+        ),
+    )
 
 
 def round_note(night: Night) -> str:
@@ -128,6 +257,12 @@ def round_note(night: Night) -> str:
             "Club night: this round ends after %(hands)d hands; the standings count those.",
             night.hands_per_round,
         ) % {"hands": night.hands_per_round}
+    if night.round_ends == Night.RoundEnds.MINUTES and night.round_minutes:
+        return ngettext(
+            "Club night: this round lasts %(minutes)d minute; the hand in play then is its last.",
+            "Club night: this round lasts %(minutes)d minutes; the hand in play then is its last.",
+            night.round_minutes,
+        ) % {"minutes": night.round_minutes}
     return ""
 
 

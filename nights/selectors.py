@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from typing import TypedDict, TypeVar
 
 from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from nights import services
 from nights.models import Night, NightPlayer, NightSeat, NightTable
-from nights.rounds import waiting_message
+from nights.rounds import clock_text, round_deadline, waiting_message
 from nights.standings import NightStandings, PlayerLine, TableLine, night_standings, version
 from scoring.labels import seat_letter, side_label, side_short
 from scoring.models import Game
@@ -104,21 +105,24 @@ class NightOverview:
     playing: QuerySet[Player]
     open_rounds: list[int]
     next_round: int | None
+    live: LiveRound | None = None
 
 
 def night_overview(night: Night) -> NightOverview:
     started = services.started_rounds(night)
     entries = night_entries(night)
     present = {e.player_id for e in entries if e.until_round is None}
+    rounds = plan_rounds(night)
     return NightOverview(
         started=started,
         drawn=services.is_drawn(night),
-        rounds=plan_rounds(night),
+        rounds=rounds,
         entries=entries,
         present_ids=present,
         playing=Player.objects.filter(pk__in=present).order_by("name", "pk"),
         open_rounds=open_rounds(night, started),
         next_round=next_round(night, started),
+        live=live_round(night, rounds, started),
     )
 
 
@@ -307,3 +311,52 @@ def board_version(night: Night) -> str:
     """Changes whenever the board may change: a saved hand at any table, a round started, the
     night finished (the standings' version) or the plan drawn again (its fingerprint)."""
     return f"{version(night)}-{services.plan_version(night)}"
+
+
+class LiveTable(TypedDict):
+    table: NightTable
+    game: Game
+    hands: int
+    scores: list[tuple[str, int]]  # (side's short name, points) in seat order
+    finished: bool
+
+
+@dataclass(frozen=True)
+class LiveRound:
+    """The round in play as the organiser follows it: each table's hands, scores and whether its
+    game is over; whether the last hand is called, and whether a table still plays."""
+
+    number: int
+    tables: list[LiveTable]
+    last_hand: bool
+    clock: str = ""  # a round of minutes: the minutes left, or "Last hand of round N"
+
+    @property
+    def playing(self) -> bool:
+        return any(not t["finished"] for t in self.tables)
+
+
+def live_round(night: Night, plan: list[PlanRound], started: int) -> LiveRound | None:
+    """The round in play (the last started), from the plan already read: no query of its own."""
+    if not started or night.is_finished:
+        return None
+    tables = [
+        LiveTable(
+            table=entry["table"],
+            game=entry["game"],
+            hands=entry["game"].hand_count,
+            scores=[(side_short(side), points) for side, points in entry["game"].score_line()],
+            finished=entry["game"].finished,
+        )
+        for entry in plan[started - 1]["tables"]
+        if entry["game"] is not None
+    ]
+    now = timezone.now()
+    deadline = round_deadline(night)
+    time_up = deadline is not None and now >= deadline
+    return LiveRound(
+        started,
+        tables,
+        last_hand=night.last_hand_round == started or time_up,
+        clock=clock_text(night, started, now),
+    )

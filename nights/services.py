@@ -62,6 +62,7 @@ def open_night(
     bye_chips: int | None = None,
     movement: str = Night.Movement.ROTATING,
     prizes: Collection[str] = (),
+    round_minutes: int | None = None,
 ) -> Night:
     """Open a night; the caller's form has checked the settings with the rules engine. `prizes`:
     the names of the prizes ticked on (`nights.models.PRIZES`)."""
@@ -89,6 +90,7 @@ def open_night(
         bye_chips=bye_chips if fixed else None,
         movement=movement,
         **_prize_fields(prizes),
+        round_minutes=round_minutes if round_ends == Night.RoundEnds.MINUTES else None,
     )
 
 

@@ -45,6 +45,7 @@ _SHELL = (
     "js/logout.js",
     "js/announce.js",
     "js/moved.js",
+    "js/countdown.js",
     "django_htmx/htmx-2.min.js",
     "manifest.webmanifest",
     "icons/icon-192.png",

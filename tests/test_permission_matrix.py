@@ -227,7 +227,9 @@ def snapshot() -> dict[str, Any]:
         "invites": list(Invite.objects.order_by("pk").values("pk", "player", "token", "accepted_at")),
         "users": list(User.objects.order_by("pk").values("pk", "username", "password")),
         "nights": list(
-            Night.objects.order_by("pk").values("pk", "seed", "finished_at", "prize_first", "prize_high_meld")
+            Night.objects.order_by("pk").values(
+                "pk", "seed", "finished_at", "prize_first", "prize_high_meld", "last_hand_round"
+            )
         ),
         "night_players": list(
             NightPlayer.objects.order_by("pk").values("player", "from_round", "until_round", "group")
@@ -426,6 +428,7 @@ CLUB_WRITES: dict[str, Write] = {
         lambda w: f"/nights/{w.live.pk}/leave", lambda w: {"leave-player": _player("L1")}, CLUB_MANAGERS
     ),
     "nights:round_start": Write(lambda w: f"/nights/{w.live.pk}/rounds/2/start", lambda w: {}, CLUB_MANAGERS),
+    "nights:last_hand": Write(lambda w: f"/nights/{w.live.pk}/last-hand", lambda w: {}, CLUB_MANAGERS),
     "nights:finish": Write(
         lambda w: f"/nights/{w.live.pk}/finish",
         lambda w: {"finished": "yes", "confirm": "yes"},
@@ -492,6 +495,7 @@ CLUB_READS: dict[str, tuple[Callable[[World], str], frozenset[str]]] = {
     "nights:standings_live": (lambda w: f"/nights/{w.live.pk}/standings/live", CLUB_VIEWERS),
     "nights:board": (lambda w: f"/nights/{w.live.pk}/board/", CLUB_VIEWERS),
     "nights:board_live": (lambda w: f"/nights/{w.live.pk}/board/live", CLUB_VIEWERS),
+    "nights:live_tables": (lambda w: f"/nights/{w.live.pk}/tables/live", CLUB_MANAGERS),
     "ledger:night_remove": (lambda w: f"/ledger/nights/{w.live.pk}/remove", CLUB_MANAGERS),
     "nights:table": (lambda w: f"/nights/t/{_token(w)}/", EVERY_VISITOR),
     "nights:published": (lambda w: f"/nights/results/published-spring/{w.live.pk}/", EVERY_VISITOR),
@@ -537,7 +541,7 @@ READ_ONLY = {
     "league:export_hands", "league:results", "league:import_status",
     "clubs:index", "clubs:roster", "clubs:player",
     "nights:club_nights", "nights:night", "nights:cards", "nights:wall", "nights:standings",
-    "nights:standings_live", "nights:published", "nights:published_live",
+    "nights:standings_live", "nights:published", "nights:published_live", "nights:live_tables",
     "nights:board", "nights:board_live", "nights:published_board", "nights:published_board_live",
     "nights:results", "nights:card", "nights:published_results", "nights:published_card",
     "ledger:night", "ledger:season", "ledger:statement", "ledger:statement_csv",
@@ -606,6 +610,7 @@ def test_a_read_only_url_refuses_a_post(name, world):
         "nights:wall": f"/nights/{world.live.pk}/plan",
         "nights:standings": f"/nights/{world.live.pk}/standings/",
         "nights:standings_live": f"/nights/{world.live.pk}/standings/live",
+        "nights:live_tables": f"/nights/{world.live.pk}/tables/live",
         "nights:published": f"/nights/results/published-spring/{world.live.pk}/",
         "nights:published_live": f"/nights/results/published-spring/{world.live.pk}/live",
         "nights:board": f"/nights/{world.live.pk}/board/",

@@ -19,7 +19,7 @@ from clubs.models import Club, Season
 from clubs.selectors import open_seasons
 from core.fields import PlainDecimalField, WholeNumberField
 from nights.forms.prizes import prizes_field
-from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUNDS, Night
+from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUND_MINUTES, MAX_ROUNDS, Night
 from scoring.engine_messages import engine_message
 from scoring.forms.game import GameRulesForm
 from scoring.rules.errors import RecordError
@@ -132,6 +132,13 @@ class NightForm(GameRulesForm):
         error_messages={"invalid_choice": _("Choose one of the movements listed.")},
     )
     prizes = prizes_field()
+    round_minutes = WholeNumberField(
+        label=_("Minutes per round"),
+        required=False,
+        min_value=1,
+        max_value=MAX_ROUND_MINUTES,
+        help_text=_("Only for a round of minutes: the hand in play when time is up is its last."),
+    )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {}).setdefault("played_on", timezone.localdate())
@@ -163,8 +170,13 @@ class NightForm(GameRulesForm):
         hands_missing = not data.get("hands_per_round") and "hands_per_round" not in self.errors
         if data.get("round_ends") == Night.RoundEnds.HANDS and hands_missing:
             self.add_error("hands_per_round", _("Enter how many hands a round has."))
-        if data.get("round_ends") == Night.RoundEnds.GAME:
+        if data.get("round_ends") != Night.RoundEnds.HANDS:
             data["hands_per_round"] = None
+        minutes_missing = not data.get("round_minutes") and "round_minutes" not in self.errors
+        if data.get("round_ends") == Night.RoundEnds.MINUTES and minutes_missing:
+            self.add_error("round_minutes", _("Enter how many minutes a round lasts."))
+        if data.get("round_ends") != Night.RoundEnds.MINUTES:
+            data["round_minutes"] = None
         chips = variant is not None and deck is not None and chips_in_play(variant, deck)
         if chips and data.get("stake_per_win") is not None:
             self.add_error(

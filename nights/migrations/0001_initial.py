@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
                 ('min_bid', models.PositiveIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(9999)], verbose_name='minimum bid')),
                 ('meld_needs_trick', models.BooleanField(default=False, verbose_name='meld needs a trick')),
                 ('rounds', models.PositiveSmallIntegerField(default=3, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(12)], verbose_name='rounds')),
-                ('round_ends', models.CharField(choices=[('game', 'One game'), ('hands', 'A fixed number of hands')], default='game', max_length=5, verbose_name='a round ends after')),
+                ('round_ends', models.CharField(choices=[('game', 'One game'), ('hands', 'A fixed number of hands'), ('minutes', 'A number of minutes')], default='game', max_length=7, verbose_name='a round ends after')),
                 ('hands_per_round', models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(40)], verbose_name='hands per round')),
                 ('stake_per_chip', models.DecimalField(blank=True, decimal_places=2, max_digits=8, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='stake per chip')),
                 ('stake_per_win', models.DecimalField(blank=True, decimal_places=2, max_digits=8, null=True, validators=[django.core.validators.MinValueValidator(0)], verbose_name='stake per game won')),
@@ -38,6 +38,10 @@ class Migration(migrations.Migration):
                 ('finished_at', models.DateTimeField(blank=True, editable=False, null=True, verbose_name='finished at')),
                 ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='nights', to='clubs.club', verbose_name='club')),
                 ('created_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
+                ('round_minutes', models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(240)], verbose_name='minutes per round')),
+                ('round_started_at', models.DateTimeField(blank=True, editable=False, null=True, verbose_name='round started at')),
+                ('last_hand_round', models.PositiveSmallIntegerField(blank=True, editable=False, null=True)),
+                ('last_hand_called_at', models.DateTimeField(blank=True, editable=False, null=True)),
                 ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='nights', to='clubs.season', verbose_name='season')),
                 ('leftovers', models.CharField(choices=[('bye', 'Sit out (a bye)'), ('table', 'Play at a standard table')], default='bye', max_length=5, verbose_name='players left over')),
                 ('bye_compensation', models.CharField(choices=[('none', 'Nothing'), ('average', 'The average of the round'), ('fixed', 'A fixed score')], default='none', max_length=7, verbose_name='a bye earns')),
@@ -121,7 +125,11 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='night',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('hands_per_round__isnull', True), ('round_ends', 'game')), models.Q(('hands_per_round__isnull', False), ('round_ends', 'hands')), _connector='OR'), name='night_hands_per_round_only_with_hands'),
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('hands_per_round__isnull', True), ('round_ends__in', ['game', 'minutes'])), models.Q(('hands_per_round__isnull', False), ('round_ends', 'hands')), _connector='OR'), name='night_hands_per_round_only_with_hands'),
+        ),
+        migrations.AddConstraint(
+            model_name='night',
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('round_ends__in', ['game', 'hands']), ('round_minutes__isnull', True)), models.Q(('round_ends', 'minutes'), ('round_minutes__isnull', False)), _connector='OR'), name='night_round_minutes_only_with_minutes'),
         ),
         migrations.AddConstraint(
             model_name='nightbye',

@@ -21,6 +21,7 @@ from scoring.permissions import night_is_over
 from scoring.services.games import create_game
 from scoring.services.plans import follow_plan
 from tests.access_helpers import CLUB
+from tests.helpers import text
 
 pytestmark = pytest.mark.django_db
 
@@ -92,9 +93,11 @@ def test_the_tables_phone_scores_until_the_night_is_finished_and_the_game_page_c
     with CaptureQueriesContext(connection) as queries:
         page = phone.get(f"/g/{code}/")
     assert page.status_code == 200 and b'id="bidder"' in page.content
-    # The game, the phone's right, the seats, the corrections and the hands: none asks the nights
-    # (before the game carried its plan, two more did).
-    assert len(queries.captured_queries) == 5, [q["sql"][:60] for q in queries.captured_queries]
+    # The game, the phone's right, the seats, the corrections and the hands (before the game
+    # carried its plan, two more asked the nights); and one for the round's line ("2 hands left in
+    # round 1"), asked only of a game whose length the round sets.
+    assert len(queries.captured_queries) == 6, [q["sql"][:60] for q in queries.captured_queries]
+    assert "3 hands left in round 1" in text(page)
     assert phone.get(f"/g/{code}/settings/").status_code == 200
     rounds.finish_night(night=night)
     page = phone.get(f"/g/{code}/")

@@ -81,6 +81,7 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
         "present_ids": overview.present_ids,
         "roster": roster(night.club) if not overview.started else [],
         "next_round": overview.next_round,
+        "live": overview.live,
         "newcomer_form": forms.get("newcomer_form") or NewcomerForm(club=night.club),
         "swap_form": forms.get("swap_form")
         or SwapForm(
@@ -278,6 +279,35 @@ def round_start(request: HttpRequest, night_id: int, round_no: int) -> HttpRespo
         % {"round": round_no},
     )
     return _back(night, f"round-{round_no}")
+
+
+@require_safe
+@manage_night
+def live_tables(request: HttpRequest, night_id: int) -> HttpResponse:
+    """The round in play, table by table (the night page's htmx poll; the fragment stops polling
+    once no table plays)."""
+    night = _night(night_id)
+    context = {"night": night, "live": selectors.night_overview(night).live}
+    return render(request, "nights/night.html#live-tables", context)
+
+
+@require_POST
+@manage_night
+def last_hand(request: HttpRequest, night_id: int) -> HttpResponse:
+    """Call the last hand of the round in play, or (take_back=yes) take it back."""
+    night = _night(night_id)
+    try:
+        if request.POST.get("take_back") == "yes":
+            round_no = rounds.take_back_last_hand(night=night)
+            text = _("The last hand of round %(round)d is taken back: the round goes on.")
+        else:
+            round_no = rounds.call_last_hand(night=night)
+            text = _("Last hand of round %(round)d: each table's game ends after its next hand.")
+    except ValidationError as error:
+        _refusal(request, error)
+        return _back(night, "live-tables")
+    messages.success(request, text % {"round": round_no})
+    return _back(night, "live-tables")
 
 
 @require_POST

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
@@ -64,6 +65,7 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
     night, game = nt.night, nt.game
     seats = services.ordered_seats(nt)
     context = {"night": night, "table": nt, "seats": seats, "game": game}
+    context["plan_notice"] = rounds.table_notice(nt, timezone.now())
     if game is not None and game.finished:  # the round is over: its result, and nothing to score
         context["result"] = selectors.table_result(game, seats)
         context["next_seats"] = selectors.next_seats(nt, seats)

@@ -66,6 +66,7 @@ class Migration(migrations.Migration):
                 ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='games', to='clubs.club', verbose_name='club')),
                 ('created_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
                 ('hidden', models.BooleanField(default=False, editable=False)),
+                ('last_hand_from', models.DateTimeField(blank=True, editable=False, null=True)),
                 ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='games', to='clubs.season', verbose_name='season')),
                 ('confirm_hands', models.BooleanField(default=False, verbose_name='the opponents confirm each hand')),
                 ('sign_at_end', models.BooleanField(default=False, verbose_name='sign the game at the end')),

@@ -152,6 +152,10 @@ class Game(models.Model):
     # and shows or deletes it; the league keeps which import it belongs to). No page, list,
     # standing, export or count sees it (`VisibleGameManager`).
     hidden = models.BooleanField(default=False, editable=False)
+    # A planned game's clock (scoring/services/plans.py): the first hand saved at or after this
+    # time is the game's last; its number of deals becomes that hand's, so it ends as a game of
+    # a fixed number of deals does (docs/rules.md, "A fixed number of deals"). None: no clock.
+    last_hand_from = models.DateTimeField(null=True, blank=True, editable=False)
 
     # How the game is made final (its club's rule when the game was made, scoring/services/confirm.py):
     # the side that did not bid confirms each saved hand; both sides sign the finished game, which

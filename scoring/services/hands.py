@@ -16,6 +16,7 @@ from scoring.models import Game, GameSeat, Hand, HandChange
 from scoring.rules.engine import GameResult
 from scoring.rules.tables import SEAT_ORDER
 from scoring.services.confirm import count_unconfirmed
+from scoring.services.plans import end_on_the_clock
 from scoring.services.results import SETTINGS_FIELDS, SUMMARY_FIELDS, Stored, score, store_result
 
 
@@ -66,8 +67,10 @@ def _lock_seats(game: Game) -> list[GameSeat]:
     seat_rows = sorted(locked, key=lambda row: SEAT_ORDER.index(row.seat))
     if not seat_rows:
         raise Game.DoesNotExist(f"game {game.code} does not exist")
-    fresh = Game.all_objects.filter(pk=game.pk).values_list(*SETTINGS_FIELDS).get()
-    for name, value in zip(SETTINGS_FIELDS, fresh, strict=True):
+    # The planner's clock too (scoring/services/plans.py): an organiser may call the last hand meanwhile.
+    fields = (*SETTINGS_FIELDS, "last_hand_from")
+    fresh = Game.all_objects.filter(pk=game.pk).values_list(*fields).get()
+    for name, value in zip(fields, fresh, strict=True):
         setattr(game, name, value)
     return seat_rows
 
@@ -108,6 +111,8 @@ def record_hand(
                     return repeat
             if number != len(rows) + 1:
                 raise HandConflict(number)
+            if game.last_hand_from is not None:
+                end_on_the_clock(game, number, timezone.now())
             hand_data = [row[1] for row in rows]
             hand_data.append(dict(data))
             result = score(game, hand_data)

@@ -221,6 +221,8 @@ def _live_html(request: HtmxHttpRequest, game: Game, *, mode: str) -> str:
     context = board_context(request, game, scoreboard(game), mode=mode)
     html: str = render_to_string("scoring/game.html#scoreboard", context, request)
     html += render_to_string("scoring/game.html#history", {**context, "oob": True}, request)
+    if game.planned:  # the planner's line (a club night's round) may have changed with the version
+        html += render_to_string("scoring/_plan_notice.html", {**context, "oob": True}, request)
     if mode != "edit" or game.finished:
         html += render_to_string("scoring/game.html#game-end", {**context, "oob": True}, request)
     if mode == "edit" and game.finished:

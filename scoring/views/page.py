@@ -30,6 +30,7 @@ from scoring.selectors.board import Scoreboard, scoreboard, settings_of
 from scoring.selectors.confirm import awaiting, confirming_sides
 from scoring.selectors.preview import describe
 from scoring.services.results import players_of
+from scoring.signals import notice_for
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -142,6 +143,7 @@ def board_context(request: HttpRequest, game: Game, board: Scoreboard, *, mode: 
         "edited": edited,
         "deleted": deleted,
         "blank_rows": range(1, 21),  # the printed backup pad's rows
+        "plan_notice": notice_for(game),  # a club night's round: hands or minutes left, what comes next
         **form_urls(game, None),
     }
     context.update(_final_context(request, game, board, mode=mode))
