@@ -345,7 +345,9 @@ def test_while_a_lost_answer_is_retried_the_page_says_one_thing(live_server, pag
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator(".save-state")).to_contain_text("Hand 1")
     # Two of the board's polls answered after hand 1 was stored (one may have been on its way).
-    expect(page.locator("html")).to_have_attribute("data-board-polls", re.compile(r"^([2-9]|\d\d+)$"), timeout=15_000)
+    expect(page.locator("html")).to_have_attribute(
+        "data-board-polls", re.compile(r"^([2-9]|\d\d+)$"), timeout=15_000
+    )
     expect(page.locator(".save-state")).to_be_visible()
     expect(page.locator(".deal-line")).to_have_text("Hand 1: North (Anna) deals")
     expect(page.get_by_test_id("total-NS")).to_have_text("0")
