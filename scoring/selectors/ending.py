@@ -30,8 +30,8 @@ def end_reason(result: GameResult) -> list[SafeString]:
     else:
         lines = _target_reason(result, reached, number)
     if result.settings.chips_in_play and result.winner is not None:
-        chips = mark_safe(
-            " · ".join(_nobreak(f"{side_short(side)} {result.chips[side]}") for side in result.settings.sides)
+        chips = _listed(
+            _nobreak(f"{side_short(side)} {result.chips[side]}") for side in result.settings.sides
         )
         if result.winner == "draw":
             lines.append(_html(_("In Check Pinochle the chips decide: %(chips)s, a draw."), {"chips": chips}))
@@ -43,9 +43,7 @@ def end_reason(result: GameResult) -> list[SafeString]:
 
 def _deals_reason(result: GameResult, number: int) -> list[SafeString]:
     """The game of a fixed number of deals ended after its last deal, short of the target."""
-    scores = mark_safe(
-        " · ".join(_nobreak(f"{side_short(side)} {result.scores[side]}") for side in result.settings.sides)
-    )
+    scores = _listed(_nobreak(f"{side_short(side)} {result.scores[side]}") for side in result.settings.sides)
     params: dict[str, Any] = {"number": number, "scores": scores}
     if result.reached is None:
         message = ngettext(
@@ -75,9 +73,7 @@ def _deals_reason(result: GameResult, number: int) -> list[SafeString]:
 
 def _spread_reason(result: GameResult, reached: str, number: int) -> SafeString:
     """The game ended when a side led every other side by the game's spread (a house rule)."""
-    scores = mark_safe(
-        " · ".join(_nobreak(f"{side_short(side)} {result.scores[side]}") for side in result.settings.sides)
-    )
+    scores = _listed(_nobreak(f"{side_short(side)} {result.scores[side]}") for side in result.settings.sides)
     params = {"side": _nobreak(side_short(reached)), "spread": result.settings.spread, "number": number}
     if len(reached) == 1:  # one player on their own
         message = _("%(side)s leads by %(spread)s or more after hand %(number)s: wins on points, %(scores)s.")
@@ -113,6 +109,12 @@ def _target_reason(result: GameResult, reached: str, number: int) -> list[SafeSt
 
 def _nobreak(text: str) -> SafeString:
     return format_html('<span class="nobreak">{}</span>', text)
+
+
+def _listed(parts: Any) -> SafeString:
+    """The sides' figures joined by dots and kept together (css/app.css .phrase): the line breaks
+    before the list rather than inside it, so no line starts or ends with a dot."""
+    return format_html('<span class="phrase">{}</span>', mark_safe(" · ".join(parts)))
 
 
 def _html(message: str, params: Mapping[str, Any]) -> SafeString:

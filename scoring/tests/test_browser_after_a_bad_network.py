@@ -313,3 +313,56 @@ def test_the_range_message_speaks_the_pages_language(live_server, page: Page):
     page.wait_for_load_state("load")
     form.locator("input[name=tricks_NS]").fill("30")
     expect(form.locator(".range-error")).to_contain_text("ange ett heltal från 0 till 25.")
+
+
+# A route does not see a request from a page the service worker controls; this test needs no worker.
+@pytest.mark.browser_context_args(service_workers="block")
+def test_while_a_lost_answer_is_retried_the_page_says_one_thing(live_server, page: Page):
+    """Hand 1 is saved but its answer lost; the retry's answer is slow. Meanwhile the scoreboard's
+    poll (every phone's) already counts hand 1: shown, the board would say "Hand 2: East deals" above
+    a form that says "Hand 1 not confirmed" and "Save hand 1". The page keeps to one state: not yet
+    confirmed, then saved, board and form together."""
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    posts: list[Route] = []
+    held: list[Route] = []
+
+    def lose_then_hold(route: Route) -> None:
+        posts.append(route)
+        if len(posts) == 1:
+            route.fetch()  # the server saves the hand...
+            route.abort()  # ...and its answer never reaches the phone
+        else:
+            held.append(route)  # the retry: its answer comes once the test lets it
+
+    page.route("**/hands", lose_then_hold)
+    page.evaluate(
+        """() => { let polls = 0;
+        document.addEventListener("htmx:afterRequest", (event) => {
+          if (event.detail.elt.id === "scoreboard" && event.detail.successful) {
+            polls += 1; document.documentElement.dataset.boardPolls = String(polls); } }); }"""
+    )
+    _hand(page, bid=24)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator(".save-state")).to_contain_text("Hand 1")
+    # Two of the board's polls answered after hand 1 was stored (one may have been on its way).
+    expect(page.locator("html")).to_have_attribute(
+        "data-board-polls", re.compile(r"^([2-9]|\d\d+)$"), timeout=15_000
+    )
+    expect(page.locator(".save-state")).to_be_visible()
+    expect(page.locator(".deal-line")).to_have_text("Hand 1: North (Anna) deals")
+    expect(page.get_by_test_id("total-NS")).to_have_text("0")
+    expect(page.get_by_role("button", name="Save hand 1")).to_be_visible()
+    # The board that counts hand 1 had the hand sent again at once: the retry is on its way.
+    expect(page.locator(".save-state")).to_have_text("Sending hand 1…")
+    for _ in range(100):  # the route's handler runs as the test talks to the page
+        if held:
+            break
+        page.evaluate("() => 1")
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.get_by_role("status").filter(has_text="Hand 1 saved.")).to_be_visible()
+    expect(page.locator(".save-state")).to_have_count(0)
+    expect(page.locator(".pending-badge")).to_be_hidden()
+    expect(page.locator(".deal-line")).to_have_text("Hand 2: East (Bo) deals")
+    expect(page.get_by_role("button", name="Save hand 2")).to_be_visible()
+    assert len(posts) == 2

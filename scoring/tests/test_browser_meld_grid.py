@@ -33,6 +33,11 @@ def sums(page: Page) -> list[str]:
     return entry(page).locator("table.meld-grid tr.seat-sums td .seat-sum").all_inner_texts()
 
 
+def one_less(form: Locator, item: str, seat: str) -> Locator:
+    """The − under `item`'s count in `seat`'s column: takes one back."""
+    return form.get_by_role("button", name=f"One less: {item}, {seat}", exact=True)
+
+
 def side_row(page: Page, number: int, side: str) -> Locator:
     """A side's line of hand `number`'s details in the history: meld, tricks, points (chips), total."""
     open_hand(page, number)
@@ -53,17 +58,26 @@ def test_a_four_seat_check_hand_goes_in_with_a_tap_per_item(page, live_server):
     # Every seat at once: nothing to open, and each column adds up as it is tapped.
     expect(form.locator("details.seat-melds")).to_have_count(0)
     assert sums(page) == ["17 · 2", "10 · 2", "4 · 0", "2 · 0"]
-    # A second tap on an item a seat can show once takes it back; Clear empties a seat.
+    # A second tap on an item a seat can show once keeps it (a double tap, or a tap to make sure);
+    # only its − takes it back; Clear empties a seat.
     meld_count(form, KINGS, CECILIA).click()
     expect(meld_count(form, KINGS, CECILIA)).to_have_accessible_name(f"{KINGS}, {CECILIA}: 1")
     meld_count(form, KINGS, CECILIA).click()
+    expect(meld_count(form, KINGS, CECILIA)).to_have_accessible_name(f"{KINGS}, {CECILIA}: 1")
+    one_less(form, KINGS, CECILIA).click()
     expect(meld_count(form, KINGS, CECILIA)).to_have_accessible_name(f"{KINGS}, {CECILIA}: 0")
+    expect(one_less(form, KINGS, CECILIA)).to_be_hidden()  # nothing left to take back
     meld_count(form, MARRIAGE, DAVID).click()
     expect(meld_count(form, MARRIAGE, DAVID)).to_have_accessible_name(f"{MARRIAGE}, {DAVID}: 2")
-    # A count goes round through what one seat can hold with a single deck: two trump marriages
-    # (two kings and two queens of trump), so a tap too many is undone by two more, not eleven.
-    for shown in (1, 2, 0):
+    # A count goes up to what one seat can hold with a single deck: two trump marriages (two kings
+    # and two queens of trump); a tap more keeps two, and each − takes one back.
+    for shown in (1, 2, 2):
         meld_count(form, TRUMP_MARRIAGE, DAVID).click()
+        expect(meld_count(form, TRUMP_MARRIAGE, DAVID)).to_have_accessible_name(
+            f"{TRUMP_MARRIAGE}, {DAVID}: {shown}"
+        )
+    for shown in (1, 0):
+        one_less(form, TRUMP_MARRIAGE, DAVID).click()
         expect(meld_count(form, TRUMP_MARRIAGE, DAVID)).to_have_accessible_name(
             f"{TRUMP_MARRIAGE}, {DAVID}: {shown}"
         )

@@ -261,3 +261,50 @@ def test_screenshots_for_the_user_guide(live_server: Any, browser: Any, browser_
     page.get_by_role("contentinfo").scroll_into_view_if_needed()
     page.screenshot(path=str(DOCS_SHOTS / "display-switches-en-360.png"))
     context.close()
+
+
+def test_screenshots_of_the_end_and_of_large_text_entry(
+    live_server: Any, browser: Any, browser_context_args: Any
+) -> None:
+    """For docs/screenshots/: the end of a Check Pinochle game (end-360.png) and the entry page with
+    Large text, at the meld grid (entry-large-360.png). At 360 x 740, one CSS pixel a pixel."""
+    from tests.browser import fill_hand, start_game
+
+    DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(**{**browser_context_args, "device_scale_factor": 1})
+    page = context.new_page()
+    page.set_viewport_size({"width": 360, "height": 740})
+    names = {"North": "Anna", "East": "Bo", "South": "Cecilia", "West": "David"}
+    start_game(
+        page, live_server.url, seats="4 (two partnerships)", names=names, variant="Check Pinochle", target=30
+    )
+    page.set_viewport_size({"width": 360, "height": 740})
+    fill_hand(
+        page,
+        bidder="North (Anna)",
+        bid=27,
+        trump="Hearts",
+        melds={"North (Anna)": {"Run (A 10 K Q J of trump)": 1, "Marriage (K Q, other suit)": 1}},
+        tricks={"N–S (Anna & Cecilia)": 20},
+    )
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    page.locator("#game-over").scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(DOCS_SHOTS / "end-360.png"))
+    expect(page.get_by_role("link", name="New game").last).to_be_visible()
+
+    game = check_game_with_every_ending()
+    sign_in_browser(page, live_server.url, table_user())
+    page.goto(f"{live_server.url}/g/{game.code}/")
+    page.get_by_role("contentinfo").get_by_role("button", name="Large text").click()
+    page.wait_for_url(f"{live_server.url}/g/{game.code}/")
+    form = page.locator("#hand-form")
+    form.get_by_role("group", name="Bidder").get_by_text("South (Cecilia)", exact=True).click()
+    form.get_by_role("button", name="Run (A 10 K Q J of trump), South (Cecilia): 0").click()
+    form.get_by_role("button", name="Kings around, East (Bo): 0").click()
+    page.locator("table.meld-grid").first.evaluate(
+        "el => window.scrollTo(0, el.getBoundingClientRect().top + scrollY - 90)"
+    )
+    page.screenshot(path=str(DOCS_SHOTS / "entry-large-360.png"))
+    context.close()

@@ -47,7 +47,8 @@
     });
   }
 
-  // A count's button shows the count (blank for none) and says it to a screen reader.
+  // A count's button shows the count (blank for none) and says it to a screen reader; the − under
+  // it (shown while there is something to take back) takes one back.
   function showTally(input) {
     const button = input.parentElement.querySelector("button.tally");
     if (!button) return;
@@ -55,6 +56,8 @@
     button.textContent = n ? String(n) : "";
     button.classList.toggle("counted", n > 0);
     button.setAttribute("aria-label", button.dataset.label + ": " + n);
+    const less = input.parentElement.querySelector("button.less");
+    if (less) less.hidden = !(n > 0 && input.closest("table.tallies"));
   }
 
   function countChanged(input) {
@@ -222,8 +225,9 @@
   }
 
   function init(root) {
-    // The meld grid's counts become buttons: a tap counts one more, and a seat's Clear takes its
-    // counts back; without this script they are number fields to type in.
+    // The meld grid's counts become buttons: a tap counts one more (up to the most a seat can hold:
+    // a tap more, a double tap or a "make sure" tap, keeps it), a − takes one back, and a seat's Clear
+    // takes all its counts back; without this script they are number fields to type in.
     root.querySelectorAll("table.meld-grid").forEach(function (table) {
       table.classList.add("tallies");
       table.querySelectorAll("button.tally[hidden], button.clear-seat[hidden]").forEach(function (el) { el.hidden = false; });
@@ -245,7 +249,14 @@
       const input = document.getElementById(tally.dataset.count);
       const max = input.max ? Number(input.max) : Infinity;
       const n = parseInt(input.value, 10) || 0;
-      setCount(input, n >= max ? 0 : n + 1); // after the most a seat can show, back to none
+      if (n < max) setCount(input, n + 1); // at the most a seat can show it stays: only − takes one back
+      return;
+    }
+    const less = event.target.closest && event.target.closest("button.less");
+    if (less) {
+      const counted = document.getElementById(less.dataset.count);
+      const left = (parseInt(counted.value, 10) || 0) - 1;
+      setCount(counted, left > 0 ? String(left) : "");
       return;
     }
     const clear = event.target.closest && event.target.closest("button.clear-seat");

@@ -224,6 +224,26 @@
     });
   }
 
+  // While this form's hand is in doubt (an answer to it was lost, and it is being sent again) the
+  // scoreboard's poll does not change the page: a board that already counts the hand above a form
+  // that says "not confirmed" would say two things at once. The answer to the retry brings the whole
+  // game, board included. A board that already counts the hand tells the network works: the hand is
+  // sent again at once. (A first send's answer is not waited for: the poll may show the game's end.)
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    const form = entryForm();
+    if (!target || target.id !== "scoreboard" || !form) return;
+    const mine = outbox().find(function (x) {
+      return x.game === form.dataset.game && x.number === numberOf(form) && x.tries > 0 &&
+        x.state !== "moved" && x.state !== "refused";
+    });
+    if (!mine) return;
+    event.detail.shouldSwap = false;
+    const board = new DOMParser().parseFromString(event.detail.serverResponse || "", "text/html").getElementById("scoreboard");
+    const next = board ? Number(board.dataset.next) : NaN;
+    if (!inflight[mine.id] && (!next || next > Number(mine.number))) send(mine.id);
+  }, true);
+
   // --- what the phone shows: online or offline, hands waiting, this hand's state ------------
 
   function showState() {
