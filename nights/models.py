@@ -106,6 +106,14 @@ class Night(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Set when the organiser finishes the night: the table links then stop scoring.
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, editable=False)
+    # The house rules of docs/rules.md for every game of the night, as on scoring.Game (off by
+    # default). `deals` is the length of a round of one game; a round of N hands plays N deals.
+    deals = models.PositiveIntegerField(_("deals"), null=True, blank=True)
+    bid_steps = models.CharField(
+        _("bid steps"), max_length=16, choices=Game.BidSteps.choices, default=Game.BidSteps.STANDARD
+    )
+    meld_counts_from = models.PositiveIntegerField(_("meld counts from"), null=True, blank=True)
+    spread = models.PositiveIntegerField(_("winning spread"), null=True, blank=True)
 
     class Meta:
         ordering = ["-played_on", "-id"]

@@ -69,6 +69,9 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
             meld_needs_trick=night.meld_needs_trick,
             players={seat.seat: seat.player.name for seat in seats},
             deals=round_deals(night),
+            bid_steps=night.bid_steps,
+            meld_counts_from=night.meld_counts_from,
+            spread=night.spread,
         )
         file_game(
             game=game,
@@ -89,10 +92,11 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
 
 def round_deals(night: Night) -> int | None:
     """The length of a round's games: a round of N hands is a game of N deals, which ends after
-    hand N (docs/rules.md, "A fixed number of deals"); a round of one game plays to the target."""
+    hand N (docs/rules.md, "A fixed number of deals"); a round of one game plays the night's
+    deals, if it has that house rule, else to the target."""
     if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round:
         return int(night.hands_per_round)
-    return None
+    return night.deals
 
 
 def round_note(night: Night) -> str:

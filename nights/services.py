@@ -46,8 +46,14 @@ def open_night(
     stake_per_chip: Decimal | None,
     stake_per_win: Decimal | None,
     created_by: User | None,
+    deals: int | None = None,
+    bid_steps: str = "standard",
+    meld_counts_from: int | None = None,
+    spread: int | None = None,
 ) -> Night:
-    """Open a night; the caller's form has checked the settings with the rules engine."""
+    """Open a night; the caller's form has checked the settings with the rules engine. The house
+    rules (docs/rules.md) are those of every game the night starts; `deals` only for rounds of
+    one game."""
     if season is not None:
         _check_season(club=club, season=season, played_on=played_on)
     return Night.objects.create(
@@ -65,6 +71,10 @@ def open_night(
         stake_per_chip=stake_per_chip,
         stake_per_win=stake_per_win,
         created_by=created_by,
+        deals=deals if round_ends == Night.RoundEnds.GAME else None,
+        bid_steps=bid_steps,
+        meld_counts_from=meld_counts_from,
+        spread=spread,
     )
 
 

@@ -39,6 +39,10 @@ class Migration(migrations.Migration):
                 ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='nights', to='clubs.club', verbose_name='club')),
                 ('created_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
                 ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='nights', to='clubs.season', verbose_name='season')),
+                ('deals', models.PositiveIntegerField(blank=True, null=True, verbose_name='deals')),
+                ('bid_steps', models.CharField(choices=[('standard', "The rule book's steps"), ('tens_above_100', 'Tens above 100')], default='standard', max_length=16, verbose_name='bid steps')),
+                ('meld_counts_from', models.PositiveIntegerField(blank=True, null=True, verbose_name='meld counts from')),
+                ('spread', models.PositiveIntegerField(blank=True, null=True, verbose_name='winning spread')),
             ],
             options={
                 'verbose_name': 'club night',
