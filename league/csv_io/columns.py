@@ -24,6 +24,7 @@ CHIP_SIDES = ("NS", "EW")
 GAME_SETTING_COLUMNS = [
     "game_id", "date", "club", "season", "place", "note",
     "variant", "deck", "seats", "target", "min_bid", "first_dealer", "meld_needs_trick", "deals",
+    "bid_steps", "meld_counts_from", "spread",
     *(f"player_{seat}" for seat in SEATS),
 ]  # fmt: skip
 GAMES_COLUMNS = [
@@ -64,6 +65,9 @@ _COLUMN_WORDS = {
     "first_dealer": pgettext_lazy("CSV column", "First dealer"),
     "meld_needs_trick": pgettext_lazy("CSV column", "Meld needs a trick"),
     "deals": pgettext_lazy("CSV column", "Game length (deals)"),
+    "bid_steps": pgettext_lazy("CSV column", "Bid steps"),
+    "meld_counts_from": pgettext_lazy("CSV column", "Meld counts from"),
+    "spread": pgettext_lazy("CSV column", "Winning spread"),
     "hands": pgettext_lazy("CSV column", "Hands"),
     "finished": pgettext_lazy("CSV column", "Finished"),
     "winner": pgettext_lazy("CSV column", "Winner"),

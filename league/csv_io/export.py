@@ -20,8 +20,8 @@ from scoring.rules.tables import chips_in_play
 
 _GAME_FIELDS = (
     "id", "code", "played_on", "club__name", "season__name", "place", "note", "variant", "deck", "seats",
-    "target", "min_bid", "first_dealer", "meld_needs_trick", "deals", "hand_count", "finished", "scores",
-    "chip_totals", "winner",
+    "target", "min_bid", "first_dealer", "meld_needs_trick", "deals", "bid_steps", "meld_counts_from",
+    "spread", "hand_count", "finished", "scores", "chip_totals", "winner",
 )  # fmt: skip
 
 
@@ -34,6 +34,7 @@ def _raw_settings_cells(game: dict[str, Any], names: dict[str, str]) -> list[obj
         game["code"], game["played_on"].isoformat() if game["played_on"] else "", game["club__name"] or "",
         game["season__name"] or "", game["place"], game["note"], game["variant"], game["deck"], game["seats"],
         game["target"], game["min_bid"], game["first_dealer"], game["meld_needs_trick"], game["deals"],
+        game["bid_steps"], game["meld_counts_from"], game["spread"],
         *(names.get(seat, "") for seat in SEATS),
     ]  # fmt: skip
 

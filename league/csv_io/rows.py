@@ -73,7 +73,14 @@ def _settings_of(row: dict[str, str]) -> dict[str, Any]:
         "target": _int(row, "target"),
         "min_bid": _int(row, "min_bid"),
         "first_dealer": row.get("first_dealer", "").strip() or None,
-        "options": {"meld_needs_trick": _flag(row, "meld_needs_trick"), "deals": _int(row, "deals")},
+        # Each house rule is off when its column is missing or its cell empty (docs/csv.md).
+        "options": {
+            "meld_needs_trick": _flag(row, "meld_needs_trick"),
+            "deals": _int(row, "deals"),
+            "bid_steps": row.get("bid_steps", "").strip() or None,
+            "meld_counts_from": _int(row, "meld_counts_from"),
+            "spread": _int(row, "spread"),
+        },
     }
 
 
