@@ -114,6 +114,7 @@ class Night(models.Model):
     )
     meld_counts_from = models.PositiveIntegerField(_("meld counts from"), null=True, blank=True)
     spread = models.PositiveIntegerField(_("winning spread"), null=True, blank=True)
+    scale = models.PositiveSmallIntegerField(_("points shown"), choices=[(1, "×1"), (10, "×10")], default=1)
 
     class Meta:
         ordering = ["-played_on", "-id"]

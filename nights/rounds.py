@@ -72,6 +72,7 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
             bid_steps=night.bid_steps,
             meld_counts_from=night.meld_counts_from,
             spread=night.spread,
+            scale=night.scale,
         )
         file_game(
             game=game,

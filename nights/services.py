@@ -50,6 +50,7 @@ def open_night(
     bid_steps: str = "standard",
     meld_counts_from: int | None = None,
     spread: int | None = None,
+    scale: int = 1,
 ) -> Night:
     """Open a night; the caller's form has checked the settings with the rules engine. The house
     rules (docs/rules.md) are those of every game the night starts; `deals` only for rounds of
@@ -75,6 +76,7 @@ def open_night(
         bid_steps=bid_steps,
         meld_counts_from=meld_counts_from,
         spread=spread,
+        scale=scale,
     )
 
 

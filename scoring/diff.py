@@ -40,6 +40,7 @@ _LABELS = {
     "bid_steps": gettext_lazy("Bid steps"),
     "meld_counts_from": gettext_lazy("Meld counts from"),
     "spread": gettext_lazy("Winning spread"),
+    "scale": gettext_lazy("Points shown"),
 }
 _ORDER = list(_LABELS)
 
@@ -81,6 +82,8 @@ def _text(value: Any, key: str = "") -> str:
         return _word(value, SUIT_NAMES)
     if top == "bid_steps":
         return _word(value, BID_STEP_NAMES)
+    if top == "scale":
+        return f"×{value}"
     return str(value)
 
 

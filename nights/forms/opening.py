@@ -104,7 +104,7 @@ class NightForm(GameRulesForm):
                 "deck": deck,
                 "target": data.get("target"),
                 "min_bid": data.get("min_bid"),
-                "options": {name: data.get(name) or None for name in HOUSE_RULES},
+                "options": {name: data.get(name) or None for name in HOUSE_RULES if name in data},
             }
             try:
                 parse_settings(record)
@@ -113,6 +113,7 @@ class NightForm(GameRulesForm):
                 if name not in self.errors:
                     self.add_error(name if name in self.fields else None, engine_message(error))
         data["bid_steps"] = data.get("bid_steps") or "standard"
+        data["scale"] = data.get("scale") or 1
         hands_missing = not data.get("hands_per_round") and "hands_per_round" not in self.errors
         if data.get("round_ends") == Night.RoundEnds.HANDS and hands_missing:
             self.add_error("hands_per_round", _("Enter how many hands a round has."))

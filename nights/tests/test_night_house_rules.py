@@ -87,3 +87,16 @@ def test_a_round_of_hands_plays_that_many_deals_with_the_nights_other_house_rule
     assert alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields}).status_code == 302
     game = start_round_one(alice, Night.objects.get())
     assert (game.deals, game.meld_counts_from) == (6, 20)
+
+
+def test_a_night_at_points_times_ten_takes_its_figures_so_and_starts_games_so(club, alice):
+    fields = {"deck": "single", "scale": "10", "target": "1000", "min_bid": "250"}
+    assert alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields}).status_code == 302
+    night = Night.objects.get()
+    assert (night.scale, night.target, night.min_bid) == (10, 100, 25)
+    assert "to 1000" in text(alice.get(f"/nights/{night.pk}/"))
+    game = start_round_one(alice, night)
+    assert (game.scale, game.target, game.min_bid) == (10, 100, 25)
+    response = alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields, "target": "1005"})
+    assert response.status_code == 400
+    assert "Points are shown ×10 in this game: type a multiple of 10." in text(response)

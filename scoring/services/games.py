@@ -29,12 +29,13 @@ def create_game(
     bid_steps: str = "standard",
     meld_counts_from: int | None = None,
     spread: int | None = None,
+    scale: int = 1,
 ) -> Game:
     """Start a game; its settings are checked by the engine first (RecordError names the field).
 
     `deals`: a game of that many deals (docs/rules.md, "A fixed number of deals"); None plays to
-    the target. `bid_steps`, `meld_counts_from` and `spread`: the house rules of the same names
-    (docs/rules.md), off by default.
+    the target. `bid_steps`, `meld_counts_from`, `spread` and `scale`: the house rules of the same
+    names (docs/rules.md), off by default.
 
     `setup_token` is the setup form's one-time token: a second game with the same token is refused
     by a unique constraint (IntegrityError), so the caller opens the first one instead.
@@ -51,6 +52,7 @@ def create_game(
         bid_steps=bid_steps,
         meld_counts_from=meld_counts_from,
         spread=spread,
+        scale=scale,
     )
     settings = parse_settings({**game.settings_record(), "players": dict(players)})
     game.save()
