@@ -105,3 +105,35 @@ def test_a_house_rule_the_engine_refuses_is_named_by_its_column(client, people):
         import_bytes(exported, name="hands.csv")
     assert any("bid_steps" in str(problem) for problem in refused.value.problems)
     assert not Game.objects.exists()
+
+
+def test_a_game_at_points_times_ten_exports_its_points_so_and_round_trips(client, people):
+    game = create_game(
+        seats=4, variant="standard", deck="single", target=None, min_bid=None, first_dealer="N",
+        meld_needs_trick=False, players={"N": "Anna"}, scale=10, spread=50,
+    )  # fmt: skip
+    hand = {"bidder": "N", "bid": 25, "meld_points": {"NS": 10, "EW": 4}, "tricks": {"NS": 16, "EW": 9}}
+    record_hand(game=game, number=1, data=hand)
+    Game.objects.update(created_by=people["alice"])
+    game.refresh_from_db()
+    record, scores = game_record(game), game.scores
+    exported = _export(client, "hands.csv")
+    (row,) = _rows(exported)
+    assert (row["scale"], row["spread"], row["bid"]) == ("10", "500", "250")
+    assert (row["meld_points_NS"], row["tricks_NS"], row["points_NS"], row["total_EW"]) == (
+        "100",
+        "160",
+        "260",
+        "130",
+    )
+    (games_row,) = _rows(_export(client, "games.csv"))
+    assert (games_row["scale"], games_row["points_NS"]) == ("10", "260")
+    Game.objects.all().delete()
+    import_bytes(exported, name="hands.csv")
+    again = Game.objects.get()
+    assert (again.scale, game_record(again), again.scores) == (10, record, scores)
+    # A point figure that is not a multiple of the scale is refused naming its column.
+    Game.objects.all().delete()
+    with pytest.raises(ImportRefused) as refused:
+        import_bytes(exported.replace(b",250,", b",255,", 1), name="hands.csv")
+    assert any("bid: 255 is not a multiple of 10" in str(problem) for problem in refused.value.problems)
