@@ -44,7 +44,7 @@ def settings_preview(outcome: game_settings.Outcome, players: Mapping[str, str])
             ending = _("The game goes on: hand %(number)d, %(dealer)s deals.")
         ending %= params
     return {
-        "rows": diff.change_rows(_at_scale(outcome.before, scale), _at_scale(outcome.after, scale)),
+        "rows": diff.change_rows(outcome.before, outcome.after, scale),
         "totals": totals,
         "totals_change": any(before != after for _side, before, after in totals),
         "chips": chips if new.settings.chips_in_play else [],
@@ -52,13 +52,4 @@ def settings_preview(outcome: game_settings.Outcome, players: Mapping[str, str])
         "ending": ending,
         "ending_changes": outcome.ending_changes,
         "token": outcome.ending_token,
-    }
-
-
-def _at_scale(settings: Mapping[str, Any], scale: int) -> dict[str, Any]:
-    """Changed settings with their point figures as the page shows them (scoring.rules.scale)."""
-    points = ("target", "min_bid", "meld_counts_from", "spread")
-    return {
-        key: shown(value, scale) if key in points and isinstance(value, int) else value
-        for key, value in settings.items()
     }

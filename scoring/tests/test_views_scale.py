@@ -150,3 +150,15 @@ def test_the_record_takes_scale_1_or_10_and_nothing_else():
     with pytest.raises(RecordError) as refused:
         parse_settings({"options": {"scale": 5}})
     assert refused.value.field == "options.scale"
+
+
+def test_the_corrections_and_the_meld_picker_show_figures_at_ten_times(client):
+    game = new_game(client, scale="10")
+    fields = {"bidder": "N", "bid": "250", "meld_mode": "points", "meld_points_N": "100", "tricks_NS": "160"}
+    client.post(save_url(game), hand_post(1, fields))
+    client.post(f"/g/{game.code}/hands/1/", hand_post(1, {**fields, "bid": "260"}))
+    history = text(client.get(f"/g/{game.code}/history/"))
+    assert "Bid 250 260" in history
+    assert "Meld points N–S: 100" in history and "Trick points E–W: 90" in history
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert '<span class="worth">150' in page  # a run: 15 in the rule book
