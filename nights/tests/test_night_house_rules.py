@@ -97,6 +97,10 @@ def test_a_night_at_points_times_ten_takes_its_figures_so_and_starts_games_so(cl
     assert "to 1000" in text(alice.get(f"/nights/{night.pk}/"))
     game = start_round_one(alice, night)
     assert (game.scale, game.target, game.min_bid) == (10, 100, 25)
+    hand = {"bidder": "N", "bid": 25, "meld_points": {"NS": 10, "EW": 4}, "tricks": {"NS": 16, "EW": 9}}
+    record_hand(game=game, number=1, data=hand)
+    standings = text(alice.get(f"/nights/{night.pk}/standings/"))
+    assert "N–S 260 · E–W 130" in standings and "+130" in standings
     response = alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields, "target": "1005"})
     assert response.status_code == 400
     assert "Points are shown ×10 in this game: type a multiple of 10." in text(response)

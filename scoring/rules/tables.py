@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from scoring.rules.errors import sentence
-from scoring.rules.scale import shown
+from scoring.rules.scale import SCALES, shown
 
 SEAT_ORDER: Final = "NESW"
 SUITS: Final = ("spades", "hearts", "diamonds", "clubs")
@@ -331,14 +331,29 @@ ROUNDHOUSE_FAMILIES: Final = ("kings", "queens")
 def setup_numbers() -> dict[str, object]:
     """What the setup page's script needs: the default target by deck and then variant and the
     default minimum bid by deck (the script looks them up, it decides nothing), the deck and
-    variant a form without a choice means, and the seats Check Pinochle needs.
+    variant a form without a choice means, and the seats Check Pinochle needs; `scaled` holds the
+    same defaults as typed at each scale (points ×10, a house rule).
 
     >>> setup_numbers()["targets"]
     {'single': {'standard': 150, 'check': 100}, 'double': {'standard': 500, 'check': 500}}
+    >>> setup_numbers()["scaled"]["10"]["min_bids"]
+    {'single': 200, 'double': 500}
     """
+    targets = {deck: {variant: default_target(deck, variant) for variant in VARIANTS} for deck in DECKS}
+    min_bids = {deck: default_min_bid(deck) for deck in DECKS}
     return {
-        "targets": {deck: {variant: default_target(deck, variant) for variant in VARIANTS} for deck in DECKS},
-        "min_bids": {deck: default_min_bid(deck) for deck in DECKS},
+        "targets": targets,
+        "min_bids": min_bids,
+        "scaled": {
+            str(scale): {
+                "targets": {
+                    deck: {variant: shown(points, scale) for variant, points in by_variant.items()}
+                    for deck, by_variant in targets.items()
+                },
+                "min_bids": {deck: shown(points, scale) for deck, points in min_bids.items()},
+            }
+            for scale in SCALES
+        },
         "first": {"deck": DECKS[0], "variant": VARIANTS[0]},
         "check_seats": CHECK_SEATS,
         "seat_counts": list(SEAT_COUNTS),
