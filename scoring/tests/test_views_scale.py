@@ -156,6 +156,8 @@ def test_the_corrections_and_the_meld_picker_show_figures_at_ten_times(client):
     game = new_game(client, scale="10")
     fields = {"bidder": "N", "bid": "250", "meld_mode": "points", "meld_points_N": "100", "tricks_NS": "160"}
     client.post(save_url(game), hand_post(1, fields))
+    edit = client.get(f"/g/{game.code}/hands/1/").content.decode()
+    assert 'name="bid" value="250"' in edit and 'name="tricks_NS" value="160"' in edit
     client.post(f"/g/{game.code}/hands/1/", hand_post(1, {**fields, "bid": "260"}))
     history = text(client.get(f"/g/{game.code}/history/"))
     assert "Bid 250 260" in history
