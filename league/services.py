@@ -62,6 +62,7 @@ class NewGame:
             "bid_steps": played.bid_steps if played.bid_steps != "standard" else None,
             "meld_counts_from": played.meld_counts_from,
             "spread": played.spread,
+            "scale": played.scale if played.scale != 1 else None,
         }
         settings = {
             "seats": result.settings.seats,
@@ -333,6 +334,7 @@ def _game_rows(
             bid_steps=new.result.settings.bid_steps,
             meld_counts_from=new.result.settings.meld_counts_from,
             spread=new.result.settings.spread,
+            scale=new.result.settings.scale,
             club=clubs.get(new.club),
             season=seasons.get((new.club, new.season)),
             played_on=new.played_on,

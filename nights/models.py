@@ -173,6 +173,15 @@ class Night(models.Model):
     # its next saved hand (nights.rounds.call_last_hand).
     last_hand_round = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     last_hand_called_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The house rules of docs/rules.md for every game of the night, as on scoring.Game (off by
+    # default). `deals` is the length of a round of one game; a round of N hands plays N deals.
+    deals = models.PositiveIntegerField(_("deals"), null=True, blank=True)
+    bid_steps = models.CharField(
+        _("bid steps"), max_length=16, choices=Game.BidSteps.choices, default=Game.BidSteps.STANDARD
+    )
+    meld_counts_from = models.PositiveIntegerField(_("meld counts from"), null=True, blank=True)
+    spread = models.PositiveIntegerField(_("winning spread"), null=True, blank=True)
+    scale = models.PositiveSmallIntegerField(_("points shown"), choices=[(1, "×1"), (10, "×10")], default=1)
 
     class Meta:
         ordering = ["-played_on", "-id"]

@@ -83,6 +83,10 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
             deals=round_deals(night),
             confirm_hands=night.club.confirm_hands,
             sign_at_end=night.club.sign_at_end,
+            bid_steps=night.bid_steps,
+            meld_counts_from=night.meld_counts_from,
+            spread=night.spread,
+            scale=night.scale,
         )
         file_game(
             game=game,
@@ -172,10 +176,11 @@ def take_back_last_hand(*, night: Night) -> int:
 
 def round_deals(night: Night) -> int | None:
     """The length of a round's games: a round of N hands is a game of N deals, which ends after
-    hand N (docs/rules.md, "A fixed number of deals"); a round of one game plays to the target."""
+    hand N (docs/rules.md, "A fixed number of deals"); a round of one game plays the night's
+    deals, if it has that house rule, else to the target."""
     if night.round_ends == Night.RoundEnds.HANDS and night.hands_per_round:
         return int(night.hands_per_round)
-    return None
+    return night.deals
 
 
 def _last_hand_text(round_no: int) -> str:

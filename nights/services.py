@@ -63,9 +63,16 @@ def open_night(
     movement: str = Night.Movement.ROTATING,
     prizes: Collection[str] = (),
     round_minutes: int | None = None,
+    deals: int | None = None,
+    bid_steps: str = "standard",
+    meld_counts_from: int | None = None,
+    spread: int | None = None,
+    scale: int = 1,
 ) -> Night:
     """Open a night; the caller's form has checked the settings with the rules engine. `prizes`:
-    the names of the prizes ticked on (`nights.models.PRIZES`)."""
+    the names of the prizes ticked on (`nights.models.PRIZES`). The house rules (docs/rules.md) are
+    those of every game the night starts; `deals` not for rounds of a fixed number of hands (they
+    set the deals themselves)."""
     if season is not None:
         _check_season(club=club, season=season, played_on=played_on)
     fixed = bye_compensation == Night.ByeCompensation.FIXED
@@ -91,6 +98,11 @@ def open_night(
         movement=movement,
         **_prize_fields(prizes),
         round_minutes=round_minutes if round_ends == Night.RoundEnds.MINUTES else None,
+        deals=deals if round_ends != Night.RoundEnds.HANDS else None,
+        bid_steps=bid_steps,
+        meld_counts_from=meld_counts_from,
+        spread=spread,
+        scale=scale,
     )
 
 

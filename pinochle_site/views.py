@@ -85,6 +85,7 @@ def rules_context() -> dict[str, Any]:
         "rules_date": RULES_DATE,
         "meld_labels": MELD_LABELS,
         "example": worked_example.hand_table(),
+        "house": rules_page.house_rule_examples(),
         "rating": {
             "mu": compute.MU,
             "sigma": compute.SIGMA,

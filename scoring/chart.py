@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from scoring.labels import side_short
 from scoring.rules.engine import GameResult
+from scoring.rules.scale import shown
 
 COLOURS = ("#0b5a2a", "#a4001a", "#1a4fa0")  # green, red, blue: one per side, AA on white
 DASHES = ("", "6 4", "2 3")  # and a dash pattern, for print and colour-blind readers
@@ -33,9 +34,12 @@ def progression_svg(result: GameResult) -> SafeString:
     """Totals by hand (a line per side, the target dashed), then chips by hand in Check."""
     if not result.hands:
         return mark_safe("")
-    sides = result.settings.sides
-    points = [Series(side_short(side), [0] + [hand.totals[side] for hand in result.hands]) for side in sides]
-    parts = [_chart(points, _("Points after each hand"), target=result.settings.target)]
+    sides, scale = result.settings.sides, result.settings.scale
+    points = [
+        Series(side_short(side), [0] + [shown(hand.totals[side], scale) for hand in result.hands])
+        for side in sides
+    ]
+    parts = [_chart(points, _("Points after each hand"), target=shown(result.settings.target, scale))]
     if result.settings.chips_in_play:
         # At the end the game chips are added to the last hand's balance: one more point, so the
         # line ends on the final chips of the chip table.

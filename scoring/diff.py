@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring.labels import BID_STEP_NAMES, MELD_NAMES, SEAT_NAMES, SUIT_NAMES, side_short
+from scoring.rules.scale import shown
 from scoring.rules.tables import SEAT_ORDER
 
 _LABELS = {
@@ -40,6 +41,7 @@ _LABELS = {
     "bid_steps": gettext_lazy("Bid steps"),
     "meld_counts_from": gettext_lazy("Meld counts from"),
     "spread": gettext_lazy("Winning spread"),
+    "scale": gettext_lazy("Points shown"),
 }
 _ORDER = list(_LABELS)
 
@@ -81,6 +83,8 @@ def _text(value: Any, key: str = "") -> str:
         return _word(value, SUIT_NAMES)
     if top == "bid_steps":
         return _word(value, BID_STEP_NAMES)
+    if top == "scale":
+        return f"×{value}"
     return str(value)
 
 
@@ -118,8 +122,27 @@ def _label(key: str) -> str:
     return f"{name} {_place(sub)}" if sub else name
 
 
-def change_rows(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> list[ChangeRow]:
-    """Every field of either hand, in record order (seats and sides in table order), before and after."""
-    before, after = _flatten(old), _flatten(new)
+#: The fields of a hand or of the settings that are point figures (drawn at the game's scale).
+_POINTS = frozenset({"bid", "meld_points", "tricks", "target", "min_bid", "meld_counts_from", "spread"})
+
+
+def _at_scale(flat: dict[str, Any], scale: int) -> dict[str, Any]:
+    """The point figures of a flattened hand or settings as the game shows them (scoring.rules.scale)."""
+    if scale == 1:
+        return flat
+    return {
+        key: shown(value, scale)
+        if key.split("\t", 1)[0] in _POINTS and isinstance(value, int) and not isinstance(value, bool)
+        else value
+        for key, value in flat.items()
+    }
+
+
+def change_rows(
+    old: Mapping[str, Any] | None, new: Mapping[str, Any] | None, scale: int = 1
+) -> list[ChangeRow]:
+    """Every field of either hand, in record order (seats and sides in table order), before and
+    after; point figures at the game's `scale`."""
+    before, after = _at_scale(_flatten(old), scale), _at_scale(_flatten(new), scale)
     keys = sorted(dict.fromkeys([*before, *after]), key=_order)
     return [ChangeRow(_label(key), _text(before.get(key), key), _text(after.get(key), key)) for key in keys]

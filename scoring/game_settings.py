@@ -1,6 +1,6 @@
 """Changing a game's settings after Start: the names, the first dealer, the target, the
 minimum bid and the house rules (meld needs a trick, the deals, the bid steps, meld counts from N,
-the winning spread).
+the winning spread, points ×10).
 
 Every change rescores the whole game through the one write path (`score`, the engine's
 `check_record`, then `store_result`) under the lock every write of hands takes, so a
@@ -61,6 +61,7 @@ class NewSettings:
     bid_steps: str | Keep = KEEP
     meld_counts_from: int | Keep | None = KEEP
     spread: int | Keep | None = KEEP
+    scale: int | Keep = KEEP
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,7 @@ def shown(settings: Settings, players: Mapping[str, str]) -> dict[str, Any]:
         "bid_steps": settings.bid_steps,
         "meld_counts_from": settings.meld_counts_from,
         "spread": settings.spread,
+        "scale": settings.scale,
     }
 
 
@@ -142,6 +144,7 @@ def _candidate(game: Game, new: NewSettings) -> Game:
         bid_steps=_kept(new.bid_steps, game.bid_steps),
         meld_counts_from=_kept(new.meld_counts_from, game.meld_counts_from),
         spread=_kept(new.spread, game.spread),
+        scale=_kept(new.scale, game.scale),
     )
 
 

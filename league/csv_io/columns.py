@@ -24,6 +24,7 @@ CHIP_SIDES = ("NS", "EW")
 GAME_SETTING_COLUMNS = [
     "game_id", "date", "club", "season", "place", "note",
     "variant", "deck", "seats", "target", "min_bid", "first_dealer", "meld_needs_trick", "deals",
+    "bid_steps", "meld_counts_from", "spread", "scale",
     *(f"player_{seat}" for seat in SEATS),
 ]  # fmt: skip
 GAMES_COLUMNS = [
@@ -47,6 +48,23 @@ HANDS_COLUMNS = [
     *(f"chip_total_{side}" for side in CHIP_SIDES),
 ]  # fmt: skip
 
+
+def is_points(column: str) -> bool:
+    """Whether a column holds a point figure: written and read at the game's `scale` (points ×10,
+    a house rule; scoring.rules.scale). Chips, counts of tricks and the deals are not points."""
+    if column in ("target", "min_bid", "meld_counts_from", "spread", "bid"):
+        return True
+    if column.startswith("meld_") and column[5:] in SEATS:  # a seat's meld points
+        return True
+    return column.startswith(("meld_points_", "points_", "total_")) or (
+        column.startswith("tricks_") and not column.startswith("tricks_won_")
+    )
+
+
+#: The positions of the point columns of each file.
+GAMES_POINTS = tuple(index for index, column in enumerate(GAMES_COLUMNS) if is_points(column))
+HANDS_POINTS = tuple(index for index, column in enumerate(HANDS_COLUMNS) if is_points(column))
+
 # Localized column names for a person reading the export in a spreadsheet (`?headers=local`).
 # The stable English names above stay the default: the import reads only those.
 _COLUMN_WORDS = {
@@ -64,6 +82,10 @@ _COLUMN_WORDS = {
     "first_dealer": pgettext_lazy("CSV column", "First dealer"),
     "meld_needs_trick": pgettext_lazy("CSV column", "Meld needs a trick"),
     "deals": pgettext_lazy("CSV column", "Game length (deals)"),
+    "bid_steps": pgettext_lazy("CSV column", "Bid steps"),
+    "meld_counts_from": pgettext_lazy("CSV column", "Meld counts from"),
+    "spread": pgettext_lazy("CSV column", "Winning spread"),
+    "scale": pgettext_lazy("CSV column", "Points shown"),
     "hands": pgettext_lazy("CSV column", "Hands"),
     "finished": pgettext_lazy("CSV column", "Finished"),
     "winner": pgettext_lazy("CSV column", "Winner"),

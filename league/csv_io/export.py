@@ -11,17 +11,18 @@ from typing import Any
 from django.db.models import F, FilteredRelation, Q, QuerySet
 
 from core.spreadsheet import neutralise
-from league.csv_io.columns import CHIP_SIDES, CHUNK, SEATS, SIDES
+from league.csv_io.columns import CHIP_SIDES, CHUNK, GAMES_POINTS, HANDS_POINTS, SEATS, SIDES
 from scoring.models import Game, Hand
 from scoring.rules.melds import meld_sum
+from scoring.rules.scale import shown
 from scoring.rules.tables import chips_in_play
 
 # --- export ------------------------------------------------------------------------------------
 
 _GAME_FIELDS = (
     "id", "code", "played_on", "club__name", "season__name", "place", "note", "variant", "deck", "seats",
-    "target", "min_bid", "first_dealer", "meld_needs_trick", "deals", "hand_count", "finished", "scores",
-    "chip_totals", "winner",
+    "target", "min_bid", "first_dealer", "meld_needs_trick", "deals", "bid_steps", "meld_counts_from",
+    "spread", "scale", "hand_count", "finished", "scores", "chip_totals", "winner",
 )  # fmt: skip
 
 
@@ -34,6 +35,7 @@ def _raw_settings_cells(game: dict[str, Any], names: dict[str, str]) -> list[obj
         game["code"], game["played_on"].isoformat() if game["played_on"] else "", game["club__name"] or "",
         game["season__name"] or "", game["place"], game["note"], game["variant"], game["deck"], game["seats"],
         game["target"], game["min_bid"], game["first_dealer"], game["meld_needs_trick"], game["deals"],
+        game["bid_steps"], game["meld_counts_from"], game["spread"], game["scale"],
         *(names.get(seat, "") for seat in SEATS),
     ]  # fmt: skip
 
@@ -68,7 +70,7 @@ def games_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
         scores = game["scores"] or {}
         # As in hands.csv: a Check game with a double deck is played as standard, without chips.
         chips = (game["chip_totals"] or {}) if chips_in_play(game["variant"], game["deck"]) else {}
-        yield [
+        cells = [
             *_settings_cells(game, names),
             game["hand_count"],
             neutralise(game["finished"]),
@@ -76,6 +78,7 @@ def games_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
             *(chips.get(side, "") for side in CHIP_SIDES),
             neutralise(game["winner"]),
         ]
+        yield _at_scale(cells, GAMES_POINTS, game["scale"])
 
 
 # Per side, the HandStat columns a hands.csv row needs. A hand and its sides are one row of one
@@ -119,9 +122,22 @@ def hands_rows(games: QuerySet[Game]) -> Iterator[list[object]]:
             continue  # a game with no hands has no rows here
         settings_cells = _settings_cells(game, names)
         chips = chips_in_play(game["variant"], game["deck"])
+        scale = game["scale"]
         for row in pending[1]:
-            yield settings_cells + _hand_cells(row, game["seats"], game["deck"], chips)
+            yield _at_scale(
+                settings_cells + _hand_cells(row, game["seats"], game["deck"], chips), HANDS_POINTS, scale
+            )
         pending = next(hands, None)
+
+
+def _at_scale(cells: list[object], points: tuple[int, ...], scale: int) -> list[object]:
+    """A row's point figures as its game shows them (points ×10, a house rule; docs/csv.md)."""
+    if scale != 1:
+        for index in points:
+            cell = cells[index]
+            if cell.__class__ is int:
+                cells[index] = shown(cell, scale)
+    return cells
 
 
 _WIDTH = len(_SIDE_STAT)

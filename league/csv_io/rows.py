@@ -17,6 +17,7 @@ from league.services import NewGame, repeated_player
 from scoring.engine_messages import engine_line
 from scoring.rules.engine import check_record
 from scoring.rules.errors import RecordError
+from scoring.rules.scale import SCALES, typed
 from scoring.rules.tables import MAX_NAME_LENGTH
 
 
@@ -65,15 +66,44 @@ def _flag(row: dict[str, str], key: str) -> bool:
     raise _RowError(_("%(key)s: %(value)s is not 1 or 0") % {"key": key, "value": repr(value[:20])})
 
 
+def _scale_of(row: dict[str, str]) -> int:
+    """The row's scale (points ×10, a house rule): its point columns are read at it. A missing
+    column or empty cell is 1; a scale the engine does not know is left to it to refuse."""
+    return _int(row, "scale") or 1
+
+
+def _points(row: dict[str, str], key: str, scale: int) -> int | None:
+    """A point column, as stored: typed at the game's scale, so a multiple of it."""
+    number = _int(row, key)
+    if number is None or scale not in SCALES:
+        return number
+    stored = typed(number, scale)
+    if stored is None:
+        raise _RowError(
+            _("%(key)s: %(value)s is not a multiple of %(scale)s (the game's points are shown ×%(scale)s)")
+            % {"key": key, "value": number, "scale": scale}
+        )
+    return stored
+
+
 def _settings_of(row: dict[str, str]) -> dict[str, Any]:
+    scale = _scale_of(row)
     return {
         "seats": _int(row, "seats"),
         "variant": row.get("variant", "").strip() or None,
         "deck": row.get("deck", "").strip() or None,
-        "target": _int(row, "target"),
-        "min_bid": _int(row, "min_bid"),
+        "target": _points(row, "target", scale),
+        "min_bid": _points(row, "min_bid", scale),
         "first_dealer": row.get("first_dealer", "").strip() or None,
-        "options": {"meld_needs_trick": _flag(row, "meld_needs_trick"), "deals": _int(row, "deals")},
+        # Each house rule is off when its column is missing or its cell empty (docs/csv.md).
+        "options": {
+            "meld_needs_trick": _flag(row, "meld_needs_trick"),
+            "deals": _int(row, "deals"),
+            "bid_steps": row.get("bid_steps", "").strip() or None,
+            "meld_counts_from": _points(row, "meld_counts_from", scale),
+            "spread": _points(row, "spread", scale),
+            "scale": None if scale == 1 else scale,
+        },
     }
 
 
@@ -103,20 +133,20 @@ def _league_of(row: dict[str, str]) -> tuple[dict[str, str], datetime.date | Non
     return texts, played_on, {seat: name for seat, name in players.items() if name}
 
 
-def _hand_of(row: dict[str, str]) -> dict[str, Any]:
+def _hand_of(row: dict[str, str], scale: int) -> dict[str, Any]:
     if _flag(row, "passed"):
         return {"passed": True}
     hand: dict[str, Any] = {}
     bidder = row.get("bidder", "").strip()
     if bidder:
         hand["bidder"] = bidder
-    bid = _int(row, "bid")
+    bid = _points(row, "bid", scale)
     if bid is not None:
         hand["bid"] = bid
     trump = row.get("trump", "").strip()
     if trump:
         hand["trump"] = trump
-    meld_points = {side: _int(row, f"meld_points_{side}") for side in SIDES}
+    meld_points = {side: _points(row, f"meld_points_{side}", scale) for side in SIDES}
     melds = {seat: row.get(f"melds_{seat}", "").split() for seat in SEATS}
     if any(value is not None for value in meld_points.values()):
         hand["meld_points"] = {side: value for side, value in meld_points.items() if value is not None}
@@ -125,7 +155,7 @@ def _hand_of(row: dict[str, str]) -> dict[str, Any]:
     if _flag(row, "conceded"):
         hand["conceded"] = True
         return hand
-    tricks = {side: _int(row, f"tricks_{side}") for side in SIDES}
+    tricks = {side: _points(row, f"tricks_{side}", scale) for side in SIDES}
     hand["tricks"] = {side: value for side, value in tricks.items() if value is not None}
     won = {side: _int(row, f"tricks_won_{side}") for side in SIDES}
     if any(value is not None for value in won.values()):
@@ -169,7 +199,7 @@ def _read_game(
                     _("hand %(hand)s of game %(game)s is also on line %(line)s")
                     % {"hand": number, "game": game_id, "line": hands[number][0]}
                 )
-            hands[number] = (line, _hand_of(row))
+            hands[number] = (line, _hand_of(row, _scale_of(row)))
         except _RowError as error:
             problems.append(Problem(line, str(error)))
             bad = True

@@ -37,3 +37,18 @@ def test_a_settings_change_survives_backup_and_restore(tmp_path):
     assert Game.objects.get().seat_rows.get(seat="E").name == "Bosse"
     assert list(HandChange.objects.values_list("hand_number", "action", "old_data", "new_data")) == trail
     assert trail[0][:2] == (0, "settings")
+
+
+def test_the_house_rules_survive_backup_and_restore(tmp_path):
+    game = standard_game(deck="double", bid_steps="tens_above_100", meld_counts_from=20, spread=300, scale=10)
+    record_hand(game=game, number=1, data={"bidder": "N", "bid": 110, "meld_points": {"NS": 80, "EW": 30},
+                                            "tricks": {"NS": 35, "EW": 15}})  # fmt: skip
+    fields = ("bid_steps", "meld_counts_from", "spread", "scale", "scores")
+    before = Game.objects.values(*fields).get()
+    path = tmp_path / "backup.json"
+    call_command("backup", str(path), stderr=io.StringIO())
+    fresh_database()
+
+    call_command("restore", str(path), stdout=io.StringIO())
+    assert Game.objects.values(*fields).get() == before
+    assert before["scale"] == 10 and before["scores"] == {"NS": 115, "EW": 15}

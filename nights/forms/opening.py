@@ -21,7 +21,7 @@ from core.fields import PlainDecimalField, WholeNumberField
 from nights.forms.prizes import prizes_field
 from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUND_MINUTES, MAX_ROUNDS, Night
 from scoring.engine_messages import engine_message
-from scoring.forms.game import GameRulesForm
+from scoring.forms.game import HOUSE_RULES, GameRulesForm, check_bid_steps, house_rule_fields
 from scoring.rules.errors import RecordError
 from scoring.rules.settings import parse_settings
 from scoring.rules.tables import chips_in_play
@@ -31,6 +31,8 @@ class NightForm(GameRulesForm):
     """Opening a club night: when, which season, the game every table plays, how many rounds."""
 
     field_order = ["played_on", "season", "variant", "deck", "target", "min_bid", "meld_needs_trick"]
+    field_order += ["rounds", "round_ends", "hands_per_round", "stake_per_chip", "stake_per_win"]
+    field_order += [*HOUSE_RULES]
 
     played_on = forms.DateField(
         label=_("Date"),
@@ -143,6 +145,9 @@ class NightForm(GameRulesForm):
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {}).setdefault("played_on", timezone.localdate())
         super().__init__(*args, **kwargs)
+        # The house rules of every game of the night: the new-game form's fields and checks.
+        self.fields.update(house_rule_fields())
+        self.order_fields(self.field_order)
         self.club = club
         season = self.fields["season"]
         assert isinstance(season, forms.ModelChoiceField)
@@ -154,6 +159,7 @@ class NightForm(GameRulesForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         variant, deck = data.get("variant"), data.get("deck")
+        check_bid_steps(self, deck)
         if variant and deck:
             record = {
                 "seats": 4,
@@ -161,12 +167,16 @@ class NightForm(GameRulesForm):
                 "deck": deck,
                 "target": data.get("target"),
                 "min_bid": data.get("min_bid"),
+                "options": {name: data.get(name) or None for name in HOUSE_RULES if name in data},
             }
             try:
                 parse_settings(record)
             except RecordError as error:
-                field = error.field if error.field in self.fields else None
-                self.add_error(field, engine_message(error))
+                name = error.field.removeprefix("options.")
+                if name not in self.errors:
+                    self.add_error(name if name in self.fields else None, engine_message(error))
+        data["bid_steps"] = data.get("bid_steps") or "standard"
+        data["scale"] = data.get("scale") or 1
         hands_missing = not data.get("hands_per_round") and "hands_per_round" not in self.errors
         if data.get("round_ends") == Night.RoundEnds.HANDS and hands_missing:
             self.add_error("hands_per_round", _("Enter how many hands a round has."))
@@ -177,6 +187,10 @@ class NightForm(GameRulesForm):
             self.add_error("round_minutes", _("Enter how many minutes a round lasts."))
         if data.get("round_ends") != Night.RoundEnds.MINUTES:
             data["round_minutes"] = None
+        if data.get("round_ends") == Night.RoundEnds.HANDS and data.get("deals") is not None:
+            self.add_error(
+                "deals", _("A round of a fixed number of hands already sets the deals: leave this empty.")
+            )
         chips = variant is not None and deck is not None and chips_in_play(variant, deck)
         if chips and data.get("stake_per_win") is not None:
             self.add_error(

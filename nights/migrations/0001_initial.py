@@ -55,6 +55,11 @@ class Migration(migrations.Migration):
                 ('prize_high_meld', models.BooleanField(default=False, verbose_name='High meld')),
                 ('prize_table_winners', models.BooleanField(default=False, verbose_name='Winners of each table')),
                 ('prize_groups', models.BooleanField(default=False, verbose_name='Winner of each group')),
+                ('deals', models.PositiveIntegerField(blank=True, null=True, verbose_name='deals')),
+                ('bid_steps', models.CharField(choices=[('standard', "The rule book's steps"), ('tens_above_100', 'Tens above 100')], default='standard', max_length=16, verbose_name='bid steps')),
+                ('meld_counts_from', models.PositiveIntegerField(blank=True, null=True, verbose_name='meld counts from')),
+                ('spread', models.PositiveIntegerField(blank=True, null=True, verbose_name='winning spread')),
+                ('scale', models.PositiveSmallIntegerField(choices=[(1, '×1'), (10, '×10')], default=1, verbose_name='points shown')),
             ],
             options={
                 'verbose_name': 'club night',

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.fields import WholeNumberField
 from scoring.engine_messages import engine_message
+from scoring.forms.fields import retype
 from scoring.labels import BID_STEP_NAMES, SEAT_NAMES
 from scoring.models import Game
 from scoring.rules.errors import RecordError
@@ -27,7 +28,9 @@ from scoring.rules.tables import (
 from scoring.services.games import create_game
 
 #: The house rules a game may add (docs/rules.md), as the new-game form and the settings page ask.
-HOUSE_RULES = ("deals", "bid_steps", "meld_counts_from", "spread")
+HOUSE_RULES = ("deals", "bid_steps", "meld_counts_from", "spread", "scale")
+#: The settings that are point figures: typed at the game's scale (scoring.rules.scale).
+POINT_SETTINGS = ("target", "min_bid", "meld_counts_from", "spread")
 
 
 def house_rule_fields() -> dict[str, forms.Field]:
@@ -71,6 +74,19 @@ def house_rule_fields() -> dict[str, forms.Field]:
                 "by that many points."
             ),
         ),
+        "scale": forms.TypedChoiceField(
+            label=_("Points shown"),
+            choices=[(1, _("As the rule book")), (10, _("Ten times (×10)"))],
+            coerce=int,
+            initial=1,
+            required=False,  # not sent: as the rule book
+            widget=forms.RadioSelect,
+            help_text=_(
+                "Display and entry only: ×10 shows and takes every point figure ten times over (single "
+                "deck: 250 trick points a hand, minimum bid 200, game 1500); the scores are the same. "
+                "The figures on this form are typed as the game shows them."
+            ),
+        ),
     }
 
 
@@ -88,7 +104,8 @@ def check_bid_steps(form: forms.Form, deck: str | None) -> None:
 
 class GameRulesForm(forms.Form):
     """The rules a game is played by, as a new game and a club night (nights.forms.NightForm) set
-    them: variant, deck, target, minimum bid and the house rule."""
+    them: variant, deck, target, minimum bid and the house rule. The point figures are typed at
+    the scale the form chooses (its `scale` field, a house rule): `clean` gives them as stored."""
 
     variant = forms.ChoiceField(
         label=_("Game"), choices=Game.Variant.choices, initial="standard", widget=forms.RadioSelect
@@ -115,6 +132,11 @@ class GameRulesForm(forms.Form):
         required=False,
         help_text=_("A side that takes no trick scores no meld."),
     )
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        retype(self, POINT_SETTINGS, self.cleaned_data.get("scale") or 1)
+        return self.cleaned_data
 
 
 class GameForm(GameRulesForm):
@@ -196,6 +218,7 @@ class GameForm(GameRulesForm):
                 bid_steps=data.get("bid_steps") or "standard",
                 meld_counts_from=data.get("meld_counts_from"),
                 spread=data.get("spread"),
+                scale=data.get("scale") or 1,
             )
         except IntegrityError:
             # The same setup form, posted twice at once: the other request made the game.

@@ -20,11 +20,12 @@ from django_stubs_ext import StrOrPromise
 from core.fields import WholeNumberField
 from core.strict_input import whole_number
 from scoring.engine_messages import engine_message
-from scoring.forms.fields import FixedChoices
+from scoring.forms.fields import FixedChoices, PointsField
 from scoring.forms.hand_melds import MeldGrid, MeldSeat, meld_grid, meld_seats
 from scoring.labels import MELD_NAMES, SUIT_NAMES, SUIT_SYMBOLS, seat_label, side_label
 from scoring.models import Game
 from scoring.rules.errors import RecordError
+from scoring.rules.scale import shown
 from scoring.rules.settings import Settings
 from scoring.rules.tables import (
     MAX_BID,
@@ -76,7 +77,8 @@ class HandForm(forms.Form):
         self.fields["bidder"] = forms.ChoiceField(
             label=_("Bidder"), choices=FixedChoices(bidders), required=False, widget=forms.RadioSelect
         )
-        self.fields["bid"] = WholeNumberField(
+        self.fields["bid"] = PointsField(
+            scale=s.scale,
             label=_("Bid"),
             required=False,
             min_value=1,
@@ -107,7 +109,8 @@ class HandForm(forms.Form):
             # its seats (docs/record-format.md keeps meld_points per side). At 2 and 3 seats a
             # side is a seat.
             for name in s.seat_letters:
-                self.fields[f"meld_points_{name}"] = WholeNumberField(
+                self.fields[f"meld_points_{name}"] = PointsField(
+                    scale=s.scale,
                     label=lazy_seat_label(name, players),
                     required=False,
                     min_value=0,
@@ -122,7 +125,8 @@ class HandForm(forms.Form):
         # build, check and draw, and every count needs the same small check.
         self.items = meld_items_for(s.deck)
         for side in s.sides:
-            self.fields[f"tricks_{side}"] = WholeNumberField(
+            self.fields[f"tricks_{side}"] = PointsField(
+                scale=s.scale,
                 label=lazy_side_label(side, players),
                 required=False,
                 min_value=0,
@@ -240,7 +244,9 @@ class HandForm(forms.Form):
             rest = total - sum(value or 0 for value in values.values())
             if rest < 0:
                 self.add_group_error(
-                    "tricks", gettext("The trick points add up to more than %(total)d.") % {"total": total}
+                    "tricks",
+                    gettext("The trick points add up to more than %(total)d.")
+                    % {"total": shown(total, self.settings.scale)},
                 )
                 return
             values[blanks[0]] = rest
@@ -252,7 +258,7 @@ class HandForm(forms.Form):
                     "Enter the trick points of all players but one; the last is worked out from %(total)d."
                 )
             )
-            self.add_group_error("tricks", message % {"total": total})
+            self.add_group_error("tricks", message % {"total": shown(total, self.settings.scale)})
             return
         hand["tricks"] = values
 
@@ -357,14 +363,19 @@ class HandForm(forms.Form):
         s = self.settings
         chips = s.chips_in_play
         return hand_numbers(
-            deck=s.deck, min_bid=s.min_bid, seats=s.seats, chips_in_play=chips, bid_steps=s.bid_steps
+            deck=s.deck,
+            min_bid=s.min_bid,
+            seats=s.seats,
+            chips_in_play=chips,
+            bid_steps=s.bid_steps,
+            scale=s.scale,
         )
 
     @cached_property
     def bid_help(self) -> dict[str, object]:
         """The ladder the bid field's help sentence names, from the engine's tables."""
         s = self.settings
-        return bid_help(s.min_bid, s.deck, s.bid_steps)
+        return bid_help(s.min_bid, s.deck, s.bid_steps, scale=s.scale)
 
     def trick_fields(self) -> list[forms.BoundField]:
         return [self[f"tricks_{side}"] for side in self.settings.sides]

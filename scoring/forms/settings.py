@@ -12,10 +12,12 @@ from django.utils.translation import gettext_lazy as _
 from core.fields import WholeNumberField
 from scoring import game_settings
 from scoring.engine_messages import engine_message
-from scoring.forms.game import check_bid_steps, house_rule_fields
+from scoring.forms.fields import retype
+from scoring.forms.game import POINT_SETTINGS, check_bid_steps, house_rule_fields
 from scoring.labels import SEAT_NAMES
 from scoring.models import Game
 from scoring.rules.errors import RecordError
+from scoring.rules.scale import shown
 from scoring.rules.settings import Settings
 from scoring.rules.tables import (
     MAX_BID,
@@ -51,7 +53,9 @@ class GameSettingsForm(forms.Form):
             choices=[(seat, SEAT_NAMES[seat]) for seat in settings.seat_letters],
             widget=forms.RadioSelect,
         )
-        default_to = default_target(settings.deck, settings.variant)
+        # The point figures are typed as the page shows them, at the game's scale now (a change of
+        # the scale on this form applies to the figures after it is saved).
+        default_to = shown(default_target(settings.deck, settings.variant), settings.scale)
         self.fields["target"] = WholeNumberField(
             label=_("Play to"),
             required=False,
@@ -60,7 +64,7 @@ class GameSettingsForm(forms.Form):
             help_text=_("Empty: the rule book's %(number)d.") % {"number": default_to},
             widget=forms.NumberInput(attrs={"inputmode": "numeric", "placeholder": default_to}),
         )
-        default_bid = default_min_bid(settings.deck)
+        default_bid = shown(default_min_bid(settings.deck), settings.scale)
         self.fields["min_bid"] = WholeNumberField(
             label=_("Minimum bid"),
             required=False,
@@ -86,7 +90,7 @@ class GameSettingsForm(forms.Form):
             for name in ("target", "min_bid", "meld_needs_trick", *self.house_rules):
                 field = self.fields[name]
                 field.disabled = True
-                field.initial = getattr(settings, name)
+                field.initial = self.initial_for(settings, {}, "")[name]
                 field.help_text = _("A club night's rule: only an organiser of the club changes it.")
 
     @staticmethod
@@ -96,18 +100,19 @@ class GameSettingsForm(forms.Form):
             "version": version,
             **{f"name_{seat}": players.get(seat, "") for seat in settings.seat_letters},
             "first_dealer": settings.first_dealer,
-            "target": settings.target,
-            "min_bid": settings.min_bid,
+            "target": shown(settings.target, settings.scale),
+            "min_bid": shown(settings.min_bid, settings.scale),
             "meld_needs_trick": settings.meld_needs_trick,
             "bid_steps": settings.bid_steps,
-            "meld_counts_from": settings.meld_counts_from,
-            "spread": settings.spread,
+            "meld_counts_from": _shown(settings.meld_counts_from, settings.scale),
+            "spread": _shown(settings.spread, settings.scale),
+            "scale": settings.scale,
         }
 
     @property
     def house_rules(self) -> list[str]:
         """The house rules this page changes (the length is set at Start)."""
-        return [name for name in ("bid_steps", "meld_counts_from", "spread") if name in self.fields]
+        return [name for name in ("bid_steps", "meld_counts_from", "spread", "scale") if name in self.fields]
 
     def house_rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.house_rules]
@@ -115,6 +120,7 @@ class GameSettingsForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         super().clean()
         check_bid_steps(self, self.settings.deck)
+        retype(self, POINT_SETTINGS, self.settings.scale)
         return self.cleaned_data
 
     def name_fields(self) -> list[forms.BoundField]:
@@ -131,6 +137,7 @@ class GameSettingsForm(forms.Form):
             bid_steps=data.get("bid_steps") or "standard",
             meld_counts_from=data.get("meld_counts_from"),
             spread=data.get("spread"),
+            scale=data.get("scale") or 1,
         )
 
     def add_record_error(self, error: RecordError) -> None:
@@ -180,3 +187,7 @@ class GameSettingsForm(forms.Form):
         if "version" in self.errors or "confirm" in self.errors:
             lines.append(gettext("This page is out of date: open the game's settings again."))
         return lines
+
+
+def _shown(points: int | None, scale: int) -> int | None:
+    return None if points is None else shown(points, scale)

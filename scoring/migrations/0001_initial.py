@@ -47,6 +47,7 @@ class Migration(migrations.Migration):
                 ('bid_steps', models.CharField(choices=[('standard', "The rule book's steps"), ('tens_above_100', 'Tens above 100')], default='standard', max_length=16, verbose_name='bid steps')),
                 ('meld_counts_from', models.PositiveIntegerField(blank=True, null=True, verbose_name='meld counts from')),
                 ('spread', models.PositiveIntegerField(blank=True, null=True, verbose_name='winning spread')),
+                ('scale', models.PositiveSmallIntegerField(choices=[(1, '×1'), (10, '×10')], default=1, verbose_name='points shown')),
                 ('meld_mode', models.CharField(choices=[('items', 'Pick melds'), ('points', 'Quick points')], default='items', max_length=6, verbose_name='meld entry')),
                 ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
                 ('updated_at', models.DateTimeField(auto_now=True, verbose_name='updated')),

@@ -85,6 +85,8 @@ class Game(models.Model):
     meld_counts_from = models.PositiveIntegerField(_("meld counts from"), null=True, blank=True)
     # The game also ends when a side leads every other by this many points. None: no such end.
     spread = models.PositiveIntegerField(_("winning spread"), null=True, blank=True)
+    # Points shown and typed ×10 (scoring.rules.scale): display and entry only, stored at 1.
+    scale = models.PositiveSmallIntegerField(_("points shown"), choices=[(1, "×1"), (10, "×10")], default=1)
 
     # The meld entry the table used last in this game (items picked or quick points per side):
     # the next hand's form opens in it. Only where chips are not in play (Check needs the items).
@@ -210,6 +212,8 @@ class Game(models.Model):
             options["meld_counts_from"] = self.meld_counts_from
         if self.spread is not None:
             options["spread"] = self.spread
+        if self.scale != 1:
+            options["scale"] = self.scale
         return {
             "seats": self.seats,
             "variant": self.variant,

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
+from scoring.rules.engine import score_record
 from scoring.rules.melds import meld_sum
+from scoring.rules.scale import shown
 from scoring.rules.tables import (
     CHECK_SEATS,
     COPIES,
@@ -21,6 +23,9 @@ from scoring.rules.tables import (
     MELD_ITEMS,
     ROUNDHOUSE_CHIPS,
     SLAM_CHIPS,
+    TENS,
+    TENS_ABOVE,
+    TENS_MULTIPLE,
     TRICK_POINTS,
     TRICKS_PER_HAND,
     contract_chips,
@@ -30,6 +35,7 @@ from scoring.rules.tables import (
     next_bid,
     seat_counts_for,
 )
+from scoring.rules.worked_example import hand_table
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,4 +213,79 @@ def rules_numbers() -> RulesNumbers:
         "slam_chips": SLAM_CHIPS,
         "game_chips_base": GAME_CHIPS_BASE,
         "game_chip_rows": game_chip_rows(),
+    }
+
+
+def _played(bid: int, meld: tuple[int, int], tricks: tuple[int, int]) -> dict[str, object]:
+    """A 4-seat hand of N's bid with plain meld points, for the house rules' examples."""
+    return {
+        "bidder": "N",
+        "bid": bid,
+        "meld_points": {"NS": meld[0], "EW": meld[1]},
+        "tricks": {"NS": tricks[0], "EW": tricks[1]},
+    }
+
+
+def house_rule_examples() -> dict[str, dict[str, object]]:
+    """The rules page's worked example of each house rule (docs/rules.md), scored by the engine.
+
+    >>> examples = house_rule_examples()
+    >>> examples["tens"]["bids"], examples["board"]["ns_points"], examples["spread"]["lead"]
+    ([95, 100, 110, 120, 130], -55, 50)
+    >>> examples["scale"]["bid"], examples["scale"]["ns_points"], examples["scale"]["ns_to_go"]
+    (270, 360, 1140)
+    """
+    board_hand = _played(55, (40, 10), (18, 32))
+    board = score_record({"deck": "double", "options": {"meld_counts_from": 20}, "hands": [board_hand]})
+    plain = score_record({"deck": "double", "hands": [board_hand]})
+    spread_hands = [_played(20, (30, 0), (20, 5)), _played(20, (10, 10), (15, 10))]
+    spread = score_record({"options": {"spread": 50}, "hands": spread_hands})
+    deals_hands = [_played(20, (30, 0), (20, 5)), _played(25, (10, 20), (10, 15))]
+    deals = score_record({"options": {"deals": 2}, "hands": deals_hands})
+    example = hand_table()
+    target = default_target("single", "standard")
+    return {
+        "tens": {
+            "above": TENS_ABOVE,
+            "multiple": TENS_MULTIPLE,
+            "bids": bid_run(95, default_min_bid("double"), "double", 5, steps=TENS),
+            "standard_bids": bid_run(95, default_min_bid("double"), "double", 5),
+        },
+        "board": {
+            "number": 20,
+            "bid": 55,
+            "ns_meld": 40,
+            "ns_took": 18,
+            "ns_points": board["hands"][0]["points"]["NS"],
+            "ew_meld": 10,
+            "ew_took": 32,
+            "ew_points": board["hands"][0]["points"]["EW"],
+            "plain_ns": plain["hands"][0]["points"]["NS"],
+            "plain_ew": plain["hands"][0]["points"]["EW"],
+        },
+        "deals": {
+            "deals": 2,
+            "first": deals["hands"][0]["totals"],
+            "scores": deals["result"]["scores"],
+        },
+        "spread": {
+            "spread": 50,
+            "first": spread["hands"][0]["totals"],
+            "scores": spread["result"]["scores"],
+            "lead": spread["result"]["scores"]["NS"] - spread["result"]["scores"]["EW"],
+            "hand": len(spread["hands"]),
+        },
+        "scale": {
+            "bid": shown(example["bid"], 10),
+            "tricks": shown(example["tricks"][0], 10),
+            "meld": shown(example["meld"][0], 10),
+            "ns_points": shown(example["points"][0], 10),
+            "ew_points": shown(example["points"][1], 10),
+            "stored_bid": example["bid"],
+            "stored_ns": example["points"][0],
+            "ns_to_go": shown(target - example["points"][0], 10),
+            "target": shown(target, 10),
+            "min_bid": shown(default_min_bid("single"), 10),
+            "trick_points": shown(TRICK_POINTS["single"], 10),
+        },
     }

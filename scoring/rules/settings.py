@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from scoring.rules.errors import RecordError
 from scoring.rules.readers import an_object, one_of, refuse_unknown_keys, shown, true_or_false, whole_number
+from scoring.rules.scale import SCALES
 from scoring.rules.tables import (
     BID_STEPS,
     CHECK_SEATS,
@@ -33,7 +34,7 @@ from scoring.rules.tables import (
 _GAME_KEYS = frozenset(
     {"seats", "variant", "deck", "target", "min_bid", "first_dealer", "players", "options", "hands"}
 )
-_OPTION_KEYS = frozenset({"meld_needs_trick", "deals", "bid_steps", "meld_counts_from", "spread"})
+_OPTION_KEYS = frozenset({"meld_needs_trick", "deals", "bid_steps", "meld_counts_from", "spread", "scale"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,9 @@ class Settings:
     #: The game also ends after a hand in which a side leads every other side by at least this
     #: many points (docs/rules.md, "A winning spread (house rule)"). None: no such end.
     spread: int | None = None
+    #: Points shown and typed ×scale (docs/rules.md, "Points ×10 (house rule)"): display and entry
+    #: only, the engine works at 1 whatever it is (scoring.rules.scale converts).
+    scale: int = 1
 
     # Derived once here rather than on every use: the engine reads them for every hand.
     chips_in_play: bool = field(init=False)
@@ -137,6 +141,7 @@ def parse_settings(data: object) -> Settings:
     bid_steps = "standard"
     meld_counts_from: int | None = None
     spread: int | None = None
+    scale = 1
     if options is not None:
         options = an_object(options, "options", None)
         refuse_unknown_keys(options, _OPTION_KEYS, None, "options")
@@ -155,6 +160,12 @@ def parse_settings(data: object) -> Settings:
             )
         if options.get("spread") is not None:
             spread = whole_number(options["spread"], "options.spread", None, low=1, high=MAX_TARGET)
+        if options.get("scale") is not None:
+            scale = whole_number(options["scale"], "options.scale", None, low=1, high=max(SCALES))
+            if scale not in SCALES:
+                choices = ", ".join(str(value) for value in SCALES)
+                name = "options.scale"
+                raise RecordError.of("not_one_of", field=name, name=name, choices=choices, value=str(scale))
     players: dict[str, str] = {}
     raw_players = record.get("players")
     if raw_players is not None:
@@ -183,4 +194,5 @@ def parse_settings(data: object) -> Settings:
         bid_steps=bid_steps,
         meld_counts_from=meld_counts_from,
         spread=spread,
+        scale=scale,
     )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from scoring.rules.errors import sentence
+from scoring.rules.scale import SCALES, shown
 
 SEAT_ORDER: Final = "NESW"
 SUITS: Final = ("spades", "hearts", "diamonds", "clubs")
@@ -330,14 +331,29 @@ ROUNDHOUSE_FAMILIES: Final = ("kings", "queens")
 def setup_numbers() -> dict[str, object]:
     """What the setup page's script needs: the default target by deck and then variant and the
     default minimum bid by deck (the script looks them up, it decides nothing), the deck and
-    variant a form without a choice means, and the seats Check Pinochle needs.
+    variant a form without a choice means, and the seats Check Pinochle needs; `scaled` holds the
+    same defaults as typed at each scale (points ×10, a house rule).
 
     >>> setup_numbers()["targets"]
     {'single': {'standard': 150, 'check': 100}, 'double': {'standard': 500, 'check': 500}}
+    >>> setup_numbers()["scaled"]["10"]["min_bids"]
+    {'single': 200, 'double': 500}
     """
+    targets = {deck: {variant: default_target(deck, variant) for variant in VARIANTS} for deck in DECKS}
+    min_bids = {deck: default_min_bid(deck) for deck in DECKS}
     return {
-        "targets": {deck: {variant: default_target(deck, variant) for variant in VARIANTS} for deck in DECKS},
-        "min_bids": {deck: default_min_bid(deck) for deck in DECKS},
+        "targets": targets,
+        "min_bids": min_bids,
+        "scaled": {
+            str(scale): {
+                "targets": {
+                    deck: {variant: shown(points, scale) for variant, points in by_variant.items()}
+                    for deck, by_variant in targets.items()
+                },
+                "min_bids": {deck: shown(points, scale) for deck, points in min_bids.items()},
+            }
+            for scale in SCALES
+        },
         "first": {"deck": DECKS[0], "variant": VARIANTS[0]},
         "check_seats": CHECK_SEATS,
         "seat_counts": list(SEAT_COUNTS),
@@ -385,7 +401,7 @@ def meld_bonuses(*, chips_in_play: bool) -> list[dict[str, object]]:
 
 
 def hand_numbers(
-    *, deck: str, min_bid: int, seats: int, chips_in_play: bool, bid_steps: str = "standard"
+    *, deck: str, min_bid: int, seats: int, chips_in_play: bool, bid_steps: str = "standard", scale: int = 1
 ) -> dict[str, object]:
     """What the phone's hand form adds up and steps by, straight from the tables above: the legal
     bids (`legal_bids`), the trick points to share (one side typed, the rest to the other; all of
@@ -400,15 +416,21 @@ def hand_numbers(
     >>> tens = hand_numbers(deck="double", min_bid=50, seats=2, chips_in_play=False, bid_steps=TENS)
     >>> tens["bids"][-1]
     [100, 10, 9990]
+
+    At scale 10 (points ×10, a house rule) every point figure is as the table types it:
+
+    >>> ten = hand_numbers(deck="single", min_bid=20, seats=4, chips_in_play=False, scale=10)
+    >>> ten["bids"][0], ten["trick_points"], ten["melds"]["run"]["points"]
+    ([200, 10, 99990], 250, 150)
     """
     return {
-        "bids": legal_bids(min_bid, deck, bid_steps),
-        "trick_points": TRICK_POINTS[deck],
+        "bids": [[shown(value, scale) for value in run] for run in legal_bids(min_bid, deck, bid_steps)],
+        "trick_points": shown(TRICK_POINTS[deck], scale),
         "tricks_per_hand": TRICKS_PER_HAND[deck][seats],
         "seats": seats,
         "melds": {
             item.name: {
-                "points": item.points(deck),
+                "points": _shown_points(item.points(deck), scale),
                 "chips": item.chips if chips_in_play else 0,
                 "family": item.family,
             }
@@ -418,13 +440,25 @@ def hand_numbers(
     }
 
 
-def bid_help(min_bid: int, deck: str, steps: str = "standard") -> dict[str, object]:
+def _shown_points(points: int | None, scale: int) -> int | None:
+    return None if points is None else shown(points, scale)
+
+
+def bid_help(min_bid: int, deck: str, steps: str = "standard", *, scale: int = 1) -> dict[str, object]:
     """The ladder the bid field's help sentence names: the minimum, by ones up to, then multiples
-    of, and a house rule's further rungs.
+    of, and a house rule's further rungs (as typed at the game's `scale`).
 
     >>> bid_help(50, "double", TENS)
     {'min': 50, 'by_ones_to': 60, 'multiple': 5, 'rungs': [{'above': 100, 'multiple': 10}]}
     """
     minimum, by_ones_to, multiple = bid_ladder(min_bid, deck)
-    rungs = [{"above": above, "multiple": step} for above, step in bid_rungs(deck, steps)]
-    return {"min": minimum, "by_ones_to": by_ones_to, "multiple": multiple, "rungs": rungs}
+    rungs = [
+        {"above": shown(above, scale), "multiple": shown(step, scale)}
+        for above, step in bid_rungs(deck, steps)
+    ]
+    return {
+        "min": shown(minimum, scale),
+        "by_ones_to": None if by_ones_to is None else shown(by_ones_to, scale),
+        "multiple": shown(multiple, scale),
+        "rungs": rungs,
+    }

@@ -12,6 +12,7 @@ from django.utils.translation import ngettext, pgettext
 
 from scoring.labels import side_short
 from scoring.rules.engine import GameResult
+from scoring.rules.scale import shown
 
 
 def end_reason(result: GameResult) -> list[SafeString]:
@@ -43,7 +44,10 @@ def end_reason(result: GameResult) -> list[SafeString]:
 
 def _deals_reason(result: GameResult, number: int) -> list[SafeString]:
     """The game of a fixed number of deals ended after its last deal, short of the target."""
-    scores = _listed(_nobreak(f"{side_short(side)} {result.scores[side]}") for side in result.settings.sides)
+    scores = _listed(
+        _nobreak(f"{side_short(side)} {shown(result.scores[side], result.settings.scale)}")
+        for side in result.settings.sides
+    )
     params: dict[str, Any] = {"number": number, "scores": scores}
     if result.reached is None:
         message = ngettext(
@@ -73,8 +77,15 @@ def _deals_reason(result: GameResult, number: int) -> list[SafeString]:
 
 def _spread_reason(result: GameResult, reached: str, number: int) -> SafeString:
     """The game ended when a side led every other side by the game's spread (a house rule)."""
-    scores = _listed(_nobreak(f"{side_short(side)} {result.scores[side]}") for side in result.settings.sides)
-    params = {"side": _nobreak(side_short(reached)), "spread": result.settings.spread, "number": number}
+    scores = _listed(
+        _nobreak(f"{side_short(side)} {shown(result.scores[side], result.settings.scale)}")
+        for side in result.settings.sides
+    )
+    params = {
+        "side": _nobreak(side_short(reached)),
+        "spread": shown(result.settings.spread or 0, result.settings.scale),
+        "number": number,
+    }
     if len(reached) == 1:  # one player on their own
         message = _("%(side)s leads by %(spread)s or more after hand %(number)s: wins on points, %(scores)s.")
     else:
@@ -86,7 +97,8 @@ def _target_reason(result: GameResult, reached: str, number: int) -> list[SafeSt
     target = result.settings.target
     hand = result.hands[number - 1]
     over = [side for side in result.settings.sides if hand.totals[side] >= target]
-    params = {"side": _nobreak(side_short(reached)), "target": target, "number": number}
+    shown_target = shown(target, result.settings.scale)
+    params = {"side": _nobreak(side_short(reached)), "target": shown_target, "number": number}
     alone = len(reached) == 1  # one player on their own: the verb agrees with one (Czech "S dosáhl")
     if len(over) == 1:
         if alone:

@@ -13,32 +13,42 @@ from scoring.labels import side_short
 from scoring.models import Game
 from scoring.rules.engine import GameResult, all_tricks_to_bidders
 from scoring.rules.errors import RecordError
+from scoring.rules.scale import shown
 from scoring.rules.settings import Settings
 from scoring.rules.tables import trick_points_needed
 from scoring.services.results import preview_hand
 
 
 def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[str]:
-    """What hand `number` does, in a few short lines: "N–S make 27: +36 · E–W +20"."""
+    """What hand `number` does, in a few short lines: "N–S make 27: +36 · E–W +20" (every point
+    figure at the game's scale)."""
     hand = result.hands[number - 1]
-    sides = result.settings.sides
+    sides, scale = result.settings.sides, result.settings.scale
     lines = []
     others = " · ".join(
-        f"{side_short(side)} {hand.points[side]:+d}" for side in sides if side != hand.bidding_side
+        f"{side_short(side)} {shown(hand.points[side], scale):+d}"
+        for side in sides
+        if side != hand.bidding_side
     )
     bidders, bid = hand.bidding_side, data.get("bid")
+    bid = shown(bid, scale) if isinstance(bid, int) else bid
     if hand.result == "passed":
         lines.append(_("All passed: no score, no chips."))
     elif hand.result == "nobid" or bidders is None:
-        lines.append(" · ".join(f"{side_short(side)} {hand.points[side]:+d}" for side in sides))
+        lines.append(" · ".join(f"{side_short(side)} {shown(hand.points[side], scale):+d}" for side in sides))
     else:
-        params = {"side": side_short(bidders), "bid": bid, "points": f"{hand.points[bidders]:+d}"}
+        params = {
+            "side": side_short(bidders),
+            "bid": bid,
+            "points": f"{shown(hand.points[bidders], scale):+d}",
+        }
         alone = len(bidders) == 1  # one player on their own (three or two at the table)
         headline = _headline(hand.result, alone=alone) % params
         lines.append(f"{headline} · {others}" if others else headline)
         if hand.result != "conceded":
             # What the bidders had to take in tricks: the bid less their meld (as the engine counted it).
             need = trick_points_needed(int(data["bid"]), hand.meld[bidders], result.settings.meld_counts_from)
+            need = shown(need, scale)
             if alone:
                 needed = ngettext(
                     "%(side)s needed %(need)d trick point (bid %(bid)s − meld %(meld)d) and took %(took)d.",
@@ -56,8 +66,8 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
                 "side": side_short(bidders),
                 "need": need,
                 "bid": bid,
-                "meld": hand.meld[bidders],
-                "took": hand.tricks[bidders],
+                "meld": shown(hand.meld[bidders], scale),
+                "took": shown(hand.tricks[bidders], scale),
             }
             lines.append(
                 needed % params + _on_the_board(result.settings, int(data["bid"]), hand.meld[bidders])
@@ -65,7 +75,7 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
     if result.settings.chips_in_play and hand.result != "passed":
         chips = ", ".join(f"{side_short(side)} {hand.chips[side]:+d}" for side in sides)
         lines.append(_("Chips: %(chips)s") % {"chips": chips})
-    totals = " · ".join(f"{side_short(side)} {hand.totals[side]}" for side in sides)
+    totals = " · ".join(f"{side_short(side)} {shown(hand.totals[side], scale)}" for side in sides)
     lines.append(_("Totals after: %(totals)s") % {"totals": totals})
     if result.ended_after == number and result.ended_by == "deals":
         lines.append(
@@ -77,7 +87,8 @@ def describe(result: GameResult, number: int, data: Mapping[str, Any]) -> list[s
             if len(result.reached) == 1
             else _("This hand ends the game: %(side)s lead by the winning spread of %(spread)d.")
         )
-        lines.append(spread_ends % {"side": side_short(result.reached), "spread": result.settings.spread})
+        spread = shown(result.settings.spread or 0, scale)
+        lines.append(spread_ends % {"side": side_short(result.reached), "spread": spread})
     elif result.ended_after == number and result.reached:
         ends = (
             _("This hand ends the game: %(side)s reaches the target.")
@@ -124,6 +135,7 @@ def _on_the_board(settings: Settings, bid: int, meld: int) -> str:
     floor = settings.meld_counts_from
     if floor is None or trick_points_needed(bid, meld, floor) == trick_points_needed(bid, meld):
         return ""
+    floor = shown(floor, settings.scale)
     return " " + ngettext(
         "Meld counts from %(number)d: only with at least %(number)d meld and %(number)d trick point.",
         "Meld counts from %(number)d: only with at least %(number)d meld and %(number)d trick points.",
@@ -143,18 +155,20 @@ def bidders_need(result: GameResult, number: int, data: Mapping[str, Any]) -> st
 
 
 def _bidders_need(result: GameResult, bidders: str, meld: int, data: Mapping[str, Any]) -> str:
+    scale = result.settings.scale
+    need = shown(trick_points_needed(int(data["bid"]), meld, result.settings.meld_counts_from), scale)
     params = {
         "side": side_short(bidders),
-        "need": trick_points_needed(int(data["bid"]), meld, result.settings.meld_counts_from),
-        "bid": data["bid"],
-        "meld": meld,
+        "need": need,
+        "bid": shown(int(data["bid"]), scale),
+        "meld": shown(meld, scale),
     }
     if len(bidders) == 1:  # one player on their own
         return (
             ngettext(
                 "%(side)s needs %(need)d trick point (bid %(bid)s − meld %(meld)d).",
                 "%(side)s needs %(need)d trick points (bid %(bid)s − meld %(meld)d).",
-                params["need"],
+                need,
             )
             % params
         )
@@ -162,7 +176,7 @@ def _bidders_need(result: GameResult, bidders: str, meld: int, data: Mapping[str
         ngettext(
             "%(side)s need %(need)d trick point (bid %(bid)s − meld %(meld)d).",
             "%(side)s need %(need)d trick points (bid %(bid)s − meld %(meld)d).",
-            params["need"],
+            need,
         )
         % params
     )
@@ -171,9 +185,10 @@ def _bidders_need(result: GameResult, bidders: str, meld: int, data: Mapping[str
 def correction_change(game: Game, after: GameResult) -> list[str]:
     """What a correction does to today's totals (and chips), from the game's stored summary to
     the corrected result: "N–S 85 → 75 · E–W 19 → 69"."""
-    sides = after.settings.sides
+    sides, scale = after.settings.sides, after.settings.scale
     points = " · ".join(
-        f"{side_short(side)} {game.scores.get(side, 0)} → {after.scores[side]}" for side in sides
+        f"{side_short(side)} {shown(game.scores.get(side, 0), scale)} → {shown(after.scores[side], scale)}"
+        for side in sides
     )
     lines = [_("Today's totals: %(change)s") % {"change": points}]
     if after.settings.chips_in_play:

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from scoring import diff, game_settings
 from scoring.labels import seat_label, side_short
+from scoring.rules.scale import shown
 from scoring.selectors.board import winner_words
 
 
@@ -17,7 +18,11 @@ def settings_preview(outcome: game_settings.Outcome, players: Mapping[str, str])
     the totals (and final chips in Check Pinochle) now and after, and the end of the game."""
     old, new = outcome.result_before, outcome.result_after
     sides = new.settings.sides
-    totals = [(side_short(side), old.scores[side], new.scores[side]) for side in sides]
+    # Every point figure as the page shows and takes them: at the game's scale before the change.
+    scale = old.settings.scale
+    totals = [
+        (side_short(side), shown(old.scores[side], scale), shown(new.scores[side], scale)) for side in sides
+    ]
     chips = [(side_short(side), old.chips[side], new.chips[side]) for side in sides]
     if new.finished and new.ended_after is not None:
         winner = winner_words(new.winner or "", new.settings, players)
@@ -39,7 +44,7 @@ def settings_preview(outcome: game_settings.Outcome, players: Mapping[str, str])
             ending = _("The game goes on: hand %(number)d, %(dealer)s deals.")
         ending %= params
     return {
-        "rows": diff.change_rows(outcome.before, outcome.after),
+        "rows": diff.change_rows(outcome.before, outcome.after, scale),
         "totals": totals,
         "totals_change": any(before != after for _side, before, after in totals),
         "chips": chips if new.settings.chips_in_play else [],

@@ -31,12 +31,13 @@ def create_game(
     spread: int | None = None,
     confirm_hands: bool = False,
     sign_at_end: bool = False,
+    scale: int = 1,
 ) -> Game:
     """Start a game; its settings are checked by the engine first (RecordError names the field).
 
     `deals`: a game of that many deals (docs/rules.md, "A fixed number of deals"); None plays to
-    the target. `bid_steps`, `meld_counts_from` and `spread`: the house rules of the same names
-    (docs/rules.md), off by default.
+    the target. `bid_steps`, `meld_counts_from`, `spread` and `scale`: the house rules of the same
+    names (docs/rules.md), off by default.
 
     `confirm_hands` and `sign_at_end`: how the game is made final at the table (a club's rule,
     scoring/services/confirm.py); off by default.
@@ -58,6 +59,7 @@ def create_game(
         spread=spread,
         confirm_hands=confirm_hands,
         sign_at_end=sign_at_end,
+        scale=scale,
     )
     settings = parse_settings({**game.settings_record(), "players": dict(players)})
     game.save()

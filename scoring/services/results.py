@@ -79,6 +79,7 @@ SETTINGS_FIELDS = (
     "bid_steps",
     "meld_counts_from",
     "spread",
+    "scale",
 )
 
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from core.strict_input import is_game_code
 from scoring.labels import SEAT_NAMES, SUIT_NAMES, seat_letter, side_short
+from scoring.rules.scale import shown
 
 register = template.Library()
 
@@ -101,3 +102,12 @@ def seat_letter_filter(seat: str) -> str:
 def seat_name(seat: str) -> str:
     """The seat's name in the page's language ("N" → "North")."""
     return str(SEAT_NAMES.get(seat, seat))
+
+
+@register.filter
+def points(value: Any, scale: Any = 1) -> Any:
+    """A stored point figure as the table sees it at the game's scale (points ×10, a house rule):
+    `{{ side.total|points:board.settings.scale }}`. Anything but a whole number is left as it is."""
+    if isinstance(value, int) and not isinstance(value, bool) and isinstance(scale, int):
+        return shown(value, scale)
+    return value

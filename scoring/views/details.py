@@ -80,7 +80,10 @@ def game_details(request: HttpRequest, code: str) -> HttpResponse:
 @require_game_view
 def game_history(request: HttpRequest, code: str) -> HttpResponse:
     game = game_of(request, code)
-    changes = [(change, change_rows(change.old_data, change.new_data)) for change in game_corrections(game)]
+    changes = [
+        (change, change_rows(change.old_data, change.new_data, game.scale))
+        for change in game_corrections(game)
+    ]
     context = {"game": game, "changes": changes, "back": reverse("scoring:game", kwargs={"code": game.code})}
     return render(request, "scoring/game_history.html", context)
 
@@ -92,6 +95,6 @@ def club_corrections_page(request: HttpRequest, club_id: int) -> HttpResponse:
     # A page number that is not plain digits (`0_1`, `１`) shows the first page, as any other
     # page that is not a number does (Django's int() would read them as page 1 or more).
     page = Paginator(club_corrections(club_id), 50).get_page(record_id(request.GET.get("page")))
-    changes = [(change, change_rows(change.old_data, change.new_data)) for change in page]
+    changes = [(change, change_rows(change.old_data, change.new_data, change.game.scale)) for change in page]
     context = {"club_id": club_id, "page": page, "changes": changes}
     return render(request, "scoring/club_corrections.html", context)

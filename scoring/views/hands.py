@@ -27,6 +27,7 @@ from scoring.permissions import (
     require_game_edit,
 )
 from scoring.rules.errors import RecordError
+from scoring.rules.scale import shown
 from scoring.rules.settings import Settings
 from scoring.rules.tables import step_bid
 from scoring.selectors.board import scoreboard, settings_of
@@ -329,7 +330,10 @@ def _step_bid(post: QueryDict, settings: Settings) -> tuple[QueryDict, bool]:
     data = post.copy()
     # Plain digits only, as the bid field reads them (`25_0` is not 250).
     bid = strict_input.whole_number(data.get("bid", ""))
-    data["bid"] = str(
-        step_bid(bid, settings.min_bid, settings.deck, up=step == "bid_up", steps=settings.bid_steps)
-    )
+    # The bid as typed, at the game's scale: stepped as stored, from the stored bid at or below it
+    # (up) or at or above it (down), and drawn as typed again.
+    if bid is not None:
+        bid = bid // settings.scale if step == "bid_up" else -(-bid // settings.scale)
+    stepped = step_bid(bid, settings.min_bid, settings.deck, up=step == "bid_up", steps=settings.bid_steps)
+    data["bid"] = str(shown(stepped, settings.scale))
     return data, True

@@ -111,8 +111,11 @@
       if (standard) standard.checked = true;
       variant = d.first.variant;
     }
-    form.querySelector("input[name=target]").placeholder = d.targets[deck][variant];
-    form.querySelector("input[name=min_bid]").placeholder = d.min_bids[deck];
+    // The defaults as typed at the chosen scale (points ×10, a house rule), listed by the server.
+    const scale = (form.querySelector("input[name=scale]:checked") || {}).value;
+    const typed = d.scaled[scale] || d;
+    form.querySelector("input[name=target]").placeholder = typed.targets[deck][variant];
+    form.querySelector("input[name=min_bid]").placeholder = typed.min_bids[deck];
   }
 
   // The bid's − / +: the next or previous of the legal bids the engine lists (runs of
