@@ -19,6 +19,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from nights.settlement import byes
 from scoring.models import SEAT_CHOICES, Game
 from scoring.rules.tables import MAX_BID, MAX_TARGET, chips_in_play, seat_counts_for
 
@@ -49,9 +50,10 @@ class Night(models.Model):
         TABLE = "table", _("Play at a standard table")
 
     class ByeCompensation(models.TextChoices):
-        NONE = "none", _("Nothing")
-        AVERAGE = "average", _("The average of the round")
-        FIXED = "fixed", _("A fixed score")
+        # The values are the settlement's own (nights/settlement/byes.py reads them).
+        NONE = byes.NONE, _("Nothing")
+        AVERAGE = byes.AVERAGE, _("The average of the round")
+        FIXED = byes.FIXED, _("A fixed score")
 
     club = models.ForeignKey(
         "clubs.Club", on_delete=models.CASCADE, related_name="nights", verbose_name=_("club")
