@@ -66,9 +66,7 @@ def _lock_seats(game: Game) -> list[GameSeat]:
     seat_rows = sorted(locked, key=lambda row: SEAT_ORDER.index(row.seat))
     if not seat_rows:
         raise Game.DoesNotExist(f"game {game.code} does not exist")
-    fresh = Game.all_objects.filter(pk=game.pk).values_list(*SETTINGS_FIELDS).get()
-    for name, value in zip(SETTINGS_FIELDS, fresh, strict=True):
-        setattr(game, name, value)
+    game.refresh_from_db(fields=SETTINGS_FIELDS)  # the base manager: a hidden game too
     return seat_rows
 
 
