@@ -36,7 +36,7 @@ PlayerId = int
 def _seat_results(nights: Sequence[Night]) -> dict[int, list[SeatResult]]:
     """Per night, the seats of its started tables' games with their side's figures (3 queries).
 
-    What a table counts is the night standings' rule (`nights.standings.table_figures`, one
+    What a table counts is the night standings' rule (`nights.figures.table_figures`, one
     definition for both pages): the game as it stands, its outcome once it is over (a round of a
     fixed number of hands is a game of that many deals, over after its last hand, game chips
     included). A game with a seat not linked to a player is left out, as the standings

@@ -9,12 +9,19 @@ from scoring.rules.tables import sides_for
 
 def table_figures(game: Game, stats: list[GameStat]) -> tuple[dict[str, int], dict[str, int], bool, str]:
     """(points by side, chips by side, complete, winner) of one table as the night counts it: the
-    game as it stands, complete once it is over (the ledger counts a table the same way)."""
+    game as it stands, complete once it is over and no hand of it waits for the other side's OK
+    (`awaits_confirmation`); the standings, the ledger and the byes count a table the same way."""
     sides = sides_for(game.seats)
     by_side = {stat.side: stat for stat in stats}
     points = {side: by_side[side].points_for for side in sides if side in by_side}
     chips = {side: by_side[side].chips for side in sides if side in by_side}
-    return points, chips, game.finished, game.winner if game.finished else ""
+    complete = game.finished and not awaits_confirmation(game)
+    return points, chips, complete, game.winner if game.finished else ""
+
+
+def awaits_confirmation(game: Game) -> bool:
+    """A hand of the game still waits for the other side's OK (a club's rule): the game is not final."""
+    return bool(game.confirm_hands and game.unconfirmed_hands)
 
 
 def points_difference(points: dict[str, int], side: str) -> int:

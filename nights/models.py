@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
+from nights.settlement import byes
 from scoring.models import SEAT_CHOICES, Game
 from scoring.rules.tables import MAX_BID, MAX_TARGET, chips_in_play, seat_counts_for
 
@@ -55,9 +56,10 @@ class Night(models.Model):
         TABLE = "table", _("Play at a standard table")
 
     class ByeCompensation(models.TextChoices):
-        NONE = "none", _("Nothing")
-        AVERAGE = "average", _("The average of the round")
-        FIXED = "fixed", _("A fixed score")
+        # The values are the settlement's own (nights/settlement/byes.py reads them).
+        NONE = byes.NONE, _("Nothing")
+        AVERAGE = byes.AVERAGE, _("The average of the round")
+        FIXED = byes.FIXED, _("A fixed score")
 
     class Movement(models.TextChoices):
         """How players change tables between rounds (the rules in `nights.planning.movements`)."""

@@ -24,7 +24,7 @@ from django.db.models import Count, Max, Sum
 
 from clubs.models import Player
 from nights.byes import bye_settlements
-from nights.figures import points_difference, table_figures
+from nights.figures import awaits_confirmation, points_difference, table_figures
 from nights.models import Night, NightTable
 from nights.settlement.byes import Compensation
 from nights.settlement.chips import SideChips, night_chips
@@ -147,9 +147,6 @@ def night_standings(night: Night) -> NightStandings:
         game = table.game
         assert game is not None
         points, chips, complete, winner = table_figures(game, stats_of.get(game.pk, []))
-        # A game with a hand not yet confirmed by the other side is not final: it counts as in play.
-        waiting = bool(game.confirm_hands and game.unconfirmed_hands)
-        complete = complete and not waiting
         rows = sorted(seats_of.get(game.pk, []), key=lambda row: SEAT_ORDER.index(row.seat))
         sides = sides_for(game.seats)
         members: dict[str, list[int]] = {side: [] for side in sides}
@@ -186,7 +183,7 @@ def night_standings(night: Night) -> NightStandings:
                 complete=complete,
                 winner=side_short(winner) if winner and winner != "draw" else winner,
                 stopped=not complete and night.is_finished,
-                waiting=waiting and not night.is_finished,
+                waiting=awaits_confirmation(game) and not night.is_finished,
                 members=sitting,
                 points_by_side={side: points.get(side, 0) for side in sides},
                 chips_by_side={side: chips.get(side, 0) for side in sides},

@@ -7,14 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.models import Game, Hand
-from scoring.rules.tables import SEAT_ORDER, seats_for, side_of, sides_for
-
-
-def dealer_of(game: Game, number: int) -> str:
-    """The seat that dealt hand `number` (the deal goes round clockwise from the first dealer)."""
-    seats = seats_for(game.seats)
-    first = game.first_dealer if game.first_dealer in seats else seats[0]
-    return seats[(seats.index(first) + number - 1) % len(seats)]
+from scoring.rules.tables import SEAT_ORDER, side_of, sides_for
+from scoring.selectors.board import settings_of
 
 
 def confirming_sides(game: Game, number: int, data: Mapping[str, Any]) -> list[str]:
@@ -23,7 +17,7 @@ def confirming_sides(game: Game, number: int, data: Mapping[str, Any]) -> list[s
     than the dealer's."""
     seat = data.get("bidder")
     if not isinstance(seat, str) or seat not in SEAT_ORDER:
-        seat = dealer_of(game, number)
+        seat = settings_of(game).dealer(number)  # the engine's rule of the deal
     own = side_of(seat, game.seats)
     return [side for side in sides_for(game.seats) if side != own]
 

@@ -59,9 +59,8 @@ def sign_game(*, game: Game, side: str) -> bool:
     from scoring.services.hands import lock_game
 
     lock_game(game)
-    fresh = Game.all_objects.filter(pk=game.pk).values("finished", "unconfirmed_hands", "signatures").get()
-    game.finished, game.unconfirmed_hands = fresh["finished"], fresh["unconfirmed_hands"]
-    signatures = dict(fresh["signatures"] or {})
+    game.refresh_from_db(fields=["finished", "unconfirmed_hands", "signatures"])
+    signatures = dict(game.signatures or {})
     if not game.sign_at_end:
         raise CannotSign("off")
     if side not in sides_for(game.seats):

@@ -68,10 +68,7 @@ def _lock_seats(game: Game) -> list[GameSeat]:
     if not seat_rows:
         raise Game.DoesNotExist(f"game {game.code} does not exist")
     # The planner's clock too (scoring/services/plans.py): an organiser may call the last hand meanwhile.
-    fields = (*SETTINGS_FIELDS, "last_hand_from")
-    fresh = Game.all_objects.filter(pk=game.pk).values_list(*fields).get()
-    for name, value in zip(fields, fresh, strict=True):
-        setattr(game, name, value)
+    game.refresh_from_db(fields=[*SETTINGS_FIELDS, "last_hand_from"])  # the base manager: a hidden game too
     return seat_rows
 
 

@@ -225,6 +225,7 @@ def test_the_texts_in_each_language(people, language, confirm, signed):
 
 
 def test_the_clubs_settings_are_copied_to_the_games_its_night_starts(people):
+    from ledger.selectors import night_figures
     from nights import rounds, services
     from nights.models import Night
     from tests.ledger_helpers import roster
@@ -252,8 +253,15 @@ def test_the_clubs_settings_are_copied_to_the_games_its_night_starts(people):
     words = text(page)
     assert "Round 1: waiting for table 1's confirmation of a hand." in words
     assert "N–S won" not in words
+    # The money waits with the standings: no game won, nothing owed for it yet.
+    figures = night_figures([night])[night.pk]
+    assert sum(figures.wins.values()) == 0
+    assert not any(figures.amounts.values())
 
     confirm_hand(game=Game.objects.get(pk=game.pk), number=1)
     words = text(alice.get(f"/nights/{night.pk}/standings/"))
     assert "waiting for table 1" not in words
     assert "N–S won" in words
+    figures = night_figures([night])[night.pk]
+    assert sum(figures.wins.values()) == 2
+    assert sum(figures.amounts.values()) == 0 and any(figures.amounts.values())
