@@ -26,7 +26,6 @@ from scoring.handover import (
 )
 from scoring.models import Game
 from scoring.permissions import (
-    UNSENT_KEY,
     can_edit_game,
     checked_can_edit,
     game_of,
@@ -36,6 +35,7 @@ from scoring.permissions import (
     require_game_view,
     scoring_moved_away,
 )
+from scoring.refusals import UNSENT_KEY
 from scoring.selectors.board import scoreboard
 from scoring.selectors.lists import game_lists
 from scoring.unsent import field_labels, unsent_lines, unsent_strings
