@@ -20,11 +20,10 @@ from ledger import compute
 from ledger.compute import SeatResult, Stakes, Transfer
 from ledger.models import NightLock, Payment
 from nights.byes import bye_settlements
-from nights.figures import table_figures
-from nights.models import Night, NightTable
+from nights.figures import StartedTable, started_tables
+from nights.models import Night
 from nights.settlement.payments import Payment as SettlementPayment
-from scoring.models import Game, GameSeat, GameStat
-from scoring.rules.tables import sides_for
+from scoring.models import Game, GameStat
 from scoring.services.results import score
 
 PlayerId = int
@@ -33,47 +32,31 @@ PlayerId = int
 # --- the seats of a night's games ---------------------------------------------------------------
 
 
-def _seat_results(nights: Sequence[Night]) -> dict[int, list[SeatResult]]:
-    """Per night, the seats of its started tables' games with their side's figures (3 queries).
+def _seat_results(tables: Sequence[StartedTable]) -> dict[int, list[SeatResult]]:
+    """Per night, the seats of its started tables' games with their side's figures.
 
-    What a table counts is the night standings' rule (`nights.figures.table_figures`, one
-    definition for both pages): the game as it stands, its outcome once it is over (a round of a
-    fixed number of hands is a game of that many deals, over after its last hand, game chips
-    included). A game with a seat not linked to a player is left out, as the standings
-    leave out its chips: the pair-wise rule needs every partner.
+    What a table counts is the night standings' rule (`nights.figures`, one definition for both
+    pages): the game as it stands, its outcome once it is over (a round of a fixed number of hands
+    is a game of that many deals, over after its last hand, game chips included). A game with a
+    seat not linked to a player is left out, as the standings leave out its chips: the pair-wise
+    rule needs every partner.
     """
-    by_id = {night.pk: night for night in nights}
-    tables = list(
-        NightTable.objects.filter(night__in=nights, game__isnull=False)
-        .select_related("game")
-        .order_by("night_id", "round_no", "table_no")
-    )
-    game_ids = [table.game_id for table in tables]
-    players: dict[int, dict[str, int | None]] = defaultdict(dict)
-    for game_id, seat, player in GameSeat.objects.filter(game_id__in=game_ids).values_list(
-        "game_id", "seat", "player_id"
-    ):
-        players[game_id][seat] = player
-    stats: dict[int, list[GameStat]] = defaultdict(list)
-    for stat in GameStat.objects.filter(game_id__in=game_ids):
-        stats[stat.game_id].append(stat)
     out: dict[int, list[SeatResult]] = defaultdict(list)
     for table in tables:
-        game, night = table.game, by_id[table.night_id]
-        assert game is not None
-        seats = {seat: player for seat, player in players.get(game.pk, {}).items() if player is not None}
-        if not seats or len(seats) != len(players[game.pk]):
+        players = table.players
+        if players is None:
             continue
-        _points, chips, complete, winner = table_figures(game, stats[game.pk])
-        for seat, player in seats.items():
-            side = next(side for side in sides_for(game.seats) if seat in side)
-            if not complete:
+        for seat, player in players.items():
+            side = table.side_of(seat)
+            if not table.complete:
                 outcome = ""
-            elif winner == "draw":
+            elif table.winner == "draw":
                 outcome = "draw"
             else:
-                outcome = "win" if winner == side else "loss"
-            out[night.pk].append(SeatResult(game.pk, side, player, chips.get(side, 0), outcome))
+                outcome = "win" if table.winner == side else "loss"
+            out[table.night_id].append(
+                SeatResult(table.game.pk, side, player, table.chips.get(side, 0), outcome)
+            )
     return out
 
 
@@ -82,9 +65,10 @@ def _stakes(night: Night) -> Stakes:
 
 
 def night_figures(nights: Sequence[Night]) -> dict[int, compute.NightFigures]:
-    seats = _seat_results(nights)
+    tables = started_tables(nights)
+    seats = _seat_results(tables)
     # What byes earn, as the night's standings count it (no query for nights where a bye earns nothing).
-    byes = bye_settlements([night for night in nights if night.is_check])
+    byes = bye_settlements([night for night in nights if night.is_check], tables)
     return {
         night.pk: compute.night_figures(
             seats.get(night.pk, []),

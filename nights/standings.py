@@ -24,13 +24,13 @@ from django.db.models import Count, Max, Sum
 
 from clubs.models import Player
 from nights.byes import bye_settlements
-from nights.figures import awaits_confirmation, points_difference, table_figures
-from nights.models import Night, NightTable
+from nights.figures import StartedTable, awaits_confirmation, points_difference, started_tables
+from nights.models import Night
 from nights.settlement.byes import Compensation
 from nights.settlement.chips import SideChips, night_chips
 from scoring.labels import side_short
-from scoring.models import Game, GameSeat, GameStat
-from scoring.rules.tables import SEAT_ORDER, sides_for
+from scoring.models import Game
+from scoring.rules.tables import sides_for
 
 
 @dataclass
@@ -125,29 +125,13 @@ def prize_flags(night: Night) -> tuple[bool, ...]:
 
 def night_standings(night: Night) -> NightStandings:
     """The night's standings and its tables (4 queries whatever the number of tables)."""
-    tables = list(
-        NightTable.objects.filter(night=night, game__isnull=False)
-        .select_related("game")
-        .order_by("round_no", "table_no")
-    )
-    game_ids = [table.game_id for table in tables]
-    seats = list(GameSeat.objects.filter(game_id__in=game_ids).select_related("player"))
-    stats = list(GameStat.objects.filter(game_id__in=game_ids))
-    seats_of: dict[int, list[GameSeat]] = {}
-    for seat in seats:
-        seats_of.setdefault(seat.game_id, []).append(seat)
-    stats_of: dict[int, list[GameStat]] = {}
-    for stat in stats:
-        stats_of.setdefault(stat.game_id, []).append(stat)
-
+    tables = started_tables([night])
     result = NightStandings(chips_in_play=night.is_check, finished=night.is_finished)
     lines: dict[int, PlayerLine] = {}
     side_chips: list[list[SideChips]] = []
     for table in tables:
-        game = table.game
-        assert game is not None
-        points, chips, complete, winner = table_figures(game, stats_of.get(game.pk, []))
-        rows = sorted(seats_of.get(game.pk, []), key=lambda row: SEAT_ORDER.index(row.seat))
+        game, rows = table.game, table.rows
+        points, chips, complete, winner = table.points, table.chips, table.complete, table.winner
         sides = sides_for(game.seats)
         members: dict[str, list[int]] = {side: [] for side in sides}
         sitting: dict[str, list[tuple[str, int | None, str]]] = {side: [] for side in sides}
@@ -194,7 +178,7 @@ def night_standings(night: Night) -> NightStandings:
         for player, count in night_chips(_complete_sides(side_chips)).items():
             if player in lines:
                 lines[player].chips = count
-    _add_byes(night, lines)
+    _add_byes(night, lines, tables)
     result.lines = sorted(lines.values(), key=_rank(night.is_check))
     for line, place in zip(result.lines, places(result.lines, check=night.is_check), strict=True):
         line.place = place
@@ -212,12 +196,12 @@ def places(lines: list[PlayerLine], *, check: bool) -> list[int]:
     return result
 
 
-def _add_byes(night: Night, lines: dict[int, PlayerLine]) -> None:
+def _add_byes(night: Night, lines: dict[int, PlayerLine], tables: list[StartedTable]) -> None:
     """What the night's byes earn (`nights.settlement.byes`), in the totals and as lines of their
-    own. Four more queries, only on a night whose bye earns something."""
+    own. One more query (the byes), only on a night whose bye earns something."""
     if night.bye_compensation == Night.ByeCompensation.NONE:
         return
-    settlement = bye_settlements([night])[night.pk]
+    settlement = bye_settlements([night], tables)[night.pk]
     missing = {item.player for item in settlement.compensations} - set(lines)
     names = dict(Player.objects.filter(pk__in=missing).values_list("pk", "name")) if missing else {}
     for item in settlement.compensations:

@@ -86,7 +86,7 @@ def test_a_finished_tables_link_shows_its_result_from_the_selector(club, alice):
     phone = Client()
     # Two more than the result alone: where each player sits in the next round, and the next
     # round's table (is it waiting, or has it started).
-    assert _queries(phone, f"/nights/t/{table.token}/") == 7
+    assert _queries(phone, f"/nights/t/{table.token}/") == 8
     page = text(phone.get(f"/nights/t/{table.token}/"))
     assert f"{result.winner_label} won" in page and "Final points: N–S 105 · E–W 0" in page
 
