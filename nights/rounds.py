@@ -157,6 +157,7 @@ def take_back_last_hand(*, night: Night) -> int:
     """Undo a last hand called by mistake, as long as no table of the round has saved a hand since
     (that table's game is over). The round ends again as it was set to. Returns the round's number."""
     night = locked_for_update(night)
+    check_open(night)
     round_no, called = night.last_hand_round, night.last_hand_called_at
     if round_no is None or called is None or round_no != started_rounds(night):
         raise ValidationError({"round": _("The last hand has not been called in this round.")})
