@@ -67,8 +67,9 @@ def _lock_seats(game: Game) -> list[GameSeat]:
     seat_rows = sorted(locked, key=lambda row: SEAT_ORDER.index(row.seat))
     if not seat_rows:
         raise Game.DoesNotExist(f"game {game.code} does not exist")
-    # The planner's clock too (scoring/services/plans.py): an organiser may call the last hand meanwhile.
-    fields = (*SETTINGS_FIELDS, "last_hand_from")
+    # The planner's clock too (scoring/services/plans.py): an organiser may call the last hand meanwhile;
+    # and the signatures (scoring/services/confirm.py): a side may have signed meanwhile.
+    fields = (*SETTINGS_FIELDS, "last_hand_from", "signatures", "signed_at")
     fresh = Game.all_objects.filter(pk=game.pk).values_list(*fields).get()
     for name, value in zip(fields, fresh, strict=True):
         setattr(game, name, value)
