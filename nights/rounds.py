@@ -144,6 +144,10 @@ def call_last_hand(*, night: Night) -> int:
     games = _playing_games(night, round_no) if round_no else []
     if not games:
         raise ValidationError({"round": _("No table is playing: there is no round to end.")})
+    if night.last_hand_round == round_no and night.last_hand_called_at is not None:
+        # Called already (a second tap, a stale page): the first call stands, so that the take-back
+        # still sees every table that has saved its last hand since.
+        return round_no
     now = timezone.now()
     night.last_hand_round, night.last_hand_called_at = round_no, now
     night.save(update_fields=["last_hand_round", "last_hand_called_at"])
