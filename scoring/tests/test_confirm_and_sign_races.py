@@ -22,8 +22,8 @@ def test_an_ok_sent_for_a_hand_corrected_meanwhile_confirms_nothing(people):
     game = club_game()
     phone = client_with_token(game)
     phone.post(f"/g/{game.code}/hands", hand_post(1))
-    page = phone.get(f"/g/{game.code}/").content.decode()
-    seen = re.search(r'name="seen" value="([^"]+)"', page)
+    shown = phone.get(f"/g/{game.code}/").content.decode()
+    seen = re.search(r'name="seen" value="([^"]+)"', shown)
     assert seen is not None  # the OK names the hand as the other side saw it
     # Meanwhile another phone of the table corrects hand 1 (it waits for the OK again).
     edit_hand(game=Game.objects.get(pk=game.pk), number=1, data=EW_MAKES)
