@@ -84,3 +84,18 @@ def test_an_organisers_correction_of_a_signed_game_that_stays_over_keeps_it_sign
     edit_hand(game=game, number=1, data=NS_MAKES | {"bid": 25}, confirmed=True)
     game.refresh_from_db()
     assert game.finished and game.signed_at is not None and set(game.signatures) == {"NS", "EW"}
+
+
+def test_a_signed_game_an_organisers_settings_change_reopens_is_no_longer_signed():
+    from scoring.game_settings import NewSettings, change_settings
+    from scoring.services.results import players_of
+
+    game = signed_game()
+    new = NewSettings(
+        players=players_of(game), first_dealer=game.first_dealer, target=game.target, min_bid=game.min_bid,
+        meld_needs_trick=game.meld_needs_trick, deals=3,
+    )  # fmt: skip
+    change_settings(game=game, new=new, expected=None, actor=None)
+    game = Game.objects.get(pk=game.pk)
+    assert not game.finished
+    assert game.signed_at is None and game.signatures == {}
