@@ -99,3 +99,20 @@ def test_a_signed_game_an_organisers_settings_change_reopens_is_no_longer_signed
     game = Game.objects.get(pk=game.pk)
     assert not game.finished
     assert game.signed_at is None and game.signatures == {}
+
+
+def test_a_scorer_signs_nothing_on_a_night_its_organiser_finished(people):
+    from clubs.models import Club
+    from nights import rounds
+    from nights.tests.test_round_control import games, open_night, save_hand
+    from tests.access_helpers import CLUB
+
+    Club.objects.filter(pk=CLUB).update(sign_at_end=True)
+    night = open_night("hands", hands=1)
+    game = save_hand(games(night)[0])
+    assert game.finished and game.sign_at_end
+    rounds.finish_night(night=night)
+    bob = people.client("bob")  # a scorer of the club
+    page = bob.post(f"/g/{game.code}/sign", {"side": "NS"}, follow=True)
+    assert "N–S signed." not in text(page)
+    assert Game.objects.get(pk=game.pk).signatures == {}
