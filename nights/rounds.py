@@ -148,6 +148,10 @@ def call_last_hand(*, night: Night) -> int:
     games = _playing_games(night, round_no) if round_no else []
     if not games:
         raise ValidationError({"round": _("No table is playing: there is no round to end.")})
+    if night.last_hand_round == round_no and night.last_hand_called_at is not None:
+        # Called already (a second tap, a stale page): the first call stands, so that the take-back
+        # still sees every table that has saved its last hand since.
+        return round_no
     now = timezone.now()
     night.last_hand_round, night.last_hand_called_at = round_no, now
     night.save(update_fields=["last_hand_round", "last_hand_called_at"])
@@ -161,6 +165,7 @@ def take_back_last_hand(*, night: Night) -> int:
     """Undo a last hand called by mistake, as long as no table of the round has saved a hand since
     (that table's game is over). The round ends again as it was set to. Returns the round's number."""
     night = locked_for_update(night)
+    check_open(night)
     round_no, called = night.last_hand_round, night.last_hand_called_at
     if round_no is None or called is None or round_no != started_rounds(night):
         raise ValidationError({"round": _("The last hand has not been called in this round.")})

@@ -153,9 +153,12 @@ def may_sign(request: HttpRequest, game: Game) -> bool:
         return True
     club_id = game.club_id
     if club_id is not None:
-        if role_in_club(user, club_id) in (ClubRole.Role.ORGANISER, ClubRole.Role.SCORER):
+        role = role_in_club(user, club_id)
+        if role == ClubRole.Role.ORGANISER:
             return True
-        return holds_game(request, game) and not night_is_over(game)
+        if night_is_over(game):
+            return False  # a scorer or the table's phone: the night's organiser has finished it
+        return role == ClubRole.Role.SCORER or holds_game(request, game)
     return _runs_the_game(request, game)
 
 

@@ -24,7 +24,7 @@ from scoring.engine_messages import engine_message
 from scoring.forms.game import HOUSE_RULES, GameRulesForm, check_bid_steps, house_rule_fields
 from scoring.rules.errors import RecordError
 from scoring.rules.settings import parse_settings
-from scoring.rules.tables import chips_in_play
+from scoring.rules.tables import MAX_TARGET, chips_in_play
 
 
 class NightForm(GameRulesForm):
@@ -104,9 +104,11 @@ class NightForm(GameRulesForm):
         label=_("Points for a bye"),
         required=False,
         min_value=0,
+        max_value=MAX_TARGET,  # a bye earns no more than a game's highest target
         help_text=_("Only with a fixed score."),
         error_messages={
             "min_value": _("Points for a bye: enter a whole number, 0 or more."),
+            "max_value": _("Points for a bye: at most %(limit_value)s."),
             "invalid": _("Points for a bye: enter a whole number, 0 or more."),
         },
     )
@@ -114,9 +116,11 @@ class NightForm(GameRulesForm):
         label=_("Chips for a bye"),
         required=False,
         min_value=0,
+        max_value=MAX_TARGET,
         help_text=_("Only with a fixed score, in Check Pinochle: the round's players pay them."),
         error_messages={
             "min_value": _("Chips for a bye: enter a whole number, 0 or more."),
+            "max_value": _("Chips for a bye: at most %(limit_value)s."),
             "invalid": _("Chips for a bye: enter a whole number, 0 or more."),
         },
     )

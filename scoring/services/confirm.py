@@ -6,6 +6,11 @@ Each write runs under the game's lock (`lock_game`), as every write of hands doe
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,6 +28,16 @@ class CannotSign(Exception):
         self.reason = reason
 
 
+class HandChangedMeanwhile(Exception):
+    """The hand the other side said OK to is no longer what they saw (another phone corrected it
+    meanwhile): nothing is written, and the phone shows the hand as it is now."""
+
+
+def hand_version(data: Mapping[str, Any]) -> str:
+    """What the OK names: the hand as the other side saw it (its values, not when it was saved)."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
 def count_unconfirmed(game: Game) -> None:
     """Inside a write's transaction (under the game's lock): keep the game's count of hands that
     wait for their OK (the standings read it), and mark the game changed for the pages' polls."""
@@ -34,10 +49,27 @@ def count_unconfirmed(game: Game) -> None:
     game.unconfirmed_hands, game.updated_at = count, now
 
 
+def drop_stale_signatures(game: Game, before: tuple[bool, str, Any]) -> list[str]:
+    """Inside a write of the game's result (`store_result`, under the game's lock), given its
+    (finished, winner, scores) before it: a signature stands only for the result it signed. A game
+    that is no longer over is signed by nobody (its table plays on, both sides sign its new end);
+    a game not yet signed by both sides whose result changed loses the signature it had (that side
+    signs the new result). A game both sides signed keeps them through an organiser's correction
+    that leaves it over (the only change such a game takes). Returns the fields to save."""
+    if not (game.signatures or game.signed_at):
+        return []
+    if game.finished and (game.signed_at is not None or before == (game.finished, game.winner, game.scores)):
+        return []
+    game.signatures, game.signed_at = {}, None
+    return ["signatures", "signed_at"]
+
+
 @transaction.atomic
-def confirm_hand(*, game: Game, number: int) -> bool:
+def confirm_hand(*, game: Game, number: int, seen: str | None = None) -> bool:
     """The other side's OK for hand `number`. False (nothing written) when there is nothing to
-    confirm: the game does not ask for it, the hand is gone, or it was confirmed already."""
+    confirm: the game does not ask for it, the hand is gone, or it was confirmed already. With
+    `seen` (the `hand_version` the phone showed), HandChangedMeanwhile when the hand was corrected
+    since: an OK is for the values the other side checked, never for ones it has not seen."""
     from scoring.services.hands import lock_game
 
     if not game.confirm_hands:
@@ -46,6 +78,8 @@ def confirm_hand(*, game: Game, number: int) -> bool:
     hand = next((row for row in rows if row.number == number), None)
     if hand is None or hand.confirmed_at is not None:
         return False
+    if seen is not None and seen != hand_version(hand.data):
+        raise HandChangedMeanwhile(number)
     hand.confirmed_at = timezone.now()
     hand.save(update_fields=["confirmed_at"])
     count_unconfirmed(game)

@@ -67,8 +67,10 @@ def _lock_seats(game: Game) -> list[GameSeat]:
     seat_rows = sorted(locked, key=lambda row: SEAT_ORDER.index(row.seat))
     if not seat_rows:
         raise Game.DoesNotExist(f"game {game.code} does not exist")
-    # The planner's clock too (scoring/services/plans.py): an organiser may call the last hand meanwhile.
-    game.refresh_from_db(fields=[*SETTINGS_FIELDS, "last_hand_from"])  # the base manager: a hidden game too
+    # The planner's clock too (scoring/services/plans.py): an organiser may call the last hand meanwhile;
+    # and the signatures (scoring/services/confirm.py): a side may have signed meanwhile.
+    fields = [*SETTINGS_FIELDS, "last_hand_from", "signatures", "signed_at"]
+    game.refresh_from_db(fields=fields)  # the base manager: a hidden game too
     return seat_rows
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from scoring import signals, stats
 from scoring.models import Game, GameSeat, Hand
 from scoring.rules.engine import GameResult, check_record
+from scoring.services.confirm import drop_stale_signatures
 
 
 def players_of(game: Game) -> dict[str, str]:
@@ -112,9 +113,10 @@ def store_result(
     only added hand `first_changed` at the end (no statistics rows to remove). `notify=False`
     leaves out `signals.game_changed`: the caller sends `signals.games_changed` for many games.
     """
+    before = (game.finished, game.winner, game.scores)
     for name, value in summary_fields(result).items():
         setattr(game, name, value)
-    game.save(update_fields=[*SUMMARY_FIELDS, "updated_at"])
+    game.save(update_fields=[*SUMMARY_FIELDS, "updated_at", *drop_stale_signatures(game, before)])
     stats.refresh_game(
         game, result, hand_data=hand_data, seat_rows=seat_rows, first_changed=first_changed, appended=appended
     )

@@ -13,7 +13,7 @@ from clubs.permissions import deny
 from scoring.labels import side_short
 from scoring.permissions import game_of, may_sign, require_game_edit, require_game_view
 from scoring.selectors.confirm import awaiting
-from scoring.services.confirm import CannotSign, confirm_hand, sign_game
+from scoring.services.confirm import CannotSign, HandChangedMeanwhile, confirm_hand, sign_game
 
 
 @require_POST
@@ -21,7 +21,16 @@ from scoring.services.confirm import CannotSign, confirm_hand, sign_game
 def hand_confirm(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """The other side's one-tap OK of hand `number`."""
     game = game_of(request, code)
-    if confirm_hand(game=game, number=number):
+    try:
+        confirmed = confirm_hand(game=game, number=number, seen=request.POST.get("seen"))
+    except HandChangedMeanwhile:
+        messages.warning(
+            request,
+            _("Hand %(number)d was changed meanwhile: nothing is confirmed. Check it again and tap OK.")
+            % {"number": number},
+        )
+        return redirect("scoring:game", code=code)
+    if confirmed:
         messages.success(request, _("Hand %(number)d confirmed.") % {"number": number})
     else:
         messages.info(request, _("Hand %(number)d has nothing to confirm.") % {"number": number})

@@ -29,6 +29,7 @@ from scoring.rules.tables import sides_for
 from scoring.selectors.board import Scoreboard, scoreboard, settings_of
 from scoring.selectors.confirm import awaiting, confirming_sides
 from scoring.selectors.preview import describe
+from scoring.services.confirm import hand_version
 from scoring.services.results import players_of
 from scoring.signals import notice_for
 
@@ -172,6 +173,7 @@ def _final_context(request: HttpRequest, game: Game, board: Scoreboard, *, mode:
             sides = confirming_sides(game, hand.number, hand.data)
             context["awaiting"] = {
                 "number": hand.number,
+                "seen": hand_version(hand.data),
                 "lines": describe(board.result, hand.number, hand.data),
                 "sides": " & ".join(side_label(side, board.players) for side in sides),
             }
