@@ -129,3 +129,13 @@ def test_a_night_at_points_times_ten_shows_its_points_so_on_every_page_of_the_ni
     assert ("300 : 50" in card or "50 : 300" in card) and ("+250" in card or "-250" in card)
     results = text(alice.get(f"/nights/{night.pk}/results/"))
     assert "High game 300 points" in results and "High meld 100 points" in results
+
+
+def test_a_byes_fixed_score_on_a_night_at_points_times_ten_is_typed_as_the_night_shows_points(club, alice):
+    fields = {"deck": "single", "scale": "10", "bye_compensation": "fixed", "bye_points": "150"}
+    assert alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields}).status_code == 302
+    night = Night.objects.get()
+    assert night.bye_points == 15  # stored at the rule book's scale, as the target and the bids
+    assert "(150 points)" in text(alice.get(f"/nights/{night.pk}/"))
+    refused = alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields, "bye_points": "155"})
+    assert refused.status_code == 400 and Night.objects.count() == 1
