@@ -139,3 +139,20 @@ def test_a_byes_fixed_score_on_a_night_at_points_times_ten_is_typed_as_the_night
     assert "(150 points)" in text(alice.get(f"/nights/{night.pk}/"))
     refused = alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields, "bye_points": "155"})
     assert refused.status_code == 400 and Night.objects.count() == 1
+
+
+def test_a_table_whose_last_hand_waits_for_the_opponents_ok_is_not_finished_on_the_night_page(club, alice):
+    Club.objects.filter(pk=CLUB).update(confirm_hands=True)
+    fields = {"deck": "single", "round_ends": "hands", "hands_per_round": "1"}
+    assert alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields}).status_code == 302
+    night = Night.objects.get()
+    game = start_round_one(alice, night)
+    record_hand(game=game, number=1, data={"bidder": "N", "bid": 25, "meld_points": {"NS": 10, "EW": 0},
+                                           "tricks": {"NS": 20, "EW": 5}})  # fmt: skip
+    game.refresh_from_db()
+    assert game.finished and game.unconfirmed_hands == 1
+
+    page = text(alice.get(f"/nights/{night.pk}/"))
+
+    assert "waiting for the other side's confirmation" in page
+    assert "Every table of round 1 has finished." not in page and "Last hand" in page
