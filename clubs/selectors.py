@@ -9,9 +9,12 @@ from clubs.models import Club, Player, Season
 
 def roster(club: Club, *, include_retired: bool = False) -> QuerySet[Player]:
     """The club's players by name; retired ones only when asked (past games keep them anyway)."""
-    players = Player.objects.filter(memberships__club=club)
-    if not include_retired:
-        players = players.filter(memberships__retired_on=None)  # same join: this club's membership
+    # One filter() call: a second one would join the memberships again, and a player on two clubs'
+    # rosters would be listed twice (or shown here while retired here and active elsewhere).
+    if include_retired:
+        players = Player.objects.filter(memberships__club=club)
+    else:
+        players = Player.objects.filter(memberships__club=club, memberships__retired_on=None)
     return players.order_by("name", "pk")
 
 

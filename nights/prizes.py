@@ -31,6 +31,7 @@ from nights.models import Night, NightBye
 from nights.standings import NightStandings, PlayerLine, TableLine, night_standings, places
 from scoring.labels import SEAT_NAMES
 from scoring.models import HandStat
+from scoring.rules.scale import shown
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,9 @@ def where(table: TableLine) -> str:
     return _("Round %(round)s · Table %(table)s") % {"round": table.round_no, "table": table.table_no}
 
 
-def _points(count: int) -> str:
+def _points(count: int, scale: int = 1) -> str:
+    """A prize's figure at the night's scale (points ×10, a house rule), as its tables saw it."""
+    count = shown(count, scale)
     return ngettext("%(count)d point", "%(count)d points", count) % {"count": count}
 
 
@@ -114,9 +117,9 @@ def night_results(night: Night) -> NightResults:
     groups = group_standings(standings, group_of, check=night.is_check)
     prizes = place_prizes(night, standings)
     if night.prize_high_game:
-        prizes.append(high_game(standings))
+        prizes.append(high_game(standings, scale=night.scale))
     if night.prize_high_meld:
-        prizes.append(high_meld(standings, _best_melds(standings)))
+        prizes.append(high_meld(standings, _best_melds(standings), scale=night.scale))
     if night.prize_groups:
         prizes.extend(group_prizes(groups))
     if night.prize_table_winners:
@@ -152,7 +155,7 @@ def place_prizes(night: Night, standings: NightStandings) -> list[Prize]:
     return prizes
 
 
-def high_game(standings: NightStandings) -> Prize:
+def high_game(standings: NightStandings, *, scale: int = 1) -> Prize:
     scores = [
         (points, table, side) for table in standings.tables for side, points in table.points_by_side.items()
     ]
@@ -160,7 +163,7 @@ def high_game(standings: NightStandings) -> Prize:
     if best <= 0:
         return Prize("high_game", _("High game"), note=_("No points scored yet."))
     winners = tuple(_side(table, side, at=True) for points, table, side in scores if points == best)
-    return Prize("high_game", _("High game"), winners, figure=_points(best))
+    return Prize("high_game", _("High game"), winners, figure=_points(best, scale))
 
 
 def _best_melds(standings: NightStandings) -> dict[tuple[int, str], int]:
@@ -170,7 +173,7 @@ def _best_melds(standings: NightStandings) -> dict[tuple[int, str], int]:
     return {(row["game_id"], row["side"]): row["best"] or 0 for row in rows}
 
 
-def high_meld(standings: NightStandings, melds: dict[tuple[int, str], int]) -> Prize:
+def high_meld(standings: NightStandings, melds: dict[tuple[int, str], int], *, scale: int = 1) -> Prize:
     best = max(melds.values(), default=0)
     if best <= 0:
         return Prize("high_meld", _("High meld"), note=_("No meld declared yet."))
@@ -180,7 +183,7 @@ def high_meld(standings: NightStandings, melds: dict[tuple[int, str], int]) -> P
         for (game, side), meld in sorted(melds.items(), key=lambda item: _order(tables[item[0][0]]))
         if meld == best and game in tables
     )
-    return Prize("high_meld", _("High meld"), winners, figure=_points(best))
+    return Prize("high_meld", _("High meld"), winners, figure=_points(best, scale))
 
 
 def _order(table: TableLine) -> tuple[int, int]:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from nights import services
+from nights.figures import awaits_confirmation
 from nights.models import Night, NightPlayer, NightSeat, NightTable
 from nights.rounds import clock_text, round_deadline, waiting_message
 from nights.standings import NightStandings, PlayerLine, TableLine, night_standings, version
@@ -318,7 +319,8 @@ class LiveTable(TypedDict):
     game: Game
     hands: int
     scores: list[tuple[str, int]]  # (side's short name, points) in seat order
-    finished: bool
+    finished: bool  # over, and no hand of it waits for the other side's OK
+    waiting: bool  # over, but a hand waits for the other side's OK: still in play for the night
 
 
 @dataclass(frozen=True)
@@ -346,7 +348,8 @@ def live_round(night: Night, plan: list[PlanRound], started: int) -> LiveRound |
             game=entry["game"],
             hands=entry["game"].hand_count,
             scores=[(side_short(side), points) for side, points in entry["game"].score_line()],
-            finished=entry["game"].finished,
+            finished=entry["game"].finished and not awaits_confirmation(entry["game"]),
+            waiting=entry["game"].finished and awaits_confirmation(entry["game"]),
         )
         for entry in plan[started - 1]["tables"]
         if entry["game"] is not None

@@ -21,6 +21,7 @@ from core.fields import PlainDecimalField, WholeNumberField
 from nights.forms.prizes import prizes_field
 from nights.models import MAX_HANDS_PER_ROUND, MAX_ROUND_MINUTES, MAX_ROUNDS, Night
 from scoring.engine_messages import engine_message
+from scoring.forms.fields import retype
 from scoring.forms.game import HOUSE_RULES, GameRulesForm, check_bid_steps, house_rule_fields
 from scoring.rules.errors import RecordError
 from scoring.rules.settings import parse_settings
@@ -221,6 +222,7 @@ class NightForm(GameRulesForm):
             return
         if data.get("bye_points") is None and "bye_points" not in self.errors:
             self.add_error("bye_points", _("Enter the points a bye earns."))
+        retype(self, ("bye_points",), data.get("scale") or 1)  # typed as the night shows points
         if chips and data.get("bye_chips") is None and "bye_chips" not in self.errors:
             self.add_error("bye_chips", _("Enter the chips a bye earns."))
         if not chips:

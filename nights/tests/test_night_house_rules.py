@@ -104,3 +104,55 @@ def test_a_night_at_points_times_ten_takes_its_figures_so_and_starts_games_so(cl
     response = alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields, "target": "1005"})
     assert response.status_code == 400
     assert "Points are shown ×10 in this game: type a multiple of 10." in text(response)
+
+
+def test_a_night_at_points_times_ten_shows_its_points_so_on_every_page_of_the_night(club, alice):
+    fields = {"deck": "single", "scale": "10", "round_ends": "hands", "hands_per_round": "1",
+              "prizes": ["high_game", "high_meld"]}  # fmt: skip
+    assert alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields}).status_code == 302
+    night = Night.objects.get()
+    game = start_round_one(alice, night)
+    # Stored at the rule book's scale: N–S 10 meld + 20 tricks = 30, E–W 5; shown as 300 and 50.
+    record_hand(game=game, number=1, data={"bidder": "N", "bid": 25, "meld_points": {"NS": 10, "EW": 0},
+                                           "tricks": {"NS": 20, "EW": 5}})  # fmt: skip
+    game.refresh_from_db()
+    assert game.finished and game.scores == {"NS": 30, "EW": 5}
+    anna = Player.objects.get(name="Anna")
+    table = night.tables.get()
+
+    night_page = text(alice.get(f"/nights/{night.pk}/"))
+    assert "N–S 300 · E–W 50" in night_page  # the round's tables as the organiser follows them
+    assert "N–S 300 · E–W 50" in text(alice.get(f"/nights/t/{table.token}/"))  # the table's link
+    board = text(alice.get(f"/nights/{night.pk}/board/"))
+    assert "+250" in board and "-250" in board  # points ± on the wall: 300 − 50
+    card = text(alice.get(f"/nights/{night.pk}/players/{anna.pk}/"))
+    assert ("300 : 50" in card or "50 : 300" in card) and ("+250" in card or "-250" in card)
+    results = text(alice.get(f"/nights/{night.pk}/results/"))
+    assert "High game 300 points" in results and "High meld 100 points" in results
+
+
+def test_a_byes_fixed_score_on_a_night_at_points_times_ten_is_typed_as_the_night_shows_points(club, alice):
+    fields = {"deck": "single", "scale": "10", "bye_compensation": "fixed", "bye_points": "150"}
+    assert alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields}).status_code == 302
+    night = Night.objects.get()
+    assert night.bye_points == 15  # stored at the rule book's scale, as the target and the bids
+    assert "(150 points)" in text(alice.get(f"/nights/{night.pk}/"))
+    refused = alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields, "bye_points": "155"})
+    assert refused.status_code == 400 and Night.objects.count() == 1
+
+
+def test_a_table_whose_last_hand_waits_for_the_opponents_ok_is_not_finished_on_the_night_page(club, alice):
+    Club.objects.filter(pk=CLUB).update(confirm_hands=True)
+    fields = {"deck": "single", "round_ends": "hands", "hands_per_round": "1"}
+    assert alice.post(f"/nights/clubs/{CLUB}/new", {**OPENING, **fields}).status_code == 302
+    night = Night.objects.get()
+    game = start_round_one(alice, night)
+    record_hand(game=game, number=1, data={"bidder": "N", "bid": 25, "meld_points": {"NS": 10, "EW": 0},
+                                           "tricks": {"NS": 20, "EW": 5}})  # fmt: skip
+    game.refresh_from_db()
+    assert game.finished and game.unconfirmed_hands == 1
+
+    page = text(alice.get(f"/nights/{night.pk}/"))
+
+    assert "waiting for the other side's confirmation" in page
+    assert "Every table of round 1 has finished." not in page and "Last hand" in page

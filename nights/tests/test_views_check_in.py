@@ -136,3 +136,16 @@ def test_a_tap_on_another_clubs_player_answers_404_and_never_shows_their_name(cl
             assert response.status_code == 404
             assert player.name not in response.content.decode()
     assert not night.players.exists()
+
+
+def test_a_player_on_two_clubs_rosters_is_listed_once_and_one_retired_here_not_at_all(club, alice):
+    other = Club.objects.get(pk=OTHER_CLUB)
+    for name in ("Anna", "Bo"):
+        Membership.objects.create(club=other, player=Player.objects.get(name=name))
+    Membership.objects.filter(club=club, player__name="Bo").update(retired_on="2026-01-01")
+    night = open_night(alice)
+
+    page = text(alice.get(f"/nights/{night.pk}/"))
+
+    assert page.count("Anna") == 1  # not once per club she plays in
+    assert "Bo" not in page.split()  # retired from this club, still on the other's roster
