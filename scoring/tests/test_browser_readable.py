@@ -145,6 +145,8 @@ def test_the_pages_take_200_percent_text_without_scrolling_sideways(live_server:
     sign_in_browser(page, live_server.url, table_user())
     page.set_viewport_size({"width": 360, "height": 740})
     pages = [
+        "/",  # the games list: its heading is one long word in Swedish ("Poängräknare")
+        f"/g/{playing.code}/settings/",
         f"/g/{playing.code}/",  # the entry form and the history
         f"/g/{playing.code}/history/",
         f"/g/{playing.code}/table/",
