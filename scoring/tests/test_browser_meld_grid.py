@@ -169,3 +169,36 @@ def test_a_double_deck_hand_goes_in_typed_without_javascript(page_without_js, li
     # The history's rows open without a script too (<details>).
     expect(side_row(page, 1, "N–S").get_by_role("cell").first).to_have_text("31")
     expect(side_row(page, 1, "E–W").get_by_role("cell").first).to_have_text("102")
+
+
+def test_a_seats_points_and_chips_stay_inside_its_column_at_360(page, live_server):
+    """Check Pinochle at 360 px: a seat with 53 points and 12 chips of meld. Its sum ("53 · 12") is
+    wider than the 45 px column; it wraps inside it rather than running into the next seat's "4 · 0"
+    (read across the table as one number)."""
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES, variant="Check Pinochle")
+    page.set_viewport_size({"width": 360, "height": 740})
+    fill_hand(
+        page,
+        melds={
+            ANNA: {
+                RUN: 1,
+                TRUMP_MARRIAGE: 1,
+                MARRIAGE: 1,
+                PINOCHLE: 1,
+                ACES: 1,
+                KINGS: 1,
+                "Queens around": 1,
+                "Jacks around": 1,
+            },
+            BO: {TRUMP_MARRIAGE: 1},
+        },
+    )
+    assert sums(page)[:2] == ["53 · 12", "4 · 0"]
+    spilled = entry(page).evaluate(
+        """form => Array.from(form.querySelectorAll('tr.seat-sums td')).filter(td => {
+             const sum = td.querySelector('.seat-sum');
+             return sum.scrollWidth > sum.clientWidth + 0.5
+               || sum.getBoundingClientRect().right > td.getBoundingClientRect().right + 0.5;
+           }).map(td => td.textContent.trim())"""
+    )
+    assert spilled == []

@@ -120,6 +120,8 @@ def test_the_numbers_are_big_and_every_control_is_a_44_px_target(live_server: An
     page.set_viewport_size({"width": 360, "height": 740})
     others = [
         f"/g/{game.code}/history/",
+        f"/g/{game.code}/settings/",
+        f"/g/{game.code}/hands/2/",  # a correction
         f"/g/{game.code}/table/",
         f"/s/{game.share_code}/",
         f"/s/{game.share_code}/table/",
@@ -145,6 +147,8 @@ def test_the_pages_take_200_percent_text_without_scrolling_sideways(live_server:
     sign_in_browser(page, live_server.url, table_user())
     page.set_viewport_size({"width": 360, "height": 740})
     pages = [
+        "/",  # the games list: its heading is one long word in Swedish ("Poängräknare")
+        f"/g/{playing.code}/settings/",
         f"/g/{playing.code}/",  # the entry form and the history
         f"/g/{playing.code}/history/",
         f"/g/{playing.code}/table/",
