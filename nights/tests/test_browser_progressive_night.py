@@ -32,6 +32,14 @@ ROUNDS = 3
 BYE_POINTS, BYE_CHIPS = 20, 3
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 RUN = "Run (A 10 K Q J of trump)"
+#: What the page holds when the meld grid's count buttons are not there (for the failure's message).
+GRID_STATE = """() => {
+  const form = document.querySelector('#hand-form'), tally = form && form.querySelector('button.tally');
+  return [document.querySelectorAll('#hand-form').length, location.href,
+          form && form.querySelector('table.meld-grid').className,
+          tally && tally.outerHTML, tally && JSON.stringify(tally.getBoundingClientRect()),
+          tally && getComputedStyle(tally).display, tally && getComputedStyle(tally).visibility];
+}"""
 
 
 def seat_label(seat: str, names: dict[str, str]) -> str:
@@ -58,7 +66,7 @@ def enter_and_confirm(
         expect(meld.first).to_be_visible()  # the page's script has made the meld grid's counts buttons
     except AssertionError:
         shoot(page, "progressive-night-meld-grid-missing", full_page=True)  # to see why, if it happens
-        raise
+        raise AssertionError(page.evaluate(GRID_STATE)) from None
     fill_hand(
         page,
         bidder=seat_label(hand["bidder"], names),
@@ -122,7 +130,8 @@ def test_a_progressive_night_with_byes_confirmations_signatures_and_prizes(
         alice.post(f"/clubs/{CLUB}/settings/", {"confirm_hands": "on", "sign_at_end": "on"}).status_code
         == 302
     )
-    organiser = browser.new_context(**browser_context_args).new_page()
+    at_scale_1 = {**browser_context_args, "device_scale_factor": 1}  # screenshots at the screen's own size
+    organiser = browser.new_context(**at_scale_1).new_page()
     organiser.set_viewport_size({"width": 360, "height": 780})
     sign_in_browser(organiser, base, User.objects.get(username="alice"))
     organiser.goto(f"{base}/nights/clubs/{CLUB}/new")
@@ -150,7 +159,7 @@ def test_a_progressive_night_with_byes_confirmations_signatures_and_prizes(
     board = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     sign_in_browser(board, base, User.objects.get(username="alice"))
     board.clock.install()
-    phones = [browser.new_context(**browser_context_args).new_page() for _ in range(3)]
+    phones = [browser.new_context(**at_scale_1).new_page() for _ in range(3)]
     for phone in phones:
         phone.set_viewport_size({"width": 360, "height": 740})
     byes: dict[int, str] = {}
