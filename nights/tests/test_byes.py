@@ -267,7 +267,10 @@ def test_the_opening_page_offers_the_choices_in_every_language(alice, club, lang
     [
         ("en", ["bye: fixed score in round 1", "25 points", "3 chips", "paid 1 chip towards byes"]),
         ("sv", ["frirunda: fast poäng i runda 1", "25 poäng", "3 marker", "betalade 1 mark till frirundor"]),
-        ("cs", ["volné kolo: pevné skóre v kole 1", "25 bodů", "3 žetony", "za volná kola zaplaceno: 1 žeton"]),
+        (
+            "cs",
+            ["volné kolo: pevné skóre v kole 1", "25 bodů", "3 žetony", "za volná kola zaplaceno: 1 žeton"],
+        ),
     ],
 )
 def test_the_standings_show_a_bye_as_its_own_line_in_every_language(alice, club, season, language, words):

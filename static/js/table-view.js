@@ -1,5 +1,6 @@
 // The game page's view after a save: the phone shows the outcome of the save at the top of the
-// screen ("Hand N saved", or why not, or a question to answer first), and the Undo gives way to "Edit hand N"
+// screen ("Hand N saved", or why not, or a question to answer first; a hand that waits for the other
+// side's OK brings that question and its OK into view instead), and the Undo gives way to "Edit hand N"
 // after a short while; choosing the bidder puts the cursor in the bid. Additive to table.js: it
 // only listens for new content. (The meld mode is remembered by the server, per game.)
 (function () {
@@ -44,7 +45,10 @@
     );
     if (!outcome) return;
     outcome.setAttribute("tabindex", "-1");
-    outcome.scrollIntoView({ block: "start" });
+    // A hand that waits for the other side's OK: its question and OK come into sight instead (below
+    // the scoreboard they would be off a phone's screen); the outcome keeps the focus.
+    const confirm = document.getElementById("confirm");
+    (confirm || outcome).scrollIntoView({ block: "start" });
     outcome.focus({ preventScroll: true });
   }
 
