@@ -131,7 +131,14 @@ class HandForm(forms.Form):
                 required=False,
                 min_value=0,
                 max_value=s.trick_points,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "trick-points"}),
+                # data-seats: whose tricks these are (the phone puts the cursor in the bidders' field)
+                widget=forms.NumberInput(
+                    attrs={
+                        "inputmode": "numeric",
+                        "class": "trick-points",
+                        "data-seats": " ".join(seat for seat in s.seat_letters if s.side_of(seat) == side),
+                    }
+                ),
                 error_messages={
                     "max_value": ngettext_lazy(
                         "A side takes at most %(limit_value)s trick point.",

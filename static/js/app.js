@@ -249,6 +249,10 @@
   document.addEventListener("click", function (event) {
     const tally = event.target.closest && event.target.closest("button.tally");
     if (tally) {
+      // A count needs no keypad: a number field with the cursor (the trick points) lets it go, so
+      // the phone's keypad no longer covers the grid (a tap on a button does not always do it).
+      const typing = document.activeElement;
+      if (typing && typing.matches && typing.matches("input[type=number]")) typing.blur();
       const input = document.getElementById(tally.dataset.count);
       const max = input.max ? Number(input.max) : Infinity;
       const n = parseInt(input.value, 10) || 0;

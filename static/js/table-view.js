@@ -20,7 +20,9 @@
   }
 
   // One tap less each: choosing the bidder puts the cursor in an empty bid (the phone's number
-  // keypad comes up), and with quick points choosing trump puts it in the bidder's empty points.
+  // keypad comes up); choosing trump puts it in the bidders' trick points, just below (the meld
+  // grid's counts are taps, no keypad), or with quick points in the bidder's meld points. Only an
+  // empty field, and only while no trick points are typed: the cursor never lands on a number.
   document.addEventListener("change", function (event) {
     const input = event.target;
     const form = input.closest && input.closest("#hand-form");
@@ -31,6 +33,13 @@
     const bidder = form.querySelector("input[name=bidder]:checked");
     if (input.matches("input[name=trump]") && quick && bidder) {
       next = form.querySelector("input[name=meld_points_" + bidder.value + "]");
+    } else if (input.matches("input[name=trump]") && bidder) {
+      const tricks = Array.from(form.querySelectorAll("input.trick-points"));
+      const untouched = tricks.every(function (field) { return field.value === ""; });
+      const theirs = tricks.filter(function (field) {
+        return (field.dataset.seats || "").split(" ").indexOf(bidder.value) >= 0;
+      });
+      if (untouched && theirs.length) next = theirs[0];
     }
     if (next && next.value === "") next.focus();
   });
