@@ -50,7 +50,7 @@ def plan_rounds(night: Night) -> list[PlanRound]:
         waiting = ""
         if night.moves_by_round and number > 1 and not drawn:
             before = [t for t in tables if t.round_no == number - 1]
-            playing = [t.table_no for t in before if t.game is None or not t.game.finished]
+            playing = [t.table_no for t in before if not services.table_final(t)]
             waiting = waiting_message(number, playing if any(t.game_id for t in before) else [])
         rounds.append(
             {

@@ -33,6 +33,7 @@ from nights.models import (
     NightTable,
     new_seed,
 )
+from nights.figures import awaits_confirmation
 from nights.planning import movements
 from nights.planning import night as planner
 from nights.planning.plan import NightPlan, PlanError, Round, Table
@@ -431,10 +432,16 @@ def night_players(night: Night) -> Sequence[NightPlayer]:
 
 
 def tables_still_playing(night: Night, round_no: int) -> list[int]:
-    """The tables of round `round_no` whose game has not ended (or not started): they hold up the
-    plan of the next round of a night with a movement."""
+    """The tables of round `round_no` whose game has not ended (or not started), or whose last hand
+    still waits for the other side's OK: they hold up the plan of the next round of a night with a
+    movement (a result the other side may still call "Not right" moves nobody)."""
     tables = night.tables.filter(round_no=round_no).select_related("game").order_by("table_no")
-    return [t.table_no for t in tables if t.game is None or not t.game.finished]
+    return [t.table_no for t in tables if not table_final(t)]
+
+
+def table_final(table: NightTable) -> bool:
+    """The table's game is over and no hand of it waits for the other side's OK."""
+    return table.game is not None and table.game.finished and not awaits_confirmation(table.game)
 
 
 @transaction.atomic
@@ -450,7 +457,7 @@ def plan_moved_round(*, night: Night) -> bool:
     number = started + 1
     tables = list(night.tables.filter(round_no=started).select_related("game").prefetch_related("seats"))
     tables.sort(key=lambda t: t.table_no)
-    if any(t.game is None or not t.game.finished for t in tables):
+    if not all(table_final(t) for t in tables):
         night.tables.filter(round_no__gte=number, game__isnull=True).delete()
         night.byes.filter(round_no__gte=number).delete()
         return False

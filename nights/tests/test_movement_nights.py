@@ -186,3 +186,21 @@ def test_a_rotating_nights_table_link_also_says_where_its_players_go_until_the_n
     assert f"{north.name}: table {moved.table_no}, {seat}" in page
     alice.post(f"/nights/{night.pk}/finish", {"finished": "yes", "confirm": "yes"})
     assert "Next round" not in text(phone.get(f"/nights/t/{table.token}/"))
+
+
+def test_the_next_round_waits_for_the_other_sides_ok_of_a_last_hand(club, alice):
+    # With the opponents' OK on, a table whose last hand is not yet confirmed has not ended: the
+    # other side may still say "Not right", and nobody is moved on a result that may change.
+    from scoring.services.confirm import confirm_hand
+
+    Club.objects.filter(pk=CLUB).update(confirm_hands=True)
+    night = started_night(alice, "progressive")
+    games = [play_out(NightTable.objects.get(night=night, round_no=1, table_no=n)) for n in (1, 2)]
+    assert all(game.finished and game.unconfirmed_hands for game in games)
+    assert seats(night, 2) == []
+    page = text(alice.get(f"/nights/{night.pk}/"))
+    assert "Round 2 is planned when round 1 ends: tables 1, 2 are still playing." in page
+    for game in games:
+        for hand in game.hands.order_by("number"):
+            confirm_hand(game=game, number=hand.number)
+    assert len(seats(night, 2)) == 2  # the last OK planned round 2

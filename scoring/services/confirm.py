@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from scoring import signals
 from scoring.models import Game, Hand
 from scoring.rules.tables import sides_for
 
@@ -83,6 +84,9 @@ def confirm_hand(*, game: Game, number: int, seen: str | None = None) -> bool:
     hand.confirmed_at = timezone.now()
     hand.save(update_fields=["confirmed_at"])
     count_unconfirmed(game)
+    if game.finished and not game.unconfirmed_hands:
+        # The result is final now: a club night may plan its next round from it.
+        signals.game_changed.send(sender=Game, game=game, was_finished=None)
     return True
 
 
