@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 
 from clubs.models import Club, Membership, Player, Season
 from clubs.services import add_roster_player
+from nights.figures import awaits_confirmation
 from nights.models import (
     GROUP_MAX_LENGTH,
     PRIZES,
@@ -33,7 +34,6 @@ from nights.models import (
     NightTable,
     new_seed,
 )
-from nights.figures import awaits_confirmation
 from nights.planning import movements
 from nights.planning import night as planner
 from nights.planning.plan import NightPlan, PlanError, Round, Table
