@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from scoring.rules.errors import sentence
@@ -370,6 +371,13 @@ def legal_bids(min_bid: int, deck: str, steps: str = "standard") -> list[list[in
     >>> legal_bids(50, "double", TENS)
     [[50, 1, 60], [60, 5, 100], [100, 10, 9990]]
     """
+    return [list(run) for run in _bid_runs(min_bid, deck, steps)]
+
+
+@cache
+def _bid_runs(min_bid: int, deck: str, steps: str) -> tuple[tuple[int, int, int], ...]:
+    """`legal_bids`, worked out once per ladder (a few thousand `next_bid` steps): every hand
+    form's script needs them, and a ladder has three inputs."""
     runs: list[list[int]] = []
     bid = min_bid
     while True:
@@ -382,7 +390,7 @@ def legal_bids(min_bid: int, deck: str, steps: str = "standard") -> list[list[in
         else:
             runs.append([bid, step, following])
         bid = following
-    return runs or [[min_bid, 1, min_bid]]
+    return tuple((first, step, last) for first, step, last in runs or [[min_bid, 1, min_bid]])
 
 
 def meld_bonuses(*, chips_in_play: bool) -> list[dict[str, object]]:

@@ -4,7 +4,7 @@ their scoreboard up to date."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.core.cache import cache
@@ -143,21 +143,38 @@ def _live_etag(request: HttpRequest, code: str) -> str:
     return f"{game_settings.version(game)}-{_live_mode(request, game)}-{get_language()}"
 
 
-def _shared_state(share_code: str) -> tuple[int, str, bool] | None:
+SharedState = tuple[int, str, bool]
+
+
+class SharedPollRequest(HttpRequest):
+    """The share link's poll once its ETag was worked out: the state it read (`_shared_state`)."""
+
+    shared_state: SharedState | None
+
+
+def _shared_state(request: HttpRequest, share_code: str) -> SharedState | None:
     """The share link's game as its poll needs it, from the version's columns alone: (pk,
     version, finished), or None (no such game). Most polls need no more (304, 204, or the
-    scoreboard another watcher's poll drew)."""
-    rows = Game.objects.filter(share_code=share_code).values_list(
-        "pk", "hand_count", "updated_at", "finished"
+    scoreboard another watcher's poll drew). Read once per request: the ETag's read serves
+    the view."""
+    if hasattr(request, "shared_state"):
+        return cast(SharedPollRequest, request).shared_state
+    rows = (
+        Game.objects.filter(share_code=share_code)
+        .order_by()
+        .values_list("pk", "hand_count", "updated_at", "finished")
     )
-    for pk, hand_count, updated_at, finished in rows[:1]:
-        return pk, game_settings.version_of(hand_count, updated_at), finished
-    return None
+    state = next(
+        ((pk, game_settings.version_of(count, at), finished) for pk, count, at, finished in rows[:1]),
+        None,
+    )
+    cast(SharedPollRequest, request).shared_state = state
+    return state
 
 
 def _shared_etag(request: HttpRequest, share_code: str) -> str | None:
     """The share link's ETag (None, no such game: the view's 404)."""
-    state = _shared_state(share_code)
+    state = _shared_state(request, share_code)
     return f"{state[1]}-share-{get_language()}" if state else None
 
 
@@ -182,7 +199,7 @@ def game_live(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @require_safe
 @condition(etag_func=_shared_etag)
 def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
-    state = _shared_state(share_code)
+    state = _shared_state(request, share_code)
     if state is not None:
         pk, version, finished = state
         if request.GET.get("v") == version:
