@@ -8,9 +8,31 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypedDict, Unpack
 
+from django.utils import translation
 from playwright.sync_api import Locator, Page, expect
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
+
+
+#: Each language's own name on the language switcher (settings.LANGUAGES), never translated.
+LANGUAGE_BUTTON = {"en": "English", "sv": "Svenska", "cs": "Čeština"}
+
+
+def words(language: str, msgid: str, **values: Any) -> str:
+    """The page's words in `language`: the msgstr of locale/<language>/LC_MESSAGES/django.po
+    (never an English fallback for Swedish or Czech)."""
+    with translation.override(language):
+        text = translation.gettext(msgid)
+    assert language == "en" or text != msgid, f"{msgid!r} has no {language} translation"
+    return text % values if values else text
+
+
+def speak(page: Page, language: str) -> None:
+    """The player taps their language on the switcher; the same page comes back in it."""
+    if language != "en":
+        page.get_by_role("button", name=LANGUAGE_BUTTON[language]).click()
+        expect(page.locator("html")).to_have_attribute("lang", language)
+    page.wait_for_load_state("load")
 
 
 @contextmanager

@@ -1,6 +1,7 @@
 """What the scoring phone shows after a bad network leaves a doubt: the outcome of every save at the
 top of the screen, the game-ending save's "Hand N saved · Undo" however the poll races it, Undo
-putting the hand back on the form, and Back → Start opening the game already made."""
+putting the hand back on the form, and Back → Start opening the game already made. The key ones run
+in English, Swedish and Czech, each asserting the words of that language's django.po."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
 from scoring.models import Game, Hand
-from tests.browser import fill_hand, server_wrapped, shoot, start_game
+from tests.browser import fill_hand, server_wrapped, shoot, speak, start_game, words
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,6 +37,20 @@ def _latency(page: Page, milliseconds: int) -> None:
     )
 
 
+def _hand_in_any_language(page: Page, *, bid: int = 24, tricks: int = 15) -> None:
+    """`_hand` by the fields' names, the same in every language: South bids, Hearts, N 20 and E 10
+    meld (quick points), N–S take `tricks`."""
+    page.wait_for_load_state("load")
+    form = page.locator("#hand-form")
+    form.locator("label", has=page.locator("input[name=bidder][value=S]")).click()
+    form.locator("input[name=bid]").fill(str(bid))
+    form.locator("label", has=page.locator("input[name=trump][value=hearts]")).click()
+    form.locator("label", has=page.locator("input[name=meld_mode][value=points]")).click()
+    form.locator("input[name=meld_points_N]").fill("20")
+    form.locator("input[name=meld_points_E]").fill("10")
+    form.locator("input[name=tricks_NS]").fill(str(tricks))
+
+
 def _hand(page: Page, *, bid: int = 24, tricks: int = 15) -> None:
     fill_hand(
         page,
@@ -47,10 +62,11 @@ def _hand(page: Page, *, bid: int = 24, tricks: int = 15) -> None:
     )
 
 
-def _hand_1_answer_lost(page: Page, base: str) -> Game:
+def _hand_1_answer_lost(page: Page, base: str, language: str = "en") -> Game:
     """A new game whose hand 1 (bid 24) the server saved but whose answer never reached the phone,
     which says "Hand 1 not confirmed"; every later save is answered."""
     start_game(page, base, seats="4 (two partnerships)", names=NAMES)
+    speak(page, language)
     game = _game(page)
     lost = {"answers": 0}
 
@@ -63,9 +79,11 @@ def _hand_1_answer_lost(page: Page, base: str) -> Game:
             route.continue_()
 
     page.route("**/hands", lose_the_first_answer)
-    _hand(page, bid=24)
-    page.get_by_role("button", name="Save hand 1").click()
-    expect(page.locator(".save-state")).to_contain_text("Hand 1 not confirmed")
+    _hand_in_any_language(page, bid=24)
+    page.get_by_role("button", name=words(language, "Save hand %(number)s", number=1)).click()
+    expect(page.locator(".save-state")).to_be_visible()
+    if language == "en":
+        expect(page.locator(".save-state")).to_contain_text("Hand 1 not confirmed")
     return game
 
 
@@ -73,9 +91,20 @@ def _top_of_viewport(page: Page, selector: str) -> float:
     return float(page.locator(selector).first.evaluate("el => el.getBoundingClientRect().top"))
 
 
-@pytest.mark.parametrize("released", ["with-the-polls-answer", "once-the-page-shows-the-end"])
-def test_the_game_ending_save_always_says_saved_with_undo(live_server, page: Page, released: str):
+@pytest.mark.parametrize(
+    ("released", "language"),
+    [
+        ("with-the-polls-answer", "en"),
+        ("once-the-page-shows-the-end", "en"),
+        ("with-the-polls-answer", "sv"),
+        ("with-the-polls-answer", "cs"),
+    ],
+)
+def test_the_game_ending_save_always_says_saved_with_undo(
+    live_server, page: Page, released: str, language: str
+):
     start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES, target=30)
+    speak(page, language)
     _latency(page, 300)
     release = threading.Event()
     held: list[bool] = []  # per save held back: whether it was let go (not timed out)
@@ -102,35 +131,46 @@ def test_the_game_ending_save_always_says_saved_with_undo(live_server, page: Pag
         return app(environ, start_response)
 
     with server_wrapped(live_server, held_saves):
-        _hand(page)
-        page.get_by_role("button", name="Save hand 1").click()
-        expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+        _hand_in_any_language(page)
+        page.get_by_role("button", name=words(language, "Save hand %(number)s", number=1)).click()
+        expect(page.get_by_role("heading", name=words(language, "Game over"))).to_be_visible()
         release.set()
-        saved = page.get_by_role("status").filter(has_text="Hand 1 saved.")
+        saved_1 = words(language, "Hand %(number)d saved.", number=1)
+        saved = page.get_by_role("status").filter(has_text=saved_1)
         expect(saved).to_be_visible()
-        expect(saved.get_by_role("button", name="Undo")).to_be_visible()
+        expect(saved.get_by_role("button", name=words(language, "Undo"), exact=True)).to_be_visible()
     assert held == [True]
     expect(page.locator("#hand-form")).to_have_count(0)
     if released == "with-the-polls-answer":
-        shoot(page, "game-ending-save-says-saved")
+        shoot(page, f"game-ending-save-says-saved-{language}")
 
 
 # A route does not see a request from a page the service worker controls; this test needs no worker.
 @pytest.mark.browser_context_args(service_workers="block")
+@pytest.mark.parametrize("language", ["en", "sv", "cs"])
 def test_after_a_lost_answer_and_a_changed_entry_the_question_is_on_screen_and_nothing_else_saves(
-    live_server, page: Page
+    live_server, page: Page, language: str
 ):
-    game = _hand_1_answer_lost(page, live_server.url)
-    page.locator("#hand-form").get_by_role("spinbutton", name="Bid").fill("26")  # a typo seen: fixed
-    page.get_by_role("button", name="Save hand 1").click()
+    game = _hand_1_answer_lost(page, live_server.url, language)
+    page.locator("#hand-form input[name=bid]").fill("26")  # a typo seen: fixed
+    page.get_by_role("button", name=words(language, "Save hand %(number)s", number=1)).click()
 
-    question = page.get_by_role("alert").filter(has_text="apply your values as a correction")
+    question = page.get_by_role("alert").filter(
+        has_text=words(
+            language,
+            "Not saved: this form already saved hand %(number)d, with other values. Hand %(number)d is "
+            "stored as shown below. To change it to what you entered, apply your values as a correction; "
+            "if yours is a new hand, save it below as hand %(next)d.",
+            number=1,
+            next=2,
+        )
+    )
     expect(question).to_be_visible()
     expect(question).to_be_in_viewport()
     assert -1 <= _top_of_viewport(page, "#game > .message.error") < 100
-    shoot(page, "after-a-lost-answer-the-question-on-top")
+    shoot(page, f"after-a-lost-answer-the-question-on-top-{language}")
     # While the question is open the entry form cannot save: no second hand by one more tap.
-    save_2 = page.get_by_role("button", name="Save hand 2")
+    save_2 = page.get_by_role("button", name=words(language, "Save hand %(number)s", number=2))
     expect(save_2).to_be_disabled()
     saves: list[str] = []  # the save URL's POSTs from here on (a correction posts to hands/<n>/)
 
@@ -139,11 +179,13 @@ def test_after_a_lost_answer_and_a_changed_entry_the_question_is_on_screen_and_n
             saves.append(request.url)
 
     page.on("request", count_saves)
-    page.locator("#hand-form").get_by_role("spinbutton", name="Bid").press("Enter")
+    page.locator("#hand-form input[name=bid]").press("Enter")
 
     # The correction's answer on screen comes after any request the Enter key sent before it.
-    page.get_by_role("button", name="Apply my values as a correction of hand 1").click()
-    expect(page.get_by_text("Hand 1 corrected.")).to_be_visible()
+    page.get_by_role(
+        "button", name=words(language, "Apply my values as a correction of hand %(number)s", number=1)
+    ).click()
+    expect(page.get_by_text(words(language, "Hand %(number)d corrected.", number=1))).to_be_visible()
     assert saves == []
     assert [hand.data["bid"] for hand in Hand.objects.filter(game=game)] == [26]
 
@@ -188,6 +230,59 @@ def test_undo_puts_the_hand_back_on_the_form_so_a_typo_is_fixed_in_one_field(liv
     assert [(hand.number, hand.data["bid"], hand.data["tricks"]) for hand in hands] == [
         (1, 24, {"NS": 15, "EW": 10})
     ]
+
+
+@pytest.mark.parametrize("language", ["en", "sv", "cs"])
+def test_a_save_says_so_at_the_top_of_the_screen_and_undo_puts_the_values_back_in_each_language(
+    live_server, page: Page, language: str
+):
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    speak(page, language)
+    game = _game(page)
+    _hand_in_any_language(page, bid=42)  # meant 24
+    page.get_by_role("button", name=words(language, "Save hand %(number)s", number=1)).click()
+    saved = page.get_by_role("status").filter(has_text=words(language, "Hand %(number)d saved.", number=1))
+    expect(saved).to_be_visible()
+    # The outcome is where the eye is after the tap: at the top of the screen, not below the form.
+    expect(saved).to_be_in_viewport()
+    assert -1 <= float(saved.evaluate("el => el.getBoundingClientRect().top")) < 100
+    shoot(page, f"a-save-says-so-on-top-{language}")
+    # Undo in words of its own (in Czech "Vrátit zpět", not the "Zpět" of "Back"), a full-size
+    # button that fits the 360 px phone beside "Edit hand 1".
+    undo = saved.get_by_role("button", name=words(language, "Undo"), exact=True)
+    if language == "cs":
+        assert words(language, "Undo") == "Vrátit zpět"  # "Zpět ke hře" is "Back to the game"
+    box = undo.bounding_box()
+    assert (
+        box
+        and box["height"] >= 44
+        and box["width"] >= 44
+        and box["x"] >= 0
+        and box["x"] + box["width"] <= 360
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    undo.click()
+    expect(
+        page.get_by_text(
+            words(
+                language,
+                "Hand %(number)d undone: its values are back on the form below. Change what was wrong "
+                "and save it again.",
+                number=1,
+            )
+        )
+    ).to_be_visible()
+    form = page.locator("#hand-form")
+    expect(form.locator("input[name=bid]")).to_have_value("42")
+    expect(form.locator("input[name=bidder][value=S]")).to_be_checked()
+    expect(form.locator("input[name=trump][value=hearts]")).to_be_checked()
+    expect(form.locator("input[name=meld_points_N]")).to_have_value("20")
+    form.locator("input[name=bid]").fill("24")
+    page.get_by_role("button", name=words(language, "Save hand %(number)s", number=1)).click()
+    expect(
+        page.get_by_role("status").filter(has_text=words(language, "Hand %(number)d saved.", number=1))
+    ).to_be_visible()
+    assert [(hand.number, hand.data["bid"]) for hand in Hand.objects.filter(game=game)] == [(1, 24)]
 
 
 def test_back_after_start_then_start_again_opens_the_game_already_made(live_server, page: Page):
@@ -236,16 +331,21 @@ def test_the_games_list_says_who_plays_when_and_with_which_deck(live_server, pag
     shoot(page, "games-list-rows")
 
 
+@pytest.mark.parametrize("language", ["en", "sv", "cs"])
 def test_a_phone_taken_over_says_so_and_offers_its_unsent_hand_to_copy(
-    live_server, browser, browser_context_args
+    live_server, browser, browser_context_args, language: str
 ):
     old = browser.new_context(**browser_context_args, timezone_id="Europe/Stockholm").new_page()
     start_game(old, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    speak(old, language)
     game = _game(old)
     share_url = old.locator("a.share-link").get_attribute("href")
     code = old.get_by_test_id("recovery-code").inner_text()
     # Half a hand on the old phone, then another phone takes the scoring over with the code.
-    fill_hand(old, bidder="South (Cecilia)", bid=27, trump="Hearts")
+    form = old.locator("#hand-form")
+    form.locator("label", has=old.locator("input[name=bidder][value=S]")).click()
+    form.locator("input[name=bid]").fill("27")
+    form.locator("label", has=old.locator("input[name=trump][value=hearts]")).click()
     new = browser.new_context(**browser_context_args).new_page()
     assert share_url
     new.goto(share_url)
@@ -257,17 +357,26 @@ def test_a_phone_taken_over_says_so_and_offers_its_unsent_hand_to_copy(
     moved = game.device_rights.get(active=True).granted_at.astimezone(ZoneInfo("Europe/Stockholm"))
     notice = old.locator(".moved-notice")
     expect(notice).to_be_visible(timeout=20_000)  # the old phone's next poll
-    expect(notice).to_contain_text(f"Scoring moved to another phone at {moved:%H:%M}.")
+    expect(notice).to_contain_text(
+        words(language, "Scoring moved to another phone at %(at)s.", at=f"{moved:%H:%M}")
+    )
     # The half-entered hand (the form's draft) is offered, with Copy and Discard.
-    expect(old.locator(".unsent-hand")).to_contain_text("Not saved on this phone: hand 1")
-    expect(old.get_by_role("button", name="Discard")).to_be_visible()
+    expect(old.locator(".unsent-hand")).to_contain_text(
+        words(language, "Not saved on this phone: hand %(number)s", number=1)
+    )
+    expect(old.get_by_role("button", name=words(language, "Discard"), exact=True)).to_be_visible()
     unsent = old.locator(".unsent-hand .unsent-text")
-    expect(unsent).to_contain_text("Bidder: South (Cecilia)")
-    expect(unsent).to_contain_text("Bid: 27")
-    expect(unsent).to_contain_text("Trump: ♥ Hearts")
-    expect(old.get_by_role("button", name="Copy")).to_be_visible()
+    expect(unsent).to_contain_text(f"{words(language, 'Bid')}: 27")
+    if language == "en":
+        expect(unsent).to_contain_text("Bidder: South (Cecilia)")
+        expect(unsent).to_contain_text("Trump: ♥ Hearts")
+    else:
+        expect(unsent).to_contain_text(f"{words(language, 'Bidder')}: ")
+        expect(unsent).to_contain_text("(Cecilia)")
+        expect(unsent).to_contain_text(f"{words(language, 'Trump')}: ♥ {words(language, 'Hearts')}")
+    expect(old.get_by_role("button", name=words(language, "Copy"), exact=True)).to_be_visible()
     expect(old.locator("#hand-form")).to_have_count(0)
-    shoot(old, "taken-over-phone-says-so")
+    shoot(old, f"taken-over-phone-says-so-{language}")
     assert Hand.objects.filter(game=game).count() == 0
     new.context.close()
     old.context.close()
@@ -305,14 +414,15 @@ def test_an_out_of_range_number_gets_the_apps_message_and_a_corrected_field_lose
     expect(page.get_by_role("status").filter(has_text="Hand 1 saved.")).to_be_visible()
 
 
-def test_the_range_message_speaks_the_pages_language(live_server, page: Page):
+@pytest.mark.parametrize("language", ["sv", "cs"])
+def test_the_range_message_speaks_the_pages_language(live_server, page: Page, language: str):
     start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
-    page.get_by_role("button", name="Svenska").click()
+    speak(page, language)
     form = page.locator("#hand-form")
     expect(form).to_be_visible()
-    page.wait_for_load_state("load")
     form.locator("input[name=tricks_NS]").fill("30")
-    expect(form.locator(".range-error")).to_contain_text("ange ett heltal från 0 till 25.")
+    message = words(language, "{field}: enter a whole number from {min} to {max}.")
+    expect(form.locator(".range-error")).to_contain_text(message.format(field="", min=0, max=25).strip())
 
 
 # A route does not see a request from a page the service worker controls; this test needs no worker.

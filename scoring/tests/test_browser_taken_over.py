@@ -10,10 +10,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.utils import translation
+from django.utils.translation import ngettext
 from playwright.sync_api import Browser, Page, expect
 
 from scoring.models import Game, Hand
-from tests.browser import fill_hand, shoot, start_game
+from tests.browser import fill_hand, shoot, speak, start_game, words
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,24 +49,26 @@ def _moved_at(game: Game) -> str:
     return f"{game.device_rights.get(active=True).granted_at.astimezone(ZoneInfo('Europe/Stockholm')):%H:%M}"
 
 
+@pytest.mark.parametrize("language", ["en", "sv", "cs"])
 def test_the_old_phones_poll_turns_it_read_only_in_place_and_reads_the_notice_out(
-    live_server, browser: Browser, browser_context_args
+    live_server, browser: Browser, browser_context_args, language: str
 ):
     old = browser.new_context(**browser_context_args, timezone_id="Europe/Stockholm").new_page()
     start_game(old, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    speak(old, language)
     game = _game(old)
     old.evaluate("window.sameDocument = true")  # gone if the page were loaded again
     new = _take_over(browser, browser_context_args, old)
 
     notice = old.locator(".moved-notice")
-    expect(notice).to_have_text(
-        re.compile(rf"Scoring moved to another phone at {_moved_at(game)}\."), timeout=ONE_POLL_MS
-    )
+    moved = words(language, "Scoring moved to another phone at %(at)s.", at=_moved_at(game))
+    expect(notice).to_have_text(re.compile(re.escape(moved)), timeout=ONE_POLL_MS)
     expect(notice).to_be_in_viewport()
-    expect(old.locator("#announcer")).to_contain_text(f"Scoring moved to another phone at {_moved_at(game)}.")
+    expect(old.locator("#announcer")).to_contain_text(moved)
     assert old.evaluate("window.sameDocument === true")
     expect(old.locator("#hand-form")).to_have_count(0)
-    expect(old.get_by_role("button", name=re.compile("Save hand"))).to_have_count(0)
+    save_hand = words(language, "Save hand %(number)s", number=1).replace("1", "")
+    expect(old.get_by_role("button", name=re.compile(re.escape(save_hand)))).to_have_count(0)
     assert old.url.endswith(f"/s/{game.share_code}/")  # what a reload opens
     # The scores go on updating on the old phone: the new phone's hand shows up there.
     fill_hand(new, bidder="North (Anna)", bid=21, trump="Hearts", quick={"North (Anna)": 20}, tricks={NS: 15})
@@ -72,9 +76,7 @@ def test_the_old_phones_poll_turns_it_read_only_in_place_and_reads_the_notice_ou
     expect(new.get_by_role("status").filter(has_text="Hand 1 saved.")).to_be_visible()
     expect(old.locator("#history")).to_contain_text("#1", timeout=ONE_POLL_MS)
     old.reload()
-    expect(old.locator(".moved-notice")).to_contain_text(
-        f"Scoring moved to another phone at {_moved_at(game)}."
-    )
+    expect(old.locator(".moved-notice")).to_contain_text(moved)
     expect(old.locator("#hand-form")).to_have_count(0)
     new.context.close()
     old.context.close()
@@ -155,30 +157,44 @@ def test_a_hand_saved_offline_and_refused_after_the_take_over_stays_until_the_pl
 # The poll and the form's live preview are held back here (a route does not see a request the
 # service worker handles): the save alone tells the old phone that the game moved.
 @pytest.mark.browser_context_args(service_workers="block")
+@pytest.mark.parametrize("language", ["en", "sv", "cs"])
 def test_a_save_refused_after_the_take_over_turns_the_old_phone_read_only_with_the_hand_to_copy(
-    live_server, browser: Browser, browser_context_args
+    live_server, browser: Browser, browser_context_args, language: str
 ):
     old = browser.new_context(**browser_context_args, timezone_id="Europe/Stockholm").new_page()
     start_game(old, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    speak(old, language)
     game = _game(old)
     old.route("**/live*", lambda route: route.abort())
     old.route("**/preview", lambda route: route.abort())
     new = _take_over(browser, browser_context_args, old)
     old.evaluate("window.sameDocument = true")
-    fill_hand(old, bidder="East (Bo)", bid=22, trump="Spades", quick={"East (Bo)": 10}, tricks={NS: 10})
-    old.get_by_role("button", name="Save hand 1").click()
+    # The hand by the fields' names, the same in every language: East bids 22 in spades.
+    form = old.locator("#hand-form")
+    form.locator("label", has=old.locator("input[name=bidder][value=E]")).click()
+    form.locator("input[name=bid]").fill("22")
+    form.locator("label", has=old.locator("input[name=trump][value=spades]")).click()
+    form.locator("label", has=old.locator("input[name=meld_mode][value=points]")).click()
+    form.locator("input[name=meld_points_E]").fill("10")
+    form.locator("input[name=tricks_NS]").fill("10")
+    old.get_by_role("button", name=words(language, "Save hand %(number)s", number=1)).click()
 
-    expect(old.locator(".moved-notice")).to_contain_text(
-        f"Scoring moved to another phone at {_moved_at(game)}."
-    )
-    expect(old.locator("#announcer")).to_contain_text("Scoring moved to another phone at")
-    expect(old.locator("#announcer")).to_contain_text("1 hand is not saved on this phone")
+    moved = words(language, "Scoring moved to another phone at %(at)s.", at=_moved_at(game))
+    expect(old.locator(".moved-notice")).to_contain_text(moved)
+    expect(old.locator("#announcer")).to_contain_text(moved)
+    with translation.override(language):
+        one_unsent = ngettext(
+            "%(count)s hand is not saved on this phone: give it to the phone that scores now.",
+            "%(count)s hands are not saved on this phone: give them to the phone that scores now.",
+            1,
+        ) % {"count": 1}
+    expect(old.locator("#announcer")).to_contain_text(one_unsent)
     expect(old.locator(".moved-notice")).to_be_in_viewport()
     unsent = old.locator(".unsent-hand")
-    expect(unsent).to_contain_text("Not saved on this phone: hand 1")
-    expect(unsent).to_contain_text("Bid: 22")
-    expect(unsent.get_by_role("button", name="Copy")).to_be_visible()
-    expect(unsent.get_by_role("button", name="Discard")).to_be_visible()
+    expect(unsent).to_contain_text(words(language, "Not saved on this phone: hand %(number)s", number=1))
+    expect(unsent).to_contain_text(f"{words(language, 'Bid')}: 22")
+    expect(unsent.get_by_role("button", name=words(language, "Copy"), exact=True)).to_be_visible()
+    expect(unsent.get_by_role("button", name=words(language, "Discard"), exact=True)).to_be_visible()
     expect(old.locator("#hand-form")).to_have_count(0)
     assert old.evaluate("window.sameDocument === true")
     assert Hand.objects.filter(game=game).count() == 0

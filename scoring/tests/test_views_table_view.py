@@ -27,6 +27,9 @@ def test_it_shows_each_sides_total_to_go_chips_and_the_deal_without_any_form():
     assert '<noscript><meta http-equiv="refresh" content="20"></noscript>' in html
     assert f'href="/s/{game.share_code}/table/"' in html  # the reload link
     assert f'href="/s/{game.share_code}/"' in html  # back to the share page
+    # The scoreboard alone: no site header, menu or language buttons.
+    assert 'class="site-header"' not in html and "language-switcher" not in html and "<nav" not in html
+    assert f'<a class="table-view-back" href="/s/{game.share_code}/">' in html
 
 
 def test_the_game_page_and_the_share_page_link_to_it():
