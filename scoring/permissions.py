@@ -35,7 +35,15 @@ from django.utils.translation import gettext_lazy as _
 from django_htmx.http import HttpResponseClientRedirect
 
 from clubs.models import ClubRole
-from clubs.permissions import AnyUser, can_view_club, deny, is_site_admin, role_in_club, viewable_club_ids
+from clubs.permissions import (
+    AnyUser,
+    can_manage_club,
+    can_view_club,
+    deny,
+    is_site_admin,
+    role_in_club,
+    viewable_club_ids,
+)
 from scoring.audit import Actor
 from scoring.devices import (
     browser_device,
@@ -139,9 +147,7 @@ def can_edit_game(request: HttpRequest, game: Game) -> bool:
 def decides_for_club(request: HttpRequest, game: Game) -> bool:
     """Whether this request is an organiser of the game's club (or a superuser): its corrections
     of a game whose hands the other side confirms need no further OK."""
-    if game.club_id is None:
-        return False
-    return is_site_admin(request.user) or role_in_club(request.user, game.club_id) == ClubRole.Role.ORGANISER
+    return game.club_id is not None and can_manage_club(request.user, game.club_id)
 
 
 def may_sign(request: HttpRequest, game: Game) -> bool:
