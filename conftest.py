@@ -78,6 +78,20 @@ def table_client(db):
 
 
 @pytest.fixture(autouse=True)
+def _browser_pages_closed(request):
+    """A browser test's phones are closed when it ends, passed or failed: the live server lasts the
+    whole session, and a page left open goes on polling it through the next tests (a failed night
+    test left a board and several phones loading it until later pages' scripts came late)."""
+    if request.node.get_closest_marker("browser") is None:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    yield
+    for context in browser.contexts:
+        context.close()
+
+
+@pytest.fixture(autouse=True)
 def _tasks_in_the_request(settings):
     """Background tasks (imports) run during the request in tests, by Django's immediate task
     backend: a worker process would not see a test's transaction. league/tests/test_import_worker.py
