@@ -100,6 +100,11 @@ class Scoreboard:
         return progression_svg(self.result)
 
     @functools.cached_property
+    def chart_large(self) -> str:
+        """The same chart for the Large text setting: its labels larger."""
+        return progression_svg(self.result, large=True)
+
+    @functools.cached_property
     def end_reason(self) -> list[SafeString]:
         return end_reason(self.result) if self.finished else []
 

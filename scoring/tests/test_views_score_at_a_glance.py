@@ -116,11 +116,14 @@ def test_the_chart_keeps_the_target_apart_from_a_side_ending_just_below_it():
     record_hand(game=game, number=2, data=quick_hand(ns_meld=25, ns_tricks=25))  # N–S 95
     html = client_with_token(game).get(f"/g/{game.code}/").content.decode()
     svg = html.split('<figure class="chart">')[1].split("</svg>")[0]
-    # The right margin's labels (x past the plot): the target's "100" and each side's end.
-    margin = [float(y) for x, y in re.findall(r'<text x="([\d.]+)" y="([\d.]+)"', svg) if float(x) > 260]
+    # The right margin's labels (x past the plot's end, where the zero line ends): the target's
+    # "100" and each side's end, a line of their size apart.
+    plot_end = float(re.findall(r'<line x1="[\d.]+" y1="[\d.]+" x2="([\d.]+)"', svg)[0])
+    found = re.findall(r'<text x="([\d.]+)" y="([\d.]+)" font-size="(\d+)"', svg)
+    margin = sorted(float(y) for x, y, size in found if float(x) > plot_end)
+    size = int(found[0][2])
     assert len(margin) == 3
-    margin.sort()
-    assert all(b - a >= 13 for a, b in itertools.pairwise(margin)), margin
+    assert all(b - a >= size for a, b in itertools.pairwise(margin)), margin
 
 
 def test_the_backup_pad_of_a_check_pinochle_game_has_a_chips_column_per_side():
