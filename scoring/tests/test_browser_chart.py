@@ -88,10 +88,15 @@ def cut_off(found: list[dict[str, Any]]) -> list[str]:
     ]
 
 
-def phone(browser: Any, browser_context_args: Any, live_server: Any, language: str, mode: str) -> Page:
+def phone(
+    browser: Any, browser_context_args: Any, live_server: Any, language: str, mode: str, *, scale: int = 3
+) -> Page:
     """A 360 px phone signed in to the table's account, in `language`, with Large text if `mode`
-    is "large"."""
-    context = browser.new_context(**{**browser_context_args, "viewport": {"width": 360, "height": 740}})
+    is "large"; `scale` device pixels a CSS pixel (1 for the user guide's small files)."""
+    viewport = {"width": 360, "height": 740}
+    context = browser.new_context(
+        **{**browser_context_args, "viewport": viewport, "device_scale_factor": scale}
+    )
     cookies = [{"name": "django_language", "value": language, "url": live_server.url}]
     if mode == "large":
         cookies.append({"name": "display", "value": "large", "url": live_server.url})
@@ -134,6 +139,12 @@ def test_the_end_charts_labels_are_big_whole_and_apart_at_360_in_every_language(
             page.context.close()
     for language in LANGUAGES:  # Large text makes the chart's words larger too
         assert smallest["large", language] > smallest["normal", language], smallest
+    # For docs/screenshots/ (copied by hand): the whole end of the game, one CSS pixel a pixel.
+    page = phone(browser, browser_context_args, live_server, "en", "normal", scale=1)
+    page.goto(f"{live_server.url}/g/{game.code}/")
+    (SHOTS / "docs").mkdir(exist_ok=True)
+    page.locator("#game-over").screenshot(path=str(SHOTS / "docs" / "table-end-chart-en-360.png"))
+    page.context.close()
 
 
 def test_a_long_games_hand_numbers_stand_apart_under_its_chart(
