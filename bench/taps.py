@@ -136,12 +136,31 @@ def form(page: Page) -> Locator:
     return page.locator("#hand-form")
 
 
+#: The entry form is the page's scripts' own: the meld grid's counts are buttons (static/js/app.js
+#: marks the grid `tallies`, at load or when a save's answer is swapped in), and a new hand's form
+#: has its draft restored (static/js/table.js marks it `data-table-ready`). Before that a tap may
+#: find no count button, or a value typed may be put back by the draft.
+FORM_READY = """() => {
+  const form = document.getElementById('hand-form');
+  return !!form && !form.querySelector('table.meld-grid:not(.tallies)')
+    && (!form.dataset.game || form.dataset.tableReady === '1');
+}"""
+
+
+def ready(page: Page) -> None:
+    """Wait as a person looks before tapping: for the page's load (its deferred scripts run) and for
+    its scripts to have made the entry form theirs. A page slow to come (a loaded machine) is
+    waited for, up to the page's timeout, rather than tapped too early."""
+    page.wait_for_load_state("load")
+    page.wait_for_function(FORM_READY)
+
+
 def play_hand(phone: Phone, number: int, hand: dict[str, Any], *, quick: bool) -> Count:
     page = phone.page
     phone.begin()
     f = form(page)
     f.wait_for()
-    page.wait_for_load_state("load")  # a person looks before tapping; the page's script is running
+    ready(page)
     if hand.get("passed"):
         phone.tap(f.get_by_text("All four passed"))
     else:
@@ -203,7 +222,7 @@ def correct_tricks(phone: Phone, number: int, side: str, points: int) -> Count:
     phone.tap(page.locator(f"#hand-{number} summary"))
     phone.tap(page.get_by_role("link", name=f"Edit hand {number}", exact=True))
     page.get_by_role("heading", name=f"Correct hand {number}").wait_for()
-    page.wait_for_load_state("load")
+    ready(page)
     phone.last_y = page.evaluate("window.scrollY")  # a new page opens at its top
     tricks = form(page).get_by_role("group", name="Trick points", exact=False)
     phone.type(tricks.get_by_role("spinbutton", name=side, exact=True), points)
@@ -225,7 +244,7 @@ def _outside(target: Locator, height: int) -> float:
 
 
 def start(page: Page, *, seats: str, variant: str | None, deck: str | None, names: dict[str, str]) -> None:
-    page.goto(BASE + "/games/new")
+    page.goto(BASE + "/games/new", wait_until="load")
     page.get_by_role("group", name="Seats at the table").get_by_text(seats, exact=True).click()
     if variant:
         page.get_by_role("group", name="Game").get_by_text(variant, exact=True).click()
@@ -236,6 +255,7 @@ def start(page: Page, *, seats: str, variant: str | None, deck: str | None, name
     page.get_by_label("Play to").fill("1000")
     page.get_by_role("button", name="Start the game").click()
     form(page).wait_for()
+    ready(page)
 
 
 NAMES = {"North": "Anna", "East": "Bo", "South": "Cecilia", "West": "David"}
@@ -334,6 +354,37 @@ def play_game(
     return played, fixes
 
 
+def play_every_kind(browser: Any, kinds: list[Any]) -> list[tuple[str, str, list[Count]]]:
+    """Each kind's game at each screen size, on a fresh phone closed when the game ends, played or
+    failed. A game whose page stops answering the locators (seen now and then on a loaded machine:
+    a control not found for 15 s) is played again from its start, and the retry said."""
+    results: list[tuple[str, str, list[Count]]] = []
+    for width, height in SIZES:
+        size = f"{width}x{height}"
+        for kind, variant, deck, hands, is_quick in kinds:
+            for attempt in range(1, 4):
+                context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+                page = context.new_page()
+                page.set_default_timeout(15000)
+                phone = Phone(page, height)
+                try:
+                    played, fixes = play_game(phone, kind, variant, deck, hands, quick=is_quick)
+                except PlaywrightTimeout as error:
+                    print(
+                        f"{kind} {size}: attempt {attempt} timed out: {error.message[:200]}", file=sys.stderr
+                    )
+                    continue
+                finally:
+                    context.close()
+                results.append((kind, size, played))
+                if fixes:
+                    results.append(("correction", size, fixes))
+                break
+            else:
+                raise SystemExit(f"{kind} {size}: three attempts timed out")
+    return results
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/taps.sqlite3", "DEBUG": "true"}
@@ -359,39 +410,12 @@ def main() -> int:
                 ("quick", "Standard", None, [quick(i) for i in range(10)], True),
                 ("double", "Standard", "Double", [double(i) for i in range(6)], False),
             ]
-            results: list[tuple[str, str, list[Count]]] = []
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM)
-                for width, height in SIZES:
-                    size = f"{width}x{height}"
-                    for kind, variant, deck, hands, is_quick in kinds:
-                        for attempt in range(1, 4):
-                            # A fresh phone per game. A game whose page stops answering the
-                            # locators (seen now and then on a loaded machine: a control not
-                            # found for 15 s) is played again from its start, and the retry said.
-                            context = browser.new_context(
-                                viewport={"width": width, "height": height}, has_touch=True
-                            )
-                            page = context.new_page()
-                            page.set_default_timeout(15000)
-                            phone = Phone(page, height)
-                            try:
-                                played, fixes = play_game(phone, kind, variant, deck, hands, quick=is_quick)
-                            except PlaywrightTimeout as error:
-                                print(
-                                    f"{kind} {size}: attempt {attempt} timed out: {error.message[:200]}",
-                                    file=sys.stderr,
-                                )
-                                continue
-                            finally:
-                                context.close()
-                            results.append((kind, size, played))
-                            if fixes:
-                                results.append(("correction", size, fixes))
-                            break
-                        else:
-                            raise SystemExit(f"{kind} {size}: three attempts timed out")
-                browser.close()
+                try:
+                    results = play_every_kind(browser, kinds)
+                finally:
+                    browser.close()  # and every phone with it, a game failed or not
             print("taps per hand (median / worst)")
             for kind, size, counts in results:
                 report(kind, size, counts)
