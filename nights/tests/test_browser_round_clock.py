@@ -20,8 +20,9 @@ from tests.browser import assert_fits_the_phone
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def time_passes(phone, game_id: int, minutes: float) -> None:
-    """`minutes` pass for the phone and for the server alike."""
+def time_passes(phone, game_id: int | None, minutes: float) -> None:
+    """`minutes` pass for the phone and for the server alike (the table's game: it has one)."""
+    assert game_id is not None
     Game.objects.filter(pk=game_id).update(last_hand_from=F("last_hand_from") - timedelta(minutes=minutes))
     seconds = round(minutes * 60)
     phone.clock.fast_forward(f"{seconds // 60:02d}:{seconds % 60:02d}")
