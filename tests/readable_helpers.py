@@ -7,8 +7,11 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-#: Elements whose content is wider than their box (cut, or spilling out), under `selectors`.
+#: Elements whose content is wider than their box (cut, or spilling out), under `selectors`. A
+#: chart's SVG is drawn, not laid out in boxes (Chromium's clientWidth of an SVG <text> is not its
+#: box's): its labels are held to its edges and apart by scoring/tests/test_browser_chart.py.
 CUT = """(selectors) => Array.from(document.querySelectorAll(selectors))
+  .filter(el => !(el instanceof SVGElement))
   .filter(el => el.offsetParent !== null && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 0.5)
   .map(el => [el.className, el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40),
     el.scrollWidth, el.clientWidth])"""
