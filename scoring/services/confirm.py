@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from scoring import signals
-from scoring.models import Game, Hand
+from scoring.models import Game
 from scoring.rules.tables import sides_for
 
 
@@ -39,15 +40,11 @@ def hand_version(data: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def count_unconfirmed(game: Game) -> None:
-    """Inside a write's transaction (under the game's lock): keep the game's count of hands that
-    wait for their OK (the standings read it), and mark the game changed for the pages' polls."""
-    count = (
-        Hand.objects.filter(game_id=game.pk, confirmed_at__isnull=True).count() if game.confirm_hands else 0
-    )
-    now = timezone.now()
-    Game.all_objects.filter(pk=game.pk).update(unconfirmed_hands=count, updated_at=now)
-    game.unconfirmed_hands, game.updated_at = count, now
+def count_unconfirmed(game: Game, confirmed_at: Iterable[datetime | None]) -> None:
+    """Inside a write of the game's hands (under the game's lock), given the `confirmed_at` of
+    every hand it leaves: the game's count of hands that wait for their OK (the standings read it),
+    set on `game` for that write's one save of the game row (`store_result`)."""
+    game.unconfirmed_hands = sum(1 for at in confirmed_at if at is None) if game.confirm_hands else 0
 
 
 def drop_stale_signatures(game: Game, before: tuple[bool, str, Any]) -> list[str]:
@@ -83,7 +80,8 @@ def confirm_hand(*, game: Game, number: int, seen: str | None = None) -> bool:
         raise HandChangedMeanwhile(number)
     hand.confirmed_at = timezone.now()
     hand.save(update_fields=["confirmed_at"])
-    count_unconfirmed(game)
+    count_unconfirmed(game, (row.confirmed_at for row in rows))
+    game.save(update_fields=["unconfirmed_hands", "updated_at"])  # the pages' polls see the change
     if game.finished and not game.unconfirmed_hands:
         # The result is final now: a club night may plan its next round from it.
         signals.game_changed.send(sender=Game, game=game, was_finished=None)

@@ -10,13 +10,15 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Club
 from scoring.models import Game, Hand, HandChange
 from scoring.selectors.confirm import confirming_sides
 from scoring.services.confirm import CannotSign, confirm_hand, sign_game
 from scoring.services.games import create_game
-from scoring.services.hands import edit_hand, record_hand
+from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.access_helpers import CLUB, client_with_token, in_club
 from tests.helpers import hand_post, quick_hand, text
 
@@ -73,6 +75,30 @@ def test_a_saved_hand_waits_for_its_ok_and_a_correction_waits_again():
     edit_hand(game=game, number=1, data=NS_MAKES, confirmed=True)  # an organiser's word is final
     game.refresh_from_db()
     assert game.unconfirmed_hands == 0
+
+
+def game_row_writes(queries: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in queries if q["sql"].startswith('UPDATE "scoring_game"')]
+
+
+def test_a_save_a_correction_and_an_undo_each_write_the_game_row_once_with_the_count_of_waiting_hands():
+    game = club_game(deals=None)
+    record_hand(game=game, number=1, data=NS_MAKES)
+    with CaptureQueriesContext(connection) as saving:
+        record_hand(game=game, number=2, data=EW_MAKES)
+    assert len(game_row_writes(saving)) == 1
+    assert Game.objects.get(pk=game.pk).unconfirmed_hands == 2
+    with CaptureQueriesContext(connection) as confirming:
+        confirm_hand(game=game, number=2)
+    assert len(game_row_writes(confirming)) == 1
+    with CaptureQueriesContext(connection) as correcting:
+        edit_hand(game=game, number=2, data=NS_MAKES)
+    assert len(game_row_writes(correcting)) == 1
+    assert Game.objects.get(pk=game.pk).unconfirmed_hands == 2
+    with CaptureQueriesContext(connection) as undoing:
+        delete_last_hand(game=game)
+    assert len(game_row_writes(undoing)) == 1
+    assert Game.objects.get(pk=game.pk).unconfirmed_hands == 1
 
 
 def test_a_game_without_the_rule_has_nothing_to_confirm_or_sign():
