@@ -16,7 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring import signals
-from scoring.models import Game
+from scoring.audit import Actor
+from scoring.models import Game, GameSignature
 from scoring.rules.tables import sides_for
 
 
@@ -51,15 +52,20 @@ def drop_stale_signatures(game: Game, before: tuple[bool, str, Any]) -> list[str
     """Inside a write of the game's result (`store_result`, under the game's lock), given its
     (finished, winner, scores) before it: a signature stands only for the result it signed. A game
     that is no longer over is signed by nobody (its table plays on, both sides sign its new end);
-    a game not yet signed by both sides whose result changed loses the signature it had (that side
-    signs the new result). A game both sides signed keeps them through an organiser's correction
-    that leaves it over (the only change such a game takes). Returns the fields to save."""
-    if not (game.signatures or game.signed_at):
+    a game not yet signed by both sides whose result changed loses the signatures it had (those
+    sides sign the new result). A game both sides signed keeps them through an organiser's
+    correction that leaves it over (the only change such a game takes). Returns the fields to save.
+
+    Only a game that was over can have been signed: a game in play costs no query."""
+    if not (game.sign_at_end and before[0]):
         return []
     if game.finished and (game.signed_at is not None or before == (game.finished, game.winner, game.scores)):
         return []
-    game.signatures, game.signed_at = {}, None
-    return ["signatures", "signed_at"]
+    GameSignature.objects.filter(game_id=game.pk).delete()
+    if game.signed_at is None:
+        return []
+    game.signed_at = None
+    return ["signed_at"]
 
 
 @transaction.atomic
@@ -89,14 +95,13 @@ def confirm_hand(*, game: Game, number: int, seen: str | None = None) -> bool:
 
 
 @transaction.atomic
-def sign_game(*, game: Game, side: str) -> bool:
-    """`side` signs the finished game; True when it was the last side to sign (the game is signed
-    and locked from then on). CannotSign says why not, and nothing is written."""
+def sign_game(*, game: Game, side: str, actor: Actor | None = None) -> bool:
+    """`side` signs the finished game, tapped by `actor` (a signed-in account, or the scoring
+    phone); True when it was the last side to sign (the game is signed and locked from then on).
+    CannotSign says why not, and nothing is written."""
     from scoring.services.hands import lock_game
 
-    lock_game(game)
-    game.refresh_from_db(fields=["finished", "unconfirmed_hands", "signatures"])
-    signatures = dict(game.signatures or {})
+    lock_game(game)  # reads the game's state as it is now onto `game`
     if not game.sign_at_end:
         raise CannotSign("off")
     if side not in sides_for(game.seats):
@@ -105,12 +110,15 @@ def sign_game(*, game: Game, side: str) -> bool:
         raise CannotSign("not_over")
     if game.unconfirmed_hands:
         raise CannotSign("unconfirmed")
-    if side in signatures:
+    signed = set(GameSignature.objects.filter(game_id=game.pk).values_list("side", flat=True))
+    if side in signed:
         raise CannotSign("signed")
+    actor = actor or Actor.device()
     now = timezone.now()
-    signatures[side] = now.isoformat()
-    complete = all(name in signatures for name in sides_for(game.seats))
-    signed_at = now if complete else None
-    Game.all_objects.filter(pk=game.pk).update(signatures=signatures, signed_at=signed_at, updated_at=now)
-    game.signatures, game.signed_at, game.updated_at = signatures, signed_at, now
+    GameSignature.objects.create(
+        game=game, side=side, signed_at=now, signer=actor.user, signer_label=actor.label
+    )
+    complete = set(sides_for(game.seats)) <= signed | {side}
+    game.signed_at = now if complete else None
+    game.save(update_fields=["signed_at", "updated_at"])
     return complete
