@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Player
 from clubs.signals import players_merging
+from nights.figures import awaits_confirmation
 from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable
 from nights.rounds import table_notice
 from nights.services import plan_moved_round
@@ -40,11 +41,16 @@ def move_entries(*, keep: Player, duplicate: Player, **_kwargs: Any) -> None:
 
 
 @receiver(game_changed, dispatch_uid="nights.plan_after_a_table")
-def plan_after_a_table(sender: Any, *, game: Game, **_kwargs: Any) -> None:
+def plan_after_a_table(sender: Any, *, game: Game, was_finished: bool | None = None, **_kwargs: Any) -> None:
     """A table of a night with a movement changed: the next round is planned once the last table of
-    the round has ended (`services.plan_moved_round`). Games no night plans cost no query."""
-    if game.planned:
-        _plan_after(Game.objects.filter(pk=game.pk))
+    the round has ended (`services.plan_moved_round`). No query where nothing can change: a game no
+    night plans, and a hand added to a table in play that has not ended with it (it had not ended
+    before either; its end counts once its hands are all confirmed, `figures.table_figures`)."""
+    if not game.planned:
+        return
+    if was_finished is False and not (game.finished and not awaits_confirmation(game)):
+        return
+    _plan_after(Game.objects.filter(pk=game.pk))
 
 
 @receiver(games_changed, dispatch_uid="nights.plan_after_tables")

@@ -1,9 +1,10 @@
 """The admin of the table's records: the operator's tool, for site superusers only (docs/security.md).
 
-What must go through the services is not editable here: hands, seats and the corrections trail are
-read-only (the services rescore the game, keep its statistics and write the trail); a game is
-filed (club, season, date, place, note) through `filing.set_game_details`, which writes taking a
-game out of its club to the trail; a game with hands or corrections cannot be deleted here.
+What must go through the services is not editable here: hands, seats, the signatures and the
+corrections trail are read-only (the services rescore the game, keep its statistics and write the
+trail); a game is filed (club, season, date, place, note) through `filing.set_game_details`, which
+writes taking a game out of its club to the trail; a game with hands or corrections cannot be
+deleted here.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from scoring import filing
-from scoring.models import Game, GameSeat, Hand, HandChange
+from scoring.models import Game, GameSeat, GameSignature, Hand, HandChange
 from scoring.permissions import actor_for
 
 
@@ -26,6 +27,24 @@ class GameSeatInline(admin.TabularInline[GameSeat, Game]):
     extra = 0
     fields = ["seat", "name", "player"]
     readonly_fields = ["seat", "name", "player"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class GameSignatureInline(admin.TabularInline[GameSignature, Game]):
+    """Read-only: a side signs on the game's page (scoring/services/confirm.py)."""
+
+    model = GameSignature
+    extra = 0
+    fields = ["side", "signed_at", "signer", "signer_label"]
+    readonly_fields = ["side", "signed_at", "signer", "signer_label"]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -64,9 +83,9 @@ class GameAdmin(admin.ModelAdmin[Game]):
     readonly_fields = [
         "code", "seats", "variant", "deck", "target", "min_bid", "first_dealer", "meld_needs_trick", "deals",
         "bid_steps", "meld_counts_from", "spread",
-        "hand_count", "finished", "winner", "scores", "chip_totals",
+        "hand_count", "finished", "winner", "scores", "chip_totals", "signed_at",
     ]  # fmt: skip
-    inlines = [GameSeatInline]
+    inlines = [GameSeatInline, GameSignatureInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a game starts on the setup page or by import, which check it with the engine

@@ -30,7 +30,7 @@ from scoring.models import Game, GameSeat, HandChange
 from scoring.rules.engine import GameResult
 from scoring.rules.settings import Settings, parse_settings
 from scoring.services.hands import lock_game
-from scoring.services.results import SETTINGS_FIELDS, SUMMARY_FIELDS, score, store_result
+from scoring.services.results import SETTINGS_FIELDS, score, store_result
 
 
 class Keep(enum.Enum):
@@ -199,26 +199,23 @@ def change_settings(*, game: Game, new: NewSettings, expected: str | None, actor
     recorded hands do not allow the new settings; in both cases nothing is written. The caller's
     `game` holds the stored settings and summary afterwards.
     """
-    seat_rows, rows = lock_game(game)
-    current = Game.objects.get(pk=game.pk)
+    seat_rows, rows = lock_game(game)  # reads the game's stored settings, summary and version onto `game`
     hand_data = [row.data for row in rows]
-    outcome, candidate = _work_out(current, seat_rows, hand_data, new)
+    outcome, candidate = _work_out(game, seat_rows, hand_data, new)
     if not outcome.changed:
-        _copy_onto(game, current)
         return outcome
-    if expected is not None and expected != version(current):
-        _copy_onto(game, current)
-        raise SettingsMovedOn(version(current))
+    if expected is not None and expected != version(game):
+        raise SettingsMovedOn(version(game))
     for name in SETTINGS_FIELDS:
-        setattr(current, name, getattr(candidate, name))
-    current.save(update_fields=[*SETTINGS_FIELDS, "updated_at"])
+        setattr(game, name, getattr(candidate, name))
+    game.save(update_fields=[*SETTINGS_FIELDS, "updated_at"])
     renamed = outcome.after.get("players", {})
     for row in seat_rows:
         if row.seat in renamed:
             row.name = renamed[row.seat]
     GameSeat.objects.bulk_update([row for row in seat_rows if row.seat in renamed], ["name"])
     record_hand_change(
-        game=current,
+        game=game,
         hand_number=0,
         action=HandChange.Action.SETTINGS,
         old_data=outcome.before,
@@ -226,15 +223,9 @@ def change_settings(*, game: Game, new: NewSettings, expected: str | None, actor
         actor=actor,
     )
     store_result(
-        game=current, result=outcome.result_after, hand_data=hand_data, seat_rows=seat_rows, first_changed=1
+        game=game, result=outcome.result_after, hand_data=hand_data, seat_rows=seat_rows, first_changed=1
     )
-    _copy_onto(game, current)
     return Outcome(outcome.before, outcome.after, outcome.result_before, outcome.result_after, saved=True)
-
-
-def _copy_onto(game: Game, current: Game) -> None:
-    for name in (*SETTINGS_FIELDS, *SUMMARY_FIELDS, "updated_at"):
-        setattr(game, name, getattr(current, name))
 
 
 __all__ = [

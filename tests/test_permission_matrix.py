@@ -32,7 +32,7 @@ from nights import services as nights
 from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable
 from scoring import game_settings
 from scoring.handover import recovery_code, start_handover
-from scoring.models import DeviceGame, Game, GameSeat, Hand, HandChange
+from scoring.models import DeviceGame, Game, GameSeat, GameSignature, Hand, HandChange
 from tests.access_helpers import CLUB, PASSWORD, ROOT, edit_token_cookie, make_game
 from tests.admin_urls import every_admin_url, unchecked_admin_url_names
 from tests.helpers import WORKED_EXAMPLE, hand_post
@@ -209,9 +209,10 @@ def snapshot() -> dict[str, Any]:
                 "min_bid",
                 "first_dealer",
                 "meld_needs_trick",
-                "signatures",
+                "signed_at",
             )
         ),
+        "signatures": list(GameSignature.objects.order_by("pk").values()),
         "hands": list(Hand.objects.order_by("pk").values("pk", "game", "number", "data", "confirmed_at")),
         "seats": list(GameSeat.objects.order_by("pk").values("pk", "name", "player")),
         "changes": HandChange.objects.count(),

@@ -1,8 +1,9 @@
 """What `restore` checks beyond each row: what is derived from the hands (a game's summary, its
 statistics, the ratings) must be what the hands give, or standings would be faked; a compressed
 file may not grow past `RESTORE_MAX_BYTES`; the task queue and waiting uploads are neither backed
-up nor restored, and an import that had not ended comes back ended as stopped; and the operator is
-told which accounts can sign in with power."""
+up nor restored, and an import that had not ended comes back ended as stopped; a game's signatures
+name its sides and sign it when the last side did; and the operator is told which accounts can
+sign in with power."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from league.models import ImportBatch, ImportFile
 
 from .backup_files import back_up, fresh_database, restore, restore_refused, rows, the_row, write
 from .test_backup_hostile_files import data  # noqa: F401  (the fixture)
+from .test_backup_round_trip import a_game_both_sides_signed
 
 pytestmark = pytest.mark.django_db
 
@@ -121,3 +123,20 @@ def test_a_restore_names_the_superusers_and_the_staff_accounts(tmp_path):
     fresh_database()
     said = restore(path).splitlines()
     assert "superusers: root" in said and "staff accounts: anna, olga, root" in said
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"side": "N"}, "signed for N, not a side of its table"),
+        ({"signed_at": "2099-01-01T20:00:00Z"}, "field 'signed_at': the signatures give"),
+    ],
+)
+def test_a_signature_that_is_not_of_the_games_sides_or_its_signing_is_refused(change, said, tmp_path):
+    a_game_both_sides_signed(User.objects.create_user("olga", "o@example.org"))
+    backup = rows(back_up(tmp_path))
+    signature = the_row(backup, "scoring.gamesignature")
+    signature["fields"].update(change)
+    fresh_database()
+    message = restore_refused(write(tmp_path, backup))
+    assert f"scoring.Game id {signature['fields']['game']}" in message and said in message

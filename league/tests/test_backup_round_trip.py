@@ -4,8 +4,9 @@ Every row of every model a backup holds (`backup.kept_models`: every model of ev
 accounts with their groups and permissions) is compared before the backup and after a restore into
 a fresh database, every field as stored, its id and its links included: published-results links,
 staff accounts' admin permissions and groups, hands' submission ids and times to the microsecond,
-the correction history, hand-over secrets, rosters, roles, statistics, ratings, club nights with
-their tables and seats, the ledger's payments. After the restore every table gives its next new row
+the correction history, each side's signature of a game (when, and which account or phone),
+hand-over secrets, rosters, roles, statistics, ratings, club nights with their tables and seats,
+the ledger's payments. After the restore every table gives its next new row
 an id past the restored ones (PostgreSQL's sequences are moved).
 """
 
@@ -23,7 +24,8 @@ from league.management.commands.backup import kept_models
 from league.models import ImportBatch
 from scoring import handover
 from scoring.audit import Actor
-from scoring.models import Device, DeviceGame, GameSetup, HandChange
+from scoring.models import Device, DeviceGame, Game, GameSetup, GameSignature, HandChange
+from scoring.services.confirm import sign_game
 from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.helpers import quick_hand, standard_game
 from tests.test_restore_shows_every_page import a_club_with_nights_and_money
@@ -106,7 +108,18 @@ def a_club_with_everything() -> None:
     ImportBatch.objects.create(
         user=olga, file_name="junk.json", status="refused", problems=[{"line": 2, "message": "no bid"}]
     )
+    a_game_both_sides_signed(olga)
     assert club.pk and HandChange.objects.count() == 3
+
+
+def a_game_both_sides_signed(by: User) -> Game:
+    """A finished game signed by each side: one by an account, one by the scoring phone."""
+    game = standard_game(deals=2, sign_at_end=True)
+    record_hand(game=game, number=1, data=quick_hand())
+    record_hand(game=game, number=2, data=quick_hand(bidder="E"))
+    sign_game(game=game, side="EW", actor=Actor.of_user(by))
+    sign_game(game=game, side="NS", actor=Actor.device())
+    return game
 
 
 def test_backup_then_restore_brings_back_every_row_of_every_model_with_its_id(tmp_path, people):
@@ -124,6 +137,26 @@ def test_backup_then_restore_brings_back_every_row_of_every_model_with_its_id(tm
     after = every_row()
     for label, rows in before.items():
         assert after[label] == rows, label
+
+
+def test_a_restore_keeps_who_signed_each_side_of_a_game_and_when(tmp_path):
+    olga = User.objects.create_user("olga", "o@example.org")
+    game = a_game_both_sides_signed(olga)
+    before = list(
+        GameSignature.objects.filter(game=game).values_list("side", "signed_at", "signer", "signer_label")
+    )
+    signed_at = Game.objects.get(pk=game.pk).signed_at
+    path = back_up(tmp_path)
+    fresh_database()
+    restore(path)
+    after = list(
+        GameSignature.objects.filter(game_id=game.pk).values_list(
+            "side", "signed_at", "signer", "signer_label"
+        )
+    )
+    assert after == before and [row[3] for row in after] == ["olga", "device"]
+    assert after[0][2] == User.objects.get(username="olga").pk
+    assert Game.objects.get(pk=game.pk).signed_at == signed_at is not None
 
 
 def test_after_a_restore_every_table_gives_its_next_new_row_a_new_id(tmp_path, people):

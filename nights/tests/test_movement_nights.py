@@ -4,12 +4,15 @@ says what it waits for, and each finished table's link says where its players si
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Club, Membership, Player
 from nights import services
 from nights.models import Night, NightTable
 from scoring.models import Game
+from scoring.services.confirm import confirm_hand
 from scoring.services.hands import delete_last_hand, record_hand
 from tests.access_helpers import CLUB
 from tests.helpers import quick_hand, text
@@ -191,8 +194,6 @@ def test_a_rotating_nights_table_link_also_says_where_its_players_go_until_the_n
 def test_the_next_round_waits_for_the_other_sides_ok_of_a_last_hand(club, alice):
     # With the opponents' OK on, a table whose last hand is not yet confirmed has not ended: the
     # other side may still say "Not right", and nobody is moved on a result that may change.
-    from scoring.services.confirm import confirm_hand
-
     Club.objects.filter(pk=CLUB).update(confirm_hands=True)
     night = started_night(alice, "progressive")
     games = [play_out(NightTable.objects.get(night=night, round_no=1, table_no=n)) for n in (1, 2)]
@@ -204,3 +205,31 @@ def test_the_next_round_waits_for_the_other_sides_ok_of_a_last_hand(club, alice)
         for hand in game.hands.order_by("number"):
             confirm_hand(game=game, number=hand.number)
     assert len(seats(night, 2)) == 2  # the last OK planned round 2
+
+
+def night_queries(queries: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in queries if 'FROM "nights_' in q["sql"] or 'UPDATE "nights_' in q["sql"]]
+
+
+def test_a_hand_saved_at_a_table_in_play_asks_nothing_of_the_night_until_the_table_ends(club, alice):
+    Club.objects.filter(pk=CLUB).update(confirm_hands=True)
+    night = started_night(alice, "progressive")
+    game = NightTable.objects.get(night=night, round_no=1, table_no=1).game
+    assert game is not None
+    with CaptureQueriesContext(connection) as playing:
+        record_hand(game=game, number=1, data=HAND)
+    assert night_queries(playing) == []
+    with CaptureQueriesContext(connection) as confirming:
+        confirm_hand(game=game, number=1)  # the game goes on: nothing to plan
+    assert night_queries(confirming) == []
+    number = 2
+    while not game.finished:  # the last hand ends the game, but it waits for the other side's OK
+        with CaptureQueriesContext(connection) as playing:
+            record_hand(game=game, number=number, data=HAND)
+        assert night_queries(playing) == []
+        if not game.finished:
+            confirm_hand(game=game, number=number)
+        number += 1
+    with CaptureQueriesContext(connection) as confirming:
+        confirm_hand(game=game, number=number - 1)  # the table has ended: the night looks at its round
+    assert night_queries(confirming)

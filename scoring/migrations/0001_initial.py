@@ -72,7 +72,6 @@ class Migration(migrations.Migration):
                 ('confirm_hands', models.BooleanField(default=False, verbose_name='the opponents confirm each hand')),
                 ('sign_at_end', models.BooleanField(default=False, verbose_name='sign the game at the end')),
                 ('unconfirmed_hands', models.PositiveIntegerField(default=0, editable=False)),
-                ('signatures', models.JSONField(blank=True, default=dict, editable=False)),
                 ('signed_at', models.DateTimeField(blank=True, editable=False, null=True, verbose_name='signed')),
             ],
             options={
@@ -86,6 +85,23 @@ class Migration(migrations.Migration):
                 ('all_objects', django.db.models.manager.Manager()),
                 ('objects', django.db.models.manager.Manager()),
             ],
+        ),
+        migrations.CreateModel(
+            name='GameSignature',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('side', models.CharField(choices=[('NS', 'North–South'), ('EW', 'East–West'), ('N', 'North'), ('E', 'East'), ('S', 'South')], max_length=2, verbose_name='side')),
+                ('signed_at', models.DateTimeField(verbose_name='signed at')),
+                ('signer_label', models.CharField(blank=True, max_length=150)),
+                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='signatures', to='scoring.game')),
+                ('signer', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='signed by')),
+            ],
+            options={
+                'verbose_name': 'signature',
+                'verbose_name_plural': 'signatures',
+                'ordering': ['game_id', 'signed_at', 'id'],
+                'constraints': [models.UniqueConstraint(fields=('game', 'side'), name='one_signature_per_side')],
+            },
         ),
         migrations.CreateModel(
             name='GameSeat',

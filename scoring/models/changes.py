@@ -53,10 +53,16 @@ class HandChange(models.Model):
 
     def actor_name(self) -> str:
         """Who made the change, in words for the history page."""
-        if self.actor_label == "device":
-            return str(_("the scoring phone"))
-        if self.actor_label == "recovery":
-            return str(_("a phone with the recovery code"))
-        if self.actor_label == "table-link":
-            return str(_("a phone with the table's link"))
-        return self.actor_label or str(_("someone unknown"))
+        return actor_name(self.actor_label)
+
+
+def actor_name(label: str) -> str:
+    """Who a stored label names, in words: a username, or the phone without an account
+    (scoring/audit.py's `Actor`: the corrections trail and the signatures store it)."""
+    if label == "device":
+        return str(_("the scoring phone"))
+    if label == "recovery":
+        return str(_("a phone with the recovery code"))
+    if label == "table-link":
+        return str(_("a phone with the table's link"))
+    return label or str(_("someone unknown"))

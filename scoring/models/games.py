@@ -162,12 +162,11 @@ class Game(models.Model):
     # How the game is made final (its club's rule when the game was made, scoring/services/confirm.py):
     # the side that did not bid confirms each saved hand; both sides sign the finished game, which
     # then only an organiser of its club changes. `unconfirmed_hands` counts the hands still waiting
-    # (the standings wait for them); `signatures` is {side: ISO time it signed}; `signed_at` is set
-    # when the last side signed.
+    # (the standings wait for them); each side's signature is a GameSignature row (`signatures`);
+    # `signed_at` is set when the last side signed.
     confirm_hands = models.BooleanField(_("the opponents confirm each hand"), default=False)
     sign_at_end = models.BooleanField(_("sign the game at the end"), default=False)
     unconfirmed_hands = models.PositiveIntegerField(default=0, editable=False)
-    signatures = models.JSONField(default=dict, blank=True, editable=False)
     signed_at = models.DateTimeField(_("signed"), null=True, blank=True, editable=False)
 
     all_objects = models.Manager()  # hidden games too: only the import reads them
@@ -266,6 +265,45 @@ class GameSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat}: {self.name}"
+
+
+#: A side of a table: the partnerships at four seats, each seat its own side otherwise (`sides_for`).
+SIDE_CHOICES = [("NS", _("North–South")), ("EW", _("East–West")), *SEAT_CHOICES[:3]]
+
+
+class GameSignature(models.Model):
+    """One side's signature of its finished game (scoring/services/confirm.py): when the side
+    signed, and who tapped Sign for it: a signed-in account, or, with no account, what the
+    scoring phone was (`signer_label`, as the corrections trail names it: "device" for the phone
+    holding the game). The username at the time is kept if the account is deleted later."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="signatures")
+    side = models.CharField(_("side"), max_length=2, choices=SIDE_CHOICES)
+    signed_at = models.DateTimeField(_("signed at"))
+    signer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("signed by"),
+    )
+    signer_label = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["game_id", "signed_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["game", "side"], name="one_signature_per_side")]
+        verbose_name = _("signature")
+        verbose_name_plural = _("signatures")
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.side} by {self.signer_label or '?'}"
+
+    def signer_name(self) -> str:
+        """Who signed, in words for the game's page."""
+        from scoring.models.changes import actor_name
+
+        return actor_name(self.signer_label)
 
 
 class Hand(models.Model):

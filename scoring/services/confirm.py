@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from scoring import signals
-from scoring.models import Game, Hand
+from scoring.audit import Actor
+from scoring.models import Game, GameSignature
 from scoring.rules.tables import sides_for
 
 
@@ -39,30 +41,31 @@ def hand_version(data: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def count_unconfirmed(game: Game) -> None:
-    """Inside a write's transaction (under the game's lock): keep the game's count of hands that
-    wait for their OK (the standings read it), and mark the game changed for the pages' polls."""
-    count = (
-        Hand.objects.filter(game_id=game.pk, confirmed_at__isnull=True).count() if game.confirm_hands else 0
-    )
-    now = timezone.now()
-    Game.all_objects.filter(pk=game.pk).update(unconfirmed_hands=count, updated_at=now)
-    game.unconfirmed_hands, game.updated_at = count, now
+def count_unconfirmed(game: Game, confirmed_at: Iterable[datetime | None]) -> None:
+    """Inside a write of the game's hands (under the game's lock), given the `confirmed_at` of
+    every hand it leaves: the game's count of hands that wait for their OK (the standings read it),
+    set on `game` for that write's one save of the game row (`store_result`)."""
+    game.unconfirmed_hands = sum(1 for at in confirmed_at if at is None) if game.confirm_hands else 0
 
 
 def drop_stale_signatures(game: Game, before: tuple[bool, str, Any]) -> list[str]:
     """Inside a write of the game's result (`store_result`, under the game's lock), given its
     (finished, winner, scores) before it: a signature stands only for the result it signed. A game
     that is no longer over is signed by nobody (its table plays on, both sides sign its new end);
-    a game not yet signed by both sides whose result changed loses the signature it had (that side
-    signs the new result). A game both sides signed keeps them through an organiser's correction
-    that leaves it over (the only change such a game takes). Returns the fields to save."""
-    if not (game.signatures or game.signed_at):
+    a game not yet signed by both sides whose result changed loses the signatures it had (those
+    sides sign the new result). A game both sides signed keeps them through an organiser's
+    correction that leaves it over (the only change such a game takes). Returns the fields to save.
+
+    Only a game that was over can have been signed: a game in play costs no query."""
+    if not (game.sign_at_end and before[0]):
         return []
     if game.finished and (game.signed_at is not None or before == (game.finished, game.winner, game.scores)):
         return []
-    game.signatures, game.signed_at = {}, None
-    return ["signatures", "signed_at"]
+    GameSignature.objects.filter(game_id=game.pk).delete()
+    if game.signed_at is None:
+        return []
+    game.signed_at = None
+    return ["signed_at"]
 
 
 @transaction.atomic
@@ -83,7 +86,8 @@ def confirm_hand(*, game: Game, number: int, seen: str | None = None) -> bool:
         raise HandChangedMeanwhile(number)
     hand.confirmed_at = timezone.now()
     hand.save(update_fields=["confirmed_at"])
-    count_unconfirmed(game)
+    count_unconfirmed(game, (row.confirmed_at for row in rows))
+    game.save(update_fields=["unconfirmed_hands", "updated_at"])  # the pages' polls see the change
     if game.finished and not game.unconfirmed_hands:
         # The result is final now: a club night may plan its next round from it.
         signals.game_changed.send(sender=Game, game=game, was_finished=None)
@@ -91,14 +95,13 @@ def confirm_hand(*, game: Game, number: int, seen: str | None = None) -> bool:
 
 
 @transaction.atomic
-def sign_game(*, game: Game, side: str) -> bool:
-    """`side` signs the finished game; True when it was the last side to sign (the game is signed
-    and locked from then on). CannotSign says why not, and nothing is written."""
+def sign_game(*, game: Game, side: str, actor: Actor | None = None) -> bool:
+    """`side` signs the finished game, tapped by `actor` (a signed-in account, or the scoring
+    phone); True when it was the last side to sign (the game is signed and locked from then on).
+    CannotSign says why not, and nothing is written."""
     from scoring.services.hands import lock_game
 
-    lock_game(game)
-    game.refresh_from_db(fields=["finished", "unconfirmed_hands", "signatures"])
-    signatures = dict(game.signatures or {})
+    lock_game(game)  # reads the game's state as it is now onto `game`
     if not game.sign_at_end:
         raise CannotSign("off")
     if side not in sides_for(game.seats):
@@ -107,12 +110,15 @@ def sign_game(*, game: Game, side: str) -> bool:
         raise CannotSign("not_over")
     if game.unconfirmed_hands:
         raise CannotSign("unconfirmed")
-    if side in signatures:
+    signed = set(GameSignature.objects.filter(game_id=game.pk).values_list("side", flat=True))
+    if side in signed:
         raise CannotSign("signed")
+    actor = actor or Actor.device()
     now = timezone.now()
-    signatures[side] = now.isoformat()
-    complete = all(name in signatures for name in sides_for(game.seats))
-    signed_at = now if complete else None
-    Game.all_objects.filter(pk=game.pk).update(signatures=signatures, signed_at=signed_at, updated_at=now)
-    game.signatures, game.signed_at, game.updated_at = signatures, signed_at, now
+    GameSignature.objects.create(
+        game=game, side=side, signed_at=now, signer=actor.user, signer_label=actor.label
+    )
+    complete = set(sides_for(game.seats)) <= signed | {side}
+    game.signed_at = now if complete else None
+    game.save(update_fields=["signed_at", "updated_at"])
     return complete

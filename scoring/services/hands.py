@@ -68,8 +68,17 @@ def _lock_seats(game: Game) -> list[GameSeat]:
     if not seat_rows:
         raise Game.DoesNotExist(f"game {game.code} does not exist")
     # The planner's clock too (scoring/services/plans.py): an organiser may call the last hand meanwhile;
-    # and the signatures (scoring/services/confirm.py): a side may have signed meanwhile.
-    fields = [*SETTINGS_FIELDS, "last_hand_from", "signatures", "signed_at"]
+    # the signatures and the count of hands waiting for their OK (scoring/services/confirm.py): a
+    # side may have signed or confirmed meanwhile; and the summary and version the write starts
+    # from (another phone may have saved meanwhile). The writes need the game read no further.
+    fields = [
+        *SETTINGS_FIELDS,
+        *SUMMARY_FIELDS,
+        "updated_at",
+        "last_hand_from",
+        "unconfirmed_hands",
+        "signed_at",
+    ]
     game.refresh_from_db(fields=fields)  # the base manager: a hidden game too
     return seat_rows
 
@@ -100,7 +109,7 @@ def record_hand(
             rows = list(
                 Hand.objects.filter(game_id=game.pk)
                 .order_by("number")
-                .values_list("number", "data", "submission_id")
+                .values_list("number", "data", "submission_id", "confirmed_at")
             )
             if submission_id is not None:
                 same = next((row[0] for row in rows if row[2] == submission_id), None)
@@ -116,6 +125,8 @@ def record_hand(
             hand_data.append(dict(data))
             result = score(game, hand_data)
             hand = Hand.objects.create(game=game, number=number, data=dict(data), submission_id=submission_id)
+            # The new hand waits for the other side's OK (saved with the summary, one write).
+            count_unconfirmed(game, [*(row[3] for row in rows), None])
             store_result(
                 game=game,
                 result=result,
@@ -124,8 +135,6 @@ def record_hand(
                 first_changed=number,
                 appended=True,
             )
-            if game.confirm_hands:  # the new hand waits for the other side's OK
-                count_unconfirmed(game)
             _keep_meld_mode(game, meld_mode)
     except IntegrityError:
         # The unique constraints caught a concurrent save of the same number or submission.
@@ -191,7 +200,6 @@ def edit_hand(
     seat_rows, rows = lock_game(game)
     target = next((row for row in rows if row.number == number), None)
     if target is None:
-        game.refresh_from_db(fields=[*SUMMARY_FIELDS, "updated_at"])
         raise GameMovedOn(expected=number, current=len(rows))
     hand_data = [dict(data) if row.number == number else row.data for row in rows]
     result = score(game, hand_data)
@@ -210,8 +218,7 @@ def edit_hand(
         fields.append("confirmed_at")
     target.data = dict(data)
     target.save(update_fields=fields)
-    if "confirmed_at" in fields:
-        count_unconfirmed(game)
+    count_unconfirmed(game, (row.confirmed_at for row in rows))
     store_result(game=game, result=result, hand_data=hand_data, seat_rows=seat_rows, first_changed=number)
     return Stored(target, hand_data, seat_rows, result)
 
@@ -229,7 +236,6 @@ def delete_last_hand(*, game: Game, actor: Actor | None = None, expected: int | 
     if not rows:
         return None
     if expected is not None and expected != len(rows):
-        game.refresh_from_db(fields=[*SUMMARY_FIELDS, "updated_at"])
         raise GameMovedOn(expected=expected, current=len(rows))
     last = rows.pop()
     record_hand_change(
@@ -243,11 +249,10 @@ def delete_last_hand(*, game: Game, actor: Actor | None = None, expected: int | 
     last.delete()
     hand_data = [row.data for row in rows]
     result = score(game, hand_data)
+    count_unconfirmed(game, (row.confirmed_at for row in rows))
     store_result(
         game=game, result=result, hand_data=hand_data, seat_rows=seat_rows, first_changed=last.number
     )
-    if game.confirm_hands:
-        count_unconfirmed(game)
     return last.number
 
 

@@ -116,7 +116,10 @@ def store_result(
     before = (game.finished, game.winner, game.scores)
     for name, value in summary_fields(result).items():
         setattr(game, name, value)
-    game.save(update_fields=[*SUMMARY_FIELDS, "updated_at", *drop_stale_signatures(game, before)])
+    # One write of the game row: the count of hands waiting for their OK comes with it, set on
+    # `game` by the caller (`confirm.count_unconfirmed`).
+    waiting = ["unconfirmed_hands"] if game.confirm_hands else []
+    game.save(update_fields=[*SUMMARY_FIELDS, "updated_at", *waiting, *drop_stale_signatures(game, before)])
     stats.refresh_game(
         game, result, hand_data=hand_data, seat_rows=seat_rows, first_changed=first_changed, appended=appended
     )

@@ -6,21 +6,30 @@ organiser still corrects it, named in the audit trail. All without JavaScript.""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Club
-from scoring.models import Game, Hand, HandChange
-from scoring.selectors.confirm import confirming_sides
+from scoring.models import Game, GameSignature, Hand, HandChange
+from scoring.selectors.board import scoreboard
+from scoring.selectors.confirm import confirming_sides, finality
 from scoring.services.confirm import CannotSign, confirm_hand, sign_game
 from scoring.services.games import create_game
-from scoring.services.hands import edit_hand, record_hand
+from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.access_helpers import CLUB, client_with_token, in_club
 from tests.helpers import hand_post, quick_hand, text
 
 pytestmark = pytest.mark.django_db
+
+
+def signed_sides(game: Game) -> set[str]:
+    return set(GameSignature.objects.filter(game=game).values_list("side", flat=True))
+
 
 NS_MAKES = quick_hand(bidder="N", ns_meld=10, ns_tricks=15)
 EW_MAKES = {"bidder": "E", "bid": 20, "meld_points": {"NS": 0, "EW": 10}, "tricks": {"NS": 10, "EW": 15}}
@@ -75,6 +84,30 @@ def test_a_saved_hand_waits_for_its_ok_and_a_correction_waits_again():
     assert game.unconfirmed_hands == 0
 
 
+def game_row_writes(queries: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in queries if q["sql"].startswith('UPDATE "scoring_game"')]
+
+
+def test_a_save_a_correction_and_an_undo_each_write_the_game_row_once_with_the_count_of_waiting_hands():
+    game = club_game(deals=None)
+    record_hand(game=game, number=1, data=NS_MAKES)
+    with CaptureQueriesContext(connection) as saving:
+        record_hand(game=game, number=2, data=EW_MAKES)
+    assert len(game_row_writes(saving)) == 1
+    assert Game.objects.get(pk=game.pk).unconfirmed_hands == 2
+    with CaptureQueriesContext(connection) as confirming:
+        confirm_hand(game=game, number=2)
+    assert len(game_row_writes(confirming)) == 1
+    with CaptureQueriesContext(connection) as correcting:
+        edit_hand(game=game, number=2, data=NS_MAKES)
+    assert len(game_row_writes(correcting)) == 1
+    assert Game.objects.get(pk=game.pk).unconfirmed_hands == 2
+    with CaptureQueriesContext(connection) as undoing:
+        delete_last_hand(game=game)
+    assert len(game_row_writes(undoing)) == 1
+    assert Game.objects.get(pk=game.pk).unconfirmed_hands == 1
+
+
 def test_a_game_without_the_rule_has_nothing_to_confirm_or_sign():
     game = club_game(confirm=False, sign=False)
     record_hand(game=game, number=1, data=NS_MAKES)
@@ -102,7 +135,7 @@ def test_signing_needs_the_game_over_its_hands_confirmed_and_each_side_once():
         sign_game(game=game, side="NS")
     assert sign_game(game=game, side="EW") is True
     game.refresh_from_db()
-    assert set(game.signatures) == {"NS", "EW"} and game.signed_at is not None
+    assert signed_sides(game) == {"NS", "EW"} and game.signed_at is not None
 
 
 # --- the phone's pages, without JavaScript -----------------------------------------------------
@@ -161,13 +194,16 @@ def test_both_sides_sign_the_finished_game_on_the_phone(people):
     page = phone.post(f"/g/{game.code}/sign", {"side": "NS"}, follow=True)
     assert "N–S signed." in text(page)
     assert "N–S (Anna & Cecilia) signed at" in text(page)
+    assert "(the scoring phone)" in text(page)  # no account: the phone that holds the game signed
+    signature = GameSignature.objects.get(game=game)
+    assert signature.side == "NS" and signature.signer is None and signature.signer_label == "device"
     page = phone.post(f"/g/{game.code}/sign", {"side": "EW"}, follow=True)
     words = text(page)
     assert "Signed by both sides: the game is final." in words
     assert "Signed by both sides at" in words and "only an organiser can change it" in words
     assert "Edit hand" not in words and "Delete hand" not in words  # the edit controls are gone
     game.refresh_from_db()
-    assert set(game.signatures) == {"NS", "EW"} and game.signed_at is not None
+    assert signed_sides(game) == {"NS", "EW"} and game.signed_at is not None
 
 
 def test_a_signed_game_refuses_the_phones_correction_and_takes_the_organisers(people):
@@ -190,6 +226,56 @@ def test_a_signed_game_refuses_the_phones_correction_and_takes_the_organisers(pe
     assert Hand.objects.get(game=game, number=1).confirmed_at is not None  # her word is final
 
 
+def test_a_signature_keeps_when_and_which_account_signed(people):
+    game = club_game()
+    for number, hand in enumerate([NS_MAKES, EW_MAKES], start=1):
+        record_hand(game=game, number=number, data=hand)
+        confirm_hand(game=game, number=number)
+    alice = people.client("alice")
+    page = alice.post(f"/g/{game.code}/sign", {"side": "EW"}, follow=True)
+    assert "E–W signed." in text(page)
+    signature = GameSignature.objects.get(game=game)
+    assert signature.signer == people["alice"] and signature.signer_label == "alice"
+    assert signature.side == "EW" and signature.signed_at is not None
+    assert "E–W (Bo & David) signed at" in text(page) and "(alice)" in text(page)
+    assert "Sign for N–S (Anna & Cecilia)" in text(page)
+
+
+@pytest.mark.parametrize("side", [None, "", "XX", "N", "NS EW"])
+def test_a_sign_without_one_of_the_games_sides_says_so_and_writes_nothing(people, side):
+    game = club_game()
+    for number, hand in enumerate([NS_MAKES, EW_MAKES], start=1):
+        record_hand(game=game, number=number, data=hand)
+        confirm_hand(game=game, number=number)
+    before = Game.objects.filter(pk=game.pk).values().get()
+    phone = client_with_token(game)
+    response = phone.post(f"/g/{game.code}/sign", {} if side is None else {"side": side})
+    assert response.status_code == 302
+    page = phone.get(response["Location"])
+    assert "Nothing signed: choose the side that signs." in text(page)
+    assert signed_sides(game) == set()
+    assert Game.objects.filter(pk=game.pk).values().get() == before
+
+
+def test_the_page_reads_the_ok_and_the_signatures_from_one_frozen_answer(people):
+    game = club_game()
+    record_hand(game=game, number=1, data=NS_MAKES)
+    board = scoreboard(game)
+    final = finality(game, board, scoring=True, may_sign=lambda: True, sign_url="/sign")
+    assert final.unconfirmed == {1} and final.awaiting is not None and final.awaiting.number == 1
+    assert final.signing is None and final.signed_note == ""  # not over yet
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        final.awaiting = None  # type: ignore[misc]
+    game = signed_game()
+    final = finality(game, scoreboard(game), scoring=True, may_sign=lambda: True, sign_url="/sign")
+    assert final.awaiting is None and final.signing is not None
+    assert [(side.side, side.by) for side in final.signing.sides] == [
+        ("NS", "the scoring phone"),
+        ("EW", "the scoring phone"),
+    ]
+    assert "Signed by both sides at" in final.signed_note
+
+
 def test_a_scorer_cannot_sign_for_a_game_that_does_not_ask_for_it(people):
     game = club_game(sign=False)
     for number, hand in enumerate([NS_MAKES, EW_MAKES], start=1):
@@ -197,7 +283,7 @@ def test_a_scorer_cannot_sign_for_a_game_that_does_not_ask_for_it(people):
         confirm_hand(game=game, number=number)
     bob = people.client("bob")
     bob.post(f"/g/{game.code}/sign", {"side": "NS"})
-    assert Game.objects.get(pk=game.pk).signatures == {}
+    assert signed_sides(game) == set()
     assert "Sign for" not in text(bob.get(f"/g/{game.code}/"))
 
 

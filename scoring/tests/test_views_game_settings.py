@@ -3,7 +3,9 @@ and the house rule, rescored over every recorded hand, refused when the hands do
 kept in the corrections trail."""
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from scoring import game_settings
 from scoring.audit import Actor
@@ -291,6 +293,21 @@ def test_a_change_made_by_the_service_names_who_made_it():
     change = HandChange.objects.get(game=game)
     assert change.actor_name() == "the scoring phone"
     assert game.first_dealer == "S", "the caller's game holds the stored settings"
+
+
+def test_a_change_reads_the_game_once_under_its_lock_and_after_another_phones_save():
+    game = played(standard_game(), quick_hand())
+    stale = Game.objects.get(pk=game.pk)
+    record_hand(game=game, number=2, data=quick_hand(bidder="E"))  # another phone, meanwhile
+    new = game_settings.NewSettings(
+        players=PLAYERS, first_dealer="S", target=None, min_bid=None, meld_needs_trick=False
+    )
+    with CaptureQueriesContext(connection) as queries:
+        game_settings.change_settings(game=stale, new=new, expected=None, actor=None)
+    reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT") and 'FROM "scoring_game"' in q["sql"]]
+    assert len(reads) == 1, reads  # the lock's read of the row: what the change starts from
+    assert stale.hand_count == 2 and stale.first_dealer == "S"
+    assert Game.objects.get(pk=game.pk).hand_count == 2
 
 
 def test_a_hand_saved_with_a_stale_game_is_scored_with_the_new_settings():

@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.permissions import deny
+from scoring.forms.sign import SignForm
 from scoring.labels import side_short
-from scoring.permissions import game_of, may_sign, require_game_edit, require_game_view
+from scoring.permissions import actor_for, game_of, may_sign, require_game_edit, require_game_view
 from scoring.selectors.confirm import awaiting
 from scoring.services.confirm import CannotSign, HandChangedMeanwhile, confirm_hand, sign_game
 
@@ -62,11 +63,15 @@ def hand_not_right(request: HttpRequest, code: str, number: int) -> HttpResponse
 def game_sign(request: HttpRequest, code: str) -> HttpResponse:
     """One side signs the finished game (one tap per side on the scoring phone)."""
     game = game_of(request, code)
-    side = request.POST.get("side", "")
     if not may_sign(request, game):
         return deny(request)
+    form = SignForm(request.POST, game=game)
+    if not form.is_valid():
+        messages.error(request, form.refusal())
+        return redirect("scoring:game", code=code)
+    side = form.cleaned_data["side"]
     try:
-        complete = sign_game(game=game, side=side)
+        complete = sign_game(game=game, side=side, actor=actor_for(request))
     except CannotSign as refused:
         messages.error(request, _sign_refusal(refused.reason))
         return redirect("scoring:game", code=code)

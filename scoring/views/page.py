@@ -11,7 +11,6 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.dateparse import parse_datetime
 from django.utils.functional import SimpleLazyObject
 from django_htmx.middleware import HtmxDetails
 
@@ -22,14 +21,10 @@ from scoring.forms.hand_initial import hand_initial
 from scoring.handover import (
     recovery_code,
 )
-from scoring.labels import side_label
 from scoring.models import Game, HandChange
-from scoring.permissions import can_sign_game, signed_lock_message
-from scoring.rules.tables import sides_for
+from scoring.permissions import can_sign_game
 from scoring.selectors.board import Scoreboard, scoreboard, settings_of
-from scoring.selectors.confirm import awaiting, confirming_sides
-from scoring.selectors.preview import describe
-from scoring.services.confirm import hand_version
+from scoring.selectors.confirm import finality
 from scoring.services.results import players_of
 from scoring.signals import notice_for
 
@@ -161,39 +156,20 @@ def board_context(request: HttpRequest, game: Game, board: Scoreboard, *, mode: 
 
 
 def _final_context(request: HttpRequest, game: Game, board: Scoreboard, *, mode: str) -> dict[str, Any]:
-    """The opponents' OK and the signatures (scoring/services/confirm.py): which hands wait for
-    their OK (a query only while one does), the first of them for the phone to confirm, and the
-    game's signatures once it is over. Nothing for a game without these rules."""
-    context: dict[str, Any] = {}
-    waiting = awaiting(game)
-    if waiting:
-        context["unconfirmed"] = {hand.number for hand in waiting}
-        hand = waiting[0]
-        if mode == "edit" and hand.number <= len(board.result.hands):
-            sides = confirming_sides(game, hand.number, hand.data)
-            context["awaiting"] = {
-                "number": hand.number,
-                "seen": hand_version(hand.data),
-                "lines": describe(board.result, hand.number, hand.data),
-                "sides": " & ".join(side_label(side, board.players) for side in sides),
-            }
-    if game.sign_at_end and game.finished:
-        signatures = game.signatures or {}
-        context["signing"] = {
-            "sides": [
-                {
-                    "side": side,
-                    "label": side_label(side, board.players),
-                    "at": parse_datetime(str(signatures[side])) if side in signatures else None,
-                }
-                for side in sides_for(game.seats)
-            ],
-            "can_sign": mode != "share" and not waiting and can_sign_game(request, game),
-            "action": reverse("scoring:game_sign", args=[game.code]),
-        }
-    if game.signed_at is not None:
-        context["signed_note"] = signed_lock_message(game)
-    return context
+    """The opponents' OK and the signatures, as the selector works them out (`finality`)."""
+    final = finality(
+        game,
+        board,
+        scoring=mode == "edit",
+        may_sign=lambda: mode != "share" and can_sign_game(request, game),
+        sign_url=reverse("scoring:game_sign", args=[game.code]),
+    )
+    return {
+        "unconfirmed": final.unconfirmed,
+        "awaiting": final.awaiting,
+        "signing": final.signing,
+        "signed_note": final.signed_note,
+    }
 
 
 def _corrections(game: Game) -> tuple[dict[int, HandChange], list[HandChange]]:

@@ -11,7 +11,8 @@ stream, and refused once it grows past `RESTORE_MAX_BYTES` (a small file must no
 
 What is derived from the hands must agree with them: each game's summary (winner, totals…) and its
 statistics rows are computed again by the code that writes them when a hand is saved, and the
-ratings again from the games; a file where one differs is refused, naming the game, row and field.
+ratings again from the games, and a game is signed once every side of its table signed; a file
+where one differs is refused, naming the game, row and field.
 An import that had not ended is ended as stopped (its waiting upload is not in a backup). After a
 restore the superusers and staff accounts are named, so an operator sees one he did not expect.
 """
@@ -40,8 +41,9 @@ from league.management.commands.backup import kept_models
 from league.models import ImportBatch
 from ratings.models import PairRating, PlayerRating, RatingPoint, RatingScope
 from ratings.services import refresh_all
-from scoring.models import Game, GameSeat, GameStat, HandStat
+from scoring.models import Game, GameSeat, GameSignature, GameStat, HandStat
 from scoring.rules.errors import RecordError
+from scoring.rules.tables import sides_for
 from scoring.services.results import score, summary_fields
 from scoring.stats import stat_rows
 
@@ -151,6 +153,24 @@ def check_games() -> None:
             if getattr(game, field) != value:
                 raise Refused(f"scoring.Game id {game.pk}, field {field!r}: the hands give {value!r}")
         check_stats(game, hand_data, result)
+        check_signatures(game)
+
+
+def check_signatures(game: Game) -> None:
+    """A game's signatures name sides of its table, of a finished game that asks for them, and the
+    game is signed (`signed_at`) once every side signed, when the last one did: a page would
+    otherwise lock a game nobody signed, or leave open one both sides signed."""
+    signed = {row.side: row.signed_at for row in GameSignature.objects.filter(game=game)}
+    sides = sides_for(game.seats)
+    where = f"scoring.Game id {game.pk}"
+    if signed and not (game.sign_at_end and game.finished):
+        raise Refused(f"{where}: signed, but it is not a finished game that asks for signatures")
+    other = sorted(set(signed) - set(sides))
+    if other:
+        raise Refused(f"{where}: signed for {', '.join(other)}, not a side of its table")
+    last = max(signed.values()) if len(signed) == len(sides) else None
+    if game.signed_at != last:
+        raise Refused(f"{where}, field 'signed_at': the signatures give {last!r}")
 
 
 def _content(row: HandStat | GameStat) -> dict[str, Any]:
