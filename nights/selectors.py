@@ -19,6 +19,8 @@ from nights.standings import NightStandings, PlayerLine, TableLine, night_standi
 from scoring.labels import seat_letter, side_label, side_short
 from scoring.models import Game
 from scoring.rules.tables import sides_for
+from scoring.selectors.board import scoreboard
+from scoring.selectors.confirm import awaiting, ok_question
 
 T = TypeVar("T")
 
@@ -175,10 +177,19 @@ def next_seats(table: NightTable, seats: list[NightSeat]) -> list[str]:
     return lines
 
 
+def last_hand_question(game: Game) -> dict[str, object] | None:
+    """The game page's question to the other side about a finished table's last hand ("Hand 7
+    saved: is it right?"), for the phone that scores it; None when no hand waits for the OK."""
+    return ok_question(game, scoreboard(game), awaiting(game))
+
+
 def next_round_waiting(table: NightTable) -> str:
-    """A finished table of a night with a movement whose next round is not planned yet: why."""
+    """A finished table of a night with a movement whose next round is not planned yet: why; ""
+    while its own last hand waits for the other side's OK (the OK comes first)."""
     night, number = table.night, table.round_no + 1
     if not night.moves_by_round or number > night.rounds or night.is_finished:
+        return ""
+    if table.game is not None and awaits_confirmation(table.game):
         return ""
     if night.tables.filter(round_no=number).exists():
         return ""

@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from scoring.labels import side_label
 from scoring.models import Game, Hand
 from scoring.rules.tables import SEAT_ORDER, side_of, sides_for
-from scoring.selectors.board import settings_of
+from scoring.selectors.board import Scoreboard, settings_of
+from scoring.selectors.preview import describe
+from scoring.services.confirm import hand_version
 
 
 def confirming_sides(game: Game, number: int, data: Mapping[str, Any]) -> list[str]:
@@ -27,3 +30,19 @@ def awaiting(game: Game) -> list[Hand]:
     if not game.confirm_hands or not game.unconfirmed_hands:
         return []
     return list(Hand.objects.filter(game_id=game.pk, confirmed_at__isnull=True).order_by("number"))
+
+
+def ok_question(game: Game, board: Scoreboard, waiting: list[Hand]) -> dict[str, Any] | None:
+    """The question the scoring phone puts to the other side ("Hand 7 saved: is it right?"): the
+    first hand of `waiting` (`awaiting(game)`), what it does, the version the OK names and the
+    sides that give it. The game page and a club night's table link ask it alike."""
+    if not waiting or waiting[0].number > len(board.result.hands):
+        return None
+    hand = waiting[0]
+    sides = confirming_sides(game, hand.number, hand.data)
+    return {
+        "number": hand.number,
+        "seen": hand_version(hand.data),
+        "lines": describe(board.result, hand.number, hand.data),
+        "sides": " & ".join(side_label(side, board.players) for side in sides),
+    }

@@ -27,9 +27,7 @@ from scoring.models import Game, HandChange
 from scoring.permissions import can_sign_game, signed_lock_message
 from scoring.rules.tables import sides_for
 from scoring.selectors.board import Scoreboard, scoreboard, settings_of
-from scoring.selectors.confirm import awaiting, confirming_sides
-from scoring.selectors.preview import describe
-from scoring.services.confirm import hand_version
+from scoring.selectors.confirm import awaiting, ok_question
 from scoring.services.results import players_of
 from scoring.signals import notice_for
 
@@ -168,15 +166,8 @@ def _final_context(request: HttpRequest, game: Game, board: Scoreboard, *, mode:
     waiting = awaiting(game)
     if waiting:
         context["unconfirmed"] = {hand.number for hand in waiting}
-        hand = waiting[0]
-        if mode == "edit" and hand.number <= len(board.result.hands):
-            sides = confirming_sides(game, hand.number, hand.data)
-            context["awaiting"] = {
-                "number": hand.number,
-                "seen": hand_version(hand.data),
-                "lines": describe(board.result, hand.number, hand.data),
-                "sides": " & ".join(side_label(side, board.players) for side in sides),
-            }
+        if mode == "edit":
+            context["awaiting"] = ok_question(game, board, waiting)
     if game.sign_at_end and game.finished:
         signatures = game.signatures or {}
         context["signing"] = {
