@@ -13,6 +13,7 @@ from scoring.models import Game
 from scoring.services.hands import delete_last_hand, record_hand
 from tests.access_helpers import CLUB
 from tests.helpers import quick_hand, text
+from tests.ledger_helpers import CHECK_HANDS
 
 pytestmark = pytest.mark.django_db
 
@@ -204,3 +205,87 @@ def test_the_next_round_waits_for_the_other_sides_ok_of_a_last_hand(club, alice)
         for hand in game.hands.order_by("number"):
             confirm_hand(game=game, number=hand.number)
     assert len(seats(night, 2)) == 2  # the last OK planned round 2
+
+
+def swapped_in_round_two(alice: Client, night: Night) -> tuple[Player, Player]:
+    """The organiser swaps two players of different tables in the planned round 2."""
+    first, second = seats(night, 2)[:2]
+    a, b = Player.objects.get(name=first[0]), Player.objects.get(name=second[1])
+    response = alice.post(
+        f"/nights/{night.pk}/swap",
+        {"plan": services.plan_version(night), "round": "2", "first": a.pk, "second": b.pk},
+    )
+    assert response.status_code == 302
+    return a, b
+
+
+def test_a_late_arrival_who_would_undo_a_swap_is_refused_with_the_choice(club, alice):
+    night = started_night(alice, "progressive")
+    for table in NightTable.objects.filter(night=night, round_no=1):
+        play_out(table)
+    swapped_in_round_two(alice, night)
+    planned, version = seats(night, 2), services.plan_version(night)
+    ida = Player.objects.get(name="Ida")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk})
+    assert response.status_code == 400
+    page = text(response)
+    assert "Round 2 was changed by hand (a swap). Seating Ida in it means planning it again" in page
+    assert "undoes that swap: nothing was changed." in page
+    assert "Plan round 2 again (undoes the swap)" in page and "Sits out round 2 (the swap stays)" in page
+    assert seats(night, 2) == planned and services.plan_version(night) == version
+    assert not night.players.filter(player=ida).exists()
+    # The organiser chooses: Ida sits out round 2, the swap stays.
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk, "choice": "sit_out"})
+    assert response.status_code == 302
+    assert "Ida plays from round 3." in text(alice.get(f"/nights/{night.pk}/"))
+    assert seats(night, 2) == planned
+    assert list(night.byes.filter(round_no=2).values_list("player__name", flat=True)) == ["Ida"]
+
+
+def test_a_late_arrival_replans_the_round_only_when_the_organiser_says_so(club, alice):
+    night = started_night(alice, "progressive")
+    for table in NightTable.objects.filter(night=night, round_no=1):
+        play_out(table)
+    swapped_in_round_two(alice, night)
+    ida = Player.objects.get(name="Ida")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk, "choice": "replan"})
+    assert response.status_code == 302
+    assert any("Ida" in row for row in seats(night, 2))  # planned again by the movement
+
+
+def test_a_late_arrival_without_a_swap_is_seated_by_the_movement_as_before(club, alice):
+    night = started_night(alice, "progressive")
+    for table in NightTable.objects.filter(night=night, round_no=1):
+        play_out(table)
+    ida = Player.objects.get(name="Ida")
+    assert alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk}).status_code == 302
+    assert any("Ida" in row for row in seats(night, 2))
+
+
+def test_a_late_arrival_makes_a_table_with_those_who_sit_out_and_the_swap_stays(club, alice):
+    # A Check Pinochle night of 11 (tables of four): 3 sit out round 2. The late arrival makes a
+    # table of four with them, and nobody the organiser swapped moves.
+    for name in ("Jan", "Kai", "Lou"):
+        Membership.objects.create(club=club, player=Player.objects.create(name=name))
+    data = {"played_on": "2026-03-05", "variant": "check", "deck": "single", "rounds": "3",
+            "round_ends": "hands", "hands_per_round": "1", "movement": "progressive"}  # fmt: skip
+    assert alice.post(f"/nights/clubs/{CLUB}/new", data).status_code == 302
+    night = Night.objects.latest("pk")
+    for name in [*NAMES, "Jan", "Kai"]:
+        player = Player.objects.get(name=name)
+        assert alice.post(f"/nights/{night.pk}/check-in/{player.pk}", {"present": "yes"}).status_code == 302
+    assert alice.post(f"/nights/{night.pk}/draw").status_code == 302
+    assert alice.post(f"/nights/{night.pk}/rounds/1/start").status_code == 302
+    for table in NightTable.objects.filter(night=night, round_no=1).select_related("game"):
+        assert table.game is not None
+        record_hand(game=table.game, number=1, data=CHECK_HANDS[0])
+    sitting_out = list(night.byes.filter(round_no=2).values_list("player__name", flat=True))
+    assert len(sitting_out) == 3
+    swapped_in_round_two(alice, night)
+    planned = seats(night, 2)
+    lou = Player.objects.get(name="Lou")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": lou.pk})
+    assert response.status_code == 302
+    assert "Lou plays from round 2." in text(alice.get(f"/nights/{night.pk}/"))
+    assert seats(night, 2) == [*planned, [*sitting_out, "Lou"]]
+    assert not night.byes.filter(round_no=2).exists()
