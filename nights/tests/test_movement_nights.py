@@ -3,6 +3,8 @@ says what it waits for, and each finished table's link says where its players si
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.test import Client
 
@@ -289,3 +291,22 @@ def test_a_late_arrival_makes_a_table_with_those_who_sit_out_and_the_swap_stays(
     assert "Lou plays from round 2." in text(alice.get(f"/nights/{night.pk}/"))
     assert seats(night, 2) == [*planned, [*sitting_out, "Lou"]]
     assert not night.byes.filter(round_no=2).exists()
+
+
+@pytest.mark.parametrize(
+    ("lang", "movement", "rotate"),
+    [
+        ("en", "This night's movement (Progressive: winners move up a table) plans each round from",
+         "so that partners still rotate"),
+        ("sv", "Kvällens förflyttning (Progressiv: vinnarna flyttar upp ett bord) planerar varje omgång",
+         "partnerna fortfarande roterar"),
+        ("cs", "Přesuny tohoto večera (Postupový: vítězové postupují o stůl výš) plánují každé kolo",
+         "aby se spoluhráči dál střídali"),
+    ],
+)  # fmt: skip
+def test_the_night_page_says_what_a_leaver_changes_on_a_movement_night(club, alice, lang, movement, rotate):
+    night = started_night(alice, "progressive")
+    page = text(alice.get(f"/nights/{night.pk}/", headers={"Accept-Language": lang}))
+    assert html.unescape(movement) in html.unescape(page) and rotate not in page
+    rotating = started_night(alice, "rotating")
+    assert rotate in text(alice.get(f"/nights/{rotating.pk}/", headers={"Accept-Language": lang}))
