@@ -150,8 +150,9 @@ def table_result(game: Game, seats: list[NightSeat]) -> TableResult:
 
 def next_seats(table: NightTable, seats: list[NightSeat]) -> list[str]:
     """Where the players of a table sit in the next round, one line each in seat order ("Anna:
-    table 2, East"; "Anna: sits out"): empty when the next round is not planned (yet) or there is
-    none. One query, two when one of them sits out next."""
+    table 2, East"; "Anna: sits out"; "Anna: has left" for a player who left the night): empty
+    when the next round is not planned (yet) or there is none. One query, two when one of them
+    sits out next or has left."""
     night, number = table.night, table.round_no + 1
     if night.is_finished or number > night.rounds:
         return []
@@ -174,6 +175,8 @@ def next_seats(table: NightTable, seats: list[NightSeat]) -> list[str]:
             )
         elif seat.player_id in out:
             lines.append(_("%(name)s: sits out") % {"name": name})
+        else:  # neither seated nor sitting out in a planned round: they left the night
+            lines.append(_("%(name)s: has left") % {"name": name})
     return lines
 
 

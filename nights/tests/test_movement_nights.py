@@ -310,3 +310,19 @@ def test_the_night_page_says_what_a_leaver_changes_on_a_movement_night(club, ali
     assert html.unescape(movement) in html.unescape(page) and rotate not in page
     rotating = started_night(alice, "rotating")
     assert rotate in text(alice.get(f"/nights/{rotating.pk}/", headers={"Accept-Language": lang}))
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "{name}: has left"), ("sv", "{name}: har gått hem"), ("cs", "{name}: už nehraje")],
+)
+def test_a_finished_tables_link_says_who_has_left(club, alice, lang, line):
+    night = started_night(alice, "rotating")
+    table = NightTable.objects.get(night=night, round_no=1, table_no=1)
+    leaver = table.seats.get(seat="E").player
+    assert alice.post(f"/nights/{night.pk}/leave", {"leave-player": leaver.pk}).status_code == 302
+    play_out(table)
+    page = text(Client().get(f"/nights/t/{table.token}/", headers={"Accept-Language": lang}))
+    assert line.format(name=leaver.name) in page
+    north = table.seats.get(seat="N").player
+    assert north.name + ":" in page and line.format(name=north.name) not in page
