@@ -366,9 +366,10 @@ class UndoesSwap(ValidationError):
     planning it again, which would undo the organiser's swap in it: nothing changes until the
     organiser chooses (`add_late_arrival`'s `choice`)."""
 
-    def __init__(self, message: str, *, round_no: int, can_sit_out: bool) -> None:
+    def __init__(self, message: str, *, round_no: int, name: str, can_sit_out: bool) -> None:
         super().__init__({"player": message})
         self.round_no = round_no
+        self.name = name
         self.can_sit_out = can_sit_out
 
 
@@ -447,6 +448,7 @@ def add_late_arrival(*, night: Night, player: Player, choice: str = "") -> int:
                 )
                 % {"round": from_round, "name": player.name},
                 round_no=from_round,
+                name=player.name,
                 can_sit_out=can_sit_out,
             )
     if entry is None:

@@ -233,7 +233,10 @@ def test_a_late_arrival_who_would_undo_a_swap_is_refused_with_the_choice(club, a
     page = text(response)
     assert "Round 2 was changed by hand (a swap). Seating Ida in it means planning it again" in page
     assert "undoes that swap: nothing was changed." in page
-    assert "Plan round 2 again (undoes the swap)" in page and "Sits out round 2 (the swap stays)" in page
+    assert (
+        "Plan round 2 again with Ida (undoes the swap)" in page
+        and "Ida sits out round 2 (the swap stays)" in page
+    )
     assert seats(night, 2) == planned and services.plan_version(night) == version
     assert not night.players.filter(player=ida).exists()
     # The organiser chooses: Ida sits out round 2, the swap stays.
