@@ -362,15 +362,18 @@ def swap_players(
 
 
 class UndoesSwap(ValidationError):
-    """A late arrival who cannot be seated in the next round of a night with a movement without
-    planning it again, which would undo the organiser's swap in it: nothing changes until the
-    organiser chooses (`add_late_arrival`'s `choice`)."""
+    """A late arrival who cannot be seated in the next round of a night with a movement (or a
+    leaver who cannot be left out of it) without planning it again, which would undo the
+    organiser's swap in it: nothing changes until the organiser chooses (`choice`)."""
 
-    def __init__(self, message: str, *, round_no: int, name: str, can_sit_out: bool) -> None:
+    def __init__(
+        self, message: str, *, round_no: int, name: str, can_sit_out: bool = False, leaving: bool = False
+    ) -> None:
         super().__init__({"player": message})
         self.round_no = round_no
         self.name = name
         self.can_sit_out = can_sit_out
+        self.leaving = leaving  # a leaver (`remove_for_remaining_rounds`), not a late arrival
 
 
 #: The organiser's answers to `UndoesSwap`: plan the round again (the swap is undone), or the late
@@ -401,6 +404,18 @@ def _seated_keeping(night: Night, planned: Round, player: int) -> Round | None:
     if left or len(sizes) != 1:
         return None
     return Round((*planned.tables, Table(group)), ())
+
+
+def _unseated_keeping(planned: Round, player: int) -> Round | None:
+    """`planned` without a leaver and nobody else moved: a leaver who sits out the round is just
+    left out; a seated one's seat goes to the first player who sits out it; else None."""
+    if player in planned.byes:
+        return Round(planned.tables, tuple(p for p in planned.byes if p != player))
+    if not planned.byes:
+        return None
+    stand_in = planned.byes[0]
+    tables = tuple(Table(tuple(stand_in if p == player else p for p in t.seats)) for t in planned.tables)
+    return Round(tables, planned.byes[1:])
 
 
 @transaction.atomic
@@ -470,9 +485,15 @@ def add_late_arrival(*, night: Night, player: Player, choice: str = "") -> int:
 
 
 @transaction.atomic
-def remove_for_remaining_rounds(*, night: Night, player: Player) -> int:
-    """A player who leaves: the rounds not started yet are drawn again without them. Their played
-    rounds stay. Returns the first round they miss."""
+def remove_for_remaining_rounds(*, night: Night, player: Player, choice: str = "") -> int:
+    """A player who leaves: the rounds not started yet are drawn again without them (a night with
+    a movement: its next round is planned again from the results). Their played rounds stay.
+    Returns the first round they miss.
+
+    A night with a movement whose next round the organiser changed by hand (a swap) keeps the
+    change: a leaver who sits out that round is just left out, a seated one's seat goes to a
+    player who sits it out; when nobody does, `UndoesSwap` is raised and nothing is written,
+    unless `choice` is `REPLAN` (plan the round again without them, undoing the swap)."""
     night = locked_for_update(night)
     check_open(night)
     from_round = first_open_round(night)
@@ -488,11 +509,31 @@ def remove_for_remaining_rounds(*, night: Night, player: Player) -> int:
             plan = planner.remove_player(plan, player=player.pk, from_round=from_round - 1)
         except PlanError as error:
             raise _planner_error(error) from None
+    by_hand = _changed_by_hand(night, from_round) if moved and choice != REPLAN else None
+    kept = _unseated_keeping(by_hand, player.pk) if by_hand is not None else None
+    if by_hand is not None and kept is None:
+        raise UndoesSwap(
+            _(
+                "Round %(round)d was changed by hand (a swap), and nobody sits it out to take the seat "
+                "of %(name)s. Planning it again without %(name)s undoes that swap: nothing was "
+                "changed. Choose below."
+            )
+            % {"round": from_round, "name": player.name},
+            round_no=from_round,
+            name=player.name,
+            leaving=True,
+        )
     if from_round == 1 or entry.from_round >= from_round:
         entry.delete()  # never played: as if never checked in
     else:
         entry.until_round = from_round - 1
         entry.save(update_fields=["until_round"])
+    if kept is not None:  # the organiser's swap stays; only the leaver's seat changes hands
+        kept_plan = NightPlan(
+            plan.players, plan.table_sizes, plan.seed, (*plan.rounds[: from_round - 1], kept)
+        )
+        _write_rounds(night, kept_plan, from_round=from_round)
+        return from_round
     if moved:
         plan_moved_round(night=night)
     else:

@@ -120,7 +120,11 @@ def test_the_organisers_swap_and_late_arrival_work_on_the_planned_round(club, al
         night=night, round_no=2, first=anna, second=ida, expected_plan=services.plan_version(night)
     )
     assert next(row.index("Ida") for row in seats(night, 2) if "Ida" in row) == where_anna
-    services.remove_for_remaining_rounds(night=night, player=bo)
+    # Nobody sits round 2 out to take Bo's seat: leaving would undo the swap, so it asks first.
+    with pytest.raises(services.UndoesSwap):
+        services.remove_for_remaining_rounds(night=night, player=bo)
+    assert any("Bo" in row for row in seats(night, 2))
+    services.remove_for_remaining_rounds(night=night, player=bo, choice=services.REPLAN)
     assert not any("Bo" in row for row in seats(night, 2))
     assert not night.tables.filter(round_no=3).exists()
 
@@ -267,9 +271,8 @@ def test_a_late_arrival_without_a_swap_is_seated_by_the_movement_as_before(club,
     assert any("Ida" in row for row in seats(night, 2))
 
 
-def test_a_late_arrival_makes_a_table_with_those_who_sit_out_and_the_swap_stays(club, alice):
-    # A Check Pinochle night of 11 (tables of four): 3 sit out round 2. The late arrival makes a
-    # table of four with them, and nobody the organiser swapped moves.
+def check_night_of_eleven(club: Club, alice: Client) -> Night:
+    """A Check Pinochle night of 11 (tables of four) whose round 1 is over: 3 sit out round 2."""
     for name in ("Jan", "Kai", "Lou"):
         Membership.objects.create(club=club, player=Player.objects.create(name=name))
     data = {"played_on": "2026-03-05", "variant": "check", "deck": "single", "rounds": "3",
@@ -284,6 +287,13 @@ def test_a_late_arrival_makes_a_table_with_those_who_sit_out_and_the_swap_stays(
     for table in NightTable.objects.filter(night=night, round_no=1).select_related("game"):
         assert table.game is not None
         record_hand(game=table.game, number=1, data=CHECK_HANDS[0])
+    return night
+
+
+def test_a_late_arrival_makes_a_table_with_those_who_sit_out_and_the_swap_stays(club, alice):
+    # The late arrival makes a table of four with the 3 who sit out round 2, and nobody the
+    # organiser swapped moves.
+    night = check_night_of_eleven(club, alice)
     sitting_out = list(night.byes.filter(round_no=2).values_list("player__name", flat=True))
     assert len(sitting_out) == 3
     swapped_in_round_two(alice, night)
@@ -329,3 +339,43 @@ def test_a_finished_tables_link_says_who_has_left(club, alice, lang, line):
     assert line.format(name=leaver.name) in page
     north = table.seats.get(seat="N").player
     assert north.name + ":" in page and line.format(name=north.name) not in page
+
+
+def test_a_leaver_keeps_the_swap_when_someone_who_sits_out_takes_the_seat(club, alice):
+    night = check_night_of_eleven(club, alice)
+    swapped_in_round_two(alice, night)
+    planned = seats(night, 2)
+    first_out, *others_out = (
+        night.byes.filter(round_no=2).order_by("id").values_list("player__name", flat=True)
+    )
+    leaver = Player.objects.get(name=planned[1][2])
+    assert alice.post(f"/nights/{night.pk}/leave", {"leave-player": leaver.pk}).status_code == 302
+    planned[1][2] = first_out  # the first who sat out takes the seat; nobody else moves
+    assert seats(night, 2) == planned
+    assert list(night.byes.filter(round_no=2).values_list("player__name", flat=True)) == others_out
+    # One who sits out leaves: nobody moves at all.
+    gone = Player.objects.get(name=others_out[0])
+    assert alice.post(f"/nights/{night.pk}/leave", {"leave-player": gone.pk}).status_code == 302
+    assert seats(night, 2) == planned
+    assert list(night.byes.filter(round_no=2).values_list("player__name", flat=True)) == others_out[1:]
+
+
+def test_a_leaver_who_would_undo_a_swap_is_refused_with_the_choice(club, alice):
+    night = started_night(alice, "progressive")
+    for table in NightTable.objects.filter(night=night, round_no=1):
+        play_out(table)
+    swapped_in_round_two(alice, night)
+    planned = seats(night, 2)
+    leaver = Player.objects.get(name=planned[0][1])
+    response = alice.post(f"/nights/{night.pk}/leave", {"leave-player": leaver.pk})
+    assert response.status_code == 400
+    page = text(response)
+    assert (
+        f"Round 2 was changed by hand (a swap), and nobody sits it out to take the seat of {leaver.name}."
+        in page
+    )
+    assert f"Plan round 2 again without {leaver.name} (undoes the swap)" in page
+    assert seats(night, 2) == planned and night.players.get(player=leaver).until_round is None
+    response = alice.post(f"/nights/{night.pk}/leave", {"leave-player": leaver.pk, "choice": "replan"})
+    assert response.status_code == 302
+    assert not any(leaver.name in row for row in seats(night, 2))
