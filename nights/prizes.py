@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from nights.models import Night, NightBye
+from nights.settlement.byes import BYE, Compensation
 from nights.standings import NightStandings, PlayerLine, TableLine, night_standings, places
 from scoring.labels import SEAT_NAMES
 from scoring.models import HandStat
@@ -233,6 +234,9 @@ class CardRound:
     against: int = 0  # the best opposing side's points
     chips: int = 0
     outcome: str = "bye"  # "won", "lost", "draw", "playing", "stopped", "bye"
+    # A round sat out: what the bye earned as the standings count it (`PlayerLine.byes`); None
+    # when the night's bye earns nothing.
+    bye: Compensation | None = None
 
 
 @dataclass(frozen=True)
@@ -256,7 +260,10 @@ def player_card(night: Night, player_id: int) -> PlayerCard | None:
     name = line.name if line else results.names[player_id]
     started = {table.round_no for table in results.standings.tables}
     byes = NightBye.objects.filter(night=night, player_id=player_id, round_no__in=started)
-    rounds = [CardRound(round_no) for round_no in byes.values_list("round_no", flat=True)]
+    earned = {item.round_no: item for item in line.byes if item.reason == BYE} if line else {}
+    rounds = [
+        CardRound(round_no, bye=earned.get(round_no)) for round_no in byes.values_list("round_no", flat=True)
+    ]
     for table in results.standings.tables:
         seat_round = _card_round(table, player_id)
         if seat_round is not None:

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from nights.figures import awaits_confirmation
 from nights.models import Night, NightTable
 from nights.services import (
     check_open,
@@ -239,9 +240,15 @@ def clock_text(night: Night, round_no: int, now: datetime.datetime) -> str:
 
 def _after_the_round(table: NightTable) -> PlanNotice | None:
     """A finished table: it waits for the next round, or (once that has started) its phone goes on
-    to the same table number of the next round. Where each player sits next is the plan's (the
+    to the same table number of the next round; while its last hand waits for the other side's OK,
+    that the round ends with the OK. Where each player sits next is the plan's (the
     wall plan and the table cards show it)."""
     night, next_no = table.night, table.round_no + 1
+    assert table.game is not None
+    if awaits_confirmation(table.game):  # the last hand may still be "Not right": not over yet
+        return PlanNotice(
+            _("Round %(round)d ends when the other side has OK'd the last hand.") % {"round": table.round_no}
+        )
     if next_no > night.rounds:
         return None
     drawn = list(night.tables.filter(round_no=next_no).only("night", "table_no", "token", "game"))

@@ -19,6 +19,8 @@ from nights.standings import NightStandings, PlayerLine, TableLine, night_standi
 from scoring.labels import seat_letter, side_label, side_short
 from scoring.models import Game
 from scoring.rules.tables import sides_for
+from scoring.selectors.board import scoreboard
+from scoring.selectors.confirm import AwaitingOk, awaiting, ok_question
 
 T = TypeVar("T")
 
@@ -148,8 +150,9 @@ def table_result(game: Game, seats: list[NightSeat]) -> TableResult:
 
 def next_seats(table: NightTable, seats: list[NightSeat]) -> list[str]:
     """Where the players of a table sit in the next round, one line each in seat order ("Anna:
-    table 2, East"; "Anna: sits out"): empty when the next round is not planned (yet) or there is
-    none. One query, two when one of them sits out next."""
+    table 2, East"; "Anna: sits out"; "Anna: has left" for a player who left the night): empty
+    when the next round is not planned (yet) or there is none. One query, two when one of them
+    sits out next or has left."""
     night, number = table.night, table.round_no + 1
     if night.is_finished or number > night.rounds:
         return []
@@ -172,13 +175,24 @@ def next_seats(table: NightTable, seats: list[NightSeat]) -> list[str]:
             )
         elif seat.player_id in out:
             lines.append(_("%(name)s: sits out") % {"name": name})
+        else:  # neither seated nor sitting out in a planned round: they left the night
+            lines.append(_("%(name)s: has left") % {"name": name})
     return lines
 
 
+def last_hand_question(game: Game) -> AwaitingOk | None:
+    """The game page's question to the other side about a finished table's last hand ("Hand 7
+    saved: is it right?"), for the phone that scores it; None when no hand waits for the OK."""
+    return ok_question(game, scoreboard(game), awaiting(game))
+
+
 def next_round_waiting(table: NightTable) -> str:
-    """A finished table of a night with a movement whose next round is not planned yet: why."""
+    """A finished table of a night with a movement whose next round is not planned yet: why; ""
+    while its own last hand waits for the other side's OK (the OK comes first)."""
     night, number = table.night, table.round_no + 1
     if not night.moves_by_round or number > night.rounds or night.is_finished:
+        return ""
+    if table.game is not None and awaits_confirmation(table.game):
         return ""
     if night.tables.filter(round_no=number).exists():
         return ""

@@ -37,6 +37,7 @@ from nights.models import (
 from nights.planning import movements
 from nights.planning import night as planner
 from nights.planning.plan import NightPlan, PlanError, Round, Table
+from nights.planning.rounds import table_sizes
 from scoring.rules.tables import SEAT_ORDER, seats_for, side_of
 
 
@@ -277,7 +278,7 @@ def set_checked_in(*, night: Night, player: Player, present: bool) -> None:
 
 
 @transaction.atomic
-def check_in_newcomer(*, night: Night, name: str) -> tuple[Player, int]:
+def check_in_newcomer(*, night: Night, name: str, choice: str = "") -> tuple[Player, int]:
     """Someone not on the roster yet: added to the club's roster and checked in at once. Once a
     round has started they come as a late arrival and play the rounds not started yet (refused,
     and nobody added to the roster, when every round has started). Returns the player and the
@@ -285,7 +286,7 @@ def check_in_newcomer(*, night: Night, name: str) -> tuple[Player, int]:
     check_open(night)
     player = add_roster_player(club=night.club, name=name)
     if started_rounds(night):
-        return player, add_late_arrival(night=night, player=player)
+        return player, add_late_arrival(night=night, player=player, choice=choice)
     set_checked_in(night=night, player=player, present=True)
     return player, 1
 
@@ -360,10 +361,74 @@ def swap_players(
     _write_rounds(night, plan, from_round=round_no)
 
 
+class UndoesSwap(ValidationError):
+    """A late arrival who cannot be seated in the next round of a night with a movement (or a
+    leaver who cannot be left out of it) without planning it again, which would undo the
+    organiser's swap in it: nothing changes until the organiser chooses (`choice`)."""
+
+    def __init__(
+        self, message: str, *, round_no: int, name: str, can_sit_out: bool = False, leaving: bool = False
+    ) -> None:
+        super().__init__({"player": message})
+        self.round_no = round_no
+        self.name = name
+        self.can_sit_out = can_sit_out
+        self.leaving = leaving  # a leaver (`remove_for_remaining_rounds`), not a late arrival
+
+
+#: The organiser's answers to `UndoesSwap`: plan the round again (the swap is undone), or the late
+#: arrival sits out that round (the swap stays).
+REPLAN, SIT_OUT = "replan", "sit_out"
+
+
+def _changed_by_hand(night: Night, number: int) -> Round | None:
+    """Round `number` of a night with a movement as stored, when it is planned and differs from
+    what the movement plans from the results for the players present (the organiser swapped
+    players in it); None when it is the movement's own plan or not planned yet."""
+    plan = stored_plan(night)
+    if len(plan.rounds) < number:
+        return None
+    tables = list(night.tables.filter(round_no=number - 1).select_related("game").prefetch_related("seats"))
+    tables.sort(key=lambda t: t.table_no)
+    if not all(table_final(t) for t in tables):
+        return None
+    stored = plan.rounds[number - 1]
+    return None if _movement_round(night, number - 1, tables, plan) == stored else stored
+
+
+def _seated_keeping(night: Night, planned: Round, player: int) -> Round | None:
+    """`planned` with a late arrival seated and nobody moved: the players who sit out the round and
+    the late arrival make a table of their own when the night's table sizes allow; else None."""
+    group = (*planned.byes, player)
+    sizes, left = table_sizes(len(group), night.table_sizes(), leftover_table=night.leftover_table)
+    if left or len(sizes) != 1:
+        return None
+    return Round((*planned.tables, Table(group)), ())
+
+
+def _unseated_keeping(planned: Round, player: int) -> Round | None:
+    """`planned` without a leaver and nobody else moved: a leaver who sits out the round is just
+    left out; a seated one's seat goes to the first player who sits out it; else None."""
+    if player in planned.byes:
+        return Round(planned.tables, tuple(p for p in planned.byes if p != player))
+    if not planned.byes:
+        return None
+    stand_in = planned.byes[0]
+    tables = tuple(Table(tuple(stand_in if p == player else p for p in t.seats)) for t in planned.tables)
+    return Round(tables, planned.byes[1:])
+
+
 @transaction.atomic
-def add_late_arrival(*, night: Night, player: Player) -> int:
+def add_late_arrival(*, night: Night, player: Player, choice: str = "") -> int:
     """A player who comes late plays from the first round not started yet; that round and the
-    later ones are drawn again. Returns that round's number."""
+    later ones are drawn again (a night with a movement: its next round is planned again from the
+    results). Returns the first round they play.
+
+    A night with a movement whose next round the organiser changed by hand (a swap) keeps the
+    change: the late arrival makes a new table with the players who sit out that round when the
+    table sizes allow; else `UndoesSwap` is raised and nothing is written, unless `choice` says
+    what to do (`REPLAN`: plan the round again, undoing the swap; `SIT_OUT`: the late arrival
+    sits out that round and plays from the next)."""
     night = locked_for_update(night)
     check_open(night)
     from_round = first_open_round(night)
@@ -381,11 +446,37 @@ def add_late_arrival(*, night: Night, player: Player) -> int:
             plan = planner.add_player(plan, player=player.pk, from_round=from_round - 1)
         except PlanError as error:
             raise _planner_error(error) from None
+    by_hand = _changed_by_hand(night, from_round) if moved and choice != REPLAN else None
+    kept = None
+    if by_hand is not None:
+        can_sit_out = from_round < night.rounds
+        if choice == SIT_OUT and can_sit_out:
+            kept = Round(by_hand.tables, (*by_hand.byes, player.pk))
+        else:
+            kept = _seated_keeping(night, by_hand, player.pk)
+        if kept is None:
+            raise UndoesSwap(
+                _(
+                    "Round %(round)d was changed by hand (a swap). Seating %(name)s in it means "
+                    "planning it again from the results, which undoes that swap: nothing was changed. "
+                    "Choose below."
+                )
+                % {"round": from_round, "name": player.name},
+                round_no=from_round,
+                name=player.name,
+                can_sit_out=can_sit_out,
+            )
     if entry is None:
         NightPlayer.objects.create(night=night, player=player, from_round=from_round)
     else:  # left earlier and came back: plays again from this round
         entry.until_round = None
         entry.save(update_fields=["until_round"])
+    if kept is not None:  # the organiser's swap stays; only the late arrival is seated
+        rounds = (*plan.rounds[: from_round - 1], kept)
+        _write_rounds(
+            night, NightPlan(plan.players, plan.table_sizes, plan.seed, rounds), from_round=from_round
+        )
+        return from_round + 1 if player.pk in kept.byes else from_round
     if moved:  # seated by the movement when the round is planned (again, if it was)
         plan_moved_round(night=night)
     else:
@@ -394,9 +485,15 @@ def add_late_arrival(*, night: Night, player: Player) -> int:
 
 
 @transaction.atomic
-def remove_for_remaining_rounds(*, night: Night, player: Player) -> int:
-    """A player who leaves: the rounds not started yet are drawn again without them. Their played
-    rounds stay. Returns the first round they miss."""
+def remove_for_remaining_rounds(*, night: Night, player: Player, choice: str = "") -> int:
+    """A player who leaves: the rounds not started yet are drawn again without them (a night with
+    a movement: its next round is planned again from the results). Their played rounds stay.
+    Returns the first round they miss.
+
+    A night with a movement whose next round the organiser changed by hand (a swap) keeps the
+    change: a leaver who sits out that round is just left out, a seated one's seat goes to a
+    player who sits it out; when nobody does, `UndoesSwap` is raised and nothing is written,
+    unless `choice` is `REPLAN` (plan the round again without them, undoing the swap)."""
     night = locked_for_update(night)
     check_open(night)
     from_round = first_open_round(night)
@@ -412,11 +509,31 @@ def remove_for_remaining_rounds(*, night: Night, player: Player) -> int:
             plan = planner.remove_player(plan, player=player.pk, from_round=from_round - 1)
         except PlanError as error:
             raise _planner_error(error) from None
+    by_hand = _changed_by_hand(night, from_round) if moved and choice != REPLAN else None
+    kept = _unseated_keeping(by_hand, player.pk) if by_hand is not None else None
+    if by_hand is not None and kept is None:
+        raise UndoesSwap(
+            _(
+                "Round %(round)d was changed by hand (a swap), and nobody sits it out to take the seat "
+                "of %(name)s. Planning it again without %(name)s undoes that swap: nothing was "
+                "changed. Choose below."
+            )
+            % {"round": from_round, "name": player.name},
+            round_no=from_round,
+            name=player.name,
+            leaving=True,
+        )
     if from_round == 1 or entry.from_round >= from_round:
         entry.delete()  # never played: as if never checked in
     else:
         entry.until_round = from_round - 1
         entry.save(update_fields=["until_round"])
+    if kept is not None:  # the organiser's swap stays; only the leaver's seat changes hands
+        kept_plan = NightPlan(
+            plan.players, plan.table_sizes, plan.seed, (*plan.rounds[: from_round - 1], kept)
+        )
+        _write_rounds(night, kept_plan, from_round=from_round)
+        return from_round
     if moved:
         plan_moved_round(night=night)
     else:
@@ -444,23 +561,10 @@ def table_final(table: NightTable) -> bool:
     return table.game is not None and table.game.finished and not awaits_confirmation(table.game)
 
 
-@transaction.atomic
-def plan_moved_round(*, night: Night) -> bool:
-    """A night with a movement: plan the round after the last started one once every table of that
-    round has ended, from their results (`nights.planning.movements`); drawn again when a result or
-    the players present change before it starts, and taken back while a table of the round before
-    plays again (a corrected last hand). Returns whether the round is planned now."""
-    night = locked_for_update(night)
-    started = started_rounds(night)
-    if not night.moves_by_round or night.is_finished or not 0 < started < night.rounds:
-        return False
+def _movement_round(night: Night, started: int, tables: list[NightTable], plan: NightPlan) -> Round:
+    """What the night's movement plans for round `started` + 1 from the results of round
+    `started` (its `tables`, every one final) for the players present in it now."""
     number = started + 1
-    tables = list(night.tables.filter(round_no=started).select_related("game").prefetch_related("seats"))
-    tables.sort(key=lambda t: t.table_no)
-    if not all(table_final(t) for t in tables):
-        night.tables.filter(round_no__gte=number, game__isnull=True).delete()
-        night.byes.filter(round_no__gte=number).delete()
-        return False
     previous = Round(
         tuple(Table(tuple(seat.player_id for seat in ordered_seats(t))) for t in tables),
         tuple(night.byes.filter(round_no=started).order_by("id").values_list("player_id", flat=True)),
@@ -481,7 +585,6 @@ def plan_moved_round(*, night: Night) -> bool:
     byes_so_far: dict[int, int] = {}
     for player_id in night.byes.filter(round_no__lte=started).values_list("player_id", flat=True):
         byes_so_far[player_id] = byes_so_far.get(player_id, 0) + 1
-    plan = stored_plan(night)
     partners: dict[tuple[int, int], int] = {}
     for played in plan.rounds[:started]:
         for drawn in played.tables:
@@ -500,6 +603,28 @@ def plan_moved_round(*, night: Night) -> bool:
         )
     except PlanError as error:
         raise _planner_error(error) from None
+    return planned
+
+
+@transaction.atomic
+def plan_moved_round(*, night: Night) -> bool:
+    """A night with a movement: plan the round after the last started one once every table of that
+    round has ended, from their results (`nights.planning.movements`); drawn again when a result or
+    the players present change before it starts, and taken back while a table of the round before
+    plays again (a corrected last hand). Returns whether the round is planned now."""
+    night = locked_for_update(night)
+    started = started_rounds(night)
+    if not night.moves_by_round or night.is_finished or not 0 < started < night.rounds:
+        return False
+    number = started + 1
+    tables = list(night.tables.filter(round_no=started).select_related("game").prefetch_related("seats"))
+    tables.sort(key=lambda t: t.table_no)
+    if not all(table_final(t) for t in tables):
+        night.tables.filter(round_no__gte=number, game__isnull=True).delete()
+        night.byes.filter(round_no__gte=number).delete()
+        return False
+    plan = stored_plan(night)
+    planned = _movement_round(night, started, tables, plan)
     rounds = (*plan.rounds[:started], planned)
     _write_rounds(night, NightPlan(plan.players, plan.table_sizes, plan.seed, rounds), from_round=number)
     return True

@@ -75,7 +75,8 @@ def shoot(page: Page, name: str, *, full_page: bool = False, element: Locator | 
 
 
 def assert_fits_the_phone(page: Page) -> None:
-    """No horizontal scroll, and every visible control is at least 44 px tall."""
+    """No horizontal scroll (no element sticking out, the page no wider than the screen), and every
+    visible control is at least 44 px tall."""
     viewport = page.viewport_size
     assert viewport is not None
     width = viewport["width"]
@@ -87,6 +88,10 @@ def assert_fits_the_phone(page: Page) -> None:
         width,
     )
     assert not wide, f"sticking out of a {width}px screen: {wide[:5]}"
+    # Text running out of its box (a heading wider than its table column) widens the page too,
+    # though no element's box does: the page itself must not scroll sideways, not even by 1 px.
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= width, f"the page is {scroll_width}px wide on a {width}px screen"
     small = page.evaluate(
         """() => Array.from(document.querySelectorAll('button:not([aria-hidden=true]), .chip, a.button, '
           + 'input[type=number], input[type=text], summary, .toggle'))

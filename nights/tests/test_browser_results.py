@@ -7,11 +7,12 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from clubs.models import Club, Membership, Player
-from nights.models import Night
+from nights.models import Night, NightBye, NightPlayer
 from scoring.services.hands import record_hand
 from tests.access_helpers import CLUB
-from tests.browser import assert_fits_the_phone, sign_in_browser
+from tests.browser import assert_fits_the_phone, shoot, sign_in_browser, speak
 from tests.helpers import quick_hand
+from tests.ledger_helpers import CHECK_HANDS, make_night, roster
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -66,4 +67,30 @@ def test_the_results_and_a_card_without_javascript(browser, live_server, people,
     page.emulate_media(media="print")
     expect(page.get_by_role("link", name="Results of the night")).to_be_hidden()
     expect(page.get_by_role("heading", name=north)).to_be_visible()
+    # A Check Pinochle night (a chips column, a bye's line) in Swedish and Czech, whose words are
+    # longer: its standings, results and the card of the player who sat out fit the phone too.
+    page.emulate_media(media="screen")
+    players = roster(
+        club, "Anna-Karin Lindqvist", "Bo", "Cleo", "Dan", "Eva", "Finn", "Gus", "Hana", "Ingeborg"
+    )
+    check = make_night(
+        club=club, season=None, tables=[(players[:4], CHECK_HANDS), (players[4:8], CHECK_HANDS[::-1])]
+    )
+    check.bye_compensation, check.bye_points, check.bye_chips = Night.ByeCompensation.FIXED, 25, 3
+    check.save()
+    NightPlayer.objects.create(night=check, player=players[8])
+    NightBye.objects.create(night=check, round_no=1, player=players[8])
+    pages = {
+        "standings": f"{base}/nights/{check.pk}/standings/",
+        "results": f"{base}/nights/{check.pk}/results/",
+        "card": f"{base}/nights/{check.pk}/players/{players[8].pk}/",
+    }
+    for language in ("sv", "cs"):
+        page.goto(pages["standings"])
+        speak(page, language)
+        for name, url in pages.items():
+            page.goto(url)
+            expect(page.locator("html")).to_have_attribute("lang", language)
+            assert_fits_the_phone(page)
+            shoot(page, f"night-check-{name}-{language}-{width}", full_page=True)
     context.close()

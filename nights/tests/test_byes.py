@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime
+import html
 from decimal import Decimal
 
 import pytest
@@ -13,13 +14,14 @@ from clubs.models import Club, Season
 from ledger import selectors
 from nights import rounds, services
 from nights.forms.opening import NightForm
-from nights.models import Night, NightBye
+from nights.models import Night, NightBye, NightPlayer
 from nights.planning.night import plan_night
 from nights.planning.plan import CHECK_TABLE_SIZES
 from nights.planning.rounds import table_sizes
 from nights.settlement.byes import AVERAGE, FIXED, NONE, ByeRule, PlayedSeat, bye_settlement
 from nights.standings import night_standings
 from tests.access_helpers import CLUB
+from tests.helpers import text
 from tests.ledger_helpers import CHECK_HANDS, make_night, roster
 
 
@@ -334,3 +336,56 @@ def test_a_refused_fixed_score_opens_no_night_and_names_the_field(alice, club):
     response = alice.post(reverse("nights:new", args=[club.pk]), data)
     assert "Points for a bye: enter a whole number, 0 or more." in response.content.decode()
     assert not Night.objects.filter(club=club).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [
+        ("en", "Round 1 · sat out — earned a fixed score: 25 points, 3 chips"),
+        ("sv", "Omgång 1 · stod över — fick fast poäng: 25 poäng, 3 marker"),
+        ("cs", "Kolo 1 · mimo hru — připsáno pevné skóre: 25 bodů, 3 žetony"),
+    ],
+)
+def test_a_player_s_card_shows_what_a_bye_earned_in_every_language(alice, club, season, language, line):
+    players = roster(club, *"ABCDEFGHI")
+    night = make_night(
+        club=club, season=season, tables=[(players[:4], CHECK_HANDS), (players[4:8], CHECK_HANDS[::-1])]
+    )
+    night.bye_compensation, night.bye_points, night.bye_chips = Night.ByeCompensation.FIXED, 25, 3
+    night.save()
+    NightBye.objects.create(night=night, round_no=1, player=players[8])
+    card = alice.get(
+        reverse("nights:card", args=[night.pk, players[8].pk]), headers={"Accept-Language": language}
+    )
+    assert line in html.unescape(text(card))
+
+
+@pytest.mark.django_db
+def test_a_player_s_card_shows_the_round_s_average_as_the_standings_count_it(alice, club, season):
+    players = roster(club, *"ABCDEFGHI")
+    night = make_night(
+        club=club, season=season, tables=[(players[:4], CHECK_HANDS), (players[4:8], CHECK_HANDS[::-1])]
+    )
+    night.bye_compensation = Night.ByeCompensation.AVERAGE
+    night.save()
+    NightBye.objects.create(night=night, round_no=1, player=players[8])
+    line = next(line for line in night_standings(night).lines if line.player_id == players[8].pk)
+    (item,) = line.byes
+    card = alice.get(reverse("nights:card", args=[night.pk, players[8].pk])).content.decode()
+    earned = card.split('data-testid="bye-earned">')[1].split("</span>")[0]
+    points = f"{item.own} point" if item.own == 1 else f"{item.own} points"
+    chips = f"{item.chips} chip" if item.chips == 1 else f"{item.chips} chips"
+    assert earned.startswith("earned the round's average:") and points in earned and chips in earned
+
+
+@pytest.mark.django_db
+def test_a_player_s_card_says_a_bye_earned_nothing_when_the_night_gives_nothing(alice, club, season):
+    players = roster(club, *"ABCDEFGHI")
+    night = make_night(
+        club=club, season=season, tables=[(players[:4], CHECK_HANDS), (players[4:8], CHECK_HANDS[::-1])]
+    )
+    NightPlayer.objects.create(night=night, player=players[8])  # checked in, sat out
+    NightBye.objects.create(night=night, round_no=1, player=players[8])
+    card = alice.get(reverse("nights:card", args=[night.pk, players[8].pk])).content.decode()
+    assert 'data-testid="bye-earned">earned nothing</span>' in card

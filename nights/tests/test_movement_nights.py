@@ -3,6 +3,8 @@ says what it waits for, and each finished table's link says where its players si
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -16,6 +18,7 @@ from scoring.services.confirm import confirm_hand
 from scoring.services.hands import delete_last_hand, record_hand
 from tests.access_helpers import CLUB
 from tests.helpers import quick_hand, text
+from tests.ledger_helpers import CHECK_HANDS
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +123,11 @@ def test_the_organisers_swap_and_late_arrival_work_on_the_planned_round(club, al
         night=night, round_no=2, first=anna, second=ida, expected_plan=services.plan_version(night)
     )
     assert next(row.index("Ida") for row in seats(night, 2) if "Ida" in row) == where_anna
-    services.remove_for_remaining_rounds(night=night, player=bo)
+    # Nobody sits round 2 out to take Bo's seat: leaving would undo the swap, so it asks first.
+    with pytest.raises(services.UndoesSwap):
+        services.remove_for_remaining_rounds(night=night, player=bo)
+    assert any("Bo" in row for row in seats(night, 2))
+    services.remove_for_remaining_rounds(night=night, player=bo, choice=services.REPLAN)
     assert not any("Bo" in row for row in seats(night, 2))
     assert not night.tables.filter(round_no=3).exists()
 
@@ -233,3 +240,171 @@ def test_a_hand_saved_at_a_table_in_play_asks_nothing_of_the_night_until_the_tab
     with CaptureQueriesContext(connection) as confirming:
         confirm_hand(game=game, number=number - 1)  # the table has ended: the night looks at its round
     assert night_queries(confirming)
+
+
+def swapped_in_round_two(alice: Client, night: Night) -> tuple[Player, Player]:
+    """The organiser swaps two players of different tables in the planned round 2."""
+    first, second = seats(night, 2)[:2]
+    a, b = Player.objects.get(name=first[0]), Player.objects.get(name=second[1])
+    response = alice.post(
+        f"/nights/{night.pk}/swap",
+        {"plan": services.plan_version(night), "round": "2", "first": a.pk, "second": b.pk},
+    )
+    assert response.status_code == 302
+    return a, b
+
+
+def test_a_late_arrival_who_would_undo_a_swap_is_refused_with_the_choice(club, alice):
+    night = started_night(alice, "progressive")
+    for table in NightTable.objects.filter(night=night, round_no=1):
+        play_out(table)
+    swapped_in_round_two(alice, night)
+    planned, version = seats(night, 2), services.plan_version(night)
+    ida = Player.objects.get(name="Ida")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk})
+    assert response.status_code == 400
+    page = text(response)
+    assert "Round 2 was changed by hand (a swap). Seating Ida in it means planning it again" in page
+    assert "undoes that swap: nothing was changed." in page
+    assert (
+        "Plan round 2 again with Ida (undoes the swap)" in page
+        and "Ida sits out round 2 (the swap stays)" in page
+    )
+    assert seats(night, 2) == planned and services.plan_version(night) == version
+    assert not night.players.filter(player=ida).exists()
+    # The organiser chooses: Ida sits out round 2, the swap stays.
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk, "choice": "sit_out"})
+    assert response.status_code == 302
+    assert "Ida plays from round 3." in text(alice.get(f"/nights/{night.pk}/"))
+    assert seats(night, 2) == planned
+    assert list(night.byes.filter(round_no=2).values_list("player__name", flat=True)) == ["Ida"]
+
+
+def test_a_late_arrival_replans_the_round_only_when_the_organiser_says_so(club, alice):
+    night = started_night(alice, "progressive")
+    for table in NightTable.objects.filter(night=night, round_no=1):
+        play_out(table)
+    swapped_in_round_two(alice, night)
+    ida = Player.objects.get(name="Ida")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk, "choice": "replan"})
+    assert response.status_code == 302
+    assert any("Ida" in row for row in seats(night, 2))  # planned again by the movement
+
+
+def test_a_late_arrival_without_a_swap_is_seated_by_the_movement_as_before(club, alice):
+    night = started_night(alice, "progressive")
+    for table in NightTable.objects.filter(night=night, round_no=1):
+        play_out(table)
+    ida = Player.objects.get(name="Ida")
+    assert alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk}).status_code == 302
+    assert any("Ida" in row for row in seats(night, 2))
+
+
+def check_night_of_eleven(club: Club, alice: Client) -> Night:
+    """A Check Pinochle night of 11 (tables of four) whose round 1 is over: 3 sit out round 2."""
+    for name in ("Jan", "Kai", "Lou"):
+        Membership.objects.create(club=club, player=Player.objects.create(name=name))
+    data = {"played_on": "2026-03-05", "variant": "check", "deck": "single", "rounds": "3",
+            "round_ends": "hands", "hands_per_round": "1", "movement": "progressive"}  # fmt: skip
+    assert alice.post(f"/nights/clubs/{CLUB}/new", data).status_code == 302
+    night = Night.objects.latest("pk")
+    for name in [*NAMES, "Jan", "Kai"]:
+        player = Player.objects.get(name=name)
+        assert alice.post(f"/nights/{night.pk}/check-in/{player.pk}", {"present": "yes"}).status_code == 302
+    assert alice.post(f"/nights/{night.pk}/draw").status_code == 302
+    assert alice.post(f"/nights/{night.pk}/rounds/1/start").status_code == 302
+    for table in NightTable.objects.filter(night=night, round_no=1).select_related("game"):
+        assert table.game is not None
+        record_hand(game=table.game, number=1, data=CHECK_HANDS[0])
+    return night
+
+
+def test_a_late_arrival_makes_a_table_with_those_who_sit_out_and_the_swap_stays(club, alice):
+    # The late arrival makes a table of four with the 3 who sit out round 2, and nobody the
+    # organiser swapped moves.
+    night = check_night_of_eleven(club, alice)
+    sitting_out = list(night.byes.filter(round_no=2).values_list("player__name", flat=True))
+    assert len(sitting_out) == 3
+    swapped_in_round_two(alice, night)
+    planned = seats(night, 2)
+    lou = Player.objects.get(name="Lou")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": lou.pk})
+    assert response.status_code == 302
+    assert "Lou plays from round 2." in text(alice.get(f"/nights/{night.pk}/"))
+    assert seats(night, 2) == [*planned, [*sitting_out, "Lou"]]
+    assert not night.byes.filter(round_no=2).exists()
+
+
+@pytest.mark.parametrize(
+    ("lang", "movement", "rotate"),
+    [
+        ("en", "This night's movement (Progressive: winners move up a table) plans each round from",
+         "so that partners still rotate"),
+        ("sv", "Kvällens förflyttning (Progressiv: vinnarna flyttar upp ett bord) planerar varje omgång",
+         "partnerna fortfarande roterar"),
+        ("cs", "Přesuny tohoto večera (Postupový: vítězové postupují o stůl výš) plánují každé kolo",
+         "aby se spoluhráči dál střídali"),
+    ],
+)  # fmt: skip
+def test_the_night_page_says_what_a_leaver_changes_on_a_movement_night(club, alice, lang, movement, rotate):
+    night = started_night(alice, "progressive")
+    page = text(alice.get(f"/nights/{night.pk}/", headers={"Accept-Language": lang}))
+    assert html.unescape(movement) in html.unescape(page) and rotate not in page
+    rotating = started_night(alice, "rotating")
+    assert rotate in text(alice.get(f"/nights/{rotating.pk}/", headers={"Accept-Language": lang}))
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "{name}: has left"), ("sv", "{name}: har gått hem"), ("cs", "{name}: už nehraje")],
+)
+def test_a_finished_tables_link_says_who_has_left(club, alice, lang, line):
+    night = started_night(alice, "rotating")
+    table = NightTable.objects.get(night=night, round_no=1, table_no=1)
+    leaver = table.seats.get(seat="E").player
+    assert alice.post(f"/nights/{night.pk}/leave", {"leave-player": leaver.pk}).status_code == 302
+    play_out(table)
+    page = text(Client().get(f"/nights/t/{table.token}/", headers={"Accept-Language": lang}))
+    assert line.format(name=leaver.name) in page
+    north = table.seats.get(seat="N").player
+    assert north.name + ":" in page and line.format(name=north.name) not in page
+
+
+def test_a_leaver_keeps_the_swap_when_someone_who_sits_out_takes_the_seat(club, alice):
+    night = check_night_of_eleven(club, alice)
+    swapped_in_round_two(alice, night)
+    planned = seats(night, 2)
+    first_out, *others_out = (
+        night.byes.filter(round_no=2).order_by("id").values_list("player__name", flat=True)
+    )
+    leaver = Player.objects.get(name=planned[1][2])
+    assert alice.post(f"/nights/{night.pk}/leave", {"leave-player": leaver.pk}).status_code == 302
+    planned[1][2] = first_out  # the first who sat out takes the seat; nobody else moves
+    assert seats(night, 2) == planned
+    assert list(night.byes.filter(round_no=2).values_list("player__name", flat=True)) == others_out
+    # One who sits out leaves: nobody moves at all.
+    gone = Player.objects.get(name=others_out[0])
+    assert alice.post(f"/nights/{night.pk}/leave", {"leave-player": gone.pk}).status_code == 302
+    assert seats(night, 2) == planned
+    assert list(night.byes.filter(round_no=2).values_list("player__name", flat=True)) == others_out[1:]
+
+
+def test_a_leaver_who_would_undo_a_swap_is_refused_with_the_choice(club, alice):
+    night = started_night(alice, "progressive")
+    for table in NightTable.objects.filter(night=night, round_no=1):
+        play_out(table)
+    swapped_in_round_two(alice, night)
+    planned = seats(night, 2)
+    leaver = Player.objects.get(name=planned[0][1])
+    response = alice.post(f"/nights/{night.pk}/leave", {"leave-player": leaver.pk})
+    assert response.status_code == 400
+    page = text(response)
+    assert (
+        f"Round 2 was changed by hand (a swap), and nobody sits it out to take the seat of {leaver.name}."
+        in page
+    )
+    assert f"Plan round 2 again without {leaver.name} (undoes the swap)" in page
+    assert seats(night, 2) == planned and night.players.get(player=leaver).until_round is None
+    response = alice.post(f"/nights/{night.pk}/leave", {"leave-player": leaver.pk, "choice": "replan"})
+    assert response.status_code == 302
+    assert not any(leaver.name in row for row in seats(night, 2))

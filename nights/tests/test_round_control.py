@@ -6,6 +6,7 @@ phone says the hands or minutes left, the last hand, and waits for the next roun
 from __future__ import annotations
 
 import datetime
+import html
 import re
 import zoneinfo
 from decimal import Decimal
@@ -295,3 +296,46 @@ def test_a_phone_that_keeps_the_page_open_hears_of_the_last_hand_by_its_poll(peo
     answer = phone.get(f"/g/{table.game.code}/live?v={version[1]}", headers=poll)
     assert answer.status_code == 200 and 'id="plan-notice" hx-swap-oob="true"' in answer.content.decode()
     assert "Last hand of round 1" in text(answer)
+
+
+@pytest.mark.parametrize(
+    ("lang", "question", "ends", "elsewhere", "waiting"),
+    [
+        ("en", "Hand 1 saved: is it right?", "Round 1 ends when the other side has OK'd the last hand.",
+         "The last hand waits for the other side's OK", "Waiting for round 2"),
+        ("sv", "Giv 1 sparad: stämmer den?", "Omgång 1 slutar när andra sidan har godkänt sista given.",
+         "Sista given väntar på andra sidans OK", "Väntar på omgång 2"),
+        ("cs", "Rozdání 1 uloženo: je v pořádku?",
+         "1. kolo skončí, až druhá strana potvrdí poslední rozdání.",
+         "Poslední rozdání čeká na potvrzení druhé strany", "Čeká se na 2. kolo"),
+    ],
+)  # fmt: skip
+def test_a_table_link_asks_for_the_ok_of_its_last_hand_before_anything_else(
+    people, lang, question, ends, elsewhere, waiting
+):
+    # With the opponents' OK on, the table's last hand saved is not the end of its round: the table
+    # link asks the OK first (above "Round over"), and says the round waits for it, not for round 2.
+    Club.objects.filter(pk=CLUB).update(confirm_hands=True)
+    night = open_night()
+    table = tables(night)[0]
+    assert table.game is not None
+    phone = phone_at(table)
+    rounds.call_last_hand(night=night)
+    headers = {"Accept-Language": lang}
+    phone.post(f"/g/{table.game.code}/hands", hand_post(1), headers=headers)
+    link = f"/nights/t/{table.token}/"
+    page = html.unescape(text(phone.get(link, headers=headers)))
+    assert question in page and ends in page and waiting not in page
+    assert page.index(question) < page.index(ends)
+    round_over = {"en": "Round over", "sv": "Omgången är slut", "cs": "Konec kola"}[lang]
+    assert page.index(question) < page.index(round_over)
+    assert f'action="/g/{table.game.code}/hands/1/confirm"'.encode() in phone.get(link).content
+    onlooker = html.unescape(text(Client().get(link, headers=headers)))  # another phone at the table
+    assert elsewhere in onlooker and ends in onlooker and waiting not in onlooker
+    assert b"/confirm" not in Client().get(link).content  # only the scoring phone takes the OK
+    game = Game.objects.get(pk=table.game.pk)
+    seen = re.search(rb'name="seen" value="(\w+)"', phone.get(link).content)
+    assert seen is not None
+    phone.post(f"/g/{game.code}/hands/1/confirm", {"seen": seen.group(1).decode()})
+    page = html.unescape(text(phone.get(link, headers=headers)))
+    assert waiting in page and question not in page and ends not in page

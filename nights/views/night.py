@@ -94,6 +94,10 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
         "leave_form": forms.get("leave_form") or PlayerChoiceForm(players=overview.playing, prefix="leave"),
         "prizes_form": forms.get("prizes_form") or PrizesForm(initial={"prizes": night.prizes}),
         "groups_form": forms.get("groups_form") or GroupsForm(entries=overview.entries),
+        # A late arrival or leaver refused because it would undo a swap: the organiser's choice.
+        "late_choice": forms.get("late_choice"),
+        "newcomer_choice": forms.get("newcomer_choice"),
+        "leave_choice": forms.get("leave_choice"),
     }
     return render(request, "nights/night.html", context, status=status)
 
@@ -156,8 +160,12 @@ def newcomer(request: HttpRequest, night_id: int) -> HttpResponse:
     form = NewcomerForm(request.POST, club=night.club)
     if not form.is_valid():
         return _night_page(request, night, status=400, newcomer_form=form)
+    choice = request.POST.get("choice", "")
     try:
-        player, first = services.check_in_newcomer(night=night, name=form.cleaned_data["name"])
+        player, first = services.check_in_newcomer(night=night, name=form.cleaned_data["name"], choice=choice)
+    except services.UndoesSwap as error:
+        form.add_error("name", error.messages)
+        return _night_page(request, night, status=400, newcomer_form=form, newcomer_choice=error)
     except ValidationError as error:
         if services.started_rounds(night) >= night.rounds:  # no form on the page to show it next to
             _refusal(request, error)
@@ -232,7 +240,12 @@ def late_arrival(request: HttpRequest, night_id: int) -> HttpResponse:
     if form.is_valid():
         player = form.cleaned_data["player"]
         try:
-            first = services.add_late_arrival(night=night, player=player)
+            first = services.add_late_arrival(
+                night=night, player=player, choice=request.POST.get("choice", "")
+            )
+        except services.UndoesSwap as error:
+            _form_error(form, error)
+            return _night_page(request, night, status=400, late_form=form, late_choice=error)
         except ValidationError as error:
             _form_error(form, error)
         else:
@@ -250,8 +263,12 @@ def leave(request: HttpRequest, night_id: int) -> HttpResponse:
     form = PlayerChoiceForm(request.POST, players=selectors.present_players(night), prefix="leave")
     if form.is_valid():
         player = form.cleaned_data["player"]
+        choice = request.POST.get("choice", "")
         try:
-            first = services.remove_for_remaining_rounds(night=night, player=player)
+            first = services.remove_for_remaining_rounds(night=night, player=player, choice=choice)
+        except services.UndoesSwap as error:
+            _form_error(form, error)
+            return _night_page(request, night, status=400, leave_form=form, leave_choice=error)
         except ValidationError as error:
             _form_error(form, error)
         else:

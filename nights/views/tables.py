@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from core.qr import qr_svg
 from nights import rounds, selectors, services
+from nights.figures import awaits_confirmation
 from nights.models import NightTable
 from nights.views.access import _night, _refusal, manage_night, view_night
 from scoring.devices import ensure_device, holds_game
@@ -67,6 +68,11 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
     context = {"night": night, "table": nt, "seats": seats, "game": game}
     context["plan_notice"] = rounds.table_notice(nt, timezone.now())
     if game is not None and game.finished:  # the round is over: its result, and nothing to score
+        # Its last hand waiting for the other side's OK comes first: the phone that scores the
+        # table asks it here as on the game page; any other phone is told where it is asked.
+        context["ok_pending"] = awaits_confirmation(game) and not night.is_finished
+        if context["ok_pending"] and holds_game(request, game):
+            context["awaiting"] = selectors.last_hand_question(game)
         context["result"] = selectors.table_result(game, seats)
         context["next_seats"] = selectors.next_seats(nt, seats)
         context["next_waiting"] = "" if context["next_seats"] else selectors.next_round_waiting(nt)

@@ -80,6 +80,22 @@ class Finality:
     signed_note: str = ""
 
 
+def ok_question(game: Game, board: Scoreboard, waiting: list[Hand]) -> AwaitingOk | None:
+    """The question the scoring phone puts to the other side ("Hand 7 saved: is it right?"): the
+    first hand of `waiting` (`awaiting(game)`), what it does, the version the OK names and the
+    sides that give it. The game page and a club night's table link ask it alike."""
+    if not waiting or waiting[0].number > len(board.result.hands):
+        return None
+    hand = waiting[0]
+    sides = confirming_sides(game, hand.number, hand.data)
+    return AwaitingOk(
+        number=hand.number,
+        seen=hand_version(hand.data),
+        lines=describe(board.result, hand.number, hand.data),
+        sides=" & ".join(side_label(side, board.players) for side in sides),
+    )
+
+
 def finality(
     game: Game, board: Scoreboard, *, scoring: bool, may_sign: Callable[[], bool], sign_url: str
 ) -> Finality:
@@ -88,16 +104,7 @@ def finality(
     that waits for its signatures). Queries: the waiting hands, only while one waits; the
     signatures, only for a finished game that asks for them. Nothing for a game without the rules."""
     waiting = awaiting(game)
-    shown = None
-    if waiting and scoring and waiting[0].number <= len(board.result.hands):
-        hand = waiting[0]
-        sides = confirming_sides(game, hand.number, hand.data)
-        shown = AwaitingOk(
-            number=hand.number,
-            seen=hand_version(hand.data),
-            lines=describe(board.result, hand.number, hand.data),
-            sides=" & ".join(side_label(side, board.players) for side in sides),
-        )
+    shown = ok_question(game, board, waiting) if scoring else None
     signing = None
     if game.sign_at_end and game.finished:
         signed = {row.side: row for row in GameSignature.objects.filter(game_id=game.pk)}
