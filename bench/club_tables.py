@@ -36,6 +36,7 @@ class Figures:
     requests: int = 0
     errors: list[str] = field(default_factory=list)
     not_modified: int = 0
+    connections: int = 0  # new connections the phones opened while measuring
 
 
 @dataclass
@@ -202,6 +203,12 @@ class Load:
             await self.timed(self.figures.healthz, phone, "GET", "/healthz")
             await self.pause(1.0)
 
+    def connections(self) -> int:
+        """Connections the phones have opened so far."""
+        phones = [p for t in self.tables for p in (t.scorer, *t.watchers)]
+        phones += [n.organiser for n in self.nights]
+        return sum(p.connections for p in phones)
+
     async def pause(self, seconds: float) -> None:
         """One timer per pause (no polling of a flag): the step's end cancels the phones asleep."""
         task = asyncio.current_task()
@@ -226,9 +233,11 @@ class Load:
         tasks = [asyncio.ensure_future(job) for job in jobs]
         await asyncio.sleep(warmup)
         cpu, server_cpu, began = time.process_time(), cpu_seconds(server), time.monotonic()
+        opened = self.connections()
         self.measuring = True
         await asyncio.sleep(seconds)
         self.measuring = False
+        self.figures.connections = self.connections() - opened
         elapsed = time.monotonic() - began
         step = Step(
             tables=tables,
@@ -284,7 +293,8 @@ class Step:
             f"p95 poll {self.poll_p95:.0f} ms ({len(f.polls)}, {f.not_modified} × 304), "
             f"p95 standings {percentile(f.standings, 0.95) * 1000:.0f} ms ({len(f.standings)}), "
             f"p95 /healthz {percentile(f.healthz, 0.95) * 1000:.0f} ms; "
-            f"{self.rate:.0f} req/s, {len(f.errors)} errors; CPU: load generator {self.own_cpu:.0%}, "
+            f"{self.rate:.0f} req/s, {f.connections} new connections, {len(f.errors)} errors; "
+            f"CPU: load generator {self.own_cpu:.0%}, "
             f"gunicorn {self.server_cpu:.0%} ({self.cpu_per_request:.1f} ms a request); "
             f"load average {self.load:.2f}"
         )
