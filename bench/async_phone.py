@@ -1,5 +1,5 @@
-"""A phone's browser, cheaply: its cookies, the ETags its cache keeps and one kept-alive HTTP/1.1
-connection, as a browser keeps one to a site it polls (bench/capacity.py runs thousands of them).
+"""A phone's browser, cheaply: its cookies, the ETags its cache keeps and its kept-alive HTTP/1.1
+connections, as a browser keeps them to a site it polls (bench/capacity.py runs thousands of them).
 
 The connection is an asyncio Protocol reading the answer by its Content-Length (or chunks, or to
 the close): about a third of the CPU of the event loop's streams. When the server has closed a
@@ -116,13 +116,15 @@ class _Connection(asyncio.Protocol):
 
 
 class Phone:
-    """Cookies, the ETags a browser's cache keeps, one kept-alive connection."""
+    """Cookies, the ETags a browser's cache keeps, kept-alive connections: one while its requests
+    come one at a time (a poll every 3 s), another when a request goes out while one is still
+    being answered (the scoring phone's save and its poll), as a browser opens a second one."""
 
     def __init__(self, port: int) -> None:
         self.port = port
         self.cookies: dict[str, str] = {}
         self.etags: dict[str, str] = {}
-        self.connection: _Connection | None = None
+        self.idle: list[_Connection] = []
         self.connections = 0  # opened so far
 
     async def request(
@@ -142,37 +144,45 @@ class Phone:
             if name == "set-cookie":
                 self._keep_cookie(value)
             received[name] = value
-        if received.get("connection", "").lower() == "close":
-            self.close()
         if method == "GET" and "etag" in received:
             self.etags[path] = received["etag"]
         return Answer(status, received, data)
 
     async def _exchange(self, request: bytes, no_body: bool) -> tuple[int, list[tuple[str, str]], bytes]:
-        """Send on the kept-alive connection (a new one if there is none); once more on a new
-        connection if a reused one was closed by the server before it answered."""
+        """Send on an idle kept-alive connection (a new one if there is none), and give it back
+        once answered; once more on a new connection if a reused one was closed by the server
+        before it answered."""
         for attempt in (1, 2):
-            reused = self.connection is not None and self.connection.open
-            if not reused:
+            connection = None
+            while self.idle and connection is None:
+                candidate = self.idle.pop()
+                connection = candidate if candidate.open else None
+            reused = connection is not None
+            if connection is None:
                 loop = asyncio.get_running_loop()
-                _, protocol = await loop.create_connection(_Connection, "127.0.0.1", self.port)
-                self.connection, self.connections = protocol, self.connections + 1
-            assert self.connection is not None
+                _, connection = await loop.create_connection(_Connection, "127.0.0.1", self.port)
+                self.connections += 1
             try:
-                return await self.connection.send(request, no_body)
+                answer = await connection.send(request, no_body)
             except ConnectionClosed:
-                self.close()
+                connection.close()
                 if not reused or attempt == 2:
                     raise
+                continue
             except BaseException:  # a timeout or an error in the middle: this connection is done
-                self.close()
+                connection.close()
                 raise
+            if dict(answer[1]).get("connection", "").lower() == "close":
+                connection.close()
+            elif connection.open:
+                self.idle.append(connection)
+            return answer
         raise AssertionError("unreachable")
 
     def close(self) -> None:
-        if self.connection is not None:
-            self.connection.close()
-            self.connection = None
+        for connection in self.idle:
+            connection.close()
+        self.idle.clear()
 
     def _keep_cookie(self, header: str) -> None:
         pair, *attributes = header.split(";")

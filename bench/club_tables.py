@@ -70,6 +70,7 @@ class Load:
         self.measuring = False
         self.stopping = False
         self.asleep: set[asyncio.Task[None]] = set()
+        self.prober = Phone(port)
 
     async def timed(
         self,
@@ -198,16 +199,17 @@ class Load:
 
     async def probe(self) -> None:
         """/healthz once a second: how long a request that does nothing waits on this machine."""
-        phone = Phone(self.port)
         while not self.stopping:
-            await self.timed(self.figures.healthz, phone, "GET", "/healthz")
+            await self.timed(self.figures.healthz, self.prober, "GET", "/healthz")
             await self.pause(1.0)
+
+    def phones(self) -> list[Phone]:
+        phones = [p for t in self.tables for p in (t.scorer, *t.watchers)]
+        return phones + [n.organiser for n in self.nights] + [self.prober]
 
     def connections(self) -> int:
         """Connections the phones have opened so far."""
-        phones = [p for t in self.tables for p in (t.scorer, *t.watchers)]
-        phones += [n.organiser for n in self.nights]
-        return sum(p.connections for p in phones)
+        return sum(p.connections for p in self.phones())
 
     async def pause(self, seconds: float) -> None:
         """One timer per pause (no polling of a flag): the step's end cancels the phones asleep."""
@@ -253,6 +255,8 @@ class Load:
         ended = await asyncio.gather(*tasks, return_exceptions=True)
         crashed = [r for r in ended if isinstance(r, Exception)]  # a phone that stopped: a failed step
         step.figures.errors += [f"a phone stopped: {type(r).__name__}: {r}" for r in crashed]
+        for phone in self.phones():  # each step runs in its own event loop: its connections end here
+            phone.close()
         return step
 
 
