@@ -235,12 +235,14 @@ class Load:
         tasks = [asyncio.ensure_future(job) for job in jobs]
         await asyncio.sleep(warmup)
         cpu, server_cpu, began = time.process_time(), cpu_seconds(server), time.monotonic()
-        opened = self.connections()
+        opened, workers = self.connections(), process_cpu(server.worker_pids())
         self.measuring = True
         await asyncio.sleep(seconds)
         self.measuring = False
         self.figures.connections = self.connections() - opened
         elapsed = time.monotonic() - began
+        spent = process_cpu(list(workers))
+        per_worker = [(spent[pid] - workers[pid]) / elapsed for pid in workers if pid in spent]
         step = Step(
             tables=tables,
             figures=self.figures,
@@ -248,6 +250,7 @@ class Load:
             own_cpu=(time.process_time() - cpu) / elapsed,
             server_cpu=(cpu_seconds(server) - server_cpu) / elapsed,
             load=os.getloadavg()[0],
+            per_worker=per_worker,
         )
         self.stopping = True  # a phone in the middle of a request ends after its answer
         for task in list(self.asleep):
@@ -268,6 +271,7 @@ class Step:
     own_cpu: float
     server_cpu: float
     load: float
+    per_worker: list[float] = field(default_factory=list)  # each worker's share of a core
 
     @property
     def save_p95(self) -> float:
@@ -299,23 +303,29 @@ class Step:
             f"p95 /healthz {percentile(f.healthz, 0.95) * 1000:.0f} ms; "
             f"{self.rate:.0f} req/s, {f.connections} new connections, {len(f.errors)} errors; "
             f"CPU: load generator {self.own_cpu:.0%}, "
-            f"gunicorn {self.server_cpu:.0%} ({self.cpu_per_request:.1f} ms a request); "
+            f"gunicorn {self.server_cpu:.0%} ({self.cpu_per_request:.1f} ms a request; workers "
+            f"{' + '.join(f'{w:.0%}' for w in self.per_worker)}); "
             f"load average {self.load:.2f}"
         )
 
 
 def cpu_seconds(server: Server) -> float:
     """User + system CPU of gunicorn's master and workers, from /proc."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
     pids = [server.process.pid] if server.process else []
-    for pid in pids + server.worker_pids():
+    return sum(process_cpu(pids + server.worker_pids()).values())
+
+
+def process_cpu(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds of each process, from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    seconds = {}
+    for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / ticks
+        seconds[pid] = (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return seconds
 
 
 # --- club nights, through the services -----------------------------------------------------------
