@@ -15,8 +15,8 @@ import resource
 worker_class = "gthread"
 # Two threads per worker: a save waiting for SQLite's write lock does not hold up the polls
 # behind it. The work is Python's (one thread at a time runs it), so more threads add no CPU, and
-# four made it worse: at 200 simulated tables the p95 of a poll went past a second three times
-# out of three, where two threads kept it at 60 ms (docs/benchmarks.md, "Capacity").
+# four made it worse: at 200 simulated tables the p95 of a poll passed 600 ms in each of three
+# runs, where two threads kept it at 60 ms (docs/benchmarks.md, "Capacity").
 threads = 2
 # Longer than the 3 s between two polls and the 10 s between two reloads of the standings, and
 # longer than a proxy's own idle timeout towards the app (nginx's `keepalive_timeout`, 60 s by
