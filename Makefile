@@ -36,7 +36,7 @@ run: migrate
 	$(BIN)/python manage.py table_url --host $(HOST) --port $(PORT)
 	$(WORKER) & $(WITH_WORKER) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# Production-like: gunicorn, DEBUG off, hashed and compressed static files served by whitenoise.
+# Production-like: gunicorn (gunicorn.conf.py: threaded workers keeping connections alive), DEBUG off, hashed and compressed static files served by whitenoise.
 # Plain HTTP on this machine unless told otherwise; behind an HTTPS proxy set SECURE_SSL_REDIRECT
 # and SECURE_COOKIES to true (docs/operations.md, "Serving"). The secret key is made once and kept
 # in .secret_key unless SECRET_KEY is set.
@@ -49,7 +49,7 @@ PROD_ENV = DEBUG=false SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key)}" \
 serve: migrate .secret_key
 	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(PROD_ENV) $(WORKER) & $(WITH_WORKER) \
-	$(PROD_ENV) $(BIN)/gunicorn pinochle_site.wsgi -w $${WORKERS:-2} -b $(HOST):$(PORT) --no-control-socket
+	$(PROD_ENV) $(BIN)/gunicorn -c gunicorn.conf.py pinochle_site.wsgi -w $${WORKERS:-2} -b $(HOST):$(PORT) --no-control-socket
 
 # Chromium for the browser tests; installed here when missing so `make test` works on a fresh machine.
 system-deps:

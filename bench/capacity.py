@@ -18,10 +18,12 @@ N doubles from `--start` until the p95 of a save passes 250 ms or the p95 of a p
     capacity: N tables (p95 save … ms, p95 poll … ms) sqlite
 
 A poll is any phone's (the scorer's and the watchers'). The load generator is one asyncio
-process speaking raw HTTP/1.1 (gunicorn's sync workers close every connection, so does it). Every
-step prints its own CPU, gunicorn's (and per request), the load average and the p95 of /healthz
-polled once a second: on a machine shared with other work the latencies measure the machine too,
-and gunicorn's CPU per request gives the ceiling two otherwise idle cores would reach.
+process speaking raw HTTP/1.1, each phone on one kept-alive connection as a browser keeps one
+(gunicorn as shipped, gunicorn.conf.py, keeps them open; the step prints how many new
+connections the phones still had to open). Every step prints its own CPU, gunicorn's (and per
+request), the load average and the p95 of /healthz polled once a second: on a machine shared
+with other work the latencies measure the machine too, and gunicorn's CPU per request gives the
+ceiling two otherwise idle cores would reach.
 
 The phones are in bench/async_phone.py, the tables and their nights in bench/club_tables.py.
 
@@ -74,7 +76,9 @@ def measure(kind: str, url: str, args: argparse.Namespace) -> Step | None:
     server.start()
     load = Load(server.port, args.seed)
     print(
-        f"{kind}: gunicorn -w 2 on 127.0.0.1:{server.port}; load average {os.getloadavg()[0]:.2f}", flush=True
+        f"{kind}: gunicorn -c gunicorn.conf.py -w 2 on 127.0.0.1:{server.port}; "
+        f"load average {os.getloadavg()[0]:.2f}",
+        flush=True,
     )
     steps: dict[int, Step] = {}
 

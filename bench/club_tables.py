@@ -36,6 +36,7 @@ class Figures:
     requests: int = 0
     errors: list[str] = field(default_factory=list)
     not_modified: int = 0
+    connections: int = 0  # new connections the phones opened while measuring
 
 
 @dataclass
@@ -69,6 +70,7 @@ class Load:
         self.measuring = False
         self.stopping = False
         self.asleep: set[asyncio.Task[None]] = set()
+        self.prober = Phone(port)
 
     async def timed(
         self,
@@ -197,10 +199,17 @@ class Load:
 
     async def probe(self) -> None:
         """/healthz once a second: how long a request that does nothing waits on this machine."""
-        phone = Phone(self.port)
         while not self.stopping:
-            await self.timed(self.figures.healthz, phone, "GET", "/healthz")
+            await self.timed(self.figures.healthz, self.prober, "GET", "/healthz")
             await self.pause(1.0)
+
+    def phones(self) -> list[Phone]:
+        phones = [p for t in self.tables for p in (t.scorer, *t.watchers)]
+        return phones + [n.organiser for n in self.nights] + [self.prober]
+
+    def connections(self) -> int:
+        """Connections the phones have opened so far."""
+        return sum(p.connections for p in self.phones())
 
     async def pause(self, seconds: float) -> None:
         """One timer per pause (no polling of a flag): the step's end cancels the phones asleep."""
@@ -226,10 +235,14 @@ class Load:
         tasks = [asyncio.ensure_future(job) for job in jobs]
         await asyncio.sleep(warmup)
         cpu, server_cpu, began = time.process_time(), cpu_seconds(server), time.monotonic()
+        opened, workers = self.connections(), process_cpu(server.worker_pids())
         self.measuring = True
         await asyncio.sleep(seconds)
         self.measuring = False
+        self.figures.connections = self.connections() - opened
         elapsed = time.monotonic() - began
+        spent = process_cpu(list(workers))
+        per_worker = [(spent[pid] - workers[pid]) / elapsed for pid in workers if pid in spent]
         step = Step(
             tables=tables,
             figures=self.figures,
@@ -237,6 +250,7 @@ class Load:
             own_cpu=(time.process_time() - cpu) / elapsed,
             server_cpu=(cpu_seconds(server) - server_cpu) / elapsed,
             load=os.getloadavg()[0],
+            per_worker=per_worker,
         )
         self.stopping = True  # a phone in the middle of a request ends after its answer
         for task in list(self.asleep):
@@ -244,6 +258,8 @@ class Load:
         ended = await asyncio.gather(*tasks, return_exceptions=True)
         crashed = [r for r in ended if isinstance(r, Exception)]  # a phone that stopped: a failed step
         step.figures.errors += [f"a phone stopped: {type(r).__name__}: {r}" for r in crashed]
+        for phone in self.phones():  # each step runs in its own event loop: its connections end here
+            phone.close()
         return step
 
 
@@ -255,6 +271,7 @@ class Step:
     own_cpu: float
     server_cpu: float
     load: float
+    per_worker: list[float] = field(default_factory=list)  # each worker's share of a core
 
     @property
     def save_p95(self) -> float:
@@ -284,24 +301,31 @@ class Step:
             f"p95 poll {self.poll_p95:.0f} ms ({len(f.polls)}, {f.not_modified} × 304), "
             f"p95 standings {percentile(f.standings, 0.95) * 1000:.0f} ms ({len(f.standings)}), "
             f"p95 /healthz {percentile(f.healthz, 0.95) * 1000:.0f} ms; "
-            f"{self.rate:.0f} req/s, {len(f.errors)} errors; CPU: load generator {self.own_cpu:.0%}, "
-            f"gunicorn {self.server_cpu:.0%} ({self.cpu_per_request:.1f} ms a request); "
+            f"{self.rate:.0f} req/s, {f.connections} new connections, {len(f.errors)} errors; "
+            f"CPU: load generator {self.own_cpu:.0%}, "
+            f"gunicorn {self.server_cpu:.0%} ({self.cpu_per_request:.1f} ms a request; workers "
+            f"{' + '.join(f'{w:.0%}' for w in self.per_worker)}); "
             f"load average {self.load:.2f}"
         )
 
 
 def cpu_seconds(server: Server) -> float:
     """User + system CPU of gunicorn's master and workers, from /proc."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
     pids = [server.process.pid] if server.process else []
-    for pid in pids + server.worker_pids():
+    return sum(process_cpu(pids + server.worker_pids()).values())
+
+
+def process_cpu(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds of each process, from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    seconds = {}
+    for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / ticks
+        seconds[pid] = (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return seconds
 
 
 # --- club nights, through the services -----------------------------------------------------------

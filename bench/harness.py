@@ -77,7 +77,8 @@ def free_port(preferred: int) -> int:
 
 
 class Server:
-    """gunicorn with N sync workers on 127.0.0.1:port, in its own process group, and beside it the
+    """gunicorn with N workers on 127.0.0.1:port, configured as shipped (gunicorn.conf.py: threads,
+    kept-alive connections), in its own process group, and beside it the
     task worker that runs the uploads' imports (`manage.py db_worker`, niced as `make serve` does),
     in another."""
 
@@ -90,6 +91,8 @@ class Server:
         gunicorn = Path(sys.executable).with_name("gunicorn")
         command = [
             str(gunicorn),
+            "-c",
+            "gunicorn.conf.py",
             "pinochle_site.wsgi",
             "-w",
             str(self.workers),

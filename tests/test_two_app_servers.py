@@ -54,8 +54,9 @@ def _answers(port: int) -> bool:
 
 @pytest.fixture
 def servers(tmp_path: Path) -> Iterator[tuple[int, int]]:
-    """Two gunicorn processes of one worker each on the test database, with the same settings
-    (as two machines of one site would have), stopped by their PIDs."""
+    """Two gunicorn processes of one worker each (configured as shipped, gunicorn.conf.py) on the
+    test database, with the same settings (as two machines of one site would have), stopped by
+    their PIDs."""
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(),
@@ -70,7 +71,16 @@ def servers(tmp_path: Path) -> Iterator[tuple[int, int]]:
             port, log = _free_port(), tmp_path / f"{name}.log"
             with log.open("wb") as stderr:
                 process = subprocess.Popen(
-                    [str(gunicorn), "pinochle_site.wsgi", "-w", "1", "-b", f"127.0.0.1:{port}"],
+                    [
+                        str(gunicorn),
+                        "-c",
+                        "gunicorn.conf.py",
+                        "pinochle_site.wsgi",
+                        "-w",
+                        "1",
+                        "-b",
+                        f"127.0.0.1:{port}",
+                    ],
                     cwd=settings.BASE_DIR,
                     env=env,
                     stdout=subprocess.DEVNULL,
