@@ -54,3 +54,28 @@ def test_a_hand_is_entered_previewed_saved_and_deleted_without_javascript(page_w
     expect(page.get_by_text("Hand 1 deleted.")).to_be_visible()
     expect(page.get_by_test_id("total-NS")).to_have_text("0")
     assert not Hand.objects.exists()
+
+
+def test_back_after_a_save_shows_the_next_hand_blank_not_the_saved_values(page_without_js, live_server):
+    """Without a script, Back after Save loads the game's page again: the browser must not fill
+    the next hand's form with the hand just saved (one tap would store it twice)."""
+    page = page_without_js
+    page.goto(live_server.url + "/games/new")
+    page.get_by_role("textbox", name="North").fill("Anna")
+    page.get_by_role("button", name="Start the game").click()
+    form = entry(page)
+    form.get_by_role("group", name="Bidder").get_by_text("North (Anna)", exact=True).click()
+    form.get_by_role("spinbutton", name="Bid").fill("24")
+    form.get_by_role("group", name="Trump").get_by_text("Hearts").click()
+    form.get_by_role("spinbutton", name="N–S (Anna)", exact=True).last.fill("16")
+    form.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_text("Hand 1 saved.")).to_be_visible()
+
+    page.go_back()
+    expect(page.get_by_role("heading", name="Enter hand 2")).to_be_visible()
+    form = entry(page)
+    expect(form.get_by_role("spinbutton", name="Bid")).not_to_have_value("24")
+    expect(form.get_by_role("spinbutton", name="N–S (Anna)", exact=True).last).not_to_have_value("16")
+    expect(form.get_by_role("group", name="Bidder").get_by_role("radio", checked=True)).to_have_count(0)
+    expect(form.get_by_role("group", name="Trump").get_by_role("radio", checked=True)).to_have_count(0)
+    assert Hand.objects.count() == 1
