@@ -105,7 +105,7 @@ def test_the_other_side_confirms_the_hand_and_both_sides_sign(
     signing = phone.locator("#signing")
     signing.get_by_role("button", name=words(language, "Sign for %(side)s", side=ns)).click()
     expect(phone.locator("#signing")).to_contain_text(
-        before(language, "%(side)s signed at %(time)s", "time", side=ns)
+        before(language, "%(side)s signed at %(time)s (%(who)s)", "time", side=ns, who="")
     )
     assert_fits_the_phone(phone)
     phone.locator("#signing").get_by_role(
