@@ -471,17 +471,9 @@ def add_late_arrival(*, night: Night, player: Player, choice: str = "") -> int:
     else:  # left earlier and came back: plays again from this round
         entry.until_round = None
         entry.save(update_fields=["until_round"])
-    if kept is not None:  # the organiser's swap stays; only the late arrival is seated
-        rounds = (*plan.rounds[: from_round - 1], kept)
-        _write_rounds(
-            night, NightPlan(plan.players, plan.table_sizes, plan.seed, rounds), from_round=from_round
-        )
-        return from_round + 1 if player.pk in kept.byes else from_round
-    if moved:  # seated by the movement when the round is planned (again, if it was)
-        plan_moved_round(night=night)
-    else:
-        _write_rounds(night, plan, from_round=from_round)
-    return from_round
+    _write_changed_rounds(night, plan, from_round, kept=kept, moved=moved)
+    # seated by the movement when the round is planned (again, if it was), or sitting it out
+    return from_round + 1 if kept is not None and player.pk in kept.byes else from_round
 
 
 @transaction.atomic
@@ -528,17 +520,25 @@ def remove_for_remaining_rounds(*, night: Night, player: Player, choice: str = "
     else:
         entry.until_round = from_round - 1
         entry.save(update_fields=["until_round"])
-    if kept is not None:  # the organiser's swap stays; only the leaver's seat changes hands
-        kept_plan = NightPlan(
-            plan.players, plan.table_sizes, plan.seed, (*plan.rounds[: from_round - 1], kept)
+    _write_changed_rounds(night, plan, from_round, kept=kept, moved=moved)
+    return from_round
+
+
+def _write_changed_rounds(
+    night: Night, plan: NightPlan, from_round: int, *, kept: Round | None, moved: bool
+) -> None:
+    """The rounds from `from_round` after a player came or went: `kept`, the round the organiser
+    changed by hand with only that player's seat changed (the swap stays); else, on a night with a
+    movement, the round planned again from the results; else `plan`, drawn again."""
+    if kept is not None:
+        rounds = (*plan.rounds[: from_round - 1], kept)
+        _write_rounds(
+            night, NightPlan(plan.players, plan.table_sizes, plan.seed, rounds), from_round=from_round
         )
-        _write_rounds(night, kept_plan, from_round=from_round)
-        return from_round
-    if moved:
+    elif moved:
         plan_moved_round(night=night)
     else:
         _write_rounds(night, plan, from_round=from_round)
-    return from_round
 
 
 def night_players(night: Night) -> Sequence[NightPlayer]:

@@ -20,7 +20,20 @@ from scoring.models import Game, GameSeat, GameSignature, Hand, HandChange
 from scoring.permissions import actor_for
 
 
-class GameSeatInline(admin.TabularInline[GameSeat, Game]):
+class ReadOnlyRows:
+    """An inline whose rows are shown, never added, changed or deleted here."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class GameSeatInline(ReadOnlyRows, admin.TabularInline[GameSeat, Game]):
     """Read-only: seats are linked to players on the game's "file in a club" page."""
 
     model = GameSeat
@@ -28,32 +41,14 @@ class GameSeatInline(admin.TabularInline[GameSeat, Game]):
     fields = ["seat", "name", "player"]
     readonly_fields = ["seat", "name", "player"]
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class GameSignatureInline(admin.TabularInline[GameSignature, Game]):
+class GameSignatureInline(ReadOnlyRows, admin.TabularInline[GameSignature, Game]):
     """Read-only: a side signs on the game's page (scoring/services/confirm.py)."""
 
     model = GameSignature
     extra = 0
     fields = ["side", "signed_at", "signer", "signer_label"]
     readonly_fields = ["side", "signed_at", "signer", "signer_label"]
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class GameAdminForm(forms.ModelForm[Game]):
