@@ -298,6 +298,18 @@ def test_an_ok_naming_another_hand_or_a_hand_not_there_confirms_nothing(people):
 
 
 @pytest.mark.parametrize(
+    "back", ["https://elsewhere.example/", "//elsewhere.example/", "javascript:alert(1)", "/" + "x" * 300]
+)
+def test_an_ok_goes_back_only_to_a_page_of_this_site(people, back):
+    game = club_game()
+    phone = client_with_token(game)
+    page = phone.post(f"/g/{game.code}/hands", hand_post(1), follow=True)
+    response = phone.post(f"/g/{game.code}/hands/1/confirm", {"seen": seen_on(page), "next": back})
+    assert response.status_code == 302 and response["Location"] == f"/g/{game.code}/"
+    assert Hand.objects.get(game=game, number=1).confirmed_at is not None
+
+
+@pytest.mark.parametrize(
     ("language", "said"),
     [
         ("sv", "Inget bekräftat: OK sa inte vilken giv ni kontrollerade. "
