@@ -44,8 +44,9 @@ def move_entries(*, keep: Player, duplicate: Player, **_kwargs: Any) -> None:
 def plan_after_a_table(sender: Any, *, game: Game, was_finished: bool | None = None, **_kwargs: Any) -> None:
     """A table of a night with a movement changed: the next round is planned once the last table of
     the round has ended (`services.plan_moved_round`). No query where nothing can change: a game no
-    night plans, and a hand added to a table in play that has not ended with it (it had not ended
-    before either; its end counts once its hands are all confirmed, `figures.table_figures`)."""
+    night plans, and a hand added to, corrected or deleted at a table in play that has not ended
+    with it (it had not ended before either; its end counts once its hands are all confirmed,
+    `figures.table_figures`)."""
     if not game.planned:
         return
     if was_finished is False and not (game.finished and not awaits_confirmation(game)):

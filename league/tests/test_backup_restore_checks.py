@@ -2,8 +2,9 @@
 statistics, the ratings) must be what the hands give, or standings would be faked; a compressed
 file may not grow past `RESTORE_MAX_BYTES`; the task queue and waiting uploads are neither backed
 up nor restored, and an import that had not ended comes back ended as stopped; a game's signatures
-name its sides and sign it when the last side did; and the operator is told which accounts can
-sign in with power."""
+name its sides and sign it when the last side did, each of the game as it ended with every hand
+OK'd, and its count of hands waiting for their OK is what its hands give; and the operator is
+told which accounts can sign in with power."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ from django.contrib.auth.models import User
 from django.test import override_settings
 
 from league.models import ImportBatch, ImportFile
+from scoring.models import Game, GameSignature, Hand
+from scoring.services.confirm import confirm_hand, sign_game
+from scoring.services.hands import edit_hand, record_hand
+from tests.helpers import quick_hand, standard_game
 
 from .backup_files import back_up, fresh_database, restore, restore_refused, rows, the_row, write
 from .test_backup_hostile_files import data  # noqa: F401  (the fixture)
@@ -140,3 +145,79 @@ def test_a_signature_that_is_not_of_the_games_sides_or_its_signing_is_refused(ch
     fresh_database()
     message = restore_refused(write(tmp_path, backup))
     assert f"scoring.Game id {signature['fields']['game']}" in message and said in message
+
+
+def a_game_of_confirmed_hands_signed_by(*sides: str) -> Game:
+    """A finished game of two hands, each OK'd by the other side, signed by `sides` in that order."""
+    game = standard_game(deals=2, sign_at_end=True, confirm_hands=True)
+    for number, hand in ((1, quick_hand()), (2, quick_hand(bidder="E"))):
+        record_hand(game=game, number=number, data=hand)
+        confirm_hand(game=game, number=number)
+    for side in sides:
+        sign_game(game=game, side=side)
+    return game
+
+
+@pytest.mark.parametrize(
+    ("hand", "signature", "said"),
+    [
+        ({"confirmed_at": None}, {}, "signed, but hand 2 still waits for the other side's OK"),
+        (
+            {"confirmed_at": "2099-01-01T20:00:00Z"},
+            {},
+            "before hand 2 was confirmed at 2099-01-01T20:00:00+00:00",
+        ),
+        (
+            {},
+            {"signed_at": "2000-01-01T20:00:00Z"},
+            "signed for EW at 2000-01-01T20:00:00+00:00, before its last hand (hand 2) was saved at",
+        ),
+    ],
+)
+def test_a_signature_while_a_hand_waited_for_its_ok_or_before_the_game_ended_is_refused(
+    hand, signature, said, tmp_path
+):
+    game = a_game_of_confirmed_hands_signed_by("EW", "NS")
+    backup = rows(back_up(tmp_path))
+    the_row(backup, "scoring.hand", 1)["fields"].update(hand)
+    if hand.get("confirmed_at", "") is None:  # the game's count says so too: only the signature is wrong
+        next(r for r in backup if r["model"] == "scoring.game" and r["pk"] == game.pk)["fields"][
+            "unconfirmed_hands"
+        ] = 1
+    first = the_row(backup, "scoring.gamesignature")
+    assert first["fields"]["side"] == "EW"
+    first["fields"].update(signature)
+    fresh_database()
+    message = restore_refused(write(tmp_path, backup))
+    assert f"scoring.Game id {game.pk}: " in message and said in message
+
+
+def test_a_count_of_hands_waiting_for_their_ok_the_hands_do_not_give_is_refused(tmp_path):
+    game = a_game_of_confirmed_hands_signed_by()
+    backup = rows(back_up(tmp_path))
+    next(r for r in backup if r["model"] == "scoring.game" and r["pk"] == game.pk)["fields"][
+        "unconfirmed_hands"
+    ] = 1
+    fresh_database()
+    message = restore_refused(write(tmp_path, backup))
+    assert f"scoring.Game id {game.pk}, field 'unconfirmed_hands': the hands give 0" in message
+
+
+def test_a_game_corrected_after_its_signatures_comes_back_signed_as_it_was(tmp_path):
+    # One side signed, then the table corrected a hand without changing the result: the signature
+    # stays and the hand waits for its OK again. Both sides signed, then the organiser corrected a
+    # hand: OK'd at once, after the signatures. Both are games the app keeps: restored as they were.
+    one_side = a_game_of_confirmed_hands_signed_by("EW")
+    edit_hand(game=one_side, number=1, data=quick_hand(bid=25))
+    assert one_side.unconfirmed_hands == 1 and one_side.signatures.count() == 1
+    both = a_game_of_confirmed_hands_signed_by("EW", "NS")
+    edit_hand(game=both, number=1, data=quick_hand(ns_meld=20), confirmed=True)
+    assert both.signed_at is not None and both.signatures.count() == 2
+    before = list(GameSignature.objects.values_list("game", "side", "signed_at"))
+    waiting = list(Hand.objects.filter(confirmed_at=None).values_list("game", "number"))
+    path = back_up(tmp_path)
+    fresh_database()
+    restore(path)
+    assert list(GameSignature.objects.values_list("game", "side", "signed_at")) == before
+    assert list(Hand.objects.filter(confirmed_at=None).values_list("game", "number")) == waiting
+    assert waiting == [(one_side.pk, 1)]

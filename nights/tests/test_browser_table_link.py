@@ -1,6 +1,6 @@
 """A club night's table link on a phone once the table's last hand is saved and the other side's
 OK is still pending: the OK question is the first thing the phone shows, in sight without scrolling,
-before "Round over" and the next round's seats."""
+before "Round over" and the next round's seats; after the OK the phone is back on the link."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_the_ok_of_the_last_hand_is_in_sight_on_the_table_link(
     shoot(phone, f"night-table-link-ok-pending-{width}")
     phone.get_by_role("button", name="OK").click()
     expect(phone.get_by_role("status").filter(has_text="Hand 1 confirmed.")).to_be_visible()
-    phone.goto(link)
+    expect(phone).to_have_url(link)  # back on the table's link, not the game's page
     expect(phone.get_by_text("Waiting for round 2")).to_be_visible()
     expect(phone.get_by_role("button", name="OK")).to_have_count(0)
     context.close()

@@ -15,7 +15,7 @@ from nights import services
 from nights.models import Night, NightTable
 from scoring.models import Game
 from scoring.services.confirm import confirm_hand
-from scoring.services.hands import delete_last_hand, record_hand
+from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.access_helpers import CLUB
 from tests.helpers import quick_hand, text
 from tests.ledger_helpers import CHECK_HANDS
@@ -240,6 +240,24 @@ def test_a_hand_saved_at_a_table_in_play_asks_nothing_of_the_night_until_the_tab
     with CaptureQueriesContext(connection) as confirming:
         confirm_hand(game=game, number=number - 1)  # the table has ended: the night looks at its round
     assert night_queries(confirming)
+
+
+def test_a_correction_at_a_table_in_play_asks_nothing_of_the_night(club, alice):
+    # The table had not ended and does not end with the correction (nor with the deletion of its
+    # last hand): nothing about the night's plan can change, so the night is not asked.
+    night = started_night(alice, "progressive")
+    game = NightTable.objects.get(night=night, round_no=1, table_no=1).game
+    assert game is not None
+    record_hand(game=game, number=1, data=HAND)
+    record_hand(game=game, number=2, data=quick_hand(ns_tricks=20))
+    with CaptureQueriesContext(connection) as correcting:
+        edit_hand(game=game, number=1, data=quick_hand(ns_tricks=20))
+    assert not game.finished and game.hands.get(number=1).data["tricks"]["NS"] == 20
+    assert night_queries(correcting) == []
+    with CaptureQueriesContext(connection) as deleting:
+        delete_last_hand(game=game)
+    assert not game.finished and game.hand_count == 1
+    assert night_queries(deleting) == []
 
 
 def swapped_in_round_two(alice: Client, night: Night) -> tuple[Player, Player]:

@@ -22,7 +22,7 @@ from nights.models import Night, NightTable
 from scoring.models import Game
 from scoring.services.hands import record_hand
 from tests.access_helpers import CLUB
-from tests.helpers import hand_post, quick_hand, text
+from tests.helpers import found, hand_post, quick_hand, text
 from tests.ledger_helpers import roster
 
 pytestmark = pytest.mark.django_db
@@ -339,3 +339,27 @@ def test_a_table_link_asks_for_the_ok_of_its_last_hand_before_anything_else(
     phone.post(f"/g/{game.code}/hands/1/confirm", {"seen": seen.group(1).decode()})
     page = html.unescape(text(phone.get(link, headers=headers)))
     assert waiting in page and question not in page and ends not in page
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_the_ok_tapped_on_a_table_link_goes_back_to_it_to_show_where_the_players_sit_next(people, htmx):
+    # The phone stays on the table's link after the OK, with or without JavaScript: the round is
+    # over there, and it says what comes next; the game's page would not.
+    Club.objects.filter(pk=CLUB).update(confirm_hands=True)
+    night = open_night()
+    table = tables(night)[0]
+    assert table.game is not None
+    phone = phone_at(table)
+    rounds.call_last_hand(night=night)
+    phone.post(f"/g/{table.game.code}/hands", hand_post(1))
+    link = f"/nights/t/{table.token}/"
+    form = found(r'<form[^>]*/hands/1/confirm"[^>]*>(.*?)</form>', phone.get(link).content.decode())
+    posted = dict(re.findall(r'<input type="hidden" name="(seen|next)" value="([^"]*)"', form))
+    assert posted["next"] == link
+    response = phone.post(
+        f"/g/{table.game.code}/hands/1/confirm", posted, headers={"HX-Request": "true"} if htmx else {}
+    )
+    assert (response["HX-Redirect"] if htmx else response["Location"]) == link
+    page = text(phone.get(link))
+    assert "Hand 1 confirmed." in page and "Waiting for round 2" in page
+    assert Game.objects.get(pk=table.game.pk).unconfirmed_hands == 0

@@ -73,6 +73,7 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
         context["ok_pending"] = awaits_confirmation(game) and not night.is_finished
         if context["ok_pending"] and holds_game(request, game):
             context["awaiting"] = selectors.last_hand_question(game)
+            context["confirm_back"] = request.path  # after the OK, back here: where the players sit next
         context["result"] = selectors.table_result(game, seats)
         context["next_seats"] = selectors.next_seats(nt, seats)
         context["next_waiting"] = "" if context["next_seats"] else selectors.next_round_waiting(nt)

@@ -123,7 +123,8 @@ def store_result(
     stats.refresh_game(
         game, result, hand_data=hand_data, seat_rows=seat_rows, first_changed=first_changed, appended=appended
     )
-    # Derived data of other apps (ratings). A hand appended to a game was appended to a game in
-    # progress (the engine refuses a hand after the end), so `was_finished` is known to be False.
+    # Derived data of other apps (ratings, a night's plan). Whether the game was over before the
+    # change is known (the caller read the game under its lock): a correction of a game in
+    # progress that leaves it in progress changes nothing they derive from a finished game.
     if notify:
-        signals.game_changed.send(sender=Game, game=game, was_finished=False if appended else None)
+        signals.game_changed.send(sender=Game, game=game, was_finished=before[0])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -22,7 +23,7 @@ from scoring.services.confirm import CannotSign, confirm_hand, sign_game
 from scoring.services.games import create_game
 from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.access_helpers import CLUB, client_with_token, in_club
-from tests.helpers import hand_post, quick_hand, text
+from tests.helpers import found, hand_post, quick_hand, text
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +35,11 @@ def signed_sides(game: Game) -> set[str]:
 NS_MAKES = quick_hand(bidder="N", ns_meld=10, ns_tricks=15)
 EW_MAKES = {"bidder": "E", "bid": 20, "meld_points": {"NS": 0, "EW": 10}, "tricks": {"NS": 10, "EW": 15}}
 PLAYERS = {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"}
+
+
+def seen_on(page: Any) -> str:
+    """The hand the OK button names (its hidden `seen`): what the other side checked."""
+    return found(r'name="seen" value="([^"]*)"', page.content.decode())
 
 
 def club_game(*, deals: int | None = 2, confirm: bool = True, sign: bool = True) -> Game:
@@ -152,7 +158,7 @@ def test_the_phone_shows_the_saved_hand_for_the_other_sides_ok(people):
     assert "not yet confirmed" in words  # the history's mark
     assert 'name="submission_id"' not in page.content.decode()  # no next hand before the OK
 
-    page = phone.post(f"/g/{game.code}/hands/1/confirm", follow=True)
+    page = phone.post(f"/g/{game.code}/hands/1/confirm", {"seen": seen_on(page)}, follow=True)
     words = text(page)
     assert "Hand 1 confirmed." in words
     assert "not yet confirmed" not in words
@@ -185,8 +191,8 @@ def test_both_sides_sign_the_finished_game_on_the_phone(people):
     game = club_game()
     phone = client_with_token(game)
     for number in (1, 2):
-        phone.post(f"/g/{game.code}/hands", hand_post(number))
-        phone.post(f"/g/{game.code}/hands/{number}/confirm")
+        page = phone.post(f"/g/{game.code}/hands", hand_post(number), follow=True)
+        phone.post(f"/g/{game.code}/hands/{number}/confirm", {"seen": seen_on(page)})
     page = phone.get(f"/g/{game.code}/")
     assert "Sign for N–S (Anna & Cecilia)" in text(page)
     assert "Sign for E–W (Bo & David)" in text(page)
@@ -255,6 +261,69 @@ def test_a_sign_without_one_of_the_games_sides_says_so_and_writes_nothing(people
     assert "Nothing signed: choose the side that signs." in text(page)
     assert signed_sides(game) == set()
     assert Game.objects.filter(pk=game.pk).values().get() == before
+
+
+CHECK_AGAIN = "Nothing confirmed: the OK did not say which hand you checked. Check the hand again and tap OK."
+
+
+def game_rows(game: Game) -> tuple[object, ...]:
+    return (Game.objects.filter(pk=game.pk).values().get(), list(Hand.objects.filter(game=game).values()))
+
+
+@pytest.mark.parametrize("seen", [None, "", "12", "ok", "0123456789ABCDEF", "0123456789abcdef0", "x" * 5000])
+def test_an_ok_that_does_not_say_which_hand_was_checked_says_so_and_writes_nothing(people, seen):
+    game = club_game()
+    phone = client_with_token(game)
+    phone.post(f"/g/{game.code}/hands", hand_post(1))
+    before = game_rows(game)
+    response = phone.post(f"/g/{game.code}/hands/1/confirm", {} if seen is None else {"seen": seen})
+    assert response.status_code == 302 and response["Location"] == f"/g/{game.code}/"
+    words = text(phone.get(response["Location"]))
+    assert CHECK_AGAIN in words and "Hand 1 saved: is it right?" in words  # asked again
+    assert game_rows(game) == before
+
+
+def test_an_ok_naming_another_hand_or_a_hand_not_there_confirms_nothing(people):
+    game = club_game()
+    phone = client_with_token(game)
+    first = seen_on(phone.post(f"/g/{game.code}/hands", hand_post(1), follow=True))
+    phone.post(f"/g/{game.code}/hands/1/confirm", {"seen": first})
+    phone.post(f"/g/{game.code}/hands", hand_post(2, bid="25"))
+    before = game_rows(game)
+    page = phone.post(f"/g/{game.code}/hands/2/confirm", {"seen": first}, follow=True)  # hand 1's
+    assert "Hand 2 was changed meanwhile: nothing is confirmed. Check it again and tap OK." in text(page)
+    page = phone.post(f"/g/{game.code}/hands/9/confirm", {"seen": first}, follow=True)
+    assert "Hand 9 has nothing to confirm." in text(page)
+    assert game_rows(game) == before
+
+
+@pytest.mark.parametrize(
+    "back", ["https://elsewhere.example/", "//elsewhere.example/", "javascript:alert(1)", "/" + "x" * 300]
+)
+def test_an_ok_goes_back_only_to_a_page_of_this_site(people, back):
+    game = club_game()
+    phone = client_with_token(game)
+    page = phone.post(f"/g/{game.code}/hands", hand_post(1), follow=True)
+    response = phone.post(f"/g/{game.code}/hands/1/confirm", {"seen": seen_on(page), "next": back})
+    assert response.status_code == 302 and response["Location"] == f"/g/{game.code}/"
+    assert Hand.objects.get(game=game, number=1).confirmed_at is not None
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("sv", "Inget bekräftat: OK sa inte vilken giv ni kontrollerade. "
+               "Kontrollera given igen och tryck på OK."),
+        ("cs", "Nic nepotvrzeno: OK neuvedlo, které rozdání jste zkontrolovali. "
+               "Zkontrolujte rozdání znovu a klepněte na OK."),
+    ],
+)  # fmt: skip
+def test_an_ok_without_its_hand_says_so_in_each_language(people, language, said):
+    game = club_game()
+    phone = client_with_token(game)
+    phone.cookies["django_language"] = language
+    phone.post(f"/g/{game.code}/hands", hand_post(1))
+    assert said in text(phone.post(f"/g/{game.code}/hands/1/confirm", follow=True))
 
 
 def test_the_page_reads_the_ok_and_the_signatures_from_one_frozen_answer(people):

@@ -6,36 +6,51 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from clubs.permissions import deny
+from scoring.forms.confirm import ConfirmForm
 from scoring.forms.sign import SignForm
 from scoring.labels import side_short
 from scoring.permissions import actor_for, game_of, may_sign, require_game_edit, require_game_view
 from scoring.selectors.confirm import awaiting
 from scoring.services.confirm import CannotSign, HandChangedMeanwhile, confirm_hand, sign_game
+from scoring.views.page import HtmxHttpRequest
 
 
 @require_POST
 @require_game_edit
-def hand_confirm(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """The other side's one-tap OK of hand `number`."""
+def hand_confirm(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
+    """The other side's one-tap OK of hand `number`; back to where it was asked (`next`: a club
+    night's table link), else to the game's page."""
     game = game_of(request, code)
+    form = ConfirmForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form.refusal())
+        return _back(request, form, code)
     try:
-        confirmed = confirm_hand(game=game, number=number, seen=request.POST.get("seen"))
+        confirmed = confirm_hand(game=game, number=number, seen=form.cleaned_data["seen"])
     except HandChangedMeanwhile:
         messages.warning(
             request,
             _("Hand %(number)d was changed meanwhile: nothing is confirmed. Check it again and tap OK.")
             % {"number": number},
         )
-        return redirect("scoring:game", code=code)
+        return _back(request, form, code)
     if confirmed:
         messages.success(request, _("Hand %(number)d confirmed.") % {"number": number})
     else:
         messages.info(request, _("Hand %(number)d has nothing to confirm.") % {"number": number})
-    return redirect("scoring:game", code=code)
+    return _back(request, form, code)
+
+
+def _back(request: HtmxHttpRequest, form: ConfirmForm, code: str) -> HttpResponse:
+    """The page the OK was asked on; an htmx request is sent there as a whole page."""
+    back = form.cleaned_data.get("next") or reverse("scoring:game", kwargs={"code": code})
+    return HttpResponseClientRedirect(back) if request.htmx else redirect(back)
 
 
 @require_POST

@@ -11,8 +11,10 @@ stream, and refused once it grows past `RESTORE_MAX_BYTES` (a small file must no
 
 What is derived from the hands must agree with them: each game's summary (winner, totals…) and its
 statistics rows are computed again by the code that writes them when a hand is saved, and the
-ratings again from the games, and a game is signed once every side of its table signed; a file
-where one differs is refused, naming the game, row and field.
+ratings again from the games, the count of a game's hands waiting for the other side's OK, and a
+game is signed once every side of its table signed; a file where one differs is refused, naming
+the game, row and field. A signature is of the game as it ended: one made before its last hand was
+saved, while a hand waited for its OK or before the OK was given, is refused too.
 An import that had not ended is ended as stopped (its waiting upload is not in a backup). After a
 restore the superusers and staff accounts are named, so an operator sees one he did not expect.
 """
@@ -23,6 +25,7 @@ import io
 import lzma
 import sys
 import tempfile
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +44,7 @@ from league.management.commands.backup import kept_models
 from league.models import ImportBatch
 from ratings.models import PairRating, PlayerRating, RatingPoint, RatingScope
 from ratings.services import refresh_all
-from scoring.models import Game, GameSeat, GameSignature, GameStat, HandStat
+from scoring.models import Game, GameSeat, GameSignature, GameStat, Hand, HandStat
 from scoring.rules.errors import RecordError
 from scoring.rules.tables import sides_for
 from scoring.services.results import score, summary_fields
@@ -153,13 +156,18 @@ def check_games() -> None:
             if getattr(game, field) != value:
                 raise Refused(f"scoring.Game id {game.pk}, field {field!r}: the hands give {value!r}")
         check_stats(game, hand_data, result)
-        check_signatures(game)
+        check_signatures(game, hands)
 
 
-def check_signatures(game: Game) -> None:
+def check_signatures(game: Game, hands: list[Hand]) -> None:
     """A game's signatures name sides of its table, of a finished game that asks for them, and the
     game is signed (`signed_at`) once every side signed, when the last one did: a page would
-    otherwise lock a game nobody signed, or leave open one both sides signed."""
+    otherwise lock a game nobody signed, or leave open one both sides signed. The hands' OKs are
+    counted (`unconfirmed_hands`: the standings wait for them), and each signature is of the game
+    as it ended, every hand OK'd (`check_signed_hands`)."""
+    waiting = sum(1 for hand in hands if hand.confirmed_at is None) if game.confirm_hands else 0
+    if game.unconfirmed_hands != waiting:
+        raise Refused(f"scoring.Game id {game.pk}, field 'unconfirmed_hands': the hands give {waiting}")
     signed = {row.side: row.signed_at for row in GameSignature.objects.filter(game=game)}
     sides = sides_for(game.seats)
     where = f"scoring.Game id {game.pk}"
@@ -171,6 +179,38 @@ def check_signatures(game: Game) -> None:
     last = max(signed.values()) if len(signed) == len(sides) else None
     if game.signed_at != last:
         raise Refused(f"{where}, field 'signed_at': the signatures give {last!r}")
+    check_signed_hands(game, hands, signed)
+
+
+def check_signed_hands(game: Game, hands: list[Hand], signed: dict[str, datetime]) -> None:
+    """A side signs a game that is over, every hand OK'd (`sign_game` refuses it otherwise): no
+    signature before the game's last hand was saved, and none while a hand waited for its OK or
+    before it was given. A hand saved again after a signature (a correction that left the result
+    as it was, the organiser's OK'd at once) waits or was OK'd after it; once every side signed,
+    only an organiser corrects the game, and no hand waits."""
+    where = f"scoring.Game id {game.pk}"
+    if not signed or not hands:
+        return
+    last = hands[-1]
+    for side, at in sorted(signed.items()):
+        if at < last.created_at:
+            raise Refused(
+                f"{where}: signed for {side} at {at.isoformat()}, before its last hand "
+                f"(hand {last.number}) was saved at {last.created_at.isoformat()}"
+            )
+    if not game.confirm_hands:
+        return
+    for hand in hands:
+        if hand.confirmed_at is None and (
+            game.signed_at is not None or any(at >= hand.updated_at for at in signed.values())
+        ):
+            raise Refused(f"{where}: signed, but hand {hand.number} still waits for the other side's OK")
+        for side, at in sorted(signed.items()):
+            if hand.confirmed_at is not None and hand.updated_at <= at < hand.confirmed_at:
+                raise Refused(
+                    f"{where}: signed for {side} at {at.isoformat()}, before hand {hand.number} "
+                    f"was confirmed at {hand.confirmed_at.isoformat()}"
+                )
 
 
 def _content(row: HandStat | GameStat) -> dict[str, Any]:
