@@ -14,7 +14,16 @@ import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
 from scoring.models import Game, Hand
-from tests.browser import assert_fits_the_phone, fill_hand, server_wrapped, shoot, speak, start_game, words
+from tests.browser import (
+    assert_fits_the_phone,
+    fill_hand,
+    server_wrapped,
+    shoot,
+    speak,
+    split_side_labels,
+    start_game,
+    words,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -514,6 +523,7 @@ def test_the_open_question_and_its_values_survive_a_reload_another_page_and_a_la
     )
     expect(correct).to_be_visible()
     expect(page.locator("#hand-form input[name=bid]")).to_have_value("26")
+    assert split_side_labels(page.locator(".correction-offer")) == []  # "V–Z" whole at 360 px
     assert [hand.data["bid"] for hand in Hand.objects.filter(game=game)] == [24]  # nothing saved yet
 
     # Answered: the hand is corrected, and the question is not asked again.
