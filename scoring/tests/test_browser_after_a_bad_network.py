@@ -555,6 +555,17 @@ def test_the_question_answered_with_the_next_hand_is_not_asked_again(live_server
     game = _hand_1_answer_lost(page, live_server.url)
     _question_asked(page, bid=30)
     page.reload()
+    # Without a network the answer is not sent, and the question stays until it is.
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save my values as hand 2").click()
+    expect(
+        page.get_by_role("alert").filter(
+            has_text="Not sent: this phone has no network. Nothing was changed; tap again when the network "
+            "is back."
+        )
+    ).to_be_visible()
+    expect(page.locator(".pending-badge")).to_be_visible()
+    page.context.set_offline(False)
     page.get_by_role("button", name="Save my values as hand 2").click()
     expect(page.get_by_text("Hand 2 saved.")).to_be_visible()
     page.reload()
