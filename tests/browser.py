@@ -102,6 +102,30 @@ def assert_fits_the_phone(page: Page) -> None:
     assert not small, f"tap targets under 44 px: {small}"
 
 
+#: The partnerships' labels ("N–S", "V–Z": a letter, an en dash, a letter) in the element's text
+#: whose glyphs are drawn on more than one line.
+SPLIT_LABELS = """(el) => {
+  const split = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.textContent.matchAll(/\\p{L}\u2013\\p{L}/gu)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+      if (tops.size > 1) split.push(node.parentElement.textContent);
+    }
+  }
+  return split;
+}"""
+
+
+def split_side_labels(element: Locator) -> list[str]:
+    """The lines of `element` (each element's text) in which a partnership's label is broken
+    across two lines ("V–" at the end of one, "Z" at the start of the next)."""
+    return list(element.evaluate(SPLIT_LABELS))
+
+
 def start_game(
     page: Page,
     url: str,

@@ -103,3 +103,31 @@ def test_every_translatable_string_in_the_code_is_in_the_po_files(tmp_path):
         stale = sorted(m for _, m in committed - fresh)
         assert missing == [], f"{lang}: strings not in the .po file (run `make messages`): {missing}"
         assert stale == [], f"{lang}: strings no longer in the code (run `make messages`): {stale}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_question_after_a_save_names_the_words_of_its_buttons(lang):
+    """The question "Not saved: this form already saved hand N …" tells which button to tap in that
+    button's own words, and so does the note by the entry form's Save while the question is open."""
+    words = catalogue(polib.pofile(str(po_path(lang))))
+
+    def msgstr(msgid: str) -> str:
+        text = words[(None, msgid)]
+        assert isinstance(text, str)
+        return text
+
+    question = msgstr(
+        "Not saved: this form already saved hand %(number)d, with other values. Hand %(number)d is "
+        "stored as shown below. To change it to what you entered, apply your values as a correction; "
+        "if yours is a new hand, save it below as hand %(next)d."
+    ) % {"number": 1, "next": 2}
+    note = msgstr(
+        "Saving here is off until you answer the question above: apply your values as a correction, "
+        "or save them as the next hand."
+    )
+    correct = msgstr("Apply my values as a correction of hand %(number)s")
+    save = msgstr("Save my values as hand %(number)s")
+    assert correct % {"number": 1} in question
+    assert save % {"number": 2} in question
+    assert (correct % {"number": ""}).strip() in note
+    assert (save % {"number": ""}).strip() in note

@@ -1,10 +1,12 @@
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from django import template
 from django.conf import settings
 from django.urls import reverse
-from django.utils.html import json_script
+from django.utils.html import conditional_escape, json_script
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from core.strict_input import is_game_code
@@ -20,6 +22,16 @@ def side(value: str) -> str:
     if value == "draw":
         return _("draw")
     return side_short(value) if value else ""
+
+
+@register.filter(needs_autoescape=True)
+def sides_whole(line: Any, autoescape: bool = True) -> SafeString:
+    """A line about a hand ("Stav po rozdání: S–J 35 · V–Z 20") with each partnership's label in a
+    span the line never breaks inside (css/app.css): browsers break a line after an en dash, which
+    would leave "V–" at the end of one line and "Z" at the start of the next."""
+    text = str(conditional_escape(line) if autoescape else line)
+    labels = "|".join(re.escape(conditional_escape(side_short(pair))) for pair in ("NS", "EW"))
+    return mark_safe(re.sub(labels, lambda label: f'<span class="side-short">{label[0]}</span>', text))
 
 
 @register.filter

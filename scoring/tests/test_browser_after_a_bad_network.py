@@ -14,7 +14,16 @@ import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
 from scoring.models import Game, Hand
-from tests.browser import fill_hand, server_wrapped, shoot, speak, start_game, words
+from tests.browser import (
+    assert_fits_the_phone,
+    fill_hand,
+    server_wrapped,
+    shoot,
+    speak,
+    split_side_labels,
+    start_game,
+    words,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -476,3 +485,91 @@ def test_while_a_lost_answer_is_retried_the_page_says_one_thing(live_server, pag
     expect(page.locator(".deal-line")).to_have_text("Hand 2: East (Bo) deals")
     expect(page.get_by_role("button", name="Save hand 2")).to_be_visible()
     assert len(posts) == 2
+
+
+def _question_asked(page: Page, *, bid: int = 26) -> None:
+    """After the lost answer to hand 1, the bid is changed and saved again: the question is asked."""
+    page.locator("#hand-form input[name=bid]").fill(str(bid))
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_role("button", name="Apply my values as a correction of hand 1")).to_be_visible()
+
+
+# A route does not see a request from a page the service worker controls; this test needs no worker.
+@pytest.mark.browser_context_args(service_workers="block")
+def test_the_open_question_and_its_values_survive_a_reload_another_page_and_a_language_switch(
+    live_server, page: Page
+):
+    game = _hand_1_answer_lost(page, live_server.url)
+    page.set_viewport_size({"width": 360, "height": 740})
+    _question_asked(page, bid=26)
+    apply = page.get_by_role("button", name="Apply my values as a correction of hand 1")
+
+    page.reload()
+    expect(apply).to_be_visible()
+    expect(page.get_by_role("button", name="Save my values as hand 2")).to_be_visible()
+    expect(page.locator("#hand-form input[name=bid]")).to_have_value("26")
+    expect(page.get_by_role("button", name="Save hand 2")).to_be_disabled()
+    assert_fits_the_phone(page)
+    shoot(page, "question-asked-again-after-a-reload-en-360")
+
+    page.get_by_role("link", name="Settings").click()
+    page.get_by_role("link", name="Back to the game").click()
+    expect(apply).to_be_visible()
+    expect(page.locator("#hand-form input[name=bid]")).to_have_value("26")
+
+    speak(page, "cs")
+    correct = page.get_by_role(
+        "button", name=words("cs", "Apply my values as a correction of hand %(number)s", number=1)
+    )
+    expect(correct).to_be_visible()
+    expect(page.locator("#hand-form input[name=bid]")).to_have_value("26")
+    assert split_side_labels(page.locator(".correction-offer")) == []  # "V–Z" whole at 360 px
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game)] == [24]  # nothing saved yet
+
+    # Answered: the hand is corrected, and the question is not asked again.
+    correct.click()
+    expect(page.get_by_text(words("cs", "Hand %(number)d corrected.", number=1))).to_be_visible()
+    page.reload()
+    expect(page.locator("#hand-form")).to_be_visible()
+    expect(page.locator(".correction-offer")).to_have_count(0)
+    expect(page.locator(".pending-badge")).to_be_hidden()
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game)] == [26]
+
+
+@pytest.mark.browser_context_args(service_workers="block")
+def test_the_question_closed_keeps_its_values_on_the_form_after_a_reload(live_server, page: Page):
+    game = _hand_1_answer_lost(page, live_server.url)
+    _question_asked(page, bid=30)
+    page.get_by_role("button", name="Neither: close this and go on entering").click()
+    page.reload()
+    expect(page.locator("#hand-form input[name=bid]")).to_have_value("30")
+    expect(page.locator(".correction-offer")).to_have_count(0)
+    expect(page.locator(".pending-badge")).to_be_hidden()
+    page.get_by_role("button", name="Save hand 2").click()
+    expect(page.get_by_role("status").filter(has_text="Hand 2 saved.")).to_be_visible()
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")] == [24, 30]
+
+
+@pytest.mark.browser_context_args(service_workers="block")
+def test_the_question_answered_with_the_next_hand_is_not_asked_again(live_server, page: Page):
+    game = _hand_1_answer_lost(page, live_server.url)
+    _question_asked(page, bid=30)
+    page.reload()
+    # Without a network the answer is not sent, and the question stays until it is.
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save my values as hand 2").click()
+    expect(
+        page.get_by_role("alert").filter(
+            has_text="Not sent: this phone has no network. Nothing was changed; tap again when the network "
+            "is back."
+        )
+    ).to_be_visible()
+    expect(page.locator(".pending-badge")).to_be_visible()
+    page.context.set_offline(False)
+    page.get_by_role("button", name="Save my values as hand 2").click()
+    expect(page.get_by_text("Hand 2 saved.")).to_be_visible()
+    page.reload()
+    expect(page.get_by_role("button", name="Save hand 3")).to_be_visible()
+    expect(page.locator(".correction-offer")).to_have_count(0)
+    expect(page.locator(".pending-badge")).to_be_hidden()
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")] == [24, 30]

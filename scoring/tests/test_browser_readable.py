@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.models import Game
 from scoring.services.hands import record_hand
-from tests.browser import SHOTS, sign_in_browser
+from tests.browser import SHOTS, shoot, sign_in_browser
 from tests.helpers import check_game, hand_post, quick_hand, save_url, standard_game, table_user
 from tests.readable_helpers import cut, font_px, low_contrast, scrolls_sideways, small_controls
 
@@ -140,6 +140,34 @@ def test_the_numbers_are_big_and_every_control_is_a_44_px_target(live_server: An
             page.evaluate("document.querySelectorAll('#history details').forEach(d => { d.open = true; })")
             small = small_controls(page)
             assert small == [], (language, path, small)
+
+
+def test_large_text_makes_the_points_to_go_and_the_chips_a_third_bigger_and_cuts_nothing(
+    live_server: Any, page: Page
+) -> None:
+    """The user guide says Large text makes every page a third bigger: the scoreboard's points to go
+    and chips too (at 360 and 390 px, two or three sides, four-digit figures, every language)."""
+    games = [check_game_with_every_ending(), double_deck_game(3), double_deck_game(4)]
+    sign_in_browser(page, live_server.url, table_user())
+    for width in (360, 390):
+        page.set_viewport_size({"width": width, "height": 740})
+        for language in LANGUAGES:
+            speak(page, live_server.url, language)
+            for game in games:
+                sizes = {}
+                for display in ("", "large"):
+                    page.context.add_cookies([{"name": "display", "value": display, "url": live_server.url}])
+                    page.goto(f"{live_server.url}/g/{game.code}/")
+                    sizes[display] = font_px(page, ".to-go") + font_px(page, ".total-chips")
+                    if display:
+                        grown = ".to-go, .to-go *, .total-chips, .total-chips *"
+                        assert cut(page, grown) == [], (width, language, game.seats, game.deck)
+                        assert not scrolls_sideways(page)
+                        assert small_controls(page) == []
+                assert sizes[""], game
+                ratios = [large / normal for normal, large in zip(sizes[""], sizes["large"], strict=True)]
+                assert min(ratios) >= 1.3, (width, language, game.seats, game.deck, sizes)
+    shoot(page, "large-text-scoreboard-cs-390", element=page.locator("#scoreboard"))
 
 
 def test_the_pages_take_200_percent_text_without_scrolling_sideways(live_server: Any, page: Page) -> None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from scoring.tests.test_browser_readable import check_game_with_every_ending, speak
-from tests.browser import sign_in_browser
+from tests import browser
+from tests.browser import sign_in_browser, split_side_labels, start_game, words
 from tests.helpers import table_user
 from tests.readable_helpers import scrolls_sideways
 
@@ -143,4 +144,29 @@ def test_the_meld_grid_takes_big_text(live_server: Any, page: Page, language: st
     # Half-way down the grid, its header in sight at the top: every count below it can be tapped.
     grid.evaluate("el => window.scrollTo(0, el.getBoundingClientRect().top + scrollY + el.offsetHeight / 2)")
     assert page.evaluate(COVERED) == []
+    assert not scrolls_sideways(page)
+
+
+@pytest.mark.browser_context_args(service_workers="block")
+@pytest.mark.parametrize("language", ["en", "sv", "cs"])
+def test_the_preview_never_breaks_a_partnerships_label(live_server: Any, page: Page, language: str):
+    """At 360 px the Czech "Stav po rozdání: S–J 35 · V–Z 20" wraps just where a browser may
+    break after the en dash of "V–Z": the line breaks before the label, never inside it."""
+    names = {"North": "Anna", "East": "Bo", "South": "Cecilia", "West": "David"}
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=names)
+    browser.speak(page, language)
+    # South bids 24 in hearts, N 20 and E 10 meld, N–S take 15: by the fields' names, in any language.
+    page.wait_for_load_state("load")
+    form = page.locator("#hand-form")
+    form.locator("label", has=page.locator("input[name=bidder][value=S]")).click()
+    form.locator("input[name=bid]").fill("24")
+    form.locator("label", has=page.locator("input[name=trump][value=hearts]")).click()
+    form.locator("label", has=page.locator("input[name=meld_mode][value=points]")).click()
+    form.locator("input[name=meld_points_N]").fill("20")
+    form.locator("input[name=meld_points_E]").fill("10")
+    form.locator("input[name=tricks_NS]").fill("15")
+    totals = words(language, "Totals after: %(totals)s", totals="")
+    line = page.locator("#preview .preview-lines li").filter(has_text=totals)
+    expect(line).to_be_visible()
+    assert split_side_labels(page.locator("#preview")) == []
     assert not scrolls_sideways(page)

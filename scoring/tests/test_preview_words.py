@@ -10,6 +10,7 @@ from django.utils import translation
 
 from scoring.rules.engine import GameResult, check_record
 from scoring.selectors.preview import describe
+from scoring.templatetags.scoring_tags import sides_whole
 
 
 def preview(lang: str, record: dict[str, Any], bid: int) -> list[str]:
@@ -93,3 +94,21 @@ def test_one_player_on_their_own_is_spoken_of_in_the_singular(lang, bid, expecte
 def test_a_partnership_is_spoken_of_in_the_plural():
     assert preview("cs", partners(30, 10, 15), 30)[0].startswith("S–J nesplnili nabídku 30: -30")
     assert preview("en", partners(30, 10, 15), 30)[0].startswith("N–S are set on 30: -30")
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "drawn"),
+    [
+        (
+            "cs",
+            "Stav po rozdání: S–J 35 · V–Z 20",
+            'Stav po rozdání: <span class="side-short">S–J</span> 35 · '
+            '<span class="side-short">V–Z</span> 20',
+        ),
+        ("sv", "Ö–V +20 · <b>", '<span class="side-short">Ö–V</span> +20 · &lt;b&gt;'),
+        ("en", "N makes 27: +36", "N makes 27: +36"),
+    ],
+)
+def test_a_preview_line_keeps_each_partnerships_label_whole(lang: str, line: str, drawn: str):
+    with translation.override(lang):
+        assert sides_whole(line) == drawn

@@ -5,6 +5,8 @@
 // - Outbox: Save puts the hand (its submission id and the form's fields) in localStorage and sends
 //   it; it stays there, with a badge, until the server answers. A lost answer is retried with the
 //   same submission id (the server saves one hand per id) on `online`, on focus and on a timer.
+//   An answer that asks a question (this form already saved the hand, with other values) keeps the
+//   values there, as a question, until the player answers it: the game's page asks it again.
 // - The service worker (/sw.js) keeps the app and the opened games for offline use.
 // - The entry form (static/js/table.js, loaded after this file): drafts, the hand's submission
 //   id, the screen kept awake.
@@ -183,10 +185,14 @@
   }
 
   // The server answered: the hand is saved, or it says why not (the page shows it either way).
+  // An answer that asks a question (this form already saved the hand, with other values: apply
+  // them as a correction, or save them as the next hand?) keeps the values in the outbox as a
+  // question until the player answers it: a reload, or a visit to another page, asks it again.
   function answered(item, text) {
     if (resend[item.id]) return; // changed and saved again meanwhile: that answer is the one to show
-    storeOutbox(outbox().filter(function (x) { return x.id !== item.id; }));
     const reply = new DOMParser().parseFromString(text, "text/html");
+    if (reply.querySelector(".correction-offer")) update(item.id, { state: "question", tries: 0, next: 0 });
+    else storeOutbox(outbox().filter(function (x) { return x.id !== item.id; }));
     const number = reply.querySelector("#hand-form [name=number]");
     if (!number || Number(number.value) > Number(item.number)) {
       localStorage.removeItem(draftKey(item.game, item.number));
@@ -219,10 +225,39 @@
   function flush(now) {
     const time = Date.now();
     outbox().forEach(function (item) {
-      if (inflight[item.id] || item.state === "moved") return; // on its way, or for the player to settle
+      // On its way, or for the player to settle (a question is asked again by askAgain).
+      if (inflight[item.id] || item.state === "moved" || item.state === "question") return;
       if (now || !item.next || item.next <= time) send(item.id);
     });
   }
+
+  // --- a question the player has not answered yet ------------------------------------------
+
+  function questionsOf(game) {
+    return outbox().filter(function (x) { return x.game === game && x.state === "question"; });
+  }
+
+  // This game's page without its open question (reloaded, or back from another page): the values
+  // are sent again as they were, and the server, which saves nothing for them, asks again.
+  function askAgain() {
+    const game = document.getElementById("game");
+    if (!game || !game.dataset.code || game.querySelector(".correction-offer")) return;
+    questionsOf(game.dataset.code).forEach(function (item) { if (!inflight[item.id]) send(item.id); });
+  }
+
+  // Answered: one of its two forms sent (the server's answer is the page that follows), or closed
+  // ("Neither", static/js/table-view.js; static/js/table.js keeps the values on the form as a draft).
+  // Without a network the forms send nothing (form[data-needs-network]) and the question stays.
+  function settleQuestions(event) {
+    const offer = event.target.closest && event.target.closest(".correction-offer");
+    const game = document.getElementById("game");
+    if (!offer || !game || event.defaultPrevented) return;
+    if (event.type === "click" && !event.target.closest(".offer-dismiss")) return;
+    const open = questionsOf(game.dataset.code).map(function (x) { return x.id; });
+    if (open.length) storeOutbox(outbox().filter(function (x) { return open.indexOf(x.id) < 0; }));
+  }
+  document.addEventListener("submit", settleQuestions);
+  document.addEventListener("click", settleQuestions);
 
   // While this form's hand is in doubt (an answer to it was lost, and it is being sent again) the
   // scoreboard's poll does not change the page: a board that already counts the hand above a form
@@ -338,6 +373,7 @@
   function init() {
     showState();
     flush(true);
+    askAgain();
   }
 
   window.addEventListener("online", function () { showState(); flush(true); });

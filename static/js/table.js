@@ -97,6 +97,14 @@
   document.addEventListener("input", draftOnInput);
   document.addEventListener("change", draftOnInput);
 
+  // The question after a save closed with "Neither" (static/js/table-view.js): its values stay on the
+  // form below, kept as its draft, so a reload still shows them.
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest(".offer-dismiss")) return;
+    const form = entryForm();
+    if (form) write(draftKey(form.dataset.game, numberOf(form)), { fields: fieldsOf(form), at: Date.now() });
+  });
+
   // --- the page ----------------------------------------------------------------------------
 
   function initForm() {
