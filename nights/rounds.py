@@ -59,6 +59,10 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
     )
     if not tables and night.moves_by_round and round_no > 1:
         raise ValidationError({"round": waiting_message(round_no, tables_still_playing(night, round_no - 1))})
+    moved = night.moves_by_round and round_no > 1
+    playing = tables_still_playing(night, round_no - 1) if tables and moved else []
+    if playing:  # the organiser's round, kept while a table of the round before plays again
+        raise ValidationError({"round": kept_waiting_message(round_no, playing)})
     if not tables:
         message = (
             _("Round %(round)d has no table: too few players are checked in for it.") % {"round": round_no}
@@ -122,6 +126,18 @@ def waiting_message(round_no: int, playing: list[int]) -> str:
     return ngettext(
         "Round %(round)d is planned when round %(previous)d ends: table %(tables)s is still playing.",
         "Round %(round)d is planned when round %(previous)d ends: tables %(tables)s are still playing.",
+        len(playing),
+    ) % {"round": round_no, "previous": round_no - 1, "tables": ", ".join(map(str, playing))}
+
+
+def kept_waiting_message(round_no: int, playing: list[int]) -> str:
+    """Why round `round_no`, planned and changed by hand, cannot start: the tables `playing` of the
+    round before play again (a last hand taken back)."""
+    return ngettext(
+        "Round %(round)d stays as you changed it and can start when round %(previous)d ends: "
+        "table %(tables)s is playing again.",
+        "Round %(round)d stays as you changed it and can start when round %(previous)d ends: "
+        "tables %(tables)s are playing again.",
         len(playing),
     ) % {"round": round_no, "previous": round_no - 1, "tables": ", ".join(map(str, playing))}
 

@@ -14,7 +14,7 @@ from clubs.models import Player
 from nights import services
 from nights.figures import awaits_confirmation
 from nights.models import Night, NightPlayer, NightSeat, NightTable
-from nights.rounds import clock_text, round_deadline, waiting_message
+from nights.rounds import clock_text, kept_waiting_message, round_deadline, waiting_message
 from nights.standings import NightStandings, PlayerLine, TableLine, night_standings, version
 from scoring.labels import seat_letter, side_label, side_short
 from scoring.models import Game
@@ -36,7 +36,7 @@ class PlanRound(TypedDict):
     tables: list[PlanTable]
     byes: list[Player]
     started: bool
-    waiting: str  # a night with a movement: why the round has no tables yet ("" otherwise)
+    waiting: str  # a night with a movement: why the round has no tables yet, or cannot start yet
 
 
 def plan_rounds(night: Night) -> list[PlanRound]:
@@ -54,6 +54,10 @@ def plan_rounds(night: Night) -> list[PlanRound]:
             before = [t for t in tables if t.round_no == number - 1]
             playing = [t.table_no for t in before if not services.table_final(t)]
             waiting = waiting_message(number, playing if any(t.game_id for t in before) else [])
+        elif night.moves_by_round and number > 1 and not any(t.game_id for t in drawn):
+            before = [t for t in tables if t.round_no == number - 1]
+            playing = [t.table_no for t in before if t.game_id and not services.table_final(t)]
+            waiting = kept_waiting_message(number, playing) if playing else ""
         rounds.append(
             {
                 "number": number,

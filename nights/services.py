@@ -278,15 +278,20 @@ def set_checked_in(*, night: Night, player: Player, present: bool) -> None:
 
 
 @transaction.atomic
-def check_in_newcomer(*, night: Night, name: str, choice: str = "") -> tuple[Player, int]:
+def check_in_newcomer(
+    *, night: Night, name: str, choice: str = "", expected_plan: str | None = None
+) -> tuple[Player, int]:
     """Someone not on the roster yet: added to the club's roster and checked in at once. Once a
     round has started they come as a late arrival and play the rounds not started yet (refused,
     and nobody added to the roster, when every round has started). Returns the player and the
     first round they play."""
     check_open(night)
+    check_plan_version(night, expected_plan)
     player = add_roster_player(club=night.club, name=name)
     if started_rounds(night):
-        return player, add_late_arrival(night=night, player=player, choice=choice)
+        return player, add_late_arrival(
+            night=night, player=player, choice=choice, expected_plan=expected_plan
+        )
     set_checked_in(night=night, player=player, present=True)
     return player, 1
 
@@ -304,6 +309,30 @@ def _draw_all(night: Night) -> None:
     except PlanError as error:
         raise _planner_error(error) from None
     _write_rounds(night, plan, from_round=1)
+    _drawn_again(night, from_round=1)
+
+
+def _drawn_again(night: Night, *, from_round: int, keep: Collection[int] = ()) -> None:
+    """The rounds from `from_round` were drawn or planned again: no longer the organiser's by hand,
+    but those in `keep` (a late arrival or a leaver changed only their own seat in them)."""
+    swapped = sorted({r for r in night.swapped_rounds if r < from_round} | set(keep))
+    if swapped != night.swapped_rounds:
+        night.swapped_rounds = swapped
+        night.save(update_fields=["swapped_rounds"])
+
+
+def check_plan_version(night: Night, expected_plan: str | None) -> None:
+    """A choice made on a page drawn from another plan (a stale page, a second tap) changes
+    nothing: it might undo a swap made meanwhile."""
+    if expected_plan is not None and expected_plan != plan_version(night):
+        raise ValidationError(
+            {
+                "player": _(
+                    "The plan changed since this page was drawn: nothing was changed. "
+                    "Look at the plan again and choose."
+                )
+            }
+        )
 
 
 @transaction.atomic
@@ -339,9 +368,11 @@ def first_open_round(night: Night) -> int:
 def swap_players(
     *, night: Night, round_no: int, first: Player, second: Player, expected_plan: str | None = None
 ) -> None:
-    """Swap two players' seats (or bye) in a round that has not started; the later rounds are
-    drawn again so that the swap makes no partnership repeat. With `expected_plan` (the
-    `plan_version` the form was drawn from) nothing changes if the plan changed meanwhile."""
+    """Swap two players' seats (or bye) in a round that has not started; on a rotating night the
+    later rounds are drawn again so that the swap makes no partnership repeat (a night with a
+    movement has no later round planned yet). The round counts as changed by hand from then on
+    (`_changed_by_hand`). With `expected_plan` (the `plan_version` the form was drawn from) nothing
+    changes if the plan changed meanwhile."""
     night = locked_for_update(night)
     check_open(night)
     if expected_plan is not None and expected_plan != plan_version(night):
@@ -359,19 +390,31 @@ def swap_players(
     except PlanError as error:
         raise _planner_error(error) from None
     _write_rounds(night, plan, from_round=round_no)
+    _drawn_again(night, from_round=round_no, keep=[round_no])
 
 
 class UndoesSwap(ValidationError):
-    """A late arrival who cannot be seated in the next round of a night with a movement (or a
-    leaver who cannot be left out of it) without planning it again, which would undo the
-    organiser's swap in it: nothing changes until the organiser chooses (`choice`)."""
+    """A late arrival who cannot be seated in a round the organiser changed by hand (a swap), or a
+    leaver who cannot be left out of it, without drawing or planning it again, which would undo
+    the swap: nothing changes until the organiser chooses (`choice`), on the page drawn from plan
+    `plan` (`plan_version`)."""
 
     def __init__(
-        self, message: str, *, round_no: int, name: str, can_sit_out: bool = False, leaving: bool = False
+        self,
+        message: str,
+        *,
+        round_no: int,
+        name: str,
+        plan: str,
+        moves: bool,
+        can_sit_out: bool = False,
+        leaving: bool = False,
     ) -> None:
         super().__init__({"player": message})
         self.round_no = round_no
         self.name = name
+        self.plan = plan
+        self.moves = moves  # a night with a movement (the round is planned again), else drawn again
         self.can_sit_out = can_sit_out
         self.leaving = leaving  # a leaver (`remove_for_remaining_rounds`), not a late arrival
 
@@ -382,23 +425,32 @@ REPLAN, SIT_OUT = "replan", "sit_out"
 
 
 def _changed_by_hand(night: Night, number: int) -> Round | None:
-    """Round `number` of a night with a movement as stored, when it is planned and differs from
-    what the movement plans from the results for the players present (the organiser swapped
-    players in it); None when it is the movement's own plan or not planned yet."""
+    """Round `number` as stored, when the organiser changed it by hand (a swap) since it was last
+    drawn or planned; None when it was not, or is not planned yet."""
+    if number not in night.swapped_rounds:
+        return None
     plan = stored_plan(night)
-    if len(plan.rounds) < number:
+    if len(plan.rounds) < number or not plan.rounds[number - 1].tables:
         return None
-    tables = list(night.tables.filter(round_no=number - 1).select_related("game").prefetch_related("seats"))
-    tables.sort(key=lambda t: t.table_no)
-    if not all(table_final(t) for t in tables):
-        return None
-    stored = plan.rounds[number - 1]
-    return None if _movement_round(night, number - 1, tables, plan) == stored else stored
+    return plan.rounds[number - 1]
+
+
+def _swapped_from(night: Night, from_round: int) -> list[int]:
+    """The rounds from `from_round` on the organiser changed by hand (a night with a movement has
+    only its next round planned)."""
+    return [r for r in night.swapped_rounds if r >= from_round and _changed_by_hand(night, r) is not None]
 
 
 def _seated_keeping(night: Night, planned: Round, player: int) -> Round | None:
     """`planned` with a late arrival seated and nobody moved: the players who sit out the round and
-    the late arrival make a table of their own when the night's table sizes allow; else None."""
+    the late arrival make a table of their own when the night's table sizes allow, or (a Check
+    Pinochle night whose leftovers play at a standard table) the late arrival makes its table of
+    three a full table of four; else None."""
+    short = [i for i, t in enumerate(planned.tables) if len(t.seats) == 3]
+    if night.leftover_table and not planned.byes and len(short) == 1:
+        tables = list(planned.tables)
+        tables[short[0]] = Table((*tables[short[0]].seats, player))
+        return Round(tuple(tables), ())
     group = (*planned.byes, player)
     sizes, left = table_sizes(len(group), night.table_sizes(), leftover_table=night.leftover_table)
     if left or len(sizes) != 1:
@@ -419,18 +471,22 @@ def _unseated_keeping(planned: Round, player: int) -> Round | None:
 
 
 @transaction.atomic
-def add_late_arrival(*, night: Night, player: Player, choice: str = "") -> int:
+def add_late_arrival(
+    *, night: Night, player: Player, choice: str = "", expected_plan: str | None = None
+) -> int:
     """A player who comes late plays from the first round not started yet; that round and the
     later ones are drawn again (a night with a movement: its next round is planned again from the
     results). Returns the first round they play.
 
-    A night with a movement whose next round the organiser changed by hand (a swap) keeps the
-    change: the late arrival makes a new table with the players who sit out that round when the
-    table sizes allow; else `UndoesSwap` is raised and nothing is written, unless `choice` says
-    what to do (`REPLAN`: plan the round again, undoing the swap; `SIT_OUT`: the late arrival
-    sits out that round and plays from the next)."""
+    A round the organiser changed by hand (a swap) keeps the change: the late arrival makes a new
+    table with the players who sit out that round when the table sizes allow; else `UndoesSwap` is
+    raised and nothing is written, unless `choice` says what to do (`REPLAN`: draw or plan the
+    rounds again, undoing the swap; `SIT_OUT`: the late arrival sits out that round). With
+    `expected_plan` (the plan the choice was offered on) nothing changes if the plan changed
+    meanwhile."""
     night = locked_for_update(night)
     check_open(night)
+    check_plan_version(night, expected_plan)
     from_round = first_open_round(night)
     if from_round > night.rounds:
         raise ValidationError({"player": _("Every round has started: there is no round left to join.")})
@@ -439,106 +495,136 @@ def add_late_arrival(*, night: Night, player: Player, choice: str = "") -> int:
     entry = NightPlayer.objects.filter(night=night, player=player).first()
     if entry is not None and entry.until_round is None:
         raise ValidationError({"player": _("%(name)s is already checked in.") % {"name": player.name}})
-    plan = stored_plan(night)
-    moved = night.moves_by_round and from_round > 1
-    if not moved:
-        try:
-            plan = planner.add_player(plan, player=player.pk, from_round=from_round - 1)
-        except PlanError as error:
-            raise _planner_error(error) from None
-    by_hand = _changed_by_hand(night, from_round) if moved and choice != REPLAN else None
-    kept = None
-    if by_hand is not None:
-        can_sit_out = from_round < night.rounds
-        if choice == SIT_OUT and can_sit_out:
-            kept = Round(by_hand.tables, (*by_hand.byes, player.pk))
-        else:
-            kept = _seated_keeping(night, by_hand, player.pk)
-        if kept is None:
+    kept: dict[int, Round] = {}
+    for number in [] if choice == REPLAN else _swapped_from(night, from_round):
+        by_hand = _changed_by_hand(night, number)
+        assert by_hand is not None
+        can_sit_out = number < night.rounds or number > from_round  # they still play a round
+        seated = _seated_keeping(night, by_hand, player.pk)
+        if seated is None and choice == SIT_OUT and can_sit_out:
+            seated = Round(by_hand.tables, (*by_hand.byes, player.pk))
+        if seated is None:
             raise UndoesSwap(
-                _(
-                    "Round %(round)d was changed by hand (a swap). Seating %(name)s in it means "
-                    "planning it again from the results, which undoes that swap: nothing was changed. "
-                    "Choose below."
+                (
+                    _(
+                        "Round %(round)d was changed by hand (a swap). Seating %(name)s in it means "
+                        "planning it again from the results, which undoes that swap: nothing was changed. "
+                        "Choose below."
+                    )
+                    if night.moves_by_round
+                    else _(
+                        "Round %(round)d was changed by hand (a swap). Seating %(name)s in it means "
+                        "drawing the rounds not started again, which undoes that swap: nothing was "
+                        "changed. Choose below."
+                    )
                 )
-                % {"round": from_round, "name": player.name},
-                round_no=from_round,
+                % {"round": number, "name": player.name},
+                round_no=number,
                 name=player.name,
+                plan=plan_version(night),
+                moves=night.moves_by_round,
                 can_sit_out=can_sit_out,
             )
+        kept[number] = seated
+    plan = stored_plan(night)
+    players = (*plan.players, player.pk)
     if entry is None:
         NightPlayer.objects.create(night=night, player=player, from_round=from_round)
     else:  # left earlier and came back: plays again from this round
         entry.until_round = None
         entry.save(update_fields=["until_round"])
-    _write_changed_rounds(night, plan, from_round, kept=kept, moved=moved)
-    # seated by the movement when the round is planned (again, if it was), or sitting it out
-    return from_round + 1 if kept is not None and player.pk in kept.byes else from_round
+    _write_changed_rounds(night, plan, players, from_round, kept=kept)
+    first = from_round  # seated by the movement or the draw, unless sitting out a kept round
+    while first in kept and player.pk in kept[first].byes:
+        first += 1
+    return first
 
 
 @transaction.atomic
-def remove_for_remaining_rounds(*, night: Night, player: Player, choice: str = "") -> int:
+def remove_for_remaining_rounds(
+    *, night: Night, player: Player, choice: str = "", expected_plan: str | None = None
+) -> int:
     """A player who leaves: the rounds not started yet are drawn again without them (a night with
     a movement: its next round is planned again from the results). Their played rounds stay.
     Returns the first round they miss.
 
-    A night with a movement whose next round the organiser changed by hand (a swap) keeps the
-    change: a leaver who sits out that round is just left out, a seated one's seat goes to a
-    player who sits it out; when nobody does, `UndoesSwap` is raised and nothing is written,
-    unless `choice` is `REPLAN` (plan the round again without them, undoing the swap)."""
+    A round the organiser changed by hand (a swap) keeps the change: a leaver who sits out that
+    round is just left out, a seated one's seat goes to a player who sits it out; when nobody does,
+    `UndoesSwap` is raised and nothing is written, unless `choice` is `REPLAN` (draw or plan the
+    rounds again without them, undoing the swap). With `expected_plan` (the plan the choice was
+    offered on) nothing changes if the plan changed meanwhile."""
     night = locked_for_update(night)
     check_open(night)
+    check_plan_version(night, expected_plan)
     from_round = first_open_round(night)
     if from_round > night.rounds:
         raise ValidationError({"player": _("Every round has started: there is no round left to change.")})
     entry = NightPlayer.objects.filter(night=night, player=player, until_round=None).first()
     if entry is None:
         raise ValidationError({"player": _("%(name)s is not checked in.") % {"name": player.name}})
-    moved = night.moves_by_round and from_round > 1
-    plan = stored_plan(night)
-    if not moved:
-        try:
-            plan = planner.remove_player(plan, player=player.pk, from_round=from_round - 1)
-        except PlanError as error:
-            raise _planner_error(error) from None
-    by_hand = _changed_by_hand(night, from_round) if moved and choice != REPLAN else None
-    kept = _unseated_keeping(by_hand, player.pk) if by_hand is not None else None
-    if by_hand is not None and kept is None:
-        raise UndoesSwap(
-            _(
-                "Round %(round)d was changed by hand (a swap), and nobody sits it out to take the seat "
-                "of %(name)s. Planning it again without %(name)s undoes that swap: nothing was "
-                "changed. Choose below."
+    kept: dict[int, Round] = {}
+    for number in [] if choice == REPLAN else _swapped_from(night, from_round):
+        by_hand = _changed_by_hand(night, number)
+        assert by_hand is not None
+        unseated = _unseated_keeping(by_hand, player.pk)
+        if unseated is None:
+            raise UndoesSwap(
+                (
+                    _(
+                        "Round %(round)d was changed by hand (a swap), and nobody sits it out to take the "
+                        "seat of %(name)s. Planning it again without %(name)s undoes that swap: nothing was "
+                        "changed. Choose below."
+                    )
+                    if night.moves_by_round
+                    else _(
+                        "Round %(round)d was changed by hand (a swap), and nobody sits it out to take the "
+                        "seat of %(name)s. Drawing the rounds not started again without %(name)s undoes "
+                        "that swap: nothing was changed. Choose below."
+                    )
+                )
+                % {"round": number, "name": player.name},
+                round_no=number,
+                name=player.name,
+                plan=plan_version(night),
+                moves=night.moves_by_round,
+                leaving=True,
             )
-            % {"round": from_round, "name": player.name},
-            round_no=from_round,
-            name=player.name,
-            leaving=True,
-        )
+        kept[number] = unseated
+    plan = stored_plan(night)
+    players = tuple(p for p in plan.players if p != player.pk)
     if from_round == 1 or entry.from_round >= from_round:
         entry.delete()  # never played: as if never checked in
     else:
         entry.until_round = from_round - 1
         entry.save(update_fields=["until_round"])
-    _write_changed_rounds(night, plan, from_round, kept=kept, moved=moved)
+    _write_changed_rounds(night, plan, players, from_round, kept=kept)
     return from_round
 
 
 def _write_changed_rounds(
-    night: Night, plan: NightPlan, from_round: int, *, kept: Round | None, moved: bool
+    night: Night, plan: NightPlan, players: Sequence[int], from_round: int, *, kept: Mapping[int, Round]
 ) -> None:
-    """The rounds from `from_round` after a player came or went: `kept`, the round the organiser
-    changed by hand with only that player's seat changed (the swap stays); else, on a night with a
-    movement, the round planned again from the results; else `plan`, drawn again."""
-    if kept is not None:
-        rounds = (*plan.rounds[: from_round - 1], kept)
-        _write_rounds(
-            night, NightPlan(plan.players, plan.table_sizes, plan.seed, rounds), from_round=from_round
+    """The rounds from `from_round` after a player came or went (`players`: those present now):
+    `kept`, the rounds the organiser changed by hand with only that player's seat changed (the
+    swaps stay); on a night with a movement the next round otherwise planned again from the
+    results; on a rotating night the other rounds drawn again around the kept ones."""
+    if night.moves_by_round and from_round > 1:
+        if kept:
+            rounds = (*plan.rounds[: from_round - 1], kept[from_round])
+            _write_rounds(
+                night, NightPlan(plan.players, plan.table_sizes, plan.seed, rounds), from_round=from_round
+            )
+        else:
+            plan_moved_round(night=night, again=True)
+        return
+    try:
+        drawn = planner.draw_keeping(
+            plan, players=players, from_round=from_round - 1, kept={r - 1: k for r, k in kept.items()}
         )
-    elif moved:
-        plan_moved_round(night=night)
-    else:
-        _write_rounds(night, plan, from_round=from_round)
+    except PlanError as error:
+        raise _planner_error(error) from None
+    _write_rounds(night, drawn, from_round=from_round)
+    _drawn_again(night, from_round=from_round, keep=kept)
 
 
 def night_players(night: Night) -> Sequence[NightPlayer]:
@@ -561,14 +647,8 @@ def table_final(table: NightTable) -> bool:
     return table.game is not None and table.game.finished and not awaits_confirmation(table.game)
 
 
-def _movement_round(night: Night, started: int, tables: list[NightTable], plan: NightPlan) -> Round:
-    """What the night's movement plans for round `started` + 1 from the results of round
-    `started` (its `tables`, every one final) for the players present in it now."""
-    number = started + 1
-    previous = Round(
-        tuple(Table(tuple(seat.player_id for seat in ordered_seats(t))) for t in tables),
-        tuple(night.byes.filter(round_no=started).order_by("id").values_list("player_id", flat=True)),
-    )
+def _outcomes(tables: list[NightTable]) -> list[movements.TableOutcome]:
+    """What a movement reads of each table of a round (every one final): who won, and totals."""
     outcomes = []
     for t in tables:
         assert t.game is not None
@@ -580,6 +660,28 @@ def _movement_round(night: Night, started: int, tables: list[NightTable], plan: 
                 totals={s.player_id: game.scores.get(side_of(s.seat, len(seats)), 0) for s in seats},
             )
         )
+    return outcomes
+
+
+def results_version(tables: list[NightTable]) -> str:
+    """A fingerprint of a round's results as a movement reads them (`_outcomes`): a note, a
+    signature or a hand corrected to the same result leave it as it was."""
+    rows = [
+        (t.table_no, sorted(o.winners), sorted(o.totals.items()))
+        for t, o in zip(tables, _outcomes(tables), strict=True)
+    ]
+    return hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
+
+
+def _movement_round(night: Night, started: int, tables: list[NightTable], plan: NightPlan) -> Round:
+    """What the night's movement plans for round `started` + 1 from the results of round
+    `started` (its `tables`, every one final) for the players present in it now."""
+    number = started + 1
+    previous = Round(
+        tuple(Table(tuple(seat.player_id for seat in ordered_seats(t))) for t in tables),
+        tuple(night.byes.filter(round_no=started).order_by("id").values_list("player_id", flat=True)),
+    )
+    outcomes = _outcomes(tables)
     entries = list(night.players.all())
     present = [e.player_id for e in entries if e.plays_in(number)]
     byes_so_far: dict[int, int] = {}
@@ -607,24 +709,98 @@ def _movement_round(night: Night, started: int, tables: list[NightTable], plan: 
 
 
 @transaction.atomic
-def plan_moved_round(*, night: Night) -> bool:
+def plan_moved_round(*, night: Night, again: bool = False) -> bool:
     """A night with a movement: plan the round after the last started one once every table of that
-    round has ended, from their results (`nights.planning.movements`); drawn again when a result or
-    the players present change before it starts, and taken back while a table of the round before
-    plays again (a corrected last hand). Returns whether the round is planned now."""
+    round has ended, from their results (`nights.planning.movements`). Returns whether the round is
+    planned now.
+
+    A planned round is planned again only when the results it was planned from changed (a table
+    corrected to another result), or with `again` (the players present changed); a saved note or
+    the same result saved again writes nothing. A round the organiser changed by hand (a swap) is
+    never planned again without a word: it stays as it is, and the night page says that a result
+    changed and offers to plan it again (`answer_changed_results`). A round not changed by hand is
+    taken back while a table of the round before plays again (a last hand taken back)."""
     night = locked_for_update(night)
     started = started_rounds(night)
     if not night.moves_by_round or night.is_finished or not 0 < started < night.rounds:
         return False
     number = started + 1
+    by_hand = not again and _changed_by_hand(night, number) is not None
     tables = list(night.tables.filter(round_no=started).select_related("game").prefetch_related("seats"))
     tables.sort(key=lambda t: t.table_no)
     if not all(table_final(t) for t in tables):
-        night.tables.filter(round_no__gte=number, game__isnull=True).delete()
-        night.byes.filter(round_no__gte=number).delete()
+        if not by_hand:  # the organiser's round waits for the table as it is
+            night.tables.filter(round_no__gte=number, game__isnull=True).delete()
+            night.byes.filter(round_no__gte=number).delete()
         return False
+    results = results_version(tables)
+    planned = night.tables.filter(round_no=number).exists()
+    if planned and not again and night.planned_from.startswith(f"{results}:"):
+        _set_results_changed(night, None)  # the same results as before (maybe corrected back)
+        return True
     plan = stored_plan(night)
-    planned = _movement_round(night, started, tables, plan)
-    rounds = (*plan.rounds[:started], planned)
+    planned_round = _movement_round(night, started, tables, plan)
+    if by_hand:
+        # The movement seats the round as before (its results moved nobody): the swap stays
+        # without a word. Else it stays, and the night page says so and offers to plan it again.
+        same = night.planned_from.endswith(f":{_round_version(planned_round)}")
+        if same:
+            _set_planned_from(night, results, planned_round)
+        _set_results_changed(night, None if same else number)
+        return True
+    rounds = (*plan.rounds[:started], planned_round)
     _write_rounds(night, NightPlan(plan.players, plan.table_sizes, plan.seed, rounds), from_round=number)
+    _set_planned_from(night, results, planned_round)
+    _set_results_changed(night, None)
+    _drawn_again(night, from_round=number)
     return True
+
+
+def _round_version(planned: Round) -> str:
+    return hashlib.sha256(repr(planned).encode()).hexdigest()[:16]
+
+
+def _set_planned_from(night: Night, results: str, planned: Round) -> None:
+    """Remember what round `planned`, the movement's, was planned from (`plan_moved_round`)."""
+    night.planned_from = f"{results}:{_round_version(planned)}"
+    night.save(update_fields=["planned_from"])
+
+
+def _set_results_changed(night: Night, number: int | None) -> None:
+    if night.results_changed_round != number:
+        night.results_changed_round = number
+        night.save(update_fields=["results_changed_round"])
+
+
+#: The organiser's answers when a result changed under a round they changed by hand: keep the
+#: round as it is, or plan it again from the results (the swap is undone).
+KEEP = "keep"
+
+
+@transaction.atomic
+def answer_changed_results(*, night: Night, choice: str, expected_plan: str | None) -> int:
+    """The organiser's answer to "a result changed after you changed round N by hand"
+    (`plan_moved_round`): `KEEP` the round as it is (the notice goes), or `REPLAN` it from the
+    results now (undoing the swap). Nothing changes if the plan changed since the page was drawn.
+    Returns the round."""
+    night = locked_for_update(night)
+    check_open(night)
+    check_plan_version(night, expected_plan)
+    number = night.results_changed_round
+    if number is None or number != first_open_round(night) or choice not in (KEEP, REPLAN):
+        raise ValidationError(
+            _("There is nothing to choose now: the plan changed since this page was drawn.")
+        )
+    tables = list(night.tables.filter(round_no=number - 1).select_related("game").prefetch_related("seats"))
+    tables.sort(key=lambda t: t.table_no)
+    if not all(table_final(t) for t in tables):
+        raise ValidationError(
+            _("A table of round %(round)d plays again: choose once it has ended.") % {"round": number - 1}
+        )
+    if choice == REPLAN:
+        plan_moved_round(night=night, again=True)
+    else:
+        movement_round = _movement_round(night, number - 1, tables, stored_plan(night))
+        _set_planned_from(night, results_version(tables), movement_round)
+        _set_results_changed(night, None)
+    return number

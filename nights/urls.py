@@ -15,6 +15,7 @@ urlpatterns = [
     path("<id:night_id>/swap", night.swap, name="swap"),
     path("<id:night_id>/late", night.late_arrival, name="late"),
     path("<id:night_id>/leave", night.leave, name="leave"),
+    path("<id:night_id>/changed-results", night.changed_results, name="changed_results"),
     path("<id:night_id>/rounds/<id:round_no>/start", night.round_start, name="round_start"),
     path("<id:night_id>/tables/live", night.live_tables, name="live_tables"),
     path("<id:night_id>/last-hand", night.last_hand, name="last_hand"),

@@ -428,6 +428,13 @@ CLUB_WRITES: dict[str, Write] = {
     "nights:leave": Write(
         lambda w: f"/nights/{w.live.pk}/leave", lambda w: {"leave-player": _player("L1")}, CLUB_MANAGERS
     ),
+    # No result changed under a swap in this world: the answer is refused and nothing is stored.
+    "nights:changed_results": Write(
+        lambda w: f"/nights/{w.live.pk}/changed-results",
+        lambda w: {"choice": "keep"},
+        CLUB_MANAGERS,
+        writes=False,
+    ),
     "nights:round_start": Write(lambda w: f"/nights/{w.live.pk}/rounds/2/start", lambda w: {}, CLUB_MANAGERS),
     "nights:last_hand": Write(lambda w: f"/nights/{w.live.pk}/last-hand", lambda w: {}, CLUB_MANAGERS),
     "nights:finish": Write(

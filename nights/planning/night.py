@@ -6,7 +6,7 @@ Plain Python (no Django)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from nights.planning.plan import (
@@ -176,6 +176,37 @@ def _replan(plan: NightPlan, players: tuple[PlayerId, ...], from_round: int) -> 
         players, plan.table_sizes, len(plan.rounds), plan.seed, plan.rounds[:from_round], plan.leftover_table
     )
     return NightPlan(players, plan.table_sizes, plan.seed, drawn, plan.leftover_table)
+
+
+def draw_keeping(
+    plan: NightPlan, *, players: Sequence[PlayerId], from_round: int, kept: Mapping[int, Round]
+) -> NightPlan:
+    """The rounds from `from_round` (0-based) drawn again for `players`, except those in `kept`
+    (0-based round -> round, the organiser's swaps), which stay as given; the rounds between them
+    are drawn with the kept ones counted as played, so partners still rotate around them.
+
+    Example: a late arrival (player 9) during round 1 of four rounds, round 3 swapped by hand:
+    `draw_keeping(plan, players=(*plan.players, 9), from_round=1, kept={2: swapped})` draws round 2
+    again with player 9, keeps round 3 as `swapped` (9 seated in it by the caller) and draws round
+    4 after it.
+    """
+    if not 0 <= from_round <= len(plan.rounds) or any(not from_round <= k < len(plan.rounds) for k in kept):
+        raise PlanError(
+            f"There is no round {from_round + 1} in this night.",
+            field="round",
+            code="no_round",
+            params={"round": from_round + 1},
+        )
+    rounds: tuple[Round, ...] = plan.rounds[:from_round]
+    total = len(plan.rounds)
+    while len(rounds) < total:
+        index = len(rounds)
+        if index in kept:
+            rounds = (*rounds, kept[index])
+            continue
+        until = min((k for k in kept if k > index), default=total)
+        rounds = _draw(players, plan.table_sizes, until, plan.seed, rounds, plan.leftover_table)
+    return NightPlan(tuple(players), plan.table_sizes, plan.seed, rounds, plan.leftover_table)
 
 
 @dataclass(frozen=True)

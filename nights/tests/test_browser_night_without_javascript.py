@@ -130,3 +130,49 @@ def test_a_progressive_night_plans_round_two_when_round_one_ends_without_javascr
     north = table.seats.get(seat="N").player.name
     expect(phone.get_by_text(f"{north}: table 1, North")).to_be_visible()
     assert_fits_the_phone(phone)
+
+
+def test_a_late_arrival_who_would_undo_a_swap_asks_first_and_enter_undoes_nothing(
+    browser_without_js, live_server, people
+):
+    club = Club.objects.get(pk=CLUB)
+    for name in NAMES:
+        Membership.objects.create(club=club, player=Player.objects.create(name=name))
+    page = browser_without_js()
+    sign_in_browser(page, live_server.url, User.objects.get(username="alice"))
+    page.goto(f"{live_server.url}/nights/clubs/{CLUB}/new")
+    page.get_by_label("Rounds").fill("2")
+    page.get_by_role("button", name="Open the night").click()
+    for name in NAMES[:4]:
+        page.get_by_role("button", name=name, exact=True).click()
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Draw the tables").click()
+    page.get_by_role("button", name="Start round 1").click()
+    expect(page.get_by_text("Round 1 has started")).to_be_visible()
+    night = Night.objects.get()
+    page.get_by_label("Round", exact=True).select_option("2")
+    page.get_by_label("Swap", exact=True).select_option(label="Anna")
+    page.get_by_label("with", exact=True).select_option(label="Bo")
+    page.get_by_role("button", name="Swap", exact=True).click()
+    expect(page.get_by_text("Anna and Bo swapped in round 2, the last round.")).to_be_visible()
+
+    def round_two() -> list[tuple[str, str]]:
+        return sorted(night.tables.get(round_no=2).seats.values_list("seat", "player__name"))
+
+    swapped = round_two()
+    late = page.locator("form[action$='/late']")
+    late.get_by_label("Player").select_option(label="Eva")
+    late.get_by_role("button", name="Add for the remaining rounds").click()
+    expect(
+        page.get_by_text("Round 2 was changed by hand (a swap). Seating Eva in it means drawing")
+    ).to_be_visible()
+    undo = page.get_by_role("button", name="Draw the rounds not started again with Eva (undoes the swap)")
+    expect(undo).to_be_visible()
+    assert_fits_the_phone(page)
+    # Enter in the form taps its own button, which asks again and undoes nothing.
+    page.locator("form[action$='/late']").get_by_label("Player").press("Enter")
+    expect(page.get_by_text("Round 2 was changed by hand (a swap).")).to_be_visible()
+    assert round_two() == swapped and not night.players.filter(player__name="Eva").exists()
+    page.get_by_role("button", name="Draw the rounds not started again with Eva (undoes the swap)").click()
+    expect(page.get_by_text("Eva plays from round 2.")).to_be_visible()
+    assert night.tables.filter(round_no=2, seats__player__name="Eva").exists()

@@ -164,7 +164,11 @@ def test_swap_and_a_late_arrival_change_only_rounds_not_started(club, alice):
     assert response.status_code == 302
     assert seats_of_round_1() == round_1
     ida = Player.objects.get(name="Ida")
-    assert alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk}).status_code == 302
+    # Seating Ida means drawing round 2 again, which would undo the swap: the page asks first.
+    assert alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk}).status_code == 400
+    assert not NightPlayer.objects.filter(night=night, player=ida).exists()
+    answer = {"late-player": ida.pk, "choice": "replan", "plan": services.plan_version(night)}
+    assert alice.post(f"/nights/{night.pk}/late", answer).status_code == 302
     assert NightPlayer.objects.get(night=night, player=ida).from_round == 2
     assert not night.tables.filter(round_no=1, seats__player=ida).exists()
     assert night.tables.filter(round_no=2, seats__player=ida).exists()

@@ -71,6 +71,7 @@ def night_new(request: SignedInRequest, club_id: int) -> HttpResponse:
 
 def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **forms: Any) -> HttpResponse:
     overview = selectors.night_overview(night)
+    version = services.plan_version(night)
     context = {
         "night": night,
         "club": night.club,
@@ -87,7 +88,7 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
         or SwapForm(
             players=overview.playing,
             rounds=overview.open_rounds,
-            initial={"plan": services.plan_version(night)},
+            initial={"plan": version},
         ),
         "late_form": forms.get("late_form")
         or PlayerChoiceForm(players=late_arrival_choices(night.club, night), prefix="late"),
@@ -98,6 +99,8 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
         "late_choice": forms.get("late_choice"),
         "newcomer_choice": forms.get("newcomer_choice"),
         "leave_choice": forms.get("leave_choice"),
+        # A result changed under a round the organiser changed by hand: keep it or plan it again.
+        "plan_version": version,
     }
     return render(request, "nights/night.html", context, status=status)
 
@@ -162,7 +165,9 @@ def newcomer(request: HttpRequest, night_id: int) -> HttpResponse:
         return _night_page(request, night, status=400, newcomer_form=form)
     choice = request.POST.get("choice", "")
     try:
-        player, first = services.check_in_newcomer(night=night, name=form.cleaned_data["name"], choice=choice)
+        player, first = services.check_in_newcomer(
+            night=night, name=form.cleaned_data["name"], choice=choice, expected_plan=_plan_sent(request)
+        )
     except services.UndoesSwap as error:
         form.add_error("name", error.messages)
         return _night_page(request, night, status=400, newcomer_form=form, newcomer_choice=error)
@@ -223,13 +228,28 @@ def swap(request: HttpRequest, night_id: int) -> HttpResponse:
         except ValidationError as error:
             _form_error(form, error)
         else:
-            messages.success(
-                request,
-                _("%(a)s and %(b)s swapped in round %(round)d; the later rounds are drawn again.")
-                % {"a": data["first"].name, "b": data["second"].name, "round": data["round"]},
-            )
+            messages.success(request, _swapped_message(night, data["round"]) % {
+                "a": data["first"].name, "b": data["second"].name, "round": data["round"]
+            })  # fmt: skip
             return _back(night, "plan")
     return _night_page(request, night, status=400, swap_form=form)
+
+
+def _swapped_message(night: Night, round_no: int) -> str:
+    """What a swap changed, on this night's movement."""
+    if night.moves_by_round:
+        return _(
+            "%(a)s and %(b)s swapped in round %(round)d. The swap stays: a late arrival, a leaver or "
+            "a corrected result of the round before never undoes it without asking first."
+        )
+    if round_no >= night.rounds:
+        return _("%(a)s and %(b)s swapped in round %(round)d, the last round.")
+    return _("%(a)s and %(b)s swapped in round %(round)d; the later rounds are drawn again.")
+
+
+def _plan_sent(request: HttpRequest) -> str | None:
+    """The plan version a choice's page was drawn from (`services.check_plan_version`)."""
+    return request.POST.get("plan") or None
 
 
 @require_POST
@@ -241,7 +261,10 @@ def late_arrival(request: HttpRequest, night_id: int) -> HttpResponse:
         player = form.cleaned_data["player"]
         try:
             first = services.add_late_arrival(
-                night=night, player=player, choice=request.POST.get("choice", "")
+                night=night,
+                player=player,
+                choice=request.POST.get("choice", ""),
+                expected_plan=_plan_sent(request),
             )
         except services.UndoesSwap as error:
             _form_error(form, error)
@@ -265,7 +288,9 @@ def leave(request: HttpRequest, night_id: int) -> HttpResponse:
         player = form.cleaned_data["player"]
         choice = request.POST.get("choice", "")
         try:
-            first = services.remove_for_remaining_rounds(night=night, player=player, choice=choice)
+            first = services.remove_for_remaining_rounds(
+                night=night, player=player, choice=choice, expected_plan=_plan_sent(request)
+            )
         except services.UndoesSwap as error:
             _form_error(form, error)
             return _night_page(request, night, status=400, leave_form=form, leave_choice=error)
@@ -279,6 +304,28 @@ def leave(request: HttpRequest, night_id: int) -> HttpResponse:
             )
             return _back(night, "plan")
     return _night_page(request, night, status=400, leave_form=form)
+
+
+@require_POST
+@manage_night
+def changed_results(request: HttpRequest, night_id: int) -> HttpResponse:
+    """The organiser's answer when a result changed under a round they changed by hand: keep the
+    round (`choice=keep`) or plan it again from the results (`choice=replan`)."""
+    night = _night(night_id)
+    choice = request.POST.get("choice", "")
+    try:
+        round_no = services.answer_changed_results(
+            night=night, choice=choice, expected_plan=_plan_sent(request)
+        )
+    except ValidationError as error:
+        _refusal(request, error)
+        return _back(night, "plan")
+    if choice == services.REPLAN:
+        text = _("Round %(round)d is planned again from the results; the swap made in it is undone.")
+    else:
+        text = _("Round %(round)d stays as you changed it.")
+    messages.success(request, text % {"round": round_no})
+    return _back(night, f"round-{round_no}")
 
 
 @require_POST
