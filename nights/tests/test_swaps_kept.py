@@ -170,6 +170,25 @@ def test_a_last_hand_taken_back_and_saved_again_keeps_the_swap(club, alice):
     assert "Start round 2" in page(alice, night)
 
 
+def test_a_finished_tables_link_sends_nobody_to_a_kept_round_while_a_table_plays_again(club, alice):
+    night, games = round_one_over(alice, "fixed")
+    swapped_in_round_two(alice, night)
+    finished = NightTable.objects.get(night=night, round_no=1, table_no=1)
+    phone = Client()
+    assert "Next round" in text(phone.get(f"/nights/t/{finished.token}/"))
+    game = games[1]
+    delete_last_hand(game=game)  # table 2 plays again: round 2 may yet be planned again
+    shown = text(phone.get(f"/nights/t/{finished.token}/"))
+    assert (
+        "Round 2 waits: table 2 of round 1 is playing again. Where you sit next shows here once it has "
+        "ended." in shown
+    )
+    assert "Next round" not in shown and ": table 1, " not in shown and ": table 2, " not in shown
+    record_hand(game=game, number=game.hands.count() + 1, data=HAND)
+    shown = text(phone.get(f"/nights/t/{finished.token}/"))
+    assert "Next round" in shown and "Round 2 waits" not in shown
+
+
 def test_a_late_arrival_who_sits_out_to_keep_a_swap_stays_out_after_a_note(club, alice):
     night, games = round_one_over(alice)
     swapped_in_round_two(alice, night)
