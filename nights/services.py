@@ -312,12 +312,18 @@ def _draw_all(night: Night) -> None:
     _drawn_again(night, from_round=1)
 
 
-def _drawn_again(night: Night, *, from_round: int, keep: Collection[int] = ()) -> None:
+def _drawn_again(
+    night: Night, *, from_round: int, keep: Collection[int] = (), swapped: Mapping[int, str] | None = None
+) -> None:
     """The rounds from `from_round` were drawn or planned again: no longer the organiser's by hand,
-    but those in `keep` (a late arrival or a leaver changed only their own seat in them)."""
-    swapped = sorted({r for r in night.swapped_rounds if r < from_round} | set(keep))
-    if swapped != night.swapped_rounds:
-        night.swapped_rounds = swapped
+    but those in `keep` (a late arrival or a leaver changed only their own seat in them) and those
+    of `swapped` (a round just swapped -> the fingerprint of the round as drawn)."""
+    kept = {
+        key: drawn for key, drawn in night.swapped_rounds.items() if int(key) < from_round or int(key) in keep
+    }
+    kept.update({str(number): drawn for number, drawn in (swapped or {}).items()})
+    if kept != night.swapped_rounds:
+        night.swapped_rounds = kept
         night.save(update_fields=["swapped_rounds"])
 
 
@@ -383,14 +389,17 @@ def swap_players(
         raise ValidationError(
             {"round": _("Round %(round)d has started: its tables stay.") % {"round": round_no}}
         )
+    stored = stored_plan(night)
     try:
-        plan = planner.swap_players(
-            stored_plan(night), round_index=round_no - 1, first=first.pk, second=second.pk
-        )
+        plan = planner.swap_players(stored, round_index=round_no - 1, first=first.pk, second=second.pk)
     except PlanError as error:
         raise _planner_error(error) from None
     _write_rounds(night, plan, from_round=round_no)
-    _drawn_again(night, from_round=round_no, keep=[round_no])
+    # The round as drawn: remembered at its first swap. A swap that brings it back (the same two
+    # swapped back) leaves it the draw's own again.
+    drawn = night.swapped_rounds.get(str(round_no)) or _round_version(stored.rounds[round_no - 1])
+    back = _round_version(plan.rounds[round_no - 1]) == drawn
+    _drawn_again(night, from_round=round_no, swapped={} if back else {round_no: drawn})
 
 
 class UndoesSwap(ValidationError):
@@ -427,7 +436,7 @@ REPLAN, SIT_OUT = "replan", "sit_out"
 def _changed_by_hand(night: Night, number: int) -> Round | None:
     """Round `number` as stored, when the organiser changed it by hand (a swap) since it was last
     drawn or planned; None when it was not, or is not planned yet."""
-    if number not in night.swapped_rounds:
+    if str(number) not in night.swapped_rounds:
         return None
     plan = stored_plan(night)
     if len(plan.rounds) < number or not plan.rounds[number - 1].tables:
@@ -438,7 +447,8 @@ def _changed_by_hand(night: Night, number: int) -> Round | None:
 def _swapped_from(night: Night, from_round: int) -> list[int]:
     """The rounds from `from_round` on the organiser changed by hand (a night with a movement has
     only its next round planned)."""
-    return [r for r in night.swapped_rounds if r >= from_round and _changed_by_hand(night, r) is not None]
+    numbers = sorted(int(key) for key in night.swapped_rounds)
+    return [r for r in numbers if r >= from_round and _changed_by_hand(night, r) is not None]
 
 
 def _seated_keeping(night: Night, planned: Round, player: int) -> Round | None:

@@ -232,6 +232,51 @@ def test_a_choice_from_a_stale_page_changes_nothing(club, alice):
     assert seats(night, 2) == planned
 
 
+def swapped_back(alice: Client, night: Night, a: Player, b: Player) -> None:
+    response = alice.post(
+        f"/nights/{night.pk}/swap",
+        {"plan": services.plan_version(night), "round": "2", "first": b.pk, "second": a.pk},
+    )
+    assert response.status_code == 302
+
+
+def test_a_corrected_result_replans_a_round_swapped_back_without_asking(club, alice):
+    night, games = round_one_over(alice)
+    planned = seats(night, 2)
+    a, b = swapped_in_round_two(alice, night)
+    swapped_back(alice, night, a, b)
+    assert seats(night, 2) == planned  # as the movement planned it
+    game = games[0]
+    edit_hand(game=game, number=game.hands.count(), data=EW_WIN, confirmed=True)
+    assert seats(night, 2) != planned  # planned again from the results, as for any round
+    assert "A result of round 1 changed" not in page(alice, night)
+
+
+def test_a_late_arrival_on_a_rotating_night_asks_nothing_of_a_round_swapped_back(club, alice):
+    night = started_night(alice, "rotating")
+    planned = seats(night, 2)
+    a, b = swapped_in_round_two(alice, night)
+    swapped_back(alice, night, a, b)
+    assert seats(night, 2) == planned
+    ida = Player.objects.get(name="Ida")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk})
+    assert response.status_code == 302
+    assert "Ida plays from round 2." in page(alice, night)
+    assert any("Ida" in row for row in seats(night, 2))
+
+
+def test_a_round_swapped_twice_but_not_back_still_counts_as_changed_by_hand(club, alice):
+    night = started_night(alice, "rotating")
+    swapped_in_round_two(alice, night)
+    first, second = seats(night, 2)[:2]
+    c, d = Player.objects.get(name=first[2]), Player.objects.get(name=second[3])
+    services.swap_players(night=night, round_no=2, first=c, second=d)  # two others: not the draw's round
+    ida = Player.objects.get(name="Ida")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk})
+    assert response.status_code == 400
+    assert "Round 2 was changed by hand (a swap)." in text(response)
+
+
 @pytest.mark.parametrize(
     ("movement", "says"),
     [
