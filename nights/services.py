@@ -403,29 +403,40 @@ def swap_players(
 
 
 class UndoesSwap(ValidationError):
-    """A late arrival who cannot be seated in a round the organiser changed by hand (a swap), or a
-    leaver who cannot be left out of it, without drawing or planning it again, which would undo
-    the swap: nothing changes until the organiser chooses (`choice`), on the page drawn from plan
-    `plan` (`plan_version`)."""
+    """A player checked in or out, a late arrival or a leaver who cannot be seated in (or left out
+    of) the rounds `rounds` the organiser changed by hand (swaps) without drawing or planning them
+    again, which would undo the swaps: nothing changes until the organiser chooses (`choice`), on
+    the page drawn from plan `plan` (`plan_version`)."""
 
     def __init__(
         self,
         message: str,
         *,
-        round_no: int,
+        rounds: Sequence[int],
         name: str,
         plan: str,
         moves: bool,
         can_sit_out: bool = False,
         leaving: bool = False,
+        player_id: int | None = None,
     ) -> None:
         super().__init__({"player": message})
-        self.round_no = round_no
+        self.rounds = list(rounds)
         self.name = name
         self.plan = plan
         self.moves = moves  # a night with a movement (the round is planned again), else drawn again
         self.can_sit_out = can_sit_out
-        self.leaving = leaving  # a leaver (`remove_for_remaining_rounds`), not a late arrival
+        self.leaving = leaving  # leaving (checked out, `remove_for_remaining_rounds`), not coming
+        self.player_id = player_id
+
+    @property
+    def round_no(self) -> int:
+        return self.rounds[0]
+
+    @property
+    def rounds_text(self) -> str:
+        """The rounds as a page names them: "2, 3"."""
+        return ", ".join(map(str, self.rounds))
 
 
 #: The organiser's answers to `UndoesSwap`: plan the round again (the swap is undone), or the late
@@ -480,6 +491,102 @@ def _unseated_keeping(planned: Round, player: int) -> Round | None:
     return Round(tables, planned.byes[1:])
 
 
+def _kept_for_arrival(night: Night, player: Player, from_round: int, choice: str) -> dict[int, Round]:
+    """The rounds from `from_round` the organiser changed by hand (swaps), each with `player`
+    coming in seated without moving anybody (`_seated_keeping`). A round where that cannot be is
+    drawn or planned again with `choice` `REPLAN` (its swap undone), or has `player` sit it out
+    with `SIT_OUT` while they still play another round; else `UndoesSwap` names every such round
+    and nothing is written."""
+    kept: dict[int, Round] = {}
+    unseated: list[int] = []
+    for number in _swapped_from(night, from_round):
+        by_hand = _changed_by_hand(night, number)
+        assert by_hand is not None
+        seated = _seated_keeping(night, by_hand, player.pk)
+        if seated is None:
+            unseated.append(number)
+        else:
+            kept[number] = seated
+    if not unseated or choice == REPLAN:
+        return kept
+    can_sit_out = any(r not in unseated for r in range(from_round, night.rounds + 1))  # still plays
+    if choice == SIT_OUT and can_sit_out:
+        for number in unseated:
+            by_hand = _changed_by_hand(night, number)
+            assert by_hand is not None
+            kept[number] = Round(by_hand.tables, (*by_hand.byes, player.pk))
+        return kept
+    moves = night.moves_by_round and from_round > 1  # round 1 is drawn, the later ones planned
+    if moves:
+        message = _(
+            "Round %(round)d was changed by hand (a swap). Seating %(name)s in it means "
+            "planning it again from the results, which undoes that swap: nothing was changed. "
+            "Choose below."
+        ) % {"round": unseated[0], "name": player.name}
+    else:
+        message = ngettext(
+            "Round %(rounds)s was changed by hand (a swap). Seating %(name)s in it means drawing the "
+            "rounds not started again, which undoes that swap: nothing was changed. Choose below.",
+            "Rounds %(rounds)s were changed by hand (swaps). Seating %(name)s in them means drawing "
+            "the rounds not started again, which undoes those swaps: nothing was changed. Choose below.",
+            len(unseated),
+        ) % {"rounds": ", ".join(map(str, unseated)), "name": player.name}
+    raise UndoesSwap(
+        message,
+        rounds=unseated,
+        name=player.name,
+        plan=plan_version(night),
+        moves=moves,
+        can_sit_out=can_sit_out,
+        player_id=player.pk,
+    )
+
+
+def _kept_for_leaver(night: Night, player: Player, from_round: int, choice: str) -> dict[int, Round]:
+    """The rounds from `from_round` the organiser changed by hand (swaps), each without `player`
+    and nobody else moved (`_unseated_keeping`). A round where that cannot be is drawn or planned
+    again with `choice` `REPLAN` (its swap undone); else `UndoesSwap` names every such round and
+    nothing is written."""
+    kept: dict[int, Round] = {}
+    stuck: list[int] = []
+    for number in _swapped_from(night, from_round):
+        by_hand = _changed_by_hand(night, number)
+        assert by_hand is not None
+        unseated = _unseated_keeping(by_hand, player.pk)
+        if unseated is None:
+            stuck.append(number)
+        else:
+            kept[number] = unseated
+    if not stuck or choice == REPLAN:
+        return kept
+    moves = night.moves_by_round and from_round > 1
+    if moves:
+        message = _(
+            "Round %(round)d was changed by hand (a swap), and nobody sits it out to take the "
+            "seat of %(name)s. Planning it again without %(name)s undoes that swap: nothing was "
+            "changed. Choose below."
+        ) % {"round": stuck[0], "name": player.name}
+    else:
+        message = ngettext(
+            "Round %(rounds)s was changed by hand (a swap), and nobody sits it out to take the seat of "
+            "%(name)s. Drawing the rounds not started again without %(name)s undoes that swap: nothing "
+            "was changed. Choose below.",
+            "Rounds %(rounds)s were changed by hand (swaps), and nobody sits them out to take the seat "
+            "of %(name)s. Drawing the rounds not started again without %(name)s undoes those swaps: "
+            "nothing was changed. Choose below.",
+            len(stuck),
+        ) % {"rounds": ", ".join(map(str, stuck)), "name": player.name}
+    raise UndoesSwap(
+        message,
+        rounds=stuck,
+        name=player.name,
+        plan=plan_version(night),
+        moves=moves,
+        leaving=True,
+        player_id=player.pk,
+    )
+
+
 @transaction.atomic
 def add_late_arrival(
     *, night: Night, player: Player, choice: str = "", expected_plan: str | None = None
@@ -490,8 +597,8 @@ def add_late_arrival(
 
     A round the organiser changed by hand (a swap) keeps the change: the late arrival makes a new
     table with the players who sit out that round when the table sizes allow; else `UndoesSwap` is
-    raised and nothing is written, unless `choice` says what to do (`REPLAN`: draw or plan the
-    rounds again, undoing the swap; `SIT_OUT`: the late arrival sits out that round). With
+    raised and nothing is written, unless `choice` says what to do (`REPLAN`: draw or plan those
+    rounds again, undoing their swaps; `SIT_OUT`: the late arrival sits them out). With
     `expected_plan` (the plan the choice was offered on) nothing changes if the plan changed
     meanwhile."""
     night = locked_for_update(night)
@@ -505,37 +612,7 @@ def add_late_arrival(
     entry = NightPlayer.objects.filter(night=night, player=player).first()
     if entry is not None and entry.until_round is None:
         raise ValidationError({"player": _("%(name)s is already checked in.") % {"name": player.name}})
-    kept: dict[int, Round] = {}
-    for number in [] if choice == REPLAN else _swapped_from(night, from_round):
-        by_hand = _changed_by_hand(night, number)
-        assert by_hand is not None
-        can_sit_out = number < night.rounds or number > from_round  # they still play a round
-        seated = _seated_keeping(night, by_hand, player.pk)
-        if seated is None and choice == SIT_OUT and can_sit_out:
-            seated = Round(by_hand.tables, (*by_hand.byes, player.pk))
-        if seated is None:
-            raise UndoesSwap(
-                (
-                    _(
-                        "Round %(round)d was changed by hand (a swap). Seating %(name)s in it means "
-                        "planning it again from the results, which undoes that swap: nothing was changed. "
-                        "Choose below."
-                    )
-                    if night.moves_by_round
-                    else _(
-                        "Round %(round)d was changed by hand (a swap). Seating %(name)s in it means "
-                        "drawing the rounds not started again, which undoes that swap: nothing was "
-                        "changed. Choose below."
-                    )
-                )
-                % {"round": number, "name": player.name},
-                round_no=number,
-                name=player.name,
-                plan=plan_version(night),
-                moves=night.moves_by_round,
-                can_sit_out=can_sit_out,
-            )
-        kept[number] = seated
+    kept = _kept_for_arrival(night, player, from_round, choice)
     plan = stored_plan(night)
     players = (*plan.players, player.pk)
     if entry is None:
@@ -572,34 +649,7 @@ def remove_for_remaining_rounds(
     entry = NightPlayer.objects.filter(night=night, player=player, until_round=None).first()
     if entry is None:
         raise ValidationError({"player": _("%(name)s is not checked in.") % {"name": player.name}})
-    kept: dict[int, Round] = {}
-    for number in [] if choice == REPLAN else _swapped_from(night, from_round):
-        by_hand = _changed_by_hand(night, number)
-        assert by_hand is not None
-        unseated = _unseated_keeping(by_hand, player.pk)
-        if unseated is None:
-            raise UndoesSwap(
-                (
-                    _(
-                        "Round %(round)d was changed by hand (a swap), and nobody sits it out to take the "
-                        "seat of %(name)s. Planning it again without %(name)s undoes that swap: nothing was "
-                        "changed. Choose below."
-                    )
-                    if night.moves_by_round
-                    else _(
-                        "Round %(round)d was changed by hand (a swap), and nobody sits it out to take the "
-                        "seat of %(name)s. Drawing the rounds not started again without %(name)s undoes "
-                        "that swap: nothing was changed. Choose below."
-                    )
-                )
-                % {"round": number, "name": player.name},
-                round_no=number,
-                name=player.name,
-                plan=plan_version(night),
-                moves=night.moves_by_round,
-                leaving=True,
-            )
-        kept[number] = unseated
+    kept = _kept_for_leaver(night, player, from_round, choice)
     plan = stored_plan(night)
     players = tuple(p for p in plan.players if p != player.pk)
     if from_round == 1 or entry.from_round >= from_round:

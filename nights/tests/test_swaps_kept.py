@@ -428,3 +428,81 @@ def test_a_late_arrival_makes_the_leftover_table_of_three_a_full_table_and_the_s
     assert response.status_code == 302
     assert seats(night, 2) == [[*row, "Lou"] if len(row) == 3 else row for row in planned]
     assert "Lou plays from round 2." in page(alice, night)
+
+
+def rotating_night_of_four_rounds(alice: Client) -> Night:
+    """A rotating night of 8 at tables of four over four rounds, round 1 started: nobody sits out."""
+    data = {"played_on": "2026-03-05", "variant": "standard", "deck": "single", "rounds": "4",
+            "round_ends": "game", "target": "100", "movement": "rotating"}  # fmt: skip
+    assert alice.post(f"/nights/clubs/{CLUB}/new", data).status_code == 302
+    night = Night.objects.latest("pk")
+    for name in NAMES[:8]:
+        player = Player.objects.get(name=name)
+        assert alice.post(f"/nights/{night.pk}/check-in/{player.pk}", {"present": "yes"}).status_code == 302
+    assert alice.post(f"/nights/{night.pk}/draw").status_code == 302
+    assert alice.post(f"/nights/{night.pk}/rounds/1/start").status_code == 302
+    return night
+
+
+def swapped_in(night: Night, round_no: int) -> None:
+    first, second = seats(night, round_no)[:2]
+    a, b = Player.objects.get(name=first[0]), Player.objects.get(name=second[1])
+    services.swap_players(night=night, round_no=round_no, first=a, second=b)
+
+
+def test_a_late_arrival_who_would_undo_several_swaps_is_told_every_round_and_sits_them_all_out(club, alice):
+    night = rotating_night_of_four_rounds(alice)
+    swapped_in(night, 2)
+    swapped_in(night, 3)
+    planned = [seats(night, 2), seats(night, 3)]
+    ida = Player.objects.get(name="Ida")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk})
+    assert response.status_code == 400
+    shown = text(response)
+    assert (
+        "Rounds 2, 3 were changed by hand (swaps). Seating Ida in them means drawing the rounds not "
+        "started again, which undoes those swaps: nothing was changed. Choose below." in shown
+    )
+    assert "Ida sits out rounds 2, 3 (the swaps stay)" in shown
+    assert "Draw the rounds not started again with Ida (undoes the swaps in rounds 2, 3)" in shown
+    response = alice.post(
+        f"/nights/{night.pk}/late",
+        {"late-player": ida.pk, "choice": "sit_out", "plan": services.plan_version(night)},
+    )
+    assert response.status_code == 302
+    assert "Ida plays from round 4." in page(alice, night)
+    assert [seats(night, 2), seats(night, 3)] == planned
+    assert sorted(night.byes.filter(player=ida).values_list("round_no", flat=True)) == [2, 3]
+    assert any("Ida" in row for row in seats(night, 4))
+
+
+def test_a_late_arrival_is_never_offered_to_sit_out_every_round_left(club, alice):
+    night = started_night(alice, "rotating")  # three rounds: 2 and 3 are left
+    swapped_in(night, 2)
+    swapped_in(night, 3)
+    ida = Player.objects.get(name="Ida")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk})
+    assert response.status_code == 400
+    assert "Rounds 2, 3 were changed by hand (swaps)." in text(response)
+    assert 'value="sit_out"' not in response.content.decode()
+    response = alice.post(
+        f"/nights/{night.pk}/late",
+        {"late-player": ida.pk, "choice": "sit_out", "plan": services.plan_version(night)},
+    )
+    assert response.status_code == 400  # asked again: nothing written
+    assert not night.players.filter(player=ida).exists()
+
+
+def test_a_leaver_who_would_undo_several_swaps_is_told_every_round(club, alice):
+    night = rotating_night_of_four_rounds(alice)
+    swapped_in(night, 2)
+    swapped_in(night, 3)
+    leaver = seats(night, 2)[0][1]
+    response = alice.post(f"/nights/{night.pk}/leave", {"leave-player": Player.objects.get(name=leaver).pk})
+    assert response.status_code == 400
+    shown = text(response)
+    assert (
+        f"Rounds 2, 3 were changed by hand (swaps), and nobody sits them out to take the seat of {leaver}."
+        in shown
+    )
+    assert f"Draw the rounds not started again without {leaver} (undoes the swaps in rounds 2, 3)" in shown
