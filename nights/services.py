@@ -258,22 +258,41 @@ def locked_for_update(night: Night) -> Night:
 
 
 @transaction.atomic
-def set_checked_in(*, night: Night, player: Player, present: bool) -> None:
-    """One tap on a name before the first round starts: check the player in or out. A drawn plan
-    is drawn again for the new list (nothing has been played yet)."""
+def set_checked_in(
+    *, night: Night, player: Player, present: bool, choice: str = "", expected_plan: str | None = None
+) -> None:
+    """One tap on a name before the first round starts: check the player in or out (a tap that
+    changes nothing writes nothing). A drawn plan is drawn again for the new list (nothing has been
+    played yet), but a round the organiser changed by hand (a swap) keeps the change as for a late
+    arrival or a leaver (`add_late_arrival`, `remove_for_remaining_rounds`): when it cannot,
+    `UndoesSwap` is raised and nothing is written, unless `choice` says what to do. With
+    `expected_plan` (the plan the choice was offered on) nothing changes if the plan changed
+    meanwhile."""
     night = locked_for_update(night)
     check_open(night)
+    check_plan_version(night, expected_plan)
     if started_rounds(night):
         raise ValidationError(
             _("The night has started: add a late arrival or let a player leave for the remaining rounds.")
         )
     if not Membership.objects.filter(club_id=night.club_id, player=player).exists():
         raise ValidationError(_("%(name)s is not on this club's roster.") % {"name": player.name})
+    entry = NightPlayer.objects.filter(night=night, player=player).first()
+    if (entry is not None) == present:
+        return  # a second tap: the plan stays as it is
+    kept: dict[int, Round] = {}
+    if is_drawn(night) and night.swapped_rounds:
+        keeping = _kept_for_arrival if present else _kept_for_leaver
+        kept = keeping(night, player, 1, choice)
+    plan = stored_plan(night) if kept else None
     if present:
-        NightPlayer.objects.get_or_create(night=night, player=player)
+        NightPlayer.objects.create(night=night, player=player)
     else:
         NightPlayer.objects.filter(night=night, player=player).delete()
-    if is_drawn(night):
+    if plan is not None:  # the swaps stay; the other rounds are drawn again around them
+        players = (*plan.players, player.pk) if present else tuple(p for p in plan.players if p != player.pk)
+        _write_changed_rounds(night, plan, players, 1, kept=kept)
+    elif is_drawn(night):
         _draw_all(night)
 
 
@@ -292,7 +311,7 @@ def check_in_newcomer(
         return player, add_late_arrival(
             night=night, player=player, choice=choice, expected_plan=expected_plan
         )
-    set_checked_in(night=night, player=player, present=True)
+    set_checked_in(night=night, player=player, present=True, choice=choice)
     return player, 1
 
 
