@@ -166,14 +166,18 @@ def test_a_late_arrival_who_would_undo_a_swap_asks_first_and_enter_undoes_nothin
     expect(
         page.get_by_text("Round 2 was changed by hand (a swap). Seating Eva in it means drawing")
     ).to_be_visible()
-    undo = page.get_by_role("button", name="Draw the rounds not started again with Eva (undoes the swap)")
+    undo = page.get_by_role(
+        "button", name="Draw the rounds not started again with Eva (undoes the swap in round 2)"
+    )
     expect(undo).to_be_visible()
     assert_fits_the_phone(page)
     # Enter in the form taps its own button, which asks again and undoes nothing.
     page.locator("form[action$='/late']").get_by_label("Player").press("Enter")
     expect(page.get_by_text("Round 2 was changed by hand (a swap).")).to_be_visible()
     assert round_two() == swapped and not night.players.filter(player__name="Eva").exists()
-    page.get_by_role("button", name="Draw the rounds not started again with Eva (undoes the swap)").click()
+    page.get_by_role(
+        "button", name="Draw the rounds not started again with Eva (undoes the swap in round 2)"
+    ).click()
     expect(page.get_by_text("Eva plays from round 2.")).to_be_visible()
     assert night.tables.filter(round_no=2, seats__player__name="Eva").exists()
 
@@ -211,7 +215,9 @@ def test_a_name_checked_in_after_a_swap_asks_first_and_enter_undoes_nothing(
     question = page.get_by_text("Round 1 was changed by hand (a swap). Seating Finn in it means drawing")
     expect(question).to_be_visible()
     expect(
-        page.get_by_role("button", name="Draw the rounds not started again with Finn (undoes the swap)")
+        page.get_by_role(
+            "button", name="Draw the rounds not started again with Finn (undoes the swap in round 1)"
+        )
     ).to_be_visible()
     assert_fits_the_phone(page)
     # Finn's own button has the focus: Enter taps it, which asks again and undoes nothing.

@@ -69,7 +69,7 @@ def test_a_name_checked_in_after_a_swap_asks_first_and_can_sit_out_that_round(cl
         "Round 2 was changed by hand (a swap). Seating Ida in it means drawing the rounds not started "
         "again, which undoes that swap: nothing was changed. Choose below." in shown
     )
-    assert "Draw the rounds not started again with Ida (undoes the swap)" in shown
+    assert "Draw the rounds not started again with Ida (undoes the swap in round 2)" in shown
     assert "Ida sits out round 2 (the swap stays)" in shown
     assert seats(night, 2) == planned and services.plan_version(night) == version
     assert "Ida" not in checked_in(night)
@@ -134,7 +134,7 @@ def test_a_name_checked_out_asks_before_undoing_a_swap(club, alice):
         f"Drawing the rounds not started again without {leaver} undoes that swap: nothing was changed."
         in shown
     )
-    assert f"Draw the rounds not started again without {leaver} (undoes the swap)" in shown
+    assert f"Draw the rounds not started again without {leaver} (undoes the swap in round 2)" in shown
     assert "sits out" not in shown.split("Choose below.")[1][:300]
     assert seats(night, 2) == planned and leaver in checked_in(night)
     response = tap(alice, night, leaver, "no", choice="replan", plan=services.plan_version(night))
@@ -206,5 +206,5 @@ def test_a_swap_in_round_one_of_a_night_with_a_movement_is_kept_or_asked_about(c
     assert response.status_code == 400
     shown = text(response)
     assert "Round 1 was changed by hand (a swap). Seating Ida in it means drawing" in shown
-    assert "Draw the rounds not started again with Ida (undoes the swap)" in shown
+    assert "Draw the rounds not started again with Ida (undoes the swap in round 1)" in shown
     assert seats(night, 1) == planned

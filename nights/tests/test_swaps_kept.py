@@ -310,7 +310,7 @@ def test_a_late_arrival_on_a_rotating_night_asks_before_undoing_a_swap(club, ali
         "Round 2 was changed by hand (a swap). Seating Ida in it means drawing the rounds not started "
         "again, which undoes that swap: nothing was changed." in shown
     )
-    assert "Draw the rounds not started again with Ida (undoes the swap)" in shown
+    assert "Draw the rounds not started again with Ida (undoes the swap in round 2)" in shown
     assert "Ida sits out round 2 (the swap stays)" in shown
     assert seats(night, 2) == planned and services.plan_version(night) == version
     # The form's own button comes first: Enter taps it, and it undoes nothing.
@@ -394,7 +394,7 @@ def test_a_leaver_on_a_rotating_night_asks_before_undoing_a_swap(club, alice):
         f"Drawing the rounds not started again without {leaver.name} undoes that swap: nothing was changed."
         in shown
     )
-    assert f"Draw the rounds not started again without {leaver.name} (undoes the swap)" in shown
+    assert f"Draw the rounds not started again without {leaver.name} (undoes the swap in round 2)" in shown
     assert seats(night, 2) == planned and night.players.get(player=leaver).until_round is None
     response = alice.post(
         f"/nights/{night.pk}/leave",
