@@ -175,14 +175,16 @@ class Night(models.Model):
     # its next saved hand (nights.rounds.call_last_hand).
     last_hand_round = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     last_hand_called_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # The rounds the organiser changed by hand (a swap) since they were last drawn or planned: a
-    # late arrival, a leaver or a corrected result keeps them, or the page asks first
-    # (nights.services). Of a night with a movement also: a fingerprint of the results its last
-    # planned round was planned from (a saved note or the same result again plans nothing), and the
-    # round kept as the organiser changed it although a result of the round before has changed
-    # since (the night page says so until the organiser keeps it or plans it again).
+    # The rounds the organiser changed by hand (a swap) since they were last drawn or planned, each
+    # with a fingerprint of the round as drawn ({"2": "<fingerprint>"}): a late arrival, a leaver or
+    # a corrected result keeps them, or the page asks first (nights.services); a round swapped back
+    # to what was drawn no longer counts. Of a night with a movement also: a fingerprint of the
+    # results its last planned round was planned from (a saved note or the same result again plans
+    # nothing), and the round kept as the organiser changed it although a result of the round
+    # before has changed since (the night page says so until the organiser keeps it or plans it
+    # again).
     # planned_from: "<results>:<round>", the results' fingerprint and the movement's round's.
-    swapped_rounds = models.JSONField(default=list, blank=True, editable=False)
+    swapped_rounds = models.JSONField(default=dict, blank=True, editable=False)
     planned_from = models.CharField(max_length=33, blank=True, default="", editable=False)
     results_changed_round = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     # The house rules of docs/rules.md for every game of the night, as on scoring.Game (off by

@@ -142,6 +142,19 @@ def kept_waiting_message(round_no: int, playing: list[int]) -> str:
     ) % {"round": round_no, "previous": round_no - 1, "tables": ", ".join(map(str, playing))}
 
 
+def table_waits_message(round_no: int, playing: list[int]) -> str:
+    """What a finished table's link says while round `round_no`, planned and changed by hand,
+    waits for the tables `playing` of the round before, playing again: no seats yet, as the
+    organiser may still plan the round again once they end."""
+    return ngettext(
+        "Round %(round)d waits: table %(tables)s of round %(previous)d is playing again. Where you sit "
+        "next shows here once it has ended.",
+        "Round %(round)d waits: tables %(tables)s of round %(previous)d are playing again. Where you sit "
+        "next shows here once they have ended.",
+        len(playing),
+    ) % {"round": round_no, "previous": round_no - 1, "tables": ", ".join(map(str, playing))}
+
+
 def round_deadline(night: Night) -> datetime.datetime | None:
     """When a round on the clock is up: its start and its minutes. The hand in play then is the
     round's last (each table finishes the hand it is playing)."""

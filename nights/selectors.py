@@ -14,7 +14,13 @@ from clubs.models import Player
 from nights import services
 from nights.figures import awaits_confirmation
 from nights.models import Night, NightPlayer, NightSeat, NightTable
-from nights.rounds import clock_text, kept_waiting_message, round_deadline, waiting_message
+from nights.rounds import (
+    clock_text,
+    kept_waiting_message,
+    round_deadline,
+    table_waits_message,
+    waiting_message,
+)
 from nights.standings import NightStandings, PlayerLine, TableLine, night_standings, version
 from scoring.labels import seat_letter, side_label, side_short
 from scoring.models import Game
@@ -191,16 +197,26 @@ def last_hand_question(game: Game) -> AwaitingOk | None:
 
 
 def next_round_waiting(table: NightTable) -> str:
-    """A finished table of a night with a movement whose next round is not planned yet: why; ""
-    while its own last hand waits for the other side's OK (the OK comes first)."""
+    """A finished table of a night with a movement whose next round is not planned yet: why. Or,
+    planned and changed by hand (a swap) but kept waiting while a table of this round plays again
+    (a last hand taken back): that it waits, so that nobody moves to seats the organiser may still
+    plan again. "" while its own last hand waits for the other side's OK (the OK comes first).
+    One query, two while the next round is planned and not started."""
     night, number = table.night, table.round_no + 1
     if not night.moves_by_round or number > night.rounds or night.is_finished:
         return ""
     if table.game is not None and awaits_confirmation(table.game):
         return ""
-    if night.tables.filter(round_no=number).exists():
+    planned = list(night.tables.filter(round_no=number).values_list("game_id", flat=True))
+    if not planned:
+        return waiting_message(number, services.tables_still_playing(night, table.round_no))
+    if any(planned):
         return ""
-    return waiting_message(number, services.tables_still_playing(night, table.round_no))
+    before = night.tables.filter(round_no=table.round_no, game__isnull=False).select_related("game")
+    playing = sorted(t.table_no for t in before if not services.table_final(t))
+    if not playing:
+        return ""
+    return table_waits_message(number, playing)
 
 
 # --- the board on the wall ----------------------------------------------------------------------

@@ -258,22 +258,41 @@ def locked_for_update(night: Night) -> Night:
 
 
 @transaction.atomic
-def set_checked_in(*, night: Night, player: Player, present: bool) -> None:
-    """One tap on a name before the first round starts: check the player in or out. A drawn plan
-    is drawn again for the new list (nothing has been played yet)."""
+def set_checked_in(
+    *, night: Night, player: Player, present: bool, choice: str = "", expected_plan: str | None = None
+) -> None:
+    """One tap on a name before the first round starts: check the player in or out (a tap that
+    changes nothing writes nothing). A drawn plan is drawn again for the new list (nothing has been
+    played yet), but a round the organiser changed by hand (a swap) keeps the change as for a late
+    arrival or a leaver (`add_late_arrival`, `remove_for_remaining_rounds`): when it cannot,
+    `UndoesSwap` is raised and nothing is written, unless `choice` says what to do. With
+    `expected_plan` (the plan the choice was offered on) nothing changes if the plan changed
+    meanwhile."""
     night = locked_for_update(night)
     check_open(night)
+    check_plan_version(night, expected_plan)
     if started_rounds(night):
         raise ValidationError(
             _("The night has started: add a late arrival or let a player leave for the remaining rounds.")
         )
     if not Membership.objects.filter(club_id=night.club_id, player=player).exists():
         raise ValidationError(_("%(name)s is not on this club's roster.") % {"name": player.name})
+    entry = NightPlayer.objects.filter(night=night, player=player).first()
+    if (entry is not None) == present:
+        return  # a second tap: the plan stays as it is
+    kept: dict[int, Round] = {}
+    if is_drawn(night) and night.swapped_rounds:
+        keeping = _kept_for_arrival if present else _kept_for_leaver
+        kept = keeping(night, player, 1, choice)
+    plan = stored_plan(night) if kept else None
     if present:
-        NightPlayer.objects.get_or_create(night=night, player=player)
+        NightPlayer.objects.create(night=night, player=player)
     else:
         NightPlayer.objects.filter(night=night, player=player).delete()
-    if is_drawn(night):
+    if plan is not None:  # the swaps stay; the other rounds are drawn again around them
+        players = (*plan.players, player.pk) if present else tuple(p for p in plan.players if p != player.pk)
+        _write_changed_rounds(night, plan, players, 1, kept=kept)
+    elif is_drawn(night):
         _draw_all(night)
 
 
@@ -292,7 +311,7 @@ def check_in_newcomer(
         return player, add_late_arrival(
             night=night, player=player, choice=choice, expected_plan=expected_plan
         )
-    set_checked_in(night=night, player=player, present=True)
+    set_checked_in(night=night, player=player, present=True, choice=choice)
     return player, 1
 
 
@@ -312,12 +331,18 @@ def _draw_all(night: Night) -> None:
     _drawn_again(night, from_round=1)
 
 
-def _drawn_again(night: Night, *, from_round: int, keep: Collection[int] = ()) -> None:
+def _drawn_again(
+    night: Night, *, from_round: int, keep: Collection[int] = (), swapped: Mapping[int, str] | None = None
+) -> None:
     """The rounds from `from_round` were drawn or planned again: no longer the organiser's by hand,
-    but those in `keep` (a late arrival or a leaver changed only their own seat in them)."""
-    swapped = sorted({r for r in night.swapped_rounds if r < from_round} | set(keep))
-    if swapped != night.swapped_rounds:
-        night.swapped_rounds = swapped
+    but those in `keep` (a late arrival or a leaver changed only their own seat in them) and those
+    of `swapped` (a round just swapped -> the fingerprint of the round as drawn)."""
+    kept = {
+        key: drawn for key, drawn in night.swapped_rounds.items() if int(key) < from_round or int(key) in keep
+    }
+    kept.update({str(number): drawn for number, drawn in (swapped or {}).items()})
+    if kept != night.swapped_rounds:
+        night.swapped_rounds = kept
         night.save(update_fields=["swapped_rounds"])
 
 
@@ -383,40 +408,54 @@ def swap_players(
         raise ValidationError(
             {"round": _("Round %(round)d has started: its tables stay.") % {"round": round_no}}
         )
+    stored = stored_plan(night)
     try:
-        plan = planner.swap_players(
-            stored_plan(night), round_index=round_no - 1, first=first.pk, second=second.pk
-        )
+        plan = planner.swap_players(stored, round_index=round_no - 1, first=first.pk, second=second.pk)
     except PlanError as error:
         raise _planner_error(error) from None
     _write_rounds(night, plan, from_round=round_no)
-    _drawn_again(night, from_round=round_no, keep=[round_no])
+    # The round as drawn: remembered at its first swap. A swap that brings it back (the same two
+    # swapped back) leaves it the draw's own again.
+    drawn = night.swapped_rounds.get(str(round_no)) or _round_version(stored.rounds[round_no - 1])
+    back = _round_version(plan.rounds[round_no - 1]) == drawn
+    _drawn_again(night, from_round=round_no, swapped={} if back else {round_no: drawn})
 
 
 class UndoesSwap(ValidationError):
-    """A late arrival who cannot be seated in a round the organiser changed by hand (a swap), or a
-    leaver who cannot be left out of it, without drawing or planning it again, which would undo
-    the swap: nothing changes until the organiser chooses (`choice`), on the page drawn from plan
-    `plan` (`plan_version`)."""
+    """A player checked in or out, a late arrival or a leaver who cannot be seated in (or left out
+    of) the rounds `rounds` the organiser changed by hand (swaps) without drawing or planning them
+    again, which would undo the swaps: nothing changes until the organiser chooses (`choice`), on
+    the page drawn from plan `plan` (`plan_version`)."""
 
     def __init__(
         self,
         message: str,
         *,
-        round_no: int,
+        rounds: Sequence[int],
         name: str,
         plan: str,
         moves: bool,
         can_sit_out: bool = False,
         leaving: bool = False,
+        player_id: int | None = None,
     ) -> None:
         super().__init__({"player": message})
-        self.round_no = round_no
+        self.rounds = list(rounds)
         self.name = name
         self.plan = plan
         self.moves = moves  # a night with a movement (the round is planned again), else drawn again
         self.can_sit_out = can_sit_out
-        self.leaving = leaving  # a leaver (`remove_for_remaining_rounds`), not a late arrival
+        self.leaving = leaving  # leaving (checked out, `remove_for_remaining_rounds`), not coming
+        self.player_id = player_id
+
+    @property
+    def round_no(self) -> int:
+        return self.rounds[0]
+
+    @property
+    def rounds_text(self) -> str:
+        """The rounds as a page names them: "2, 3"."""
+        return ", ".join(map(str, self.rounds))
 
 
 #: The organiser's answers to `UndoesSwap`: plan the round again (the swap is undone), or the late
@@ -427,7 +466,7 @@ REPLAN, SIT_OUT = "replan", "sit_out"
 def _changed_by_hand(night: Night, number: int) -> Round | None:
     """Round `number` as stored, when the organiser changed it by hand (a swap) since it was last
     drawn or planned; None when it was not, or is not planned yet."""
-    if number not in night.swapped_rounds:
+    if str(number) not in night.swapped_rounds:
         return None
     plan = stored_plan(night)
     if len(plan.rounds) < number or not plan.rounds[number - 1].tables:
@@ -438,7 +477,8 @@ def _changed_by_hand(night: Night, number: int) -> Round | None:
 def _swapped_from(night: Night, from_round: int) -> list[int]:
     """The rounds from `from_round` on the organiser changed by hand (a night with a movement has
     only its next round planned)."""
-    return [r for r in night.swapped_rounds if r >= from_round and _changed_by_hand(night, r) is not None]
+    numbers = sorted(int(key) for key in night.swapped_rounds)
+    return [r for r in numbers if r >= from_round and _changed_by_hand(night, r) is not None]
 
 
 def _seated_keeping(night: Night, planned: Round, player: int) -> Round | None:
@@ -470,6 +510,102 @@ def _unseated_keeping(planned: Round, player: int) -> Round | None:
     return Round(tables, planned.byes[1:])
 
 
+def _kept_for_arrival(night: Night, player: Player, from_round: int, choice: str) -> dict[int, Round]:
+    """The rounds from `from_round` the organiser changed by hand (swaps), each with `player`
+    coming in seated without moving anybody (`_seated_keeping`). A round where that cannot be is
+    drawn or planned again with `choice` `REPLAN` (its swap undone), or has `player` sit it out
+    with `SIT_OUT` while they still play another round; else `UndoesSwap` names every such round
+    and nothing is written."""
+    kept: dict[int, Round] = {}
+    unseated: list[int] = []
+    for number in _swapped_from(night, from_round):
+        by_hand = _changed_by_hand(night, number)
+        assert by_hand is not None
+        seated = _seated_keeping(night, by_hand, player.pk)
+        if seated is None:
+            unseated.append(number)
+        else:
+            kept[number] = seated
+    if not unseated or choice == REPLAN:
+        return kept
+    can_sit_out = any(r not in unseated for r in range(from_round, night.rounds + 1))  # still plays
+    if choice == SIT_OUT and can_sit_out:
+        for number in unseated:
+            by_hand = _changed_by_hand(night, number)
+            assert by_hand is not None
+            kept[number] = Round(by_hand.tables, (*by_hand.byes, player.pk))
+        return kept
+    moves = night.moves_by_round and from_round > 1  # round 1 is drawn, the later ones planned
+    if moves:
+        message = _(
+            "Round %(round)d was changed by hand (a swap). Seating %(name)s in it means "
+            "planning it again from the results, which undoes that swap: nothing was changed. "
+            "Choose below."
+        ) % {"round": unseated[0], "name": player.name}
+    else:
+        message = ngettext(
+            "Round %(rounds)s was changed by hand (a swap). Seating %(name)s in it means drawing the "
+            "rounds not started again, which undoes that swap: nothing was changed. Choose below.",
+            "Rounds %(rounds)s were changed by hand (swaps). Seating %(name)s in them means drawing "
+            "the rounds not started again, which undoes those swaps: nothing was changed. Choose below.",
+            len(unseated),
+        ) % {"rounds": ", ".join(map(str, unseated)), "name": player.name}
+    raise UndoesSwap(
+        message,
+        rounds=unseated,
+        name=player.name,
+        plan=plan_version(night),
+        moves=moves,
+        can_sit_out=can_sit_out,
+        player_id=player.pk,
+    )
+
+
+def _kept_for_leaver(night: Night, player: Player, from_round: int, choice: str) -> dict[int, Round]:
+    """The rounds from `from_round` the organiser changed by hand (swaps), each without `player`
+    and nobody else moved (`_unseated_keeping`). A round where that cannot be is drawn or planned
+    again with `choice` `REPLAN` (its swap undone); else `UndoesSwap` names every such round and
+    nothing is written."""
+    kept: dict[int, Round] = {}
+    stuck: list[int] = []
+    for number in _swapped_from(night, from_round):
+        by_hand = _changed_by_hand(night, number)
+        assert by_hand is not None
+        unseated = _unseated_keeping(by_hand, player.pk)
+        if unseated is None:
+            stuck.append(number)
+        else:
+            kept[number] = unseated
+    if not stuck or choice == REPLAN:
+        return kept
+    moves = night.moves_by_round and from_round > 1
+    if moves:
+        message = _(
+            "Round %(round)d was changed by hand (a swap), and nobody sits it out to take the "
+            "seat of %(name)s. Planning it again without %(name)s undoes that swap: nothing was "
+            "changed. Choose below."
+        ) % {"round": stuck[0], "name": player.name}
+    else:
+        message = ngettext(
+            "Round %(rounds)s was changed by hand (a swap), and nobody sits it out to take the seat of "
+            "%(name)s. Drawing the rounds not started again without %(name)s undoes that swap: nothing "
+            "was changed. Choose below.",
+            "Rounds %(rounds)s were changed by hand (swaps), and nobody sits them out to take the seat "
+            "of %(name)s. Drawing the rounds not started again without %(name)s undoes those swaps: "
+            "nothing was changed. Choose below.",
+            len(stuck),
+        ) % {"rounds": ", ".join(map(str, stuck)), "name": player.name}
+    raise UndoesSwap(
+        message,
+        rounds=stuck,
+        name=player.name,
+        plan=plan_version(night),
+        moves=moves,
+        leaving=True,
+        player_id=player.pk,
+    )
+
+
 @transaction.atomic
 def add_late_arrival(
     *, night: Night, player: Player, choice: str = "", expected_plan: str | None = None
@@ -480,8 +616,8 @@ def add_late_arrival(
 
     A round the organiser changed by hand (a swap) keeps the change: the late arrival makes a new
     table with the players who sit out that round when the table sizes allow; else `UndoesSwap` is
-    raised and nothing is written, unless `choice` says what to do (`REPLAN`: draw or plan the
-    rounds again, undoing the swap; `SIT_OUT`: the late arrival sits out that round). With
+    raised and nothing is written, unless `choice` says what to do (`REPLAN`: draw or plan those
+    rounds again, undoing their swaps; `SIT_OUT`: the late arrival sits them out). With
     `expected_plan` (the plan the choice was offered on) nothing changes if the plan changed
     meanwhile."""
     night = locked_for_update(night)
@@ -495,37 +631,7 @@ def add_late_arrival(
     entry = NightPlayer.objects.filter(night=night, player=player).first()
     if entry is not None and entry.until_round is None:
         raise ValidationError({"player": _("%(name)s is already checked in.") % {"name": player.name}})
-    kept: dict[int, Round] = {}
-    for number in [] if choice == REPLAN else _swapped_from(night, from_round):
-        by_hand = _changed_by_hand(night, number)
-        assert by_hand is not None
-        can_sit_out = number < night.rounds or number > from_round  # they still play a round
-        seated = _seated_keeping(night, by_hand, player.pk)
-        if seated is None and choice == SIT_OUT and can_sit_out:
-            seated = Round(by_hand.tables, (*by_hand.byes, player.pk))
-        if seated is None:
-            raise UndoesSwap(
-                (
-                    _(
-                        "Round %(round)d was changed by hand (a swap). Seating %(name)s in it means "
-                        "planning it again from the results, which undoes that swap: nothing was changed. "
-                        "Choose below."
-                    )
-                    if night.moves_by_round
-                    else _(
-                        "Round %(round)d was changed by hand (a swap). Seating %(name)s in it means "
-                        "drawing the rounds not started again, which undoes that swap: nothing was "
-                        "changed. Choose below."
-                    )
-                )
-                % {"round": number, "name": player.name},
-                round_no=number,
-                name=player.name,
-                plan=plan_version(night),
-                moves=night.moves_by_round,
-                can_sit_out=can_sit_out,
-            )
-        kept[number] = seated
+    kept = _kept_for_arrival(night, player, from_round, choice)
     plan = stored_plan(night)
     players = (*plan.players, player.pk)
     if entry is None:
@@ -562,34 +668,7 @@ def remove_for_remaining_rounds(
     entry = NightPlayer.objects.filter(night=night, player=player, until_round=None).first()
     if entry is None:
         raise ValidationError({"player": _("%(name)s is not checked in.") % {"name": player.name}})
-    kept: dict[int, Round] = {}
-    for number in [] if choice == REPLAN else _swapped_from(night, from_round):
-        by_hand = _changed_by_hand(night, number)
-        assert by_hand is not None
-        unseated = _unseated_keeping(by_hand, player.pk)
-        if unseated is None:
-            raise UndoesSwap(
-                (
-                    _(
-                        "Round %(round)d was changed by hand (a swap), and nobody sits it out to take the "
-                        "seat of %(name)s. Planning it again without %(name)s undoes that swap: nothing was "
-                        "changed. Choose below."
-                    )
-                    if night.moves_by_round
-                    else _(
-                        "Round %(round)d was changed by hand (a swap), and nobody sits it out to take the "
-                        "seat of %(name)s. Drawing the rounds not started again without %(name)s undoes "
-                        "that swap: nothing was changed. Choose below."
-                    )
-                )
-                % {"round": number, "name": player.name},
-                round_no=number,
-                name=player.name,
-                plan=plan_version(night),
-                moves=night.moves_by_round,
-                leaving=True,
-            )
-        kept[number] = unseated
+    kept = _kept_for_leaver(night, player, from_round, choice)
     plan = stored_plan(night)
     players = tuple(p for p in plan.players if p != player.pk)
     if from_round == 1 or entry.from_round >= from_round:

@@ -42,7 +42,7 @@ class Migration(migrations.Migration):
                 ('round_started_at', models.DateTimeField(blank=True, editable=False, null=True, verbose_name='round started at')),
                 ('last_hand_round', models.PositiveSmallIntegerField(blank=True, editable=False, null=True)),
                 ('last_hand_called_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('swapped_rounds', models.JSONField(blank=True, default=list, editable=False)),
+                ('swapped_rounds', models.JSONField(blank=True, default=dict, editable=False)),
                 ('planned_from', models.CharField(blank=True, default='', editable=False, max_length=33)),
                 ('results_changed_round', models.PositiveSmallIntegerField(blank=True, editable=False, null=True)),
                 ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='nights', to='clubs.season', verbose_name='season')),

@@ -166,13 +166,68 @@ def test_a_late_arrival_who_would_undo_a_swap_asks_first_and_enter_undoes_nothin
     expect(
         page.get_by_text("Round 2 was changed by hand (a swap). Seating Eva in it means drawing")
     ).to_be_visible()
-    undo = page.get_by_role("button", name="Draw the rounds not started again with Eva (undoes the swap)")
+    undo = page.get_by_role(
+        "button", name="Draw the rounds not started again with Eva (undoes the swap in round 2)"
+    )
     expect(undo).to_be_visible()
     assert_fits_the_phone(page)
     # Enter in the form taps its own button, which asks again and undoes nothing.
     page.locator("form[action$='/late']").get_by_label("Player").press("Enter")
     expect(page.get_by_text("Round 2 was changed by hand (a swap).")).to_be_visible()
     assert round_two() == swapped and not night.players.filter(player__name="Eva").exists()
-    page.get_by_role("button", name="Draw the rounds not started again with Eva (undoes the swap)").click()
+    page.get_by_role(
+        "button", name="Draw the rounds not started again with Eva (undoes the swap in round 2)"
+    ).click()
     expect(page.get_by_text("Eva plays from round 2.")).to_be_visible()
     assert night.tables.filter(round_no=2, seats__player__name="Eva").exists()
+
+
+def test_a_name_checked_in_after_a_swap_asks_first_and_enter_undoes_nothing(
+    browser_without_js, live_server, people
+):
+    club = Club.objects.get(pk=CLUB)
+    for name in [*NAMES, "Finn"]:
+        Membership.objects.create(club=club, player=Player.objects.create(name=name))
+    page = browser_without_js()
+    sign_in_browser(page, live_server.url, User.objects.get(username="alice"))
+    page.goto(f"{live_server.url}/nights/clubs/{CLUB}/new")
+    page.get_by_label("Rounds").fill("2")
+    page.get_by_role("group", name="Game").get_by_text("Check Pinochle").click()
+    page.get_by_role("button", name="Open the night").click()
+    for name in NAMES:
+        page.get_by_role("button", name=name, exact=True).click()
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Draw the tables").click()
+    night = Night.objects.get()
+    sitting_out = night.byes.get(round_no=1).player.name
+    seated = next(name for name in NAMES if name != sitting_out)
+    page.get_by_label("Round", exact=True).select_option("1")
+    page.get_by_label("Swap", exact=True).select_option(label=sitting_out)
+    page.get_by_label("with", exact=True).select_option(label=seated)
+    page.get_by_role("button", name="Swap", exact=True).click()
+    expect(page.get_by_text(f"{sitting_out} and {seated} swapped in round 1")).to_be_visible()
+
+    def round_one() -> list[tuple[str, str]]:
+        return sorted(night.tables.get(round_no=1).seats.values_list("seat", "player__name"))
+
+    swapped = round_one()
+    page.get_by_role("button", name="Finn", exact=True).click()
+    question = page.get_by_text("Round 1 was changed by hand (a swap). Seating Finn in it means drawing")
+    expect(question).to_be_visible()
+    expect(
+        page.get_by_role(
+            "button", name="Draw the rounds not started again with Finn (undoes the swap in round 1)"
+        )
+    ).to_be_visible()
+    assert_fits_the_phone(page)
+    # Finn's own button has the focus: Enter taps it, which asks again and undoes nothing.
+    expect(page.get_by_role("button", name="Finn", exact=True)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(question).to_be_visible()
+    assert round_one() == swapped and not night.players.filter(player__name="Finn").exists()
+    page.get_by_role("button", name="Finn sits out round 1 (the swap stays)").click()
+    expect(page.get_by_role("button", name="Finn", exact=True)).to_have_attribute("aria-pressed", "true")
+    assert round_one() == swapped
+    assert sorted(night.byes.filter(round_no=1).values_list("player__name", flat=True)) == sorted(
+        [seated, "Finn"]
+    )

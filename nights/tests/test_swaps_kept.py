@@ -170,6 +170,25 @@ def test_a_last_hand_taken_back_and_saved_again_keeps_the_swap(club, alice):
     assert "Start round 2" in page(alice, night)
 
 
+def test_a_finished_tables_link_sends_nobody_to_a_kept_round_while_a_table_plays_again(club, alice):
+    night, games = round_one_over(alice, "fixed")
+    swapped_in_round_two(alice, night)
+    finished = NightTable.objects.get(night=night, round_no=1, table_no=1)
+    phone = Client()
+    assert "Next round" in text(phone.get(f"/nights/t/{finished.token}/"))
+    game = games[1]
+    delete_last_hand(game=game)  # table 2 plays again: round 2 may yet be planned again
+    shown = text(phone.get(f"/nights/t/{finished.token}/"))
+    assert (
+        "Round 2 waits: table 2 of round 1 is playing again. Where you sit next shows here once it has "
+        "ended." in shown
+    )
+    assert "Next round" not in shown and ": table 1, " not in shown and ": table 2, " not in shown
+    record_hand(game=game, number=game.hands.count() + 1, data=HAND)
+    shown = text(phone.get(f"/nights/t/{finished.token}/"))
+    assert "Next round" in shown and "Round 2 waits" not in shown
+
+
 def test_a_late_arrival_who_sits_out_to_keep_a_swap_stays_out_after_a_note(club, alice):
     night, games = round_one_over(alice)
     swapped_in_round_two(alice, night)
@@ -213,6 +232,51 @@ def test_a_choice_from_a_stale_page_changes_nothing(club, alice):
     assert seats(night, 2) == planned
 
 
+def swapped_back(alice: Client, night: Night, a: Player, b: Player) -> None:
+    response = alice.post(
+        f"/nights/{night.pk}/swap",
+        {"plan": services.plan_version(night), "round": "2", "first": b.pk, "second": a.pk},
+    )
+    assert response.status_code == 302
+
+
+def test_a_corrected_result_replans_a_round_swapped_back_without_asking(club, alice):
+    night, games = round_one_over(alice)
+    planned = seats(night, 2)
+    a, b = swapped_in_round_two(alice, night)
+    swapped_back(alice, night, a, b)
+    assert seats(night, 2) == planned  # as the movement planned it
+    game = games[0]
+    edit_hand(game=game, number=game.hands.count(), data=EW_WIN, confirmed=True)
+    assert seats(night, 2) != planned  # planned again from the results, as for any round
+    assert "A result of round 1 changed" not in page(alice, night)
+
+
+def test_a_late_arrival_on_a_rotating_night_asks_nothing_of_a_round_swapped_back(club, alice):
+    night = started_night(alice, "rotating")
+    planned = seats(night, 2)
+    a, b = swapped_in_round_two(alice, night)
+    swapped_back(alice, night, a, b)
+    assert seats(night, 2) == planned
+    ida = Player.objects.get(name="Ida")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk})
+    assert response.status_code == 302
+    assert "Ida plays from round 2." in page(alice, night)
+    assert any("Ida" in row for row in seats(night, 2))
+
+
+def test_a_round_swapped_twice_but_not_back_still_counts_as_changed_by_hand(club, alice):
+    night = started_night(alice, "rotating")
+    swapped_in_round_two(alice, night)
+    first, second = seats(night, 2)[:2]
+    c, d = Player.objects.get(name=first[2]), Player.objects.get(name=second[3])
+    services.swap_players(night=night, round_no=2, first=c, second=d)  # two others: not the draw's round
+    ida = Player.objects.get(name="Ida")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk})
+    assert response.status_code == 400
+    assert "Round 2 was changed by hand (a swap)." in text(response)
+
+
 @pytest.mark.parametrize(
     ("movement", "says"),
     [
@@ -246,7 +310,7 @@ def test_a_late_arrival_on_a_rotating_night_asks_before_undoing_a_swap(club, ali
         "Round 2 was changed by hand (a swap). Seating Ida in it means drawing the rounds not started "
         "again, which undoes that swap: nothing was changed." in shown
     )
-    assert "Draw the rounds not started again with Ida (undoes the swap)" in shown
+    assert "Draw the rounds not started again with Ida (undoes the swap in round 2)" in shown
     assert "Ida sits out round 2 (the swap stays)" in shown
     assert seats(night, 2) == planned and services.plan_version(night) == version
     # The form's own button comes first: Enter taps it, and it undoes nothing.
@@ -330,7 +394,7 @@ def test_a_leaver_on_a_rotating_night_asks_before_undoing_a_swap(club, alice):
         f"Drawing the rounds not started again without {leaver.name} undoes that swap: nothing was changed."
         in shown
     )
-    assert f"Draw the rounds not started again without {leaver.name} (undoes the swap)" in shown
+    assert f"Draw the rounds not started again without {leaver.name} (undoes the swap in round 2)" in shown
     assert seats(night, 2) == planned and night.players.get(player=leaver).until_round is None
     response = alice.post(
         f"/nights/{night.pk}/leave",
@@ -364,3 +428,81 @@ def test_a_late_arrival_makes_the_leftover_table_of_three_a_full_table_and_the_s
     assert response.status_code == 302
     assert seats(night, 2) == [[*row, "Lou"] if len(row) == 3 else row for row in planned]
     assert "Lou plays from round 2." in page(alice, night)
+
+
+def rotating_night_of_four_rounds(alice: Client) -> Night:
+    """A rotating night of 8 at tables of four over four rounds, round 1 started: nobody sits out."""
+    data = {"played_on": "2026-03-05", "variant": "standard", "deck": "single", "rounds": "4",
+            "round_ends": "game", "target": "100", "movement": "rotating"}  # fmt: skip
+    assert alice.post(f"/nights/clubs/{CLUB}/new", data).status_code == 302
+    night = Night.objects.latest("pk")
+    for name in NAMES[:8]:
+        player = Player.objects.get(name=name)
+        assert alice.post(f"/nights/{night.pk}/check-in/{player.pk}", {"present": "yes"}).status_code == 302
+    assert alice.post(f"/nights/{night.pk}/draw").status_code == 302
+    assert alice.post(f"/nights/{night.pk}/rounds/1/start").status_code == 302
+    return night
+
+
+def swapped_in(night: Night, round_no: int) -> None:
+    first, second = seats(night, round_no)[:2]
+    a, b = Player.objects.get(name=first[0]), Player.objects.get(name=second[1])
+    services.swap_players(night=night, round_no=round_no, first=a, second=b)
+
+
+def test_a_late_arrival_who_would_undo_several_swaps_is_told_every_round_and_sits_them_all_out(club, alice):
+    night = rotating_night_of_four_rounds(alice)
+    swapped_in(night, 2)
+    swapped_in(night, 3)
+    planned = [seats(night, 2), seats(night, 3)]
+    ida = Player.objects.get(name="Ida")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk})
+    assert response.status_code == 400
+    shown = text(response)
+    assert (
+        "Rounds 2, 3 were changed by hand (swaps). Seating Ida in them means drawing the rounds not "
+        "started again, which undoes those swaps: nothing was changed. Choose below." in shown
+    )
+    assert "Ida sits out rounds 2, 3 (the swaps stay)" in shown
+    assert "Draw the rounds not started again with Ida (undoes the swaps in rounds 2, 3)" in shown
+    response = alice.post(
+        f"/nights/{night.pk}/late",
+        {"late-player": ida.pk, "choice": "sit_out", "plan": services.plan_version(night)},
+    )
+    assert response.status_code == 302
+    assert "Ida plays from round 4." in page(alice, night)
+    assert [seats(night, 2), seats(night, 3)] == planned
+    assert sorted(night.byes.filter(player=ida).values_list("round_no", flat=True)) == [2, 3]
+    assert any("Ida" in row for row in seats(night, 4))
+
+
+def test_a_late_arrival_is_never_offered_to_sit_out_every_round_left(club, alice):
+    night = started_night(alice, "rotating")  # three rounds: 2 and 3 are left
+    swapped_in(night, 2)
+    swapped_in(night, 3)
+    ida = Player.objects.get(name="Ida")
+    response = alice.post(f"/nights/{night.pk}/late", {"late-player": ida.pk})
+    assert response.status_code == 400
+    assert "Rounds 2, 3 were changed by hand (swaps)." in text(response)
+    assert 'value="sit_out"' not in response.content.decode()
+    response = alice.post(
+        f"/nights/{night.pk}/late",
+        {"late-player": ida.pk, "choice": "sit_out", "plan": services.plan_version(night)},
+    )
+    assert response.status_code == 400  # asked again: nothing written
+    assert not night.players.filter(player=ida).exists()
+
+
+def test_a_leaver_who_would_undo_several_swaps_is_told_every_round(club, alice):
+    night = rotating_night_of_four_rounds(alice)
+    swapped_in(night, 2)
+    swapped_in(night, 3)
+    leaver = seats(night, 2)[0][1]
+    response = alice.post(f"/nights/{night.pk}/leave", {"leave-player": Player.objects.get(name=leaver).pk})
+    assert response.status_code == 400
+    shown = text(response)
+    assert (
+        f"Rounds 2, 3 were changed by hand (swaps), and nobody sits them out to take the seat of {leaver}."
+        in shown
+    )
+    assert f"Draw the rounds not started again without {leaver} (undoes the swaps in rounds 2, 3)" in shown

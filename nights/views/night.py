@@ -99,6 +99,7 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
         "late_choice": forms.get("late_choice"),
         "newcomer_choice": forms.get("newcomer_choice"),
         "leave_choice": forms.get("leave_choice"),
+        "check_in_choice": forms.get("check_in_choice"),
         # A result changed under a round the organiser changed by hand: keep it or plan it again.
         "plan_version": version,
     }
@@ -116,37 +117,52 @@ def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
 def check_in(request: HtmxHttpRequest, night_id: int, player_id: int) -> HttpResponse:
     """One tap per name: `present` "yes" checks the player in, "no" out. From htmx the answer is
     the name's row drawn again (and the count, and a drawn plan, drawn again out of band), so the
-    page does not reload; a plain post goes back to the same name on the page."""
+    page does not reload; a plain post goes back to the same name on the page. A tap that would
+    undo a swap changes nothing: the row asks (`services.UndoesSwap`), and its buttons send the
+    answer (`choice`) with the plan it was asked on."""
     night = _night(night_id)
     # Only a player on the night's club roster: another club's player id answers 404 and never
     # shows that player's name.
     player = get_object_or_404(Player, pk=player_id, memberships__club_id=night.club_id)
     present = request.POST.get("present") == "yes"
-    refusal = ""
+    refusal, choice = "", None
     try:
-        services.set_checked_in(night=night, player=player, present=present)
+        services.set_checked_in(
+            night=night,
+            player=player,
+            present=present,
+            choice=request.POST.get("choice", ""),
+            expected_plan=_plan_sent(request),
+        )
+    except services.UndoesSwap as error:
+        choice = error
+        if not request.htmx:
+            return _night_page(request, night, status=400, check_in_choice=error)
     except ValidationError as error:
         refusal = " ".join(error.messages)
         if not request.htmx:
             _refusal(request, error)
     if not request.htmx:
         return _back(night, f"check-in-{player.pk}")
-    return _check_in_row(request, night, player, refusal)
+    return _check_in_row(request, night, player, refusal, choice)
 
 
-def _check_in_row(request: HttpRequest, night: Night, player: Player, refusal: str) -> HttpResponse:
+def _check_in_row(
+    request: HttpRequest, night: Night, player: Player, refusal: str, choice: services.UndoesSwap | None
+) -> HttpResponse:
     context = {
         "night": night,
         "player": player,
         "present_ids": selectors.present_ids(night),
         "refusal": refusal,
+        "check_in_choice": choice,
         "oob": True,
     }
     parts = [
         render_to_string("nights/night.html#check-in-row", context, request),
         render_to_string("nights/night.html#check-in-count", context, request),
     ]
-    if services.is_drawn(night):  # the plan was drawn again for the new list
+    if services.is_drawn(night) and choice is None:  # the plan was drawn again for the new list
         plan = {
             **context,
             "rounds": selectors.plan_rounds(night),

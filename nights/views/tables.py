@@ -75,8 +75,9 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
             context["awaiting"] = selectors.last_hand_question(game)
             context["confirm_back"] = request.path  # after the OK, back here: where the players sit next
         context["result"] = selectors.table_result(game, seats)
-        context["next_seats"] = selectors.next_seats(nt, seats)
-        context["next_waiting"] = "" if context["next_seats"] else selectors.next_round_waiting(nt)
+        # A next round that waits (not planned, or kept while a table plays again) lists no seats.
+        context["next_waiting"] = selectors.next_round_waiting(nt)
+        context["next_seats"] = [] if context["next_waiting"] else selectors.next_seats(nt, seats)
         return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
     if night.is_finished or game is None:
         return render(request, "nights/table.html", context, status=410 if night.is_finished else 200)
