@@ -89,7 +89,8 @@ OUTSIDE = """([selectors, box]) => Array.from(document.querySelectorAll(selector
     const left = edge.left + parseFloat(style.borderLeftWidth);
     const right = edge.right - parseFloat(style.borderRightWidth);
     const out = glyphs.left < left - 0.5 || glyphs.right > right + 0.5;
-    return [out, el.textContent.trim().replace(/\\s+/g, ' '), Math.round(glyphs.width), Math.round(right - left)];
+    const text = el.textContent.trim().replace(/\\s+/g, ' ');
+    return [out, text, Math.round(glyphs.width), Math.round(right - left)];
   })
   .filter(([out]) => out)
   .map(([out, ...rest]) => rest)"""

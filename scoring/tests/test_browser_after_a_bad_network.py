@@ -596,7 +596,8 @@ def test_an_answer_to_the_question_that_fails_on_the_way_keeps_the_question_and_
     save_as_2 = page.get_by_role("button", name="Save my values as hand 2")
     bid = page.locator("#hand-form input[name=bid]")
     failed = page.get_by_role("alert").filter(
-        has_text="Not sent: the network or the server failed on the way. Your values are kept here; tap again."
+        has_text="Not sent: the network or the server failed on the way. Your values are kept here; "
+        "tap again."
     )
     # The network drops under the correction; the server fails the save as the next hand.
     button, address = (

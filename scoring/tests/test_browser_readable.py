@@ -192,6 +192,12 @@ def test_large_text_makes_the_points_to_go_and_the_chips_a_third_bigger_and_cuts
                     where = (width, language, game.seats, game.deck, display)
                     assert cut(page, figures) == [], where
                     assert outside(page, figures, ".total") == [], where
+                    if (width, language, game.seats, display) == (360, "en", 3, "large"):
+                        shoot(
+                            page,
+                            f"large-text-scoreboard-3-players-{games.index(game)}-en-360",
+                            element=page.locator("#scoreboard"),
+                        )
                     if display:
                         grown = ".to-go, .to-go *, .total-chips, .total-chips *"
                         assert cut(page, grown) == [], (width, language, game.seats, game.deck)
