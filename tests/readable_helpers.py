@@ -74,3 +74,27 @@ def font_px(page: Page, selector: str) -> list[float]:
             selector, "els => els.map(el => parseFloat(getComputedStyle(el).fontSize))"
         )
     ]
+
+
+#: Figures under `selectors` whose glyphs reach out of the box (border excluded) of their nearest
+#: `box` ancestor: [text, glyphs' width, box's inner width].
+OUTSIDE = """([selectors, box]) => Array.from(document.querySelectorAll(selectors))
+  .filter(el => el.offsetParent !== null && el.textContent.trim())
+  .map(el => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const glyphs = range.getBoundingClientRect();
+    const outer = el.closest(box) || el;
+    const edge = outer.getBoundingClientRect(), style = getComputedStyle(outer);
+    const left = edge.left + parseFloat(style.borderLeftWidth);
+    const right = edge.right - parseFloat(style.borderRightWidth);
+    const out = glyphs.left < left - 0.5 || glyphs.right > right + 0.5;
+    const text = el.textContent.trim().replace(/\\s+/g, ' ');
+    return [out, text, Math.round(glyphs.width), Math.round(right - left)];
+  })
+  .filter(([out]) => out)
+  .map(([out, ...rest]) => rest)"""
+
+
+def outside(page: Page, selectors: str, box: str) -> list[Any]:
+    return list(page.evaluate(OUTSIDE, [selectors, box]))

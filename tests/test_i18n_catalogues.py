@@ -105,29 +105,29 @@ def test_every_translatable_string_in_the_code_is_in_the_po_files(tmp_path):
         assert stale == [], f"{lang}: strings no longer in the code (run `make messages`): {stale}"
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", ("en", *LANGS))
 def test_the_question_after_a_save_names_the_words_of_its_buttons(lang):
     """The question "Not saved: this form already saved hand N …" tells which button to tap in that
-    button's own words, and so does the note by the entry form's Save while the question is open."""
-    words = catalogue(polib.pofile(str(po_path(lang))))
+    button's own words, and so does the note by the entry form's Save while the question is open
+    (English: the messages as written in the code)."""
+    words = catalogue(polib.pofile(str(po_path(lang)))) if lang != "en" else {}
 
     def msgstr(msgid: str) -> str:
-        text = words[(None, msgid)]
+        text = words[(None, msgid)] if lang != "en" else msgid
         assert isinstance(text, str)
         return text
 
     question = msgstr(
         "Not saved: this form already saved hand %(number)d, with other values. Hand %(number)d is "
-        "stored as shown below. To change it to what you entered, apply your values as a correction; "
-        "if yours is a new hand, save it below as hand %(next)d."
+        "stored as shown below. To change it to what you entered, tap “Apply my values as a correction "
+        "of hand %(number)d”; if yours is a new hand, tap “Save my values as hand %(next)d”."
     ) % {"number": 1, "next": 2}
     note = msgstr(
-        "Saving here is off until you answer the question above: apply your values as a correction, "
-        "or save them as the next hand."
-    )
+        "Saving here is off until you answer the question above: tap “Apply my values as a correction "
+        "of hand %(number)s” or “Save my values as hand %(next)s”."
+    ) % {"number": 1, "next": 2}
     correct = msgstr("Apply my values as a correction of hand %(number)s")
     save = msgstr("Save my values as hand %(number)s")
-    assert correct % {"number": 1} in question
-    assert save % {"number": 2} in question
-    assert (correct % {"number": ""}).strip() in note
-    assert (save % {"number": ""}).strip() in note
+    for text in (question, note):
+        assert correct % {"number": 1} in text
+        assert save % {"number": 2} in text

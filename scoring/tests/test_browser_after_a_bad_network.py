@@ -168,8 +168,8 @@ def test_after_a_lost_answer_and_a_changed_entry_the_question_is_on_screen_and_n
         has_text=words(
             language,
             "Not saved: this form already saved hand %(number)d, with other values. Hand %(number)d is "
-            "stored as shown below. To change it to what you entered, apply your values as a correction; "
-            "if yours is a new hand, save it below as hand %(next)d.",
+            "stored as shown below. To change it to what you entered, tap “Apply my values as a correction "
+            "of hand %(number)d”; if yours is a new hand, tap “Save my values as hand %(next)d”.",
             number=1,
             next=2,
         )
@@ -528,7 +528,10 @@ def test_the_open_question_and_its_values_survive_a_reload_another_page_and_a_la
 
     # Answered: the hand is corrected, and the question is not asked again.
     correct.click()
-    expect(page.get_by_text(words("cs", "Hand %(number)d corrected.", number=1))).to_be_visible()
+    # The message on the page (the announcer reads the same words out).
+    expect(
+        page.get_by_role("status").filter(has_text=words("cs", "Hand %(number)d corrected.", number=1))
+    ).to_be_visible()
     page.reload()
     expect(page.locator("#hand-form")).to_be_visible()
     expect(page.locator(".correction-offer")).to_have_count(0)
@@ -555,9 +558,12 @@ def test_the_question_answered_with_the_next_hand_is_not_asked_again(live_server
     game = _hand_1_answer_lost(page, live_server.url)
     _question_asked(page, bid=30)
     page.reload()
+    save_as_2 = page.get_by_role("button", name="Save my values as hand 2")
+    expect(save_as_2).to_be_visible()  # asked again (the network goes only once it is)
     # Without a network the answer is not sent, and the question stays until it is.
     page.context.set_offline(True)
-    page.get_by_role("button", name="Save my values as hand 2").click()
+    expect(page.locator(".net-state")).to_have_class(re.compile(r"\boffline\b"))
+    save_as_2.click()
     expect(
         page.get_by_role("alert").filter(
             has_text="Not sent: this phone has no network. Nothing was changed; tap again when the network "
@@ -566,10 +572,79 @@ def test_the_question_answered_with_the_next_hand_is_not_asked_again(live_server
     ).to_be_visible()
     expect(page.locator(".pending-badge")).to_be_visible()
     page.context.set_offline(False)
-    page.get_by_role("button", name="Save my values as hand 2").click()
-    expect(page.get_by_text("Hand 2 saved.")).to_be_visible()
+    expect(page.locator(".net-state")).not_to_have_class(re.compile(r"\boffline\b"))
+    save_as_2.click()
+    expect(page.get_by_role("status").filter(has_text="Hand 2 saved.")).to_be_visible()
     page.reload()
     expect(page.get_by_role("button", name="Save hand 3")).to_be_visible()
     expect(page.locator(".correction-offer")).to_have_count(0)
     expect(page.locator(".pending-badge")).to_be_hidden()
     assert [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")] == [24, 30]
+
+
+@pytest.mark.browser_context_args(service_workers="block")
+@pytest.mark.parametrize("failure", ["the-network-drops", "the-server-fails"])
+def test_an_answer_to_the_question_that_fails_on_the_way_keeps_the_question_and_its_values(
+    live_server, page: Page, failure: str
+):
+    """The phone thinks it is online, but the tap's request never gets its answer: nothing typed is
+    lost, the question stays (also after a reload) and says so, and a later tap answers it."""
+    game = _hand_1_answer_lost(page, live_server.url)
+    page.set_viewport_size({"width": 360, "height": 740})
+    _question_asked(page, bid=26)
+    apply = page.get_by_role("button", name="Apply my values as a correction of hand 1")
+    save_as_2 = page.get_by_role("button", name="Save my values as hand 2")
+    bid = page.locator("#hand-form input[name=bid]")
+    failed = page.get_by_role("alert").filter(
+        has_text="Not sent: the network or the server failed on the way. Your values are kept here; "
+        "tap again."
+    )
+    # The network drops under the correction; the server fails the save as the next hand.
+    button, address = (
+        (apply, f"**/g/{game.code}/hands/1/")
+        if failure == "the-network-drops"
+        else (save_as_2, f"**/g/{game.code}/hands")
+    )
+
+    def fail(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+        elif failure == "the-network-drops":
+            route.abort()
+        else:
+            route.fulfill(status=503, body="Service unavailable")
+
+    page.route(address, fail)
+    button.click()
+    expect(failed).to_be_visible()
+    expect(apply).to_be_visible()
+    expect(save_as_2).to_be_visible()
+    expect(bid).to_have_value("26")
+    expect(page.locator(".pending-badge")).to_be_visible()
+    assert_fits_the_phone(page)
+    shoot(page, f"question-kept-when-{failure}-en-360")
+
+    # Tapped again while it still fails: still kept.
+    button.click()
+    expect(failed).to_be_visible()
+    expect(bid).to_have_value("26")
+    page.unroute(address, fail)
+
+    page.reload()
+    expect(apply).to_be_visible()
+    expect(bid).to_have_value("26")
+    expect(page.locator(".pending-badge")).to_be_visible()
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")] == [24]
+
+    # The network is back: the tap is answered, and the question is settled.
+    button.click()
+    done = "Hand 1 corrected." if failure == "the-network-drops" else "Hand 2 saved."
+    expect(page.get_by_role("status").filter(has_text=done)).to_be_visible()
+    expect(page.locator(".correction-offer")).to_have_count(0)
+    expect(page.locator(".pending-badge")).to_be_hidden()
+    page.reload()
+    expect(page.locator("#hand-form")).to_be_visible()
+    expect(page.locator(".correction-offer")).to_have_count(0)
+    expect(page.locator(".pending-badge")).to_be_hidden()
+    bids = [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")]
+    assert bids == ([26] if failure == "the-network-drops" else [24, 26])

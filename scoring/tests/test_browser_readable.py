@@ -14,7 +14,7 @@ from scoring.models import Game
 from scoring.services.hands import record_hand
 from tests.browser import SHOTS, shoot, sign_in_browser
 from tests.helpers import check_game, hand_post, quick_hand, save_url, standard_game, table_user
-from tests.readable_helpers import cut, font_px, low_contrast, scrolls_sideways, small_controls
+from tests.readable_helpers import cut, font_px, low_contrast, outside, scrolls_sideways, small_controls
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -83,6 +83,33 @@ def double_deck_game(seats: int) -> Game:
     return game
 
 
+def long_figures_game(seats: int) -> Game:
+    """A double-deck game played to 25000 with the longest totals a long evening of big bids can
+    leave: one side -12345 (two conceded bids), another 12345; at three seats the third -1235."""
+    game = standard_game(seats=seats, deck="double", target=25000)
+    sides = {2: ["N", "E"], 3: ["N", "E", "S"], 4: ["NS", "EW"]}[seats]
+    nothing = dict.fromkeys(sides, 0)
+    hands: list[dict[str, Any]] = [
+        {"bidder": "E", "bid": bid, "trump": "clubs", "meld_points": nothing, "conceded": True}
+        for bid in (9995, 2350)
+    ]
+    for bid, meld in ((9995, 9999), (2000, 2246)):
+        hands.append(
+            {
+                "bidder": "N",
+                "bid": bid,
+                "trump": "clubs",
+                "meld_points": {side: meld if side == sides[0] else 0 for side in sides},
+                "tricks": {side: 50 if side == sides[0] else 0 for side in sides},
+            }
+        )
+    if seats == 3:
+        hands.append({"bidder": "S", "bid": 1235, "trump": "clubs", "meld_points": nothing, "conceded": True})
+    for number, data in enumerate(hands, start=1):
+        record_hand(game=game, number=number, data=data)
+    return game
+
+
 def finished_game() -> Game:
     game = standard_game()
     for number in range(1, 40):
@@ -146,8 +173,11 @@ def test_large_text_makes_the_points_to_go_and_the_chips_a_third_bigger_and_cuts
     live_server: Any, page: Page
 ) -> None:
     """The user guide says Large text makes every page a third bigger: the scoreboard's points to go
-    and chips too (at 360 and 390 px, two or three sides, four-digit figures, every language)."""
+    and chips too (at 360 and 390 px, two or three sides, four-digit figures, every language). Every
+    figure stays inside its side's box, a long one (-12345) drawn smaller where the box is narrow."""
     games = [check_game_with_every_ending(), double_deck_game(3), double_deck_game(4)]
+    games += [long_figures_game(seats) for seats in (2, 3, 4)]
+    figures = ".total-points, .to-go .phrase, .total-chips"
     sign_in_browser(page, live_server.url, table_user())
     for width in (360, 390):
         page.set_viewport_size({"width": width, "height": 740})
@@ -159,6 +189,15 @@ def test_large_text_makes_the_points_to_go_and_the_chips_a_third_bigger_and_cuts
                     page.context.add_cookies([{"name": "display", "value": display, "url": live_server.url}])
                     page.goto(f"{live_server.url}/g/{game.code}/")
                     sizes[display] = font_px(page, ".to-go") + font_px(page, ".total-chips")
+                    where = (width, language, game.seats, game.deck, display)
+                    assert cut(page, figures) == [], where
+                    assert outside(page, figures, ".total") == [], where
+                    if (width, language, game.seats, display) == (360, "en", 3, "large"):
+                        shoot(
+                            page,
+                            f"large-text-scoreboard-3-players-{games.index(game)}-en-360",
+                            element=page.locator("#scoreboard"),
+                        )
                     if display:
                         grown = ".to-go, .to-go *, .total-chips, .total-chips *"
                         assert cut(page, grown) == [], (width, language, game.seats, game.deck)

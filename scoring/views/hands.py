@@ -298,8 +298,8 @@ def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[st
     form.is_valid()
     message = _(
         "Not saved: this form already saved hand %(number)d, with other values. Hand %(number)d is "
-        "stored as shown below. To change it to what you entered, apply your values as a correction; "
-        "if yours is a new hand, save it below as hand %(next)d."
+        "stored as shown below. To change it to what you entered, tap “Apply my values as a correction of "
+        "hand %(number)d”; if yours is a new hand, tap “Save my values as hand %(next)d”."
     ) % {"number": stored.number, "next": board.next_number}
     fields = [
         (name, value)

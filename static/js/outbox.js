@@ -245,19 +245,73 @@
     questionsOf(game.dataset.code).forEach(function (item) { if (!inflight[item.id]) send(item.id); });
   }
 
-  // Answered: one of its two forms sent (the server's answer is the page that follows), or closed
-  // ("Neither", static/js/table-view.js; static/js/table.js keeps the values on the form as a draft).
-  // Without a network the forms send nothing (form[data-needs-network]) and the question stays.
-  function settleQuestions(event) {
-    const offer = event.target.closest && event.target.closest(".correction-offer");
-    const game = document.getElementById("game");
-    if (!offer || !game || event.defaultPrevented) return;
-    if (event.type === "click" && !event.target.closest(".offer-dismiss")) return;
-    const open = questionsOf(game.dataset.code).map(function (x) { return x.id; });
+  function dropQuestions(code) {
+    const open = questionsOf(code).map(function (x) { return x.id; });
     if (open.length) storeOutbox(outbox().filter(function (x) { return open.indexOf(x.id) < 0; }));
   }
-  document.addEventListener("submit", settleQuestions);
-  document.addEventListener("click", settleQuestions);
+
+  // Closed ("Neither", static/js/table-view.js; static/js/table.js keeps the values on the form as
+  // a draft): the question is settled.
+  document.addEventListener("click", function (event) {
+    const game = document.getElementById("game");
+    if (!game || !event.target.closest || !event.target.closest(".correction-offer .offer-dismiss")) return;
+    dropQuestions(game.dataset.code);
+  });
+
+  // Answered: one of its two forms is sent here, and the question (its values) stays on the phone
+  // until the server's answer has arrived; the answer is the game as it is now, swapped in. A request
+  // that fails on the way (the network drops, no answer in time, the server fails) changes nothing
+  // on the phone: the question stays, says so, and a tap sends it again (the correction writes the
+  // same values; the next hand keeps its own submission id, so it is saved once). Without a network
+  // the forms send nothing (form[data-needs-network], above). Any other answer (the values refused
+  // as a correction, the game moved to another phone) is shown as the server's page, the question
+  // still kept: the game's page asks it again.
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    const game = document.getElementById("game");
+    if (!form.closest || !form.closest(".correction-offer") || !game || event.defaultPrevented) return;
+    event.preventDefault();
+    if (form.dataset.sending) return; // one tap on its way is enough
+    form.dataset.sending = "1";
+    const offer = form.closest(".correction-offer");
+    const failed = offer.querySelector(".not-answered");
+    if (failed) failed.hidden = true;
+    const token = currentToken();
+    const body = new URLSearchParams();
+    new FormData(form).forEach(function (value, name) {
+      body.append(name, name === "csrfmiddlewaretoken" && token ? token : String(value));
+    });
+    const controller = new AbortController();
+    const timer = setTimeout(function () { controller.abort(); }, TIMEOUT_MS);
+    fetch(form.action, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      signal: controller.signal,
+      headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": location.href, "X-CSRFToken": token },
+    }).then(function (response) {
+      return response.text().then(function (text) {
+        if (response.status >= 500 || response.status === 429 || response.status === 408) throw new Error("no answer");
+        const current = document.getElementById("game");
+        if (response.ok && text.indexOf('id="game"') >= 0 && current) {
+          dropQuestions(game.dataset.code);
+          htmx.swap(current, text, { swapStyle: "outerHTML" });
+          document.dispatchEvent(new CustomEvent("pinochle:answered"));
+          if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+            navigator.serviceWorker.controller.postMessage({ type: "refresh", url: location.href });
+          }
+        } else {
+          HTMLFormElement.prototype.submit.call(form); // the server's own page says what happened
+        }
+      });
+    }).catch(function () {
+      if (failed) failed.hidden = false;
+      showState();
+    }).finally(function () {
+      clearTimeout(timer);
+      delete form.dataset.sending;
+    });
+  });
 
   // While this form's hand is in doubt (an answer to it was lost, and it is being sent again) the
   // scoreboard's poll does not change the page: a board that already counts the hand above a form
