@@ -364,3 +364,70 @@ def test_a_late_arrival_makes_the_leftover_table_of_three_a_full_table_and_the_s
     assert response.status_code == 302
     assert seats(night, 2) == [[*row, "Lou"] if len(row) == 3 else row for row in planned]
     assert "Lou plays from round 2." in page(alice, night)
+
+
+def rotating_night_of_four_rounds(alice: Client) -> Night:
+    """A rotating night of 8 players over four rounds, round 1 started."""
+    data = {"played_on": "2026-03-05", "variant": "standard", "deck": "single", "rounds": "4",
+            "round_ends": "game", "target": "100", "movement": "rotating"}  # fmt: skip
+    assert alice.post(f"/nights/clubs/{CLUB}/new", data).status_code == 302
+    night = Night.objects.latest("pk")
+    for name in NAMES[:8]:
+        player = Player.objects.get(name=name)
+        assert alice.post(f"/nights/{night.pk}/check-in/{player.pk}", {"present": "yes"}).status_code == 302
+    assert alice.post(f"/nights/{night.pk}/draw").status_code == 302
+    assert alice.post(f"/nights/{night.pk}/rounds/1/start").status_code == 302
+    return night
+
+
+def swap_in_round(alice: Client, night: Night, round_no: int, status: int = 200) -> str:
+    """The organiser swaps two players of different tables in round `round_no`: the page after."""
+    first, second = seats(night, round_no)[:2]
+    a, b = Player.objects.get(name=first[0]), Player.objects.get(name=second[1])
+    response = alice.post(
+        f"/nights/{night.pk}/swap",
+        {"plan": services.plan_version(night), "round": str(round_no), "first": a.pk, "second": b.pk},
+        follow=True,
+    )
+    assert response.status_code == status
+    return text(response)
+
+
+def test_a_swap_in_an_earlier_round_keeps_the_organisers_swap_in_a_later_one(club, alice):
+    night = rotating_night_of_four_rounds(alice)
+    swap_in_round(alice, night, 4)
+    swapped_four = seats(night, 4)
+    shown = swap_in_round(alice, night, 3)
+    assert seats(night, 4) == swapped_four
+    assert "swapped in round 3. Round 4 stays as you swapped it." in shown
+    assert "the later rounds are drawn again" not in shown
+    night.refresh_from_db()
+    assert night.swapped_rounds == [3, 4]
+
+
+def test_the_rounds_between_two_swaps_are_drawn_again_and_the_message_says_which(club, alice):
+    night = rotating_night_of_four_rounds(alice)
+    swap_in_round(alice, night, 4)
+    swapped_four = seats(night, 4)
+    shown = swap_in_round(alice, night, 2)
+    assert "swapped in round 2. Round 3 is drawn again. Round 4 stays as you swapped it." in shown
+    assert seats(night, 4) == swapped_four
+    night.refresh_from_db()
+    assert night.swapped_rounds == [2, 4]
+    # Round 3 drawn around the swaps: every player plays it, once.
+    assert sorted(name for table in seats(night, 3) for name in table) == sorted(NAMES[:8])
+
+
+def test_a_swap_that_cannot_keep_a_later_swap_changes_nothing_and_says_why(club, alice):
+    night = rotating_night_of_four_rounds(alice)
+    swap_in_round(alice, night, 4)
+    version = services.plan_version(night)
+    # A player checked in behind the plan's back (as a hand-edited database would): round 4, kept
+    # as swapped, would not seat them.
+    night.players.create(player=Player.objects.get(name="Ida"))
+    shown = swap_in_round(alice, night, 3, status=400)
+    assert (
+        "Round 4 was changed by hand (a swap) but does not seat every player checked in, so it "
+        "cannot stay as it is: nothing was swapped." in shown
+    )
+    assert services.plan_version(night) == version
