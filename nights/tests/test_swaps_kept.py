@@ -4,6 +4,8 @@ not by a late arrival or a leaver on a rotating night, and not by a tap on a sta
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -22,6 +24,7 @@ from nights.tests.test_movement_nights import (
 )
 from scoring.filing import set_game_details
 from scoring.models import Game
+from scoring.services.confirm import confirm_hand
 from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.access_helpers import CLUB
 from tests.helpers import text
@@ -168,6 +171,54 @@ def test_a_last_hand_taken_back_and_saved_again_keeps_the_swap(club, alice):
     record_hand(game=game, number=game.hands.count() + 1, data=HAND)
     assert seats(night, 2) == planned
     assert "Start round 2" in page(alice, night)
+
+
+@pytest.mark.parametrize(
+    ("lang", "waits"),
+    [
+        ("en", "Round 2 stays as you changed it and can start when round 1 ends: table 1 waits for the other side's OK."),
+        ("sv", "Omgång 2 står kvar som du ändrade den och kan börja när omgång 1 är slut: bord 1 väntar på andra sidans OK."),
+        ("cs", "Kolo 2 zůstává, jak jste ho změnili, a může začít, až skončí kolo 1: stůl 1 čeká na potvrzení druhé strany."),
+    ],
+)  # fmt: skip
+def test_a_result_corrected_at_the_table_waits_for_the_other_sides_ok_and_the_page_says_so(
+    club, alice, lang, waits
+):
+    Club.objects.filter(pk=CLUB).update(confirm_hands=True)
+    night, games = round_one_over(alice)
+    for game in games:
+        for hand in game.hands.order_by("number"):
+            confirm_hand(game=game, number=hand.number)
+    swapped_in_round_two(alice, night)
+    planned = seats(night, 2)
+    game = games[0]
+    edit_hand(game=game, number=game.hands.count(), data=EW_WIN)  # waits for North-South's OK
+    game.refresh_from_db()
+    assert game.finished and game.unconfirmed_hands
+    assert seats(night, 2) == planned
+    language = {"Accept-Language": lang}
+    assert waits in html.unescape(text(alice.get(f"/nights/{night.pk}/", headers=language)))
+    response = alice.post(f"/nights/{night.pk}/rounds/2/start", follow=True, headers=language)
+    assert waits in html.unescape(text(response)) and "playing again" not in text(response)
+    assert not night.tables.filter(round_no=2, game__isnull=False).exists()
+
+
+def test_the_page_tells_a_table_playing_again_from_one_waiting_for_the_other_sides_ok(club, alice):
+    Club.objects.filter(pk=CLUB).update(confirm_hands=True)
+    night = started_night(alice, "fixed")
+    games = [
+        play_out(table) for table in NightTable.objects.filter(night=night, round_no=1).order_by("table_no")
+    ]
+    for game in games:
+        for hand in game.hands.order_by("number"):
+            confirm_hand(game=game, number=hand.number)
+    swapped_in_round_two(alice, night)
+    edit_hand(game=games[0], number=games[0].hands.count(), data=EW_WIN)
+    delete_last_hand(game=games[1])
+    assert (
+        "Round 2 stays as you changed it and can start when round 1 ends: table 2 is playing again. "
+        "Table 1 waits for the other side's OK." in html.unescape(page(alice, night))
+    )
 
 
 def test_a_late_arrival_who_sits_out_to_keep_a_swap_stays_out_after_a_note(club, alice):
