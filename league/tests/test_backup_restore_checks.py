@@ -263,8 +263,8 @@ def test_a_nights_plan_state_in_another_shape_is_refused_naming_the_night_and_fi
     field, value, said, people, tmp_path
 ):
     night = a_night_with_a_swap(people)
-    data = rows(back_up(tmp_path))
-    the_row(data, "nights.night")["fields"][field] = value
+    backup = rows(back_up(tmp_path))
+    the_row(backup, "nights.night")["fields"][field] = value
     fresh_database()
-    message = restore_refused(write(tmp_path, data))
+    message = restore_refused(write(tmp_path, backup))
     assert f"nights.Night id {night.pk}, field {field!r}" in message and said in message

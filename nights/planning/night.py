@@ -152,7 +152,9 @@ def swap_players(
 
     changed = Round(tuple(Table(swapped(t.seats)) for t in chosen.tables), swapped(chosen.byes))
     kept = {index: plan.rounds[index] for index in keep if index != round_index}
-    return draw_keeping(plan, players=plan.players, from_round=round_index, kept={**kept, round_index: changed})
+    return draw_keeping(
+        plan, players=plan.players, from_round=round_index, kept={**kept, round_index: changed}
+    )
 
 
 def add_player(plan: NightPlan, *, player: PlayerId, from_round: int) -> NightPlan:

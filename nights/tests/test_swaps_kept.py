@@ -176,9 +176,12 @@ def test_a_last_hand_taken_back_and_saved_again_keeps_the_swap(club, alice):
 @pytest.mark.parametrize(
     ("lang", "waits"),
     [
-        ("en", "Round 2 stays as you changed it and can start when round 1 ends: table 1 waits for the other side's OK."),
-        ("sv", "Omgång 2 står kvar som du ändrade den och kan börja när omgång 1 är slut: bord 1 väntar på andra sidans OK."),
-        ("cs", "Kolo 2 zůstává, jak jste ho změnili, a může začít, až skončí kolo 1: stůl 1 čeká na potvrzení druhé strany."),
+        ("en", "Round 2 stays as you changed it and can start when round 1 ends: "
+               "table 1 waits for the other side's OK."),
+        ("sv", "Omgång 2 står kvar som du ändrade den och kan börja när omgång 1 är slut: "
+               "bord 1 väntar på andra sidans OK."),
+        ("cs", "Kolo 2 zůstává, jak jste ho změnili, a může začít, až skončí kolo 1: "
+               "stůl 1 čeká na potvrzení druhé strany."),
     ],
 )  # fmt: skip
 def test_a_result_corrected_at_the_table_waits_for_the_other_sides_ok_and_the_page_says_so(

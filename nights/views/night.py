@@ -240,10 +240,13 @@ def _swapped_message(night: Night, swap: dict[str, Any], kept: list[int]) -> str
     round_no = swap["round"]
     names = {"a": swap["first"].name, "b": swap["second"].name, "round": round_no}
     if night.moves_by_round:
-        return _(
-            "%(a)s and %(b)s swapped in round %(round)d. The swap stays: a late arrival, a leaver or "
-            "a corrected result of the round before never undoes it without asking first."
-        ) % names
+        return (
+            _(
+                "%(a)s and %(b)s swapped in round %(round)d. The swap stays: a late arrival, a leaver or "
+                "a corrected result of the round before never undoes it without asking first."
+            )
+            % names
+        )
     if round_no >= night.rounds:
         return _("%(a)s and %(b)s swapped in round %(round)d, the last round.") % names
     if not kept:
@@ -257,7 +260,9 @@ def _swapped_message(night: Night, swap: dict[str, Any], kept: list[int]) -> str
         )
     said.append(
         ngettext(
-            "Round %(rounds)s stays as you swapped it.", "Rounds %(rounds)s stay as you swapped them.", len(kept)
+            "Round %(rounds)s stays as you swapped it.",
+            "Rounds %(rounds)s stay as you swapped them.",
+            len(kept),
         )
         % {"rounds": ", ".join(str(number) for number in kept)}
     )
