@@ -11,9 +11,11 @@ arrival comes or someone leaves (`nights.services`).
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -32,6 +34,10 @@ MAX_HANDS_PER_ROUND = 40
 GROUP_MAX_LENGTH = 20
 #: The longest round on the clock, in minutes.
 MAX_ROUND_MINUTES = 240
+#: A round as drawn, by the fingerprint `nights.services` takes of it.
+FINGERPRINT = re.compile(r"[0-9a-f]{16}")
+#: `Night.planned_from` when a round was planned: the results' fingerprint and the round's.
+PLANNED_FROM = re.compile(r"[0-9a-f]{16}:[0-9a-f]{16}")
 
 
 def new_table_token() -> str:
@@ -216,6 +222,43 @@ class Night(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} · {self.played_on}"
+
+    def clean(self) -> None:
+        """The plan's own state (no form edits it) in the shape `nights.services` writes it: the
+        rounds swapped by hand, each a round of the night with the fingerprint of the round as
+        drawn; the round kept after a changed result, a round planned from the one before (2 on); what the last planned round was
+        planned from, empty or "<16 hex digits>:<16 hex digits>". A restored file checks it: any
+        other value would fail the next change to the plan."""
+        errors: dict[str, StrOrPromise] = {}
+        swapped = self.swapped_rounds
+        if not (
+            isinstance(swapped, dict)
+            and all(
+                isinstance(key, str)
+                and key.isdigit()
+                and 1 <= int(key) <= self.rounds
+                and isinstance(drawn, str)
+                and FINGERPRINT.fullmatch(drawn)
+                for key, drawn in swapped.items()
+            )
+        ):
+            errors["swapped_rounds"] = _(
+                "The rounds changed by hand must be rounds of this night (1 to %(last)d), each with "
+                "the 16 hexadecimal digits of the round as drawn."
+            ) % {"last": self.rounds}
+        kept = self.results_changed_round
+        if kept is not None and not (type(kept) is int and 2 <= kept <= self.rounds):
+            errors["results_changed_round"] = _(
+                "The round kept after a changed result must be empty or a round of this night from 2 to "
+                "%(last)d."
+            ) % {"last": self.rounds}
+        if self.planned_from and not PLANNED_FROM.fullmatch(self.planned_from):
+            errors["planned_from"] = _(
+                "What the last planned round was planned from must be empty or two groups of 16 "
+                "hexadecimal digits joined by a colon."
+            )
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def moves_by_round(self) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -25,6 +26,7 @@ from nights.services import (
     ordered_seats,
     plan_moved_round,
     started_rounds,
+    table_final,
     tables_still_playing,
 )
 from scoring.audit import Actor
@@ -60,9 +62,10 @@ def start_round(*, night: Night, round_no: int, actor: Actor | None = None) -> l
     if not tables and night.moves_by_round and round_no > 1:
         raise ValidationError({"round": waiting_message(round_no, tables_still_playing(night, round_no - 1))})
     moved = night.moves_by_round and round_no > 1
-    playing = tables_still_playing(night, round_no - 1) if tables and moved else []
-    if playing:  # the organiser's round, kept while a table of the round before plays again
-        raise ValidationError({"round": kept_waiting_message(round_no, playing)})
+    before = night.tables.filter(round_no=round_no - 1).select_related("game").order_by("table_no")
+    not_ended = [t for t in before if not table_final(t)] if tables and moved else []
+    if not_ended:  # the organiser's round, kept while a table of the round before has not ended
+        raise ValidationError({"round": kept_waiting_message(round_no, not_ended)})
     if not tables:
         message = (
             _("Round %(round)d has no table: too few players are checked in for it.") % {"round": round_no}
@@ -130,16 +133,46 @@ def waiting_message(round_no: int, playing: list[int]) -> str:
     ) % {"round": round_no, "previous": round_no - 1, "tables": ", ".join(map(str, playing))}
 
 
-def kept_waiting_message(round_no: int, playing: list[int]) -> str:
-    """Why round `round_no`, planned and changed by hand, cannot start: the tables `playing` of the
-    round before play again (a last hand taken back)."""
-    return ngettext(
-        "Round %(round)d stays as you changed it and can start when round %(previous)d ends: "
-        "table %(tables)s is playing again.",
-        "Round %(round)d stays as you changed it and can start when round %(previous)d ends: "
-        "tables %(tables)s are playing again.",
-        len(playing),
-    ) % {"round": round_no, "previous": round_no - 1, "tables": ", ".join(map(str, playing))}
+def kept_waiting_message(round_no: int, not_ended: Sequence[NightTable]) -> str:
+    """Why round `round_no`, planned and changed by hand, cannot start: the started tables
+    `not_ended` of the round before play again (a last hand taken back), or their game is over but
+    its last hand, corrected to another result, waits for the other side's OK."""
+    waiting = [t.table_no for t in not_ended if t.game is not None and t.game.finished]
+    playing = [t.table_no for t in not_ended if t.table_no not in waiting]
+    numbers = {"round": round_no, "previous": round_no - 1}
+    said = []
+    if playing:
+        said.append(
+            ngettext(
+                "Round %(round)d stays as you changed it and can start when round %(previous)d ends: "
+                "table %(tables)s is playing again.",
+                "Round %(round)d stays as you changed it and can start when round %(previous)d ends: "
+                "tables %(tables)s are playing again.",
+                len(playing),
+            )
+            % {**numbers, "tables": ", ".join(map(str, playing))}
+        )
+    if waiting and playing:
+        said.append(
+            ngettext(
+                "Table %(tables)s waits for the other side's OK.",
+                "Tables %(tables)s wait for the other side's OK.",
+                len(waiting),
+            )
+            % {"tables": ", ".join(map(str, waiting))}
+        )
+    elif waiting:
+        said.append(
+            ngettext(
+                "Round %(round)d stays as you changed it and can start when round %(previous)d ends: "
+                "table %(tables)s waits for the other side's OK.",
+                "Round %(round)d stays as you changed it and can start when round %(previous)d ends: "
+                "tables %(tables)s wait for the other side's OK.",
+                len(waiting),
+            )
+            % {**numbers, "tables": ", ".join(map(str, waiting))}
+        )
+    return " ".join(said)
 
 
 def table_waits_message(round_no: int, playing: list[int]) -> str:

@@ -62,8 +62,8 @@ def plan_rounds(night: Night) -> list[PlanRound]:
             waiting = waiting_message(number, playing if any(t.game_id for t in before) else [])
         elif night.moves_by_round and number > 1 and not any(t.game_id for t in drawn):
             before = [t for t in tables if t.round_no == number - 1]
-            playing = [t.table_no for t in before if t.game_id and not services.table_final(t)]
-            waiting = kept_waiting_message(number, playing) if playing else ""
+            not_ended = [t for t in before if t.game_id and not services.table_final(t)]
+            waiting = kept_waiting_message(number, not_ended) if not_ended else ""
         rounds.append(
             {
                 "number": number,

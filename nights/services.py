@@ -392,12 +392,13 @@ def first_open_round(night: Night) -> int:
 @transaction.atomic
 def swap_players(
     *, night: Night, round_no: int, first: Player, second: Player, expected_plan: str | None = None
-) -> None:
+) -> list[int]:
     """Swap two players' seats (or bye) in a round that has not started; on a rotating night the
     later rounds are drawn again so that the swap makes no partnership repeat (a night with a
-    movement has no later round planned yet). The round counts as changed by hand from then on
+    movement has no later round planned yet), but a later round the organiser swapped before
+    stays as it is, the others drawn around it. The round counts as changed by hand from then on
     (`_changed_by_hand`). With `expected_plan` (the `plan_version` the form was drawn from) nothing
-    changes if the plan changed meanwhile."""
+    changes if the plan changed meanwhile. Returns the later rounds kept as they were."""
     night = locked_for_update(night)
     check_open(night)
     if expected_plan is not None and expected_plan != plan_version(night):
@@ -409,8 +410,27 @@ def swap_players(
             {"round": _("Round %(round)d has started: its tables stay.") % {"round": round_no}}
         )
     stored = stored_plan(night)
+    kept = _swapped_from(night, round_no + 1)
+    for number in kept:  # seats every player present, or drawing around it would lose someone
+        held = stored.rounds[number - 1]
+        if sorted((*held.seated, *held.byes)) != sorted(stored.players):
+            raise ValidationError(
+                {
+                    "round": _(
+                        "Round %(round)d was changed by hand (a swap) but does not seat every player "
+                        "checked in, so it cannot stay as it is: nothing was swapped."
+                    )
+                    % {"round": number}
+                }
+            )
     try:
-        plan = planner.swap_players(stored, round_index=round_no - 1, first=first.pk, second=second.pk)
+        plan = planner.swap_players(
+            stored,
+            round_index=round_no - 1,
+            first=first.pk,
+            second=second.pk,
+            keep=[number - 1 for number in kept],
+        )
     except PlanError as error:
         raise _planner_error(error) from None
     _write_rounds(night, plan, from_round=round_no)
@@ -418,7 +438,8 @@ def swap_players(
     # swapped back) leaves it the draw's own again.
     drawn = night.swapped_rounds.get(str(round_no)) or _round_version(stored.rounds[round_no - 1])
     back = _round_version(plan.rounds[round_no - 1]) == drawn
-    _drawn_again(night, from_round=round_no, swapped={} if back else {round_no: drawn})
+    _drawn_again(night, from_round=round_no, keep=kept, swapped={} if back else {round_no: drawn})
+    return kept
 
 
 class UndoesSwap(ValidationError):

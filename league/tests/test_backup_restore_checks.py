@@ -8,6 +8,7 @@ told which accounts can sign in with power."""
 
 from __future__ import annotations
 
+import datetime
 import gzip
 import uuid
 from typing import Any
@@ -16,10 +17,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import override_settings
 
+from clubs.models import Club
 from league.models import ImportBatch, ImportFile
+from nights.models import Night
 from scoring.models import Game, GameSignature, Hand
 from scoring.services.confirm import confirm_hand, sign_game
 from scoring.services.hands import edit_hand, record_hand
+from tests.access_helpers import CLUB
 from tests.helpers import quick_hand, standard_game
 
 from .backup_files import back_up, fresh_database, restore, restore_refused, rows, the_row, write
@@ -221,3 +225,50 @@ def test_a_game_corrected_after_its_signatures_comes_back_signed_as_it_was(tmp_p
     assert list(GameSignature.objects.values_list("game", "side", "signed_at")) == before
     assert list(Hand.objects.filter(confirmed_at=None).values_list("game", "number")) == waiting
     assert waiting == [(one_side.pk, 1)]
+
+
+def a_night_with_a_swap(people) -> Night:
+    """A rotating night of three rounds, round 2 swapped by hand, whose round 3 was planned."""
+    return Night.objects.create(
+        club=Club.objects.get(pk=CLUB), played_on=datetime.date(2026, 3, 5), variant="standard",
+        deck="single", target=100, rounds=3, round_ends="game", swapped_rounds={"2": "0123456789abcdef"},
+        planned_from="0123456789abcdef:fedcba9876543210", results_changed_round=3,
+    )  # fmt: skip
+
+
+SWAPS_SAID = "rounds of this night (1 to 3), each with the 16 hexadecimal digits"
+
+
+def test_a_nights_plan_state_comes_back_as_it_was(people, tmp_path):
+    night = a_night_with_a_swap(people)
+    path = back_up(tmp_path)
+    fresh_database()
+    restore(path)
+    restored = Night.objects.get(pk=night.pk)
+    assert restored.swapped_rounds == {"2": "0123456789abcdef"}
+    assert restored.planned_from == night.planned_from and restored.results_changed_round == 3
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("swapped_rounds", ["x", {"a": 1}], SWAPS_SAID),
+        ("swapped_rounds", [2], SWAPS_SAID),
+        ("swapped_rounds", {"4": "0123456789abcdef"}, SWAPS_SAID),
+        ("swapped_rounds", {"x": "0123456789abcdef"}, SWAPS_SAID),
+        ("swapped_rounds", {"2": 2}, SWAPS_SAID),
+        ("swapped_rounds", {"2": "not a fingerprint"}, SWAPS_SAID),
+        ("results_changed_round", 9, "empty or a round of this night from 2 to 3"),
+        ("results_changed_round", 1, "empty or a round of this night from 2 to 3"),
+        ("planned_from", "not a fingerprint", "two groups of 16 hexadecimal digits joined by a colon"),
+    ],
+)
+def test_a_nights_plan_state_in_another_shape_is_refused_naming_the_night_and_field(
+    field, value, said, people, tmp_path
+):
+    night = a_night_with_a_swap(people)
+    backup = rows(back_up(tmp_path))
+    the_row(backup, "nights.night")["fields"][field] = value
+    fresh_database()
+    message = restore_refused(write(tmp_path, backup))
+    assert f"nights.Night id {night.pk}, field {field!r}" in message and said in message

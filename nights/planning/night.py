@@ -6,7 +6,7 @@ Plain Python (no Django)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from nights.planning.plan import (
@@ -121,11 +121,18 @@ def _check_round(plan: NightPlan, round_index: int) -> None:
         )
 
 
-def swap_players(plan: NightPlan, *, round_index: int, first: PlayerId, second: PlayerId) -> NightPlan:
+def swap_players(
+    plan: NightPlan, *, round_index: int, first: PlayerId, second: PlayerId, keep: Collection[int] = ()
+) -> NightPlan:
     """Swap the seats (or bye) of two players in round `round_index` (0-based), before it starts.
 
     Rounds before it stay as played; the rounds after it are drawn again so that the swap does not
-    make a partnership repeat later in the night.
+    make a partnership repeat later in the night, but those in `keep` (0-based, the organiser's
+    earlier swaps in later rounds), which stay as they are, the others drawn around them.
+
+    Example: four rounds, round 4 swapped by hand, then a swap in round 3:
+    `swap_players(plan, round_index=2, first=1, second=5, keep={3})` keeps round 4 as it is; a
+    swap in round 2 with the same `keep` draws round 3 again and keeps round 4.
     """
     _check_round(plan, round_index)
     chosen = plan.rounds[round_index]
@@ -144,9 +151,10 @@ def swap_players(plan: NightPlan, *, round_index: int, first: PlayerId, second: 
         return tuple(second if p == first else first if p == second else p for p in seats)
 
     changed = Round(tuple(Table(swapped(t.seats)) for t in chosen.tables), swapped(chosen.byes))
-    played = (*plan.rounds[:round_index], changed)
-    drawn = _draw(plan.players, plan.table_sizes, len(plan.rounds), plan.seed, played, plan.leftover_table)
-    return NightPlan(plan.players, plan.table_sizes, plan.seed, drawn, plan.leftover_table)
+    kept = {index: plan.rounds[index] for index in keep if index != round_index}
+    return draw_keeping(
+        plan, players=plan.players, from_round=round_index, kept={**kept, round_index: changed}
+    )
 
 
 def add_player(plan: NightPlan, *, player: PlayerId, from_round: int) -> NightPlan:

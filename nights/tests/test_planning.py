@@ -136,6 +136,19 @@ def test_a_swap_changes_only_that_round_and_the_ones_after_it(count, rounds, var
 
 
 @FAST
+@given(count=st.integers(4, 24), variant=VARIANTS, seed=st.integers(0, 1000), data=st.data())
+def test_a_swap_keeps_the_later_rounds_it_is_told_to_keep(count, variant, seed, data):
+    plan = plan_night(players=players(count), table_sizes=variant, rounds=5, seed=seed)
+    at = data.draw(st.integers(0, 3))
+    keep = data.draw(st.sets(st.integers(at + 1, 4), min_size=1))
+    first, second = data.draw(st.lists(st.sampled_from(plan.players), min_size=2, max_size=2, unique=True))
+    swapped = swap_players(plan, round_index=at, first=first, second=second, keep=keep)
+    assert swapped.rounds[:at] == plan.rounds[:at]
+    assert all(swapped.rounds[index] == plan.rounds[index] for index in keep)
+    assert_well_formed(swapped)
+
+
+@FAST
 @given(
     count=st.integers(4, 24),
     rounds=st.integers(2, 7),

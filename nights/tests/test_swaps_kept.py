@@ -4,6 +4,8 @@ not by a late arrival or a leaver on a rotating night, and not by a tap on a sta
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -22,6 +24,7 @@ from nights.tests.test_movement_nights import (
 )
 from scoring.filing import set_game_details
 from scoring.models import Game
+from scoring.services.confirm import confirm_hand
 from scoring.services.hands import delete_last_hand, edit_hand, record_hand
 from tests.access_helpers import CLUB
 from tests.helpers import text
@@ -187,6 +190,57 @@ def test_a_finished_tables_link_sends_nobody_to_a_kept_round_while_a_table_plays
     record_hand(game=game, number=game.hands.count() + 1, data=HAND)
     shown = text(phone.get(f"/nights/t/{finished.token}/"))
     assert "Next round" in shown and "Round 2 waits" not in shown
+
+
+@pytest.mark.parametrize(
+    ("lang", "waits"),
+    [
+        ("en", "Round 2 stays as you changed it and can start when round 1 ends: "
+               "table 1 waits for the other side's OK."),
+        ("sv", "Omgång 2 står kvar som du ändrade den och kan börja när omgång 1 är slut: "
+               "bord 1 väntar på andra sidans OK."),
+        ("cs", "Kolo 2 zůstává, jak jste ho změnili, a může začít, až skončí kolo 1: "
+               "stůl 1 čeká na potvrzení druhé strany."),
+    ],
+)  # fmt: skip
+def test_a_result_corrected_at_the_table_waits_for_the_other_sides_ok_and_the_page_says_so(
+    club, alice, lang, waits
+):
+    Club.objects.filter(pk=CLUB).update(confirm_hands=True)
+    night, games = round_one_over(alice)
+    for game in games:
+        for hand in game.hands.order_by("number"):
+            confirm_hand(game=game, number=hand.number)
+    swapped_in_round_two(alice, night)
+    planned = seats(night, 2)
+    game = games[0]
+    edit_hand(game=game, number=game.hands.count(), data=EW_WIN)  # waits for North-South's OK
+    game.refresh_from_db()
+    assert game.finished and game.unconfirmed_hands
+    assert seats(night, 2) == planned
+    language = {"Accept-Language": lang}
+    assert waits in html.unescape(text(alice.get(f"/nights/{night.pk}/", headers=language)))
+    response = alice.post(f"/nights/{night.pk}/rounds/2/start", follow=True, headers=language)
+    assert waits in html.unescape(text(response)) and "playing again" not in text(response)
+    assert not night.tables.filter(round_no=2, game__isnull=False).exists()
+
+
+def test_the_page_tells_a_table_playing_again_from_one_waiting_for_the_other_sides_ok(club, alice):
+    Club.objects.filter(pk=CLUB).update(confirm_hands=True)
+    night = started_night(alice, "fixed")
+    games = [
+        play_out(table) for table in NightTable.objects.filter(night=night, round_no=1).order_by("table_no")
+    ]
+    for game in games:
+        for hand in game.hands.order_by("number"):
+            confirm_hand(game=game, number=hand.number)
+    swapped_in_round_two(alice, night)
+    edit_hand(game=games[0], number=games[0].hands.count(), data=EW_WIN)
+    delete_last_hand(game=games[1])
+    assert (
+        "Round 2 stays as you changed it and can start when round 1 ends: table 2 is playing again. "
+        "Table 1 waits for the other side's OK." in html.unescape(page(alice, night))
+    )
 
 
 def test_a_late_arrival_who_sits_out_to_keep_a_swap_stays_out_after_a_note(club, alice):
@@ -432,6 +486,8 @@ def test_a_late_arrival_makes_the_leftover_table_of_three_a_full_table_and_the_s
 
 def rotating_night_of_four_rounds(alice: Client) -> Night:
     """A rotating night of 8 at tables of four over four rounds, round 1 started: nobody sits out."""
+
+    """A rotating night of 8 players over four rounds, round 1 started."""
     data = {"played_on": "2026-03-05", "variant": "standard", "deck": "single", "rounds": "4",
             "round_ends": "game", "target": "100", "movement": "rotating"}  # fmt: skip
     assert alice.post(f"/nights/clubs/{CLUB}/new", data).status_code == 302
@@ -506,3 +562,56 @@ def test_a_leaver_who_would_undo_several_swaps_is_told_every_round(club, alice):
         in shown
     )
     assert f"Draw the rounds not started again without {leaver} (undoes the swaps in rounds 2, 3)" in shown
+
+
+def swap_in_round(alice: Client, night: Night, round_no: int, status: int = 200) -> str:
+    """The organiser swaps two players of different tables in round `round_no`: the page after."""
+    first, second = seats(night, round_no)[:2]
+    a, b = Player.objects.get(name=first[0]), Player.objects.get(name=second[1])
+    response = alice.post(
+        f"/nights/{night.pk}/swap",
+        {"plan": services.plan_version(night), "round": str(round_no), "first": a.pk, "second": b.pk},
+        follow=True,
+    )
+    assert response.status_code == status
+    return text(response)
+
+
+def test_a_swap_in_an_earlier_round_keeps_the_organisers_swap_in_a_later_one(club, alice):
+    night = rotating_night_of_four_rounds(alice)
+    swap_in_round(alice, night, 4)
+    swapped_four = seats(night, 4)
+    shown = swap_in_round(alice, night, 3)
+    assert seats(night, 4) == swapped_four
+    assert "swapped in round 3. Round 4 stays as you swapped it." in shown
+    assert "the later rounds are drawn again" not in shown
+    night.refresh_from_db()
+    assert night.swapped_rounds == [3, 4]
+
+
+def test_the_rounds_between_two_swaps_are_drawn_again_and_the_message_says_which(club, alice):
+    night = rotating_night_of_four_rounds(alice)
+    swap_in_round(alice, night, 4)
+    swapped_four = seats(night, 4)
+    shown = swap_in_round(alice, night, 2)
+    assert "swapped in round 2. Round 3 is drawn again. Round 4 stays as you swapped it." in shown
+    assert seats(night, 4) == swapped_four
+    night.refresh_from_db()
+    assert night.swapped_rounds == [2, 4]
+    # Round 3 drawn around the swaps: every player plays it, once.
+    assert sorted(name for table in seats(night, 3) for name in table) == sorted(NAMES[:8])
+
+
+def test_a_swap_that_cannot_keep_a_later_swap_changes_nothing_and_says_why(club, alice):
+    night = rotating_night_of_four_rounds(alice)
+    swap_in_round(alice, night, 4)
+    version = services.plan_version(night)
+    # A player checked in behind the plan's back (as a hand-edited database would): round 4, kept
+    # as swapped, would not seat them.
+    night.players.create(player=Player.objects.get(name="Ida"))
+    shown = swap_in_round(alice, night, 3, status=400)
+    assert (
+        "Round 4 was changed by hand (a swap) but does not seat every player checked in, so it "
+        "cannot stay as it is: nothing was swapped." in shown
+    )
+    assert services.plan_version(night) == version

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from clubs.models import Club, Player
@@ -234,7 +235,7 @@ def swap(request: HttpRequest, night_id: int) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            services.swap_players(
+            kept = services.swap_players(
                 night=night,
                 round_no=data["round"],
                 first=data["first"],
@@ -244,23 +245,44 @@ def swap(request: HttpRequest, night_id: int) -> HttpResponse:
         except ValidationError as error:
             _form_error(form, error)
         else:
-            messages.success(request, _swapped_message(night, data["round"]) % {
-                "a": data["first"].name, "b": data["second"].name, "round": data["round"]
-            })  # fmt: skip
+            messages.success(request, _swapped_message(night, data, kept))
             return _back(night, "plan")
     return _night_page(request, night, status=400, swap_form=form)
 
 
-def _swapped_message(night: Night, round_no: int) -> str:
-    """What a swap changed, on this night's movement."""
+def _swapped_message(night: Night, swap: dict[str, Any], kept: list[int]) -> str:
+    """What a swap changed, on this night's movement: on a rotating night, which later rounds are
+    drawn again and which (`kept`, swapped by hand before) stay as they were."""
+    round_no = swap["round"]
+    names = {"a": swap["first"].name, "b": swap["second"].name, "round": round_no}
     if night.moves_by_round:
-        return _(
-            "%(a)s and %(b)s swapped in round %(round)d. The swap stays: a late arrival, a leaver or "
-            "a corrected result of the round before never undoes it without asking first."
+        return (
+            _(
+                "%(a)s and %(b)s swapped in round %(round)d. The swap stays: a late arrival, a leaver or "
+                "a corrected result of the round before never undoes it without asking first."
+            )
+            % names
         )
     if round_no >= night.rounds:
-        return _("%(a)s and %(b)s swapped in round %(round)d, the last round.")
-    return _("%(a)s and %(b)s swapped in round %(round)d; the later rounds are drawn again.")
+        return _("%(a)s and %(b)s swapped in round %(round)d, the last round.") % names
+    if not kept:
+        return _("%(a)s and %(b)s swapped in round %(round)d; the later rounds are drawn again.") % names
+    drawn = [number for number in range(round_no + 1, night.rounds + 1) if number not in kept]
+    said = [_("%(a)s and %(b)s swapped in round %(round)d.") % names]
+    if drawn:
+        said.append(
+            ngettext("Round %(rounds)s is drawn again.", "Rounds %(rounds)s are drawn again.", len(drawn))
+            % {"rounds": ", ".join(str(number) for number in drawn)}
+        )
+    said.append(
+        ngettext(
+            "Round %(rounds)s stays as you swapped it.",
+            "Rounds %(rounds)s stay as you swapped them.",
+            len(kept),
+        )
+        % {"rounds": ", ".join(str(number) for number in kept)}
+    )
+    return " ".join(said)
 
 
 def _plan_sent(request: HttpRequest) -> str | None:

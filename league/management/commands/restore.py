@@ -5,7 +5,8 @@ or garble a club's rows: a database that holds any row a backup holds (`loaddata
 rows by id), a file that is not strict JSON (duplicate keys, NUL: `core.strict_input`), a row
 without its id or given twice (the second would overwrite the first), and, before each row is
 written, a value its field does not take (a text too long, a choice the app does not have: SQLite
-would store them). A refused file writes nothing and exits with status 2, naming the model, the
+would store them), and a row's values together as its model's `clean` checks them (a club night's
+plan state). A refused file writes nothing and exits with status 2, naming the model, the
 row and the field where it can. A gzip-compressed file (`backup - | gzip`) is read as it is, as a
 stream, and refused once it grows past `RESTORE_MAX_BYTES` (a small file must not fill the memory).
 
@@ -137,6 +138,21 @@ def check_fields(sender: Any, instance: models.Model, raw: bool = False, **kwarg
         except ValidationError as error:
             where = f"{instance._meta.label} id {instance.pk}, field {field.name!r}"
             raise Refused(f"{where}: {' '.join(error.messages)}") from None
+    check_row(instance)
+
+
+def check_row(instance: models.Model) -> None:
+    """A row's values together, as the app's model checks them (`clean`: a night's plan state).
+    Django's own models are left out: a user's `clean` normalises the e-mail address, which would
+    change what was backed up."""
+    if instance._meta.app_config is None or instance._meta.app_config.name.startswith("django."):
+        return
+    try:
+        instance.clean()
+    except ValidationError as error:
+        for field, said in error.message_dict.items():
+            where = f"{instance._meta.label} id {instance.pk}, field {field!r}"
+            raise Refused(f"{where}: {' '.join(said)}") from None
 
 
 def check_games() -> None:
