@@ -226,9 +226,9 @@ class Night(models.Model):
     def clean(self) -> None:
         """The plan's own state (no form edits it) in the shape `nights.services` writes it: the
         rounds swapped by hand, each a round of the night with the fingerprint of the round as
-        drawn; the round kept after a changed result, a round planned from the one before (2 on); what the last planned round was
-        planned from, empty or "<16 hex digits>:<16 hex digits>". A restored file checks it: any
-        other value would fail the next change to the plan."""
+        drawn; the round kept after a changed result, a round planned from the one before (2 on);
+        what the last planned round was planned from, empty or "<16 hex digits>:<16 hex digits>".
+        A restored file checks it: any other value would fail the next change to the plan."""
         errors: dict[str, StrOrPromise] = {}
         swapped = self.swapped_rounds
         if not (
