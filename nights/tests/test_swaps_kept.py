@@ -586,7 +586,7 @@ def test_a_swap_in_an_earlier_round_keeps_the_organisers_swap_in_a_later_one(clu
     assert "swapped in round 3. Round 4 stays as you swapped it." in shown
     assert "the later rounds are drawn again" not in shown
     night.refresh_from_db()
-    assert night.swapped_rounds == [3, 4]
+    assert set(night.swapped_rounds) == {"3", "4"}
 
 
 def test_the_rounds_between_two_swaps_are_drawn_again_and_the_message_says_which(club, alice):
@@ -597,7 +597,7 @@ def test_the_rounds_between_two_swaps_are_drawn_again_and_the_message_says_which
     assert "swapped in round 2. Round 3 is drawn again. Round 4 stays as you swapped it." in shown
     assert seats(night, 4) == swapped_four
     night.refresh_from_db()
-    assert night.swapped_rounds == [2, 4]
+    assert set(night.swapped_rounds) == {"2", "4"}
     # Round 3 drawn around the swaps: every player plays it, once.
     assert sorted(name for table in seats(night, 3) for name in table) == sorted(NAMES[:8])
 
