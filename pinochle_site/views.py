@@ -37,6 +37,7 @@ _SHELL = (
     "css/app.css",
     "css/language.css",
     "css/readable.css",
+    "css/meld-stack.css",
     "js/app.js",
     "js/outbox.js",
     "js/table.js",

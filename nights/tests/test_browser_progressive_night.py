@@ -63,10 +63,7 @@ def enter_and_confirm(
     expect(page.get_by_role("heading", name=f"Enter hand {number}")).to_be_visible()
     meld = page.locator("#hand-form").get_by_role("button", name=re.compile("^" + re.escape(f"{RUN}, ")))
     try:
-        # The page's script has made the meld grid's count buttons. The deferred scripts come from the
-        # test's one live server, which several phones and the board poll at once: on a loaded
-        # machine they can take longer than Playwright's default 5 s.
-        expect(meld.first).to_be_visible(timeout=45_000)
+        expect(meld.first).to_be_visible()  # the page's script has made the meld grid's count buttons
     except AssertionError:
         shoot(page, "progressive-night-meld-grid-missing", full_page=True)  # to see why, if it happens
         raise AssertionError(page.evaluate(GRID_STATE)) from None

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.tests.test_browser_readable import check_game_with_every_ending, speak
 from tests import browser
-from tests.browser import sign_in_browser, split_side_labels, start_game, words
+from tests.browser import shoot, sign_in_browser, split_side_labels, start_game, words
 from tests.helpers import table_user
 from tests.readable_helpers import scrolls_sideways
 
@@ -123,8 +123,10 @@ SEATS_CUT = """() => Array.from(document.querySelectorAll(
 
 
 @pytest.mark.parametrize("language", ["en", "sv", "cs"])
-@pytest.mark.parametrize("size", ["200 %", "Large text"])
+@pytest.mark.parametrize("size", ["zoomed 150 %", "Large text"])
 def test_the_meld_grid_takes_big_text(live_server: Any, page: Page, language: str, size: str):
+    """With Large text, and with the phone's text zoomed to 150 % (a phone's browser zooms the page:
+    a 360 px screen is then 240 CSS px wide), the grid gives each item's name a line of its own."""
     game = check_game_with_every_ending()
     sign_in_browser(page, live_server.url, table_user())
     page.set_viewport_size({"width": 360, "height": 740})
@@ -135,8 +137,8 @@ def test_the_meld_grid_takes_big_text(live_server: Any, page: Page, language: st
         page.wait_for_url(f"{live_server.url}/g/{game.code}/")
     speak(page, live_server.url, language)
     page.goto(f"{live_server.url}/g/{game.code}/")
-    if size == "200 %":
-        page.evaluate("document.documentElement.style.fontSize = '200%'")
+    if size == "zoomed 150 %":
+        page.set_viewport_size({"width": 240, "height": 493})
     grid = page.locator("table.meld-grid").first
     assert page.locator("table.meld-grid tbody th").first.is_visible()
     assert page.evaluate(BROKEN_WORDS, "table.meld-grid th, .seat-key") == []
@@ -145,6 +147,7 @@ def test_the_meld_grid_takes_big_text(live_server: Any, page: Page, language: st
     grid.evaluate("el => window.scrollTo(0, el.getBoundingClientRect().top + scrollY + el.offsetHeight / 2)")
     assert page.evaluate(COVERED) == []
     assert not scrolls_sideways(page)
+    shoot(page, f"meld-grid-{'zoom-150' if size == 'zoomed 150 %' else 'large-text'}-{language}")
 
 
 @pytest.mark.browser_context_args(service_workers="block")
