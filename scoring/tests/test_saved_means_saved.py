@@ -70,8 +70,8 @@ def test_a_form_resubmitted_after_back_with_a_new_hand_keeps_the_entry_to_save_a
     new_hand = {**post, "bid": "30", "tricks_NS": "20"}  # Back, then the next hand typed over it
     page = text(table_client.post(save_url(game), new_hand))
     assert "Hand 1 saved." not in page
-    assert "if yours is a new hand, save it below as hand 2" in page
-    assert "Save hand 2" in page
+    assert "if yours is a new hand, tap “Save my values as hand 2”" in page
+    assert "Save my values as hand 2" in page
     assert Hand.objects.filter(game=game).count() == 1
 
 
