@@ -34,6 +34,8 @@ MAX_HANDS_PER_ROUND = 40
 GROUP_MAX_LENGTH = 20
 #: The longest round on the clock, in minutes.
 MAX_ROUND_MINUTES = 240
+#: A round's number as a key of `Night.swapped_rounds` ("2", never "02" or "²").
+ROUND_KEY = re.compile(r"[1-9][0-9]*")
 #: A round as drawn, by the fingerprint `nights.services` takes of it.
 FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 #: `Night.planned_from` when a round was planned: the results' fingerprint and the round's.
@@ -235,7 +237,7 @@ class Night(models.Model):
             isinstance(swapped, dict)
             and all(
                 isinstance(key, str)
-                and key.isdigit()
+                and ROUND_KEY.fullmatch(key) is not None
                 and 1 <= int(key) <= self.rounds
                 and isinstance(drawn, str)
                 and FINGERPRINT.fullmatch(drawn)

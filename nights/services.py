@@ -270,7 +270,6 @@ def set_checked_in(
     meanwhile."""
     night = locked_for_update(night)
     check_open(night)
-    check_plan_version(night, expected_plan)
     if started_rounds(night):
         raise ValidationError(
             _("The night has started: add a late arrival or let a player leave for the remaining rounds.")
@@ -279,7 +278,8 @@ def set_checked_in(
         raise ValidationError(_("%(name)s is not on this club's roster.") % {"name": player.name})
     entry = NightPlayer.objects.filter(night=night, player=player).first()
     if (entry is not None) == present:
-        return  # a second tap: the plan stays as it is
+        return  # a second tap (its plan version is the first tap's, gone by now): nothing changes
+    check_plan_version(night, expected_plan)
     kept: dict[int, Round] = {}
     if is_drawn(night) and night.swapped_rounds:
         keeping = _kept_for_arrival if present else _kept_for_leaver

@@ -256,6 +256,8 @@ def test_a_nights_plan_state_comes_back_as_it_was(people, tmp_path):
         ("swapped_rounds", [2], SWAPS_SAID),
         ("swapped_rounds", {"4": "0123456789abcdef"}, SWAPS_SAID),
         ("swapped_rounds", {"x": "0123456789abcdef"}, SWAPS_SAID),
+        ("swapped_rounds", {"02": "0123456789abcdef"}, SWAPS_SAID),
+        ("swapped_rounds", {"²": "0123456789abcdef"}, SWAPS_SAID),
         ("swapped_rounds", {"2": 2}, SWAPS_SAID),
         ("swapped_rounds", {"2": "not a fingerprint"}, SWAPS_SAID),
         ("results_changed_round", 9, "empty or a round of this night from 2 to 3"),

@@ -208,3 +208,18 @@ def test_a_swap_in_round_one_of_a_night_with_a_movement_is_kept_or_asked_about(c
     assert "Round 1 was changed by hand (a swap). Seating Ida in it means drawing" in shown
     assert "Draw the rounds not started again with Ida (undoes the swap in round 1)" in shown
     assert seats(night, 1) == planned
+
+
+def test_a_double_tap_on_the_answer_says_nothing_went_wrong(club, alice):
+    night = drawn_night(alice, NAMES[:8])
+    swap(night, 2)
+    version = services.plan_version(night)
+    assert tap(alice, night, "Ida", "yes", choice="replan", plan=version).status_code == 302
+    planned = [seats(night, n) for n in (1, 2, 3)]
+    ida = Player.objects.get(name="Ida")
+    again = alice.post(
+        f"/nights/{night.pk}/check-in/{ida.pk}", {"present": "yes", "choice": "replan", "plan": version}, **HTMX
+    )
+    assert again.status_code == 200
+    assert "The plan changed" not in text(again) and "nothing was changed" not in text(again)
+    assert [seats(night, n) for n in (1, 2, 3)] == planned and "Ida" in checked_in(night)
