@@ -218,7 +218,9 @@ def test_a_double_tap_on_the_answer_says_nothing_went_wrong(club, alice):
     planned = [seats(night, n) for n in (1, 2, 3)]
     ida = Player.objects.get(name="Ida")
     again = alice.post(
-        f"/nights/{night.pk}/check-in/{ida.pk}", {"present": "yes", "choice": "replan", "plan": version}, **HTMX
+        f"/nights/{night.pk}/check-in/{ida.pk}",
+        {"present": "yes", "choice": "replan", "plan": version},
+        **HTMX,
     )
     assert again.status_code == 200
     assert "The plan changed" not in text(again) and "nothing was changed" not in text(again)
