@@ -177,13 +177,14 @@ def kept_waiting_message(round_no: int, not_ended: Sequence[NightTable]) -> str:
 
 def table_waits_message(round_no: int, playing: list[int]) -> str:
     """What a finished table's link says while round `round_no`, planned and changed by hand,
-    waits for the tables `playing` of the round before, playing again: no seats yet, as the
-    organiser may still plan the round again once they end."""
+    waits for the tables `playing` of the round before to end again (a last hand taken back, or
+    corrected and waiting for the other side's OK): no seats yet, as the organiser may still plan
+    the round again once they end."""
     return ngettext(
-        "Round %(round)d waits: table %(tables)s of round %(previous)d is playing again. Where you sit "
-        "next shows here once it has ended.",
-        "Round %(round)d waits: tables %(tables)s of round %(previous)d are playing again. Where you sit "
-        "next shows here once they have ended.",
+        "Round %(round)d waits until table %(tables)s of round %(previous)d has ended again. Where you "
+        "sit next shows here then.",
+        "Round %(round)d waits until tables %(tables)s of round %(previous)d have ended again. Where you "
+        "sit next shows here then.",
         len(playing),
     ) % {"round": round_no, "previous": round_no - 1, "tables": ", ".join(map(str, playing))}
 

@@ -183,8 +183,7 @@ def test_a_finished_tables_link_sends_nobody_to_a_kept_round_while_a_table_plays
     delete_last_hand(game=game)  # table 2 plays again: round 2 may yet be planned again
     shown = text(phone.get(f"/nights/t/{finished.token}/"))
     assert (
-        "Round 2 waits: table 2 of round 1 is playing again. Where you sit next shows here once it has "
-        "ended." in shown
+        "Round 2 waits until table 2 of round 1 has ended again. Where you sit next shows here then." in shown
     )
     assert "Next round" not in shown and ": table 1, " not in shown and ": table 2, " not in shown
     record_hand(game=game, number=game.hands.count() + 1, data=HAND)
