@@ -319,7 +319,14 @@ def night_board(night: Night) -> NightBoard:
     plan = plan_rounds(night)
     round_no = max((entry["number"] for entry in plan if entry["started"]), default=0)
     upcoming = next_round(night, round_no)
-    drawn = upcoming is not None and bool(plan[upcoming - 1]["tables"]) and not night.is_finished
+    # A round kept as the organiser changed it waits while a table before it plays again: its seats
+    # may change when that table ends (the table links hold them back too).
+    drawn = (
+        upcoming is not None
+        and bool(plan[upcoming - 1]["tables"])
+        and not plan[upcoming - 1]["waiting"]
+        and not night.is_finished
+    )
     coming = plan[upcoming - 1] if drawn and upcoming is not None else None
     playing = [t for t in standings.tables if not t.complete and not t.stopped]
     tables = [

@@ -179,8 +179,10 @@ def test_a_finished_tables_link_sends_nobody_to_a_kept_round_while_a_table_plays
     finished = NightTable.objects.get(night=night, round_no=1, table_no=1)
     phone = Client()
     assert "Next round" in text(phone.get(f"/nights/t/{finished.token}/"))
+    assert "Round 2: where to sit" in text(alice.get(f"/nights/{night.pk}/board/"))
     game = games[1]
     delete_last_hand(game=game)  # table 2 plays again: round 2 may yet be planned again
+    assert "Round 2: where to sit" not in text(alice.get(f"/nights/{night.pk}/board/"))  # nor the wall
     shown = text(phone.get(f"/nights/t/{finished.token}/"))
     assert (
         "Round 2 waits until table 2 of round 1 has ended again. Where you sit next shows here then." in shown
