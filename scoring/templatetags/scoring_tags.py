@@ -81,6 +81,11 @@ def table_strings() -> str:
             "Hand {number} was not accepted by the server. It is kept on this phone: reload the page, "
             "then save it again or discard it."
         ),
+        "held": _(
+            "Hand {number} has a question for you: it was already saved, with other values. Your "
+            "values are shown below and kept on this phone. The question comes back here when the "
+            "network is back; saving is off until you answer it."
+        ),
         "pending": _("Waiting to be sent: {count}"),
         "draft": _("Draft restored"),
         "discard": _("Discard"),

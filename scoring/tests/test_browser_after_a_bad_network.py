@@ -654,3 +654,79 @@ def test_an_answer_to_the_question_that_fails_on_the_way_keeps_the_question_and_
     expect(page.locator(".pending-badge")).to_be_hidden()
     bids = [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")]
     assert bids == ([26] if failure == "the-network-drops" else [24, 26])
+
+
+def _outbox(page: Page) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = page.evaluate(
+        "() => JSON.parse(localStorage.getItem('pinochle:outbox')) || []"
+    )
+    return items
+
+
+def test_the_open_question_reloaded_without_a_network_keeps_its_values_and_every_save_off(
+    live_server, page: Page
+):
+    """With the service worker looking after the game: hand 1 is saved but the phone never hears so,
+    the bid is changed and saved again, and the question is open. The phone goes offline and is
+    reloaded: the changed values are on the form, a note says the question comes back with the
+    network, and nothing can be saved meanwhile. Back online, the question is asked and answered."""
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    game = _game(page)
+    page.wait_for_function(
+        "navigator.serviceWorker.ready.then(() => caches.match(location.href)).then(r => !!r)", timeout=15_000
+    )
+    answers = {"lost": True}  # while True, the server saves a hand but its answer never reaches the phone
+
+    def losing(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
+        if (
+            answers["lost"]
+            and environ["REQUEST_METHOD"] == "POST"
+            and environ["PATH_INFO"].endswith("/hands")
+        ):
+            for _ in app(environ, lambda *args: None):  # saved...
+                pass
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain")])  # ...not heard
+            return [b""]
+        return app(environ, start_response)
+
+    with server_wrapped(live_server, losing):
+        _hand(page, bid=24)
+        page.get_by_role("button", name="Save hand 1").click()
+        page.wait_for_function(
+            "() => (JSON.parse(localStorage.getItem('pinochle:outbox')) || []).some(x => x.tries > 0)"
+        )
+        answers["lost"] = False
+        _question_asked(page, bid=26)
+        page.wait_for_function(
+            "navigator.serviceWorker.ready.then(() => caches.match(location.href)).then(r => !!r)",
+            timeout=15_000,
+        )
+
+        answers["lost"] = True  # a request that still leaks out while offline is not answered either
+        page.context.set_offline(True)
+        page.reload()
+        expect(page.locator(".net-state")).to_have_class(re.compile(r"\boffline\b"))
+        note = page.get_by_role("status").filter(
+            has_text="Hand 1 has a question for you: it was already saved, with other values."
+        )
+        expect(note).to_be_visible()
+        expect(page.locator("#hand-form input[name=bid]")).to_have_value("26")
+        expect(page.locator("form[data-game] button[type=submit]:enabled")).to_have_count(0)
+        expect(page.locator(".save-state")).to_have_count(0)  # said once, at the top
+        expect(page.locator(".pending-badge")).to_be_visible()
+        # The values were sent again and the send failed: still a question, not a hand to send.
+        page.wait_for_function(
+            "() => (JSON.parse(localStorage.getItem('pinochle:outbox')) || []).some(x => x.tries > 0)"
+        )
+        assert [item["state"] for item in _outbox(page)] == ["question"]
+        assert_fits_the_phone(page)
+        shoot(page, "question-held-offline-en")
+
+        answers["lost"] = False
+        page.context.set_offline(False)
+        apply = page.get_by_role("button", name="Apply my values as a correction of hand 1")
+        expect(apply).to_be_visible()
+        apply.click()
+        expect(page.get_by_role("status").filter(has_text="Hand 1 corrected.")).to_be_visible()
+    expect(page.locator(".pending-badge")).to_be_hidden()
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game)] == [26]
