@@ -98,3 +98,51 @@ OUTSIDE = """([selectors, box]) => Array.from(document.querySelectorAll(selector
 
 def outside(page: Page, selectors: str, box: str) -> list[Any]:
     return list(page.evaluate(OUTSIDE, [selectors, box]))
+
+
+#: Words of a phrase with a number ("64 to go", "-4 žetony") that a line holds alone, away from their
+#: number: [the phrase, the lone word]. Each word's glyphs are measured (a range's line boxes).
+LONE_WORDS = """(selectors) => Array.from(document.querySelectorAll(selectors))
+  .filter(el => el.offsetParent !== null && /\\d/.test(el.textContent))
+  .flatMap(el => {
+    const lines = new Map();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/[^\\s\\u00a0]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const boxes = Array.from(range.getClientRects()).filter(box => box.width > 0);
+        if (!boxes.length) continue;
+        const top = Math.round(boxes[0].top + boxes[0].height / 2);
+        const line = Array.from(lines.keys()).find(y => Math.abs(y - top) < boxes[0].height / 2);
+        if (line === undefined) lines.set(top, [match[0]]);
+        else lines.get(line).push(match[0]);
+      }
+    }
+    return Array.from(lines.values())
+      .filter(words => words.length === 1 && !/\\d/.test(words[0]))
+      .map(words => [el.textContent.replace(/\\s+/g, " ").trim(), words[0]]);
+  })"""
+
+
+def lone_words(page: Page, selectors: str) -> list[Any]:
+    return list(page.evaluate(LONE_WORDS, selectors))
+
+
+#: Phrases drawn smaller than their line's size (to keep a number with its word in a narrow column)
+#: by more than their box needs: [text, width, box's inner width]; one drawn smaller fills most of it.
+SHRUNK_NEEDLESSLY = """([selectors, box]) => Array.from(document.querySelectorAll(selectors))
+  .filter(el => el.offsetParent !== null
+    && parseFloat(getComputedStyle(el).fontSize)
+      < parseFloat(getComputedStyle(el.parentElement).fontSize) - 0.5)
+  .map(el => {
+    const outer = el.closest(box), style = getComputedStyle(outer);
+    const inner = outer.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return [el.textContent, Math.round(el.getBoundingClientRect().width), Math.round(inner)];
+  })
+  .filter(([, width, inner]) => width < 0.8 * inner)"""
+
+
+def shrunk_needlessly(page: Page, selectors: str, box: str) -> list[Any]:
+    return list(page.evaluate(SHRUNK_NEEDLESSLY, [selectors, box]))

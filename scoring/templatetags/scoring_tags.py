@@ -34,6 +34,33 @@ def sides_whole(line: Any, autoescape: bool = True) -> SafeString:
     return mark_safe(re.sub(labels, lambda label: f'<span class="side-short">{label[0]}</span>', text))
 
 
+NO_BREAK = "\u00a0"
+
+
+@register.filter(needs_autoescape=True)
+def with_its_number(phrase: Any, autoescape: bool = True) -> SafeString:
+    """A short phrase about a number ("64 to go", "chybí 64", "-4 žetony") that a line breaks only
+    where no word is left on its own: the words on each side of the number are kept together, and
+    kept with the number unless there are two or more of them ("64" / "to go" may take two lines;
+    "64 kvar", "chybí 64" and "4 žetony" never do). In a span whose data-chars is its longest piece
+    that cannot break, so that css/app.css draws it smaller where a narrow column needs it whole."""
+    words = str(conditional_escape(phrase) if autoescape else phrase).split()
+    figures = [i for i, word in enumerate(words) if any(c.isdigit() for c in word)]
+    if not figures:
+        lines = [NO_BREAK.join(words)]
+    else:
+        before, after = words[: figures[0]], words[figures[-1] + 1 :]
+        lines = [NO_BREAK.join(before)] if len(before) > 1 else []
+        line = NO_BREAK.join((before if len(before) == 1 else []) + words[figures[0] : figures[-1] + 1])
+        if len(after) == 1:
+            line += NO_BREAK + after[0]
+        lines.append(line)
+        if len(after) > 1:
+            lines.append(NO_BREAK.join(after))
+    longest = max((len(line) for line in lines), default=0)
+    return mark_safe(f'<span class="figure-words" data-chars="{longest}">{" ".join(lines)}</span>')
+
+
 @register.filter
 def suit_name(value: str) -> str:
     """ "hearts" → "Hearts" in the page's language ("Hjärter", "Srdce")."""
@@ -80,6 +107,11 @@ def table_strings() -> str:
         "refused": _(
             "Hand {number} was not accepted by the server. It is kept on this phone: reload the page, "
             "then save it again or discard it."
+        ),
+        "held": _(
+            "Hand {number} has a question for you: it was already saved, with other values. Your "
+            "values are shown below and kept on this phone. The question comes back here when the "
+            "network is back; saving is off until you answer it."
         ),
         "pending": _("Waiting to be sent: {count}"),
         "draft": _("Draft restored"),

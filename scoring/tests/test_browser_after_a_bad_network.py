@@ -72,27 +72,30 @@ def _hand(page: Page, *, bid: int = 24, tricks: int = 15) -> None:
 
 
 def _hand_1_answer_lost(page: Page, base: str, language: str = "en") -> Game:
-    """A new game whose hand 1 (bid 24) the server saved but whose answer never reached the phone,
-    which says "Hand 1 not confirmed"; every later save is answered."""
+    """A new game whose hand 1 (bid 24) the server saved but whose answer never reaches the phone,
+    however often the phone sends it again: the hand waits on the phone, not confirmed, until the
+    entry is changed and saved again. Every save of other values is answered."""
     start_game(page, base, seats="4 (two partnerships)", names=NAMES)
     speak(page, language)
     game = _game(page)
-    lost = {"answers": 0}
 
-    def lose_the_first_answer(route: Route) -> None:
-        if lost["answers"] == 0:
-            lost["answers"] += 1
-            route.fetch()  # the server saves the hand...
+    def lose_the_answers_to_bid_24(route: Route) -> None:
+        if "&bid=24&" in f"&{route.request.post_data or ''}&":
+            route.fetch()  # the server saves the hand (once: the same submission id)...
             route.abort()  # ...and its answer never reaches the phone
         else:
             route.continue_()
 
-    page.route("**/hands", lose_the_first_answer)
+    page.route("**/hands", lose_the_answers_to_bid_24)
     _hand_in_any_language(page, bid=24)
     page.get_by_role("button", name=words(language, "Save hand %(number)s", number=1)).click()
+    # Waited for on the phone's outbox, which keeps the hand until an answer arrives: the line that
+    # says "not confirmed" changes to "Sending…" with every retry.
+    page.wait_for_function(
+        "() => (JSON.parse(localStorage.getItem('pinochle:outbox')) || []).some(x => x.tries > 0)"
+    )
+    expect(page.locator(".pending-badge")).to_be_visible()
     expect(page.locator(".save-state")).to_be_visible()
-    if language == "en":
-        expect(page.locator(".save-state")).to_contain_text("Hand 1 not confirmed")
     return game
 
 
@@ -194,7 +197,10 @@ def test_after_a_lost_answer_and_a_changed_entry_the_question_is_on_screen_and_n
     page.get_by_role(
         "button", name=words(language, "Apply my values as a correction of hand %(number)s", number=1)
     ).click()
-    expect(page.get_by_text(words(language, "Hand %(number)d corrected.", number=1))).to_be_visible()
+    # The message on the page (the announcer, hidden, reads the same words out).
+    expect(
+        page.locator("#game").get_by_text(words(language, "Hand %(number)d corrected.", number=1))
+    ).to_be_visible()
     assert saves == []
     assert [hand.data["bid"] for hand in Hand.objects.filter(game=game)] == [26]
 
@@ -648,3 +654,79 @@ def test_an_answer_to_the_question_that_fails_on_the_way_keeps_the_question_and_
     expect(page.locator(".pending-badge")).to_be_hidden()
     bids = [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")]
     assert bids == ([26] if failure == "the-network-drops" else [24, 26])
+
+
+def _outbox(page: Page) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = page.evaluate(
+        "() => JSON.parse(localStorage.getItem('pinochle:outbox')) || []"
+    )
+    return items
+
+
+def test_the_open_question_reloaded_without_a_network_keeps_its_values_and_every_save_off(
+    live_server, page: Page
+):
+    """With the service worker looking after the game: hand 1 is saved but the phone never hears so,
+    the bid is changed and saved again, and the question is open. The phone goes offline and is
+    reloaded: the changed values are on the form, a note says the question comes back with the
+    network, and nothing can be saved meanwhile. Back online, the question is asked and answered."""
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    game = _game(page)
+    page.wait_for_function(
+        "navigator.serviceWorker.ready.then(() => caches.match(location.href)).then(r => !!r)", timeout=15_000
+    )
+    answers = {"lost": True}  # while True, the server saves a hand but its answer never reaches the phone
+
+    def losing(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
+        if (
+            answers["lost"]
+            and environ["REQUEST_METHOD"] == "POST"
+            and environ["PATH_INFO"].endswith("/hands")
+        ):
+            for _ in app(environ, lambda *args: None):  # saved...
+                pass
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain")])  # ...not heard
+            return [b""]
+        return app(environ, start_response)
+
+    with server_wrapped(live_server, losing):
+        _hand(page, bid=24)
+        page.get_by_role("button", name="Save hand 1").click()
+        page.wait_for_function(
+            "() => (JSON.parse(localStorage.getItem('pinochle:outbox')) || []).some(x => x.tries > 0)"
+        )
+        answers["lost"] = False
+        _question_asked(page, bid=26)
+        page.wait_for_function(
+            "navigator.serviceWorker.ready.then(() => caches.match(location.href)).then(r => !!r)",
+            timeout=15_000,
+        )
+
+        answers["lost"] = True  # a request that still leaks out while offline is not answered either
+        page.context.set_offline(True)
+        page.reload()
+        expect(page.locator(".net-state")).to_have_class(re.compile(r"\boffline\b"))
+        note = page.get_by_role("status").filter(
+            has_text="Hand 1 has a question for you: it was already saved, with other values."
+        )
+        expect(note).to_be_visible()
+        expect(page.locator("#hand-form input[name=bid]")).to_have_value("26")
+        expect(page.locator("form[data-game] button[type=submit]:enabled")).to_have_count(0)
+        expect(page.locator(".save-state")).to_have_count(0)  # said once, at the top
+        expect(page.locator(".pending-badge")).to_be_visible()
+        # The values were sent again and the send failed: still a question, not a hand to send.
+        page.wait_for_function(
+            "() => (JSON.parse(localStorage.getItem('pinochle:outbox')) || []).some(x => x.tries > 0)"
+        )
+        assert [item["state"] for item in _outbox(page)] == ["question"]
+        assert_fits_the_phone(page)
+        shoot(page, "question-held-offline-en")
+
+        answers["lost"] = False
+        page.context.set_offline(False)
+        apply = page.get_by_role("button", name="Apply my values as a correction of hand 1")
+        expect(apply).to_be_visible()
+        apply.click()
+        expect(page.get_by_role("status").filter(has_text="Hand 1 corrected.")).to_be_visible()
+    expect(page.locator(".pending-badge")).to_be_hidden()
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game)] == [26]

@@ -14,7 +14,16 @@ from scoring.models import Game
 from scoring.services.hands import record_hand
 from tests.browser import SHOTS, shoot, sign_in_browser
 from tests.helpers import check_game, hand_post, quick_hand, save_url, standard_game, table_user
-from tests.readable_helpers import cut, font_px, low_contrast, outside, scrolls_sideways, small_controls
+from tests.readable_helpers import (
+    cut,
+    font_px,
+    lone_words,
+    low_contrast,
+    outside,
+    scrolls_sideways,
+    shrunk_needlessly,
+    small_controls,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -174,7 +183,8 @@ def test_large_text_makes_the_points_to_go_and_the_chips_a_third_bigger_and_cuts
 ) -> None:
     """The user guide says Large text makes every page a third bigger: the scoreboard's points to go
     and chips too (at 360 and 390 px, two or three sides, four-digit figures, every language). Every
-    figure stays inside its side's box, a long one (-12345) drawn smaller where the box is narrow."""
+    figure stays inside its side's box, a long one (-12345) drawn smaller where the box is narrow,
+    and no word of the points to go or the chips is left on a line without its number."""
     games = [check_game_with_every_ending(), double_deck_game(3), double_deck_game(4)]
     games += [long_figures_game(seats) for seats in (2, 3, 4)]
     figures = ".total-points, .to-go .phrase, .total-chips"
@@ -192,6 +202,11 @@ def test_large_text_makes_the_points_to_go_and_the_chips_a_third_bigger_and_cuts
                     where = (width, language, game.seats, game.deck, display)
                     assert cut(page, figures) == [], where
                     assert outside(page, figures, ".total") == [], where
+                    # A number keeps its word: "64" / "to go" at most, never "64 to" / "go" or
+                    # "-4" / "žetony".
+                    assert lone_words(page, ".to-go .phrase, .total-chips") == [], where
+                    # Drawn smaller than the page's size only as far as the column needs.
+                    assert shrunk_needlessly(page, ".figure-words", ".total") == [], where
                     if (width, language, game.seats, display) == (360, "en", 3, "large"):
                         shoot(
                             page,

@@ -143,7 +143,7 @@
     const item = find(id);
     if (!item) return;
     inflight[id] = true;
-    update(id, { state: "sending" });
+    if (item.state !== "question") update(id, { state: "sending" }); // a question stays one while asked again
     const body = new URLSearchParams();
     const token = currentToken();
     item.fields.forEach(function (pair) {
@@ -181,6 +181,9 @@
     if (!item) return;
     const tries = (item.tries || 0) + 1;
     const wait = Math.min(30000, 1000 * Math.pow(2, Math.min(tries, 5)));
+    // A question asked again that got no answer stays a question (asked again with the network,
+    // never sent as a hand by the timer): the page keeps its values and every save off meanwhile.
+    if (item.state === "question") return update(id, { tries: tries });
     update(id, { state: navigator.onLine ? "retrying" : "queued", tries: tries, next: Date.now() + wait });
   }
 
@@ -374,7 +377,8 @@
     if (!form) return;
     let line = form.querySelector(".save-state");
     const mine = items.find(function (x) { return x.game === form.dataset.game && x.number === numberOf(form); });
-    if (!mine) {
+    // A question waiting to be asked again is said at the top of the game (static/js/table.js).
+    if (!mine || mine.state === "question") {
       if (line) line.remove();
       return;
     }
@@ -422,6 +426,7 @@
     find: find,
     used: function () { return read(USED, []); },
     showState: showState,
+    questionsOf: questionsOf,
   };
 
   function init() {
@@ -430,7 +435,7 @@
     askAgain();
   }
 
-  window.addEventListener("online", function () { showState(); flush(true); });
+  window.addEventListener("online", function () { showState(); flush(true); askAgain(); });
   window.addEventListener("offline", showState);
   window.addEventListener("focus", function () { flush(true); });
   window.addEventListener("storage", function (event) { if (event.key === OUTBOX) showState(); });

@@ -105,6 +105,24 @@
     if (form) write(draftKey(form.dataset.game, numberOf(form)), { fields: fieldsOf(form), at: Date.now() });
   });
 
+  // A question about this game that this page has not asked yet (reloaded, perhaps with no network:
+  // static/js/outbox.js sends its values again, and the server's answer asks it): its values are
+  // shown on the form, which saves nothing until the question is back and answered.
+  function holdForQuestion(form) {
+    if (document.querySelector("#game .correction-offer")) return false;
+    const question = table.questionsOf(form.dataset.game)[0];
+    if (!question) return false;
+    applyFields(form, question.fields.filter(function (pair) { return SKIP.indexOf(pair[0]) < 0; }));
+    form.querySelectorAll("input, select, textarea, button").forEach(function (el) { el.disabled = true; });
+    const note = document.createElement("p");
+    note.className = "message question-held";
+    note.setAttribute("role", "status");
+    note.textContent = say("held", { number: question.number });
+    const game = document.getElementById("game");
+    (game || form).prepend(note);
+    return true;
+  }
+
   // --- the page ----------------------------------------------------------------------------
 
   function initForm() {
@@ -115,7 +133,7 @@
     const waiting = table.outbox().find(function (x) { return x.game === form.dataset.game && x.number === numberOf(form); });
     if (waiting) idField.value = waiting.id; // Save again sends the same hand, never a second one
     else if (idField && table.used().indexOf(idField.value) >= 0) idField.value = uuid4();
-    restoreDraft(form);
+    if (!holdForQuestion(form)) restoreDraft(form);
     table.showState();
   }
 
