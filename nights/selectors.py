@@ -43,6 +43,8 @@ class PlanRound(TypedDict):
     byes: list[Player]
     started: bool
     waiting: str  # a night with a movement: why the round has no tables yet, or cannot start yet
+    held: bool  # planned and changed by hand, but waiting for a table before it: seats not final
+    public_waiting: str  # `waiting` as the players read it on the wall plan
 
 
 def plan_rounds(night: Night) -> list[PlanRound]:
@@ -55,15 +57,19 @@ def plan_rounds(night: Night) -> list[PlanRound]:
     rounds: list[PlanRound] = []
     for number in range(1, night.rounds + 1):
         drawn = [t for t in tables if t.round_no == number]
-        waiting = ""
+        waiting = public_waiting = ""
         if night.moves_by_round and number > 1 and not drawn:
             before = [t for t in tables if t.round_no == number - 1]
             playing = [t.table_no for t in before if not services.table_final(t)]
-            waiting = waiting_message(number, playing if any(t.game_id for t in before) else [])
+            waiting = public_waiting = waiting_message(
+                number, playing if any(t.game_id for t in before) else []
+            )
         elif night.moves_by_round and number > 1 and not any(t.game_id for t in drawn):
             before = [t for t in tables if t.round_no == number - 1]
             not_ended = [t for t in before if t.game_id and not services.table_final(t)]
-            waiting = kept_waiting_message(number, not_ended) if not_ended else ""
+            if not_ended:
+                waiting = kept_waiting_message(number, not_ended)
+                public_waiting = table_waits_message(number, [t.table_no for t in not_ended])
         rounds.append(
             {
                 "number": number,
@@ -71,6 +77,8 @@ def plan_rounds(night: Night) -> list[PlanRound]:
                 "byes": [b.player for b in byes if b.round_no == number],
                 "started": any(t.game_id for t in drawn),
                 "waiting": waiting,
+                "held": bool(drawn) and bool(waiting),
+                "public_waiting": public_waiting,
             }
         )
     return rounds
@@ -324,7 +332,7 @@ def night_board(night: Night) -> NightBoard:
     drawn = (
         upcoming is not None
         and bool(plan[upcoming - 1]["tables"])
-        and not plan[upcoming - 1]["waiting"]
+        and not plan[upcoming - 1]["held"]
         and not night.is_finished
     )
     coming = plan[upcoming - 1] if drawn and upcoming is not None else None

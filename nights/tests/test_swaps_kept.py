@@ -183,6 +183,11 @@ def test_a_finished_tables_link_sends_nobody_to_a_kept_round_while_a_table_plays
     game = games[1]
     delete_last_hand(game=game)  # table 2 plays again: round 2 may yet be planned again
     assert "Round 2: where to sit" not in text(alice.get(f"/nights/{night.pk}/board/"))  # nor the wall
+    wall = text(alice.get(f"/nights/{night.pk}/plan"))  # the plan on the wall says why, to the players
+    assert "Round 2 waits until table 2 of round 1 has ended again." in wall
+    assert (
+        "stays as you changed it" not in wall and "Gus" not in wall.split("Round 2", 1)[1].split("Round 3")[0]
+    )
     shown = text(phone.get(f"/nights/t/{finished.token}/"))
     assert (
         "Round 2 waits until table 2 of round 1 has ended again. Where you sit next shows here then." in shown
