@@ -209,7 +209,8 @@ def test_a_hand_saved_through_one_server_shows_on_a_phone_polling_the_other_with
 
     assert time.monotonic() - saved_at < POLL_SECONDS
     assert status == 200 and 'id="hand-1"' in board
-    assert '"total-NS">36<' in board and '"total-EW">20<' in board  # the worked example's hand 1
+    totals = dict(re.findall(r'data-testid="total-(NS|EW)"[^>]*>(-?\d+)<', board))
+    assert totals == {"NS": "36", "EW": "20"}  # the worked example's hand 1
     assert _live_url(board) != live  # the new scoreboard polls for the next hand
 
     # And back: a hand saved through the second server shows on a phone polling the first.
