@@ -338,6 +338,7 @@ def add_nights(load: Load, count: int, first: int) -> None:
     from django.test import Client
 
     from clubs import services as clubs
+    from nights import arrivals
     from nights import rounds as night_rounds
     from nights import services as nights
 
@@ -351,7 +352,7 @@ def add_nights(load: Load, count: int, first: int) -> None:
             hands_per_round=None, stake_per_chip=None, stake_per_win=None, created_by=organiser,
         )  # fmt: skip
         for player in roster:
-            nights.set_checked_in(night=night, player=player, present=True)
+            arrivals.set_checked_in(night=night, player=player, present=True)
         nights.draw_plan(night=night)
         night_rounds.start_round(night=night, round_no=1)
         client = Client()

@@ -198,7 +198,7 @@ def stored_night(players: int = 40, rounds: int = 8) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from clubs.models import Club, Membership, Player
-    from nights import services
+    from nights import arrivals, services
     from nights.rounds import start_round
 
     call_command("migrate", verbosity=0)
@@ -211,7 +211,7 @@ def stored_night(players: int = 40, rounds: int = 8) -> None:
         hands_per_round=None, stake_per_chip=None, stake_per_win=None, created_by=None,
     )  # fmt: skip
     for player in roster:
-        services.set_checked_in(night=night, player=player, present=True)
+        arrivals.set_checked_in(night=night, player=player, present=True)
     began = time.perf_counter()
     services.draw_plan(night=night)
     drawn = time.perf_counter() - began

@@ -6,7 +6,7 @@ tables have games: each `NightTable` then points at the `scoring.Game` its phone
 figure of the night (standings, chips) is read from those games, never stored here.
 
 Rows of the rounds not started yet are drawn again when the organiser swaps two players or a late
-arrival comes or someone leaves (`nights.services`).
+arrival comes or someone leaves (`nights.services`, `nights.arrivals`).
 """
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ class Night(models.Model):
     last_hand_called_at = models.DateTimeField(null=True, blank=True, editable=False)
     # The rounds the organiser changed by hand (a swap) since they were last drawn or planned, each
     # with a fingerprint of the round as drawn ({"2": "<fingerprint>"}): a late arrival, a leaver or
-    # a corrected result keeps them, or the page asks first (nights.services); a round swapped back
+    # a corrected result keeps them, or the page asks first (nights.movement_plan); a round swapped back
     # to what was drawn no longer counts. Of a night with a movement also: a fingerprint of the
     # results its last planned round was planned from (a saved note or the same result again plans
     # nothing), and the round kept as the organiser changed it although a result of the round

@@ -18,8 +18,8 @@ from clubs.models import Player
 from clubs.signals import players_merging
 from nights.figures import awaits_confirmation
 from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable
+from nights.movement_plan import plan_moved_round
 from nights.rounds import table_notice
-from nights.services import plan_moved_round
 from scoring.models import Game
 from scoring.signals import PlanNotice, game_changed, games_changed, plan_notice
 
@@ -43,7 +43,7 @@ def move_entries(*, keep: Player, duplicate: Player, **_kwargs: Any) -> None:
 @receiver(game_changed, dispatch_uid="nights.plan_after_a_table")
 def plan_after_a_table(sender: Any, *, game: Game, was_finished: bool | None = None, **_kwargs: Any) -> None:
     """A table of a night with a movement changed: the next round is planned once the last table of
-    the round has ended (`services.plan_moved_round`). No query where nothing can change: a game no
+    the round has ended (`movement_plan.plan_moved_round`). No query where nothing can change: a game no
     night plans, and a hand added to, corrected or deleted at a table in play that has not ended
     with it (it had not ended before either; its end counts once its hands are all confirmed,
     `figures.table_figures`)."""

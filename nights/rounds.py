@@ -18,16 +18,14 @@ from django.utils.translation import ngettext
 
 from nights.figures import awaits_confirmation
 from nights.models import Night, NightTable
+from nights.movement_plan import plan_moved_round, table_final, tables_still_playing
 from nights.services import (
     check_open,
     first_open_round,
     is_drawn,
     locked_for_update,
     ordered_seats,
-    plan_moved_round,
     started_rounds,
-    table_final,
-    tables_still_playing,
 )
 from scoring.audit import Actor
 from scoring.devices import end_rights

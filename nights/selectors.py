@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Player
-from nights import services
+from nights import movement_plan, services
 from nights.figures import awaits_confirmation
 from nights.models import Night, NightPlayer, NightSeat, NightTable
 from nights.rounds import (
@@ -60,13 +60,13 @@ def plan_rounds(night: Night) -> list[PlanRound]:
         waiting = public_waiting = ""
         if night.moves_by_round and number > 1 and not drawn:
             before = [t for t in tables if t.round_no == number - 1]
-            playing = [t.table_no for t in before if not services.table_final(t)]
+            playing = [t.table_no for t in before if not movement_plan.table_final(t)]
             waiting = public_waiting = waiting_message(
                 number, playing if any(t.game_id for t in before) else []
             )
         elif night.moves_by_round and number > 1 and not any(t.game_id for t in drawn):
             before = [t for t in tables if t.round_no == number - 1]
-            not_ended = [t for t in before if t.game_id and not services.table_final(t)]
+            not_ended = [t for t in before if t.game_id and not movement_plan.table_final(t)]
             if not_ended:
                 waiting = kept_waiting_message(number, not_ended)
                 public_waiting = table_waits_message(number, [t.table_no for t in not_ended])
@@ -217,11 +217,11 @@ def next_round_waiting(table: NightTable) -> str:
         return ""
     planned = list(night.tables.filter(round_no=number).values_list("game_id", flat=True))
     if not planned:
-        return waiting_message(number, services.tables_still_playing(night, table.round_no))
+        return waiting_message(number, movement_plan.tables_still_playing(night, table.round_no))
     if any(planned):
         return ""
     before = night.tables.filter(round_no=table.round_no, game__isnull=False).select_related("game")
-    playing = sorted(t.table_no for t in before if not services.table_final(t))
+    playing = sorted(t.table_no for t in before if not movement_plan.table_final(t))
     if not playing:
         return ""
     return table_waits_message(number, playing)

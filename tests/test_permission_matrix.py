@@ -27,6 +27,7 @@ from clubs.models import Club, ClubRole, Invite, Membership, Player, Season
 from ledger.balances import season_ledger
 from ledger.models import NightLock, Payment
 from ledger.selectors import night_ledger
+from nights import arrivals
 from nights import rounds as night_rounds
 from nights import services as nights
 from nights.models import Night, NightBye, NightPlayer, NightSeat, NightTable
@@ -84,7 +85,7 @@ def _night(club: Club, prefix: str, *, season: Season | None = None, start: bool
     for player in players:
         Membership.objects.create(club=club, player=player)
     for player in players[:4]:
-        nights.set_checked_in(night=night, player=player, present=True)
+        arrivals.set_checked_in(night=night, player=player, present=True)
     nights.draw_plan(night=night)
     if start:
         night_rounds.start_round(night=night, round_no=1)

@@ -38,6 +38,7 @@ from clubs.models import Club, Membership, Player, Season
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger_services
 from ledger.models import Payment
+from nights import arrivals
 from nights import removal as night_removal
 from nights import rounds as night_rounds
 from nights import services as night_services
@@ -82,7 +83,7 @@ def _night(club: Club, season: Season, alice, **settings) -> Night:
 
 def _check_in(night: Night, names: list[str]) -> None:
     for name in names:
-        night_services.set_checked_in(night=night, player=Player.objects.get(name=name), present=True)
+        arrivals.set_checked_in(night=night, player=Player.objects.get(name=name), present=True)
 
 
 def _play_round(night: Night, round_no: int, hands: list[dict[str, Any]]) -> None:
@@ -141,8 +142,8 @@ def a_club_with_nights_and_money(people: dict[str, User]) -> dict[str, Any]:
     _check_in(standard, NAMES[:8])
     night_services.draw_plan(night=standard)
     _play_round(standard, 1, [standard_hand("N", True), standard_hand("E", True)] * 4)
-    night_services.add_late_arrival(night=standard, player=Player.objects.get(name="Ida"))
-    night_services.remove_for_remaining_rounds(night=standard, player=Player.objects.get(name="Bo"))
+    arrivals.add_late_arrival(night=standard, player=Player.objects.get(name="Ida"))
+    arrivals.remove_for_remaining_rounds(night=standard, player=Player.objects.get(name="Bo"))
     seated = [seat.player for seat in standard.tables.get(round_no=2, table_no=1).seats.order_by("seat")]
     other = standard.tables.get(round_no=2, table_no=2).seats.order_by("seat")[0].player
     night_services.swap_players(night=standard, round_no=2, first=seated[0], second=other)
@@ -330,7 +331,7 @@ def test_a_restore_into_a_fresh_database_shows_every_page_and_export_as_before(t
     # New rows after the restore take new ids (PostgreSQL's sequences were moved past the file's).
     night = _night(club["club"], club["season"], alice, played_on=datetime.date(2026, 11, 26),
                    variant="standard", target=None, rounds=1)  # fmt: skip
-    newcomer, _round = night_services.check_in_newcomer(night=night, name="Zoe")
+    newcomer, _round = arrivals.check_in_newcomer(night=night, name="Zoe")
     assert night.pk > club["nights"][-1].pk and newcomer.pk > max(
         p.pk for p in Player.objects.exclude(pk=newcomer.pk)
     )

@@ -103,6 +103,7 @@ def seed() -> State:
         game_ids.append(game.pk)
     import datetime
 
+    from nights import arrivals
     from nights import rounds as night_rounds
     from nights import services as nights
 
@@ -114,7 +115,7 @@ def seed() -> State:
         stake_per_chip=None, stake_per_win=None, created_by=alice,
     )  # fmt: skip
     for player in players:
-        nights.set_checked_in(night=night, player=player, present=True)
+        arrivals.set_checked_in(night=night, player=player, present=True)
     nights.draw_plan(night=night)
     night_rounds.start_round(night=night, round_no=1)
     return State(

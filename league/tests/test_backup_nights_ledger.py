@@ -15,6 +15,7 @@ from django.test import Client
 
 from clubs.models import Club
 from ledger.models import Payment
+from nights import arrivals
 from nights import rounds as night_rounds
 from nights import services as night_services
 from nights.models import Night, NightTable
@@ -45,7 +46,7 @@ def a_finished_and_an_open_night(people: dict[str, User]) -> dict[str, Any]:
         stake_per_chip=None, stake_per_win=None, created_by=people["alice"],
     )  # fmt: skip
     for player in players:
-        night_services.set_checked_in(night=open_night, player=player, present=True)
+        arrivals.set_checked_in(night=open_night, player=player, present=True)
     night_services.draw_plan(night=open_night)
     night_rounds.start_round(night=open_night, round_no=1)
     return {

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Season
 from ledger import selectors
-from nights import rounds, services
+from nights import arrivals, rounds, services
 from nights.forms.opening import NightForm
 from nights.models import Night, NightBye, NightPlayer
 from nights.planning.night import plan_night
@@ -192,7 +192,7 @@ def test_a_leftover_table_of_a_check_night_plays_standard_and_earns_the_bye_s_ch
         leftovers="table", bye_compensation="fixed", bye_points=10, bye_chips=2,
     )  # fmt: skip
     for player in players:
-        services.set_checked_in(night=night, player=player, present=True)
+        arrivals.set_checked_in(night=night, player=player, present=True)
     services.draw_plan(night=night)
     games = rounds.start_round(night=night, round_no=1)
     assert [(game.seats, game.variant) for game in games] == [(4, "check"), (2, "standard")]

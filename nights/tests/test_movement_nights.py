@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Club, Membership, Player
-from nights import services
+from nights import arrivals, services
 from nights.models import Night, NightTable
 from scoring.models import Game
 from scoring.services.confirm import confirm_hand
@@ -113,7 +113,7 @@ def test_the_organisers_swap_and_late_arrival_work_on_the_planned_round(club, al
     version = services.plan_version(night)
     anna, ida = Player.objects.get(name="Anna"), Player.objects.get(name="Ida")
     bo = Player.objects.get(name="Bo")
-    assert services.add_late_arrival(night=night, player=ida) == 2
+    assert arrivals.add_late_arrival(night=night, player=ida) == 2
     # Ida comes in: nine players at the standard game's tables of 4, 3 and 2.
     assert services.plan_version(night) != version
     assert sorted(len(row) for row in seats(night, 2)) == [2, 3, 4]
@@ -124,10 +124,10 @@ def test_the_organisers_swap_and_late_arrival_work_on_the_planned_round(club, al
     )
     assert next(row.index("Ida") for row in seats(night, 2) if "Ida" in row) == where_anna
     # Nobody sits round 2 out to take Bo's seat: leaving would undo the swap, so it asks first.
-    with pytest.raises(services.UndoesSwap):
-        services.remove_for_remaining_rounds(night=night, player=bo)
+    with pytest.raises(arrivals.UndoesSwap):
+        arrivals.remove_for_remaining_rounds(night=night, player=bo)
     assert any("Bo" in row for row in seats(night, 2))
-    services.remove_for_remaining_rounds(night=night, player=bo, choice=services.REPLAN)
+    arrivals.remove_for_remaining_rounds(night=night, player=bo, choice=services.REPLAN)
     assert not any("Bo" in row for row in seats(night, 2))
     assert not night.tables.filter(round_no=3).exists()
 

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from clubs.models import Club
-from nights import rounds, services
+from nights import arrivals, rounds, services
 from nights.models import Night, NightTable
 from scoring.models import Game
 from scoring.services.hands import record_hand
@@ -41,7 +41,7 @@ def open_night(round_ends: str = "game", *, hands: int | None = None, minutes: i
         round_minutes=minutes,
     )  # fmt: skip
     for player in roster(club, *NAMES):
-        services.set_checked_in(night=night, player=player, present=True)
+        arrivals.set_checked_in(night=night, player=player, present=True)
     services.draw_plan(night=night)
     rounds.start_round(night=night, round_no=1)
     return night

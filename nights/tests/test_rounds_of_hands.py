@@ -18,7 +18,7 @@ from django.test import Client
 from clubs.models import Club, Season
 from league.standings import season_standings
 from ledger import selectors as ledger_selectors
-from nights import removal, rounds, services
+from nights import arrivals, removal, rounds, services
 from nights.models import Night
 from nights.standings import night_standings
 from ratings.models import RatingPoint
@@ -58,7 +58,7 @@ def started_night(club: Club, season: Season, *, hands: int | None = 3, variant:
         stake_per_win=None if variant == "check" else Decimal("1.00"), created_by=None,
     )  # fmt: skip
     for player in roster(club, "Anna", "Bo", "Cleo", "Dan"):
-        services.set_checked_in(night=night, player=player, present=True)
+        arrivals.set_checked_in(night=night, player=player, present=True)
     services.draw_plan(night=night)
     rounds.start_round(night=night, round_no=1)
     return night

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from clubs.models import Club, Membership, Player, Season
-from nights import rounds, services
+from nights import arrivals, rounds, services
 from nights.models import Night
 from scoring.services.hands import record_hand
 from tests.access_helpers import CLUB
@@ -37,7 +37,7 @@ def night_of(club: Club, names: list[str], *, started: bool = True, season: Seas
         stake_per_chip=None, stake_per_win=None, created_by=None,
     )  # fmt: skip
     for player in Player.objects.filter(name__in=names):
-        services.set_checked_in(night=night, player=player, present=True)
+        arrivals.set_checked_in(night=night, player=player, present=True)
     services.draw_plan(night=night)
     if started:
         rounds.start_round(night=night, round_no=1)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from clubs.models import Club, Player
 from clubs.permissions import can_manage_club, require_club_role
 from clubs.selectors import roster
-from nights import rounds, selectors, services
+from nights import arrivals, movement_plan, rounds, selectors, services
 from nights.forms.opening import NightForm
 from nights.forms.players import NewcomerForm, PlayerChoiceForm, SwapForm, late_arrival_choices
 from nights.forms.prizes import GroupsForm, PrizesForm
@@ -119,7 +119,7 @@ def check_in(request: HtmxHttpRequest, night_id: int, player_id: int) -> HttpRes
     """One tap per name: `present` "yes" checks the player in, "no" out. From htmx the answer is
     the name's row drawn again (and the count, and a drawn plan, drawn again out of band), so the
     page does not reload; a plain post goes back to the same name on the page. A tap that would
-    undo a swap changes nothing: the row asks (`services.UndoesSwap`), and its buttons send the
+    undo a swap changes nothing: the row asks (`arrivals.UndoesSwap`), and its buttons send the
     answer (`choice`) with the plan it was asked on."""
     night = _night(night_id)
     # Only a player on the night's club roster: another club's player id answers 404 and never
@@ -128,14 +128,14 @@ def check_in(request: HtmxHttpRequest, night_id: int, player_id: int) -> HttpRes
     present = request.POST.get("present") == "yes"
     refusal, choice = "", None
     try:
-        services.set_checked_in(
+        arrivals.set_checked_in(
             night=night,
             player=player,
             present=present,
             choice=request.POST.get("choice", ""),
             expected_plan=_plan_sent(request),
         )
-    except services.UndoesSwap as error:
+    except arrivals.UndoesSwap as error:
         choice = error
         if not request.htmx:
             return _night_page(request, night, status=400, check_in_choice=error)
@@ -149,7 +149,7 @@ def check_in(request: HtmxHttpRequest, night_id: int, player_id: int) -> HttpRes
 
 
 def _check_in_row(
-    request: HttpRequest, night: Night, player: Player, refusal: str, choice: services.UndoesSwap | None
+    request: HttpRequest, night: Night, player: Player, refusal: str, choice: arrivals.UndoesSwap | None
 ) -> HttpResponse:
     context = {
         "night": night,
@@ -182,10 +182,10 @@ def newcomer(request: HttpRequest, night_id: int) -> HttpResponse:
         return _night_page(request, night, status=400, newcomer_form=form)
     choice = request.POST.get("choice", "")
     try:
-        player, first = services.check_in_newcomer(
+        player, first = arrivals.check_in_newcomer(
             night=night, name=form.cleaned_data["name"], choice=choice, expected_plan=_plan_sent(request)
         )
-    except services.UndoesSwap as error:
+    except arrivals.UndoesSwap as error:
         form.add_error("name", error.messages)
         return _night_page(request, night, status=400, newcomer_form=form, newcomer_choice=error)
     except ValidationError as error:
@@ -298,13 +298,13 @@ def late_arrival(request: HttpRequest, night_id: int) -> HttpResponse:
     if form.is_valid():
         player = form.cleaned_data["player"]
         try:
-            first = services.add_late_arrival(
+            first = arrivals.add_late_arrival(
                 night=night,
                 player=player,
                 choice=request.POST.get("choice", ""),
                 expected_plan=_plan_sent(request),
             )
-        except services.UndoesSwap as error:
+        except arrivals.UndoesSwap as error:
             _form_error(form, error)
             return _night_page(request, night, status=400, late_form=form, late_choice=error)
         except ValidationError as error:
@@ -326,10 +326,10 @@ def leave(request: HttpRequest, night_id: int) -> HttpResponse:
         player = form.cleaned_data["player"]
         choice = request.POST.get("choice", "")
         try:
-            first = services.remove_for_remaining_rounds(
+            first = arrivals.remove_for_remaining_rounds(
                 night=night, player=player, choice=choice, expected_plan=_plan_sent(request)
             )
-        except services.UndoesSwap as error:
+        except arrivals.UndoesSwap as error:
             _form_error(form, error)
             return _night_page(request, night, status=400, leave_form=form, leave_choice=error)
         except ValidationError as error:
@@ -352,7 +352,7 @@ def changed_results(request: HttpRequest, night_id: int) -> HttpResponse:
     night = _night(night_id)
     choice = request.POST.get("choice", "")
     try:
-        round_no = services.answer_changed_results(
+        round_no = movement_plan.answer_changed_results(
             night=night, choice=choice, expected_plan=_plan_sent(request)
         )
     except ValidationError as error:

@@ -381,7 +381,7 @@ def test_the_texts_in_each_language(people, language, confirm, signed):
 
 def test_the_clubs_settings_are_copied_to_the_games_its_night_starts(people):
     from ledger.selectors import night_figures
-    from nights import rounds, services
+    from nights import arrivals, rounds, services
     from nights.models import Night
     from tests.ledger_helpers import roster
 
@@ -398,7 +398,7 @@ def test_the_clubs_settings_are_copied_to_the_games_its_night_starts(people):
         hands_per_round=1, stake_per_chip=None, stake_per_win=Decimal("1.00"), created_by=None,
     )  # fmt: skip
     for player in roster(club, "Anna", "Bo", "Cleo", "Dan"):
-        services.set_checked_in(night=night, player=player, present=True)
+        arrivals.set_checked_in(night=night, player=player, present=True)
     services.draw_plan(night=night)
     [game] = rounds.start_round(night=night, round_no=1)
     assert game.confirm_hands and game.sign_at_end
