@@ -113,6 +113,10 @@ def table_strings() -> str:
             "values are shown below and kept on this phone. The question comes back here when the "
             "network is back; saving is off until you answer it."
         ),
+        "answer-held": _(
+            "Your answer to the question about hand {number} is not confirmed yet. It is sent again "
+            "when this page opens and when the network is back; saving is off until then."
+        ),
         "pending": _("Waiting to be sent: {count}"),
         "draft": _("Draft restored"),
         "discard": _("Discard"),

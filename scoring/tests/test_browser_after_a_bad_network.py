@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, HandChange
 from tests.browser import (
     assert_fits_the_phone,
     fill_hand,
@@ -594,7 +594,8 @@ def test_an_answer_to_the_question_that_fails_on_the_way_keeps_the_question_and_
     live_server, page: Page, failure: str
 ):
     """The phone thinks it is online, but the tap's request never gets its answer: nothing typed is
-    lost, the question stays (also after a reload) and says so, and a later tap answers it."""
+    lost, the question stays and says so, and a later tap answers it. Reloaded, the phone sends the
+    tapped answer again (not the question), and says it is not confirmed until it is."""
     game = _hand_1_answer_lost(page, live_server.url)
     page.set_viewport_size({"width": 360, "height": 740})
     _question_asked(page, bid=26)
@@ -634,16 +635,27 @@ def test_an_answer_to_the_question_that_fails_on_the_way_keeps_the_question_and_
     button.click()
     expect(failed).to_be_visible()
     expect(bid).to_have_value("26")
+
+    # Reloaded while it still fails: the tapped answer is sent again, and is not confirmed yet.
+    page.reload()
+    expect(
+        page.get_by_role("status").filter(
+            has_text="Your answer to the question about hand 1 is not confirmed yet. It is sent again when "
+            "this page opens and when the network is back; saving is off until then."
+        )
+    ).to_be_visible()
+    expect(bid).to_have_value("26")
+    expect(page.locator("form[data-game] button[type=submit]:enabled")).to_have_count(0)
+    expect(page.locator(".pending-badge")).to_be_visible()
+    page.wait_for_function(
+        "() => (JSON.parse(localStorage.getItem('pinochle:outbox')) || []).some(x => x.answer && x.tries > 0)"
+    )
+    expect(page.locator(".correction-offer")).to_have_count(0)  # not asked again: it was answered
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")] == [24]
     page.unroute(address, fail)
 
+    # The network is back: the game's page sends the tapped answer, and the question is settled.
     page.reload()
-    expect(apply).to_be_visible()
-    expect(bid).to_have_value("26")
-    expect(page.locator(".pending-badge")).to_be_visible()
-    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")] == [24]
-
-    # The network is back: the tap is answered, and the question is settled.
-    button.click()
     done = "Hand 1 corrected." if failure == "the-network-drops" else "Hand 2 saved."
     expect(page.get_by_role("status").filter(has_text=done)).to_be_visible()
     expect(page.locator(".correction-offer")).to_have_count(0)
@@ -654,6 +666,59 @@ def test_an_answer_to_the_question_that_fails_on_the_way_keeps_the_question_and_
     expect(page.locator(".pending-badge")).to_be_hidden()
     bids = [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")]
     assert bids == ([26] if failure == "the-network-drops" else [24, 26])
+
+
+@pytest.mark.browser_context_args(service_workers="block")
+@pytest.mark.parametrize("answer", ["the-next-hand", "a-correction"])
+def test_an_answer_saved_but_not_heard_is_sent_once_more_after_a_reload_never_asked_again(
+    live_server, page: Page, answer: str
+):
+    """The tapped answer reaches the server, which saves it, but its reply never reaches the phone:
+    the phone says "not sent". Reloaded, the phone sends that same answer once more (never the
+    question's values again, which would ask again and offer the next hand after it): the hand is
+    stored once, the page says what was saved, and no question is open."""
+    game = _hand_1_answer_lost(page, live_server.url)
+    _question_asked(page, bid=26)
+    failed = page.get_by_role("alert").filter(
+        has_text="Not sent: the network or the server failed on the way. Your values are kept here; "
+        "tap again."
+    )
+    button, address = (
+        (page.get_by_role("button", name="Save my values as hand 2"), f"**/g/{game.code}/hands")
+        if answer == "the-next-hand"
+        else (
+            page.get_by_role("button", name="Apply my values as a correction of hand 1"),
+            f"**/g/{game.code}/hands/1/",
+        )
+    )
+
+    def saved_not_heard(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        route.fetch()  # the server saves the answer...
+        route.abort()  # ...and its reply never reaches the phone
+
+    page.route(address, saved_not_heard)
+    button.click()
+    expect(failed).to_be_visible()
+    page.unroute(address, saved_not_heard)
+    bids = [26] if answer == "a-correction" else [24, 26]
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")] == bids
+
+    page.reload()
+    done = "Hand 2 saved." if answer == "the-next-hand" else "Hand 1 corrected."
+    expect(page.get_by_role("status").filter(has_text=done)).to_be_visible()
+    expect(page.locator(".correction-offer")).to_have_count(0)
+    expect(page.locator(".pending-badge")).to_be_hidden()
+    next_save = "Save hand 3" if answer == "the-next-hand" else "Save hand 2"
+    expect(page.get_by_role("button", name=next_save)).to_be_enabled()
+    page.reload()
+    expect(page.get_by_role("button", name=next_save)).to_be_enabled()
+    expect(page.locator(".correction-offer")).to_have_count(0)
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game).order_by("number")] == bids
+    edits = HandChange.objects.filter(game=game, action=HandChange.Action.EDIT).count()
+    assert edits == (1 if answer == "a-correction" else 0)
 
 
 def _outbox(page: Page) -> list[dict[str, Any]]:

@@ -6,7 +6,10 @@
 //   it; it stays there, with a badge, until the server answers. A lost answer is retried with the
 //   same submission id (the server saves one hand per id) on `online`, on focus and on a timer.
 //   An answer that asks a question (this form already saved the hand, with other values) keeps the
-//   values there, as a question, until the player answers it: the game's page asks it again.
+//   values there, as a question (state "question"), until the player answers it: the game's page
+//   asks it again. A tapped answer is kept on the question as `answer: {url, fields}` (the answer
+//   form's address and all its fields, the next hand's own submission id included) until the server
+//   has answered it: the game's page then sends that answer again, never the question's values.
 // - The service worker (/sw.js) keeps the app and the opened games for offline use.
 // - The entry form (static/js/table.js, loaded after this file): drafts, the hand's submission
 //   id, the screen kept awake.
@@ -135,6 +138,29 @@
     send(item.id);
   }, true);
 
+  // A POST as htmx sends it (the answer is the game's page, #game), with the page's CSRF token in
+  // place of the stored one, given up after TIMEOUT_MS: resolves to the response and its text.
+  function post(url, fields) {
+    const token = currentToken();
+    const body = new URLSearchParams();
+    fields.forEach(function (pair) {
+      body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
+    });
+    const controller = new AbortController();
+    const timer = setTimeout(function () { controller.abort(); }, TIMEOUT_MS);
+    return fetch(url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      signal: controller.signal,
+      headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": location.href, "X-CSRFToken": token },
+    }).then(function (response) {
+      return response.text().then(function (text) { return { response: response, text: text }; });
+    }).finally(function () {
+      clearTimeout(timer);
+    });
+  }
+
   function send(id) {
     if (inflight[id]) {
       resend[id] = true; // Save again, changed, while the first is on its way: sent after its answer
@@ -144,36 +170,25 @@
     if (!item) return;
     inflight[id] = true;
     if (item.state !== "question") update(id, { state: "sending" }); // a question stays one while asked again
-    const body = new URLSearchParams();
-    const token = currentToken();
-    item.fields.forEach(function (pair) {
-      body.append(pair[0], pair[0] === "csrfmiddlewaretoken" && token ? token : pair[1]);
-    });
-    const controller = new AbortController();
-    const timer = setTimeout(function () { controller.abort(); }, TIMEOUT_MS);
-    fetch(item.url, {
-      method: "POST",
-      body: body,
-      credentials: "same-origin",
-      signal: controller.signal,
-      headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": location.href, "X-CSRFToken": token },
-    }).then(function (response) {
-      return response.text().then(function (text) {
-        if (response.ok && !response.redirected && text.indexOf('id="game"') >= 0) answered(item, text);
-        else if (response.status === 409) movedAway(item);
-        else if (response.status >= 500 || response.status === 429 || response.status === 408) retry(id);
-        else update(id, { state: "refused", status: response.status, next: Date.now() + 60000 });
-      });
+    post(item.url, item.fields).then(function (reply) {
+      const response = reply.response;
+      if (response.ok && !response.redirected && reply.text.indexOf('id="game"') >= 0) answered(item, reply.text);
+      else if (response.status === 409) movedAway(item);
+      else if (failedOnTheWay(response)) retry(id);
+      else update(id, { state: "refused", status: response.status, next: Date.now() + 60000 });
     }).catch(function () {
       retry(id);
     }).finally(function () {
-      clearTimeout(timer);
       delete inflight[id];
       if (resend[id]) {
         delete resend[id];
         send(id);
       }
     });
+  }
+
+  function failedOnTheWay(response) {
+    return response.status >= 500 || response.status === 429 || response.status === 408;
   }
 
   function retry(id) {
@@ -241,11 +256,56 @@
   }
 
   // This game's page without its open question (reloaded, or back from another page): the values
-  // are sent again as they were, and the server, which saves nothing for them, asks again.
+  // are sent again as they were, and the server, which saves nothing for them, asks again. A
+  // question already answered with a tap whose reply never came is not asked again: that answer is
+  // sent again instead (the next hand with its own submission id, saved once: if it was, the
+  // server's reply says it is saved; the correction writes the same values).
   function askAgain() {
     const game = document.getElementById("game");
     if (!game || !game.dataset.code || game.querySelector(".correction-offer")) return;
-    questionsOf(game.dataset.code).forEach(function (item) { if (!inflight[item.id]) send(item.id); });
+    const open = questionsOf(game.dataset.code);
+    const tapped = open.find(function (item) { return item.answer; });
+    if (tapped) {
+      if (!inflight[tapped.id]) sendAnswerAgain(tapped);
+      return;
+    }
+    open.forEach(function (item) { if (!inflight[item.id]) send(item.id); });
+  }
+
+  // The answer kept on a question, sent again. Answered with the game's page: the question is
+  // settled. Failed on the way: kept, and the page keeps saying so (static/js/table.js); sent again
+  // when the network is back or the game's page opens again. Any other reply (the correction
+  // refused, the game moved to another phone): the answer is forgotten and the question asked again.
+  function sendAnswerAgain(item) {
+    inflight[item.id] = true;
+    answer(item.game, item.answer.url, item.answer.fields).then(function (settled) {
+      delete inflight[item.id];
+      if (settled) return;
+      update(item.id, { answer: null, tries: 0 });
+      askAgain();
+    }, function () {
+      delete inflight[item.id];
+      const now = find(item.id);
+      if (now) update(item.id, { tries: (now.tries || 0) + 1 });
+    });
+  }
+
+  // An answer to the question of game `code` sent: resolves to true when the reply is the game's
+  // page (the question is settled and the reply swapped in), false for any other reply; rejects
+  // when it failed on the way (the network drops, no reply in time, the server fails).
+  function answer(code, url, fields) {
+    return post(url, fields).then(function (reply) {
+      if (failedOnTheWay(reply.response)) throw new Error("no answer");
+      const current = document.getElementById("game");
+      if (!reply.response.ok || reply.text.indexOf('id="game"') < 0 || !current) return false;
+      dropQuestions(code);
+      htmx.swap(current, reply.text, { swapStyle: "outerHTML" });
+      document.dispatchEvent(new CustomEvent("pinochle:answered"));
+      if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+        navigator.serviceWorker.controller.postMessage({ type: "refresh", url: location.href });
+      }
+      return true;
+    });
   }
 
   function dropQuestions(code) {
@@ -261,14 +321,15 @@
     dropQuestions(game.dataset.code);
   });
 
-  // Answered: one of its two forms is sent here, and the question (its values) stays on the phone
-  // until the server's answer has arrived; the answer is the game as it is now, swapped in. A request
-  // that fails on the way (the network drops, no answer in time, the server fails) changes nothing
-  // on the phone: the question stays, says so, and a tap sends it again (the correction writes the
-  // same values; the next hand keeps its own submission id, so it is saved once). Without a network
-  // the forms send nothing (form[data-needs-network], above). Any other answer (the values refused
-  // as a correction, the game moved to another phone) is shown as the server's page, the question
-  // still kept: the game's page asks it again.
+  // Answered: one of its two forms is sent here, and the question (its values, and this answer)
+  // stays on the phone until the server's answer has arrived; the answer is the game as it is now,
+  // swapped in. A request that fails on the way (the network drops, no answer in time, the server
+  // fails) changes nothing on the phone: the question stays, says so, and a tap sends it again (the
+  // correction writes the same values; the next hand keeps its own submission id, so it is saved
+  // once). Reloaded meanwhile, the game's page sends the tapped answer again (askAgain). Without a
+  // network the forms send nothing (form[data-needs-network], above). Any other answer (the values
+  // refused as a correction, the game moved to another phone) is shown as the server's page, the
+  // question still kept, its answer forgotten: the game's page asks it again.
   document.addEventListener("submit", function (event) {
     const form = event.target;
     const game = document.getElementById("game");
@@ -279,42 +340,30 @@
     const offer = form.closest(".correction-offer");
     const failed = offer.querySelector(".not-answered");
     if (failed) failed.hidden = true;
-    const token = currentToken();
-    const body = new URLSearchParams();
-    new FormData(form).forEach(function (value, name) {
-      body.append(name, name === "csrfmiddlewaretoken" && token ? token : String(value));
-    });
-    const controller = new AbortController();
-    const timer = setTimeout(function () { controller.abort(); }, TIMEOUT_MS);
-    fetch(form.action, {
-      method: "POST",
-      body: body,
-      credentials: "same-origin",
-      signal: controller.signal,
-      headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": location.href, "X-CSRFToken": token },
-    }).then(function (response) {
-      return response.text().then(function (text) {
-        if (response.status >= 500 || response.status === 429 || response.status === 408) throw new Error("no answer");
-        const current = document.getElementById("game");
-        if (response.ok && text.indexOf('id="game"') >= 0 && current) {
-          dropQuestions(game.dataset.code);
-          htmx.swap(current, text, { swapStyle: "outerHTML" });
-          document.dispatchEvent(new CustomEvent("pinochle:answered"));
-          if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-            navigator.serviceWorker.controller.postMessage({ type: "refresh", url: location.href });
-          }
-        } else {
-          HTMLFormElement.prototype.submit.call(form); // the server's own page says what happened
-        }
-      });
+    const code = game.dataset.code;
+    const fields = Array.from(new FormData(form), function (pair) { return [pair[0], String(pair[1])]; });
+    keepAnswer(code, { url: form.action, fields: fields });
+    answer(code, form.action, fields).then(function (settled) {
+      if (settled) return;
+      keepAnswer(code, null);
+      HTMLFormElement.prototype.submit.call(form); // the server's own page says what happened
     }).catch(function () {
       if (failed) failed.hidden = false;
       showState();
     }).finally(function () {
-      clearTimeout(timer);
       delete form.dataset.sending;
     });
   });
+
+  // The tapped answer kept on the game's open questions (null: forgotten), before it is sent: the
+  // page may be closed or reloaded before its reply arrives.
+  function keepAnswer(code, kept) {
+    const items = outbox();
+    items.forEach(function (item) {
+      if (item.game === code && item.state === "question") item.answer = kept;
+    });
+    storeOutbox(items);
+  }
 
   // While this form's hand is in doubt (an answer to it was lost, and it is being sent again) the
   // scoreboard's poll does not change the page: a board that already counts the hand above a form

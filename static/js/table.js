@@ -107,17 +107,20 @@
 
   // A question about this game that this page has not asked yet (reloaded, perhaps with no network:
   // static/js/outbox.js sends its values again, and the server's answer asks it): its values are
-  // shown on the form, which saves nothing until the question is back and answered.
+  // shown on the form, which saves nothing until the question is back and answered. A question
+  // already answered with a tap whose reply never came is not asked again: outbox.js sends that
+  // answer again, and the note says the answer is not confirmed yet.
   function holdForQuestion(form) {
     if (document.querySelector("#game .correction-offer")) return false;
-    const question = table.questionsOf(form.dataset.game)[0];
+    const questions = table.questionsOf(form.dataset.game);
+    const question = questions.find(function (x) { return x.answer; }) || questions[0];
     if (!question) return false;
     applyFields(form, question.fields.filter(function (pair) { return SKIP.indexOf(pair[0]) < 0; }));
     form.querySelectorAll("input, select, textarea, button").forEach(function (el) { el.disabled = true; });
     const note = document.createElement("p");
     note.className = "message question-held";
     note.setAttribute("role", "status");
-    note.textContent = say("held", { number: question.number });
+    note.textContent = say(question.answer ? "answer-held" : "held", { number: question.number });
     const game = document.getElementById("game");
     (game || form).prepend(note);
     return true;
