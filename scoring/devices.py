@@ -18,7 +18,6 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ImproperlyConfigured
 from django.core.signing import BadSignature
-from django.db import transaction
 from django.db.models import (
     QuerySet,
 )
@@ -125,17 +124,14 @@ def holder_of(request: HttpRequest) -> AbstractBaseUser | None:
     return user if isinstance(user, AbstractBaseUser) and user.is_authenticated else None
 
 
-def grant_game(request: HttpRequest, game: Game, *, exclusive: bool) -> None:
-    """Give this browser the right to score the game, held for the signed-in account if any.
-    `exclusive` (a handover or a take-over): every other device loses it and follows the game
-    read-only from then on."""
+def grant_game(request: HttpRequest, game: Game) -> None:
+    """Give this browser the right to score the game it just started, held for the signed-in
+    account if any. Handing the scoring on (every other device loses it) is
+    `scoring.handover.hand_scoring_to`."""
     device = ensure_device(request)
-    with transaction.atomic():
-        if exclusive:
-            DeviceGame.objects.filter(game=game, active=True).exclude(device=device).update(active=False)
-        DeviceGame.objects.update_or_create(
-            device=device, game=game, defaults={"active": True, "holder": holder_of(request)}
-        )
+    DeviceGame.objects.update_or_create(
+        device=device, game=game, defaults={"active": True, "holder": holder_of(request)}
+    )
     browser = browser_device(request)
     browser.rights.clear()
     browser.editable.clear()

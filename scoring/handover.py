@@ -62,6 +62,21 @@ def handover_is_open(*, game: Game, token: str) -> bool:
     return expires is not None and expires > timezone.now() and token_matches(token, game.handover_token_hash)
 
 
+def hand_scoring_to(locked: Game, *, device: Device, holder: AbstractBaseUser | None) -> bool:
+    """The one rule for "one phone scores a game": every other device loses the game's scoring
+    right (it follows the game read-only), then `device` gets an active right held for `holder`
+    (the account signed in on it, if any). Call it inside a transaction with the game's row
+    locked (`select_for_update`), so that two phones claiming it at once are served one after the
+    other. Returns whether another device was scoring it."""
+    taken = (
+        DeviceGame.objects.filter(game=locked, active=True).exclude(device=device).update(active=False) > 0
+    )
+    DeviceGame.objects.update_or_create(
+        device=device, game=locked, defaults={"active": True, "holder": holder}
+    )
+    return taken
+
+
 @transaction.atomic
 def claim_handover(*, game: Game, token: str, device: Device, holder: AbstractBaseUser | None = None) -> bool:
     """Use the handover secret once: `device` gets the scoring (held for `holder`, the account
@@ -73,10 +88,7 @@ def claim_handover(*, game: Game, token: str, device: Device, holder: AbstractBa
     locked.handover_token_hash = ""
     locked.handover_expires_at = None
     locked.save(update_fields=["handover_token_hash", "handover_expires_at"])
-    DeviceGame.objects.filter(game=locked, active=True).exclude(device=device).update(active=False)
-    DeviceGame.objects.update_or_create(
-        device=device, game=locked, defaults={"active": True, "holder": holder}
-    )
+    hand_scoring_to(locked, device=device, holder=holder)
     game.refresh_from_db()
     return True
 
@@ -161,11 +173,7 @@ def _give_scoring(
     game: Game, *, device: Device, actor: Actor, holder: AbstractBaseUser | None, always_record: bool
 ) -> bool:
     locked = Game.objects.select_for_update().get(pk=game.pk)
-    others = DeviceGame.objects.filter(game=locked, active=True).exclude(device=device)
-    taken = others.update(active=False) > 0
-    DeviceGame.objects.update_or_create(
-        device=device, game=locked, defaults={"active": True, "holder": holder}
-    )
+    taken = hand_scoring_to(locked, device=device, holder=holder)
     if taken or always_record:
         record_hand_change(
             game=locked,

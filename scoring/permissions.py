@@ -111,7 +111,7 @@ def grant_edit_token(request: HttpRequest, game: Game, *, user: AnyUser | None =
     """Give this browser the edit right to the game it just created (the device cookie goes out
     with the response). A signed-in `user` is also recorded as the creator."""
     record_creator(game=game, user=user)
-    grant_game(request, game, exclusive=False)
+    grant_game(request, game)
 
 
 # --- games ------------------------------------------------------------------------------------

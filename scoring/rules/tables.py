@@ -12,7 +12,7 @@ from functools import cache
 from typing import Final
 
 from scoring.rules.errors import sentence
-from scoring.rules.scale import SCALES, shown
+from scoring.rules.scale import SCALES, shown, typed_rounded
 
 SEAT_ORDER: Final = "NESW"
 SUITS: Final = ("spades", "hearts", "diamonds", "clubs")
@@ -200,6 +200,22 @@ def step_bid(bid: int | None, min_bid: int, deck: str, *, up: bool, steps: str =
     if up:
         return min(next_bid(bid, min_bid, deck, steps), MAX_BID)
     return previous_bid(bid, min_bid, deck, steps)
+
+
+def step_typed_bid(
+    figure: int | None, min_bid: int, deck: str, *, up: bool, steps: str = "standard", scale: int = 1
+) -> int:
+    """The bid stepper on the figure typed in the bid field at the game's `scale`: the next legal
+    bid (`step_bid`) from the stored bid at or below the figure (`up`) or at or above it ("−"), as
+    the table types it. A figure off the scale steps to the legal bid beside it, not past it.
+
+    >>> [step_typed_bid(figure, 20, "single", up=True, scale=10) for figure in (250, 255, None)]
+    [260, 260, 200]
+    >>> [step_typed_bid(figure, 20, "single", up=False, scale=10) for figure in (260, 255, 251)]
+    [250, 250, 250]
+    """
+    bid = None if figure is None else typed_rounded(figure, scale, down=up)
+    return shown(step_bid(bid, min_bid, deck, up=up, steps=steps), scale)
 
 
 def contract_chips(bid: int) -> int:

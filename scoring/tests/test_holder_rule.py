@@ -54,7 +54,7 @@ def test_every_question_about_a_phones_right_follows_the_one_rule(holders, who, 
     assert may_hold(phone, game) is expected
     # Given anyway (a right on record from before the account lost its role, say): it counts, or
     # it is kept on record and the phone watches read-only.
-    grant_game(phone, game, exclusive=False)
+    grant_game(phone, game)
     cookies = {name: morsel.value for name, morsel in _cookies_of(phone).items()}
     later = request_as(holder, cookies)
     assert holds_game(later, game) is expected
@@ -67,7 +67,7 @@ def test_the_games_list_asks_each_holders_role_once_per_club(people, django_asse
     phone = request_as(bob)
     games = [make_game(club_id=CLUB) for _ in range(3)] + [make_game(club_id=OTHER_CLUB)]
     for game in games:
-        grant_game(phone, game, exclusive=False)
+        grant_game(phone, game)
     cookies = {name: morsel.value for name, morsel in _cookies_of(phone).items()}
     later = request_as(bob, cookies)
     # the device, its active rights, bob's role in CLUB, bob's role in OTHER_CLUB

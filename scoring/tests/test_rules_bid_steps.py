@@ -10,7 +10,7 @@ import pytest
 from scoring.rules.engine import score_record
 from scoring.rules.errors import RecordError
 from scoring.rules.rules_page import bid_run
-from scoring.rules.tables import MAX_BID, bid_step_problem, hand_numbers, next_bid, step_bid
+from scoring.rules.tables import MAX_BID, bid_step_problem, hand_numbers, next_bid, step_bid, step_typed_bid
 
 TENS = "tens_above_100"
 
@@ -36,6 +36,35 @@ def test_the_stepper_goes_from_100_to_110_and_back():
     assert step_bid(100, 50, "double", up=True, steps=TENS) == 110
     assert step_bid(110, 50, "double", up=False, steps=TENS) == 100
     assert step_bid(100, 50, "double", up=True) == 105  # the rule book's ladder
+
+
+def test_at_points_times_ten_the_stepper_takes_and_gives_the_bid_as_typed():
+    """With points ×10 the table types 250 for a bid of 25: "+" gives 260 and "−" 240; a figure
+    between two bids (255) steps to the bid beside it, 260 up or 250 down, not past it; an empty
+    field or one below the minimum steps to the minimum as typed (200)."""
+
+    def single(figure: int | None, *, up: bool) -> int:
+        return step_typed_bid(figure, 20, "single", up=up, scale=10)
+
+    assert (single(250, up=True), single(250, up=False)) == (260, 240)
+    assert (single(255, up=True), single(255, up=False)) == (260, 250)
+    assert (single(None, up=True), single(150, up=False)) == (200, 200)
+
+
+def test_at_points_times_ten_the_tens_ladder_goes_from_1000_to_1100_and_back():
+    """The tens above 100 at scale 10: "+" from 1000 (a bid of 100) gives 1100, "−" from 1100
+    gives 1000, and a figure between them steps to the one beside it."""
+
+    def double(figure: int, *, up: bool) -> int:
+        return step_typed_bid(figure, 50, "double", up=up, steps=TENS, scale=10)
+
+    assert (double(1000, up=True), double(1100, up=False)) == (1100, 1000)
+    assert (double(1050, up=True), double(1050, up=False)) == (1100, 1000)
+
+
+def test_at_the_rule_books_scale_the_typed_bid_is_the_bid():
+    assert step_typed_bid(58, 50, "double", up=True) == step_bid(58, 50, "double", up=True) == 59
+    assert step_typed_bid(100, 50, "double", up=True, steps=TENS) == 110
 
 
 def test_a_made_contract_above_100_on_the_tens_ladder():

@@ -27,9 +27,8 @@ from scoring.permissions import (
     require_game_edit,
 )
 from scoring.rules.errors import RecordError
-from scoring.rules.scale import shown
 from scoring.rules.settings import Settings
-from scoring.rules.tables import step_bid
+from scoring.rules.tables import step_typed_bid
 from scoring.selectors.board import scoreboard, settings_of
 from scoring.selectors.preview import correction_change, describe, need_before_tricks
 from scoring.services.hands import (
@@ -329,11 +328,14 @@ def _step_bid(post: QueryDict, settings: Settings) -> tuple[QueryDict, bool]:
         return post, False
     data = post.copy()
     # Plain digits only, as the bid field reads them (`25_0` is not 250).
-    bid = strict_input.whole_number(data.get("bid", ""))
-    # The bid as typed, at the game's scale: stepped as stored, from the stored bid at or below it
-    # (up) or at or above it (down), and drawn as typed again.
-    if bid is not None:
-        bid = bid // settings.scale if step == "bid_up" else -(-bid // settings.scale)
-    stepped = step_bid(bid, settings.min_bid, settings.deck, up=step == "bid_up", steps=settings.bid_steps)
-    data["bid"] = str(shown(stepped, settings.scale))
+    figure = strict_input.whole_number(data.get("bid", ""))
+    stepped = step_typed_bid(
+        figure,
+        settings.min_bid,
+        settings.deck,
+        up=step == "bid_up",
+        steps=settings.bid_steps,
+        scale=settings.scale,
+    )
+    data["bid"] = str(stepped)
     return data, True
