@@ -146,3 +146,41 @@ SHRUNK_NEEDLESSLY = """([selectors, box]) => Array.from(document.querySelectorAl
 
 def shrunk_needlessly(page: Page, selectors: str, box: str) -> list[Any]:
     return list(page.evaluate(SHRUNK_NEEDLESSLY, [selectors, box]))
+
+
+#: Words (and numbers) drawn across two lines ("Tric" / "ks", "+2" / "5"): each run of text without
+#: a space, in the visible elements `selectors` match.
+BROKEN_WORDS = """selectors => {
+  const broken = [];
+  document.querySelectorAll(selectors).forEach(el => {
+    if (el.offsetParent === null) return;
+    for (const node of el.childNodes) {
+      if (node.nodeType !== Node.TEXT_NODE) continue;
+      for (const word of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const boxes = Array.from(range.getClientRects()).filter(r => r.width > 0);
+        const lines = new Set(boxes.map(r => Math.round(r.top)));
+        if (lines.size > 1) broken.push(word[0]);
+      }
+    }
+  });
+  return broken;
+}"""
+
+
+def broken_words(page: Page, selectors: str) -> list[Any]:
+    return list(page.evaluate(BROKEN_WORDS, selectors))
+
+
+#: The left edges of the sides' totals in each row of the history and its heading: drawn left to
+#: right in the order of the scoreboard, each row's list increases.
+SIDES_LEFT_TO_RIGHT = """() => Array.from(document.querySelectorAll('#history .pad-head, #history .pad-row'))
+  .map(row => Array.from(row.querySelectorAll(':scope > .pad-total'))
+    .map(total => Math.round(total.getBoundingClientRect().left)))"""
+
+
+def sides_out_of_order(page: Page) -> list[Any]:
+    rows = page.evaluate(SIDES_LEFT_TO_RIGHT)
+    return [row for row in rows if row != sorted(row) or len(set(row)) != len(row)]

@@ -15,6 +15,7 @@ from scoring.services.hands import record_hand
 from tests.browser import SHOTS, shoot, sign_in_browser
 from tests.helpers import check_game, hand_post, quick_hand, save_url, standard_game, table_user
 from tests.readable_helpers import (
+    broken_words,
     cut,
     font_px,
     lone_words,
@@ -22,6 +23,7 @@ from tests.readable_helpers import (
     outside,
     scrolls_sideways,
     shrunk_needlessly,
+    sides_out_of_order,
     small_controls,
 )
 
@@ -148,6 +150,32 @@ def test_it_cuts_nothing_in_the_history_in_any_language_at_360(live_server: Any,
             assert share
             page.goto(share)
             assert cut(page, MEASURED) == [], (language, "share")
+
+
+def test_large_text_keeps_the_history_whole_and_each_side_under_its_heading(
+    live_server: Any, page: Page
+) -> None:
+    """With Large text the history's rows put the sides' totals on a line of their own: each under
+    its own heading, in the scoreboard's order (N–S left of E–W), and an opened hand's figures keep
+    every heading and number whole ("Tricks", "+25", "E–W", never "Tric" / "ks"), at 360 and 390 px,
+    in every language, with two and three sides."""
+    games = [check_game_with_every_ending(), double_deck_game(3), long_figures_game(2)]
+    sign_in_browser(page, live_server.url, table_user())
+    page.context.add_cookies([{"name": "display", "value": "large", "url": live_server.url}])
+    for width in (360, 390):
+        page.set_viewport_size({"width": width, "height": 740})
+        for language in LANGUAGES:
+            speak(page, live_server.url, language)
+            for game in games:
+                page.goto(f"{live_server.url}/g/{game.code}/")
+                page.evaluate(
+                    "document.querySelectorAll('#history details').forEach(d => { d.open = true; })"
+                )
+                where = (width, language, game.seats, game.deck)
+                assert sides_out_of_order(page) == [], where
+                assert broken_words(page, "#history *") == [], where
+                assert cut(page, MEASURED) == [], where
+                assert not scrolls_sideways(page), where
 
 
 def test_the_numbers_are_big_and_every_control_is_a_44_px_target(live_server: Any, page: Page) -> None:
