@@ -199,9 +199,9 @@ def search(seed: int) -> None:
     for index, p in enumerate(shown[:10]):
         amount = Decimal(p.amount) if index % 2 == 0 else (Decimal(p.amount) / 2).quantize(Decimal("0.01"))
         paid.append(Transfer(p.payer, p.payee, amount, MONEY))
-    from nights.settlement.payments import _zero_sum_groups
+    from nights.settlement.payments import zero_sum_groups
 
-    _zero_sum_groups.cache_clear()  # a first view in a fresh process
+    zero_sum_groups.cache_clear()  # a first view in a fresh process
     began = time.perf_counter()
     proposals(start, MONEY, paid)
     took = time.perf_counter() - began

@@ -3,6 +3,7 @@
 No database: the docs are read as files and the worked examples are scored with the rules engine.
 """
 
+import ast
 import io
 import json
 import os
@@ -135,6 +136,25 @@ def test_no_python_comment_or_test_name_cites_a_numbered_issue_point_or_ticket()
             comment = token.type == tokenize.COMMENT and CITED_IN_A_COMMENT.search(token.string[1:])
             if comment or (token.type == tokenize.NAME and NUMBERED_TEST_NAME.search(token.string)):
                 found.append(f"{path.relative_to(ROOT)}:{token.start[0]}: {token.string}")
+    assert found == []
+
+
+def test_no_docstring_cites_a_numbered_issue_point_or_ticket():
+    """A module, class or function docstring is read like a comment: "point" or "bug" and a number
+    there points at a list the reader cannot see, so it says the behaviour instead. ("points" and a
+    number is a score, not a reference, and is allowed.) This file is skipped: it holds the examples."""
+    found = []
+    for path in ROOT.rglob("*.py"):
+        parts = set(path.relative_to(ROOT).parts)
+        if {".venv", "migrations", "staticfiles", "test-output"} & parts or path == Path(__file__).resolve():
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            docstring = ast.get_docstring(node, clean=False) or ""
+            for cited in CITED_IN_A_COMMENT.finditer(docstring):
+                line = getattr(node, "lineno", 1)
+                found.append(f"{path.relative_to(ROOT)}:{line}: {cited.group()}")
     assert found == []
 
 

@@ -1,5 +1,6 @@
-"""Request-level holes, kept as regressions: a form posted in another character set
-(point 12), HEAD (point 13), and number fields that read Python's integer syntax (point 17)."""
+"""Request-level holes, kept as regressions: a form posted in another character set is refused,
+a HEAD request is answered like a GET without a body, and number fields refuse Python's integer
+syntax."""
 
 from urllib.parse import urlencode
 

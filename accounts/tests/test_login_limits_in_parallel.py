@@ -65,8 +65,8 @@ def _login(index: int, username: str = "alice", password: str | None = None) -> 
     return Client().post("/accounts/login/", data).status_code
 
 
+@pytest.mark.usefixtures("people")  # alice
 def test_wrong_passwords_sent_together_are_checked_no_more_often_than_the_limit(settings, monkeypatch):
-    User.objects.create_user("alice", "alice@example.org", PASSWORD)
     settings.LOGIN_FAILURES_PER_USERNAME, settings.LOGIN_FAILURES_PER_ADDRESS = 3, 100
     meeting = _checks_meet(monkeypatch)
     codes: list[Any] = at_once(AT_ONCE, meeting.attempt(_login))
@@ -83,8 +83,8 @@ def test_guesses_at_many_usernames_together_are_held_by_the_address_limit(settin
     assert len(meeting.checked) == 3 and codes.count(429) == AT_ONCE - 3
 
 
+@pytest.mark.usefixtures("people")  # alice
 def test_a_right_password_takes_its_count_back_so_only_failures_count(settings):
-    User.objects.create_user("alice", "alice@example.org", PASSWORD)
     settings.LOGIN_FAILURES_PER_USERNAME, settings.LOGIN_FAILURES_PER_ADDRESS = 3, 3
     for _ in range(5):
         assert _login(0, password=PASSWORD) == 302

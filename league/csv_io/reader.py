@@ -17,7 +17,7 @@ from core import strict_input
 from core.spreadsheet import unneutralise
 from league.csv_io.columns import max_import_bytes
 from league.csv_io.problems import FirstOnes, ImportRefused, Place, PlaceCheck, Problem
-from league.csv_io.rows import _REQUIRED, _read_game, _score
+from league.csv_io.rows import REQUIRED_COLUMNS, check_game, read_game
 from league.services import NewGame, repeated_player
 from scoring.models import Game
 
@@ -153,7 +153,7 @@ class FileReader:
                     Problem(None, _("not a game record: an object with a list of hands is expected"))
                 )
             else:
-                result = _score(record, [], where)
+                result = check_game(record, [], where)
                 if result is not None and self.club and (problem := repeated_player(result.settings.players)):
                     where.append(Problem(None, problem))
                 elif result is not None:
@@ -186,7 +186,7 @@ class FileReader:
         found = False
         for game_id, group in groups:
             found = True
-            game = _read_game(game_id, group, self.problems)
+            game = read_game(game_id, group, self.problems)
             if game is not None:
                 yield game
         if not found and not self.problems:
@@ -202,7 +202,7 @@ class FileReader:
             raise ImportRefused(
                 [Problem(1, _("not a readable CSV file: %(error)s") % {"error": error})]
             ) from None
-        missing = [column for column in _REQUIRED if column not in header]
+        missing = [column for column in REQUIRED_COLUMNS if column not in header]
         if missing:
             raise ImportRefused(
                 [

@@ -21,7 +21,7 @@ from scoring.rules.scale import SCALES, typed
 from scoring.rules.tables import MAX_NAME_LENGTH
 
 
-def _score(record: dict[str, Any], lines: Sequence[int | None], problems: list[Problem]) -> Any:
+def check_game(record: dict[str, Any], lines: Sequence[int | None], problems: list[Problem]) -> Any:
     """Check a record with the engine; every bad hand is reported at its line. None if refused."""
     # Kept bounded: each error holds its traceback, and a record of a million bad hands (a few
     # bytes each) would otherwise cost the worker hundreds of times the file.
@@ -37,7 +37,7 @@ def _score(record: dict[str, Any], lines: Sequence[int | None], problems: list[P
 
 # hands.csv -----------------------------------------------------------------------------------------
 
-_REQUIRED = ["game_id", "seats", "variant", "deck", "hand", "bidder", "bid", "trump"]
+REQUIRED_COLUMNS = ["game_id", "seats", "variant", "deck", "hand", "bidder", "bid", "trump"]
 
 
 class _RowError(Exception):
@@ -163,7 +163,7 @@ def _hand_of(row: dict[str, str], scale: int) -> dict[str, Any]:
     return hand
 
 
-def _read_game(
+def read_game(
     game_id: str, rows: list[tuple[int, dict[str, str]]], problems: list[Problem]
 ) -> NewGame | None:
     first_line, first = rows[0]
@@ -215,7 +215,7 @@ def _read_game(
     lines = [hands[n][0] for n in numbers]
     hand_data = [hands[n][1] for n in numbers]
     record = {**settings, "players": players, "hands": hand_data}
-    result = _score(record, lines, problems)
+    result = check_game(record, lines, problems)
     if result is None:
         return None
     if league["club"] and (problem := repeated_player(players)):

@@ -24,21 +24,21 @@ class BatchSettled(Exception):
     """The batch was refused elsewhere (found stalled) while its task still ran."""
 
 
-def _end_unfinished(batch_id: int, problem: Problem) -> None:
+def end_unfinished(batch_id: int, problem: Problem) -> None:
     """Refuse a batch that did not finish, with its hidden games deleted and its file dropped."""
     if ImportBatch.objects.filter(pk=batch_id, status__in=UNFINISHED).exists():
         discard_pending_games(batch_id=batch_id)
-        _refuse(batch_id, [problem])
+        refuse_batch(batch_id, [problem])
     ImportFile.objects.filter(batch_id=batch_id).delete()
 
 
 def end_as_stopped(batch_id: int) -> None:
     """End a batch that cannot go on (its worker or its upload is gone) as stopped: refused, its
     hidden games deleted."""
-    _end_unfinished(batch_id, _stopped())
+    end_unfinished(batch_id, _stopped())
 
 
-def _failed() -> Problem:
+def server_failure() -> Problem:
     return Problem(None, _("the import failed on the server; nothing was imported"))
 
 
@@ -46,8 +46,8 @@ def _stopped() -> Problem:
     return Problem(None, _("the import stopped before it was finished; nothing was imported"))
 
 
-def _refuse(batch_id: int, problems: list[Problem]) -> None:
-    _update(
+def refuse_batch(batch_id: int, problems: list[Problem]) -> None:
+    update_batch(
         batch_id,
         status=ImportBatch.Status.REFUSED,
         written=0,
@@ -55,7 +55,7 @@ def _refuse(batch_id: int, problems: list[Problem]) -> None:
     )
 
 
-def _progress(batch_id: int, **fields: object) -> None:
+def stamp_progress(batch_id: int, **fields: object) -> None:
     """Stamp a running batch (and note its progress); BatchSettled if it was refused meanwhile."""
     if not ImportBatch.objects.filter(pk=batch_id, status__in=RUNNING).update(
         updated_at=timezone.now(), **fields
@@ -63,5 +63,5 @@ def _progress(batch_id: int, **fields: object) -> None:
         raise BatchSettled
 
 
-def _update(batch_id: int, **fields: object) -> None:
+def update_batch(batch_id: int, **fields: object) -> None:
     ImportBatch.objects.filter(pk=batch_id).update(updated_at=timezone.now(), **fields)

@@ -16,7 +16,7 @@ from django.utils.translation import ngettext, override
 from django_tasks import task
 
 from league.csv_io.problems import Problem
-from league.imports.batch import RUNNING, UNFINISHED, _end_unfinished, _failed, end_as_stopped, log
+from league.imports.batch import RUNNING, UNFINISHED, end_as_stopped, end_unfinished, log, server_failure
 from league.imports.rights import rights_of
 from league.imports.worker import run
 from league.models import ImportBatch, ImportFile
@@ -89,7 +89,7 @@ def start(
         )
     except Exception:
         log.exception("import %s: the task could not be queued", batch.pk)
-        _end_unfinished(batch.pk, _failed())
+        end_unfinished(batch.pk, server_failure())
     batch.refresh_from_db()
     return batch
 

@@ -20,11 +20,11 @@ from league.imports.batch import (
     HEARTBEAT_SECONDS,
     RUNNING,
     BatchSettled,
-    _failed,
-    _progress,
-    _refuse,
-    _update,
     log,
+    refuse_batch,
+    server_failure,
+    stamp_progress,
+    update_batch,
 )
 from league.imports.rights import Check
 from league.models import ImportBatch
@@ -59,11 +59,11 @@ def run(
     try:
         total = reader.count()
     except ImportRefused as refused:
-        _refuse(batch_id, refused.problems)
+        refuse_batch(batch_id, refused.problems)
         return
     except Exception:
         log.exception("import %s: reading failed", batch_id)
-        _refuse(batch_id, [_failed()])
+        refuse_batch(batch_id, [server_failure()])
         return
     _write_and_publish(batch_id, reader, total, rest=True)
 
@@ -74,19 +74,19 @@ def _write_and_publish(batch_id: int, reader: FileReader, total: int, *, rest: b
     each chunk so the tables' saves go first (an upload, beside the tables; not the command, which
     runs in one transaction of its own)."""
     try:
-        _progress(batch_id, status=ImportBatch.Status.WRITING, total=total)
+        stamp_progress(batch_id, status=ImportBatch.Status.WRITING, total=total)
         placed, hands, database_problems = _write_checked(batch_id, reader, rest=rest)
         problems = reader.sorted_problems() or database_problems
         if problems:
             discard_pending_games(batch_id=batch_id)
-            _refuse(batch_id, problems)
+            refuse_batch(batch_id, problems)
             return
         uploader = ImportBatch.objects.select_related("user").get(pk=batch_id).user
         with transaction.atomic():
             if not ImportBatch.objects.select_for_update().filter(pk=batch_id, status__in=RUNNING).exists():
                 raise BatchSettled
             publish_pending_games(batch_id=batch_id, placed=placed, uploader=uploader)
-            _update(batch_id, status=ImportBatch.Status.DONE, hands=hands)
+            update_batch(batch_id, status=ImportBatch.Status.DONE, hands=hands)
         # Ratings are derived: the clubs the import filled are rated again, after the publishing
         # transaction (a table's hand save need not wait for it).
         clubs = Game.objects.filter(pk__in=[pk for pk, _new in placed]).values_list("club_id", flat=True)
@@ -97,19 +97,19 @@ def _write_and_publish(batch_id: int, reader: FileReader, total: int, *, rest: b
         # Another import took one of these game codes (or made one of these clubs) between the
         # check and the write.
         discard_pending_games(batch_id=batch_id)
-        _refuse(batch_id, [another_import()])
+        refuse_batch(batch_id, [another_import()])
     except (PermissionDenied, ValidationError) as error:
         # The club was made by someone else, or the uploader's role changed, after the check.
         discard_pending_games(batch_id=batch_id)
         messages = error.messages if isinstance(error, ValidationError) else [str(error)]
-        _refuse(batch_id, [Problem(None, message) for message in messages])
+        refuse_batch(batch_id, [Problem(None, message) for message in messages])
     except ImportRefused as refused:  # the reading stopped at a club the user may not use
         discard_pending_games(batch_id=batch_id)
-        _refuse(batch_id, refused.problems)
+        refuse_batch(batch_id, refused.problems)
     except Exception:
         log.exception("import %s: writing failed", batch_id)
         discard_pending_games(batch_id=batch_id)
-        _refuse(batch_id, [_failed()])
+        refuse_batch(batch_id, [server_failure()])
 
 
 def _write_checked(
@@ -128,7 +128,7 @@ def _write_checked(
         if reader.problems or problems:
             chunk.clear()  # nothing more is written; the reading goes on to name every problem
             if time.monotonic() - stamped > HEARTBEAT_SECONDS:
-                _progress(batch_id)
+                stamp_progress(batch_id)
                 stamped = time.monotonic()
             continue
         chunk.append(game)
@@ -138,7 +138,7 @@ def _write_checked(
             chunk = []
             stamped = time.monotonic()
         elif time.monotonic() - stamped > HEARTBEAT_SECONDS:
-            _progress(batch_id)
+            stamp_progress(batch_id)
             stamped = time.monotonic()
     if chunk and not reader.problems and not problems:
         problems += _write_chunk(batch_id, chunk, placed, rest=rest)
@@ -158,7 +158,7 @@ def _write_chunk(
     # The chunk's model objects refer to each other (a game, its seats): freed now, not whenever
     # the collector gets to them, so the import holds one chunk at a time.
     gc.collect()
-    _progress(batch_id, written=len(placed))
+    stamp_progress(batch_id, written=len(placed))
     if not rest:
         return []
     # The database serves the import at full priority (its server process is not niced): rest

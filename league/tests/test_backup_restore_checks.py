@@ -123,8 +123,8 @@ def test_a_queued_task_or_a_waiting_upload_in_a_file_is_refused(row, data, tmp_p
     assert "is not a model a backup holds" in restore_refused(write(tmp_path, data))
 
 
-def test_a_restore_names_the_superusers_and_the_staff_accounts(tmp_path):
-    User.objects.create_superuser("root", "root@example.org", "x")
+def test_a_restore_names_the_superusers_and_the_staff_accounts(people, tmp_path):
+    people.superuser()
     User.objects.create_user("olga", is_staff=True)
     User.objects.create_user("anna", is_staff=True)
     User.objects.create_user("bo")

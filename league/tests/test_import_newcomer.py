@@ -206,7 +206,7 @@ def test_the_rights_are_checked_before_any_game_is_scored_or_the_rest_of_the_fil
     intruder = _user("intruder")
     scored = []
     for module in (reader, rows):  # the two places a game is scored
-        monkeypatch.setattr(module, "_score", lambda *args: scored.append(args))
+        monkeypatch.setattr(module, "check_game", lambda *args: scored.append(args))
     lines = text.splitlines()
     lines[3] = lines[3].replace("Klubbén", "Another club")  # a later row: never asked about
     lines.append('broken,"unclosed')  # a broken row further on: never read

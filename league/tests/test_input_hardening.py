@@ -1,10 +1,10 @@
 """Input holes in the imports and the restore, each kept as a regression.
 
-Point 3: a game code outside the code alphabet (a slash, dots) is refused, and the pages that
-list games stay up even if one were in the database. Point 6: a huge JSON integer, a lone
+Game codes: one outside the code alphabet (a slash, dots) is refused, and the pages that list
+games stay up even if one were in the database. Hostile values: a huge JSON integer, a lone
 surrogate or a NUL is refused with a message, never a traceback or a 500 (PostgreSQL refused
-NUL with a DataError; SQLite stored it). Point 17: Python's integer syntax and duplicate JSON
-keys are refused, naming the field or key. The `postgres` mark: these are the ones that went
+NUL with a DataError; SQLite stored it). Number syntax: Python's integer syntax and duplicate
+JSON keys are refused, naming the field or key. The `postgres` mark: these are the ones that went
 wrong differently on PostgreSQL; CI runs them there too.
 """
 

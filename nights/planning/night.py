@@ -10,16 +10,16 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from nights.planning.plan import (
-    _ORDERS,
-    _ROUND_ROBIN_HOLDS,
+    ORDERS,
+    ROUND_ROBIN_HOLDS,
+    History,
     NightPlan,
     PlanError,
     PlayerId,
     Round,
     Table,
-    _History,
 )
-from nights.planning.rounds import _draw_round
+from nights.planning.rounds import draw_round
 
 
 def _seeded_order(players: Sequence[PlayerId], seed: int, attempt: int) -> list[PlayerId]:
@@ -50,7 +50,7 @@ def _draw(
     """The played rounds followed by the rest of the night drawn for `players`."""
     everyone = list(dict.fromkeys([*(p for r in played for p in (*r.seated, *r.byes)), *players]))
     index = {player: i for i, player in enumerate(everyone)}
-    base = _History(len(everyone))
+    base = History(len(everyone))
     for done in played:
         base.add(
             [index[p] for p in done.seated],
@@ -62,9 +62,9 @@ def _draw(
     # Up to 4 seeded orders, each with the round robin loose and then held firmly; the first draw
     # without a repeated partnership is kept, else the one with the fewest (then the least uneven
     # opponents). For 9 to 40 players over 6 rounds the very first draw has no repeat.
-    attempts = [(order, hold) for order in range(_ORDERS) for hold in _ROUND_ROBIN_HOLDS]
+    attempts = [(order, hold) for order in range(ORDERS) for hold in ROUND_ROBIN_HOLDS]
     for attempt, hold in attempts:
-        history = _History(len(everyone))
+        history = History(len(everyone))
         history.partners = [row[:] for row in base.partners]
         history.opponents = [row[:] for row in base.opponents]
         history.byes, history.small, history.seated = base.byes[:], base.small[:], base.seated[:]
@@ -72,7 +72,7 @@ def _draw(
         drawn: list[Round] = []
         repeats = 0
         for r in range(len(played), total_rounds):
-            slots, sizes, byes = _draw_round(history, r, order, allowed, hold, leftover_table)
+            slots, sizes, byes = draw_round(history, r, order, allowed, hold, leftover_table)
             start = 0
             for size in sizes:
                 if size == 4:

@@ -19,11 +19,11 @@ SEAT_NAMES = "NESW"
 # than any realistic opponent count: only left when a repeat forces it), which long nights of few
 # players need to get through without a repeat. A seat at a smaller table is rotated to whoever
 # has had the fewest.
-_REPEAT_PARTNER = 10_000
-_ROUND_ROBIN_HOLDS = (0, 40)
-_SMALL_TABLE = 6
-_MAX_PASSES = 60
-_ORDERS = 4
+REPEAT_PARTNER = 10_000
+ROUND_ROBIN_HOLDS = (0, 40)
+SMALL_TABLE = 6
+MAX_PASSES = 60
+ORDERS = 4
 
 
 class PlanError(ValueError):
@@ -95,7 +95,7 @@ class NightPlan:
 
 
 @dataclass
-class _History:
+class History:
     """Counts over the rounds already drawn, by internal player index."""
 
     size: int

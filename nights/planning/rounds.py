@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from nights.planning.plan import _MAX_PASSES, _REPEAT_PARTNER, _SMALL_TABLE, _History
+from nights.planning.plan import MAX_PASSES, REPEAT_PARTNER, SMALL_TABLE, History
 
 
 def table_sizes(
@@ -111,7 +111,7 @@ def _round_robin(order_size: int, round_index: int) -> list[int]:
 class _RoundSearch:
     """Hill climbing over the seats of one round (players are internal indices)."""
 
-    def __init__(self, history: _History, sizes: Sequence[int], reference: Sequence[int], hold: int) -> None:
+    def __init__(self, history: History, sizes: Sequence[int], reference: Sequence[int], hold: int) -> None:
         self.history = history
         self.hold = hold
         self.sizes = list(sizes)
@@ -131,7 +131,7 @@ class _RoundSearch:
             part = self.history.partners
             ref = self.reference
             return (
-                _REPEAT_PARTNER * (part[a][c] + part[b][d])
+                REPEAT_PARTNER * (part[a][c] + part[b][d])
                 + self.hold * ((ref[a] != c) + (ref[b] != d))
                 + opp[a][b]
                 + opp[a][d]
@@ -139,7 +139,7 @@ class _RoundSearch:
                 + opp[c][d]
             )
         seats = slots[start : start + size]
-        cost = sum(_SMALL_TABLE * self.history.small[p] for p in seats)
+        cost = sum(SMALL_TABLE * self.history.small[p] for p in seats)
         for i in range(size):
             row = opp[seats[i]]
             for j in range(i + 1, size):
@@ -150,7 +150,7 @@ class _RoundSearch:
         n = len(slots)
         fours = [t for t, size in enumerate(self.sizes) if size == 4]
         costs = [self.table_cost(slots, t) for t in range(len(self.sizes))]
-        for _ in range(_MAX_PASSES):
+        for _ in range(MAX_PASSES):
             improved = False
             for i in range(n):
                 ti = self.table_of[i]
@@ -199,8 +199,8 @@ class _RoundSearch:
         return sum(self.table_cost(slots, t) for t in range(len(self.sizes)))
 
 
-def _draw_round(
-    history: _History,
+def draw_round(
+    history: History,
     round_index: int,
     order: Sequence[int],
     allowed: Sequence[int],

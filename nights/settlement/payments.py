@@ -137,7 +137,7 @@ def _count(groups: Sequence[Sequence[PlayerId]]) -> int:
 def _partition(players: Sequence[PlayerId], units: Mapping[PlayerId, int]) -> list[list[PlayerId]]:
     """Split the players who do not break even into the most groups whose amounts add up to zero.
 
-    Up to `EXACT_LIMIT` players the search is exact (`_zero_sum_groups`). Beyond it, pairs that
+    Up to `EXACT_LIMIT` players the search is exact (`zero_sum_groups`). Beyond it, pairs that
     cancel out come first (a debtor with the first creditor owed exactly as much): some best split
     always has them (two groups A ∋ a and B ∋ b with a = -b can be regrouped into {a, b} and the
     rest of A and B, as many groups); what is left is searched exactly if it is within the limit,
@@ -165,12 +165,12 @@ def _partition(players: Sequence[PlayerId], units: Mapping[PlayerId, int]) -> li
 def _exact_groups(players: Sequence[PlayerId], units: Mapping[PlayerId, int]) -> list[list[PlayerId]]:
     if not players:
         return []
-    found = _zero_sum_groups(tuple(units[player] for player in players))
+    found = zero_sum_groups(tuple(units[player] for player in players))
     return [[players[i] for i in group] for group in found]
 
 
 @lru_cache(maxsize=512)
-def _zero_sum_groups(units: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+def zero_sum_groups(units: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Split the indices of `units` (adding up to zero) into the most groups that each add up to zero.
 
     A chain of zero-sum subsets z1 ⊂ z2 ⊂ … ⊂ zk = everyone gives k groups (z1, z2 - z1, …) and

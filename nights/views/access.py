@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django_htmx.middleware import HtmxDetails
 
+from clubs.models import Season
 from clubs.permissions import require_club_role
 from nights.models import Night
 
@@ -37,22 +38,32 @@ manage_night = require_club_role("manage", club_of=lambda night_id, **kwargs: ni
 view_night = require_club_role("view", club_of=lambda night_id, **kwargs: night_club(night_id))
 
 
-def _night(night_id: int) -> Night:
+def night_or_404(night_id: int) -> Night:
     return get_object_or_404(Night.objects.select_related("club", "season"), pk=night_id)
 
 
-def _refusal(request: HttpRequest, error: ValidationError) -> None:
+def published_night(publish_code: str, night_id: int) -> Night:
+    """A night of the season whose results link is `publish_code` (404 for any other night)."""
+    season = get_object_or_404(Season, publish_code=publish_code)
+    return get_object_or_404(Night.objects.select_related("club", "season"), pk=night_id, season=season)
+
+
+def show_refusal(request: HttpRequest, error: ValidationError) -> None:
     for message in error.messages:
         messages.error(request, message)
 
 
-def _back(night: Night, anchor: str = "") -> HttpResponse:
+def back_to_night(night: Night, anchor: str = "") -> HttpResponse:
     return redirect(reverse("nights:night", args=[night.pk]) + (f"#{anchor}" if anchor else ""))
 
 
-def _form_error(form: Any, error: ValidationError) -> None:
+def add_form_error(form: Any, error: ValidationError) -> None:
     if hasattr(error, "error_dict"):
         for field, errors in error.error_dict.items():
             form.add_error(field if field in form.fields else None, errors)
     else:
         form.add_error(None, error)
+
+
+# The night page's module still imports these under their former private names.
+_night, _refusal, _back, _form_error = night_or_404, show_refusal, back_to_night, add_form_error

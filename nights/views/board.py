@@ -16,8 +16,7 @@ from django.views.decorators.vary import vary_on_cookie
 
 from nights import selectors
 from nights.models import Night
-from nights.views.access import _night, view_night
-from nights.views.results import _published_night
+from nights.views.access import night_or_404, published_night, view_night
 
 
 def _etag(night: Night, where: str) -> str:
@@ -25,11 +24,11 @@ def _etag(night: Night, where: str) -> str:
 
 
 def _club_etag(request: HttpRequest, night_id: int) -> str:
-    return _etag(_night(night_id), "club")
+    return _etag(night_or_404(night_id), "club")
 
 
 def _published_etag(request: HttpRequest, publish_code: str, night_id: int) -> str:
-    return _etag(_published_night(publish_code, night_id), "share")
+    return _etag(published_night(publish_code, night_id), "share")
 
 
 def _board(request: HttpRequest, night: Night, *, live_url: str, etag: str = "") -> HttpResponse:
@@ -47,7 +46,7 @@ def _board(request: HttpRequest, night: Night, *, live_url: str, etag: str = "")
 @require_safe
 @view_night
 def board(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
+    night = night_or_404(night_id)
     live = reverse("nights:board_live", args=[night.pk])
     return _board(request, night, live_url=live, etag=_etag(night, "club"))
 
@@ -59,14 +58,14 @@ def board(request: HttpRequest, night_id: int) -> HttpResponse:
 @condition(etag_func=_club_etag)
 def board_live(request: HttpRequest, night_id: int) -> HttpResponse:
     """What the board polls: 304 for its ETag while nothing changed, the board's pages otherwise."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     live = reverse("nights:board_live", args=[night.pk])
     return _board(request, night, live_url=live)
 
 
 @require_safe
 def published_board(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
-    night = _published_night(publish_code, night_id)
+    night = published_night(publish_code, night_id)
     live = reverse("nights:published_board_live", args=[publish_code, night.pk])
     return _board(request, night, live_url=live, etag=_etag(night, "share"))
 
@@ -74,6 +73,6 @@ def published_board(request: HttpRequest, publish_code: str, night_id: int) -> H
 @require_safe
 @condition(etag_func=_published_etag)
 def published_board_live(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
-    night = _published_night(publish_code, night_id)
+    night = published_night(publish_code, night_id)
     live = reverse("nights:published_board_live", args=[publish_code, night.pk])
     return _board(request, night, live_url=live)

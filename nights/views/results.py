@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -13,12 +13,11 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_safe
 from django.views.decorators.vary import vary_on_cookie
 
-from clubs.models import Season
 from clubs.permissions import can_manage_club
 from nights.models import Night
 from nights.prizes import PlayerCard, night_results, player_card
 from nights.standings import version
-from nights.views.access import _night, view_night
+from nights.views.access import night_or_404, published_night, view_night
 
 # --- standings --------------------------------------------------------------------------------
 
@@ -41,13 +40,13 @@ def _standings_context(
 
 
 def _standings_etag(request: HttpRequest, night_id: int) -> str:
-    return f"{version(_night(night_id))}-{get_language()}"
+    return f"{version(night_or_404(night_id))}-{get_language()}"
 
 
 @require_safe
 @view_night
 def standings(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
+    night = night_or_404(night_id)
     live = reverse("nights:standings_live", args=[night.pk])
     context = {
         **_standings_context(request, night, live_url=live),
@@ -71,23 +70,18 @@ def _live(request: HttpRequest, night: Night, live_url: str, publish_code: str =
 @condition(etag_func=_standings_etag)
 def standings_live(request: HttpRequest, night_id: int) -> HttpResponse:
     """What the standings page polls: 204 (or 304 for its ETag) while nothing changed."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     return _live(request, night, reverse("nights:standings_live", args=[night.pk]))
 
 
-def _published_night(publish_code: str, night_id: int) -> Night:
-    season = get_object_or_404(Season, publish_code=publish_code)
-    return get_object_or_404(Night.objects.select_related("club", "season"), pk=night_id, season=season)
-
-
 def _published_etag(request: HttpRequest, publish_code: str, night_id: int) -> str:
-    return f"{version(_published_night(publish_code, night_id))}-share-{get_language()}"
+    return f"{version(published_night(publish_code, night_id))}-share-{get_language()}"
 
 
 @require_safe
 def published_standings(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
     """A published season's night: its standings for anyone with the season's results link."""
-    night = _published_night(publish_code, night_id)
+    night = published_night(publish_code, night_id)
     live = reverse("nights:published_live", args=[publish_code, night.pk])
     context = _standings_context(request, night, live_url=live, publish_code=publish_code)
     return render(request, "nights/standings.html", context)
@@ -96,7 +90,7 @@ def published_standings(request: HttpRequest, publish_code: str, night_id: int) 
 @require_safe
 @condition(etag_func=_published_etag)
 def published_live(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
-    night = _published_night(publish_code, night_id)
+    night = published_night(publish_code, night_id)
     return _live(
         request, night, reverse("nights:published_live", args=[publish_code, night.pk]), publish_code
     )
@@ -109,7 +103,7 @@ def published_live(request: HttpRequest, publish_code: str, night_id: int) -> Ht
 @view_night
 def results(request: HttpRequest, night_id: int) -> HttpResponse:
     """The night's results: final standings, prizes, groups and a link to each player's card."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     context = {"night": night, "club": night.club, "results": night_results(night)}
     return render(request, "nights/results.html", context)
 
@@ -117,7 +111,7 @@ def results(request: HttpRequest, night_id: int) -> HttpResponse:
 @require_safe
 def published_results(request: HttpRequest, publish_code: str, night_id: int) -> HttpResponse:
     """The night's results for anyone with the season's results link."""
-    night = _published_night(publish_code, night_id)
+    night = published_night(publish_code, night_id)
     context = {
         "night": night,
         "club": night.club,
@@ -139,14 +133,14 @@ def _card(night: Night, player_id: int) -> PlayerCard:
 @view_night
 def card(request: HttpRequest, night_id: int, player_id: int) -> HttpResponse:
     """A player's night on one printable page: tables, partners, opponents, scores, prizes."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     context = {"night": night, "club": night.club, "card": _card(night, player_id)}
     return render(request, "nights/player_card.html", context)
 
 
 @require_safe
 def published_card(request: HttpRequest, publish_code: str, night_id: int, player_id: int) -> HttpResponse:
-    night = _published_night(publish_code, night_id)
+    night = published_night(publish_code, night_id)
     context = {
         "night": night,
         "club": night.club,

@@ -16,7 +16,7 @@ from core.qr import qr_svg
 from nights import rounds, selectors, services
 from nights.figures import awaits_confirmation
 from nights.models import NightTable
-from nights.views.access import _night, _refusal, manage_night, view_night
+from nights.views.access import manage_night, night_or_404, show_refusal, view_night
 from scoring.devices import ensure_device, holds_game
 from scoring.permissions import actor_for
 
@@ -31,7 +31,7 @@ def _table_url(request: HttpRequest, table: NightTable) -> str:
 @manage_night
 def table_cards(request: HttpRequest, night_id: int, round_no: int) -> HttpResponse:
     """Printable cards of a round's tables: round, table, seats and the link's QR code."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     plan = selectors.plan_rounds(night)
     if not 1 <= round_no <= len(plan):
         raise Http404("no such round")
@@ -49,7 +49,7 @@ def table_cards(request: HttpRequest, night_id: int, round_no: int) -> HttpRespo
 @view_night
 def wall_plan(request: HttpRequest, night_id: int) -> HttpResponse:
     """The plan of every round on one printable page, for the wall."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     return render(
         request,
         "nights/wall.html",
@@ -88,7 +88,7 @@ def table(request: HttpRequest, token: str) -> HttpResponse:
     try:
         taken = rounds.claim_table(table=nt, device=ensure_device(request), actor=actor)
     except ValidationError as error:
-        _refusal(request, error)
+        show_refusal(request, error)
         return redirect("nights:table", token=token)
     if taken:
         messages.info(

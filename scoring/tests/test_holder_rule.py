@@ -26,10 +26,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def holders(people) -> dict[str, User | None]:
-    root = User.objects.create_superuser("root", "root@example.org", "pw")
     return {
         "nobody signed in": None,
-        "superuser": root,
+        "superuser": people.superuser(),
         "organiser": people["alice"],
         "scorer": people["bob"],
         "member": people["charlie"],

@@ -183,6 +183,12 @@ def _shared_key(pk: int) -> str:
     return f"shared-live:{pk}:{get_language()}"
 
 
+def _kept_scoreboard(pk: int, version: str) -> str | None:
+    """The share link's scoreboard of `version` if one is kept drawn (for another watcher)."""
+    kept = cache.get(_shared_key(pk))
+    return kept[1] if isinstance(kept, tuple) and kept[0] == version else None
+
+
 @require_safe
 @cache_control(private=True)
 @vary_on_cookie
@@ -204,9 +210,9 @@ def shared_live(request: HtmxHttpRequest, share_code: str) -> HttpResponse:
         pk, version, finished = state
         if request.GET.get("v") == version:
             return HttpResponse(status=204)  # the version the phone shows: htmx swaps nothing
-        kept = cache.get(_shared_key(pk))
-        if isinstance(kept, tuple) and kept[0] == version:  # drawn for another watcher
-            return HttpResponse(kept[1], status=286 if finished else 200)
+        kept = _kept_scoreboard(pk, version)
+        if kept is not None:
+            return HttpResponse(kept, status=286 if finished else 200)
     game = get_shared_game_or_404(share_code)
     response = _live(request, game, mode="share")
     # The ETag of what is shown: a hand saved since the ETag's read is in this scoreboard already.
@@ -220,13 +226,11 @@ def _live(request: HtmxHttpRequest, game: Game, *, mode: str) -> HttpResponse:
     if mode == "share":
         # Every phone on the share link is shown the same: drawn once per version and language,
         # one copy per game and language (a new version replaces the last).
-        key, version = _shared_key(game.pk), game_settings.version(game)
-        kept = cache.get(key)
-        if isinstance(kept, tuple) and kept[0] == version:
-            html = kept[1]
-        else:
+        version = game_settings.version(game)
+        html = _kept_scoreboard(game.pk, version)
+        if html is None:
             html = _live_html(request, game, mode=mode)
-            cache.set(key, (version, html), 600)
+            cache.set(_shared_key(game.pk), (version, html), 600)
     else:
         html = _live_html(request, game, mode=mode)
     # 286 tells htmx to stop polling: a finished game changes no more by itself.
