@@ -24,17 +24,10 @@
   const USED = "pinochle:used-ids";
   const TIMEOUT_MS = 20000;
   const TICK_MS = 2000;
-  const stringsElement = document.getElementById("table-strings");
-  const strings = stringsElement ? JSON.parse(stringsElement.textContent) : {};
   const inflight = {};
   const resend = {};
 
-  function say(key, values) {
-    let text = strings[key] || key;
-    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
-    return text;
-  }
-
+  const say = window.pinochle.say; // static/js/app.js, loaded before this file
   function read(key, fallback) {
     try {
       const value = JSON.parse(localStorage.getItem(key));
