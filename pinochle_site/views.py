@@ -40,6 +40,7 @@ _SHELL = (
     "css/meld-stack.css",
     "js/app.js",
     "js/outbox.js",
+    "js/outbox-view.js",
     "js/table.js",
     "js/taps.js",
     "js/table-view.js",

@@ -93,9 +93,9 @@ def game_url(code: str, name: str = "scoring:game") -> str:
 
 @register.simple_tag
 def table_strings() -> str:
-    """What static/js/outbox.js and table.js say at the table, in the page's language, as a JSON
-    script element (`{number}` stands for a hand number, `{count}` for a count; static/js/app.js
-    reads "range")."""
+    """What the scripts at the table say (static/js/outbox-view.js, table.js, logout.js, app.js's
+    "range"), in the page's language, as a JSON script element (`{number}` stands for a hand
+    number, `{count}` for a count; static/js/app.js fills them in)."""
     strings = {
         "online": _("Online"),
         "offline": _("Offline"),

@@ -71,7 +71,7 @@ def test_the_setup_page_hands_over_the_rule_books_defaults_and_check_pinochles_s
     assert numbers["check_seats"] == 4 and numbers["targets"]["single"]["check"] == 100
 
 
-@pytest.mark.parametrize("name", ["app.js", "outbox.js", "table.js"])
+@pytest.mark.parametrize("name", ["app.js", "outbox.js", "outbox-view.js", "table.js"])
 def test_the_phones_scripts_write_no_rule_book_number(name):
     script = (Path(settings.BASE_DIR) / "static" / "js" / name).read_text(encoding="utf-8")
     for rule in ("dataset.points", "dataset.chips", "dataset.roundhouse", "trickTotal", '"4"', "kings"):

@@ -24,7 +24,8 @@ def test_the_service_worker_is_served_from_the_site_root_for_the_whole_site(clie
     assert response["Service-Worker-Allowed"] == "/"
     assert "no-cache" in response["Cache-Control"]
     worker = response.content.decode()
-    assert static("js/outbox.js") in worker and static("js/table.js") in worker
+    assert static("js/outbox.js") in worker and static("js/outbox-view.js") in worker
+    assert static("js/table.js") in worker
     assert static("css/app.css") in worker
     assert re.search(r'const CACHE = "pinochle-[0-9a-f]{12}";', worker)
 

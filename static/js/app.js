@@ -165,16 +165,19 @@
     else history.replaceState(Object.assign({}, state, { setupToken: field.value }), "");
   }
 
-  // A number out of range says so as it is typed, naming the field, in the page's language (the
-  // hand form has novalidate: the browser's own bubble would speak the browser's language); the
-  // range is the field's min and max, drawn by the server from the rule book's tables.
+  // What the page says at the table, in its language (#table-strings, drawn by the server), each
+  // `{name}` given its value. The only copy: static/js/outbox.js hands it on to the scripts loaded
+  // after it (`window.pinochleTable.say`).
   function say(key, values) {
     const el = document.getElementById("table-strings");
     let text = (el ? JSON.parse(el.textContent) : {})[key] || key;
-    Object.keys(values).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
+    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
     return text;
   }
 
+  // A number out of range says so as it is typed, naming the field, in the page's language (the
+  // hand form has novalidate: the browser's own bubble would speak the browser's language); the
+  // range is the field's min and max, drawn by the server from the rule book's tables.
   function labelOf(input) {
     if (input.hasAttribute("aria-label")) return input.getAttribute("aria-label");
     const label = input.id && document.querySelector('label[for="' + input.id + '"]');
@@ -288,8 +291,9 @@
     if (el.closest("form.setup")) setupDefaults(el.closest("form.setup"));
   });
   document.addEventListener("htmx:load", function (event) { init(event.target); });
-  // The page's own sums and steps, for the browser tests that hold them to the engine's.
-  window.pinochle = Object.assign(window.pinochle || {}, { meldSum: meldSum, stepBid: stepBid });
+  // The page's own sums and steps, for the browser tests that hold them to the engine's; its words,
+  // for the scripts loaded after this one.
+  window.pinochle = Object.assign(window.pinochle || {}, { meldSum: meldSum, stepBid: stepBid, say: say });
   if (document.readyState !== "loading") init(document);
   else document.addEventListener("DOMContentLoaded", function () { init(document); });
 })();

@@ -1,6 +1,6 @@
-// The phone at the table: the outbox, and what the phone shows of it. A Save without a network
-// waits on the phone until the server confirms it. Without this script every page still works as
-// plain forms; the server checks the whole hand at Preview and Save either way.
+// The phone at the table: the outbox. A Save without a network waits on the phone until the server
+// confirms it. Without this script every page still works as plain forms; the server checks the
+// whole hand at Preview and Save either way.
 //
 // - Outbox: Save puts the hand (its submission id and the form's fields) in localStorage and sends
 //   it; it stays there, with a badge, until the server answers. A lost answer is retried with the
@@ -10,8 +10,11 @@
 //   asks it again. A tapped answer is kept on the question as `answer: {url, fields}` (the answer
 //   form's address and all its fields, the next hand's own submission id included) until the server
 //   has answered it: the game's page then sends that answer again, never the question's values.
+// - What the phone shows of it (static/js/outbox-view.js, loaded right after this file): online or
+//   offline, the badge, this hand's state; the taps on a question, sent here (answerQuestion).
+//   Told by the `pinochle:outbox` event each time the outbox changes.
 // - The service worker (/sw.js) keeps the app and the opened games for offline use.
-// - The entry form (static/js/table.js, loaded after this file): drafts, the hand's submission
+// - The entry form (static/js/table.js, loaded after these two): drafts, the hand's submission
 //   id, the screen kept awake.
 // - Log out (static/js/logout.js): warned first while hands still wait in this outbox.
 // - Taps (static/js/taps.js): an update that answers while a finger is down waits until the tap
@@ -24,16 +27,8 @@
   const USED = "pinochle:used-ids";
   const TIMEOUT_MS = 20000;
   const TICK_MS = 2000;
-  const stringsElement = document.getElementById("table-strings");
-  const strings = stringsElement ? JSON.parse(stringsElement.textContent) : {};
   const inflight = {};
   const resend = {};
-
-  function say(key, values) {
-    let text = strings[key] || key;
-    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
-    return text;
-  }
 
   function read(key, fallback) {
     try {
@@ -65,9 +60,9 @@
   // --- the outbox --------------------------------------------------------------------------
 
   function outbox() { return read(OUTBOX, []); }
+  // Stored, and told to what shows it (static/js/outbox-view.js, static/js/moved.js).
   function storeOutbox(items) {
     write(OUTBOX, items);
-    showState();
     document.dispatchEvent(new CustomEvent("pinochle:outbox"));
   }
   function find(id) { return outbox().find(function (item) { return item.id === id; }); }
@@ -91,21 +86,6 @@
       return "";
     }
   }
-
-  // The opponents' OK and the signatures (form[data-needs-network]) are not queued: a tap on a
-  // phone without a network sends nothing and says so plainly (the alert of its section); the tap
-  // is made again once the network is back. Without this script the browser says the page failed.
-  document.addEventListener("submit", function (event) {
-    const form = event.target;
-    if (!form.matches || !form.matches("form[data-needs-network]")) return;
-    const alert = form.closest("section") && form.closest("section").querySelector(".not-sent");
-    if (navigator.onLine) {
-      if (alert) alert.hidden = true;
-      return;
-    }
-    event.preventDefault();
-    if (alert) alert.hidden = false;
-  }, true);
 
   document.addEventListener("submit", function (event) {
     const form = event.target;
@@ -313,48 +293,6 @@
     if (open.length) storeOutbox(outbox().filter(function (x) { return open.indexOf(x.id) < 0; }));
   }
 
-  // Closed ("Neither", static/js/table-view.js; static/js/table.js keeps the values on the form as
-  // a draft): the question is settled.
-  document.addEventListener("click", function (event) {
-    const game = document.getElementById("game");
-    if (!game || !event.target.closest || !event.target.closest(".correction-offer .offer-dismiss")) return;
-    dropQuestions(game.dataset.code);
-  });
-
-  // Answered: one of its two forms is sent here, and the question (its values, and this answer)
-  // stays on the phone until the server's answer has arrived; the answer is the game as it is now,
-  // swapped in. A request that fails on the way (the network drops, no answer in time, the server
-  // fails) changes nothing on the phone: the question stays, says so, and a tap sends it again (the
-  // correction writes the same values; the next hand keeps its own submission id, so it is saved
-  // once). Reloaded meanwhile, the game's page sends the tapped answer again (askAgain). Without a
-  // network the forms send nothing (form[data-needs-network], above). Any other answer (the values
-  // refused as a correction, the game moved to another phone) is shown as the server's page, the
-  // question still kept, its answer forgotten: the game's page asks it again.
-  document.addEventListener("submit", function (event) {
-    const form = event.target;
-    const game = document.getElementById("game");
-    if (!form.closest || !form.closest(".correction-offer") || !game || event.defaultPrevented) return;
-    event.preventDefault();
-    if (form.dataset.sending) return; // one tap on its way is enough
-    form.dataset.sending = "1";
-    const offer = form.closest(".correction-offer");
-    const failed = offer.querySelector(".not-answered");
-    if (failed) failed.hidden = true;
-    const code = game.dataset.code;
-    const fields = Array.from(new FormData(form), function (pair) { return [pair[0], String(pair[1])]; });
-    keepAnswer(code, { url: form.action, fields: fields });
-    answer(code, form.action, fields).then(function (settled) {
-      if (settled) return;
-      keepAnswer(code, null);
-      HTMLFormElement.prototype.submit.call(form); // the server's own page says what happened
-    }).catch(function () {
-      if (failed) failed.hidden = false;
-      showState();
-    }).finally(function () {
-      delete form.dataset.sending;
-    });
-  });
-
   // The tapped answer kept on the game's open questions (null: forgotten), before it is sent: the
   // page may be closed or reloaded before its reply arrives.
   function keepAnswer(code, kept) {
@@ -365,102 +303,24 @@
     storeOutbox(items);
   }
 
-  // While this form's hand is in doubt (an answer to it was lost, and it is being sent again) the
-  // scoreboard's poll does not change the page: a board that already counts the hand above a form
-  // that says "not confirmed" would say two things at once. The answer to the retry brings the whole
-  // game, board included. A board that already counts the hand tells the network works: the hand is
-  // sent again at once. (A first send's answer is not waited for: the poll may show the game's end.)
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    const target = event.detail.target;
-    const form = entryForm();
-    if (!target || target.id !== "scoreboard" || !form) return;
-    const mine = outbox().find(function (x) {
-      return x.game === form.dataset.game && x.number === numberOf(form) && x.tries > 0 &&
-        x.state !== "moved" && x.state !== "refused";
+  // A tap on one of the question's two forms (static/js/outbox-view.js): the answer is kept on the
+  // question, then sent. Resolves to true when the reply is the game's page (the question settled);
+  // to false for any other reply, the answer then forgotten (the tapped form is sent as it is, and
+  // the server's own page says what happened); rejects when it failed on the way, the answer kept
+  // (sent again by askAgain).
+  function answerQuestion(code, url, fields) {
+    keepAnswer(code, { url: url, fields: fields });
+    return answer(code, url, fields).then(function (settled) {
+      if (!settled) keepAnswer(code, null);
+      return settled;
     });
-    if (!mine) return;
-    event.detail.shouldSwap = false;
-    const board = new DOMParser().parseFromString(event.detail.serverResponse || "", "text/html").getElementById("scoreboard");
-    const next = board ? Number(board.dataset.next) : NaN;
-    if (!inflight[mine.id] && (!next || next > Number(mine.number))) send(mine.id);
-  }, true);
-
-  // --- what the phone shows: online or offline, hands waiting, this hand's state ------------
-
-  function showState() {
-    const header = document.querySelector(".site-header");
-    if (!header) return;
-    let pill = header.querySelector(".net-state");
-    if (!pill) {
-      pill = document.createElement("p");
-      pill.className = "net-state";
-      pill.setAttribute("role", "status");
-      pill.setAttribute("aria-live", "polite");
-      pill.innerHTML = '<span class="net"></span> <span class="pending-badge" hidden></span>';
-      // On the first row, beside the links (css/app.css keeps it compact): the header stays two rows.
-      const nav = header.querySelector("nav");
-      if (nav) nav.after(pill);
-      else header.append(pill);
-    }
-    const online = navigator.onLine;
-    pill.classList.toggle("offline", !online);
-    pill.querySelector(".net").textContent = say(online ? "online" : "offline");
-    const items = outbox();
-    const badge = pill.querySelector(".pending-badge");
-    badge.hidden = items.length === 0;
-    // The whole sentence is read out and shown on wide screens; a phone shows the count in a pill,
-    // with the words kept for screen readers and in the tooltip (css/app.css).
-    const words = say("pending", { count: "\u0000" }).split("\u0000");
-    badge.textContent = "";
-    badge.title = say("pending", { count: items.length });
-    words.forEach(function (part, index) {
-      if (index > 0) badge.append(String(items.length));
-      if (!part) return;
-      const span = document.createElement("span");
-      span.className = "pending-words";
-      span.textContent = part;
-      badge.append(span);
-    });
-
-    const form = entryForm();
-    if (!form) return;
-    let line = form.querySelector(".save-state");
-    const mine = items.find(function (x) { return x.game === form.dataset.game && x.number === numberOf(form); });
-    // A question waiting to be asked again is said at the top of the game (static/js/table.js).
-    if (!mine || mine.state === "question") {
-      if (line) line.remove();
-      return;
-    }
-    if (!line) {
-      line = document.createElement("p");
-      line.className = "save-state";
-      line.setAttribute("role", "status");
-      const actions = form.querySelector(".actions");
-      actions.parentNode.insertBefore(line, actions);
-    }
-    let state = mine.state === "sending" && !online ? "queued" : mine.state;
-    if (state === "moved") state = "refused";
-    line.dataset.state = state;
-    line.textContent = say(state, { number: mine.number });
-    if (state === "refused") {
-      // Only the player drops a hand the server refused: the entry stays on the form as a draft.
-      const discard = document.createElement("button");
-      discard.type = "button";
-      discard.className = "link-button";
-      discard.textContent = say("discard");
-      discard.addEventListener("click", function () {
-        storeOutbox(outbox().filter(function (x) { return x.id !== mine.id; }));
-        form.querySelector("[name=submission_id]").value = uuid4();
-      });
-      line.append(" ", discard);
-    }
   }
 
   // What static/js/logout.js needs of the outbox before a log-out.
   // What static/js/moved.js needs of it: this game's hands still on the phone, and the player's
   // removal of one (only ever on the player's word).
   window.pinochleTable = {
-    say: say,
+    say: window.pinochle.say, // static/js/app.js, loaded before this file
     waiting: function () { return outbox().length; },
     waitingFor: function (game) { return outbox().filter(function (x) { return x.game === game; }); },
     drop: function (id) { storeOutbox(outbox().filter(function (x) { return x.id !== id; })); },
@@ -474,20 +334,21 @@
     outbox: outbox,
     find: find,
     used: function () { return read(USED, []); },
-    showState: showState,
     questionsOf: questionsOf,
+    // What static/js/outbox-view.js needs of it (it adds `showState`, which table.js uses).
+    outboxKey: OUTBOX,
+    sendNow: function (id) { if (!inflight[id]) send(id); },
+    dropQuestions: dropQuestions,
+    answerQuestion: answerQuestion,
   };
 
   function init() {
-    showState();
     flush(true);
     askAgain();
   }
 
-  window.addEventListener("online", function () { showState(); flush(true); askAgain(); });
-  window.addEventListener("offline", showState);
+  window.addEventListener("online", function () { flush(true); askAgain(); });
   window.addEventListener("focus", function () { flush(true); });
-  window.addEventListener("storage", function (event) { if (event.key === OUTBOX) showState(); });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") flush(true);
   });

@@ -1,6 +1,7 @@
 // The phone at the table, its entry form: every tap counts and the hand being entered survives a
-// reload. Loaded after static/js/outbox.js (the outbox and its sending, what the phone shows of it),
-// whose `window.pinochleTable` it uses. Without this script every page still works as plain forms.
+// reload. Loaded after static/js/outbox.js (the outbox and its sending) and static/js/outbox-view.js
+// (what the phone shows of it), whose `window.pinochleTable` it uses. Without this script every page
+// still works as plain forms.
 //
 // - Drafts: the entry form of a game is kept in localStorage per game and hand number until that
 //   hand is saved or the draft is discarded ("Draft restored · Discard").
