@@ -2,19 +2,19 @@
 
 from django.urls import path
 
-from nights.views import board, night, results, tables
+from nights.views import arrivals, board, night, opening, results, tables
 
 app_name = "nights"
 urlpatterns = [
-    path("clubs/<id:club_id>/", night.club_nights, name="club_nights"),
-    path("clubs/<id:club_id>/new", night.night_new, name="new"),
+    path("clubs/<id:club_id>/", opening.club_nights, name="club_nights"),
+    path("clubs/<id:club_id>/new", opening.night_new, name="new"),
     path("<id:night_id>/", night.night_page, name="night"),
-    path("<id:night_id>/check-in/<id:player_id>", night.check_in, name="check_in"),
-    path("<id:night_id>/newcomer", night.newcomer, name="newcomer"),
+    path("<id:night_id>/check-in/<id:player_id>", arrivals.check_in, name="check_in"),
+    path("<id:night_id>/newcomer", arrivals.newcomer, name="newcomer"),
     path("<id:night_id>/draw", night.draw, name="draw"),
     path("<id:night_id>/swap", night.swap, name="swap"),
-    path("<id:night_id>/late", night.late_arrival, name="late"),
-    path("<id:night_id>/leave", night.leave, name="leave"),
+    path("<id:night_id>/late", arrivals.late_arrival, name="late"),
+    path("<id:night_id>/leave", arrivals.leave, name="leave"),
     path("<id:night_id>/changed-results", night.changed_results, name="changed_results"),
     path("<id:night_id>/rounds/<id:round_no>/start", night.round_start, name="round_start"),
     path("<id:night_id>/tables/live", night.live_tables, name="live_tables"),

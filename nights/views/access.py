@@ -63,7 +63,3 @@ def add_form_error(form: Any, error: ValidationError) -> None:
             form.add_error(field if field in form.fields else None, errors)
     else:
         form.add_error(None, error)
-
-
-# The night page's module still imports these under their former private names.
-_night, _refusal, _back, _form_error = night_or_404, show_refusal, back_to_night, add_form_error

@@ -1,6 +1,7 @@
-"""The organiser's night: a club's nights, opening one, check-in, the draw and its changes, rounds,
-finishing the night (removing it is the ledger's page:
-ledger/views/removal.py)."""
+"""The organiser's night page: the draw and its changes (swaps, a changed result), rounds, prizes and
+groups, finishing the night (removing it is the ledger's page: ledger/views/removal.py). A club's
+nights and opening one are `nights.views.opening`; check-in and players coming and going
+`nights.views.arrivals`."""
 
 from __future__ import annotations
 
@@ -9,68 +10,29 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_POST, require_safe
 
-from clubs.models import Club, Player
-from clubs.permissions import can_manage_club, require_club_role
 from clubs.selectors import roster
-from nights import arrivals, movement_plan, rounds, selectors, services
-from nights.forms.opening import NightForm
+from nights import movement_plan, rounds, selectors, services
 from nights.forms.players import NewcomerForm, PlayerChoiceForm, SwapForm, late_arrival_choices
 from nights.forms.prizes import GroupsForm, PrizesForm
 from nights.models import Night
 from nights.views.access import (
-    HtmxHttpRequest,
-    SignedInRequest,
-    _back,
-    _form_error,
-    _night,
-    _refusal,
+    add_form_error,
+    back_to_night,
     manage_night,
+    night_or_404,
+    show_refusal,
 )
 from scoring.permissions import actor_for
-
-# --- a club's nights and opening one -----------------------------------------------------------
-
-
-@require_safe
-@require_club_role("view")
-def club_nights(request: HttpRequest, club_id: int) -> HttpResponse:
-    club = get_object_or_404(Club, pk=club_id)
-    context = {
-        "club": club,
-        "nights": club.nights.select_related("season"),
-        "manager": can_manage_club(request.user, club.pk),
-    }
-    return render(request, "nights/club_nights.html", context)
-
-
-@require_http_methods(["GET", "HEAD", "POST"])
-@require_club_role("manage")
-def night_new(request: SignedInRequest, club_id: int) -> HttpResponse:
-    club = get_object_or_404(Club, pk=club_id)
-    form = NightForm(request.POST if request.method == "POST" else None, club=club)
-    if form.is_bound and form.is_valid():
-        try:
-            night = services.open_night(club=club, created_by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, _("The night is open: check in who is here."))
-            return redirect("nights:night", night_id=night.pk)
-    return render(
-        request, "nights/night_new.html", {"club": club, "form": form}, status=400 if form.is_bound else 200
-    )
-
 
 # --- the night: check-in, plan, rounds --------------------------------------------------------
 
 
-def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **forms: Any) -> HttpResponse:
+def render_night(request: HttpRequest, night: Night, *, status: int = 200, **forms: Any) -> HttpResponse:
     overview = selectors.night_overview(night)
     version = services.plan_version(night)
     context = {
@@ -110,123 +72,31 @@ def _night_page(request: HttpRequest, night: Night, *, status: int = 200, **form
 @require_safe
 @manage_night
 def night_page(request: HttpRequest, night_id: int) -> HttpResponse:
-    return _night_page(request, _night(night_id))
-
-
-@require_POST
-@manage_night
-def check_in(request: HtmxHttpRequest, night_id: int, player_id: int) -> HttpResponse:
-    """One tap per name: `present` "yes" checks the player in, "no" out. From htmx the answer is
-    the name's row drawn again (and the count, and a drawn plan, drawn again out of band), so the
-    page does not reload; a plain post goes back to the same name on the page. A tap that would
-    undo a swap changes nothing: the row asks (`arrivals.UndoesSwap`), and its buttons send the
-    answer (`choice`) with the plan it was asked on."""
-    night = _night(night_id)
-    # Only a player on the night's club roster: another club's player id answers 404 and never
-    # shows that player's name.
-    player = get_object_or_404(Player, pk=player_id, memberships__club_id=night.club_id)
-    present = request.POST.get("present") == "yes"
-    refusal, choice = "", None
-    try:
-        arrivals.set_checked_in(
-            night=night,
-            player=player,
-            present=present,
-            choice=request.POST.get("choice", ""),
-            expected_plan=_plan_sent(request),
-        )
-    except arrivals.UndoesSwap as error:
-        choice = error
-        if not request.htmx:
-            return _night_page(request, night, status=400, check_in_choice=error)
-    except ValidationError as error:
-        refusal = " ".join(error.messages)
-        if not request.htmx:
-            _refusal(request, error)
-    if not request.htmx:
-        return _back(night, f"check-in-{player.pk}")
-    return _check_in_row(request, night, player, refusal, choice)
-
-
-def _check_in_row(
-    request: HttpRequest, night: Night, player: Player, refusal: str, choice: arrivals.UndoesSwap | None
-) -> HttpResponse:
-    context = {
-        "night": night,
-        "player": player,
-        "present_ids": selectors.present_ids(night),
-        "refusal": refusal,
-        "check_in_choice": choice,
-        "oob": True,
-    }
-    parts = [
-        render_to_string("nights/night.html#check-in-row", context, request),
-        render_to_string("nights/night.html#check-in-count", context, request),
-    ]
-    if services.is_drawn(night) and choice is None:  # the plan was drawn again for the new list
-        plan = {
-            **context,
-            "rounds": selectors.plan_rounds(night),
-            "next_round": selectors.next_round(night, services.started_rounds(night)),
-        }
-        parts.append(render_to_string("nights/night.html#plan", plan, request))
-    return HttpResponse("".join(parts))
-
-
-@require_POST
-@manage_night
-def newcomer(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
-    form = NewcomerForm(request.POST, club=night.club)
-    if not form.is_valid():
-        return _night_page(request, night, status=400, newcomer_form=form)
-    choice = request.POST.get("choice", "")
-    try:
-        player, first = arrivals.check_in_newcomer(
-            night=night, name=form.cleaned_data["name"], choice=choice, expected_plan=_plan_sent(request)
-        )
-    except arrivals.UndoesSwap as error:
-        form.add_error("name", error.messages)
-        return _night_page(request, night, status=400, newcomer_form=form, newcomer_choice=error)
-    except ValidationError as error:
-        if services.started_rounds(night) >= night.rounds:  # no form on the page to show it next to
-            _refusal(request, error)
-            return _back(night, "plan")
-        form.add_error("name", error.messages)
-        return _night_page(request, night, status=400, newcomer_form=form)
-    if first > 1:  # a late arrival: the rounds not started yet are drawn again with them
-        messages.success(
-            request,
-            _("%(name)s is on the roster and plays from round %(round)d.")
-            % {"name": player.name, "round": first},
-        )
-        return _back(night, "plan")
-    messages.success(request, _("%(name)s is on the roster and checked in.") % {"name": player.name})
-    return _back(night, "check-in")
+    return render_night(request, night_or_404(night_id))
 
 
 @require_POST
 @manage_night
 def draw(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
+    night = night_or_404(night_id)
     try:
         services.draw_plan(night=night)
     except ValidationError as error:
-        _refusal(request, error)
-        return _back(night, "check-in")
+        show_refusal(request, error)
+        return back_to_night(night, "check-in")
     if night.moves_by_round:
         messages.success(
             request, _("Round 1 is drawn; each later round is planned when the round before ends.")
         )
     else:
         messages.success(request, _("The tables are drawn for every round."))
-    return _back(night, "plan")
+    return back_to_night(night, "plan")
 
 
 @require_POST
 @manage_night
 def swap(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
+    night = night_or_404(night_id)
     form = SwapForm(
         request.POST,
         players=selectors.present_players(night),
@@ -243,11 +113,11 @@ def swap(request: HttpRequest, night_id: int) -> HttpResponse:
                 expected_plan=data["plan"] or None,
             )
         except ValidationError as error:
-            _form_error(form, error)
+            add_form_error(form, error)
         else:
             messages.success(request, _swapped_message(night, data, kept))
-            return _back(night, "plan")
-    return _night_page(request, night, status=400, swap_form=form)
+            return back_to_night(night, "plan")
+    return render_night(request, night, status=400, swap_form=form)
 
 
 def _swapped_message(night: Night, swap: dict[str, Any], kept: list[int]) -> str:
@@ -285,63 +155,9 @@ def _swapped_message(night: Night, swap: dict[str, Any], kept: list[int]) -> str
     return " ".join(said)
 
 
-def _plan_sent(request: HttpRequest) -> str | None:
+def plan_sent(request: HttpRequest) -> str | None:
     """The plan version a choice's page was drawn from (`services.check_plan_version`)."""
     return request.POST.get("plan") or None
-
-
-@require_POST
-@manage_night
-def late_arrival(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
-    form = PlayerChoiceForm(request.POST, players=late_arrival_choices(night.club, night), prefix="late")
-    if form.is_valid():
-        player = form.cleaned_data["player"]
-        try:
-            first = arrivals.add_late_arrival(
-                night=night,
-                player=player,
-                choice=request.POST.get("choice", ""),
-                expected_plan=_plan_sent(request),
-            )
-        except arrivals.UndoesSwap as error:
-            _form_error(form, error)
-            return _night_page(request, night, status=400, late_form=form, late_choice=error)
-        except ValidationError as error:
-            _form_error(form, error)
-        else:
-            messages.success(
-                request, _("%(name)s plays from round %(round)d.") % {"name": player.name, "round": first}
-            )
-            return _back(night, "plan")
-    return _night_page(request, night, status=400, late_form=form)
-
-
-@require_POST
-@manage_night
-def leave(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
-    form = PlayerChoiceForm(request.POST, players=selectors.present_players(night), prefix="leave")
-    if form.is_valid():
-        player = form.cleaned_data["player"]
-        choice = request.POST.get("choice", "")
-        try:
-            first = arrivals.remove_for_remaining_rounds(
-                night=night, player=player, choice=choice, expected_plan=_plan_sent(request)
-            )
-        except arrivals.UndoesSwap as error:
-            _form_error(form, error)
-            return _night_page(request, night, status=400, leave_form=form, leave_choice=error)
-        except ValidationError as error:
-            _form_error(form, error)
-        else:
-            messages.success(
-                request,
-                _("%(name)s is out of the plan from round %(round)d on.")
-                % {"name": player.name, "round": first},
-            )
-            return _back(night, "plan")
-    return _night_page(request, night, status=400, leave_form=form)
 
 
 @require_POST
@@ -349,38 +165,38 @@ def leave(request: HttpRequest, night_id: int) -> HttpResponse:
 def changed_results(request: HttpRequest, night_id: int) -> HttpResponse:
     """The organiser's answer when a result changed under a round they changed by hand: keep the
     round (`choice=keep`) or plan it again from the results (`choice=replan`)."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     choice = request.POST.get("choice", "")
     try:
         round_no = movement_plan.answer_changed_results(
-            night=night, choice=choice, expected_plan=_plan_sent(request)
+            night=night, choice=choice, expected_plan=plan_sent(request)
         )
     except ValidationError as error:
-        _refusal(request, error)
-        return _back(night, "plan")
+        show_refusal(request, error)
+        return back_to_night(night, "plan")
     if choice == services.REPLAN:
         text = _("Round %(round)d is planned again from the results; the swap made in it is undone.")
     else:
         text = _("Round %(round)d stays as you changed it.")
     messages.success(request, text % {"round": round_no})
-    return _back(night, f"round-{round_no}")
+    return back_to_night(night, f"round-{round_no}")
 
 
 @require_POST
 @manage_night
 def round_start(request: HttpRequest, night_id: int, round_no: int) -> HttpResponse:
-    night = _night(night_id)
+    night = night_or_404(night_id)
     try:
         rounds.start_round(night=night, round_no=round_no, actor=actor_for(request))
     except ValidationError as error:
-        _refusal(request, error)
-        return _back(night, "plan")
+        show_refusal(request, error)
+        return back_to_night(night, "plan")
     messages.success(
         request,
         _("Round %(round)d has started: every table scores through its link or QR code.")
         % {"round": round_no},
     )
-    return _back(night, f"round-{round_no}")
+    return back_to_night(night, f"round-{round_no}")
 
 
 @require_safe
@@ -388,7 +204,7 @@ def round_start(request: HttpRequest, night_id: int, round_no: int) -> HttpRespo
 def live_tables(request: HttpRequest, night_id: int) -> HttpResponse:
     """The round in play, table by table (the night page's htmx poll; the fragment stops polling
     once no table plays)."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     context = {"night": night, "live": selectors.night_overview(night).live}
     return render(request, "nights/night.html#live-tables", context)
 
@@ -397,7 +213,7 @@ def live_tables(request: HttpRequest, night_id: int) -> HttpResponse:
 @manage_night
 def last_hand(request: HttpRequest, night_id: int) -> HttpResponse:
     """Call the last hand of the round in play, or (take_back=yes) take it back."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     try:
         if request.POST.get("take_back") == "yes":
             round_no = rounds.take_back_last_hand(night=night)
@@ -406,16 +222,16 @@ def last_hand(request: HttpRequest, night_id: int) -> HttpResponse:
             round_no = rounds.call_last_hand(night=night)
             text = _("Last hand of round %(round)d: each table's game ends after its next hand.")
     except ValidationError as error:
-        _refusal(request, error)
-        return _back(night, "live-tables")
+        show_refusal(request, error)
+        return back_to_night(night, "live-tables")
     messages.success(request, text % {"round": round_no})
-    return _back(night, "live-tables")
+    return back_to_night(night, "live-tables")
 
 
 @require_POST
 @manage_night
 def finish(request: HttpRequest, night_id: int) -> HttpResponse:
-    night = _night(night_id)
+    night = night_or_404(night_id)
     if request.POST.get("finished") == "no":
         rounds.reopen_night(night=night)
         messages.success(
@@ -428,7 +244,7 @@ def finish(request: HttpRequest, night_id: int) -> HttpResponse:
             return render(request, "nights/finish.html", {"night": night, "club": night.club, "open": still})
         rounds.finish_night(night=night)
         messages.success(request, _("The night is finished: the table links no longer score."))
-    return _back(night)
+    return back_to_night(night)
 
 
 # --- prizes and groups ---------------------------------------------------------------------------
@@ -438,27 +254,27 @@ def finish(request: HttpRequest, night_id: int) -> HttpResponse:
 @manage_night
 def prizes(request: HttpRequest, night_id: int) -> HttpResponse:
     """Tick the night's prizes on or off (any time: a prize only reads the standings)."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     form = PrizesForm(request.POST)
     if not form.is_valid():
-        return _night_page(request, night, status=400, prizes_form=form)
+        return render_night(request, night, status=400, prizes_form=form)
     services.set_prizes(night=night, prizes=form.cleaned_data["prizes"])
     messages.success(request, _("The night's prizes are saved."))
-    return _back(night, "prizes")
+    return back_to_night(night, "prizes")
 
 
 @require_POST
 @manage_night
 def groups(request: HttpRequest, night_id: int) -> HttpResponse:
     """The group label of each player of the night; nothing is saved while one is wrong."""
-    night = _night(night_id)
+    night = night_or_404(night_id)
     form = GroupsForm(request.POST, entries=selectors.night_entries(night))
     if form.is_valid():
         try:
             services.set_groups(night=night, groups=form.groups())
         except ValidationError as error:
-            _form_error(form, error)
+            add_form_error(form, error)
         else:
             messages.success(request, _("The groups are saved."))
-            return _back(night, "groups")
-    return _night_page(request, night, status=400, groups_form=form)
+            return back_to_night(night, "groups")
+    return render_night(request, night, status=400, groups_form=form)
