@@ -801,7 +801,7 @@ def test_the_open_question_reloaded_without_a_network_keeps_its_values_and_every
 def _changers_off(page: Page, number: int) -> None:
     """The other ways to change the game are off, as the entry form's Save is: greyed, not
     focusable, going nowhere, and described by the note that says why."""
-    delete = page.locator("#history a.delete-last").filter(has_text=f"Delete hand {number} (the last)")
+    delete = page.locator("#history a").filter(has_text=f"Delete hand {number} (the last)")
     edit = page.locator(f"#hand-{number} a.edit-link")
     hand_over = page.get_by_role("button", name="Hand the scoring to another phone")
     for control in (delete, edit, hand_over):
