@@ -29,7 +29,7 @@ from scoring.permissions import (
 from scoring.rules.errors import RecordError
 from scoring.rules.settings import Settings
 from scoring.rules.tables import step_typed_bid
-from scoring.selectors.board import scoreboard, settings_of
+from scoring.selectors.board import Scoreboard, scoreboard, settings_of
 from scoring.selectors.preview import correction_change, describe, need_before_tricks
 from scoring.services.hands import (
     GameMovedOn,
@@ -295,11 +295,7 @@ def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[st
     for _stale in messages.get_messages(request):
         pass
     board = scoreboard(game)
-    data = request.POST.copy()
-    data["number"] = str(board.next_number)
-    data["submission_id"] = str(uuid.uuid4())
-    form = HandForm(data, settings=board.settings, players=board.players)
-    form.is_valid()
+    form = _as_next_hand(request, board)
     message = _(
         "Not saved: this form already saved hand %(number)d, with other values. Hand %(number)d is "
         "stored as shown below. To change it to what you entered, tap “Apply my values as a correction of "
@@ -326,18 +322,25 @@ def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[st
     return render_game(request, board, form, conflict=message, correction=correction, messages=[])
 
 
-def _question_gone(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse:
-    """A question asked again, about a hand that is no longer stored (deleted, or taken back by
-    Undo, since it was asked): nothing is saved, since the player answered nothing. The values go
-    on the entry form as the next hand's, with a submission id of their own, for the player to save
-    if they are right; the question is settled."""
-    board = scoreboard(game)
+def _as_next_hand(request: HtmxHttpRequest, board: Scoreboard) -> HandForm:
+    """The posted values on the entry form as the next hand's, with a submission id of their own
+    (saved from there, they are a new submission), checked so the form shows what it holds."""
     data = request.POST.copy()
     data.pop("asked_again", None)
     data["number"] = str(board.next_number)
     data["submission_id"] = str(uuid.uuid4())
     form = HandForm(data, settings=board.settings, players=board.players)
     form.is_valid()
+    return form
+
+
+def _question_gone(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse:
+    """A question asked again, about a hand that is no longer stored (deleted, or taken back by
+    Undo, since it was asked): nothing is saved, since the player answered nothing. The values go
+    on the entry form as the next hand's, with a submission id of their own, for the player to save
+    if they are right; the question is settled."""
+    board = scoreboard(game)
+    form = _as_next_hand(request, board)
     message = _(
         "Not saved: hand %(number)d, which the question was about, is no longer stored. Your values "
         "are on the form below: save them if they are right."
