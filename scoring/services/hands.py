@@ -38,6 +38,16 @@ class SubmissionReused(Exception):
         self.hand = hand
 
 
+class QuestionGone(Exception):
+    """A question asked again (the phone sent the values it still holds for an open question) whose
+    submission id no longer saved a stored hand: that hand was deleted, or taken back by Undo.
+    Nothing is written: the player answered nothing, so the values are never saved by themselves."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"the hand the question was about (hand {number}) is no longer stored")
+        self.number = number
+
+
 class GameMovedOn(Exception):
     """The hand a correction or deletion was meant for is no longer what the caller saw: `current`
     is the game's number of hands now. Nothing is written."""
@@ -90,6 +100,7 @@ def record_hand(
     data: Mapping[str, Any],
     submission_id: uuid.UUID | None = None,
     meld_mode: str | None = None,
+    asked_again: bool = False,
 ) -> Stored:
     """Save hand `number` of the game; returns what was stored (with the engine's result).
 
@@ -101,6 +112,10 @@ def record_hand(
     raises SubmissionReused and writes nothing. If hand `number` exists already (another phone
     was quicker), HandConflict is raised and nothing is written. A hand the rules refuse raises
     RecordError and nothing is written.
+
+    `asked_again`: the values of a question still open on the phone, sent again to ask it again.
+    They are never saved as a new hand: if the submission id no longer matches a stored hand,
+    QuestionGone is raised and nothing is written.
     """
     try:
         with transaction.atomic():
@@ -117,6 +132,8 @@ def record_hand(
                     repeat = _same_submission(game, Hand.objects.get(game=game, number=same), data)
                     _keep_meld_mode(game, meld_mode)
                     return repeat
+            if asked_again:
+                raise QuestionGone(number)
             if number != len(rows) + 1:
                 raise HandConflict(number)
             if game.last_hand_from is not None:

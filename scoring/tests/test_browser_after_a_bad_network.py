@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
 from scoring.models import Game, Hand, HandChange
+from scoring.services.hands import delete_last_hand
 from tests.browser import (
     assert_fits_the_phone,
     fill_hand,
@@ -794,4 +795,85 @@ def test_the_open_question_reloaded_without_a_network_keeps_its_values_and_every
         apply.click()
         expect(page.get_by_role("status").filter(has_text="Hand 1 corrected.")).to_be_visible()
     expect(page.locator(".pending-badge")).to_be_hidden()
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game)] == [26]
+
+
+def _changers_off(page: Page, number: int) -> None:
+    """The other ways to change the game are off, as the entry form's Save is: greyed, not
+    focusable, going nowhere, and described by the note that says why."""
+    delete = page.locator("#history a").filter(has_text=f"Delete hand {number} (the last)")
+    edit = page.locator(f"#hand-{number} a.edit-link")
+    hand_over = page.get_by_role("button", name="Hand the scoring to another phone")
+    for control in (delete, edit, hand_over):
+        expect(control).to_have_attribute("aria-disabled", "true")
+        expect(control).to_have_attribute("tabindex", "-1")
+        assert control.get_attribute("aria-describedby")
+    expect(delete).not_to_have_attribute("href", re.compile("."))
+    expect(edit).not_to_have_attribute("href", re.compile("."))
+    expect(hand_over).to_be_disabled()
+    assert float(delete.evaluate("el => getComputedStyle(el).opacity")) < 1
+    delete.click(force=True)  # a tap on it anyway goes nowhere
+    expect(page.locator(".correction-offer")).to_be_visible()
+
+
+def _changers_on(page: Page, number: int) -> None:
+    delete = page.get_by_role("link", name=f"Delete hand {number} (the last)")
+    expect(delete).to_have_attribute("href", re.compile("/delete"))
+    expect(delete).not_to_have_attribute("aria-disabled", "true")
+    expect(page.locator(f"#hand-{number} a.edit-link")).to_have_attribute("href", re.compile("/hands/"))
+    expect(page.get_by_role("button", name="Hand the scoring to another phone")).to_be_enabled()
+
+
+@pytest.mark.browser_context_args(service_workers="block")
+def test_while_the_question_is_open_delete_edit_and_hand_over_are_off_too(live_server, page: Page):
+    """Hand 1's answer is lost, the entry changed and saved again: the question is open. Deleting the
+    hand the question is about, editing a hand or handing the scoring over would change the game
+    behind the question's back: they are off until it is settled, after a reload too."""
+    game = _hand_1_answer_lost(page, live_server.url)
+    page.set_viewport_size({"width": 360, "height": 740})
+    _question_asked(page, bid=26)
+    _changers_off(page, 1)
+    shoot(page, "question-open-delete-off-en-360")
+    page.reload()
+    _changers_off(page, 1)
+    assert [hand.data["bid"] for hand in Hand.objects.filter(game=game)] == [24]
+    # Settled with "Neither": they are back on.
+    page.get_by_role("button", name="Neither: close this and go on entering").click()
+    _changers_on(page, 1)
+    page.get_by_role("link", name="Delete hand 1 (the last)").click()
+    page.get_by_role("button", name="Delete hand 1").click()
+    expect(page.get_by_role("status").filter(has_text="Hand 1 deleted.")).to_be_visible()
+    assert not Hand.objects.filter(game=game).exists()
+
+
+@pytest.mark.browser_context_args(service_workers="block")
+def test_a_question_about_a_hand_deleted_meanwhile_is_never_saved_by_asking_it_again(live_server, page: Page):
+    """The question about hand 1 is open; hand 1 is deleted meanwhile (another way than this page).
+    The game's page asks the question again: nothing is saved, the page says why, the values are on
+    the form to save if they are right, and the question is settled."""
+    game = _hand_1_answer_lost(page, live_server.url)
+    page.set_viewport_size({"width": 360, "height": 740})
+    _question_asked(page, bid=26)
+    delete_last_hand(game=game)
+    page.reload()
+    message = page.get_by_role("alert").filter(
+        has_text="Not saved: hand 1, which the question was about, is no longer stored. Your values are "
+        "on the form below: save them if they are right."
+    )
+    expect(message).to_be_visible()
+    expect(message).to_be_in_viewport()
+    expect(page.locator(".correction-offer")).to_have_count(0)
+    expect(page.locator("#hand-form input[name=bid]")).to_have_value("26")
+    expect(page.locator(".pending-badge")).to_be_hidden()
+    assert _outbox(page) == []
+    assert not Hand.objects.filter(game=game).exists()
+    assert_fits_the_phone(page)
+    shoot(page, "question-about-a-deleted-hand-en-360")
+    # Not asked again after one more reload; the values saved when the player says so.
+    page.reload()
+    expect(page.locator(".correction-offer")).to_have_count(0)
+    expect(page.locator("#hand-form input[name=bid]")).to_have_value("26")
+    assert not Hand.objects.filter(game=game).exists()
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_role("status").filter(has_text="Hand 1 saved.")).to_be_visible()
     assert [hand.data["bid"] for hand in Hand.objects.filter(game=game)] == [26]

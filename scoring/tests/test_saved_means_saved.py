@@ -147,3 +147,49 @@ def test_while_the_question_is_open_the_entry_form_cannot_save_and_the_question_
         int(post["bid"]),
         30,
     ]
+
+
+def test_a_question_asked_again_about_a_deleted_hand_saves_nothing_and_puts_the_values_on_the_form(
+    table_client,
+):
+    """The phone asks an open question again (its values, marked `asked_again`) after the hand the
+    question is about was deleted: the player answered nothing, so nothing is saved; the page says
+    so, and the values are on the entry form to save if they are right."""
+    game = check_game()
+    post = hand_post(1, tricks_NS="12")
+    table_client.post(save_url(game), post)  # saved; the phone never heard
+    fixed = {**post, "tricks_NS": "22"}
+    assert "Hand 1 as stored" in text(table_client.post(save_url(game), fixed))  # the question
+    delete_last_hand(game=game)
+    response = table_client.post(save_url(game), {**fixed, "asked_again": "1"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    page = text(response)
+    assert (
+        "Not saved: hand 1, which the question was about, is no longer stored. Your values are on the "
+        "form below: save them if they are right." in page
+    )
+    assert "Hand 1 saved." not in page
+    assert "Hand 1 as stored" not in page  # no question: it is settled
+    html = response.content.decode()
+    assert re.search(r'name="tricks_NS"[^>]*value="22"', html)
+    assert f'value="{post["submission_id"]}"' not in html  # saved from here, it is a submission of its own
+    assert "asked_again" not in html
+    assert not Hand.objects.filter(game=game).exists()
+    assert HandChange.objects.filter(game=game).exclude(action=HandChange.Action.DELETE).count() == 0
+
+
+def test_a_question_asked_again_about_a_stored_hand_asks_again(table_client):
+    game = check_game()
+    post = hand_post(1, tricks_NS="12")
+    table_client.post(save_url(game), post)
+    fixed = {**post, "tricks_NS": "22", "asked_again": "1"}
+    response = table_client.post(save_url(game), fixed, HTTP_HX_REQUEST="true")
+    page = text(response)
+    assert "Not saved: this form already saved hand 1, with other values." in page
+    assert "Hand 1 as stored" in page
+    assert "asked_again" not in response.content.decode()  # the answers send the values, not the marker
+    assert Hand.objects.get(game=game, number=1).data["tricks"] == {"NS": 12, "EW": 13}
+    # The same values asked again (the question was answered meanwhile with a correction) are saved ones.
+    same = table_client.post(save_url(game), {**post, "asked_again": "1"}, follow=True)
+    assert "Hand 1 saved." in text(same)
+    assert Hand.objects.filter(game=game).count() == 1

@@ -29,11 +29,12 @@ from scoring.permissions import (
 from scoring.rules.errors import RecordError
 from scoring.rules.settings import Settings
 from scoring.rules.tables import step_typed_bid
-from scoring.selectors.board import scoreboard, settings_of
+from scoring.selectors.board import Scoreboard, scoreboard, settings_of
 from scoring.selectors.preview import correction_change, describe, need_before_tricks
 from scoring.services.hands import (
     GameMovedOn,
     HandConflict,
+    QuestionGone,
     SubmissionReused,
     delete_last_hand,
     edit_hand,
@@ -65,11 +66,15 @@ def hand_save(request: HtmxHttpRequest, code: str) -> HttpResponse:
                 data=form.hand,
                 submission_id=data["submission_id"],
                 meld_mode=data.get("meld_mode"),
+                # The phone's outbox asking an open question again (static/js/outbox.js): never a save.
+                asked_again=request.POST.get("asked_again") == "1",
             )
         except RecordError as error:
             form.add_record_error(error)
         except HandConflict as conflict:
             return _conflict(request, game, conflict)
+        except QuestionGone as gone:
+            return _question_gone(request, game, gone.number)
         except SubmissionReused as reused:
             return _reused(request, game, reused.hand, form.hand)
         else:
@@ -290,11 +295,7 @@ def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[st
     for _stale in messages.get_messages(request):
         pass
     board = scoreboard(game)
-    data = request.POST.copy()
-    data["number"] = str(board.next_number)
-    data["submission_id"] = str(uuid.uuid4())
-    form = HandForm(data, settings=board.settings, players=board.players)
-    form.is_valid()
+    form = _as_next_hand(request, board)
     message = _(
         "Not saved: this form already saved hand %(number)d, with other values. Hand %(number)d is "
         "stored as shown below. To change it to what you entered, tap “Apply my values as a correction of "
@@ -303,7 +304,7 @@ def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[st
     fields = [
         (name, value)
         for name, values in request.POST.lists()
-        if name not in ("csrfmiddlewaretoken", "submission_id", "number", "step")
+        if name not in ("csrfmiddlewaretoken", "submission_id", "number", "step", "asked_again")
         for value in values
     ]
     correction = {
@@ -319,6 +320,32 @@ def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[st
         "next_id": uuid.uuid4(),
     }
     return render_game(request, board, form, conflict=message, correction=correction, messages=[])
+
+
+def _as_next_hand(request: HtmxHttpRequest, board: Scoreboard) -> HandForm:
+    """The posted values on the entry form as the next hand's, with a submission id of their own
+    (saved from there, they are a new submission), checked so the form shows what it holds."""
+    data = request.POST.copy()
+    data.pop("asked_again", None)
+    data["number"] = str(board.next_number)
+    data["submission_id"] = str(uuid.uuid4())
+    form = HandForm(data, settings=board.settings, players=board.players)
+    form.is_valid()
+    return form
+
+
+def _question_gone(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse:
+    """A question asked again, about a hand that is no longer stored (deleted, or taken back by
+    Undo, since it was asked): nothing is saved, since the player answered nothing. The values go
+    on the entry form as the next hand's, with a submission id of their own, for the player to save
+    if they are right; the question is settled."""
+    board = scoreboard(game)
+    form = _as_next_hand(request, board)
+    message = _(
+        "Not saved: hand %(number)d, which the question was about, is no longer stored. Your values "
+        "are on the form below: save them if they are right."
+    ) % {"number": number}
+    return render_game(request, board, form, conflict=message, question_gone=True)
 
 
 def _step_bid(post: QueryDict, settings: Settings) -> tuple[QueryDict, bool]:

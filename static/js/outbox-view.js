@@ -11,6 +11,9 @@
 // - The question after a save: "Neither" settles it; an answer tapped is kept and sent by the
 //   outbox, and says so when it failed on the way.
 // - The scoreboard's poll changes nothing while this form's hand is in doubt.
+// - While a question is open (shown, or held to be asked again), the other ways to change the
+//   game are off, like the entry form's Save: "Delete hand N (the last)", "Edit hand N" and
+//   "Hand the scoring to another phone"; back on once it is settled.
 (function () {
   "use strict";
 
@@ -168,6 +171,59 @@
       line.append(" ", discard);
     }
   }
+
+  // --- the other ways to change the game, off while a question is open ---------------------
+
+  const CHANGERS = "#history a.delete-last, #history a.edit-link, form.hand-over button";
+
+  function questionOpen(game) {
+    return !!game.querySelector(".correction-offer") || table.questionsOf(game.dataset.code).length > 0;
+  }
+
+  // Off: greyed (css/app.css), not focusable, nothing to follow or send; described by the note that
+  // says saving is off until the question is answered. On again: as the server drew them.
+  function holdChangers() {
+    const game = document.getElementById("game");
+    if (!game || !game.dataset.code) return;
+    const off = questionOpen(game);
+    const note = game.querySelector(".offer-open, .question-held");
+    if (note && !note.id) note.id = "question-open-note";
+    game.querySelectorAll(CHANGERS).forEach(function (el) {
+      if (off) {
+        if (el.tagName === "A" && el.hasAttribute("href")) {
+          el.dataset.href = el.getAttribute("href");
+          el.removeAttribute("href");
+        }
+        if (el.tagName === "BUTTON") el.disabled = true;
+        el.setAttribute("aria-disabled", "true");
+        el.setAttribute("tabindex", "-1");
+        if (note) el.setAttribute("aria-describedby", note.id);
+      } else if (el.getAttribute("aria-disabled") === "true") {
+        if (el.dataset.href) el.setAttribute("href", el.dataset.href);
+        delete el.dataset.href;
+        if (el.tagName === "BUTTON") el.disabled = false;
+        el.removeAttribute("aria-disabled");
+        el.removeAttribute("tabindex");
+        el.removeAttribute("aria-describedby");
+      }
+    });
+  }
+
+  // A tap on one that is off does nothing (a link without its address already goes nowhere).
+  document.addEventListener("click", function (event) {
+    const el = event.target.closest && event.target.closest("[aria-disabled=true]");
+    if (el && el.matches(CHANGERS)) event.preventDefault();
+  }, true);
+
+  document.addEventListener("pinochle:outbox", holdChangers);
+  document.addEventListener("htmx:load", holdChangers);
+  window.addEventListener("storage", function (event) { if (event.key === table.outboxKey) holdChangers(); });
+  // "Neither" (static/js/table-view.js) removes the question from the page.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest(".offer-dismiss")) holdChangers();
+  });
+  if (document.readyState !== "loading") holdChangers();
+  else document.addEventListener("DOMContentLoaded", holdChangers);
 
   // What static/js/table.js needs of it: the form's line drawn once the form is ready.
   table.showState = showState;

@@ -7,7 +7,10 @@
 //   same submission id (the server saves one hand per id) on `online`, on focus and on a timer.
 //   An answer that asks a question (this form already saved the hand, with other values) keeps the
 //   values there, as a question (state "question"), until the player answers it: the game's page
-//   asks it again. A tapped answer is kept on the question as `answer: {url, fields}` (the answer
+//   asks it again (marked `asked_again`: the server never saves them then; if the hand the question
+//   is about is no longer stored, it says so and puts the values on the form, the question settled).
+//   While a question is open the other ways to change the game are off too (outbox-view.js).
+//   A tapped answer is kept on the question as `answer: {url, fields}` (the answer
 //   form's address and all its fields, the next hand's own submission id included) until the server
 //   has answered it: the game's page then sends that answer again, never the question's values.
 // - What the phone shows of it (static/js/outbox-view.js, loaded right after this file): online or
@@ -150,7 +153,10 @@
     if (!item) return;
     inflight[id] = true;
     if (item.state !== "question") update(id, { state: "sending" }); // a question stays one while asked again
-    post(item.url, item.fields).then(function (reply) {
+    // A question asked again says so: the server never saves these values by themselves (the hand
+    // the question is about may have been deleted meanwhile); it asks again, or says it is settled.
+    const fields = item.state === "question" ? item.fields.concat([["asked_again", "1"]]) : item.fields;
+    post(item.url, fields).then(function (reply) {
       const response = reply.response;
       if (response.ok && !response.redirected && reply.text.indexOf('id="game"') >= 0) answered(item, reply.text);
       else if (response.status === 409) movedAway(item);
@@ -236,7 +242,9 @@
   }
 
   // This game's page without its open question (reloaded, or back from another page): the values
-  // are sent again as they were, and the server, which saves nothing for them, asks again. A
+  // are sent again as they were, marked as asked again, and the server, which saves nothing for
+  // them, asks again (or, the hand it was about no longer stored, settles it: the values go on
+  // the entry form, not saved). A
   // question already answered with a tap whose reply never came is not asked again: that answer is
   // sent again instead (the next hand with its own submission id, saved once: if it was, the
   // server's reply says it is saved; the correction writes the same values).

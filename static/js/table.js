@@ -68,6 +68,12 @@
     const number = numberOf(form);
     form.dataset.pristine = JSON.stringify(fieldsOf(form));
     dropOldDrafts(game, number);
+    // A question the server settled (the hand it was about is no longer stored, static/js/outbox.js):
+    // its values, on this form, are kept as its draft, so a reload still shows them.
+    if (document.querySelector("#game .question-gone")) {
+      write(draftKey(game, number), { fields: fieldsOf(form), at: Date.now() });
+      return;
+    }
     const draft = read(draftKey(game, number), null);
     // A form the server sent back with messages already holds what was typed: leave it as it is.
     if (!draft || form.querySelector(".errorlist, .has-error") || document.querySelector("#game .message.error")) return;
