@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, expect
 
 from scoring.services.hands import record_hand
 from tests.access_helpers import client_with_token
-from tests.helpers import check_game
+from tests.helpers import check_game, standard_game
 from tests.readable_helpers import scrolls_sideways
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -50,3 +50,52 @@ def test_the_table_view_is_the_scoreboard_alone_with_a_link_back_to_the_game(
     expect(page).to_have_url(f"{live_server.url}/g/{game.code}/")
     expect(page.locator(".site-header")).to_be_visible()  # the game page has its header back
     context.close()
+
+
+#: The bottom edge of the lowest line of every side (its points to go, or its chips) and of the deal
+#: line, against the screen's height.
+SIDES_BOTTOM = """() => Math.round(Math.max(
+  ...Array.from(document.querySelectorAll('.table-deal, .table-side > p:last-child'))
+    .map(el => el.getBoundingClientRect().bottom)))"""
+
+
+@pytest.mark.parametrize("seats", [4, 3])
+def test_a_phone_lying_sideways_in_the_middle_of_the_table_shows_every_side_whole_without_scrolling(
+    live_server, browser: Browser, browser_context_args: dict[str, Any], seats: int
+):
+    """A phone or a small tablet stood on its side in the middle of the table (landscape, 740 x 360
+    to 1024 x 600): the deal and every side's name, points, points to go and chips are on the first
+    screen, the sides side by side, in every language, with and without Large text."""
+    game = check_game() if seats == 4 else standard_game(seats=3)
+    if seats == 4:
+        record_hand(game=game, number=1, data={"passed": True})  # with chips: every line drawn
+    phone = client_with_token(game)
+    for width, height in ((740, 360), (844, 390), (1024, 600)):
+        for language in ("en", "sv", "cs"):
+            for display in ("", "large"):
+                context = browser.new_context(
+                    **{**browser_context_args, "viewport": {"width": width, "height": height}}
+                )
+                context.add_cookies(
+                    [
+                        {"name": "django_language", "value": language, "url": live_server.url},
+                        {"name": "display", "value": display, "url": live_server.url},
+                    ]
+                    + [
+                        {"name": name, "value": morsel.value, "url": live_server.url}
+                        for name, morsel in phone.cookies.items()
+                    ]
+                )
+                page = context.new_page()
+                page.goto(f"{live_server.url}/g/{game.code}/table/")
+                where = (seats, width, height, language, display)
+                expect(page.locator(".table-side")).to_have_count(2 if seats == 4 else 3)
+                tops = {
+                    round(box["y"])
+                    for box in (s.bounding_box() for s in page.locator(".table-side").all())
+                    if box
+                }
+                assert len(tops) == 1, where  # side by side
+                assert page.evaluate(SIDES_BOTTOM) <= height, where
+                assert not scrolls_sideways(page), where
+                context.close()
