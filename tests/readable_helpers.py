@@ -67,6 +67,18 @@ def scrolls_sideways(page: Page) -> bool:
     )
 
 
+#: Visible elements whose right edge is past `width` CSS px (a phone's browser widens the page to
+#: what sticks out, even where the page itself does not scroll): [start of the element's HTML, its
+#: right edge].
+PAST_THE_EDGE = """(width) => Array.from(document.querySelectorAll('body *'))
+  .filter(el => el.getBoundingClientRect().right > width + 0.5 && el.checkVisibility())
+  .map(el => [el.outerHTML.slice(0, 90), Math.round(el.getBoundingClientRect().right)])"""
+
+
+def past_the_edge(page: Page, width: int) -> list[Any]:
+    return list(page.evaluate(PAST_THE_EDGE, width))
+
+
 def font_px(page: Page, selector: str) -> list[float]:
     return [
         float(size)

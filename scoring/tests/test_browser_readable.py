@@ -21,6 +21,7 @@ from tests.readable_helpers import (
     lone_words,
     low_contrast,
     outside,
+    past_the_edge,
     scrolls_sideways,
     shrunk_needlessly,
     sides_out_of_order,
@@ -273,12 +274,70 @@ def test_the_pages_take_200_percent_text_without_scrolling_sideways(live_server:
             page.evaluate("document.documentElement.style.fontSize = '200%'")
             page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
             # A phone's browser widens the page to what sticks out: look at every element too.
-            wide = page.evaluate(
-                """() => Array.from(document.querySelectorAll('body *'))
-                     .filter(el => el.getBoundingClientRect().right > 360.5 && el.checkVisibility())
-                     .map(el => el.outerHTML.slice(0, 90))"""
-            )
+            wide = past_the_edge(page, 360)
             assert not scrolls_sideways(page) and wide == [], (language, path, wide[:4])
+
+
+def zoomed_pages(playing: Game, over: Game) -> list[str]:
+    """Every page a player reads at the table, and the two where a game is set up."""
+    return [
+        "/",
+        "/games/new",
+        f"/g/{playing.code}/settings/",
+        f"/g/{playing.code}/",
+        f"/g/{playing.code}/history/",
+        f"/g/{playing.code}/table/",
+        f"/g/{over.code}/",
+        f"/s/{playing.share_code}/",
+        f"/s/{playing.share_code}/table/",
+    ]
+
+
+def sideways_at(page: Page, base: str, paths: list[str], width: int) -> list[Any]:
+    """What scrolls sideways or sticks out past `width` on each page, in every language (every
+    fold opened): [language, path, the page's width, the first elements past the edge]; and every
+    control smaller than 44 x 44 px: [language, path, the controls]."""
+    found = []
+    for language in LANGUAGES:
+        speak(page, base, language)
+        for path in paths:
+            page.goto(base + path)
+            page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+            wide = past_the_edge(page, width)
+            if scrolls_sideways(page) or wide:
+                page_width = page.evaluate("document.scrollingElement.scrollWidth")
+                found.append([language, path, page_width, wide[:3]])
+            small = small_controls(page)
+            if small:
+                found.append([language, path, small[:3]])
+    return found
+
+
+def test_the_pages_zoomed_to_200_percent_on_a_360_px_phone_do_not_scroll_sideways(
+    live_server: Any, page: Page
+) -> None:
+    """A 360 px phone whose browser zooms the page to 200 % lays it out 180 CSS px wide: every page,
+    the new game and the game's settings too, fits it in every language."""
+    playing, over = check_game_with_every_ending(), finished_game()
+    sign_in_browser(page, live_server.url, table_user())
+    page.set_viewport_size({"width": 180, "height": 740})
+    assert sideways_at(page, live_server.url, zoomed_pages(playing, over), 180) == []
+
+
+def test_large_text_on_a_page_zoomed_to_200_percent_does_not_scroll_sideways(
+    live_server: Any, page: Page
+) -> None:
+    """Large text on a 360 px phone zoomed to 200 % (a 24 px root in 180 CSS px, like 400 % text):
+    still every page fits, in every language; a number keeps its word (the table view draws "chybí
+    1043" smaller rather than break it) and every control stays a 44 x 44 px target."""
+    playing, over = check_game_with_every_ending(), finished_game()
+    sign_in_browser(page, live_server.url, table_user())
+    page.context.add_cookies([{"name": "display", "value": "large", "url": live_server.url}])
+    page.set_viewport_size({"width": 180, "height": 740})
+    assert sideways_at(page, live_server.url, zoomed_pages(playing, over), 180) == []
+    for path in (f"/g/{playing.code}/table/", f"/g/{playing.code}/"):
+        page.goto(live_server.url + path)
+        assert lone_words(page, ".table-to-go, .table-chips, .to-go .phrase, .total-chips") == [], path
 
 
 def test_the_phone_asking_for_more_contrast_gets_7_to_1(live_server: Any, page: Page) -> None:
