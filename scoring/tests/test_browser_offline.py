@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from scoring.models import Game, Hand
-from tests.browser import fill_hand, saves_answered, shoot, start_game
+from tests.browser import entry, fill_hand, saves_answered, shoot, speak, start_game, words
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -263,3 +263,42 @@ def test_a_save_the_server_refuses_stays_on_the_phone_until_the_player_discards_
     expect(page.locator(".pending-badge")).to_be_hidden()
     expect(page.locator(".save-state")).to_have_count(0)
     assert Hand.objects.count() == 0
+
+
+NO_PREVIEW = (
+    "No preview without the network: the points are worked out when the hand is saved. "
+    "Save keeps the hand on this phone until the network is back."
+)
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_the_preview_says_it_is_not_up_to_date_while_the_network_is_gone(
+    live_server, page: Page, language: str
+):
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    speak(page, language)
+    form = entry(page)
+    # By the fields' names, the same in every language: South bids 24 in Hearts, N 20 and E 10 meld.
+    form.locator("label", has=page.locator("input[name=bidder][value=S]")).click()
+    form.locator("input[name=bid]").fill("24")
+    form.locator("label", has=page.locator("input[name=trump][value=hearts]")).click()
+    form.locator("label", has=page.locator("input[name=meld_mode][value=points]")).click()
+    form.locator("input[name=meld_points_N]").fill("20")
+    form.locator("input[name=meld_points_E]").fill("10")
+    preview = page.locator("#preview")
+    not_ready = words(language, "Not ready to save:")
+    expect(preview).to_contain_text(not_ready)  # only the trick points are missing
+    page.context.set_offline(True)
+    form.locator("input[name=tricks_NS]").fill("15")
+    expect(preview).to_contain_text(words(language, NO_PREVIEW))
+    expect(preview).not_to_contain_text(not_ready)
+    shoot(page, f"preview-offline-{language}", element=preview)
+    # Back online the preview is asked again, and follows each change as before.
+    page.context.set_offline(False)
+    lines = preview.locator(".preview-lines li")
+    expect(lines.first).to_be_visible()
+    expect(preview).not_to_contain_text(words(language, NO_PREVIEW))
+    first = preview.inner_text()
+    form.locator("input[name=tricks_NS]").fill("25")
+    expect(preview).not_to_have_text(first)
+    expect(lines.first).to_be_visible()
