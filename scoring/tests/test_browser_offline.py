@@ -10,7 +10,16 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from scoring.models import Game, Hand
-from tests.browser import entry, fill_hand, saves_answered, shoot, speak, start_game, words
+from tests.browser import (
+    entry,
+    fill_hand,
+    fill_hand_in_any_language,
+    saves_answered,
+    shoot,
+    speak,
+    start_game,
+    words,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -277,14 +286,8 @@ def test_the_preview_says_it_is_not_up_to_date_while_the_network_is_gone(
 ):
     start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
     speak(page, language)
+    fill_hand_in_any_language(page, bid=24, tricks=None)
     form = entry(page)
-    # By the fields' names, the same in every language: South bids 24 in Hearts, N 20 and E 10 meld.
-    form.locator("label", has=page.locator("input[name=bidder][value=S]")).click()
-    form.locator("input[name=bid]").fill("24")
-    form.locator("label", has=page.locator("input[name=trump][value=hearts]")).click()
-    form.locator("label", has=page.locator("input[name=meld_mode][value=points]")).click()
-    form.locator("input[name=meld_points_N]").fill("20")
-    form.locator("input[name=meld_points_E]").fill("10")
     preview = page.locator("#preview")
     not_ready = words(language, "Not ready to save:")
     expect(preview).to_contain_text(not_ready)  # only the trick points are missing
