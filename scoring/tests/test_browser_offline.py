@@ -5,6 +5,7 @@ when the network is back, and a Save whose answer is lost says so and is retried
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, Route, expect
@@ -15,6 +16,7 @@ from tests.browser import (
     fill_hand,
     fill_hand_in_any_language,
     saves_answered,
+    server_wrapped,
     shoot,
     speak,
     start_game,
@@ -305,3 +307,24 @@ def test_the_preview_says_it_is_not_up_to_date_while_the_network_is_gone(
     form.locator("input[name=tricks_NS]").fill("25")
     expect(preview).not_to_have_text(first)
     expect(lines.first).to_be_visible()
+
+
+def test_a_preview_the_server_fails_to_answer_says_so_and_the_next_change_asks_again(live_server, page: Page):
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    fill_hand_in_any_language(page, bid=24, tricks=None)
+    preview = page.locator("#preview")
+    expect(preview).to_contain_text("Not ready to save:")
+
+    def failing(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith("/preview"):
+            start_response("502 Bad Gateway", [("Content-Type", "text/plain")])
+            return [b""]
+        return app(environ, start_response)
+
+    with server_wrapped(live_server, failing):
+        entry(page).locator("input[name=tricks_NS]").fill("15")
+        expect(preview).to_contain_text(NO_PREVIEW)
+        expect(preview).not_to_contain_text("Not ready to save:")
+    entry(page).locator("input[name=tricks_NS]").fill("25")
+    expect(preview.locator(".preview-lines li").first).to_be_visible()
+    expect(preview).not_to_contain_text(NO_PREVIEW)
