@@ -234,6 +234,22 @@ def fill_hand(
         tricks_box.get_by_role("spinbutton", name=side, exact=True).fill(str(points))
 
 
+def fill_hand_in_any_language(page: Page, *, bid: int = 24, tricks: int | None = 15) -> None:
+    """A four-seat hand by the fields' names, the same in every language: South bids `bid` in
+    Hearts, N 20 and E 10 meld (quick points), N–S take `tricks` (None: the trick points are left
+    empty)."""
+    page.wait_for_load_state("load")
+    form = entry(page)
+    form.locator("label", has=page.locator("input[name=bidder][value=S]")).click()
+    form.locator("input[name=bid]").fill(str(bid))
+    form.locator("label", has=page.locator("input[name=trump][value=hearts]")).click()
+    form.locator("label", has=page.locator("input[name=meld_mode][value=points]")).click()
+    form.locator("input[name=meld_points_N]").fill("20")
+    form.locator("input[name=meld_points_E]").fill("10")
+    if tricks is not None:
+        form.locator("input[name=tricks_NS]").fill(str(tricks))
+
+
 def meld_count(form: Locator, item: str, seat: str) -> Locator:
     """The meld grid's count of `item` in `seat`'s column (a button with the page's script)."""
     return form.get_by_role("button", name=re.compile("^" + re.escape(f"{item}, {seat}: ") + r"\d+$"))

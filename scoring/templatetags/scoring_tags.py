@@ -94,7 +94,7 @@ def game_url(code: str, name: str = "scoring:game") -> str:
 @register.simple_tag
 def table_strings() -> str:
     """What the scripts at the table say (static/js/outbox-view.js, table.js, logout.js, app.js's
-    "range"), in the page's language, as a JSON script element (`{number}` stands for a hand
+    "range" and "no-preview"), in the page's language, as a JSON script element (`{number}` stands for a hand
     number, `{count}` for a count; static/js/app.js fills them in)."""
     strings = {
         "online": _("Online"),
@@ -125,6 +125,10 @@ def table_strings() -> str:
             "saved. Stay signed in until the network is back and they have been sent."
         ),
         "range": _("{field}: enter a whole number from {min} to {max}."),
+        "no-preview": _(
+            "No preview without the network: the points are worked out when the hand is saved. "
+            "Save keeps the hand on this phone until the network is back."
+        ),
         "stay": _("Stay signed in"),
         "leave": _("Log out anyway"),
     }

@@ -18,6 +18,7 @@ from scoring.services.hands import delete_last_hand
 from tests.browser import (
     assert_fits_the_phone,
     fill_hand,
+    fill_hand_in_any_language,
     server_wrapped,
     shoot,
     speak,
@@ -47,20 +48,6 @@ def _latency(page: Page, milliseconds: int) -> None:
     )
 
 
-def _hand_in_any_language(page: Page, *, bid: int = 24, tricks: int = 15) -> None:
-    """`_hand` by the fields' names, the same in every language: South bids, Hearts, N 20 and E 10
-    meld (quick points), N–S take `tricks`."""
-    page.wait_for_load_state("load")
-    form = page.locator("#hand-form")
-    form.locator("label", has=page.locator("input[name=bidder][value=S]")).click()
-    form.locator("input[name=bid]").fill(str(bid))
-    form.locator("label", has=page.locator("input[name=trump][value=hearts]")).click()
-    form.locator("label", has=page.locator("input[name=meld_mode][value=points]")).click()
-    form.locator("input[name=meld_points_N]").fill("20")
-    form.locator("input[name=meld_points_E]").fill("10")
-    form.locator("input[name=tricks_NS]").fill(str(tricks))
-
-
 def _hand(page: Page, *, bid: int = 24, tricks: int = 15) -> None:
     fill_hand(
         page,
@@ -88,7 +75,7 @@ def _hand_1_answer_lost(page: Page, base: str, language: str = "en") -> Game:
             route.continue_()
 
     page.route("**/hands", lose_the_answers_to_bid_24)
-    _hand_in_any_language(page, bid=24)
+    fill_hand_in_any_language(page, bid=24)
     page.get_by_role("button", name=words(language, "Save hand %(number)s", number=1)).click()
     # Waited for on the phone's outbox, which keeps the hand until an answer arrives: the line that
     # says "not confirmed" changes to "Sending…" with every retry.
@@ -144,7 +131,7 @@ def test_the_game_ending_save_always_says_saved_with_undo(
         return app(environ, start_response)
 
     with server_wrapped(live_server, held_saves):
-        _hand_in_any_language(page)
+        fill_hand_in_any_language(page)
         page.get_by_role("button", name=words(language, "Save hand %(number)s", number=1)).click()
         expect(page.get_by_role("heading", name=words(language, "Game over"))).to_be_visible()
         release.set()
@@ -255,7 +242,7 @@ def test_a_save_says_so_at_the_top_of_the_screen_and_undo_puts_the_values_back_i
     start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
     speak(page, language)
     game = _game(page)
-    _hand_in_any_language(page, bid=42)  # meant 24
+    fill_hand_in_any_language(page, bid=42)  # meant 24
     page.get_by_role("button", name=words(language, "Save hand %(number)s", number=1)).click()
     saved = page.get_by_role("status").filter(has_text=words(language, "Hand %(number)d saved.", number=1))
     expect(saved).to_be_visible()

@@ -5,12 +5,23 @@ when the network is back, and a Save whose answer is lost says so and is retried
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, Route, expect
 
 from scoring.models import Game, Hand
-from tests.browser import fill_hand, saves_answered, shoot, start_game
+from tests.browser import (
+    entry,
+    fill_hand,
+    fill_hand_in_any_language,
+    saves_answered,
+    server_wrapped,
+    shoot,
+    speak,
+    start_game,
+    words,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -263,3 +274,57 @@ def test_a_save_the_server_refuses_stays_on_the_phone_until_the_player_discards_
     expect(page.locator(".pending-badge")).to_be_hidden()
     expect(page.locator(".save-state")).to_have_count(0)
     assert Hand.objects.count() == 0
+
+
+NO_PREVIEW = (
+    "No preview without the network: the points are worked out when the hand is saved. "
+    "Save keeps the hand on this phone until the network is back."
+)
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_the_preview_says_it_is_not_up_to_date_while_the_network_is_gone(
+    live_server, page: Page, language: str
+):
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    speak(page, language)
+    fill_hand_in_any_language(page, bid=24, tricks=None)
+    form = entry(page)
+    preview = page.locator("#preview")
+    not_ready = words(language, "Not ready to save:")
+    expect(preview).to_contain_text(not_ready)  # only the trick points are missing
+    page.context.set_offline(True)
+    form.locator("input[name=tricks_NS]").fill("15")
+    expect(preview).to_contain_text(words(language, NO_PREVIEW))
+    expect(preview).not_to_contain_text(not_ready)
+    shoot(page, f"preview-offline-{language}", element=preview)
+    # Back online the preview is asked again, and follows each change as before.
+    page.context.set_offline(False)
+    lines = preview.locator(".preview-lines li")
+    expect(lines.first).to_be_visible()
+    expect(preview).not_to_contain_text(words(language, NO_PREVIEW))
+    first = preview.inner_text()
+    form.locator("input[name=tricks_NS]").fill("25")
+    expect(preview).not_to_have_text(first)
+    expect(lines.first).to_be_visible()
+
+
+def test_a_preview_the_server_fails_to_answer_says_so_and_the_next_change_asks_again(live_server, page: Page):
+    start_game(page, live_server.url, seats="4 (two partnerships)", names=NAMES)
+    fill_hand_in_any_language(page, bid=24, tricks=None)
+    preview = page.locator("#preview")
+    expect(preview).to_contain_text("Not ready to save:")
+
+    def failing(app: Any, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith("/preview"):
+            start_response("502 Bad Gateway", [("Content-Type", "text/plain")])
+            return [b""]
+        return app(environ, start_response)
+
+    with server_wrapped(live_server, failing):
+        entry(page).locator("input[name=tricks_NS]").fill("15")
+        expect(preview).to_contain_text(NO_PREVIEW)
+        expect(preview).not_to_contain_text("Not ready to save:")
+    entry(page).locator("input[name=tricks_NS]").fill("25")
+    expect(preview.locator(".preview-lines li").first).to_be_visible()
+    expect(preview).not_to_contain_text(NO_PREVIEW)

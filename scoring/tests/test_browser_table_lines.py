@@ -158,16 +158,7 @@ def test_the_preview_never_breaks_a_partnerships_label(live_server: Any, page: P
     names = {"North": "Anna", "East": "Bo", "South": "Cecilia", "West": "David"}
     start_game(page, live_server.url, seats="4 (two partnerships)", names=names)
     browser.speak(page, language)
-    # South bids 24 in hearts, N 20 and E 10 meld, N–S take 15: by the fields' names, in any language.
-    page.wait_for_load_state("load")
-    form = page.locator("#hand-form")
-    form.locator("label", has=page.locator("input[name=bidder][value=S]")).click()
-    form.locator("input[name=bid]").fill("24")
-    form.locator("label", has=page.locator("input[name=trump][value=hearts]")).click()
-    form.locator("label", has=page.locator("input[name=meld_mode][value=points]")).click()
-    form.locator("input[name=meld_points_N]").fill("20")
-    form.locator("input[name=meld_points_E]").fill("10")
-    form.locator("input[name=tricks_NS]").fill("15")
+    browser.fill_hand_in_any_language(page)  # South bids 24 in hearts, N 20 and E 10 meld, N–S take 15
     totals = words(language, "Totals after: %(totals)s", totals="")
     line = page.locator("#preview .preview-lines li").filter(has_text=totals)
     expect(line).to_be_visible()

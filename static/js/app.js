@@ -291,6 +291,40 @@
     if (el.closest("form.setup")) setupDefaults(el.closest("form.setup"));
   });
   document.addEventListener("htmx:load", function (event) { init(event.target); });
+
+  // The live preview (#preview) when its request cannot be answered (no network, a timeout, a 5xx):
+  // the box says so instead of keeping an answer about other values ("Not ready to save: …" while
+  // the field is filled). The next change asks again, and so does the network coming back.
+  function previewBox(event) {
+    const box = event.detail && event.detail.target;
+    return box && box.id === "preview" ? box : null;
+  }
+  function noPreview(box) {
+    const note = document.createElement("p");
+    note.className = "help preview-offline";
+    note.textContent = say("no-preview");
+    box.replaceChildren(note);
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const box = previewBox(event);
+    if (box && !navigator.onLine) {
+      event.preventDefault(); // it could only fail
+      noPreview(box);
+    }
+  });
+  ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      const box = previewBox(event);
+      if (box && (name !== "htmx:responseError" || event.detail.xhr.status >= 500)) noPreview(box);
+    });
+  });
+  window.addEventListener("online", function () {
+    const form = document.getElementById("hand-form");
+    if (form && document.querySelector("#preview .preview-offline")) {
+      form.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  });
+
   // The page's own sums and steps, for the browser tests that hold them to the engine's; its words,
   // for the scripts loaded after this one.
   window.pinochle = Object.assign(window.pinochle || {}, { meldSum: meldSum, stepBid: stepBid, say: say });
