@@ -132,6 +132,12 @@ def grant_game(request: HttpRequest, game: Game) -> None:
     DeviceGame.objects.update_or_create(
         device=device, game=game, defaults={"active": True, "holder": holder_of(request)}
     )
+    forget_rights(request)
+
+
+def forget_rights(request: HttpRequest) -> None:
+    """This browser's rights are read again from the database at their next use in this request
+    (they are kept per request once read): after a change to them, or under a lock taken since."""
     browser = browser_device(request)
     browser.rights.clear()
     browser.editable.clear()

@@ -48,7 +48,10 @@ def record_creator(*, game: Game, user: AbstractBaseUser | AnonymousUser | None)
 
 def start_handover(*, game: Game) -> str:
     """A one-time secret that passes the edit right to the device that claims it (a newer one
-    replaces an older one); it expires after HANDOVER_LINK_MINUTES."""
+    replaces an older one); it expires after HANDOVER_LINK_MINUTES, or when another phone gets the
+    scoring first (`hand_scoring_to`). Call it with the game's row locked, after checking the right
+    again under the lock: a take-over between the check and the link would leave the phone that
+    lost the scoring a link to take it back."""
     token = secrets.token_urlsafe(32)
     game.handover_token_hash = token_hash(token)
     game.handover_expires_at = timezone.now() + timedelta(minutes=settings.HANDOVER_LINK_MINUTES)
@@ -67,7 +70,11 @@ def hand_scoring_to(locked: Game, *, device: Device, holder: AbstractBaseUser | 
     right (it follows the game read-only), then `device` gets an active right held for `holder`
     (the account signed in on it, if any). Call it inside a transaction with the game's row
     locked (`select_for_update`), so that two phones claiming it at once are served one after the
-    other. Returns whether another device was scoring it."""
+    other. An open handover link is ended with it: a link made by a phone that no longer scores
+    moves nothing. Returns whether another device was scoring it."""
+    locked.handover_token_hash = ""
+    locked.handover_expires_at = None
+    locked.save(update_fields=["handover_token_hash", "handover_expires_at"])
     taken = (
         DeviceGame.objects.filter(game=locked, active=True).exclude(device=device).update(active=False) > 0
     )
@@ -85,10 +92,7 @@ def claim_handover(*, game: Game, token: str, device: Device, holder: AbstractBa
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if not handover_is_open(game=locked, token=token):
         return False
-    locked.handover_token_hash = ""
-    locked.handover_expires_at = None
-    locked.save(update_fields=["handover_token_hash", "handover_expires_at"])
-    hand_scoring_to(locked, device=device, holder=holder)
+    hand_scoring_to(locked, device=device, holder=holder)  # which ends the link: used once
     game.refresh_from_db()
     return True
 

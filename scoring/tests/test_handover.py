@@ -6,9 +6,10 @@ from django.utils import timezone
 
 from core.qr import qr_svg
 from scoring.devices import DEVICE_COOKIE
-from scoring.handover import claim_handover, start_handover
+from scoring.handover import claim_handover, recovery_code, start_handover
 from scoring.models import Device, Game
 from scoring.permissions import can_edit_game
+from scoring.views import sharing
 from tests.access_helpers import (
     client_with_token,
     make_game,
@@ -205,3 +206,44 @@ def test_the_count_of_unsent_hands_is_said_in_each_languages_plural_forms():
     with translation.override("sv"):
         title = unsent_strings()["title"]
     assert title["one"].startswith("{count} giv är") and title["other"].startswith("{count} givar är")
+
+
+def test_a_handover_link_made_before_a_take_over_moves_nothing_after_it():
+    """The scoring phone makes a handover link and nobody uses it; then another phone takes the
+    scoring over with the recovery code (the first was lost, say). The old link moves nothing: not
+    to a stranger, not back to the phone that lost the scoring."""
+    game = make_game(hands=1)
+    first = client_with_token(game)
+    link, _page = _handover_link(first, game)
+    second = Client()
+    assert second.post(f"/g/{game.code}/recover", {"recovery_code": recovery_code(game)}).status_code == 302
+    assert _can_edit(second, game)
+    for someone in (Client(), first):
+        assert someone.post(link).status_code == 410
+        assert not _can_edit(someone, game)
+    assert _can_edit(second, game)
+
+
+def test_a_phone_that_lost_the_scoring_since_its_checks_gets_no_handover_link(monkeypatch):
+    """A take-over lands between the hand-over tap's checks and its link: the right is read again
+    under the game's lock, and the phone that lost the scoring is sent back to the game (where it is
+    told the scoring moved), with no link to take it back."""
+    game = make_game(hands=1)
+    first = client_with_token(game)
+    second = Client()
+    checked = can_edit_game  # the check the view makes under the lock
+    taken: list[int] = []
+
+    def taken_over_meanwhile(request, locked):
+        if not taken:  # the other phone's take-over, just before the check under the lock
+            taken.append(
+                second.post(f"/g/{game.code}/recover", {"recovery_code": recovery_code(game)}).status_code
+            )
+        return checked(request, locked)
+
+    monkeypatch.setattr(sharing, "can_edit_game", taken_over_meanwhile)
+    response = first.post(f"/g/{game.code}/hand-over/")
+    assert taken == [302]
+    assert response.status_code == 302 and response["Location"] == f"/g/{game.code}/"
+    assert Game.objects.get(pk=game.pk).handover_token_hash == ""
+    assert _can_edit(second, game) and not _can_edit(first, game)

@@ -193,3 +193,24 @@ def test_a_question_asked_again_about_a_stored_hand_asks_again(table_client):
     same = table_client.post(save_url(game), {**post, "asked_again": "1"}, follow=True)
     assert "Hand 1 saved." in text(same)
     assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_a_question_asked_again_after_undo_leaves_only_its_own_message_and_values(table_client):
+    """Undo took back the hand the open question is about; then the phone asks the question again.
+    The page says the one thing that happened (nothing saved, the values on the form): not also
+    "Hand 1 undone" with the older values, and the next page does not put the undone values back
+    over the ones just shown."""
+    game = check_game()
+    post = hand_post(1, tricks_NS="12")
+    table_client.post(save_url(game), post)  # saved; the phone never heard
+    fixed = {**post, "tricks_NS": "22"}
+    assert "Hand 1 as stored" in text(table_client.post(save_url(game), fixed))  # the question
+    table_client.post(f"/g/{game.code}/hands/last/delete", {"number": "1", "undo": "1"})
+    response = table_client.post(save_url(game), {**fixed, "asked_again": "1"}, HTTP_HX_REQUEST="true")
+    page = text(response)
+    assert "is no longer stored. Your values are on the form below" in page
+    assert "undone" not in page
+    assert re.search(r'name="tricks_NS"[^>]*value="22"', response.content.decode())
+    later = table_client.get(f"/g/{game.code}/").content.decode()
+    assert not re.search(r'name="tricks_NS"[^>]*value="12"', later)
+    assert not Hand.objects.filter(game=game).exists()

@@ -286,14 +286,18 @@ def _conflict(request: HtmxHttpRequest, game: Game, conflict: HandConflict) -> H
     return render_game(request, board, form, conflict=message)
 
 
+def _drop_waiting_messages(request: HttpRequest) -> None:
+    """The messages waiting in the session for the next page are read, so they are not shown."""
+    for _stale in messages.get_messages(request):
+        pass
+
+
 def _reused(request: HtmxHttpRequest, game: Game, stored: Hand, entered: dict[str, Any]) -> HttpResponse:
     """This form already saved a hand, and what it posts now is different (its reply was lost and
     the entry was changed, or it came back with Back). Never "saved": show what is stored and
     offer the new values as a correction of that hand, in one tap; the entry stays below with a
     fresh submission id, to save it as the next hand instead if that is what it is."""
-    # The lost reply's "Hand N saved." is still waiting in the session: it would contradict this.
-    for _stale in messages.get_messages(request):
-        pass
+    _drop_waiting_messages(request)  # the lost reply's "Hand N saved." would contradict this
     board = scoreboard(game)
     form = _as_next_hand(request, board)
     message = _(
@@ -338,14 +342,17 @@ def _question_gone(request: HtmxHttpRequest, game: Game, number: int) -> HttpRes
     """A question asked again, about a hand that is no longer stored (deleted, or taken back by
     Undo, since it was asked): nothing is saved, since the player answered nothing. The values go
     on the entry form as the next hand's, with a submission id of their own, for the player to save
-    if they are right; the question is settled."""
+    if they are right; the question is settled. What waited for the next page (a lost reply's
+    "Hand N saved", the values an Undo kept for the form) would contradict it: both are dropped."""
+    _drop_waiting_messages(request)
+    request.session.pop(undone_key(game), None)
     board = scoreboard(game)
     form = _as_next_hand(request, board)
     message = _(
         "Not saved: hand %(number)d, which the question was about, is no longer stored. Your values "
         "are on the form below: save them if they are right."
     ) % {"number": number}
-    return render_game(request, board, form, conflict=message, question_gone=True)
+    return render_game(request, board, form, conflict=message, question_gone=True, messages=[])
 
 
 def _step_bid(post: QueryDict, settings: Settings) -> tuple[QueryDict, bool]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core.qr import qr_svg
 from scoring.audit import Actor
-from scoring.devices import ensure_device, holder_of, may_hold
+from scoring.devices import ensure_device, forget_rights, holder_of, may_hold
 from scoring.handover import (
     claim_handover,
     handover_is_open,
@@ -26,6 +27,7 @@ from scoring.models import Game
 from scoring.permissions import (
     NIGHT_FINISHED,
     actor_for,
+    can_edit_game,
     game_of,
     get_shared_game_or_404,
     night_is_over,
@@ -40,8 +42,14 @@ from throttles.address import client_address
 def hand_over(request: HttpRequest, code: str) -> HttpResponse:
     """A fresh one-time link (and its QR code) that moves the edit right to the phone opening it.
     Shown once, not redirected to: the secret is not stored anywhere it could be shown again."""
-    game = game_of(request, code)
-    token = start_handover(game=game)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_of(request, code).pk)
+        # The right read again under the lock: another phone may have taken the scoring over since
+        # this request's checks; its phone gets no link to take it back.
+        forget_rights(request)
+        if not can_edit_game(request, game):
+            return redirect("scoring:game", code=game.code)
+        token = start_handover(game=game)
     url = request.build_absolute_uri(
         reverse("scoring:game_take_over", kwargs={"code": game.code, "token": token})
     )
