@@ -8,16 +8,11 @@ from tests.browser import sign_in_browser
 from tests.league_data import small_season
 
 
-def _organiser(club):
-    """A plain account holding the organiser role in the club (a real role, not a superuser): the
-    league pages are the club's records."""
-    from django.contrib.auth.models import User
-
-    from clubs.models import ClubRole
-
-    user = User.objects.create_user("organiser", "organiser@example.org", None)
-    ClubRole.objects.create(user=user, club=club, role=ClubRole.Role.ORGANISER)
-    return user
+def _organiser(people, club):
+    """Alice, the organiser persona, with the organiser role in the club (a real role, not a
+    superuser): the league pages are the club's records."""
+    people.organiser_of(club)
+    return people["alice"]
 
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
@@ -25,9 +20,9 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_it_shows_standings_on_a_phone_without_page_scrolling_sideways(live_server, page):
+def test_it_shows_standings_on_a_phone_without_page_scrolling_sideways(live_server, page, people):
     data = small_season()
-    sign_in_browser(page, live_server.url, _organiser(data["club"]))
+    sign_in_browser(page, live_server.url, _organiser(people, data["club"]))
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.goto(f"{live_server.url}/league/seasons/{data['season'].pk}/")
 
@@ -62,9 +57,9 @@ def test_it_shows_standings_on_a_phone_without_page_scrolling_sideways(live_serv
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_it_fits_a_360_px_phone(live_server, page):
+def test_it_fits_a_360_px_phone(live_server, page, people):
     data = small_season()
-    sign_in_browser(page, live_server.url, _organiser(data["club"]))
+    sign_in_browser(page, live_server.url, _organiser(people, data["club"]))
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": 360, "height": 740})
     for url, shot in (
@@ -81,7 +76,7 @@ def test_it_fits_a_360_px_phone(live_server, page):
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_it_reports_a_refused_import_line_by_line_on_a_phone(live_server, page):
+def test_it_reports_a_refused_import_line_by_line_on_a_phone(live_server, page, people):
     from clubs.models import Club
     from scoring.models import Game
 
@@ -91,7 +86,7 @@ def test_it_reports_a_refused_import_line_by_line_on_a_phone(live_server, page):
         "g1,Klubbén,4,standard,single,1,N,21,hearts,15,11,run\n"
         "g1,Klubbén,4,standard,single,2,E,19,spades,10,15,\n"
     )
-    sign_in_browser(page, live_server.url, _organiser(Club.objects.create(name="Klubbén")))
+    sign_in_browser(page, live_server.url, _organiser(people, Club.objects.create(name="Klubbén")))
     page.goto(f"{live_server.url}/league/import/")
     page.get_by_label("File").set_input_files(
         files=[{"name": "hands.csv", "mimeType": "text/csv", "buffer": (header + body).encode()}]

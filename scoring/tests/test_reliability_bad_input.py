@@ -45,13 +45,9 @@ def test_a_nul_byte_in_a_game_code_is_not_found_on_every_database(client, method
 
 
 @pytest.mark.parametrize("club_id", ["9223372036854775808", "99999999999999999999", "2147483648"])
-def test_a_club_id_past_the_databases_integer_range_is_not_found(client, club_id):
+def test_a_club_id_past_the_databases_integer_range_is_not_found(people, club_id):
     """bench/fuzz: /games/clubs/<2**63>/corrections/ raised OverflowError on SQLite (a 500)."""
-    from django.contrib.auth.models import User
+    from clubs.models import Club
 
-    from clubs.models import Club, ClubRole
-
-    organiser = User.objects.create_user("olga", "olga@example.org", None)
-    ClubRole.objects.create(user=organiser, club_id=Club.objects.create(name="Klubben").pk, role="organiser")
-    client.force_login(organiser)
+    client = people.organiser_of(Club.objects.create(name="Klubben"))
     assert client.get(f"/games/clubs/{club_id}/corrections/").status_code == 404
