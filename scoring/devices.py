@@ -216,7 +216,9 @@ def game_with_right(request: HttpRequest, code: str) -> Game | None:
 
 
 def end_rights(*, games: QuerySet[Game]) -> None:
-    """Every phone's right to these games ends: the phones follow them read-only."""
+    """Every phone's right to these games ends: the phones follow them read-only, and an open
+    handover link moves nothing any more."""
+    games.update(handover_token_hash="", handover_expires_at=None)
     DeviceGame.objects.filter(game__in=games, active=True).update(active=False)
 
 

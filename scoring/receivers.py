@@ -32,6 +32,4 @@ def move_seats(*, keep: Player, duplicate: Player, **_kwargs: Any) -> None:
 def end_device_rights(*, club_id: int, user: AbstractBaseUser, **_kwargs: Any) -> None:
     """The club games in progress the user started lose their hand-over link and the phones'
     rights: the club's organisers and scorers carry on signed in."""
-    games = Game.objects.filter(club_id=club_id, created_by_id=user.pk, finished=False)
-    games.update(handover_token_hash="", handover_expires_at=None)
-    end_rights(games=games)
+    end_rights(games=Game.objects.filter(club_id=club_id, created_by_id=user.pk, finished=False))

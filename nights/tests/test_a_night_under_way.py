@@ -115,3 +115,17 @@ def test_a_newcomer_after_round_one_is_added_from_the_night_page_for_the_remaini
     response = alice.post(f"/nights/{night.pk}/newcomer", {"name": "Yan"}, follow=True)
     assert "no round left to join" in text(response)
     assert not Player.objects.filter(name="Yan").exists()
+
+
+def test_finishing_the_night_ends_a_tables_open_handover_link(alice):
+    """A table's phone made a handover link and nobody used it; the organiser finishes the night:
+    the link moves nothing any more (the table's phones only follow the game)."""
+    night = started_night(alice)
+    table = night.tables.order_by("pk").first()
+    assert table is not None and table.game is not None
+    phone = Client()
+    phone.post(f"/nights/t/{table.token}/")  # the table's phone takes the scoring with its link
+    page = phone.post(f"/g/{table.game.code}/hand-over/").content.decode()
+    link = page[page.index("/take-over/") - len(f"/g/{table.game.code}") :].split('"')[0]
+    alice.post(f"/nights/{night.pk}/finish", {"finished": "yes", "confirm": "yes"})
+    assert Client().post(link).status_code == 410
