@@ -110,9 +110,13 @@ def test_a_correction_of_a_hand_deleted_meanwhile_is_a_clear_message_not_an_erro
     game = check_game()
     record_hand(game=game, number=1, data={"passed": True})
     delete_last_hand(game=game)
-    response = table_client.post(f"/g/{game.code}/hands/1/", hand_post(1), follow=True)
+    response = table_client.post(f"/g/{game.code}/hands/1/", {**hand_post(1), "bid": "27"}, follow=True)
     assert response.status_code == 200
-    assert "Nothing corrected: hand 1 no longer exists (another phone deleted it)." in text(response)
+    page = text(response)
+    assert "Nothing corrected: hand 1 no longer exists (another phone deleted it)." in page
+    # The values are not lost: on the entry form, as the next hand's, to save if they are a new hand.
+    assert "Your values are on the form below: save them as a new hand if they are right." in page
+    assert re.search(r'name="bid"[^>]*value="27"', response.content.decode())
     assert Hand.objects.filter(game=game).count() == 0
 
 

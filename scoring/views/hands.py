@@ -198,18 +198,26 @@ def hand_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
             except RecordError as error:
                 form.add_record_error(error)
             except GameMovedOn as moved:
-                messages.error(
+                # The values are not lost: they go on the entry form as the next hand's, kept there
+                # as the phone's draft (static/js/table.js), to save if they are a new hand.
+                gone = ngettext(
+                    "Nothing corrected: hand %(number)d no longer exists (another phone deleted it). "
+                    "The game has %(count)d hand now.",
+                    "Nothing corrected: hand %(number)d no longer exists (another phone deleted it). "
+                    "The game has %(count)d hands now.",
+                    moved.current,
+                ) % {"number": number, "count": moved.current}
+                kept = _("Your values are on the form below: save them as a new hand if they are right.")
+                _drop_waiting_messages(request)
+                board = scoreboard(game)
+                return render_game(
                     request,
-                    ngettext(
-                        "Nothing corrected: hand %(number)d no longer exists (another phone deleted it). "
-                        "The game has %(count)d hand now.",
-                        "Nothing corrected: hand %(number)d no longer exists (another phone deleted it). "
-                        "The game has %(count)d hands now.",
-                        moved.current,
-                    )
-                    % {"number": number, "count": moved.current},
+                    board,
+                    _as_next_hand(request, board),
+                    conflict=f"{gone} {kept}",
+                    question_gone=True,
+                    messages=[],
                 )
-                return redirect("scoring:game", code=code)
             else:
                 messages.success(request, _("Hand %(number)d corrected.") % {"number": number})
                 return redirect("scoring:game", code=code)
