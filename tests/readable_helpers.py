@@ -194,5 +194,13 @@ SIDES_LEFT_TO_RIGHT = """() => Array.from(document.querySelectorAll('#history .p
 
 
 def sides_out_of_order(page: Page) -> list[Any]:
-    rows = page.evaluate(SIDES_LEFT_TO_RIGHT)
-    return [row for row in rows if row != sorted(row) or len(set(row)) != len(row)]
+    """Rows whose totals are not left to right, or not each under its own heading (the heading's
+    row is the first; a set or conceded hand's row is drawn 4 px in, behind its red edge)."""
+    head, *rows = page.evaluate(SIDES_LEFT_TO_RIGHT)
+    return [
+        row
+        for row in [head, *rows]
+        if row != sorted(row)
+        or len(set(row)) != len(row)
+        or any(abs(a - b) > 5 for a, b in zip(row, head, strict=True))
+    ]
